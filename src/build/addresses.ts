@@ -1,0 +1,29 @@
+/**
+ * The spec's address shapes ("Address shapes"), built from `{base_url}` with no trailing
+ * slash. Path segments of file paths are percent-encoded one by one so that `/` stays a
+ * separator.
+ */
+
+/** Removes trailing slashes: `https://x.dev/` → `https://x.dev`. */
+export function normaliseBaseUrl(baseUrl: string): string {
+  return baseUrl.replace(/\/+$/u, '');
+}
+
+const encodePath = (path: string): string => path.split('/').map(encodeURIComponent).join('/');
+
+/** `{base_url}/loadouts/<loadout_id>/` */
+export const pageUrl = (base: string, id: string): string => `${base}/loadouts/${id}/`;
+/** `{base_url}/api/loadouts/<loadout_id>.json` */
+export const recordUrl = (base: string, id: string): string => `${base}/api/loadouts/${id}.json`;
+/** `{base_url}/raw/<loadout_id>/<version>/<file_path>`; `version` may be `latest`. */
+export const rawUrl = (base: string, id: string, version: string, path: string): string => `${base}/raw/${id}/${version}/${encodePath(path)}`;
+/** `{base_url}/download/<loadout_id>/<agent>.zip` */
+export const agentZipUrl = (base: string, id: string, agent: string): string => `${base}/download/${id}/${agent}.zip`;
+/** `{base_url}/download/<loadout_id>/source.zip` */
+export const sourceZipUrl = (base: string, id: string): string => `${base}/download/${id}/source.zip`;
+/** `{base_url}/api/schema.json` */
+export const schemaUrl = (base: string): string => `${base}/api/schema.json`;
+/** `{base_url}/docs/` */
+export const docsUrl = (base: string): string => `${base}/docs/`;
+/** `{base_url}/api/loadouts/<loadout_id>/versions.json` (DESIGN.md section 8). */
+export const versionsUrl = (base: string, id: string): string => `${base}/api/loadouts/${id}/versions.json`;

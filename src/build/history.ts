@@ -1,0 +1,252 @@
+/**
+ * Versions of each loadout from git history (DESIGN.md section 3: "loadout build reads git
+ * history and publishes every version a loadout has had").
+ *
+ * A version's files are the loadout folder as it stood just before the commit that moved the
+ * manifest to another version (that commit's first parent), so each pinned version holds its
+ * final content. The current version always comes from the working tree. `published` is the
+ * date of the first commit that touched the folder, `updated` of the last one.
+ *
+ * Git is read with a handful of processes whatever the catalogue's size: one `git log` for the
+ * dates, one for manifest changes, and one `git cat-file --batch` for every blob.
+ */
+import { spawn } from 'node:child_process';
+import { relative, resolve } from 'node:path';
+import { simpleGit, type SimpleGit } from 'simple-git';
+import { LoadoutError } from '../catalogue/errors.js';
+import { MANIFEST_FILE } from '../catalogue/manifest.js';
+import { parseYamlSource } from '../catalogue/yaml-document.js';
+
+/** An earlier version of a loadout, read from git. */
+export interface HistoricVersion {
+  version: string;
+  /** The commit whose tree holds this version's files. */
+  commit: string;
+  /** Commit date, `YYYY-MM-DD`. */
+  date: string;
+  /** The manifest text at that commit. */
+  manifestText: string;
+  /** Every file of the folder at that commit except the manifest, by relative path. */
+  files: Map<string, Uint8Array>;
+}
+
+/** What git says about one loadout. */
+export interface LoadoutHistory {
+  /** Versions other than the working tree's, oldest first. */
+  versions: HistoricVersion[];
+  published: string | undefined;
+  updated: string | undefined;
+}
+
+/** Git facts for a catalogue: the HEAD commit and a history per loadout id. */
+export interface CatalogueHistory {
+  /** HEAD sha, or undefined outside git. */
+  head: string | undefined;
+  /** Loadout ids with uncommitted changes in their folder. */
+  dirty: Set<string>;
+  /** History of a loadout whose working-tree version is `currentVersion`. */
+  historyOf(id: string, currentVersion: string): Promise<LoadoutHistory>;
+  /** Ends the git processes. */
+  close(): void;
+}
+
+/**
+ * Opens the git history of the catalogue whose loadouts live in `loadoutsDir`. Outside a git
+ * repository (or in one with no commits) every history is empty and `head` is undefined.
+ * @throws LoadoutError `git` when git fails inside a repository.
+ */
+export async function openHistory(loadoutsDir: string): Promise<CatalogueHistory> {
+  const git = simpleGit({ baseDir: resolve(loadoutsDir, '..') });
+  const isRepo = await git.checkIsRepo().catch(() => false);
+  const head = isRepo ? (await git.raw(['rev-parse', '--verify', '-q', 'HEAD']).catch(() => '')).trim() : '';
+  if (!isRepo || head === '') return emptyHistory();
+  try {
+    const top = (await git.revparse(['--show-toplevel'])).trim();
+    const prefix = relative(top, resolve(loadoutsDir)).split('\\').join('/');
+    const dates = await readDates(git, prefix);
+    const manifestCommits = await readManifestCommits(git, prefix);
+    const dirty = await readDirty(git, prefix);
+    const blobs = new BlobReader(top);
+    return {
+      head,
+      dirty,
+      historyOf: (id, currentVersion) => readLoadoutHistory(git, blobs, { prefix, id, head, currentVersion }, dates.get(id), manifestCommits.get(id) ?? []),
+      close: () => blobs.close(),
+    };
+  } catch (cause) {
+    if (cause instanceof LoadoutError) throw cause;
+    throw new LoadoutError('git', `cannot read git history of ${loadoutsDir}: ${(cause as Error).message}`, { cause });
+  }
+}
+
+function emptyHistory(): CatalogueHistory {
+  return { head: undefined, dirty: new Set(), historyOf: async () => ({ versions: [], published: undefined, updated: undefined }), close: () => undefined };
+}
+
+/** First and last commit dates per loadout id. */
+async function readDates(git: SimpleGit, prefix: string): Promise<Map<string, { first: string; last: string }>> {
+  const out = await git.raw(['log', '--format=%x00%cs', '--name-only', '--', prefix === '' ? '.' : prefix]);
+  const dates = new Map<string, { first: string; last: string }>();
+  for (const block of out.split('\u0000').slice(1)) {
+    const [date = '', ...paths] = block.split('\n');
+    for (const path of paths) {
+      const id = idOf(prefix, path);
+      if (id === undefined) continue;
+      const seen = dates.get(id);
+      // git log lists newest first: the first date seen is the last change.
+      if (seen === undefined) dates.set(id, { first: date, last: date });
+      else seen.first = date;
+    }
+  }
+  return dates;
+}
+
+/** Commits that changed each loadout's manifest, newest first, with their first parents. */
+async function readManifestCommits(git: SimpleGit, prefix: string): Promise<Map<string, { commit: string; parent: string | undefined; date: string }[]>> {
+  const pattern = `${prefix === '' ? '' : `${prefix}/`}*/${MANIFEST_FILE}`;
+  const out = await git.raw(['log', '--format=%x00%H %P%x09%cs', '--name-only', '--', `:(glob)${pattern}`]);
+  const map = new Map<string, { commit: string; parent: string | undefined; date: string }[]>();
+  for (const block of out.split('\u0000').slice(1)) {
+    const [header = '', ...paths] = block.split('\n');
+    const [shas = '', date = ''] = header.split('\t');
+    const [commit = '', parent] = shas.split(' ');
+    for (const path of paths) {
+      const id = idOf(prefix, path);
+      if (id === undefined) continue;
+      const list = map.get(id) ?? [];
+      list.push({ commit, parent: parent === '' ? undefined : parent, date });
+      map.set(id, list);
+    }
+  }
+  return map;
+}
+
+async function readDirty(git: SimpleGit, prefix: string): Promise<Set<string>> {
+  const out = await git.raw(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', prefix === '' ? '.' : prefix]);
+  const top = new Set<string>();
+  for (const record of out.split('\u0000')) {
+    const id = idOf(prefix, record.slice(3));
+    if (id !== undefined) top.add(id);
+  }
+  return top;
+}
+
+function idOf(prefix: string, path: string): string | undefined {
+  const rest = prefix === '' ? path : path.startsWith(`${prefix}/`) ? path.slice(prefix.length + 1) : undefined;
+  if (rest === undefined) return undefined;
+  const slash = rest.indexOf('/');
+  return slash <= 0 ? undefined : rest.slice(0, slash);
+}
+
+async function readLoadoutHistory(
+  git: SimpleGit,
+  blobs: BlobReader,
+  { prefix, id, head, currentVersion }: { prefix: string; id: string; head: string; currentVersion: string },
+  dates: { first: string; last: string } | undefined,
+  manifestCommits: { commit: string; parent: string | undefined; date: string }[],
+): Promise<LoadoutHistory> {
+  const dir = prefix === '' ? id : `${prefix}/${id}`;
+  const history: LoadoutHistory = { versions: [], published: dates?.first, updated: dates?.last };
+  if (manifestCommits.length === 0) return history;
+  // Version after each manifest commit, newest first.
+  const texts = await Promise.all(manifestCommits.map((c) => blobs.read(`${c.commit}:${dir}/${MANIFEST_FILE}`)));
+  const versions = texts.map((t) => (t === undefined ? undefined : versionOf(Buffer.from(t).toString('utf8'))));
+  const seen = new Set<string>([currentVersion]);
+  // The state just before a commit that changed the version holds the older version's final files.
+  for (let i = 0; i < manifestCommits.length; i++) {
+    const older = versions[i + 1];
+    const change = manifestCommits[i];
+    if (older === undefined || change === undefined || change.parent === undefined || older === versions[i] || seen.has(older)) continue;
+    seen.add(older);
+    const snapshot = await readSnapshot(git, blobs, change.parent, dir);
+    if (snapshot === undefined) continue;
+    history.versions.push({ version: older, commit: change.parent, date: manifestCommits[i + 1]?.date ?? change.date, ...snapshot });
+  }
+  // A version bump not committed yet: HEAD holds the committed version's final files.
+  const committed = versions[0];
+  if (committed !== undefined && !seen.has(committed)) {
+    const snapshot = await readSnapshot(git, blobs, head, dir);
+    if (snapshot !== undefined) history.versions.unshift({ version: committed, commit: head, date: manifestCommits[0]?.date ?? '', ...snapshot });
+  }
+  history.versions.reverse();
+  return history;
+}
+
+async function readSnapshot(git: SimpleGit, blobs: BlobReader, commit: string, dir: string): Promise<{ manifestText: string; files: Map<string, Uint8Array> } | undefined> {
+  const listing = await git.raw(['ls-tree', '-r', '-z', '--name-only', commit, '--', `${dir}/`]);
+  const files = new Map<string, Uint8Array>();
+  let manifestText: string | undefined;
+  for (const path of listing.split('\u0000').filter((p) => p !== '')) {
+    const bytes = await blobs.read(`${commit}:${path}`);
+    if (bytes === undefined) continue;
+    const rel = path.slice(dir.length + 1);
+    if (rel === MANIFEST_FILE) manifestText = Buffer.from(bytes).toString('utf8');
+    else files.set(rel, bytes);
+  }
+  return manifestText === undefined ? undefined : { manifestText, files };
+}
+
+function versionOf(manifestText: string): string | undefined {
+  const data = parseYamlSource(manifestText).data as { version?: unknown } | undefined;
+  return typeof data?.version === 'string' ? data.version : undefined;
+}
+
+/**
+ * Reads blobs through one `git cat-file --batch` process (git's documented batch protocol:
+ * a request line `<rev>:<path>`, an answer header `<sha> <type> <size>` or `<rev> missing`,
+ * then `size` bytes and a newline). Requests are answered in order.
+ */
+class BlobReader {
+  private readonly child;
+  private buffer = Buffer.alloc(0);
+  private readonly queue: { resolve: (b: Uint8Array | undefined) => void; reject: (e: Error) => void }[] = [];
+
+  constructor(cwd: string) {
+    this.child = spawn('git', ['cat-file', '--batch'], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stdout.on('data', (chunk: Buffer) => {
+      this.buffer = Buffer.concat([this.buffer, chunk]);
+      this.drain();
+    });
+    this.child.on('error', (error) => this.failAll(error));
+    this.child.on('exit', (code) => {
+      if (this.queue.length > 0) this.failAll(new Error(`git cat-file exited with code ${String(code)}`));
+    });
+  }
+
+  read(spec: string): Promise<Uint8Array | undefined> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ resolve, reject });
+      this.child.stdin.write(`${spec}\n`);
+    });
+  }
+
+  close(): void {
+    this.child.stdin.end();
+  }
+
+  private drain(): void {
+    for (;;) {
+      const newline = this.buffer.indexOf(10);
+      if (newline < 0) return;
+      const header = this.buffer.subarray(0, newline).toString('utf8');
+      const waiter = this.queue[0];
+      if (waiter === undefined) return;
+      if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
+        this.buffer = this.buffer.subarray(newline + 1);
+        this.queue.shift();
+        waiter.resolve(undefined);
+        continue;
+      }
+      const size = Number(header.split(' ')[2]);
+      if (this.buffer.length < newline + 1 + size + 1) return;
+      const body = Buffer.from(this.buffer.subarray(newline + 1, newline + 1 + size));
+      this.buffer = this.buffer.subarray(newline + 1 + size + 1);
+      this.queue.shift();
+      waiter.resolve(header.split(' ')[1] === 'blob' ? body : undefined);
+    }
+  }
+
+  private failAll(error: Error): void {
+    for (const waiter of this.queue.splice(0)) waiter.reject(error);
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * The authoring JSON Schema (draft 2020-12, `schema/loadout.schema.json`) compiled with Ajv,
+ * and the translation of Ajv's errors into messages that say what was expected.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+
+/** Absolute path of the authoring schema file shipped with the package. */
+export const SCHEMA_PATH = fileURLToPath(new URL('../../schema/loadout.schema.json', import.meta.url));
+
+/** One schema violation: a JSON pointer (RFC 6901) into the manifest and a message. */
+export interface SchemaViolation {
+  pointer: string;
+  message: string;
+}
+
+let cached: { schema: Record<string, unknown>; validate: ValidateFunction } | undefined;
+
+/** The authoring schema as a JSON object (read once). */
+export function readAuthoringSchema(): Record<string, unknown> {
+  return compiled().schema;
+}
+
+function compiled(): { schema: Record<string, unknown>; validate: ValidateFunction } {
+  if (cached === undefined) {
+    const schema = JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as Record<string, unknown>;
+    const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
+    // ajv-formats is CommonJS; under NodeNext its function is the default export's `.default`.
+    const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => void }).default;
+    addFormats(ajv);
+    cached = { schema, validate: ajv.compile(schema) };
+  }
+  return cached;
+}
+
+/**
+ * Validates a parsed manifest against the authoring schema.
+ * @returns every violation (Ajv `allErrors`), each with a pointer and an "expected …" message;
+ *   an empty array when the manifest is valid. Never throws for bad data.
+ */
+export function validateAgainstSchema(data: unknown): SchemaViolation[] {
+  const { validate } = compiled();
+  if (validate(data)) return [];
+  const errors = (validate.errors ?? []).filter((e) => !SILENT_KEYWORDS.has(e.keyword));
+  const seen = new Set<string>();
+  const violations: SchemaViolation[] = [];
+  for (const error of errors) {
+    const violation = describeError(error, data);
+    const key = `${violation.pointer}\u0000${violation.message}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      violations.push(violation);
+    }
+  }
+  return violations;
+}
+
+// `if` reports only that a `then` failed, and the failing `then` reports itself.
+const SILENT_KEYWORDS = new Set(['if']);
+
+function describeError(error: ErrorObject, data: unknown): SchemaViolation {
+  const pointer = error.instancePath;
+  const value = valueAt(data, pointer);
+  const p = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return { pointer, message: `missing required field "${String(p['missingProperty'])}"` };
+    case 'additionalProperties':
+      return {
+        pointer: `${pointer}/${escapePointer(String(p['additionalProperty']))}`,
+        message: `unknown field "${String(p['additionalProperty'])}" (expected only the fields the schema lists${allowedFields(error)})`,
+      };
+    case 'propertyNames':
+      return { pointer, message: `has a key that is not an agent identifier (expected one of claude-code, codex, cursor, gemini-cli, copilot)` };
+    case 'enum':
+      return { pointer, message: `is ${show(value)} (expected one of ${(p['allowedValues'] as unknown[]).map((v) => show(v)).join(', ')})` };
+    case 'const':
+      return { pointer, message: `is ${show(value)} (expected ${show(p['allowedValue'])})` };
+    case 'type':
+      return { pointer, message: `is ${typeName(value)} (expected ${String(p['type']).replace(',', ' or ')})` };
+    case 'minLength':
+      return { pointer, message: `is ${String(value).length} characters long (expected at least ${String(p['limit'])})` };
+    case 'maxLength':
+      return { pointer, message: `is ${String(value).length} characters long (expected at most ${String(p['limit'])})` };
+    case 'minItems':
+      return { pointer, message: `has ${(value as unknown[]).length} items (expected at least ${String(p['limit'])})` };
+    case 'maxItems':
+      return { pointer, message: `has ${(value as unknown[]).length} items (expected at most ${String(p['limit'])})` };
+    case 'pattern':
+      return { pointer, message: `is ${show(value)} (expected ${describePattern(String(p['pattern']))})` };
+    case 'format':
+      return { pointer, message: `is ${show(value)} (expected a ${String(p['format']).toUpperCase()} such as https://example.com/)` };
+    case 'oneOf':
+    case 'anyOf':
+      return { pointer, message: `is ${show(value)} (expected a YYYY-MM-DD date or null)` };
+    case 'not':
+      return { pointer, message: describeNot(pointer) };
+    default:
+      return { pointer, message: `${error.message ?? 'is invalid'} (schema keyword "${error.keyword}")` };
+  }
+}
+
+function describeNot(pointer: string): string {
+  if (pointer.startsWith('/files/')) {
+    return 'has a field that its role does not allow ("agent" is for adapter files only; "skill" is for skill and reference files only)';
+  }
+  return 'is not allowed here';
+}
+
+function describePattern(pattern: string): string {
+  if (pattern.startsWith('^[a-z0-9]+(?:-')) return 'a slug: lowercase letters and digits in groups separated by single hyphens';
+  if (pattern.startsWith('^[0-9]+\\.')) return 'MAJOR.MINOR.PATCH with digits only, such as 1.0.0';
+  if (pattern.startsWith('^[0-9]{4}')) return 'a date in YYYY-MM-DD form';
+  return `to match ${pattern}`;
+}
+
+function allowedFields(error: ErrorObject): string {
+  const props = (error.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  return props === undefined ? '' : `: ${Object.keys(props).join(', ')}`;
+}
+
+function show(value: unknown): string {
+  return value === undefined ? 'missing' : JSON.stringify(value);
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+/** Escapes one JSON pointer token (RFC 6901 section 3). */
+export function escapePointer(token: string): string {
+  return token.replaceAll('~', '~0').replaceAll('/', '~1');
+}
+
+/** Reads the value at an RFC 6901 pointer, or undefined. */
+export function valueAt(data: unknown, pointer: string): unknown {
+  if (pointer === '') return data;
+  let current: unknown = data;
+  for (const raw of pointer.slice(1).split('/')) {
+    const token = raw.replaceAll('~1', '/').replaceAll('~0', '~');
+    if (current === null || typeof current !== 'object') return undefined;
+    current = (current as Record<string, unknown>)[token];
+  }
+  return current;
+}

@@ -1,0 +1,56 @@
+/**
+ * Parsing `loadout.yaml` with the `yaml` library while keeping source positions, so that a
+ * diagnostic about a field can name its line.
+ */
+import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+
+/** A parsed YAML text plus what is needed to map JSON pointers back to lines. */
+export interface YamlSource {
+  /** The plain JavaScript value (undefined when the text does not parse). */
+  data: unknown;
+  /** Parse errors with their 1-based lines. */
+  errors: { line: number; message: string }[];
+  /** 1-based line of the node at an RFC 6901 pointer, or of its nearest existing parent. */
+  lineOf(pointer: string): number | undefined;
+}
+
+/**
+ * Parses YAML text (YAML 1.2, the `yaml` library's core schema). Duplicate keys are errors.
+ * Never throws: syntax errors are returned in `errors`.
+ */
+export function parseYamlSource(text: string): YamlSource {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false });
+  const errors = doc.errors.map((e) => ({
+    line: lineCounter.linePos(e.pos[0]).line,
+    message: e.message.split('\n')[0] ?? e.message,
+  }));
+  const data: unknown = errors.length === 0 ? doc.toJS({ maxAliasCount: 100 }) : undefined;
+  const lineAt = (node: unknown): number | undefined =>
+    isNode(node) && node.range ? lineCounter.linePos(node.range[0]).line : undefined;
+
+  return {
+    data,
+    errors,
+    lineOf(pointer: string): number | undefined {
+      const tokens = pointer === '' ? [] : pointer.slice(1).split('/').map((t) => t.replaceAll('~1', '/').replaceAll('~0', '~'));
+      let node: unknown = doc.contents;
+      let line = lineAt(node) ?? 1;
+      for (const token of tokens) {
+        if (isSeq(node)) {
+          node = node.items[Number(token)];
+        } else if (isMap(node)) {
+          const pair = node.items.find((p) => (isScalar(p.key) ? String(p.key.value) : String(p.key)) === token);
+          if (pair === undefined) return line;
+          // A key without a value (or `key: null`) is best pointed at by the key itself.
+          node = pair.value ?? pair.key;
+          if (isScalar(pair.value) && pair.value.value === null) node = pair.key;
+        } else {
+          return line;
+        }
+        line = lineAt(node) ?? line;
+      }
+      return line;
+    },
+  };
+}

@@ -1,0 +1,35 @@
+/** `loadout serve [--port 8787] [--host 127.0.0.1] [--out dist]`: the tree and the dynamic API. */
+import { access } from 'node:fs/promises';
+import { join } from 'node:path';
+import { LoadoutError } from '../../catalogue/errors.js';
+import { createApp } from '../../server/app.js';
+import { listen, type RunningServer } from '../../server/listen.js';
+import type { ResolvedConfig } from '../config.js';
+import type { Write } from '../report.js';
+
+/** Options of `loadout serve`. */
+export interface ServeOptions {
+  out: string;
+  port: number;
+  host: string;
+  config: ResolvedConfig;
+}
+
+/**
+ * Starts the server and resolves once it listens.
+ * @throws LoadoutError `not_found` when `out` holds no built tree, `config` when the port is taken.
+ */
+export async function serveCommand(options: ServeOptions, out: Write): Promise<RunningServer> {
+  await access(join(options.out, 'api', 'loadouts.json')).catch((cause: unknown) => {
+    throw new LoadoutError('not_found', `${options.out} holds no built catalogue`, { cause, hint: 'Run `loadout build` first.' });
+  });
+  const app = createApp({
+    distDir: options.out,
+    baseUrl: options.config.baseUrl,
+    submissionsOpen: false,
+    config: { database: false, challenge_secret: options.config.challengeSecret !== undefined, challenge_site_key: options.config.challengeSiteKey !== undefined },
+  });
+  const server = await listen(app, { port: options.port, host: options.host });
+  out(`serving ${options.out} at ${server.url} (published addresses use ${options.config.baseUrl})\n`);
+  return server;
+}

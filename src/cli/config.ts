@@ -1,0 +1,58 @@
+/**
+ * Configuration resolved once (defaults → environment → flags) into a `ResolvedConfig` that
+ * is passed explicitly (DESIGN.md section 2 lists the variables).
+ */
+import { LoadoutError } from '../catalogue/errors.js';
+
+/** Everything the commands read from the environment. */
+export interface ResolvedConfig {
+  /** `LOADOUT_BASE_URL`, default `http://localhost:8787`, no trailing slash. */
+  baseUrl: string;
+  /** `PORT`, default 8787. */
+  port: number;
+  /** `DATABASE_URL`, default `sqlite:data/catalogue.db`. */
+  databaseUrl: string;
+  /** `SUBMISSIONS_OPEN` (default true when a database is configured). */
+  submissionsOpen: boolean;
+  formTokenSecret: string | undefined;
+  challengeSecret: string | undefined;
+  challengeSiteKey: string | undefined;
+  challengeVerifyUrl: string;
+}
+
+/**
+ * Reads the configuration from `env`.
+ * @throws LoadoutError `config` naming the variable when a value is malformed.
+ */
+export function resolveConfig(env: NodeJS.ProcessEnv = process.env): ResolvedConfig {
+  const baseUrl = (env['LOADOUT_BASE_URL'] ?? 'http://localhost:8787').replace(/\/+$/u, '');
+  try {
+    new URL(baseUrl);
+  } catch {
+    throw new LoadoutError('config', `LOADOUT_BASE_URL is ${JSON.stringify(baseUrl)} (expected an absolute URL such as https://loadouts.example)`);
+  }
+  const port = parsePort(env['PORT'] ?? '8787', 'PORT');
+  const open = env['SUBMISSIONS_OPEN'];
+  if (open !== undefined && open !== 'true' && open !== 'false') {
+    throw new LoadoutError('config', `SUBMISSIONS_OPEN is ${JSON.stringify(open)} (expected true or false)`);
+  }
+  return {
+    baseUrl,
+    port,
+    databaseUrl: env['DATABASE_URL'] ?? 'sqlite:data/catalogue.db',
+    submissionsOpen: open !== 'false',
+    formTokenSecret: nonEmpty(env['FORM_TOKEN_SECRET']),
+    challengeSecret: nonEmpty(env['CHALLENGE_SECRET']),
+    challengeSiteKey: nonEmpty(env['CHALLENGE_SITE_KEY']),
+    challengeVerifyUrl: env['CHALLENGE_VERIFY_URL'] ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+  };
+}
+
+/** Parses a TCP port (0 to 65535). @throws LoadoutError `usage` naming `name`. */
+export function parsePort(value: string, name: string): number {
+  const port = Number(value);
+  if (!/^\d+$/u.test(value) || port > 65535) throw new LoadoutError('usage', `${name} is ${JSON.stringify(value)} (expected a port number from 0 to 65535)`);
+  return port;
+}
+
+const nonEmpty = (v: string | undefined): string | undefined => (v === undefined || v === '' ? undefined : v);

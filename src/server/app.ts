@@ -1,0 +1,62 @@
+/**
+ * The HTTP app (Hono): the static tree, the description document and, when their services
+ * are given, search, MCP and submissions. Built by a factory that takes its dependencies;
+ * `listen.ts` binds it to a socket (STYLE.md, Layout 5).
+ */
+import { Hono } from 'hono';
+import { cors } from 'hono/cors';
+import { describeApi, type ServiceConfigReport } from '../build/description.js';
+import { problem } from './problem.js';
+import { createStaticServer } from './static.js';
+
+/** Dependencies of the app. */
+export interface AppDependencies {
+  /** The built tree (`dist/`). */
+  distDir: string;
+  /** `{base_url}`, no trailing slash. */
+  baseUrl: string;
+  /** What the description document reports. */
+  submissionsOpen: boolean;
+  config: ServiceConfigReport;
+  /** Extra routes (search, MCP, submissions) mounted before the static tree. */
+  routes?: ((app: Hono) => void)[];
+}
+
+/** Paths whose answers any origin may read (DESIGN.md section 5: "CORS * for read APIs"). */
+export const READ_API_PATHS = ['/api/*', '/raw/*', '/download/*', '/mcp/server-card', '/.well-known/*'];
+
+/** Builds the app. Pure apart from reading `distDir` on requests. */
+export function createApp(deps: AppDependencies): Hono {
+  const app = new Hono();
+  const readCors = cors({ origin: '*', allowMethods: ['GET', 'HEAD', 'OPTIONS'], exposeHeaders: ['ETag', 'Retry-After', 'Location'], maxAge: 86400 });
+  for (const path of READ_API_PATHS) app.use(path, readCors);
+
+  app.get('/api/v1', (c) => c.json(describeApi(deps.baseUrl, deps.submissionsOpen, deps.config), 200, { 'cache-control': 'no-cache' }));
+  app.get('/api/v1/', (c) => c.redirect('/api/v1', 301));
+  for (const mount of deps.routes ?? []) mount(app);
+
+  const files = createStaticServer(deps.distDir);
+  app.all('*', async (c) => {
+    const method = c.req.method;
+    if (method !== 'GET' && method !== 'HEAD') {
+      return problem(405, 'method_not_allowed', `${method} is not allowed on ${c.req.path} (expected GET or HEAD)`, { headers: { allow: 'GET, HEAD, OPTIONS' } });
+    }
+    return files.serve(c.req.raw, rawPathname(c.req.url));
+  });
+
+  app.notFound((c) => problem(404, 'not_found', `nothing at ${c.req.path}`));
+  app.onError((error) => {
+    console.error(error);
+    return problem(500, 'internal_error', 'the server failed to answer (a bug); the error is logged');
+  });
+  return app;
+}
+
+/** The path of a request URL as sent (still percent-encoded), without the query. */
+export function rawPathname(url: string): string {
+  const afterScheme = url.indexOf('//');
+  const start = url.indexOf('/', afterScheme < 0 ? 0 : afterScheme + 2);
+  if (start < 0) return '/';
+  const end = url.slice(start).search(/[?#]/u);
+  return end < 0 ? url.slice(start) : url.slice(start, start + end);
+}

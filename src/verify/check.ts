@@ -1,0 +1,84 @@
+/**
+ * The shape of a check (DESIGN.md section 4; spec "Verification"): each of the ten checks is
+ * one module in `src/verify/checks/` named by its id, with a `run` that reads a
+ * {@link CheckContext} and returns a {@link CheckOutcome}. Checks never throw for bad content.
+ */
+import type { SchemaViolation } from '../catalogue/schema.js';
+import type { Manifest } from '../catalogue/manifest.js';
+import type { LoadoutSource } from '../catalogue/source.js';
+import type { CheckId } from '../catalogue/vocabulary.js';
+import type { YamlSource } from '../catalogue/yaml-document.js';
+
+/** Spec check `status`: `pass`, `fail`, `n/a` (does not apply), `skip` (could not run). */
+export type CheckStatus = 'pass' | 'fail' | 'n/a' | 'skip';
+
+/** One problem found by a check, located in a file of the loadout (or its manifest). */
+export interface Finding {
+  /** Path relative to the loadout folder (`loadout.yaml` for the manifest). */
+  file: string;
+  /** 1-based line, when known. */
+  line?: number;
+  /** JSON pointer into the manifest, for manifest findings. */
+  pointer?: string;
+  message: string;
+  hint?: string;
+}
+
+/** What a check returns. `details` of the published check are derived from `findings` and `notes`. */
+export interface CheckOutcome {
+  status: CheckStatus;
+  /** One line. */
+  summary: string;
+  findings: Finding[];
+  /** Extra detail lines that are not problems (e.g. what a passing check looked at). */
+  notes?: string[];
+}
+
+/** Everything a check may read. Built once per loadout by `runChecks`. */
+export interface CheckContext {
+  source: LoadoutSource;
+  /** The parsed `loadout.yaml` (undefined when the folder has none). */
+  manifestYaml: YamlSource | undefined;
+  /** Schema violations of the parsed manifest (empty when it does not parse or is valid). */
+  schemaViolations: readonly SchemaViolation[];
+  /** The manifest once it validates against the schema; undefined otherwise. */
+  manifest: Manifest | undefined;
+  /** Strictly decoded UTF-8 text of a file, or undefined (missing, or not UTF-8). Cached. */
+  text(path: string): string | undefined;
+  /** Outcomes of the checks that ran before this one. */
+  earlier: ReadonlyMap<CheckId, CheckOutcome>;
+  /** Folder holding starter fixtures named by `tested.fixture` (the `starter-build` check). */
+  fixturesDir: string | undefined;
+}
+
+/** A check: permanent id, human name, and its run function. */
+export interface Check {
+  id: CheckId;
+  name: string;
+  run(context: CheckContext): CheckOutcome | Promise<CheckOutcome>;
+}
+
+/** A passing outcome. */
+export function pass(summary: string, notes?: string[]): CheckOutcome {
+  return notes === undefined ? { status: 'pass', summary, findings: [] } : { status: 'pass', summary, findings: [], notes };
+}
+
+/** A failing outcome when there are findings, else a passing one with `passSummary`. */
+export function judge(findings: Finding[], passSummary: string, failSummary: (count: number) => string): CheckOutcome {
+  return findings.length === 0 ? pass(passSummary) : { status: 'fail', summary: failSummary(findings.length), findings };
+}
+
+/** An outcome for a check that does not apply to this loadout. */
+export function notApplicable(summary: string): CheckOutcome {
+  return { status: 'n/a', summary, findings: [] };
+}
+
+/** An outcome for a check that could not run. */
+export function skip(summary: string): CheckOutcome {
+  return { status: 'skip', summary, findings: [] };
+}
+
+/** "1 problem" / "3 problems". */
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

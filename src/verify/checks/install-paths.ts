@@ -1,0 +1,76 @@
+/**
+ * `install-paths`: for every agent of published records, each install target is a normalised
+ * relative path inside the project, no two files share a target, skill files sit in their
+ * skill's folder, each target is where the agent discovers that kind of file, and rules carry
+ * the front matter the agent needs to apply them (Cursor: `alwaysApply`, `globs` or
+ * `description`; Copilot: `applyTo`) (DESIGN.md sections 3, 4 and 8).
+ */
+import { readFrontMatter } from '../../catalogue/front-matter.js';
+import { describePathProblem } from '../../catalogue/file-path.js';
+import { MANIFEST_FILE } from '../../catalogue/manifest.js';
+import { PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
+import { isDiscoverable } from '../../install/discovery.js';
+import { resolveInstallTarget } from '../../install/layout.js';
+import { judge, plural, skip, type Check, type Finding } from '../check.js';
+
+export const installPaths: Check = {
+  id: 'install-paths',
+  name: 'Install paths for every agent',
+  run(context) {
+    const manifest = context.manifest;
+    if (manifest === undefined) return skip('not run: loadout.yaml is not valid');
+    const findings: Finding[] = [];
+    const skills = new Set<string>();
+    manifest.files.forEach((entry, index) => {
+      if (entry.role !== 'skill' && entry.role !== 'reference') return;
+      skills.add(entry.skill ?? '');
+      if (!entry.path.startsWith(`skills/${entry.skill ?? ''}/`)) {
+        findings.push({ file: MANIFEST_FILE, pointer: `/files/${index}/path`, message: `${entry.path} is a ${entry.role} file of skill "${entry.skill ?? ''}" but is not under skills/${entry.skill ?? ''}/ (expected the skill's own folder)` });
+      }
+    });
+    for (const skill of skills) {
+      if (!manifest.files.some((f) => f.role === 'skill' && f.path === `skills/${skill}/SKILL.md`)) {
+        findings.push({ file: MANIFEST_FILE, pointer: '/files', message: `skill "${skill}" has no skills/${skill}/SKILL.md with role skill (expected one entry file per skill)` });
+      }
+    }
+    let targets = 0;
+    for (const agent of PUBLISHED_AGENTS) {
+      const taken = new Map<string, string>();
+      manifest.files.forEach((entry, index) => {
+        const { target, overridden } = resolveInstallTarget(entry, agent);
+        if (target === null) return;
+        targets++;
+        const where = overridden ? { file: MANIFEST_FILE, pointer: `/files/${index}/install_to/${agent}` } : { file: entry.path };
+        const problem = describePathProblem(target);
+        if (problem !== undefined) {
+          findings.push({ ...where, message: `${agent} target "${target}" ${problem}` });
+          return;
+        }
+        const other = taken.get(target);
+        if (other !== undefined) {
+          findings.push({ ...where, message: `${agent} target "${target}" is also the target of ${other} (expected one file per target)` });
+        }
+        taken.set(target, entry.path);
+        if (!isDiscoverable(entry.role, agent, target)) {
+          findings.push({ ...where, message: `${agent} target "${target}" is not where ${agent} reads ${entry.role} files, so it would be ignored` });
+        }
+        if (entry.role === 'rules') findings.push(...checkRuleFrontMatter(entry.path, context.text(entry.path), agent, target));
+      });
+    }
+    return judge(findings, `${plural(targets, 'install target')} across ${PUBLISHED_AGENTS.length} agents`, (n) => plural(n, 'install path problem'));
+  },
+};
+
+function checkRuleFrontMatter(path: string, text: string | undefined, agent: string, target: string): Finding[] {
+  if (text === undefined) return [];
+  const fm = readFrontMatter(text);
+  if (fm.errors.length > 0) return [];
+  const has = (key: string): boolean => fm.data[key] !== undefined && fm.data[key] !== null && fm.data[key] !== '';
+  if (agent === 'cursor' && !(fm.data['alwaysApply'] === true || has('globs') || has('description'))) {
+    return [{ file: path, line: 1, message: `installs to ${target} but has no alwaysApply, globs or description front matter, so Cursor applies it only when mentioned (expected at least one)` }];
+  }
+  if (agent === 'copilot' && !has('applyTo')) {
+    return [{ file: path, line: 1, message: `installs to ${target} but has no applyTo front matter, so Copilot never applies it automatically (expected applyTo: "<glob>")` }];
+  }
+  return [];
+}

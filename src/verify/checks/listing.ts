@@ -1,0 +1,68 @@
+/**
+ * `listing`: the record validates against the authoring schema, its id equals the folder
+ * name, and the declared files match the files present (spec "Verification"; DESIGN.md
+ * sections 3 and 4). Paths must be normalised, relative and unique.
+ */
+import { describePathProblem } from '../../catalogue/file-path.js';
+import { MANIFEST_FILE } from '../../catalogue/manifest.js';
+import { judge, plural, type Check, type Finding } from '../check.js';
+
+export const listing: Check = {
+  id: 'listing',
+  name: 'Record and file listing',
+  run(context) {
+    const { source, manifestYaml } = context;
+    if (manifestYaml === undefined) {
+      return judge([{ file: MANIFEST_FILE, message: 'missing (expected a loadout.yaml manifest in the loadout folder)', hint: `Run \`loadout new ${source.id}\` to scaffold one.` }], '', () => 'no loadout.yaml');
+    }
+    if (manifestYaml.errors.length > 0) {
+      const findings = manifestYaml.errors.map((e): Finding => ({ file: MANIFEST_FILE, line: e.line, message: `invalid YAML: ${e.message}` }));
+      return judge(findings, '', (n) => `loadout.yaml does not parse (${plural(n, 'error')})`);
+    }
+    const findings: Finding[] = context.schemaViolations.map((v) => ({
+      file: MANIFEST_FILE,
+      line: manifestYaml.lineOf(v.pointer),
+      pointer: v.pointer,
+      message: `${v.pointer === '' ? 'record' : v.pointer} ${v.message}`,
+    }));
+    const data = manifestYaml.data as { id?: unknown; files?: unknown } | null;
+    if (data !== null && typeof data === 'object' && typeof data.id === 'string' && data.id !== source.id) {
+      findings.push({ file: MANIFEST_FILE, line: manifestYaml.lineOf('/id'), pointer: '/id', message: `/id is "${data.id}" but the folder is "${source.id}" (expected the id to equal the folder name)` });
+    }
+    findings.push(...compareFiles(context.source.files, data?.files, manifestYaml.lineOf, source.irregular));
+    return judge(findings, `schema valid; ${plural(source.files.size, 'file')} declared and present`, (n) => plural(n, 'listing problem'));
+  },
+};
+
+function compareFiles(present: ReadonlyMap<string, Uint8Array>, files: unknown, lineOf: (pointer: string) => number | undefined, irregular: string[]): Finding[] {
+  const findings: Finding[] = [];
+  const declared = new Set<string>();
+  if (Array.isArray(files)) {
+    files.forEach((entry: unknown, index) => {
+      const path = (entry as { path?: unknown } | null)?.path;
+      if (typeof path !== 'string') return; // the schema reports it
+      const pointer = `/files/${index}/path`;
+      const line = lineOf(pointer);
+      const problem = describePathProblem(path);
+      if (problem !== undefined) {
+        findings.push({ file: MANIFEST_FILE, line, pointer, message: `${pointer} "${path}" ${problem}` });
+      } else if (declared.has(path)) {
+        findings.push({ file: MANIFEST_FILE, line, pointer, message: `${pointer} "${path}" is declared twice (expected each path once)` });
+      } else if (path === MANIFEST_FILE) {
+        findings.push({ file: MANIFEST_FILE, line, pointer, message: `${pointer} declares the manifest itself (expected only the loadout's content files)` });
+      } else if (!present.has(path)) {
+        findings.push({ file: MANIFEST_FILE, line, pointer, message: `${pointer} "${path}" is declared but not present in the folder` });
+      }
+      declared.add(path);
+    });
+  }
+  for (const path of present.keys()) {
+    if (!declared.has(path)) {
+      findings.push({ file: path, message: `present but not declared in loadout.yaml files (expected every file to have a files[] entry)`, hint: 'Declare it, or delete it.' });
+    }
+  }
+  for (const path of irregular) {
+    findings.push({ file: path, message: 'is a symbolic link or special file (expected regular files only)' });
+  }
+  return findings;
+}

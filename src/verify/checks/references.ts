@@ -1,0 +1,13 @@
+/**
+ * `references`: not implemented yet (the verification issue builds it); it reports `skip` with
+ * the summary "not run", as the catalogue-core issue asks.
+ */
+import { skip, type Check } from '../check.js';
+
+export const references: Check = {
+  id: 'references',
+  name: 'References resolve',
+  run() {
+    return skip('not run');
+  },
+};

@@ -1,0 +1,13 @@
+/**
+ * `starter-build`: not implemented yet (the verification issue builds it); it reports `skip` with
+ * the summary "not run", as the catalogue-core issue asks.
+ */
+import { skip, type Check } from '../check.js';
+
+export const starterBuild: Check = {
+  id: 'starter-build',
+  name: 'Starter build',
+  run() {
+    return skip('not run');
+  },
+};

@@ -1,0 +1,96 @@
+/**
+ * Runs the checks over one loadout and assembles the spec's `verification` object. The same
+ * function serves `loadout verify`, `loadout build` and submissions.
+ */
+import type { Diagnostic } from '../catalogue/diagnostics.js';
+import { displayPath, decodeUtf8, type LoadoutSource } from '../catalogue/source.js';
+import type { Manifest } from '../catalogue/manifest.js';
+import type { CheckId } from '../catalogue/vocabulary.js';
+import { validateAgainstSchema } from '../catalogue/schema.js';
+import { parseYamlSource, type YamlSource } from '../catalogue/yaml-document.js';
+import type { CheckContext, CheckOutcome, CheckStatus, Finding } from './check.js';
+import { CHECKS } from './checks/index.js';
+
+/** A check's entry in the published record (spec "Verification": `checks`). */
+export interface CheckResult {
+  id: CheckId;
+  name: string;
+  status: CheckStatus;
+  summary: string;
+  /** `file:line: message` lines, paths relative to the catalogue root. */
+  details: string[];
+}
+
+/** The outcome of running checks over one loadout. */
+export interface CheckRun {
+  source: LoadoutSource;
+  /** The manifest when it validates against the schema. */
+  manifest: Manifest | undefined;
+  results: CheckResult[];
+  /** The findings of every check as diagnostics, for the terminal and JSON reporters. */
+  diagnostics: Diagnostic[];
+}
+
+/** Options of {@link runChecks}. */
+export interface RunChecksOptions {
+  /** Run only these checks (others are omitted, not skipped); default all ten. */
+  only?: readonly CheckId[];
+  /** Folder of starter fixtures for `starter-build`. */
+  fixturesDir?: string;
+}
+
+/**
+ * Runs the checks, in order, over `source`. Never throws for bad content: a check that throws
+ * is a bug, reported as a failing check whose summary says so.
+ */
+export async function runChecks(source: LoadoutSource, options: RunChecksOptions = {}): Promise<CheckRun> {
+  const manifestYaml: YamlSource | undefined = source.manifestText === undefined ? undefined : parseYamlSource(source.manifestText);
+  const schemaViolations = manifestYaml === undefined || manifestYaml.errors.length > 0 ? [] : validateAgainstSchema(manifestYaml.data);
+  // Checks after `listing` may read the manifest once the schema accepts it, even if a file is missing.
+  const manifest = manifestYaml !== undefined && manifestYaml.errors.length === 0 && schemaViolations.length === 0 ? (manifestYaml.data as Manifest) : undefined;
+  const texts = new Map<string, string | undefined>();
+  const earlier = new Map<CheckId, CheckOutcome>();
+  const context: CheckContext = {
+    source,
+    manifestYaml,
+    schemaViolations,
+    manifest,
+    text(path) {
+      if (!texts.has(path)) {
+        const bytes = source.files.get(path);
+        texts.set(path, bytes === undefined ? undefined : decodeUtf8(bytes));
+      }
+      return texts.get(path);
+    },
+    earlier,
+    fixturesDir: options.fixturesDir,
+  };
+  const results: CheckResult[] = [];
+  const diagnostics: Diagnostic[] = [];
+  for (const check of CHECKS) {
+    if (options.only !== undefined && !options.only.includes(check.id)) continue;
+    let outcome: CheckOutcome;
+    try {
+      outcome = await check.run(context);
+    } catch (error) {
+      outcome = { status: 'fail', summary: `internal error in the ${check.id} check (a bug): ${(error as Error).message}`, findings: [] };
+    }
+    earlier.set(check.id, outcome);
+    const located = outcome.findings.map((f) => toDiagnostic(source, f));
+    diagnostics.push(...located);
+    results.push({ id: check.id, name: check.name, status: outcome.status, summary: outcome.summary, details: [...located.map(formatDetail), ...(outcome.notes ?? [])] });
+  }
+  return { source, manifest, results, diagnostics };
+}
+
+function toDiagnostic(source: LoadoutSource, finding: Finding): Diagnostic {
+  const d: Diagnostic = { loadout: source.id, file: displayPath(source, finding.file), message: finding.message };
+  if (finding.line !== undefined) d.line = finding.line;
+  if (finding.pointer !== undefined) d.pointer = finding.pointer;
+  if (finding.hint !== undefined) d.hint = finding.hint;
+  return d;
+}
+
+function formatDetail(d: Diagnostic): string {
+  return `${d.line === undefined ? d.file : `${d.file}:${d.line}`}: ${d.message}`;
+}

@@ -6,5 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // The JSON report feeds the "N passed, N failed" line that .ci/run prints.
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-results/vitest.json' },
   },
 });

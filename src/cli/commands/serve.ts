@@ -2,7 +2,7 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LoadoutError } from '../../catalogue/errors.js';
-import { createApp } from '../../server/app.js';
+import { createApp, type AppDependencies } from '../../server/app.js';
 import { listen, type RunningServer } from '../../server/listen.js';
 import type { ResolvedConfig } from '../config.js';
 import type { Write } from '../report.js';
@@ -23,7 +23,11 @@ export async function serveCommand(options: ServeOptions, out: Write): Promise<R
   await access(join(options.out, 'api', 'loadouts.json')).catch((cause: unknown) => {
     throw new LoadoutError('not_found', `${options.out} holds no built catalogue`, { cause, hint: 'Run `loadout build` first.' });
   });
+  // Routes beyond the static tree. Search and MCP (src/search, src/mcp) and submissions
+  // (src/submissions) each add one mount function here.
+  const routes: AppDependencies['routes'] = [];
   const app = createApp({
+    routes,
     distDir: options.out,
     baseUrl: options.config.baseUrl,
     submissionsOpen: false,

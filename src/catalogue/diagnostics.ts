@@ -20,7 +20,7 @@ export interface Diagnostic {
 /** Formats a diagnostic as `file:line: message (pointer)`, the stderr form of DESIGN.md section 2. */
 export function formatDiagnostic(d: Diagnostic): string {
   const where = d.line === undefined ? d.file : `${d.file}:${d.line}`;
-  const pointer = d.pointer !== undefined && d.pointer !== '' ? ` at ${d.pointer}` : '';
+  const pointer = d.pointer !== undefined && d.pointer !== '' && !d.message.includes(d.pointer) ? ` (at ${d.pointer})` : '';
   const hint = d.hint === undefined ? '' : ` (hint: ${d.hint})`;
   return `${where}: ${d.message}${pointer}${hint}`;
 }

@@ -1,0 +1,29 @@
+/**
+ * Running the real `loadout` CLI in a child process, from source, and collecting its output.
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ENTRY = fileURLToPath(new URL('./cli-entry.ts', import.meta.url));
+// tsx's loader, by absolute address: `--import tsx` would resolve from the child's cwd.
+const TSX = new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
+
+/** What a CLI run printed and how it exited. */
+export interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs `loadout <args>` in `cwd` with `env` added; resolves when it exits. */
+export function runCli(args: string[], cwd: string, env: Record<string, string> = {}): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', TSX, ENTRY, ...args], { cwd, env: { ...process.env, CI: 'true', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}

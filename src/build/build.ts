@@ -56,6 +56,7 @@ export interface BuildResult {
 /** One entry of `api/loadouts/<id>/versions.json`. */
 export interface VersionEntry {
   version: string;
+  /** `YYYY-MM-DD` the version was first committed; null for a version not committed yet. */
   date: string | null;
   commit: string | null;
   latest: boolean;
@@ -100,7 +101,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
         records.push(record);
         const versions: VersionEntry[] = [];
         for (const old of loadoutHistory.versions) versions.push(await writeHistoricVersion(tree, base, id, old));
-        versions.push(await writeCurrentVersion(tree, base, run, record));
+        versions.push(await writeCurrentVersion(tree, base, run, record, loadoutHistory.currentSince));
         await tree.writeJson(`api/loadouts/${id}/versions.json`, { id, latest: manifest.version, versions });
         result.loadouts.push({ id, version: manifest.version, versions: versions.map((v) => v.version) });
         options.onProgress?.(index + 1, runs.length, id);
@@ -124,7 +125,7 @@ function decodeAll(source: LoadoutSource): Map<string, string> {
   return texts;
 }
 
-async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun, record: PublishedRecord): Promise<VersionEntry> {
+async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun, record: PublishedRecord, since: string | undefined): Promise<VersionEntry> {
   const { id, version } = record;
   await tree.writeJson(`api/loadouts/${id}.json`, record);
   for (const file of record.files) {
@@ -142,7 +143,7 @@ async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun
   await tree.write(`loadouts/${id}/index.html`, renderLoadoutPage(base, record));
   return {
     version,
-    date: record.updated ?? null,
+    date: since ?? null,
     commit: record.verification.commit,
     latest: true,
     files: record.files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes, raw_url: f.raw_url })),

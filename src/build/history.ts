@@ -36,6 +36,8 @@ export interface LoadoutHistory {
   versions: HistoricVersion[];
   published: string | undefined;
   updated: string | undefined;
+  /** Date the working-tree version was first committed (undefined when not committed yet). */
+  currentSince: string | undefined;
 }
 
 /** Git facts for a catalogue: the HEAD commit and a history per loadout id. */
@@ -80,7 +82,7 @@ export async function openHistory(loadoutsDir: string): Promise<CatalogueHistory
 }
 
 function emptyHistory(): CatalogueHistory {
-  return { head: undefined, dirty: new Set(), historyOf: async () => ({ versions: [], published: undefined, updated: undefined }), close: () => undefined };
+  return { head: undefined, dirty: new Set(), historyOf: async () => ({ versions: [], published: undefined, updated: undefined, currentSince: undefined }), close: () => undefined };
 }
 
 /** First and last commit dates per loadout id. */
@@ -146,11 +148,12 @@ async function readLoadoutHistory(
   manifestCommits: { commit: string; parent: string | undefined; date: string }[],
 ): Promise<LoadoutHistory> {
   const dir = prefix === '' ? id : `${prefix}/${id}`;
-  const history: LoadoutHistory = { versions: [], published: dates?.first, updated: dates?.last };
+  const history: LoadoutHistory = { versions: [], published: dates?.first, updated: dates?.last, currentSince: undefined };
   if (manifestCommits.length === 0) return history;
   // Version after each manifest commit, newest first.
   const texts = await Promise.all(manifestCommits.map((c) => blobs.read(`${c.commit}:${dir}/${MANIFEST_FILE}`)));
   const versions = texts.map((t) => (t === undefined ? undefined : versionOf(Buffer.from(t).toString('utf8'))));
+  for (let i = 0; i < versions.length && versions[i] === currentVersion; i++) history.currentSince = manifestCommits[i]?.date;
   const seen = new Set<string>([currentVersion]);
   // The state just before a commit that changed the version holds the older version's final files.
   for (let i = 0; i < manifestCommits.length; i++) {

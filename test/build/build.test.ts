@@ -1,0 +1,194 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import JSZip from 'jszip';
+import { describe, expect, it } from 'vitest';
+import { buildCatalogue } from '../../src/build/build.js';
+import type { PublishedRecord } from '../../src/build/record.js';
+import { PUBLISHED_AGENTS } from '../../src/catalogue/vocabulary.js';
+import { baseFiles, writeLoadout, type TestFile } from '../helpers/loadouts.js';
+import { publishedRecordErrors } from '../helpers/published-schema.js';
+import { commitAll, initRepo, makeTempDir } from '../helpers/temp.js';
+
+const BASE = 'https://catalogue.test';
+
+const rule = (body: string): TestFile => ({
+  path: 'rules/style.md',
+  role: 'rules',
+  content: `---\ndescription: Style rule\nglobs: ["src/**/*.ts"]\napplyTo: "src/**/*.ts"\n---\n\n${body}\n`,
+});
+const skillFiles: TestFile[] = [
+  { path: 'skills/add-test/SKILL.md', role: 'skill', skill: 'add-test', content: '---\nname: add-test\ndescription: Adds a unit test next to the code it tests.\n---\n\n# Add a test\n\nSee [the checklist](references/checklist.md).\n' },
+  { path: 'skills/add-test/references/checklist.md', role: 'reference', skill: 'add-test', content: '# Checklist\n\n- Arrange, act, assert.\n' },
+];
+const mcpFile: TestFile = { path: 'mcp/servers.json', role: 'mcp', content: `${JSON.stringify({ mcpServers: { docs: { command: 'npx', args: ['-y', 'docs-mcp'], env: {} } } }, null, 2)}\n` };
+
+/** A git repository holding loadout `tools` at 1.0.0, then 1.1.0 with changed files, and loadout `plain`. */
+function twoVersionCatalogue(): { root: string; v1: string } {
+  const root = makeTempDir();
+  initRepo(root);
+  const files = (body: string, agents: string): TestFile[] => [...baseFiles('Tools Loadout', `# Tools\n\n${agents}\n`), rule(body), ...skillFiles, mcpFile];
+  writeLoadout(root, { id: 'tools', title: 'Tools Loadout', version: '1.0.0', files: files('Use strict mode.', 'Version one instructions.'), manifest: { requires: { tools: [], env: [], mcp: ['docs'] } } });
+  writeLoadout(root, { id: 'plain', version: '2.0.0' });
+  const v1 = commitAll(root, 'tools 1.0.0', '2026-01-10T10:00:00Z');
+  // Change a file under the same version first: 1.0.0's final content includes it.
+  writeFileSync(join(root, 'loadouts/tools/rules/style.md'), rule('Use strict mode. Prefer const.').content);
+  commitAll(root, 'tools 1.0.0 fix', '2026-01-12T10:00:00Z');
+  writeLoadout(root, { id: 'tools', title: 'Tools Loadout', version: '1.1.0', files: files('Use strict mode. Prefer const. No any.', 'Version two instructions.'), manifest: { requires: { tools: [], env: [], mcp: ['docs'] } } });
+  commitAll(root, 'tools 1.1.0', '2026-02-20T10:00:00Z');
+  return { root, v1 };
+}
+
+const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
+
+describe('loadout build', () => {
+  it('publishes every version from git history, raw files for each, and latest', async () => {
+    const { root, v1 } = twoVersionCatalogue();
+    const out = join(root, 'dist');
+    const result = await buildCatalogue({ root, out, baseUrl: `${BASE}/`, now: new Date('2026-03-01T00:00:00Z') });
+    expect(result.refused).toEqual([]);
+    expect(result.loadouts).toEqual([
+      { id: 'plain', version: '2.0.0', versions: ['2.0.0'] },
+      { id: 'tools', version: '1.1.0', versions: ['1.0.0', '1.1.0'] },
+    ]);
+    const raw = (v: string, p: string): string => readFileSync(join(out, 'raw/tools', v, p), 'utf8');
+    expect(raw('1.0.0', 'AGENTS.md')).toContain('Version one instructions.');
+    expect(raw('1.0.0', 'rules/style.md')).toContain('Prefer const.');
+    expect(raw('1.0.0', 'rules/style.md')).not.toContain('No any.');
+    expect(raw('1.1.0', 'AGENTS.md')).toContain('Version two instructions.');
+    expect(raw('latest', 'rules/style.md')).toBe(raw('1.1.0', 'rules/style.md'));
+
+    const versions = readJson<{ latest: string; versions: { version: string; commit: string; date: string; latest: boolean; files: { path: string; sha256: string }[] }[] }>(join(out, 'api/loadouts/tools/versions.json'));
+    expect(versions.latest).toBe('1.1.0');
+    expect(versions.versions.map((v) => [v.version, v.latest, v.date])).toEqual([
+      ["1.0.0", false, "2026-01-10"],
+      ['1.1.0', true, '2026-02-20'],
+    ]);
+    expect(versions.versions[0]?.commit).not.toBe(v1); // the fix commit holds 1.0.0's final files
+
+    const record = readJson<PublishedRecord>(join(out, 'api/loadouts/tools.json'));
+    expect(record.published).toBe('2026-01-10');
+    expect(record.updated).toBe('2026-02-20');
+    expect(record.files.find((f) => f.path === 'AGENTS.md')).toMatchObject({
+      raw_url: `${BASE}/raw/tools/1.1.0/AGENTS.md`,
+      raw_latest_url: `${BASE}/raw/tools/latest/AGENTS.md`,
+      lang: 'markdown',
+      agent: null,
+      skill: null,
+    });
+    for (const f of record.files) expect(f.content).toBe(raw('1.1.0', f.path));
+  });
+
+  it('writes records that satisfy every field of the spec published form', async () => {
+    const { root } = twoVersionCatalogue();
+    const out = join(root, 'dist');
+    await buildCatalogue({ root, out, baseUrl: BASE });
+    for (const name of readdirSync(join(out, 'api/loadouts')).filter((n) => n.endsWith('.json'))) {
+      const record = readJson<PublishedRecord>(join(out, 'api/loadouts', name));
+      expect(publishedRecordErrors(record), name).toEqual([]);
+      expect(Object.keys(record.install).sort()).toEqual([...PUBLISHED_AGENTS].sort());
+      expect(record.url).toBe(`${BASE}/loadouts/${record.id}/`);
+      expect(record.api_url).toBe(`${BASE}/api/loadouts/${record.id}.json`);
+      expect(record.source_zip_url).toBe(`${BASE}/download/${record.id}/source.zip`);
+      expect(record.verification).toMatchObject({ level: 'verified-install', status: 'verified', verified: true, agent_tests: 'not-run', content_current: true });
+      expect(record.verification.checks.map((c) => c.id)).toEqual(['listing', 'parse', 'adapters', 'install-paths', 'mcp', 'safety', 'references', 'size', 'licence', 'starter-build']);
+      const { counts } = record.verification;
+      expect(counts.pass + counts.fail + counts.skip + counts.not_applicable).toBe(10);
+      for (const f of record.files) expect(f.bytes).toBe(Buffer.byteLength(f.content));
+    }
+    const tools = readJson<PublishedRecord>(join(out, 'api/loadouts/tools.json'));
+    expect(tools.counts).toEqual({ rules: 1, skills: 1, mcp: 1 });
+    expect(tools.credits).toEqual([{ title: 'Test Author', url: 'https://example.com/author' }]);
+    expect(tools.compatibility).toEqual({ 'claude-code': 'adapter', codex: 'native', cursor: 'native', 'gemini-cli': 'adapter', copilot: 'native', 'antigravity-cli': 'native' });
+    expect(tools.tested.per_agent['antigravity-cli']).toBe('untested');
+    expect(tools.install.codex.manual_steps.map((s) => s.path)).toEqual(['AGENTS.md', '.codex/config.toml']);
+  });
+
+  it('writes per-agent zips that hold exactly the install plan, and a source zip of the folder', async () => {
+    const { root } = twoVersionCatalogue();
+    const out = join(root, 'dist');
+    await buildCatalogue({ root, out, baseUrl: BASE });
+    const record = readJson<PublishedRecord>(join(out, 'api/loadouts/tools.json'));
+    for (const agent of PUBLISHED_AGENTS) {
+      const zip = await JSZip.loadAsync(readFileSync(join(out, `download/tools/${agent}.zip`)));
+      const names = Object.keys(zip.files).sort();
+      expect(names, agent).toEqual(record.install[agent].files.map((f) => f.target).sort());
+      for (const f of record.install[agent].files) {
+        expect(await zip.file(f.target)?.async('string')).toBe(record.files.find((r) => r.path === f.path)?.content);
+      }
+    }
+    const claude = await JSZip.loadAsync(readFileSync(join(out, 'download/tools/claude-code.zip')));
+    expect(Object.keys(claude.files).sort()).toEqual(['.claude/rules/style.md', '.claude/skills/add-test/SKILL.md', '.claude/skills/add-test/references/checklist.md', '.mcp.json', 'AGENTS.md', 'CLAUDE.md']);
+    const source = await JSZip.loadAsync(readFileSync(join(out, 'download/tools/source.zip')));
+    expect(Object.keys(source.files).sort()).toEqual(['tools/AGENTS.md', 'tools/CLAUDE.md', 'tools/GEMINI.md', 'tools/loadout.yaml', 'tools/mcp/servers.json', 'tools/rules/style.md', 'tools/skills/add-test/SKILL.md', 'tools/skills/add-test/references/checklist.md']);
+  });
+
+  it('writes byte-identical zips when built twice from the same input', async () => {
+    const { root } = twoVersionCatalogue();
+    await buildCatalogue({ root, out: join(root, 'a'), baseUrl: BASE });
+    await buildCatalogue({ root, out: join(root, 'b'), baseUrl: BASE, now: new Date('2030-01-01T00:00:00Z') });
+    for (const name of [...PUBLISHED_AGENTS.map((a) => `${a}.zip`), 'source.zip']) {
+      expect(readFileSync(join(root, 'a/download/tools', name)).equals(readFileSync(join(root, 'b/download/tools', name))), name).toBe(true);
+    }
+  });
+
+  it('writes the catalogue documents and the schema', async () => {
+    const { root } = twoVersionCatalogue();
+    const out = join(root, 'dist');
+    await buildCatalogue({ root, out, baseUrl: BASE });
+    const list = readJson<{ total: number; loadouts: { id: string; verified: boolean }[] }>(join(out, 'api/loadouts.json'));
+    expect(list.total).toBe(2);
+    expect(list.loadouts.map((l) => l.id)).toEqual(['plain', 'tools']);
+    expect(readJson<{ stacks: { tag: string; count: number }[] }>(join(out, 'api/tags.json')).stacks).toEqual([{ tag: 'typescript', count: 2 }]);
+    expect(readJson<{ agents: { id: string }[] }>(join(out, 'api/agents.json')).agents.map((a) => a.id)).toEqual([...PUBLISHED_AGENTS]);
+    const schema = readJson<Record<string, unknown>>(join(out, 'api/schema.json'));
+    expect(schema['$schema']).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(schema['$id']).toBe(`${BASE}/api/schema.json`);
+    const description = readJson<Record<string, unknown>>(join(out, 'api/v1/index.json'));
+    expect(description).toMatchObject({ name: 'Loadout Catalogue', version: 1, docs: `${BASE}/docs/#submit`, schema: `${BASE}/api/schema.json` });
+    expect(readFileSync(join(out, 'loadouts/tools/index.html'), 'utf8')).toContain('<h1>Tools Loadout</h1>');
+    expect(readFileSync(join(out, 'docs/index.html'), 'utf8')).toContain('id="submit"');
+  });
+
+  it('refuses a catalogue with a failing loadout and leaves the previous dist untouched', async () => {
+    const { root } = twoVersionCatalogue();
+    const out = join(root, 'dist');
+    await buildCatalogue({ root, out, baseUrl: BASE });
+    const before = readFileSync(join(out, 'api/loadouts/tools.json'), 'utf8');
+    writeFileSync(join(root, 'loadouts/tools/AGENTS.md'), '# changed\n');
+    writeFileSync(join(root, 'loadouts/plain/stray.txt'), 'undeclared\n');
+    const result = await buildCatalogue({ root, out, baseUrl: BASE });
+    expect(result.written).toBe(false);
+    expect(result.refused).toEqual(['plain']);
+    expect(readFileSync(join(out, 'api/loadouts/tools.json'), 'utf8')).toBe(before);
+    expect(readdirSync(root).filter((n) => n.startsWith('.dist.'))).toEqual([]);
+  });
+
+  it('leaves dist untouched and no temporary folder when writing fails part-way', async () => {
+    const { root } = twoVersionCatalogue();
+    const out = join(root, 'dist');
+    await buildCatalogue({ root, out, baseUrl: BASE });
+    const before = readFileSync(join(out, 'api/loadouts.json'), 'utf8');
+    writeLoadout(root, { id: 'zzz-new' });
+    await expect(buildCatalogue({ root, out, baseUrl: BASE, onProgress: (_d, _t, id) => { if (id === 'tools') throw new Error('disk full'); } })).rejects.toThrow('disk full');
+    expect(readFileSync(join(out, 'api/loadouts.json'), 'utf8')).toBe(before);
+    expect(existsSync(join(out, 'api/loadouts/zzz-new.json'))).toBe(false);
+    expect(readdirSync(root).filter((n) => n.startsWith('.dist.'))).toEqual([]);
+  });
+
+  it('builds outside git with a warning, publishing only the working-tree version', async () => {
+    const root = makeTempDir();
+    writeLoadout(root, { id: 'solo' });
+    const result = await buildCatalogue({ root, out: join(root, 'dist'), baseUrl: BASE });
+    expect(result.warnings).toEqual([expect.stringContaining('not a git repository')]);
+    expect(result.loadouts).toEqual([{ id: 'solo', version: '1.0.0', versions: ['1.0.0'] }]);
+    expect(readJson<PublishedRecord>(join(root, 'dist/api/loadouts/solo.json')).verification.commit).toBe('working-tree');
+  });
+
+  it('publishes the committed version too when a bump is not committed yet, and marks the commit dirty', async () => {
+    const { root } = twoVersionCatalogue();
+    writeLoadout(root, { id: 'plain', version: '2.1.0' });
+    const result = await buildCatalogue({ root, out: join(root, 'dist'), baseUrl: BASE });
+    expect(result.loadouts.find((l) => l.id === 'plain')?.versions).toEqual(['2.0.0', '2.1.0']);
+    expect(readJson<PublishedRecord>(join(root, 'dist/api/loadouts/plain.json')).verification.commit).toMatch(/^[0-9a-f]{40}\+dirty$/u);
+  });
+});

@@ -1,0 +1,107 @@
+/**
+ * End to end: build the real catalogue in loadouts/, serve it over HTTP, and check every
+ * address shape of the spec ("Address shapes") for every loadout against its record.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import JSZip from 'jszip';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PublishedRecord } from '../../src/build/record.js';
+import { CATEGORIES, PUBLISHED_AGENTS, ROLES } from '../../src/catalogue/vocabulary.js';
+import { runCli } from '../helpers/cli.js';
+import { publishedRecordErrors } from '../helpers/published-schema.js';
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const BASE = 'http://catalogue.example';
+const TSX = new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
+const ENTRY = fileURLToPath(new URL('../helpers/cli-entry.ts', import.meta.url));
+
+let out: string;
+let child: ChildProcess;
+let url: string;
+let records: PublishedRecord[];
+
+beforeAll(async () => {
+  out = mkdtempSync(join(tmpdir(), 'loadout-e2e-'));
+  const build = await runCli(['build', '--out', join(out, 'dist'), '--base-url', BASE], REPO);
+  expect(build.stderr.replace(/loadout: warning:[^\n]*\n/gu, '')).toBe('');
+  expect(build.code).toBe(0);
+  child = spawn(process.execPath, ['--import', TSX, ENTRY, 'serve', '--port', '0', '--out', join(out, 'dist')], { cwd: REPO, env: { ...process.env, LOADOUT_BASE_URL: BASE }, stdio: ['ignore', 'pipe', 'pipe'] });
+  url = await new Promise<string>((resolve, reject) => {
+    let seen = '';
+    child.stdout?.on('data', (d: Buffer) => {
+      seen += d.toString();
+      const match = /at (http:\/\/\S+)/u.exec(seen);
+      if (match?.[1] !== undefined) resolve(match[1]);
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${String(code)}`)));
+  });
+  const list = (await (await fetch(`${url}/api/loadouts.json`)).json()) as { loadouts: { id: string }[] };
+  records = await Promise.all(list.loadouts.map(async (l) => (await (await fetch(`${url}/api/loadouts/${l.id}.json`)).json()) as PublishedRecord));
+}, 120_000);
+
+afterAll(() => {
+  child?.kill('SIGTERM');
+  rmSync(out, { recursive: true, force: true });
+});
+
+/** Turns a published address into the address of the local server. */
+const local = (address: string): string => {
+  expect(address.startsWith(`${BASE}/`)).toBe(true);
+  return `${url}${address.slice(BASE.length)}`;
+};
+
+describe('the real catalogue, built and served', () => {
+  it('has at least 8 loadouts covering every role and category', () => {
+    expect(records.length).toBeGreaterThanOrEqual(8);
+    expect(new Set(records.flatMap((r) => r.files.map((f) => f.role)))).toEqual(new Set(ROLES));
+    expect(new Set(records.flatMap((r) => r.categories))).toEqual(new Set(CATEGORIES));
+    const adapters = new Set(records.flatMap((r) => r.files.filter((f) => f.role === 'adapter').map((f) => f.agent)));
+    expect(adapters).toEqual(new Set(['claude-code', 'gemini-cli']));
+  });
+
+  it('serves every record in the published form, verified', () => {
+    for (const record of records) {
+      expect(publishedRecordErrors(record), record.id).toEqual([]);
+      expect(record.verification.status, record.id).toBe('verified');
+    }
+  });
+
+  it('serves the page, record, both raw addresses, every zip and the source zip of every loadout', async () => {
+    for (const r of records) {
+      expect((await fetch(local(r.url))).headers.get('content-type'), r.url).toBe('text/html; charset=utf-8');
+      expect(((await (await fetch(local(r.api_url))).json()) as PublishedRecord).id).toBe(r.id);
+      for (const f of r.files) {
+        for (const address of [f.raw_url, f.raw_latest_url]) {
+          const res = await fetch(local(address));
+          expect(res.status, address).toBe(200);
+          expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+          expect(await res.text(), address).toBe(f.content);
+        }
+        expect(f.raw_url).toBe(`${BASE}/raw/${r.id}/${r.version}/${f.path}`);
+        expect(f.raw_latest_url).toBe(`${BASE}/raw/${r.id}/latest/${f.path}`);
+      }
+      for (const agent of PUBLISHED_AGENTS) {
+        const install = r.install[agent];
+        expect(install.zip_url).toBe(`${BASE}/download/${r.id}/${agent}.zip`);
+        const zip = await JSZip.loadAsync(await (await fetch(local(install.zip_url))).arrayBuffer());
+        expect(Object.keys(zip.files).sort(), `${r.id} ${agent}`).toEqual(install.files.map((f) => f.target).sort());
+        for (const f of install.files) expect(await zip.file(f.target)?.async('string')).toBe(r.files.find((x) => x.path === f.path)?.content);
+      }
+      const source = await JSZip.loadAsync(await (await fetch(local(r.source_zip_url))).arrayBuffer());
+      expect(Object.keys(source.files).sort()).toEqual([`${r.id}/loadout.yaml`, ...r.files.map((f) => `${r.id}/${f.path}`)].sort());
+    }
+  });
+
+  it('serves the schema, the docs and the description document', async () => {
+    const schema = (await (await fetch(`${url}/api/schema.json`)).json()) as Record<string, unknown>;
+    expect(schema['$schema']).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(await (await fetch(`${url}/docs/`)).text()).toContain('id="submit"');
+    const description = (await (await fetch(`${url}/api/v1`)).json()) as Record<string, unknown>;
+    expect(description).toMatchObject({ version: 1, docs: `${BASE}/docs/#submit`, schema: `${BASE}/api/schema.json` });
+    for (const key of ['name', 'submissions_open', 'config', 'endpoints', 'fields']) expect(description).toHaveProperty(key);
+  });
+});

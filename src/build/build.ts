@@ -21,6 +21,7 @@ import { writeTreeAtomically, type OutputTree } from './output.js';
 import { renderDocsPage, renderIndexPage, renderLoadoutPage } from './pages.js';
 import { buildRecord, sha256, type PublishedRecord } from './record.js';
 import { writeZip } from './zip.js';
+import { writeSearchIndex } from '../search/index-file.js';
 import { join } from 'node:path';
 
 /** Options of {@link buildCatalogue}. */
@@ -74,11 +75,9 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   const now = options.now ?? new Date();
   const ids = await listLoadoutIds(loadoutsDir);
   const fixturesDir = join(options.root, 'fixtures');
-  const sources: LoadoutSource[] = [];
   const runs: CheckRun[] = [];
   for (const id of ids) {
     const source = await readLoadoutSource(loadoutsDir, id);
-    sources.push(source);
     runs.push(await runChecks(source, { fixturesDir }));
   }
   const refused = runs.filter((r) => !passed(r)).map((r) => r.source.id);
@@ -89,6 +88,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   if (history.head === undefined) result.warnings.push('not a git repository (or no commits yet): only the working-tree version of each loadout is built');
   try {
     result.bytes = await writeTreeAtomically(options.out, async (tree) => {
+      // Kept for the catalogue documents, without file contents, so memory stays flat in the catalogue's size.
       const records: PublishedRecord[] = [];
       for (const [index, run] of runs.entries()) {
         const manifest = run.manifest as Manifest;
@@ -98,7 +98,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
         const verification = summariseVerification(run.results, { checkedAt: now, commit, contentCurrent: true });
         const texts = decodeAll(run.source);
         const record = buildRecord({ baseUrl: base, manifest, texts, verification, published: loadoutHistory.published, updated: loadoutHistory.updated });
-        records.push(record);
+        records.push({ ...record, files: record.files.map((f) => ({ ...f, content: '' })) });
         const versions: VersionEntry[] = [];
         for (const old of loadoutHistory.versions) versions.push(await writeHistoricVersion(tree, base, id, old));
         versions.push(await writeCurrentVersion(tree, base, run, record, loadoutHistory.currentSince));
@@ -198,6 +198,7 @@ async function writeCatalogueDocuments(tree: OutputTree, base: string, records: 
   });
   await tree.writeJson('api/v1/index.json', describeApi(base, false, { database: false, challenge_secret: false, challenge_site_key: false }));
   await tree.writeJson('api/schema.json', { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: schemaUrl(base), ...readAuthoringSchema() });
+  await writeSearchIndex(tree, records);
   await tree.write('index.html', renderIndexPage(base, records));
   await tree.write('docs/index.html', renderDocsPage(base));
 }

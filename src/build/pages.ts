@@ -5,8 +5,10 @@
  * escaped, and file contents are shown as text only.
  */
 import { PUBLISHED_AGENTS } from '../catalogue/vocabulary.js';
+import { PROBLEM_TITLES } from '../server/problem.js';
 import { ENDPOINTS, SUBMISSION_FIELDS } from './description.js';
 import type { PublishedRecord } from './record.js';
+import { CLIENT_SCRIPT_PATH, MINISEARCH_SCRIPT_PATH } from '../search/client-script.js';
 
 /** Escapes text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {
@@ -38,7 +40,7 @@ ${body}
 
 const tags = (values: readonly string[]): string => values.map((v) => `<span class="tag">${escapeHtml(v)}</span>`).join('');
 
-/** The home page: every loadout with its summary. */
+/** The home page: every loadout with its summary, and client-side search (`src/search/client-script.ts`). */
 export function renderIndexPage(base: string, records: readonly PublishedRecord[]): string {
   const items = records
     .map((r) => `<li><a href="${escapeHtml(r.url)}"><strong>${escapeHtml(r.title)}</strong></a> <small>${escapeHtml(r.version)}${r.featured ? ' · featured' : ''}${r.deprecated ? ' · deprecated' : ''}</small><br>${escapeHtml(r.summary)}<br>${tags([...r.categories, ...r.stacks])}</li>`)
@@ -47,10 +49,14 @@ export function renderIndexPage(base: string, records: readonly PublishedRecord[
     'Loadout Catalogue',
     `<h1>Loadout Catalogue</h1>
 <p>Versioned bundles of instructions, rules, skills and MCP configuration for coding agents. ${records.length} loadouts.</p>
-<form action="${escapeHtml(base)}/api/v1/search" method="get" role="search"><label>Search <input name="q" type="search"></label> <button>Search</button></form>
+<form action="${escapeHtml(base)}/api/v1/search" method="get" role="search"><label>Search <input id="search" name="q" type="search" autocomplete="off"></label> <button>Search</button></form>
+<p id="search-status" role="status" aria-live="polite"></p>
+<ol id="search-results" hidden></ol>
 <ul id="loadouts">
 ${items}
-</ul>`,
+</ul>
+<script src="${MINISEARCH_SCRIPT_PATH}" defer></script>
+<script src="${CLIENT_SCRIPT_PATH}" defer></script>`,
     base,
   );
 }
@@ -96,6 +102,7 @@ export function renderDocsPage(base: string): string {
   const fields = Object.entries(SUBMISSION_FIELDS)
     .map(([k, v]) => `<tr><td><code>${escapeHtml(k)}</code></td><td>${escapeHtml(v.type)}</td><td>${v.required === true ? 'yes' : v.required === false ? 'optional' : escapeHtml(v.required)}</td><td>${escapeHtml(v.rule)}</td></tr>`)
     .join('');
+  const problems = Object.entries(PROBLEM_TITLES).map(([code, title]) => `<dt id="problem-${code}"><code>${code}</code></dt><dd>${escapeHtml(title)}</dd>`).join('');
   return layout(
     'Docs · Loadout Catalogue',
     `<h1>Documentation</h1>
@@ -105,6 +112,9 @@ export function renderDocsPage(base: string): string {
 <h2 id="submit">Submitting a loadout</h2>
 <p>POST a JSON body to <code>/api/v1/submissions</code>. Browsers send <code>form_token</code> (from <code>/api/v1/submissions/session</code>) and <code>challenge_token</code>; agents send <code>Authorization: Bearer &lt;API_KEY&gt;</code>.</p>
 <table><tr><th>Field</th><th>Type</th><th>Required</th><th>Rule</th></tr>${fields}</table>
+<h2 id="problems">Errors</h2>
+<p>Every error is an RFC 9457 problem (<code>application/problem+json</code>) with <code>type</code>, <code>title</code>, <code>status</code>, <code>detail</code> and a stable <code>code</code>; a 422 adds <code>errors: [{pointer, message}]</code>, one per field.</p>
+<dl>${problems}</dl>
 <h2 id="cli">CLI</h2>
 <pre>loadout new &lt;id&gt;
 loadout validate [id…] [--json]

@@ -24,9 +24,11 @@ export type ProblemCode =
   | 'invalid_body'
   | 'rate_limited'
   | 'submissions_closed'
+  | 'challenge_unavailable'
   | 'internal_error';
 
-const TITLES: Record<ProblemCode, string> = {
+/** The title of each problem code (also listed on the docs page). */
+export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   bad_parameter: 'Bad parameter',
   bad_path: 'Bad path',
   unauthorized: 'Unauthorized',
@@ -40,6 +42,7 @@ const TITLES: Record<ProblemCode, string> = {
   invalid_body: 'Invalid submission',
   rate_limited: 'Too many requests',
   submissions_closed: 'Submissions closed',
+  challenge_unavailable: 'Challenge vendor unavailable',
   internal_error: 'Internal error',
 };
 
@@ -56,7 +59,7 @@ export interface Problem {
 
 /** Builds a problem body; `type` points at the code's documentation. */
 export function makeProblem(status: number, code: ProblemCode, detail: string, extra: Record<string, unknown> = {}): Problem {
-  return { type: `/docs/#problem-${code}`, title: TITLES[code], status, detail, code, ...extra };
+  return { type: `/docs/#problem-${code}`, title: PROBLEM_TITLES[code], status, detail, code, ...extra };
 }
 
 /** A `Response` carrying a problem, with `headers` added (e.g. `Allow`, `Retry-After`). */

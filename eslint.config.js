@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['lib/', 'dist/', 'node_modules/', 'coverage/', 'data/'] },
+  { ignores: ['lib/', 'dist/', 'node_modules/', 'coverage/', 'data/', 'test/fixtures/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -18,6 +18,10 @@ export interface ResolvedConfig {
   challengeSecret: string | undefined;
   challengeSiteKey: string | undefined;
   challengeVerifyUrl: string;
+  /** Submission rate limits: `RATE_LIMIT_PER_ADDRESS` (default 30), `RATE_LIMIT_PER_KEY` (default 120), per `RATE_LIMIT_WINDOW_SECONDS` (default 3600). */
+  rateLimits: { perAddress: number; perKey: number; windowSeconds: number };
+  /** `TRUST_PROXY=true`: take the client address from the last `X-Forwarded-For` entry. */
+  trustProxy: boolean;
 }
 
 /**
@@ -45,6 +49,12 @@ export function resolveConfig(env: NodeJS.ProcessEnv = process.env): ResolvedCon
     challengeSecret: nonEmpty(env['CHALLENGE_SECRET']),
     challengeSiteKey: nonEmpty(env['CHALLENGE_SITE_KEY']),
     challengeVerifyUrl: env['CHALLENGE_VERIFY_URL'] ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+    rateLimits: {
+      perAddress: parsePositive(env, 'RATE_LIMIT_PER_ADDRESS', 30),
+      perKey: parsePositive(env, 'RATE_LIMIT_PER_KEY', 120),
+      windowSeconds: parsePositive(env, 'RATE_LIMIT_WINDOW_SECONDS', 3600),
+    },
+    trustProxy: env['TRUST_PROXY'] === 'true',
   };
 }
 
@@ -53,6 +63,13 @@ export function parsePort(value: string, name: string): number {
   const port = Number(value);
   if (!/^\d+$/u.test(value) || port > 65535) throw new LoadoutError('usage', `${name} is ${JSON.stringify(value)} (expected a port number from 0 to 65535)`);
   return port;
+}
+
+function parsePositive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = env[name];
+  if (value === undefined || value === '') return fallback;
+  if (!/^[1-9]\d{0,8}$/u.test(value)) throw new LoadoutError('config', `${name} is ${JSON.stringify(value)} (expected a positive whole number)`);
+  return Number(value);
 }
 
 const nonEmpty = (v: string | undefined): string | undefined => (v === undefined || v === '' ? undefined : v);

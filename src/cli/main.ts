@@ -91,6 +91,93 @@ export async function main(argv: readonly string[]): Promise<number> {
       process.once('SIGTERM', stop);
     });
 
+  program
+    .command('search')
+    .description('ranked search over the built catalogue, as GET /api/v1/search')
+    .argument('[query...]', 'words to search for (none: list every loadout)')
+    .option('--agent <agent>', 'only loadouts that support this agent')
+    .option('--tags <tags>', 'comma-separated stacks and categories that a loadout must all have')
+    .option('--category <category>', 'only loadouts in this category')
+    .option('--verified <bool>', 'true or false')
+    .option('--has <kind>', 'skills, mcp or rules')
+    .option('--limit <n>', 'results to show, 1 to 50 (default 20)')
+    .option('--offset <n>', 'results to skip (default 0)')
+    .option('--out <dir>', 'built tree to search', 'dist')
+    .option('--json', 'print the GET /api/v1/search response as JSON')
+    .action(async (words: string[], opts: { agent?: string; tags?: string; category?: string; verified?: string; has?: string; limit?: string; offset?: string; out: string; json?: boolean }) => {
+      const { searchCommand } = await import('./commands/search.js');
+      const { json, ...flags } = opts;
+      code = await searchCommand({ ...flags, q: words.join(' '), json: json === true }, out);
+    });
+
+  const keys = program.command('keys').description('API keys for agents (the key is printed once; only its hash is stored)');
+  keys
+    .command('create')
+    .description('create a key and print it once')
+    .requiredOption('--name <name>', 'who the key is for')
+    .action(async (opts: { name: string }) => {
+      const { keysCreateCommand } = await import('./commands/keys.js');
+      code = await keysCreateCommand({ databaseUrl: resolveConfig().databaseUrl, name: opts.name }, out);
+    });
+  keys
+    .command('list')
+    .description('list keys: id, name, created, last used, revoked')
+    .option('--json', 'print the list as JSON')
+    .action(async (opts: { json?: boolean }) => {
+      const { keysListCommand } = await import('./commands/keys.js');
+      code = await keysListCommand({ databaseUrl: resolveConfig().databaseUrl, json: opts.json === true }, out);
+    });
+  keys
+    .command('revoke')
+    .description('revoke a key')
+    .argument('<id>', 'the key id (lk_<prefix>) as `keys list` shows')
+    .action(async (id: string) => {
+      const { keysRevokeCommand } = await import('./commands/keys.js');
+      code = await keysRevokeCommand({ databaseUrl: resolveConfig().databaseUrl, id }, out, err);
+    });
+
+  program
+    .command('db')
+    .description('database tasks')
+    .command('migrate')
+    .description('bring the database (DATABASE_URL) to the latest migration')
+    .action(async () => {
+      const { dbMigrateCommand } = await import('./commands/db.js');
+      code = await dbMigrateCommand({ databaseUrl: resolveConfig().databaseUrl }, out);
+    });
+
+  const submissions = program.command('submissions').description('review submissions');
+  submissions
+    .command('list')
+    .description('list submissions, newest first')
+    .option('--status <status>', 'only submissions in this state')
+    .option('--json', 'print the list as JSON')
+    .action(async (opts: { status?: string; json?: boolean }) => {
+      const { submissionsListCommand } = await import('./commands/submissions.js');
+      code = await submissionsListCommand({ databaseUrl: resolveConfig().databaseUrl, json: opts.json === true, ...(opts.status === undefined ? {} : { status: opts.status }) }, out);
+    });
+  submissions
+    .command('show')
+    .description('show a submission: fields, contact, checks, files, events')
+    .argument('<id>', 'submission id')
+    .option('--json', 'print it as JSON')
+    .action(async (id: string, opts: { json?: boolean }) => {
+      const { submissionsShowCommand } = await import('./commands/submissions.js');
+      code = await submissionsShowCommand({ databaseUrl: resolveConfig().databaseUrl, id, json: opts.json === true }, out);
+    });
+  for (const decision of ['accept', 'reject'] as const) {
+    const command = submissions
+      .command(decision)
+      .description(decision === 'accept' ? 'accept a submission that passed its checks' : 'reject a submission, with a reason')
+      .argument('<id>', 'submission id')
+      .option('--by <name>', 'the maintainer recorded as actor', process.env['USER'] ?? 'maintainer');
+    if (decision === 'reject') command.requiredOption('--reason <reason>', 'why, for the submitter');
+    command.action(async (id: string, opts: { by: string; reason?: string }) => {
+      const { submissionsDecideCommand } = await import('./commands/submissions.js');
+      code = await submissionsDecideCommand({ databaseUrl: resolveConfig().databaseUrl, id, decision, by: opts.by, ...(opts.reason === undefined ? {} : { reason: opts.reason }) }, out, err);
+    });
+  }
+
   try {
     await program.parseAsync(argv);
     return code;

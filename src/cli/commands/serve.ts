@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { createApp, type AppDependencies } from '../../server/app.js';
 import { listen, type RunningServer } from '../../server/listen.js';
+import { loadSearchAndMcpRoutes } from '../../mcp/mount.js';
+import { setUpSubmissions } from '../../submissions/setup.js';
 import type { ResolvedConfig } from '../config.js';
 import type { Write } from '../report.js';
 
@@ -26,14 +28,30 @@ export async function serveCommand(options: ServeOptions, out: Write): Promise<R
   // Routes beyond the static tree. Search and MCP (src/search, src/mcp) and submissions
   // (src/submissions) each add one mount function here.
   const routes: AppDependencies['routes'] = [];
+  routes.push(...(await loadSearchAndMcpRoutes(options.out, options.config.baseUrl)));
+  // Submissions: opens DATABASE_URL (the SQLite file is created on first start), runs the
+  // migrations, and finds or generates the form-token secret in data/.
+  const submissions = await setUpSubmissions(options.config, { distDir: options.out, dataDir: 'data' });
+  routes.push(submissions.mount);
   const app = createApp({
     routes,
     distDir: options.out,
     baseUrl: options.config.baseUrl,
-    submissionsOpen: false,
-    config: { database: false, challenge_secret: options.config.challengeSecret !== undefined, challenge_site_key: options.config.challengeSiteKey !== undefined },
+    submissionsOpen: submissions.submissionsOpen,
+    config: submissions.report,
   });
-  const server = await listen(app, { port: options.port, host: options.host });
+  let server: RunningServer;
+  try {
+    server = await listen(app, { port: options.port, host: options.host });
+  } catch (error) {
+    await submissions.close();
+    throw error;
+  }
+  const closeServer = server.close;
+  server.close = async () => {
+    await closeServer();
+    await submissions.close();
+  };
   out(`serving ${options.out} at ${server.url} (published addresses use ${options.config.baseUrl})\n`);
   return server;
 }

@@ -5,8 +5,8 @@
  * and equals the generator's output (spec "Install layout in published records").
  */
 import { ADAPTER_AGENTS, adapterFileName, generateAdapter, type AdapterAgent } from '../../adapters/generate.js';
-import { MANIFEST_FILE } from '../../catalogue/manifest.js';
 import { judge, plural, skip, type Check, type Finding } from '../check.js';
+import { atPointer } from '../locate.js';
 
 export const adapters: Check = {
   id: 'adapters',
@@ -18,8 +18,7 @@ export const adapters: Check = {
     const instructions = manifest.files.filter((f) => f.role === 'instructions');
     if (instructions.length !== 1 || instructions[0]?.path !== 'AGENTS.md') {
       findings.push({
-        file: MANIFEST_FILE,
-        pointer: '/files',
+        ...atPointer(context, '/files'),
         message: `declares ${instructions.length === 0 ? 'no instructions file' : `instructions files ${instructions.map((f) => f.path).join(', ')}`} (expected exactly one, at AGENTS.md, which the adapters import)`,
       });
     }
@@ -28,17 +27,17 @@ export const adapters: Check = {
       if (entry.role !== 'adapter' || entry.agent === undefined) return;
       const agent = entry.agent;
       if (!(ADAPTER_AGENTS as readonly string[]).includes(agent)) {
-        findings.push({ file: MANIFEST_FILE, pointer: `/files/${index}/agent`, message: `${entry.path} is an adapter for ${agent}, which reads AGENTS.md natively (expected adapters only for ${ADAPTER_AGENTS.join(', ')})` });
+        findings.push({ ...atPointer(context, `/files/${index}/agent`), message: `${entry.path} is an adapter for ${agent}, which reads AGENTS.md natively (expected adapters only for ${ADAPTER_AGENTS.join(', ')})` });
         return;
       }
       const adapterAgent = agent as AdapterAgent;
       if (seen.has(adapterAgent)) {
-        findings.push({ file: entry.path, message: `is a second adapter for ${agent} (expected one)` });
+        findings.push({ ...atPointer(context, `/files/${index}/agent`), message: `${entry.path} is a second adapter for ${agent} (expected one)` });
       }
       seen.add(adapterAgent);
       const expectedPath = adapterFileName(adapterAgent);
       if (entry.path !== expectedPath) {
-        findings.push({ file: entry.path, message: `is the ${agent} adapter but is not at ${expectedPath} (expected the root-level file the agent reads)` });
+        findings.push({ ...atPointer(context, `/files/${index}/path`), message: `${entry.path} is the ${agent} adapter but is not at ${expectedPath} (expected the root-level file the agent reads)` });
       }
       const text = context.text(entry.path);
       if (text === undefined) return;
@@ -51,7 +50,7 @@ export const adapters: Check = {
     });
     for (const agent of ADAPTER_AGENTS) {
       if (!seen.has(agent) && manifest.compatibility?.[agent] !== 'unsupported') {
-        findings.push({ file: MANIFEST_FILE, pointer: '/files', message: `has no adapter for ${agent} (expected ${adapterFileName(agent)}, or compatibility.${agent}: unsupported)`, hint: `Run \`loadout adapters ${manifest.id}\`.` });
+        findings.push({ ...atPointer(context, '/files'), message: `has no adapter for ${agent} (expected ${adapterFileName(agent)}, or compatibility.${agent}: unsupported)`, hint: `Run \`loadout adapters ${manifest.id}\`.` });
       }
     }
     return judge(findings, `${plural(seen.size, 'adapter')} match the generator`, (n) => plural(n, 'adapter problem'));

@@ -7,11 +7,11 @@
  */
 import { readFrontMatter } from '../../catalogue/front-matter.js';
 import { describePathProblem } from '../../catalogue/file-path.js';
-import { MANIFEST_FILE } from '../../catalogue/manifest.js';
 import { PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
 import { isDiscoverable } from '../../install/discovery.js';
 import { resolveInstallTarget } from '../../install/layout.js';
 import { judge, plural, skip, type Check, type Finding } from '../check.js';
+import { atPointer } from '../locate.js';
 
 export const installPaths: Check = {
   id: 'install-paths',
@@ -25,12 +25,12 @@ export const installPaths: Check = {
       if (entry.role !== 'skill' && entry.role !== 'reference') return;
       skills.add(entry.skill ?? '');
       if (!entry.path.startsWith(`skills/${entry.skill ?? ''}/`)) {
-        findings.push({ file: MANIFEST_FILE, pointer: `/files/${index}/path`, message: `${entry.path} is a ${entry.role} file of skill "${entry.skill ?? ''}" but is not under skills/${entry.skill ?? ''}/ (expected the skill's own folder)` });
+        findings.push({ ...atPointer(context, `/files/${index}/path`), message: `${entry.path} is a ${entry.role} file of skill "${entry.skill ?? ''}" but is not under skills/${entry.skill ?? ''}/ (expected the skill's own folder)` });
       }
     });
     for (const skill of skills) {
       if (!manifest.files.some((f) => f.role === 'skill' && f.path === `skills/${skill}/SKILL.md`)) {
-        findings.push({ file: MANIFEST_FILE, pointer: '/files', message: `skill "${skill}" has no skills/${skill}/SKILL.md with role skill (expected one entry file per skill)` });
+        findings.push({ ...atPointer(context, '/files'), message: `skill "${skill}" has no skills/${skill}/SKILL.md with role skill (expected one entry file per skill)` });
       }
     }
     let targets = 0;
@@ -40,19 +40,19 @@ export const installPaths: Check = {
         const { target, overridden } = resolveInstallTarget(entry, agent);
         if (target === null) return;
         targets++;
-        const where = overridden ? { file: MANIFEST_FILE, pointer: `/files/${index}/install_to/${agent}` } : { file: entry.path };
+        const where = atPointer(context, overridden ? `/files/${index}/install_to/${agent}` : `/files/${index}/path`);
         const problem = describePathProblem(target);
         if (problem !== undefined) {
-          findings.push({ ...where, message: `${agent} target "${target}" ${problem}` });
+          findings.push({ ...where, message: `${entry.path}: ${agent} target "${target}" ${problem}` });
           return;
         }
         const other = taken.get(target);
         if (other !== undefined) {
-          findings.push({ ...where, message: `${agent} target "${target}" is also the target of ${other} (expected one file per target)` });
+          findings.push({ ...where, message: `${entry.path}: ${agent} target "${target}" is also the target of ${other} (expected one file per target)` });
         }
         taken.set(target, entry.path);
         if (!isDiscoverable(entry.role, agent, target)) {
-          findings.push({ ...where, message: `${agent} target "${target}" is not where ${agent} reads ${entry.role} files, so it would be ignored` });
+          findings.push({ ...where, message: `${entry.path}: ${agent} target "${target}" is not where ${agent} reads ${entry.role} files, so it would be ignored` });
         }
         if (entry.role === 'rules') findings.push(...checkRuleFrontMatter(entry.path, context.text(entry.path), agent, target));
       });

@@ -56,13 +56,15 @@ function compareFiles(present: ReadonlyMap<string, Uint8Array>, files: unknown, 
       declared.add(path);
     });
   }
+  const filesLine = lineOf('/files');
+  const at = filesLine === undefined ? { file: MANIFEST_FILE, pointer: '/files' } : { file: MANIFEST_FILE, line: filesLine, pointer: '/files' };
   for (const path of present.keys()) {
     if (!declared.has(path)) {
-      findings.push({ file: path, message: `present but not declared in loadout.yaml files (expected every file to have a files[] entry)`, hint: 'Declare it, or delete it.' });
+      findings.push({ ...at, message: `${path} is present in the folder but not declared in files (expected every file to have a files[] entry)`, hint: 'Declare it, or delete it.' });
     }
   }
   for (const path of irregular) {
-    findings.push({ file: path, message: 'is a symbolic link or special file (expected regular files only)' });
+    findings.push({ ...at, message: `${path} is a symbolic link or special file (expected regular files only)` });
   }
   return findings;
 }

@@ -14,6 +14,8 @@ export const parse: Check = {
   name: 'Files parse',
   run(context) {
     const findings: Finding[] = [];
+    // Reference files are read as plain text: a template's placeholder front matter ("title: [Name]") is content, not configuration.
+    const plainText = new Set((context.manifest?.files ?? []).filter((f) => f.role === 'reference').map((f) => f.path));
     for (const [path, bytes] of context.source.files) {
       const text = context.text(path);
       if (text === undefined) {
@@ -25,14 +27,14 @@ export const parse: Check = {
         findings.push({ file: path, line: lineAt(text, nul), message: 'contains a NUL byte (expected text, not binary content)' });
         continue;
       }
-      findings.push(...parseByKind(path, text));
+      findings.push(...parseByKind(path, text, plainText.has(path)));
     }
     findings.push(...checkDeclaredFrontMatter(context));
     return judge(findings, `${plural(context.source.files.size, 'file')} parse`, (n) => plural(n, 'parse error'));
   },
 };
 
-function parseByKind(path: string, text: string): Finding[] {
+function parseByKind(path: string, text: string, plainMarkdown: boolean): Finding[] {
   const ext = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
   switch (ext) {
     case 'json':
@@ -56,6 +58,7 @@ function parseByKind(path: string, text: string): Finding[] {
     case 'md':
     case 'mdc':
     case 'markdown':
+      if (plainMarkdown) return [];
       return readFrontMatter(text).errors.map((e) => ({ file: path, line: e.line, message: e.message }));
     default:
       return [];

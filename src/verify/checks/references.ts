@@ -1,13 +1,90 @@
 /**
- * `references`: not implemented yet (the verification issue builds it); it reports `skip` with
- * the summary "not run", as the catalogue-core issue asks.
+ * `references`: relative Markdown links, `@` imports and the reference paths that skills
+ * mention resolve to files (or folders) inside the loadout, and anchors resolve where the
+ * target is Markdown (spec "Verification": "references between files resolve"; DESIGN.md
+ * section 4; issue 3, point 3). Links with a scheme (`https:`, `mailto:`) are not checked.
  */
-import { skip, type Check } from '../check.js';
+import { posix } from 'node:path';
+import { judge, plural, type Check, type CheckContext, type Finding } from '../check.js';
+import { collectAnchors, hasAnchor } from '../references/anchors.js';
+import { findMarkdownReferences, findSkillPaths, isExternal, type Reference } from '../references/links.js';
+import { LineIndex } from '../text/line-index.js';
+import { isMarkdownPath } from '../text/markdown.js';
 
 export const references: Check = {
   id: 'references',
   name: 'References resolve',
-  run() {
-    return skip('not run');
+  run(context) {
+    const findings: Finding[] = [];
+    const anchorCache = new Map<string, Set<string>>();
+    const folders = folderSet(context.source.files.keys());
+    let count = 0;
+    for (const path of context.source.files.keys()) {
+      const text = context.text(path);
+      if (text === undefined) continue;
+      const markdown = isMarkdownPath(path);
+      const skill = /^skills\/([^/]+)\/SKILL\.md$/u.exec(path)?.[1];
+      if (!markdown) continue;
+      const lines = new LineIndex(text);
+      const refs: Reference[] = [...(markdown ? findMarkdownReferences(text, lines) : []), ...(skill !== undefined ? findSkillPaths(text, lines) : [])];
+      const seen = new Set<string>();
+      for (const ref of refs) {
+        const key = `${ref.line}\u0000${ref.target}\u0000${ref.anchor ?? ''}`;
+        if (seen.has(key) || (ref.kind === 'skill-path' && seen.has(`${ref.line}\u0000${ref.target}\u0000`))) continue;
+        seen.add(key);
+        if (ref.kind === 'link' && isExternal(ref.target)) continue;
+        count++;
+        const problem = resolve(context, path, skill, ref, folders, anchorCache);
+        if (problem !== undefined) findings.push({ file: path, line: ref.line, message: problem });
+      }
+    }
+    return judge(findings, `${plural(count, 'reference')} resolve inside the loadout`, (n) => plural(n, 'broken reference'));
   },
 };
+
+const DESCRIBE: Record<Reference['kind'], string> = { link: 'link', import: '@ import', 'skill-path': 'skill file reference' };
+
+function resolve(context: CheckContext, from: string, skill: string | undefined, ref: Reference, folders: ReadonlySet<string>, anchors: Map<string, Set<string>>): string | undefined {
+  const what = DESCRIBE[ref.kind];
+  const shown = `${ref.target}${ref.anchor === undefined ? '' : `#${ref.anchor}`}`;
+  let target = safeDecode(ref.target);
+  if (target === '') {
+    if (ref.anchor === undefined || ref.anchor === '') return undefined;
+    return anchorProblem(context, from, ref.anchor, anchors, what, shown);
+  }
+  if (target.startsWith('~/') || target.startsWith('/')) return `${what} "${shown}" is an absolute path, which does not resolve inside the loadout (expected a path relative to ${from})`;
+  if (ref.kind === 'skill-path' && skill !== undefined) target = posix.join('skills', skill, target);
+  else target = posix.join(posix.dirname(from), target);
+  target = target.replace(/\/$/u, '');
+  if (target === '..' || target.startsWith('../')) return `${what} "${shown}" points outside the loadout (expected a file of the loadout)`;
+  if (target === '.' || target === '' || folders.has(target)) return undefined;
+  if (!context.source.files.has(target)) return `${what} "${shown}" does not resolve: ${target} is not a file of the loadout (expected an existing file)`;
+  if (ref.anchor !== undefined && ref.anchor !== '' && isMarkdownPath(target)) return anchorProblem(context, target, ref.anchor, anchors, what, shown);
+  return undefined;
+}
+
+function anchorProblem(context: CheckContext, target: string, anchor: string, cache: Map<string, Set<string>>, what: string, shown: string): string | undefined {
+  let anchors = cache.get(target);
+  if (anchors === undefined) {
+    anchors = collectAnchors(context.text(target) ?? '');
+    cache.set(target, anchors);
+  }
+  if (hasAnchor(anchors, anchor)) return undefined;
+  return `${what} "${shown}": ${target} has no heading or anchor "${anchor}" (expected one of its headings as a slug, e.g. "#${[...anchors][0] ?? 'section'}")`;
+}
+
+function folderSet(paths: Iterable<string>): Set<string> {
+  const folders = new Set<string>();
+  for (const path of paths) {
+    for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) folders.add(path.slice(0, i));
+  }
+  return folders;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}

@@ -1,13 +1,65 @@
 /**
- * `safety`: not implemented yet (the verification issue builds it); it reports `skip` with
- * the summary "not run", as the catalogue-core issue asks.
+ * `safety`: credentials (secretlint's recommended rules), risky shell commands, hidden text
+ * (bidi controls, zero-width and tag characters, instructions in HTML comments), network use
+ * that `security.network` does not declare, and scripts missing from `security.scripts`
+ * (spec "Verification"; DESIGN.md section 4; issue 3, point 2). Every finding names a line.
+ * Any finding fails the check, and the build then publishes `security.verdict: flagged`.
  */
-import { skip, type Check } from '../check.js';
+import { MANIFEST_FILE } from '../../catalogue/manifest.js';
+import { judge, plural, type Check, type CheckContext, type Finding } from '../check.js';
+import { findCredentials } from '../safety/credentials.js';
+import { findHiddenInstructions, findInvisibleCharacters } from '../safety/hidden-text.js';
+import { findNetworkUse, mcpServerNetworkUse, undeclaredNetworkFinding } from '../safety/network.js';
+import { prepareScanText } from '../safety/scan-text.js';
+import { isScript } from '../safety/scripts.js';
+import { findRiskyShell } from '../safety/shell-rules.js';
+import { mcpServerEntries } from '../mcp/servers.js';
 
 export const safety: Check = {
   id: 'safety',
   name: 'Safety scan',
-  run() {
-    return skip('not run');
+  async run(context) {
+    const findings: Finding[] = [];
+    const manifest = context.manifest;
+    const declaresNetwork = manifest?.security.network ?? true;
+    const listedScripts = new Set(manifest?.security.scripts ?? []);
+    let scanned = 0;
+    for (const path of context.source.files.keys()) {
+      const text = context.text(path);
+      if (text === undefined) continue; // `parse` reports files that are not text
+      scanned++;
+      const scan = prepareScanText(path, text);
+      const script = isScript(path, text);
+      findings.push(...(await findCredentials(path, text)), ...findRiskyShell(scan), ...findInvisibleCharacters(scan), ...findHiddenInstructions(scan));
+      if (!declaresNetwork) {
+        const use = findNetworkUse(scan);
+        if (use !== undefined) findings.push(undeclaredNetworkFinding(path, use.line, use.what));
+      }
+      if (manifest !== undefined && script && !listedScripts.has(path)) {
+        findings.push({ file: path, line: 1, message: `is a script but is not listed in security.scripts (expected "${path}" in security.scripts of loadout.yaml)`, hint: 'List every script so that users can review what runs.' });
+      }
+    }
+    if (!declaresNetwork) findings.push(...undeclaredMcpNetwork(context));
+    findings.push(...unknownListedScripts(context));
+    findings.sort((a, b) => (a.file === b.file ? (a.line ?? 0) - (b.line ?? 0) : a.file < b.file ? -1 : 1));
+    return judge(findings, `${plural(scanned, 'file')} scanned: no credentials, risky shell, hidden text or undeclared network use`, (n) => plural(n, 'safety finding'));
   },
 };
+
+function undeclaredMcpNetwork(context: CheckContext): Finding[] {
+  const findings: Finding[] = [];
+  for (const server of mcpServerEntries(context)) {
+    const why = mcpServerNetworkUse(server.config);
+    if (why !== undefined) findings.push(undeclaredNetworkFinding(server.file, server.line, `MCP server "${server.name}" ${why}`));
+  }
+  return findings;
+}
+
+function unknownListedScripts(context: CheckContext): Finding[] {
+  const scripts = context.manifest?.security.scripts ?? [];
+  return scripts.flatMap((path, index): Finding[] =>
+    context.source.files.has(path)
+      ? []
+      : [{ file: MANIFEST_FILE, line: context.manifestYaml?.lineOf(`/security/scripts/${index}`), pointer: `/security/scripts/${index}`, message: `security.scripts lists "${path}", which is not a file of the loadout (expected paths of the loadout's scripts)` }],
+  );
+}

@@ -5,6 +5,7 @@
  */
 import { LIMITS } from '../../catalogue/vocabulary.js';
 import { judge, plural, type Check, type Finding } from '../check.js';
+import { atPointer } from '../locate.js';
 
 export const size: Check = {
   id: 'size',
@@ -13,17 +14,17 @@ export const size: Check = {
     const findings: Finding[] = [];
     const files = context.source.files;
     if (files.size > LIMITS.files) {
-      findings.push({ file: 'loadout.yaml', message: `has ${files.size} files (expected at most ${LIMITS.files})` });
+      findings.push({ ...atPointer(context, '/files'), message: `has ${files.size} files (expected at most ${LIMITS.files})` });
     }
     let total = 0;
     for (const [path, bytes] of files) {
       total += bytes.byteLength;
       if (bytes.byteLength > LIMITS.fileBytes) {
-        findings.push({ file: path, message: `is ${bytes.byteLength} bytes (expected at most ${LIMITS.fileBytes} bytes, 32 KB)` });
+        findings.push({ file: path, line: lineAtByte(bytes, LIMITS.fileBytes), message: `is ${bytes.byteLength} bytes (expected at most ${LIMITS.fileBytes} bytes, 32 KB)` });
       }
     }
     if (total > LIMITS.totalBytes) {
-      findings.push({ file: 'loadout.yaml', message: `files total ${total} bytes (expected at most ${LIMITS.totalBytes} bytes, 128 KB)` });
+      findings.push({ ...atPointer(context, '/files'), message: `files total ${total} bytes (expected at most ${LIMITS.totalBytes} bytes, 128 KB)` });
     }
     for (const entry of context.manifest?.files ?? []) {
       if (entry.role !== 'skill' && entry.role !== 'rules') continue;
@@ -44,4 +45,11 @@ export function countLines(text: string): number {
   let lines = 1;
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lines++;
   return text.endsWith('\n') ? lines - 1 : lines;
+}
+
+/** 1-based line holding byte `offset` (where a file first goes over a limit). */
+function lineAtByte(bytes: Uint8Array, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < bytes.length; i++) if (bytes[i] === 10) line++;
+  return line;
 }

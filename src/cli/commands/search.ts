@@ -1,0 +1,65 @@
+/**
+ * `loadout search <query> [--agent A] [--tags T,U] [--category C] [--verified true|false]
+ * [--has skills|mcp|rules] [--limit N] [--offset N] [--json] [--out dist]`: the same ranked
+ * search as `GET /api/v1/search`, over the index in the built tree (DESIGN.md section 2).
+ */
+import { LoadoutError } from '../../catalogue/errors.js';
+import { loadSearchEngine, type SearchResponse } from '../../search/engine.js';
+import { fromRecord, parseSearchParameters } from '../../search/query.js';
+import { EXIT } from '../exit.js';
+import type { Write } from '../report.js';
+
+/** Options of `loadout search`: the flags as given (strings), checked like the HTTP parameters. */
+export interface SearchCommandOptions {
+  /** Built tree holding `api/search-index.json`. */
+  out: string;
+  q: string;
+  agent?: string;
+  tags?: string;
+  category?: string;
+  verified?: string;
+  has?: string;
+  limit?: string;
+  offset?: string;
+  /** Print the `GET /api/v1/search` response as JSON. */
+  json: boolean;
+}
+
+/**
+ * Runs the search and prints a table or JSON; returns 0.
+ * @throws LoadoutError `usage` naming each bad flag; `not_found` when the tree has no index.
+ */
+export async function searchCommand(options: SearchCommandOptions, out: Write): Promise<number> {
+  const { out: dir, json: _json, ...flags } = options;
+  const { query, errors } = parseSearchParameters(fromRecord(flags));
+  if (query === undefined) {
+    // The parameter names are the flag names, so the messages read as flags.
+    throw new LoadoutError('usage', errors.map((e) => e.message.replace(/^q is/u, 'the query is').replace(/^(\w+) is/u, '--$1 is')).join('; '));
+  }
+  const engine = await loadSearchEngine(dir);
+  const response = engine.search(query);
+  out(options.json ? `${JSON.stringify(response, null, 2)}\n` : formatSearchTable(response));
+  return EXIT.ok;
+}
+
+/** The response as a terminal table: rank, id, version, score (when ranked), title and flags, then a count line. */
+export function formatSearchTable(response: SearchResponse): string {
+  const { results, total, offset, query } = response;
+  const what = query === '' ? 'all loadouts' : `"${query}"`;
+  if (results.length === 0) return total === 0 ? `no loadouts match ${what}\n` : `no results at offset ${offset} (${total} in total for ${what})\n`;
+  const ranked = query !== '';
+  const rows = results.map((r, i) => [
+    String(offset + i + 1),
+    r.id,
+    r.version,
+    ...(ranked ? [r.score.toFixed(2)] : []),
+    truncate(r.title, 48) + (r.featured ? ' [featured]' : '') + (r.deprecated ? ' [deprecated]' : ''),
+  ]);
+  const header = ['#', 'id', 'version', ...(ranked ? ['score'] : []), 'title'];
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((row) => (row[c] ?? '').length)));
+  const line = (cells: string[]): string => cells.map((cell, c) => (c === cells.length - 1 ? cell : cell.padEnd(widths[c] ?? 0))).join('  ');
+  const shown = `${offset + 1}-${offset + results.length} of ${total}`;
+  return `${[line(header), ...rows.map(line)].join('\n')}\n${shown} for ${what}\n`;
+}
+
+const truncate = (text: string, max: number): string => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);

@@ -1,0 +1,69 @@
+/**
+ * Applying an install plan to a project folder: writes each planned file at its target.
+ * A target that already exists with other bytes is a collision and is left alone unless
+ * `force` is set (DESIGN.md section 8: "a file the user edited is never overwritten without
+ * --force"); a target with the same bytes is left as it is. Targets must stay inside the
+ * project folder. Used by `loadout install` and by the `starter-build` check.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, resolve, sep } from 'node:path';
+import type { InstallPlan } from './plan.js';
+
+/** What {@link applyInstallPlan} did, per target (project-relative paths). */
+export interface ApplyResult {
+  written: string[];
+  unchanged: string[];
+  /** Targets that existed with other bytes: `source` is the loadout file that would go there. */
+  collisions: { target: string; source: string }[];
+  /** Targets that could not be written (outside the project, a file where a folder must be, I/O). */
+  failures: { target: string; source: string; message: string }[];
+}
+
+/** Options of {@link applyInstallPlan}. */
+export interface ApplyOptions {
+  /** Overwrite targets that exist with other bytes. Default false. */
+  force?: boolean;
+}
+
+/**
+ * Writes the files of `plan` into `projectDir`, reading each loadout file's bytes with
+ * `readBytes(path)`. Never throws for a single target: problems are returned per target.
+ */
+export async function applyInstallPlan(plan: InstallPlan, readBytes: (path: string) => Uint8Array | undefined, projectDir: string, options: ApplyOptions = {}): Promise<ApplyResult> {
+  const result: ApplyResult = { written: [], unchanged: [], collisions: [], failures: [] };
+  const root = resolve(projectDir);
+  for (const { entry, target } of plan.files) {
+    const absolute = resolve(root, target);
+    if (!absolute.startsWith(root + sep)) {
+      result.failures.push({ target, source: entry.path, message: 'is outside the project folder' });
+      continue;
+    }
+    const bytes = readBytes(entry.path);
+    if (bytes === undefined) {
+      result.failures.push({ target, source: entry.path, message: `has no content: ${entry.path} is missing from the loadout` });
+      continue;
+    }
+    try {
+      const existing = await readFile(absolute).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'ENOENT') return undefined;
+        throw error;
+      });
+      if (existing !== undefined && Buffer.compare(existing, bytes) === 0) {
+        result.unchanged.push(target);
+        continue;
+      }
+      if (existing !== undefined && options.force !== true) {
+        result.collisions.push({ target, source: entry.path });
+        continue;
+      }
+      await mkdir(dirname(absolute), { recursive: true });
+      await writeFile(absolute, bytes);
+      result.written.push(target);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      const message = code === 'ENOTDIR' || code === 'EEXIST' ? 'cannot be written: a file of the project stands where a folder is needed' : code === 'EISDIR' ? 'cannot be written: the project has a folder there' : `cannot be written (${(error as Error).message})`;
+      result.failures.push({ target, source: entry.path, message });
+    }
+  }
+  return result;
+}

@@ -1,0 +1,106 @@
+/**
+ * What the MCP server reads from the built tree (DESIGN.md section 1: "Search and MCP read the
+ * built tree"). The small documents (agents, tags, skills) are read once at start; records,
+ * version lists and raw files are read on demand, with the most recent records kept in a small
+ * cache, so memory does not grow with the catalogue's file contents (DESIGN.md section 7).
+ * Every id, version and path is checked before it becomes a file path.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { VersionEntry } from '../build/build.js';
+import type { PublishedRecord } from '../build/record.js';
+import { LoadoutError } from '../catalogue/errors.js';
+import { SLUG_PATTERN } from '../catalogue/vocabulary.js';
+import { SKILLS_PATH, type SkillEntry, type SkillsFile } from '../search/index-file.js';
+
+/** `api/agents.json`, one entry. */
+export interface AgentEntry {
+  id: string;
+  authoring: boolean;
+  adapter: string | null;
+  skills_dir: string;
+  loadouts: number;
+}
+
+/** `api/tags.json`. */
+export interface TagsDocument {
+  stacks: { tag: string; count: number }[];
+  categories: { tag: string; count: number }[];
+}
+
+/** `api/loadouts/<id>/versions.json`. */
+export interface VersionsDocument {
+  id: string;
+  latest: string;
+  versions: VersionEntry[];
+}
+
+/** Read access to a built tree. Lookups of unknown things resolve to undefined. */
+export interface CatalogueReader {
+  readonly agents: readonly AgentEntry[];
+  readonly tags: TagsDocument;
+  readonly skills: readonly SkillEntry[];
+  /** The published record, or undefined when there is no loadout `id`. */
+  record(id: string): Promise<PublishedRecord | undefined>;
+  /** The version list, or undefined when there is no loadout `id`. */
+  versions(id: string): Promise<VersionsDocument | undefined>;
+  /** A raw file's text; the caller has checked that `path` belongs to `version` of `id`. */
+  rawFile(id: string, version: string, path: string): Promise<string | undefined>;
+}
+
+const VERSION_PATTERN = /^(?:\d+\.\d+\.\d+|latest)$/u;
+
+/**
+ * Opens the tree at `distDir`.
+ * @throws LoadoutError `not_found` when `api/agents.json`, `api/tags.json` or `api/skills.json` is missing.
+ */
+export async function openCatalogue(distDir: string, cacheSize = 64): Promise<CatalogueReader> {
+  const agents = (await readJson<{ agents: AgentEntry[] }>(distDir, 'api/agents.json')).agents;
+  const tags = await readJson<TagsDocument>(distDir, 'api/tags.json');
+  const skills = (await readJson<SkillsFile>(distDir, SKILLS_PATH)).skills;
+  const records = new Map<string, PublishedRecord>();
+
+  const optional = async <T>(path: string): Promise<T | undefined> => {
+    const text = await readFile(join(distDir, path), 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
+      throw error;
+    });
+    return text === undefined ? undefined : (JSON.parse(text) as T);
+  };
+
+  return {
+    agents,
+    tags,
+    skills,
+    async record(id) {
+      if (!SLUG_PATTERN.test(id)) return undefined;
+      const hit = records.get(id);
+      if (hit !== undefined) {
+        // Re-insert: a Map iterates in insertion order, so the first key is the least recent.
+        records.delete(id);
+        records.set(id, hit);
+        return hit;
+      }
+      const record = await optional<PublishedRecord>(`api/loadouts/${id}.json`);
+      if (record === undefined) return undefined;
+      records.set(id, record);
+      if (records.size > cacheSize) records.delete(records.keys().next().value as string);
+      return record;
+    },
+    async versions(id) {
+      return SLUG_PATTERN.test(id) ? optional<VersionsDocument>(`api/loadouts/${id}/versions.json`) : undefined;
+    },
+    async rawFile(id, version, path) {
+      if (!SLUG_PATTERN.test(id) || !VERSION_PATTERN.test(version) || path.split('/').some((s) => s === '' || s === '.' || s === '..')) return undefined;
+      return readFile(join(distDir, 'raw', id, version, ...path.split('/')), 'utf8').catch(() => undefined);
+    },
+  };
+}
+
+async function readJson<T>(distDir: string, path: string): Promise<T> {
+  const file = join(distDir, path);
+  const text = await readFile(file, 'utf8').catch((cause: unknown) => {
+    throw new LoadoutError('not_found', `${file} is missing`, { cause, hint: 'Run `loadout build` first.' });
+  });
+  return JSON.parse(text) as T;
+}

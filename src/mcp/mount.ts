@@ -1,0 +1,21 @@
+/**
+ * Loads what search and MCP need from a built tree, once, and returns their mount functions
+ * for `createApp({ routes })` (DESIGN.md section 1: both read the built tree, so every
+ * instance answers the same).
+ */
+import type { Hono } from 'hono';
+import { loadSearchEngine } from '../search/engine.js';
+import { mountSearch } from '../search/route.js';
+import { openCatalogue } from './catalogue.js';
+import { mountMcp } from './route.js';
+
+/**
+ * The search and MCP routes over `distDir`, with `baseUrl` (`{base_url}`, no trailing slash)
+ * in the install commands and the server card.
+ * @throws LoadoutError `not_found` when the tree lacks the search index or its documents.
+ */
+export async function loadSearchAndMcpRoutes(distDir: string, baseUrl: string): Promise<((app: Hono) => void)[]> {
+  const engine = await loadSearchEngine(distDir);
+  const catalogue = await openCatalogue(distDir);
+  return [mountSearch(engine), mountMcp({ engine, catalogue, baseUrl: baseUrl.replace(/\/+$/u, '') })];
+}

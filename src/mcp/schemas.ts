@@ -1,0 +1,138 @@
+/**
+ * Input and output schemas (zod) of the six MCP tools (spec "Endpoints", `POST /mcp`). The
+ * inputs are strict: an unknown or malformed argument is a protocol error (-32602), not a
+ * tool error. The outputs describe `structuredContent`; tests validate every result against
+ * them, and MCP clients do the same with the JSON Schema form in `tools/list`.
+ */
+import { z } from 'zod';
+import { CATEGORIES, COMPATIBILITY_LEVELS, HAS_VALUES, PUBLISHED_AGENTS, ROLES, SLUG_PATTERN } from '../catalogue/vocabulary.js';
+import { MAX_LIMIT, MAX_OFFSET, MAX_QUERY_LENGTH } from '../search/query.js';
+
+const loadoutId = z.string().regex(SLUG_PATTERN, 'a loadout id is a lowercase slug such as nextjs-app-router').describe('Loadout id, e.g. "nextjs-app-router" (from search_loadouts).');
+const agent = z.enum(PUBLISHED_AGENTS);
+
+export const searchInput = z.strictObject({
+  query: z.string().max(MAX_QUERY_LENGTH).optional().describe('Plain words describing the project or task, e.g. "nextjs server actions" or "python api testing". Typos and unfinished words are tolerated. Omit to list every loadout (featured first, then most recently updated).'),
+  agent: agent.optional().describe('Only loadouts that support this coding agent.'),
+  tags: z.array(z.string().regex(SLUG_PATTERN)).max(10).optional().describe('Only loadouts that have every one of these stacks or categories, e.g. ["react", "typescript"].'),
+  category: z.enum(CATEGORIES).optional().describe('Only loadouts in this category.'),
+  verified: z.boolean().optional().describe('Only loadouts whose automated checks passed (true) or did not (false).'),
+  has: z.enum(HAS_VALUES).optional().describe('Only loadouts that include at least one skill, MCP server or rule.'),
+  limit: z.number().int().min(1).max(MAX_LIMIT).default(10).describe(`How many results to return, 1 to ${MAX_LIMIT}.`),
+  offset: z.number().int().min(0).max(MAX_OFFSET).default(0).describe('How many results to skip, for paging.'),
+});
+
+const counts = z.object({ rules: z.number().int(), skills: z.number().int(), mcp: z.number().int() });
+const compatibility = z.record(z.string(), z.enum(COMPATIBILITY_LEVELS));
+
+export const searchResult = z.object({
+  id: z.string(),
+  title: z.string(),
+  summary: z.string(),
+  version: z.string(),
+  score: z.number(),
+  categories: z.array(z.string()),
+  stacks: z.array(z.string()),
+  compatibility,
+  counts,
+  verified: z.boolean(),
+  featured: z.boolean(),
+  deprecated: z.boolean(),
+  updated: z.string().nullable(),
+  url: z.string(),
+  api_url: z.string(),
+});
+
+export const searchOutput = z.object({
+  query: z.string(),
+  total: z.number().int(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+  results: z.array(searchResult),
+});
+
+export const getLoadoutInput = z.strictObject({ id: loadoutId });
+
+const fileSummary = z.object({
+  path: z.string(),
+  role: z.enum(ROLES),
+  description: z.string(),
+  agent: z.string().nullable(),
+  skill: z.string().nullable(),
+  bytes: z.number().int(),
+  lang: z.string(),
+  sha256: z.string(),
+  raw_url: z.string(),
+  raw_latest_url: z.string(),
+});
+
+/** The published record without file contents (`get_loadout_file` reads those). */
+export const getLoadoutOutput = z.looseObject({
+  id: z.string(),
+  title: z.string(),
+  summary: z.string(),
+  description: z.string(),
+  highlights: z.array(z.string()),
+  version: z.string(),
+  license: z.string(),
+  categories: z.array(z.string()),
+  stacks: z.array(z.string()),
+  compatibility,
+  counts,
+  featured: z.boolean(),
+  deprecated: z.boolean(),
+  updated: z.string().optional(),
+  files: z.array(fileSummary),
+  verification: z.looseObject({ level: z.string(), status: z.string(), verified: z.boolean(), label: z.string() }),
+  versions: z.array(z.string()).describe('Every published version, oldest first.'),
+  url: z.string(),
+  api_url: z.string(),
+  source_zip_url: z.string(),
+});
+
+export const getFileInput = z.strictObject({
+  id: loadoutId,
+  path: z.string().min(1).max(500).describe('File path inside the loadout, as listed by get_loadout, e.g. "AGENTS.md" or "skills/add-route/SKILL.md".'),
+  version: z.string().regex(/^(?:\d+\.\d+\.\d+|latest)$/u, 'a version is MAJOR.MINOR.PATCH or latest').default('latest').describe('A published version such as "1.2.0", or "latest" (the default).'),
+});
+
+export const getFileOutput = z.object({
+  id: z.string(),
+  version: z.string(),
+  latest: z.boolean(),
+  path: z.string(),
+  lang: z.string(),
+  bytes: z.number().int(),
+  sha256: z.string(),
+  raw_url: z.string(),
+  content: z.string(),
+});
+
+export const installInput = z.strictObject({
+  id: loadoutId,
+  agent: agent.describe('The coding agent to install for.'),
+});
+
+export const installOutput = z.object({
+  id: z.string(),
+  version: z.string(),
+  agent: z.string(),
+  compatibility: z.enum(COMPATIBILITY_LEVELS),
+  command: z.string().describe('A ready-to-run `loadout install` command.'),
+  zip_url: z.string(),
+  files: z.array(z.object({ path: z.string(), target: z.string(), raw_url: z.string(), role: z.enum(ROLES) })),
+  manual_steps: z.array(z.looseObject({ kind: z.string(), text: z.string(), path: z.string() })),
+});
+
+export const listAgentsInput = z.strictObject({});
+
+export const listAgentsOutput = z.object({
+  agents: z.array(z.object({ id: z.string(), authoring: z.boolean(), adapter: z.string().nullable(), skills_dir: z.string(), loadouts: z.number().int() })),
+});
+
+export const listTagsInput = z.strictObject({
+  limit: z.number().int().min(1).max(1000).default(200).describe('At most this many stacks and this many categories, most used first.'),
+});
+
+const tagCount = z.object({ tag: z.string(), count: z.number().int() });
+export const listTagsOutput = z.object({ stacks: z.array(tagCount), categories: z.array(tagCount), total_stacks: z.number().int() });

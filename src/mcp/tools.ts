@@ -1,0 +1,175 @@
+/**
+ * The six read-only MCP tools (spec "Endpoints", `POST /mcp`; DESIGN.md section 5). Each has
+ * a description written for an agent, a zod input and output schema, `readOnlyHint`, and
+ * returns structured content with a text rendering. Unknown loadouts, versions and files are
+ * tool errors (`isError`) that say what exists instead.
+ */
+import type { z } from 'zod';
+import { languageOf } from '../build/record.js';
+import type { Agent } from '../catalogue/vocabulary.js';
+import type { SearchEngine } from '../search/engine.js';
+import type { CatalogueReader } from './catalogue.js';
+import * as s from './schemas.js';
+
+/** What the tools read. */
+export interface ToolContext {
+  engine: SearchEngine;
+  catalogue: CatalogueReader;
+  /** `{base_url}` of this server, no trailing slash (for the install command). */
+  baseUrl: string;
+}
+
+/** A tool's outcome: a value for `structuredContent`, or a message for an `isError` result. */
+export type ToolOutcome<T> = { value: T } | { error: string };
+
+/** One tool. `run` receives arguments already checked by `input`. */
+export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+  name: string;
+  title: string;
+  description: string;
+  input: I;
+  output: O;
+  run(args: z.output<I>, ctx: ToolContext): Promise<ToolOutcome<z.output<O>>>;
+  render(value: z.output<O>): string;
+}
+
+const define = <I extends z.ZodType, O extends z.ZodType>(tool: ToolDefinition<I, O>): ToolDefinition => tool as unknown as ToolDefinition;
+
+const noLoadout = (id: string): { error: string } => ({ error: `No loadout has the id "${id}". Call search_loadouts to find loadout ids.` });
+
+const searchLoadouts = define({
+  name: 'search_loadouts',
+  title: 'Search loadouts',
+  description:
+    'Find loadouts (versioned bundles of AGENTS.md instructions, rules, skills and MCP configuration for coding agents) that fit a project. ' +
+    'Describe the stack or task in plain words; results are ranked best first, with featured and verified loadouts ranked up and deprecated ones down. ' +
+    'Narrow with agent, tags, category, verified or has. Then call get_loadout for details or get_install_instructions to install one.',
+  input: s.searchInput,
+  output: s.searchOutput,
+  async run(args, { engine }) {
+    return {
+      value: engine.search({
+        q: (args.query ?? '').trim(),
+        tags: [...new Set(args.tags ?? [])],
+        limit: args.limit,
+        offset: args.offset,
+        ...(args.agent === undefined ? {} : { agent: args.agent }),
+        ...(args.category === undefined ? {} : { category: args.category }),
+        ...(args.verified === undefined ? {} : { verified: args.verified }),
+        ...(args.has === undefined ? {} : { has: args.has }),
+      }),
+    };
+  },
+  render(value) {
+    if (value.results.length === 0) return `No loadouts match "${value.query}" with these filters (${value.total} in total).`;
+    const lines = value.results.map((r, i) => `${value.offset + i + 1}. ${r.id} (${r.version}${r.featured ? ', featured' : ''}${r.deprecated ? ', deprecated' : ''}) — ${r.title}: ${r.summary} [${[...r.categories, ...r.stacks].join(', ')}]`);
+    return `${value.total} loadout${value.total === 1 ? '' : 's'} found${value.query === '' ? '' : ` for "${value.query}"`}; showing ${value.offset + 1} to ${value.offset + value.results.length}:\n${lines.join('\n')}`;
+  },
+});
+
+const getLoadout = define({
+  name: 'get_loadout',
+  title: 'Get a loadout',
+  description:
+    "Read a loadout's published record: summary, description, highlights, stacks, per-agent compatibility, verification result, every version, and the list of its files (path, role, description, size, addresses) without their contents. " +
+    'Call get_loadout_file to read a file, or get_install_instructions to install the loadout for one agent.',
+  input: s.getLoadoutInput,
+  output: s.getLoadoutOutput,
+  async run({ id }, { catalogue }) {
+    const record = await catalogue.record(id);
+    if (record === undefined) return noLoadout(id);
+    const versions = await catalogue.versions(id);
+    const { files, install: _install, ...rest } = record;
+    return {
+      value: {
+        ...rest,
+        verification: { ...rest.verification },
+        files: files.map(({ content: _content, install_to: _to, ...f }) => f),
+        versions: versions?.versions.map((v) => v.version) ?? [record.version],
+      },
+    };
+  },
+  render(r) {
+    const files = r.files.map((f) => `- ${f.path} (${f.role}, ${f.bytes} bytes): ${f.description}`).join('\n');
+    const compat = Object.entries(r.compatibility).map(([a, c]) => `${a}: ${c}`).join(', ');
+    return `# ${r.title} (${r.id} ${r.version})\n\n${r.summary}\n\n${r.description}\n\nHighlights:\n${r.highlights.map((h) => `- ${h}`).join('\n')}\n\nStacks: ${r.stacks.join(', ')}. Categories: ${r.categories.join(', ')}.\nCompatibility: ${compat}.\nVerification: ${r.verification.label}.\nVersions: ${r.versions.join(', ')}.\n\nFiles:\n${files}`;
+  },
+});
+
+const getLoadoutFile = define({
+  name: 'get_loadout_file',
+  title: 'Read a file of a loadout',
+  description:
+    'Read the full text of one file of a loadout (instructions, rule, skill, reference, MCP configuration or subagent), from the latest version or from a pinned version. ' +
+    'Paths are those listed by get_loadout. The result also gives the sha256 and the raw address of the file.',
+  input: s.getFileInput,
+  output: s.getFileOutput,
+  async run({ id, path, version }, { catalogue }) {
+    const versions = await catalogue.versions(id);
+    if (versions === undefined) return noLoadout(id);
+    const wanted = version === 'latest' ? versions.latest : version;
+    const entry = versions.versions.find((v) => v.version === wanted);
+    if (entry === undefined) return { error: `Loadout "${id}" has no version ${wanted}. Published versions: ${versions.versions.map((v) => v.version).join(', ')}.` };
+    const file = entry.files.find((f) => f.path === path);
+    if (file === undefined) return { error: `Version ${wanted} of loadout "${id}" has no file "${path}". Its files: ${entry.files.map((f) => f.path).join(', ')}.` };
+    const content = await catalogue.rawFile(id, wanted, path);
+    if (content === undefined) return { error: `The file "${path}" of loadout "${id}" ${wanted} is listed but could not be read from the catalogue; try again later.` };
+    return { value: { id, version: wanted, latest: wanted === versions.latest, path, lang: languageOf(path), bytes: file.bytes, sha256: file.sha256, raw_url: file.raw_url, content } };
+  },
+  render: (f) => f.content,
+});
+
+const getInstallInstructions = define({
+  name: 'get_install_instructions',
+  title: 'Install instructions for one agent',
+  description:
+    'How to install a loadout into a project for one coding agent: a ready-to-run `loadout install` command, the zip address, every file with its target path in the project, and any manual steps. ' +
+    'Use it after choosing a loadout with search_loadouts; check `compatibility` (native, adapter or unsupported) first.',
+  input: s.installInput,
+  output: s.installOutput,
+  async run({ id, agent }, { catalogue, baseUrl }) {
+    const record = await catalogue.record(id);
+    if (record === undefined) return noLoadout(id);
+    const install = record.install[agent as Agent];
+    return {
+      value: {
+        id,
+        version: record.version,
+        agent,
+        compatibility: record.compatibility[agent as Agent],
+        command: `npx loadout install ${id} --agent ${agent} --from ${baseUrl}`,
+        zip_url: install.zip_url,
+        files: install.files,
+        manual_steps: install.manual_steps.map((m) => ({ ...m })),
+      },
+    };
+  },
+  render(v) {
+    const files = v.files.map((f) => `- ${f.target} ← ${f.path}`).join('\n');
+    const steps = v.manual_steps.map((m) => `- ${m.path}: ${m.text}`).join('\n');
+    return `Install ${v.id} ${v.version} for ${v.agent} (${v.compatibility}):\n\n    ${v.command}\n\nor download ${v.zip_url} and unzip it at the project root.\n\nFiles:\n${files}${steps === '' ? '' : `\n\nManual steps:\n${steps}`}`;
+  },
+});
+
+const listAgents = define({
+  name: 'list_agents',
+  title: 'List the coding agents',
+  description: 'List the coding agents the catalogue installs for, with the adapter file each one reads, where it discovers skills, and how many loadouts support it. Use the ids as the agent argument of the other tools.',
+  input: s.listAgentsInput,
+  output: s.listAgentsOutput,
+  run: async (_args, { catalogue }) => ({ value: { agents: [...catalogue.agents] } }),
+  render: (v) => v.agents.map((a) => `- ${a.id}: ${a.loadouts} loadouts; skills in ${a.skills_dir}${a.adapter === null ? '' : `; adapter ${a.adapter}`}`).join('\n'),
+});
+
+const listTags = define({
+  name: 'list_tags',
+  title: 'List stacks and categories',
+  description: 'List the stacks (e.g. nextjs, python) and categories (e.g. web-app, security) used by loadouts, most used first, with how many loadouts have each. Use them as the tags or category argument of search_loadouts.',
+  input: s.listTagsInput,
+  output: s.listTagsOutput,
+  run: async ({ limit }, { catalogue }) => ({ value: { stacks: catalogue.tags.stacks.slice(0, limit), categories: catalogue.tags.categories.slice(0, limit), total_stacks: catalogue.tags.stacks.length } }),
+  render: (v) => `Categories: ${v.categories.map((t) => `${t.tag} (${t.count})`).join(', ')}\nStacks: ${v.stacks.map((t) => `${t.tag} (${t.count})`).join(', ')}${v.total_stacks > v.stacks.length ? ` … and ${v.total_stacks - v.stacks.length} more` : ''}`,
+});
+
+/** The tools, in the spec's order. */
+export const TOOLS: readonly ToolDefinition[] = [searchLoadouts, getLoadout, getLoadoutFile, getInstallInstructions, listAgents, listTags];

@@ -1,0 +1,87 @@
+/**
+ * What the search index holds per loadout: the indexed text ({@link SearchDocument}) and the
+ * fields of a search result ({@link SearchRow}, DESIGN.md section 5 "GET /api/v1/search").
+ * File contents are never indexed or kept: the index stays small enough for the pages to
+ * download and for the server to hold 10,000 loadouts well under its memory target.
+ */
+import type { Agent, CompatibilityLevel } from '../catalogue/vocabulary.js';
+import type { PublishedRecord } from '../build/record.js';
+import type { CompiledSettings } from './settings.js';
+
+/** The fields of one search result apart from `score`, in the response's order. */
+export interface SearchRow {
+  id: string;
+  title: string;
+  summary: string;
+  version: string;
+  categories: string[];
+  stacks: string[];
+  compatibility: Record<Agent, CompatibilityLevel>;
+  counts: { rules: number; skills: number; mcp: number };
+  verified: boolean;
+  featured: boolean;
+  deprecated: boolean;
+  /** `YYYY-MM-DD` or null. */
+  updated: string | null;
+  url: string;
+  api_url: string;
+}
+
+/** The text MiniSearch indexes for one loadout; one property per field of `SEARCH_SETTINGS.fields`. */
+export interface SearchDocument {
+  /** The loadout id: MiniSearch's document key, not indexed. */
+  id: string;
+  /** The id as text (`nextjs-app-router` → `nextjs app router nextjsapprouter`). */
+  slug: string;
+  title: string;
+  stacks: string;
+  categories: string;
+  summary: string;
+  skills: string;
+  highlights: string;
+  description: string;
+  files: string;
+}
+
+/** The result fields of a published record. Pure. */
+export function searchRowOf(r: PublishedRecord): SearchRow {
+  return {
+    id: r.id,
+    title: r.title,
+    summary: r.summary,
+    version: r.version,
+    categories: r.categories,
+    stacks: r.stacks,
+    compatibility: r.compatibility,
+    counts: r.counts,
+    verified: r.verification.verified,
+    featured: r.featured,
+    deprecated: r.deprecated,
+    updated: r.updated ?? null,
+    url: r.url,
+    api_url: r.api_url,
+  };
+}
+
+/**
+ * The indexed text of a published record: title, summary, highlights, description, stacks,
+ * categories, skill names and file descriptions (DESIGN.md section 5), plus the id as `slug`. Slugs and
+ * dotted names also appear joined (`next.js` and `next-js` → `nextjs`, by `compiled.withJoined`),
+ * so a query that writes a name without its separator still matches. Pure.
+ */
+export function searchDocumentOf(r: PublishedRecord, compiled: CompiledSettings): SearchDocument {
+  const { withJoined } = compiled;
+  const skills = [...new Set(r.files.flatMap((f) => (f.skill === null ? [] : [f.skill])))];
+  return {
+    id: r.id,
+    slug: withJoined(r.id),
+    title: withJoined(r.title),
+    stacks: withJoined(r.stacks.join(' ')),
+    categories: withJoined(r.categories.join(' ')),
+    summary: withJoined(r.summary),
+    skills: withJoined(skills.join(' ')),
+    highlights: withJoined(r.highlights.join('\n')),
+    description: r.description,
+    files: r.files.map((f) => f.description).join('\n'),
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * Ranked search over the built index (DESIGN.md section 5): BM25+ over weighted fields
+ * (MiniSearch), prefix matching as the user types, typo tolerance, featured and verified
+ * ranked up and deprecated down; an empty query lists every loadout by featured, then
+ * updated (newest first), then id. Filters combine with AND. Loaded once per process.
+ */
+import MiniSearch, { type SearchResult as MiniResult } from 'minisearch';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { LoadoutError } from '../catalogue/errors.js';
+import type { SearchRow, SearchDocument } from './document.js';
+import { miniSearchOptions, type SearchIndexFile } from './index-file.js';
+import type { SearchQuery } from './query.js';
+import { compileSettings, documentBoostOf, fuzzyRule, prefixRule, queryTerms, SEARCH_INDEX_FORMAT, SEARCH_INDEX_PATH } from './settings.js';
+
+/** One result: the row's fields with `score` after `version` (DESIGN.md section 5). */
+export type SearchResult = Pick<SearchRow, 'id' | 'title' | 'summary' | 'version'> & { score: number } & Omit<SearchRow, 'id' | 'title' | 'summary' | 'version'>;
+
+/** The response of `GET /api/v1/search`. */
+export interface SearchResponse {
+  /** The `q` that was searched (trimmed). */
+  query: string;
+  /** Matches before `limit` and `offset`. */
+  total: number;
+  limit: number;
+  offset: number;
+  results: SearchResult[];
+}
+
+/** A loaded index. */
+export interface SearchEngine {
+  /** Number of loadouts. */
+  readonly size: number;
+  /** Runs a checked query. Never throws for any `q`. */
+  search(query: SearchQuery): SearchResponse;
+  /** The row of one loadout, or undefined. */
+  row(id: string): SearchRow | undefined;
+}
+
+/** Builds an engine from a parsed index file. @throws LoadoutError `invalid_content` on another format. */
+export function createSearchEngine(file: SearchIndexFile): SearchEngine {
+  if (file.format !== SEARCH_INDEX_FORMAT) {
+    throw new LoadoutError('invalid_content', `the search index has format ${JSON.stringify(file.format)} (expected ${SEARCH_INDEX_FORMAT})`, { hint: 'Run `loadout build` again.' });
+  }
+  const settings = file.settings;
+  const compiled = compileSettings(settings);
+  const mini = MiniSearch.loadJS<SearchDocument>(file.index, miniSearchOptions(settings));
+  const rows = new Map(file.documents.map((r) => [r.id, r]));
+  const boosts = new Map(file.documents.map((r) => [r.id, documentBoostOf(settings, r)]));
+  const listing = [...file.documents].sort(listingOrder);
+  const prefix = prefixRule(settings);
+  const fuzzy = fuzzyRule(settings);
+
+  return {
+    size: rows.size,
+    row: (id) => rows.get(id),
+    search(query) {
+      const keep = filterOf(query);
+      let matches: { row: SearchRow; score: number }[];
+      if (query.q === '') {
+        matches = listing.filter(keep).map((row) => ({ row, score: 0 }));
+      } else {
+        const terms = queryTerms(compiled, query.q);
+        const found: MiniResult[] =
+          terms.length === 0
+            ? []
+            : mini.search(terms.join(' '), {
+                combineWith: 'OR',
+                prefix,
+                fuzzy,
+                weights: settings.weights,
+                boost: settings.boost,
+                bm25: settings.bm25,
+                boostDocument: (id: string) => boosts.get(id) ?? 1,
+                filter: (result) => {
+                  const row = rows.get(result.id as string);
+                  return row !== undefined && keep(row);
+                },
+              });
+        matches = found.map((m) => ({ row: rows.get(m.id as string) as SearchRow, score: m.score }));
+        matches.sort((a, b) => b.score - a.score || compareIds(a.row.id, b.row.id));
+      }
+      return {
+        query: query.q,
+        total: matches.length,
+        limit: query.limit,
+        offset: query.offset,
+        results: matches.slice(query.offset, query.offset + query.limit).map(({ row, score }) => resultOf(row, score)),
+      };
+    },
+  };
+}
+
+/**
+ * Reads `dist/api/search-index.json` and builds the engine.
+ * @throws LoadoutError `not_found` when the index is missing, `invalid_content` when it does not parse.
+ */
+export async function loadSearchEngine(distDir: string): Promise<SearchEngine> {
+  const path = join(distDir, SEARCH_INDEX_PATH);
+  const text = await readFile(path, 'utf8').catch((cause: unknown) => {
+    throw new LoadoutError('not_found', `${path} is missing: the catalogue was built without a search index`, { cause, hint: 'Run `loadout build` first.' });
+  });
+  let file: SearchIndexFile;
+  try {
+    file = JSON.parse(text) as SearchIndexFile;
+  } catch (cause) {
+    throw new LoadoutError('invalid_content', `${path} is not valid JSON`, { cause, hint: 'Run `loadout build` again.' });
+  }
+  return createSearchEngine(file);
+}
+
+/** The AND of the query's filters. */
+function filterOf(query: SearchQuery): (row: SearchRow) => boolean {
+  const { agent, tags, category, verified, has } = query;
+  return (row) =>
+    (agent === undefined || row.compatibility[agent] !== 'unsupported') &&
+    (category === undefined || row.categories.includes(category)) &&
+    (verified === undefined || row.verified === verified) &&
+    (has === undefined || row.counts[has] > 0) &&
+    tags.every((t) => row.stacks.includes(t) || row.categories.includes(t));
+}
+
+/** Empty-query order: featured first, then updated (newest first, undated last), then id. */
+function listingOrder(a: SearchRow, b: SearchRow): number {
+  if (a.featured !== b.featured) return a.featured ? -1 : 1;
+  if (a.updated !== b.updated) {
+    if (a.updated === null) return 1;
+    if (b.updated === null) return -1;
+    return a.updated < b.updated ? 1 : -1;
+  }
+  return compareIds(a.id, b.id);
+}
+
+const compareIds = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+function resultOf(row: SearchRow, score: number): SearchResult {
+  const { id, title, summary, version, ...rest } = row;
+  return { id, title, summary, version, score: Math.round(score * 1000) / 1000, ...rest };
+}

@@ -1,0 +1,30 @@
+/**
+ * `GET /api/v1/search` (spec "Endpoints"; DESIGN.md section 5): the checked parameters run
+ * against the engine loaded at start. Every bad parameter is one entry of a 400 problem
+ * (`bad_parameter`, RFC 9457) whose pointer names it (`/query/limit`).
+ */
+import type { Hono } from 'hono';
+import { problem } from '../server/problem.js';
+import type { SearchEngine } from './engine.js';
+import { fromSearchParams, parseSearchParameters, type ParameterError } from './query.js';
+
+/** The path of the search endpoint. */
+export const SEARCH_ROUTE = '/api/v1/search';
+
+/** A mount function for `createApp({ routes })` that serves search from `engine`. */
+export function mountSearch(engine: SearchEngine): (app: Hono) => void {
+  return (app) => {
+    app.get(SEARCH_ROUTE, (c) => {
+      const { query, errors } = parseSearchParameters(fromSearchParams(new URL(c.req.url).searchParams));
+      if (query === undefined) return badParameters(errors);
+      return c.json(engine.search(query), 200, { 'cache-control': 'no-cache' });
+    });
+  };
+}
+
+/** The 400 problem for `errors` (at least one). */
+export function badParameters(errors: readonly ParameterError[]): Response {
+  return problem(400, 'bad_parameter', errors.map((e) => e.message).join('; '), {
+    extra: { errors: errors.map((e) => ({ pointer: `/query/${e.parameter}`, message: e.message })) },
+  });
+}

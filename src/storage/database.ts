@@ -1,0 +1,88 @@
+/**
+ * Opening the submissions database from `DATABASE_URL` (DESIGN.md sections 2 and 6):
+ * `sqlite:<file>` (default `sqlite:data/catalogue.db`; the folder is created) through
+ * better-sqlite3, or `postgres://…` / `postgresql://…` through pg. Both behind one Kysely
+ * instance, so stores and migrations are written once.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { LoadoutError } from '../catalogue/errors.js';
+import type { Db } from './tables.js';
+
+/** Which engine a database runs on. */
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+/** An open database. `close()` releases the file or the pool. */
+export interface Database {
+  kind: DatabaseKind;
+  db: Db;
+  /** For messages: the file path (SQLite) or the URL without its password (PostgreSQL). */
+  label: string;
+  close(): Promise<void>;
+}
+
+/** Options of {@link openDatabase}. */
+export interface OpenDatabaseOptions {
+  /** PostgreSQL only: the schema to use (`search_path`), e.g. a per-test schema. Must exist. */
+  schema?: string;
+  /** Folder that relative SQLite paths are resolved against (default: the current folder). */
+  cwd?: string;
+}
+
+/** True when `url` names no database: empty or `none` (submissions are then closed). */
+export function isNoDatabase(url: string): boolean {
+  return url.trim() === '' || url.trim() === 'none';
+}
+
+/**
+ * Opens (and for SQLite creates) the database named by `url`. Does not migrate: call
+ * `migrateToLatest` next.
+ * @throws LoadoutError `config` when the URL has another scheme, `io` when the file cannot
+ *   be created or opened.
+ */
+export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Database {
+  if (url.startsWith('sqlite:')) return openSqlite(url.slice('sqlite:'.length), options.cwd ?? process.cwd());
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return openPostgres(url, options.schema);
+  throw new LoadoutError('config', `DATABASE_URL is ${JSON.stringify(redact(url))} (expected sqlite:<file> or postgres://user@host:port/database)`);
+}
+
+function openSqlite(path: string, cwd: string): Database {
+  const file = path.startsWith('//') ? path.slice(2) : path;
+  if (file === '') throw new LoadoutError('config', 'DATABASE_URL is "sqlite:" with no file (expected sqlite:<file>, e.g. sqlite:data/catalogue.db)');
+  const memory = file === ':memory:';
+  const absolute = memory ? file : resolve(cwd, file);
+  let sqlite: BetterSqlite3.Database;
+  try {
+    if (!memory) mkdirSync(dirname(absolute), { recursive: true });
+    sqlite = new BetterSqlite3(absolute);
+    // WAL lets readers run beside the writer; the busy timeout makes a second process wait
+    // for the lock instead of failing at once.
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('foreign_keys = ON');
+  } catch (cause) {
+    throw new LoadoutError('io', `cannot open the SQLite database ${absolute}: ${(cause as Error).message}`, { cause });
+  }
+  const db: Db = new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { kind: 'sqlite', db, label: absolute, close: () => db.destroy() };
+}
+
+function openPostgres(url: string, schema: string | undefined): Database {
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/u.test(schema)) {
+    throw new LoadoutError('config', `schema ${JSON.stringify(schema)} is not a plain identifier (expected lowercase letters, digits and _)`);
+  }
+  const pool = new pg.Pool({ connectionString: url, max: 10, ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }) });
+  // An idle client that loses its connection emits 'error' on the pool; without a listener
+  // that would crash the process. The next query gets a fresh client.
+  pool.on('error', () => undefined);
+  const db: Db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+  return { kind: 'postgres', db, label: redact(url), close: () => db.destroy() };
+}
+
+/** `url` with its password replaced by `***`. */
+export function redact(url: string): string {
+  return url.replace(/\/\/([^:/@]+):[^@/]*@/u, '//$1:***@');
+}

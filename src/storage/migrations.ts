@@ -1,0 +1,96 @@
+/**
+ * The one set of migrations for SQLite and PostgreSQL (DESIGN.md section 6), kept in code so
+ * that the compiled package carries them. Run at `loadout serve` start and by
+ * `loadout db migrate`. A migration, once released, never changes: add a new one.
+ */
+import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import { LoadoutError } from '../catalogue/errors.js';
+import type { Db } from './tables.js';
+
+const MIGRATIONS: Record<string, Migration> = {
+  '0001-submissions': {
+    async up(db: Kysely<unknown>) {
+      await db.schema
+        .createTable('submissions')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('loadout_id', 'text', (c) => c.notNull())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('submitter', 'text', (c) => c.notNull())
+        .addColumn('contact_email', 'text')
+        .addColumn('client_address', 'text', (c) => c.notNull())
+        .addColumn('request', 'text', (c) => c.notNull())
+        .addColumn('manifest', 'text', (c) => c.notNull())
+        .addColumn('verification', 'text', (c) => c.notNull())
+        .addColumn('pr_url', 'text')
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('submissions_loadout_id').on('submissions').column('loadout_id').execute();
+      await db.schema
+        .createTable('submission_files')
+        .addColumn('submission_id', 'text', (c) => c.notNull().references('submissions.id').onDelete('cascade'))
+        .addColumn('path', 'text', (c) => c.notNull())
+        .addColumn('content', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('submission_files_pk', ['submission_id', 'path'])
+        .execute();
+      await db.schema
+        .createTable('submission_events')
+        .addColumn('submission_id', 'text', (c) => c.notNull().references('submissions.id').onDelete('cascade'))
+        .addColumn('seq', 'integer', (c) => c.notNull())
+        .addColumn('at', 'text', (c) => c.notNull())
+        .addColumn('actor', 'text', (c) => c.notNull())
+        .addColumn('from_status', 'text')
+        .addColumn('to_status', 'text', (c) => c.notNull())
+        .addColumn('note', 'text')
+        .addPrimaryKeyConstraint('submission_events_pk', ['submission_id', 'seq'])
+        .execute();
+      await db.schema
+        .createTable('api_keys')
+        .addColumn('prefix', 'text', (c) => c.primaryKey())
+        .addColumn('name', 'text', (c) => c.notNull())
+        .addColumn('hash', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('revoked_at', 'text')
+        .addColumn('last_used_at', 'text')
+        .execute();
+      await db.schema
+        .createTable('form_token_nonces')
+        .addColumn('nonce', 'text', (c) => c.primaryKey())
+        .addColumn('used_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('rate_limit_windows')
+        .addColumn('bucket', 'text', (c) => c.notNull())
+        .addColumn('window_start', 'text', (c) => c.notNull())
+        .addColumn('hits', 'integer', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('rate_limit_windows_pk', ['bucket', 'window_start'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      for (const table of ['rate_limit_windows', 'form_token_nonces', 'api_keys', 'submission_events', 'submission_files', 'submissions']) {
+        await db.schema.dropTable(table).ifExists().execute();
+      }
+    },
+  },
+};
+
+/** The names of all migrations, in order. */
+export const MIGRATION_NAMES = Object.keys(MIGRATIONS).sort();
+
+/**
+ * Brings the database to the latest migration. Idempotent; safe to run from several
+ * instances at once (Kysely's migrator takes a lock).
+ * @returns the names of the migrations this call applied (empty when already current).
+ * @throws LoadoutError `io` naming the failed migration, with the driver's error as `cause`.
+ */
+export async function migrateToLatest(db: Db): Promise<string[]> {
+  const migrator = new Migrator({ db, provider: { getMigrations: () => Promise.resolve(MIGRATIONS) } });
+  const result: MigrationResultSet = await migrator.migrateToLatest();
+  if (result.error !== undefined) {
+    const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'the migration table';
+    throw new LoadoutError('io', `database migration ${failed} failed: ${(result.error as Error).message}`, { cause: result.error });
+  }
+  return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}

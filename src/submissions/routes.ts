@@ -1,0 +1,165 @@
+/**
+ * The submissions API (spec "Endpoints" and "Authentication"; DESIGN.md section 5):
+ * `GET /api/v1/submissions/session`, `POST /api/v1/submissions` and
+ * `GET /api/v1/submissions/<id>`, mounted into the app through its `routes` hook.
+ *
+ * POST answers, in the order they are decided: 503 `submissions_closed` (closed, no
+ * database), 429 per client address, 415, 413, 400, 401 (no, wrong or revoked API key; no,
+ * forged, expired or used form token), 429 per API key, 503 (browser path without a
+ * configured challenge), 403 (challenge refused), 422 (every field violation at once), 409
+ * (id taken), 202.
+ */
+import { getConnInfo } from '@hono/node-server/conninfo';
+import type { Context, Hono } from 'hono';
+import { problem, problemResponse, makeProblem } from '../server/problem.js';
+import type { Stores } from '../storage/stores.js';
+import { authenticateApiKey } from './api-key.js';
+import { readJsonBody } from './body.js';
+import type { ChallengeVerifier } from './challenge.js';
+import { issueFormToken, verifyFormToken } from './form-token.js';
+import { hitRateLimit, type RateLimits } from './rate-limit.js';
+import { submitLoadout, type SubmitContext } from './service.js';
+import { statusDocument } from './status.js';
+import { validateSubmission } from './validate.js';
+
+/** Dependencies of the submissions API. */
+export interface SubmissionsOptions {
+  /** `SUBMISSIONS_OPEN`; submissions are closed regardless when `stores` is undefined. */
+  open: boolean;
+  /** The database's stores; undefined when no database is configured. */
+  stores: Stores | undefined;
+  /** `{base_url}`, no trailing slash, for `status_url`. */
+  baseUrl: string;
+  /** HMAC key of form tokens (`FORM_TOKEN_SECRET`). */
+  formTokenSecret: string;
+  /** `CHALLENGE_SITE_KEY`, for the session endpoint. */
+  challengeSiteKey: string | undefined;
+  /** Verifies challenge tokens; undefined when `CHALLENGE_SECRET` is not set (browser path closed). */
+  challenge: ChallengeVerifier | undefined;
+  /** True when the published catalogue has a loadout with this id. */
+  catalogueHas(loadoutId: string): Promise<boolean>;
+  limits: RateLimits;
+  /** Take the client address from the last `X-Forwarded-For` entry (behind one trusted proxy). */
+  trustProxy?: boolean;
+  /** The clock; default the system clock. */
+  now?: () => Date;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/u;
+const PURGE_EVERY_MS = 60_000;
+
+/** Builds the mount function for `createApp({routes})`. */
+export function createSubmissionRoutes(options: SubmissionsOptions): (app: Hono) => void {
+  const now = options.now ?? ((): Date => new Date());
+  let lastPurge = 0;
+  const closed = (why: string): Response => problem(503, 'submissions_closed', why, { headers: { 'retry-after': '3600' } });
+  const closedReason = (): string | undefined =>
+    options.stores === undefined ? 'submissions are closed: no database is configured (DATABASE_URL)' : !options.open ? 'submissions are closed on this server (SUBMISSIONS_OPEN=false)' : undefined;
+  const browserClosed = options.challenge === undefined || options.challengeSiteKey === undefined
+    ? 'browser submissions are closed: the server has no CHALLENGE_SECRET and CHALLENGE_SITE_KEY to verify the challenge (agents may submit with an API key)'
+    : undefined;
+
+  const limited = async (stores: Stores, bucket: string, limit: number, at: Date): Promise<Response | undefined> => {
+    const verdict = await hitRateLimit(stores.rateLimits, bucket, limit, options.limits.windowSeconds, at);
+    if (verdict.allowed) return undefined;
+    return problem(429, 'rate_limited', `too many requests for ${bucket.split(':')[0] === 'key' ? 'this API key' : 'this client address'} (expected at most ${limit} per ${options.limits.windowSeconds} seconds; retry after ${verdict.retryAfterSeconds} seconds)`, {
+      headers: { 'retry-after': String(verdict.retryAfterSeconds) },
+    });
+  };
+  const unauthorized = (detail: string): Response => problem(401, 'unauthorized', detail, { headers: { 'www-authenticate': 'Bearer realm="loadout-submissions"' } });
+
+  return (app) => {
+    app.get('/api/v1/submissions/session', async (c) => {
+      const reason = closedReason() ?? browserClosed;
+      if (reason !== undefined || options.stores === undefined) return closed(reason ?? '');
+      const at = now();
+      const tooMany = await limited(options.stores, `session:${clientAddress(c, options.trustProxy)}`, options.limits.perAddress, at);
+      if (tooMany !== undefined) return tooMany;
+      if (at.getTime() - lastPurge > PURGE_EVERY_MS) {
+        lastPurge = at.getTime();
+        await options.stores.nonces.purgeExpired(at.toISOString());
+        await options.stores.rateLimits.purgeExpired(at.toISOString());
+      }
+      const token = issueFormToken(options.formTokenSecret, at);
+      return c.json({ form_token: token.token, challenge_site_key: options.challengeSiteKey, expires_at: token.expiresAt.toISOString() }, 200, { 'cache-control': 'no-store' });
+    });
+
+    app.get('/api/v1/submissions/:id', async (c) => {
+      if (options.stores === undefined) return closed('submissions are closed: no database is configured (DATABASE_URL)');
+      const id = c.req.param('id');
+      if (!UUID.test(id)) return problem(400, 'bad_parameter', `submission id "${id.slice(0, 80)}" is malformed (expected a UUID such as 0190b1d2-7c4e-4f5a-9b1e-2a3c4d5e6f70)`);
+      const stored = await options.stores.submissions.get(id);
+      if (stored === undefined) return problem(404, 'not_found', `no submission ${id}`);
+      return c.json(statusDocument(stored), 200, { 'cache-control': 'no-store' });
+    });
+
+    app.post('/api/v1/submissions', async (c) => {
+      const reason = closedReason();
+      if (reason !== undefined || options.stores === undefined) return closed(reason ?? '');
+      const stores = options.stores;
+      const at = now();
+      const address = clientAddress(c, options.trustProxy);
+      const tooMany = await limited(stores, `address:${address}`, options.limits.perAddress, at);
+      if (tooMany !== undefined) return tooMany;
+      const body = await readJsonBody(c.req.raw);
+      if (!body.ok) return body.response;
+      const fields = typeof body.value === 'object' && body.value !== null && !Array.isArray(body.value) ? (body.value as Record<string, unknown>) : {};
+
+      const context: SubmitContext = { submitter: 'form', clientAddress: address, now: at };
+      const authorization = c.req.header('authorization');
+      if (authorization !== undefined) {
+        const bearer = /^Bearer +(\S+)$/iu.exec(authorization.trim())?.[1];
+        if (bearer === undefined) return unauthorized('the Authorization header is not "Bearer <API_KEY>"');
+        const auth = await authenticateApiKey(stores.keys, bearer, at);
+        if (!auth.ok) return unauthorized(auth.problem === 'revoked' ? 'the API key has been revoked' : auth.problem === 'malformed' ? 'the API key is malformed (expected lk_<prefix>_<secret>)' : 'the API key is not valid');
+        const keyLimited = await limited(stores, `key:${auth.key.prefix}`, options.limits.perKey, at);
+        if (keyLimited !== undefined) return keyLimited;
+        context.submitter = `key:${auth.key.prefix}`;
+      } else {
+        const formToken = fields['form_token'];
+        const challengeToken = fields['challenge_token'];
+        if (formToken === undefined && challengeToken === undefined) return unauthorized('no credential (expected Authorization: Bearer <API_KEY>, or form_token and challenge_token in the body)');
+        if (typeof formToken !== 'string') return unauthorized('no form_token (expected the string from GET /api/v1/submissions/session)');
+        const check = verifyFormToken(options.formTokenSecret, formToken, at);
+        if (!check.ok) return unauthorized(check.problem === 'expired' ? 'the form token has expired (expected a token less than 2 hours old: get a new one from GET /api/v1/submissions/session)' : 'the form token is not valid (expected the string from GET /api/v1/submissions/session)');
+        if (await stores.nonces.isUsed(check.nonce)) return unauthorized('the form token has been used already (expected a fresh one from GET /api/v1/submissions/session)');
+        if (options.challenge === undefined || browserClosed !== undefined) return closed(browserClosed ?? '');
+        if (typeof challengeToken !== 'string' || challengeToken === '') return unauthorized('no challenge_token (expected the token the challenge widget gave)');
+        let verdict;
+        try {
+          verdict = await options.challenge.verify(challengeToken, address);
+        } catch (error) {
+          return problem(503, 'challenge_unavailable', `${(error as Error).message}; try again shortly`, { headers: { 'retry-after': '30' } });
+        }
+        if (!verdict.success) return problem(403, 'forbidden', `the challenge was not passed (vendor error codes: ${verdict.errorCodes.join(', ') || 'none'}); solve the challenge again`, { extra: { challenge_errors: verdict.errorCodes } });
+        context.nonce = { nonce: check.nonce, expiresAt: check.expiresAt.toISOString() };
+      }
+
+      const validation = validateSubmission(body.value);
+      if (!validation.ok) {
+        const count = validation.errors.length;
+        return problemResponse(makeProblem(422, 'invalid_body', `the submission has ${count} invalid field${count === 1 ? '' : 's'}; see errors`, { errors: validation.errors }));
+      }
+      const outcome = await submitLoadout({ submissions: stores.submissions, catalogueHas: options.catalogueHas }, validation.submission, context);
+      if (outcome.kind === 'id_taken') return problem(409, 'id_taken', outcome.detail);
+      if (outcome.kind === 'nonce_used') return unauthorized('the form token has been used already (expected a fresh one from GET /api/v1/submissions/session)');
+      const statusUrl = `${options.baseUrl}/api/v1/submissions/${outcome.id}`;
+      return c.json({ id: outcome.id, status: outcome.status, status_url: statusUrl, loadout_id: outcome.loadoutId, verification: outcome.verification }, 202, { location: statusUrl, 'cache-control': 'no-store' });
+    });
+
+    app.all('/api/v1/submissions', (c) => problem(405, 'method_not_allowed', `${c.req.method} is not allowed on /api/v1/submissions (expected POST)`, { headers: { allow: 'POST' } }));
+  };
+}
+
+/** The client's address: the socket peer, or behind a trusted proxy the last `X-Forwarded-For` entry. */
+function clientAddress(c: Context, trustProxy: boolean | undefined): string {
+  if (trustProxy === true) {
+    const last = c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim();
+    if (last !== undefined && last !== '') return last;
+  }
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}

@@ -1,0 +1,86 @@
+/**
+ * What happens to a submission once its sender is authenticated and its body is valid
+ * (issue 5, point 6): the id is checked against the catalogue and other submissions (409),
+ * the loadout is derived, the ten checks run over it, and everything is stored in one
+ * transaction. The HTTP layer (routes.ts) and nothing else calls this.
+ */
+import { randomUUID } from 'node:crypto';
+import type { NonceUse, StoredSubmission, SubmissionStore } from '../storage/submission-store.js';
+import { runChecks } from '../verify/run.js';
+import { summariseVerification, type Verification } from '../verify/verification.js';
+import { deriveLoadout } from './derive.js';
+import type { Submission } from './validate.js';
+
+/** Submission states (DESIGN.md section 5). */
+export const SUBMISSION_STATUSES = ['pending-review', 'checks-failed', 'accepted', 'rejected', 'pr-opened', 'merged', 'closed'] as const;
+export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
+
+/** States in which a submission holds its loadout id against other submitters. */
+export const HOLDING_STATUSES: readonly SubmissionStatus[] = ['pending-review', 'checks-failed', 'accepted', 'pr-opened'];
+/** States in which the same submitter's new submission replaces the old one. */
+export const REPLACEABLE_STATUSES: readonly SubmissionStatus[] = ['pending-review', 'checks-failed'];
+
+/** Who sent the submission and how. */
+export interface SubmitContext {
+  /** `key:<prefix>` or `form`. Browser submitters have no lasting identity, so never replace. */
+  submitter: string;
+  clientAddress: string;
+  /** The form token's nonce, recorded in the same transaction (browser path). */
+  nonce?: NonceUse;
+  now: Date;
+}
+
+/** What {@link submitLoadout} did. */
+export type SubmitOutcome =
+  | { kind: 'stored'; id: string; status: SubmissionStatus; loadoutId: string; verification: Verification; replaced: boolean }
+  | { kind: 'id_taken'; detail: string }
+  | { kind: 'nonce_used' };
+
+/** Dependencies of {@link submitLoadout}. */
+export interface SubmitDependencies {
+  submissions: SubmissionStore;
+  /** True when the published catalogue already has a loadout with this id. */
+  catalogueHas(loadoutId: string): Promise<boolean>;
+}
+
+/**
+ * Stores `submission`. A loadout id is taken when the catalogue publishes it, or when a
+ * submission in a holding state by another submitter has it; the same API key's pending
+ * submission for the id is replaced (same submission id, new files, an event) instead.
+ */
+export async function submitLoadout(deps: SubmitDependencies, submission: Submission, context: SubmitContext): Promise<SubmitOutcome> {
+  const loadoutId = submission.id;
+  if (await deps.catalogueHas(loadoutId)) {
+    return { kind: 'id_taken', detail: `the catalogue already publishes a loadout with id "${loadoutId}" (expected a new id; changes to a published loadout go through a pull request)` };
+  }
+  const holders = await deps.submissions.findByLoadoutId(loadoutId, HOLDING_STATUSES);
+  const mine = context.submitter === 'form' ? [] : holders.filter((h) => h.submitter === context.submitter);
+  const others = holders.filter((h) => !mine.includes(h));
+  if (others.length > 0) {
+    return { kind: 'id_taken', detail: `another submission is already under review for loadout id "${loadoutId}" (expected a different id)` };
+  }
+  const locked = mine.find((h) => !(REPLACEABLE_STATUSES as readonly string[]).includes(h.status));
+  if (locked !== undefined) {
+    return { kind: 'id_taken', detail: `your submission ${locked.id} for "${loadoutId}" is already ${locked.status} (expected a different id, or wait until it is published)` };
+  }
+  const derived = deriveLoadout(submission, context.now.toISOString().slice(0, 10));
+  const run = await runChecks(derived.source);
+  const verification = summariseVerification(run.results, { checkedAt: context.now, commit: derived.contentId, contentCurrent: true });
+  const status: SubmissionStatus = verification.verified ? 'pending-review' : 'checks-failed';
+  const fields = { status, contactEmail: submission.contact_email ?? null, clientAddress: context.clientAddress, request: publicFields(submission), manifest: derived.manifestText, verification: verification as unknown as Record<string, unknown>, files: derived.files };
+  const previous: StoredSubmission | undefined = mine[0];
+  if (previous !== undefined) {
+    await deps.submissions.replace(previous.id, fields, context.submitter, context.now.toISOString());
+    return { kind: 'stored', id: previous.id, status, loadoutId, verification, replaced: true };
+  }
+  const id = randomUUID();
+  const result = await deps.submissions.create({ id, loadoutId, submitter: context.submitter, createdAt: context.now.toISOString(), ...fields }, context.submitter, context.nonce);
+  if (result === 'nonce_used') return { kind: 'nonce_used' };
+  return { kind: 'stored', id, status, loadoutId, verification, replaced: false };
+}
+
+/** The fields kept with a submission for reviewers: everything but files, credentials and the contact e-mail. */
+function publicFields(submission: Submission): Record<string, unknown> {
+  const { files: _files, contact_email: _email, ...rest } = submission;
+  return rest;
+}

@@ -1,0 +1,30 @@
+/**
+ * The status document of `GET /api/v1/submissions/<id>` (DESIGN.md section 5):
+ * `{id, loadout_id, status, created_at, updated_at, verification, pr_url}`. It is built from
+ * an allow-list of fields, so the contact e-mail and the client address never leave.
+ */
+import type { StoredSubmission } from '../storage/submission-store.js';
+
+/** The public status of a submission. Times are ISO 8601 UTC. */
+export interface SubmissionStatusDocument {
+  id: string;
+  loadout_id: string;
+  status: string;
+  created_at: string;
+  updated_at: string;
+  verification: Record<string, unknown>;
+  pr_url: string | null;
+}
+
+/** Builds the status document of `stored`. Pure. */
+export function statusDocument(stored: StoredSubmission): SubmissionStatusDocument {
+  return {
+    id: stored.id,
+    loadout_id: stored.loadoutId,
+    status: stored.status,
+    created_at: stored.createdAt,
+    updated_at: stored.updatedAt,
+    verification: stored.verification,
+    pr_url: stored.prUrl,
+  };
+}

@@ -1,0 +1,114 @@
+/**
+ * Network use that the record must declare (`security.network`, spec "Security": "whether the
+ * loadout's content uses the network"). Content uses the network when it has the agent run
+ * something that reaches another host: a download (`curl`/`wget` of a remote URL), a package
+ * install (`npm install`, `npx`, `pip install`, …), a clone or push, a script that imports an
+ * HTTP client, or an MCP server that is remote or fetched at start (`url`, `npx`, `uvx`, …).
+ * A link to documentation in prose is not network use, nor is a request to `localhost`.
+ * In Markdown only code (fenced blocks and code spans) counts as a command, plus prose that
+ * tells the agent to fetch or download a URL.
+ */
+import type { Finding } from '../check.js';
+import { isWarned, type ScanText } from './scan-text.js';
+
+const REMOTE_URL = String.raw`(?:https?|ftp):\/\/(?!(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?:[:/]|$))(?!(?:[\w-]+\.)*example\.(?:com|org|net)\b)[\w.-]+`;
+
+interface NetworkRule {
+  needles: string[];
+  pattern: RegExp;
+  what: string;
+}
+
+/** Rules over code: fenced blocks and code spans in Markdown, the whole text of other files. */
+const CODE_RULES: NetworkRule[] = [
+  { needles: ['curl', 'wget'], pattern: new RegExp(String.raw`\b(?:curl|wget)\b[^\n]*?${REMOTE_URL}`, 'giu'), what: 'downloads from a remote URL' },
+  { needles: ['invoke-', 'iwr', 'irm'], pattern: new RegExp(String.raw`\b(?:Invoke-WebRequest|Invoke-RestMethod|iwr|irm)\b[^\n]*?${REMOTE_URL}`, 'giu'), what: 'downloads from a remote URL' },
+  {
+    needles: ['install', 'npx', 'add', 'dlx', 'bunx', 'uvx', 'pipx', ' get ', 'sync', 'require'],
+    pattern:
+      /(?:^|[\s;&|(`$])(?:(?:npm|pnpm|yarn|bun)\s+(?:install|i|add|ci)\b|npx\s+(?:-y\s+|--yes\s+)?[@\w]|(?:pnpm\s+dlx|bunx|uvx|pipx\s+install)\s+\S|(?:pip[0-9.]*|python[0-9.]*\s+-m\s+pip)\s+install\s+\S|uv\s+(?:add|sync|pip\s+install|tool\s+install)\b|poetry\s+(?:add|install)\b|cargo\s+(?:install|add)\s|go\s+(?:get|install)\s+\S|gem\s+install\s|bundle\s+install\b|composer\s+(?:require|install)\b|brew\s+install\s|(?:apt|apt-get|dnf|yum|zypper)\s+(?:-\S+\s+)*install\s|apk\s+add\s|dotnet\s+(?:add\s+(?:\S+\s+)?package|tool\s+install)\s|Install-Module\s|Install-Package\s|winget\s+install\s|choco\s+install\s)/gimu,
+    what: 'installs packages from a registry',
+  },
+  { needles: ['git '], pattern: /(?:^|[\s;&|(`$])git\s+(?:clone|push|pull|fetch)\b/gimu, what: 'talks to a git remote' },
+  { needles: ['docker', 'podman'], pattern: /(?:^|[\s;&|(`$])(?:docker|podman)\s+(?:pull|push)\s/gimu, what: 'pulls or pushes a container image' },
+];
+
+/** Rules over programs (Python, JavaScript, …): an HTTP client in use. Shell commands in their strings are messages, not commands. */
+const PROGRAM_RULES: NetworkRule[] = [
+  { needles: ['fetch(', 'axios', 'requests.', 'urlopen', 'httpx.'], pattern: new RegExp(String.raw`\b(?:fetch|axios(?:\.\w+)?|requests\.\w+|urlopen|httpx\.\w+)\(\s*[rfb]?["'\x60]${REMOTE_URL}`, 'giu'), what: 'requests a remote URL' },
+  { needles: ['requests', 'urllib', 'httpx', 'aiohttp', 'http.client'], pattern: /^\s*(?:import|from)\s+(?:requests|urllib\.request|urllib3|httpx|aiohttp|http\.client)\b/gmu, what: 'imports an HTTP client' },
+  { needles: ['fetch(', 'axios', 'http'], pattern: /\bfetch\(|\brequire\(\s*["'](?:axios|node-fetch|undici|https?)["']\)|\bfrom\s+["'](?:axios|node-fetch|undici|node:https?|https?)["']/gu, what: 'makes HTTP requests' },
+  { needles: ['invoke-webrequest', 'invoke-restmethod'], pattern: /\bInvoke-(?:WebRequest|RestMethod)\b/giu, what: 'makes HTTP requests' },
+];
+
+/** Prose that tells the agent to get something from a URL. */
+const PROSE_RULE: NetworkRule = {
+  needles: ['http'],
+  pattern: new RegExp(String.raw`\b(?:fetch|download|retrieve|scrape|crawl|pull)\b[^.\n]{0,60}?${REMOTE_URL}`, 'giu'),
+  what: 'tells the agent to fetch a remote URL',
+};
+
+/** How a file is read for network use: Markdown, a program (Python, JavaScript, …), or commands and configuration (shell scripts, YAML, …). */
+export type NetworkReading = 'markdown' | 'program' | 'commands';
+
+const PROGRAM = /\.(?:py|js|mjs|cjs|ts|mts|cts|rb|pl)$/iu;
+
+/** How to read the file `path` whose text starts with `text`. */
+export function networkReading(path: string, text: string): NetworkReading {
+  if (/\.(?:md|mdc|markdown)$/iu.test(path)) return 'markdown';
+  if (text.startsWith('#!')) return /^#![^\n]*\b(?:ba|z|k|da)?sh\b|^#![^\n]*\bpwsh\b/u.test(text) ? 'commands' : 'program';
+  return PROGRAM.test(path) ? 'program' : 'commands';
+}
+
+/**
+ * Where a file first uses the network, or undefined. `reading` defaults to
+ * {@link networkReading} of the file; a boolean (the earlier "is a script" flag) is accepted
+ * and ignored, since the reading follows from the path and the shebang. Pure.
+ */
+export function findNetworkUse(scan: ScanText, readingOrLegacy?: NetworkReading | boolean): { line: number; what: string } | undefined {
+  const reading = typeof readingOrLegacy === 'string' ? readingOrLegacy : networkReading(scan.path, scan.text);
+  const hits: { line: number; what: string }[] = [];
+  const tryRules = (text: string, rules: NetworkRule[]): void => {
+    const lower = text.toLowerCase();
+    for (const rule of rules) {
+      if (!rule.needles.some((n) => lower.includes(n))) continue;
+      const global = rule.pattern;
+      global.lastIndex = 0;
+      for (let m = global.exec(text); m !== null; m = global.exec(text)) {
+        const line = scan.lines.lineOf(m.index + (m[0].length - m[0].trimStart().length));
+        if (!isWarned(scan, line)) {
+          hits.push({ line, what: rule.what });
+          break;
+        }
+      }
+    }
+  };
+  if (reading === 'program') tryRules(scan.text, PROGRAM_RULES);
+  else tryRules(scan.code, CODE_RULES);
+  if (scan.markdown) tryRules(scan.text, [PROSE_RULE]);
+  hits.sort((a, b) => a.line - b.line);
+  return hits[0];
+}
+
+/** MCP server commands that fetch the server from a registry each time they start. */
+const FETCHING_LAUNCHERS = new Set(['npx', 'uvx', 'bunx', 'pnpx', 'pipx', 'docker', 'podman']);
+
+/** Why an MCP server uses the network, or undefined: remote (`url`) or fetched at start. */
+export function mcpServerNetworkUse(server: { command?: unknown; url?: unknown }): string | undefined {
+  if (typeof server.url === 'string') return `is a remote server (${server.url})`;
+  if (typeof server.command === 'string') {
+    const base = server.command.split(/[\\/]/u).pop() ?? '';
+    if (FETCHING_LAUNCHERS.has(base)) return `starts with ${base}, which fetches the server from a registry`;
+  }
+  return undefined;
+}
+
+/** The finding for network use the record does not declare. */
+export function undeclaredNetworkFinding(file: string, line: number | undefined, what: string): Finding {
+  return {
+    file,
+    ...(line === undefined ? {} : { line }),
+    message: `uses the network (${what}) but security.network is false (expected security.network: true in loadout.yaml)`,
+    hint: 'Set security.network: true, or remove the network use.',
+  };
+}

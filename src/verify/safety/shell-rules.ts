@@ -1,0 +1,115 @@
+/**
+ * Risky shell commands (issue 3, point 2; DESIGN.md section 4 "risky shell such as
+ * `curl … | sh`"): piping a download into an interpreter, `rm -rf` of `/`, `~` or `$HOME`,
+ * `chmod 777`, `sudo`, turning off TLS verification, and running base64-decoded text.
+ * Each rule is a regular expression applied to a whole file; a cheap substring test skips
+ * files that cannot match. Lines that warn against the command are not flagged (see `isWarned`).
+ */
+import { isWarned, type ScanText } from './scan-text.js';
+import type { Finding } from '../check.js';
+
+interface ShellRule {
+  /** Lower-case substrings of which at least one must occur for the rule to run. */
+  needles: string[];
+  pattern: RegExp;
+  reason: string;
+}
+
+const SHELLS = String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|k|da|fi|a)?sh\b`;
+const INTERPRETERS = String.raw`(?:${SHELLS}|(?:sudo\s+)?(?:python[0-9.]*|perl|ruby|node|pwsh|powershell)\b(?!\s*-m\s+json)|iex\b|invoke-expression\b)`;
+const DOWNLOADERS = String.raw`(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)`;
+const HOME_OR_ROOT = String.raw`["']?(?:\/\*?|~\/?\*?|\$\{?HOME\}?\/?\*?)["']?(?=$|[\s;&|)\x60])`;
+
+const RULES: ShellRule[] = [
+  {
+    needles: ['curl', 'wget', 'iwr', 'irm', 'invoke-'],
+    pattern: new RegExp(String.raw`\b${DOWNLOADERS}\b[^\n|]*\|\s*${INTERPRETERS}`, 'giu'),
+    reason: 'pipes a download into an interpreter, which runs code nobody reviewed',
+  },
+  {
+    needles: ['curl', 'wget'],
+    pattern: new RegExp(String.raw`\b(?:ba|z)?sh\s+(?:-c\s+["']?\$\(|<\(\s*)\s*(?:curl|wget)\b`, 'giu'),
+    reason: 'runs a downloaded script in a shell, which runs code nobody reviewed',
+  },
+  {
+    needles: ['iex', 'invoke-expression'],
+    pattern: /\b(?:iex|invoke-expression)\b[\s(]*(?:\(?\s*(?:iwr|irm|invoke-webrequest|invoke-restmethod|new-object\s+(?:system\.)?net\.webclient))/giu,
+    reason: 'runs a download with Invoke-Expression, which runs code nobody reviewed',
+  },
+  {
+    needles: ['rm '],
+    pattern: new RegExp(String.raw`\brm\s+(?:-{1,2}[\w-]+\s+)*(?:-[a-z]*r[a-z]*|--recursive)\s+(?:-{1,2}[\w-]+\s+)*(?:--\s+)?${HOME_OR_ROOT}`, 'giu'),
+    reason: 'deletes the root or home folder recursively (rm -rf /, ~ or $HOME)',
+  },
+  {
+    needles: ['--no-preserve-root'],
+    pattern: /\brm\b[^\n]*--no-preserve-root/giu,
+    reason: 'deletes with --no-preserve-root',
+  },
+  {
+    needles: ['chmod'],
+    pattern: /\bchmod\s+(?:-[a-z]+\s+)*(?:0?777|(?:a|ugo)\+rwx)\b/giu,
+    reason: 'makes files writable by everyone (chmod 777)',
+  },
+  {
+    needles: ['sudo'],
+    pattern: /(?:^[ \t]*(?:[$#>][ \t]+)?|&&[ \t]*|\|\|[ \t]*|[;|(`][ \t]*|\$\([ \t]*)sudo[ \t]+(?=[\w-])/gmu,
+    reason: 'runs a command as root with sudo',
+  },
+  {
+    needles: ['curl'],
+    pattern: /\bcurl\b[^\n|;]*?\s(?:-[a-zA-Z]*k[a-zA-Z]*|--insecure)\b/gu,
+    reason: 'turns off TLS certificate verification (curl -k / --insecure)',
+  },
+  {
+    needles: ['no-check-certificate', 'tls_reject_unauthorized', 'rejectunauthorized', 'sslverify', 'ssl_no_verify', 'strict-ssl', 'insecureskipverify', 'verify=false', 'verify = false', 'unverified_context', 'skipcertificatecheck', 'pythonhttpsverify', 'trusted-host', 'cert_none'],
+    pattern:
+      /--no-check-certificate\b|\bNODE_TLS_REJECT_UNAUTHORIZED\s*[=:]\s*["']?0\b|\brejectUnauthorized\s*[:=]\s*false\b|\bhttp\.sslVerify\s*(?:=\s*|\s+)false\b|\bGIT_SSL_NO_VERIFY\s*=\s*["']?(?:1|true)\b|\bstrict-ssl\s*(?:=\s*|\s+)false\b|\bInsecureSkipVerify\s*:\s*true\b|\bverify\s*=\s*False\b|_create_unverified_context\b|-SkipCertificateCheck\b|\bPYTHONHTTPSVERIFY\s*=\s*["']?0\b|--trusted-host\b|\bverify_mode\s*=\s*ssl\.CERT_NONE\b/gu,
+    reason: 'turns off TLS certificate verification',
+  },
+  {
+    needles: ['base64', 'atob', 'b64decode', 'frombase64string', 'encodedcommand', '-enc '],
+    pattern: new RegExp(
+      [
+        String.raw`\bbase64\s+(?:-[a-z]+\s+)*(?:-d|--decode|-D)\b[^\n]*\|\s*${INTERPRETERS}`,
+        String.raw`\b(?:eval|exec|source|\.)\s+["']?(?:\$\(|<\()[^\n)]*\bbase64\s+(?:-d|--decode|-D)\b`,
+        String.raw`\b(?:ba|z)?sh\s+-c\s+["']?\$\([^\n)]*\bbase64\s+(?:-d|--decode|-D)\b`,
+        String.raw`\b(?:eval|exec)\s*\(\s*(?:base64\.b64decode|atob|Buffer\.from\([^)]*["']base64["']\)|codecs\.decode)`,
+        String.raw`\bFromBase64String\b[^\n]*\b(?:iex|Invoke-Expression)\b|\b(?:iex|Invoke-Expression)\b[^\n]*\bFromBase64String\b`,
+        String.raw`\b(?:pwsh|powershell)(?:\.exe)?\b[^\n]*\s-(?:EncodedCommand|enc|ec|e)\s+[A-Za-z0-9+/=]{16,}`,
+      ].join('|'),
+      'giu',
+    ),
+    reason: 'runs base64-decoded text, which hides what it runs',
+  },
+];
+
+/** Findings for risky shell commands in one file. Pure. */
+export function findRiskyShell(scan: ScanText): Finding[] {
+  const findings: Finding[] = [];
+  const lower = scan.text.toLowerCase();
+  const seen = new Set<string>();
+  for (const rule of RULES) {
+    if (!rule.needles.some((n) => lower.includes(n))) continue;
+    rule.pattern.lastIndex = 0;
+    for (let m = rule.pattern.exec(scan.text); m !== null; m = rule.pattern.exec(scan.text)) {
+      if (m[0].length === 0) rule.pattern.lastIndex++;
+      const line = scan.lines.lineOf(m.index + leadingSpace(m[0]));
+      const key = `${line}\u0000${rule.reason}`;
+      if (seen.has(key) || isWarned(scan, line)) continue;
+      seen.add(key);
+      findings.push({ file: scan.path, line, message: `${quote(m[0])} ${rule.reason} (expected no risky shell commands)` });
+    }
+  }
+  return findings;
+}
+
+function leadingSpace(s: string): number {
+  return s.length - s.trimStart().length;
+}
+
+/** The matched command, trimmed and shortened for a one-line message. */
+export function quote(match: string): string {
+  const oneLine = match.replace(/\s+/gu, ' ').trim().replace(/^[;&|(`$]+\s*/u, '');
+  return `"${oneLine.length > 60 ? `${oneLine.slice(0, 57)}…` : oneLine}"`;
+}

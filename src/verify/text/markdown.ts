@@ -1,0 +1,100 @@
+/**
+ * Just enough Markdown structure for the checks: where fenced code blocks, inline code spans
+ * and HTML comments are (CommonMark 0.31 sections 4.5, 6.1 and 6.6, simplified to the cases
+ * that matter for links and hidden text). Pure; offsets are character offsets into the text.
+ */
+
+/** A fenced code block: from the opening fence line to the end of the closing one. */
+export interface CodeBlock {
+  start: number;
+  end: number;
+  /** The info string's first word (`bash`, `json`, …), lower-case; '' when none. */
+  lang: string;
+  /** Offset where the block's content starts (after the opening fence line). */
+  contentStart: number;
+  contentEnd: number;
+}
+
+const FENCE = /^ {0,3}(`{3,}|~{3,})([^\n]*)$/u;
+
+/** Finds the fenced code blocks of a Markdown text. An unclosed fence runs to the end (CommonMark). */
+export function findCodeBlocks(text: string): CodeBlock[] {
+  const blocks: CodeBlock[] = [];
+  let open: { start: number; marker: string; lang: string; contentStart: number } | undefined;
+  let offset = 0;
+  while (offset <= text.length) {
+    const nl = text.indexOf('\n', offset);
+    const end = nl < 0 ? text.length : nl;
+    const line = text.slice(offset, end).replace(/\r$/u, '');
+    const m = FENCE.exec(line);
+    if (open === undefined) {
+      if (m !== null && m[1] !== undefined && !(m[1].startsWith('`') && (m[2] ?? '').includes('`'))) {
+        open = { start: offset, marker: m[1], lang: (m[2] ?? '').trim().split(/[\s{,]/u)[0]?.toLowerCase() ?? '', contentStart: nl < 0 ? end : nl + 1 };
+      }
+    } else if (m !== null && m[1] !== undefined && m[1][0] === open.marker[0] && m[1].length >= open.marker.length && (m[2] ?? '').trim() === '') {
+      blocks.push({ start: open.start, end, lang: open.lang, contentStart: open.contentStart, contentEnd: offset });
+      open = undefined;
+    }
+    if (nl < 0) break;
+    offset = nl + 1;
+  }
+  if (open !== undefined) blocks.push({ start: open.start, end: text.length, lang: open.lang, contentStart: open.contentStart, contentEnd: text.length });
+  return blocks;
+}
+
+/** Replaces every character in `[start, end)` ranges with a space, keeping line breaks, so offsets stay valid. */
+export function blankRanges(text: string, ranges: readonly { start: number; end: number }[]): string {
+  if (ranges.length === 0) return text;
+  let out = '';
+  let last = 0;
+  for (const r of [...ranges].sort((a, b) => a.start - b.start)) {
+    if (r.start < last) continue;
+    out += text.slice(last, r.start) + text.slice(r.start, r.end).replace(/[^\n]/gu, ' ');
+    last = r.end;
+  }
+  return out + text.slice(last);
+}
+
+/** Ranges of inline code spans (backtick runs closed by an equal run), outside fenced blocks. */
+export function findCodeSpans(text: string): { start: number; end: number }[] {
+  const spans: { start: number; end: number }[] = [];
+  const re = /(`+)([\s\S]*?[^`])\1(?!`)/gu;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    // A span never crosses a blank line (it would end the paragraph).
+    if (/\n[ \t]*\n/u.test(m[0])) {
+      re.lastIndex = m.index + (m[1]?.length ?? 1);
+      continue;
+    }
+    spans.push({ start: m.index, end: m.index + m[0].length });
+  }
+  return spans;
+}
+
+/** An HTML comment `<!-- … -->` with its offsets and inner text. */
+export interface HtmlComment {
+  start: number;
+  end: number;
+  body: string;
+}
+
+/** HTML comments of a text whose fenced code blocks are already blanked. */
+export function findHtmlComments(text: string): HtmlComment[] {
+  const comments: HtmlComment[] = [];
+  const re = /<!--([\s\S]*?)(?:-->|$)/gu;
+  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
+    comments.push({ start: m.index, end: m.index + m[0].length, body: m[1] ?? '' });
+    if (m[0].length === 0) re.lastIndex++;
+  }
+  return comments;
+}
+
+/** The text with fenced code blocks and inline code spans blanked: the prose and markup only. */
+export function proseOnly(text: string, blocks: readonly CodeBlock[] = findCodeBlocks(text)): string {
+  const withoutBlocks = blankRanges(text, blocks);
+  return blankRanges(withoutBlocks, findCodeSpans(withoutBlocks));
+}
+
+/** True for the Markdown file extensions the checks read as Markdown. */
+export function isMarkdownPath(path: string): boolean {
+  return /\.(md|mdc|markdown)$/iu.test(path);
+}

@@ -1,0 +1,72 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadSearchAndMcpRoutes } from '../../src/mcp/mount.js';
+import { createApp } from '../../src/server/app.js';
+import { listen, type RunningServer } from '../../src/server/listen.js';
+import { buildFixtureCatalogue, type FixtureCatalogue } from './fixture.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+
+let fixture: FixtureCatalogue;
+let server: RunningServer;
+let browser: BrowserContext;
+let profile: string;
+
+beforeAll(async () => {
+  fixture = await buildFixtureCatalogue();
+  const routes = await loadSearchAndMcpRoutes(fixture.dist, fixture.baseUrl);
+  server = await listen(createApp({ routes, distDir: fixture.dist, baseUrl: fixture.baseUrl, submissionsOpen: false, config: { database: false, challenge_secret: false, challenge_site_key: false } }), { port: 0, host: '127.0.0.1' });
+  profile = mkdtempSync(join(tmpdir(), 'loadout-chromium-'));
+  browser = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+  fixture?.remove();
+  if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
+});
+
+describe.skipIf(!existsSync(CHROMIUM))('client-side search on the home page', () => {
+  it('shows results from the downloaded index as the user types, matching the server', async () => {
+    const page = await browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    // Console errors name no address, so failed responses are collected instead (the browser's own favicon request aside).
+    page.on('response', (r) => {
+      if (r.status() >= 400 && !r.url().endsWith('/favicon.ico')) errors.push(`${r.status()} ${r.url()}`);
+    });
+    await page.goto(`${server.url}/`);
+    expect(await page.locator('#loadouts').isVisible()).toBe(true);
+    expect(await page.locator('#search-results').isHidden()).toBe(true);
+
+    for (const q of ['tail', 'nexjs', 'fastapi', 'python', 'title:foo^10~', 'svelte']) {
+      await page.fill('#search', q);
+      const server_ = (await (await fetch(`${server.url}/api/v1/search?limit=50&q=${encodeURIComponent(q)}`)).json()) as { total: number; results: { id: string }[] };
+      await page.waitForFunction((n) => document.querySelector('#search-status')?.textContent === `${n} ${n === 1 ? 'loadout' : 'loadouts'} found`, server_.total);
+      const shown = await page.locator('#search-results li').evaluateAll((items) => items.map((li) => (li as HTMLElement).dataset['id']));
+      expect(shown, q).toEqual(server_.results.map((r) => r.id));
+    }
+    expect(await page.locator('#search-results li').first().textContent()).toContain('SvelteKit App');
+    expect(await page.locator('#loadouts').isHidden()).toBe(true);
+
+    await page.fill('#search', '');
+    expect(await page.locator('#loadouts').isVisible()).toBe(true);
+    expect(await page.locator('#search-results').isHidden()).toBe(true);
+    expect(errors).toEqual([]);
+  });
+
+  it('keeps the typed query as text, never as HTML', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/`);
+    await page.fill('#search', '<img src=x onerror=alert(1)>');
+    await page.waitForFunction(() => (document.querySelector('#search-status')?.textContent ?? '').endsWith('found'));
+    expect(await page.locator('#search-results img').count()).toBe(0);
+  });
+});

@@ -15,19 +15,25 @@ import { relative, resolve } from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { LoadoutError } from '../catalogue/errors.js';
 import { MANIFEST_FILE } from '../catalogue/manifest.js';
-import { parseYamlSource } from '../catalogue/yaml-document.js';
+import { readManifestVersion } from '../catalogue/yaml-document.js';
 
-/** An earlier version of a loadout, read from git. */
-export interface HistoricVersion {
-  version: string;
-  /** The commit whose tree holds this version's files. */
-  commit: string;
-  /** Commit date, `YYYY-MM-DD`. */
-  date: string;
+/** A loadout folder as it stood at one commit. */
+export interface Snapshot {
   /** The manifest text at that commit. */
   manifestText: string;
   /** Every file of the folder at that commit except the manifest, by relative path. */
   files: Map<string, Uint8Array>;
+}
+
+/** An earlier version of a loadout, read from git. Its files are read only when asked for. */
+export interface HistoricVersion {
+  version: string;
+  /** The commit whose tree holds this version's files. */
+  commit: string;
+  /** `YYYY-MM-DD` the version was first committed. */
+  date: string;
+  /** Reads the folder at `commit`; undefined when it has no manifest there. */
+  load(): Promise<Snapshot | undefined>;
 }
 
 /** What git says about one loadout. */
@@ -36,6 +42,8 @@ export interface LoadoutHistory {
   versions: HistoricVersion[];
   published: string | undefined;
   updated: string | undefined;
+  /** The last commit that changed the folder. */
+  lastCommit: string | undefined;
   /** Date the working-tree version was first committed (undefined when not committed yet). */
   currentSince: string | undefined;
 }
@@ -82,21 +90,28 @@ export async function openHistory(loadoutsDir: string): Promise<CatalogueHistory
 }
 
 function emptyHistory(): CatalogueHistory {
-  return { head: undefined, dirty: new Set(), historyOf: async () => ({ versions: [], published: undefined, updated: undefined, currentSince: undefined }), close: () => undefined };
+  return { head: undefined, dirty: new Set(), historyOf: async () => ({ versions: [], published: undefined, updated: undefined, lastCommit: undefined, currentSince: undefined }), close: () => undefined };
 }
 
-/** First and last commit dates per loadout id. */
-async function readDates(git: SimpleGit, prefix: string): Promise<Map<string, { first: string; last: string }>> {
-  const out = await git.raw(['log', '--format=%x00%cs', '--name-only', '--', prefix === '' ? '.' : prefix]);
-  const dates = new Map<string, { first: string; last: string }>();
+interface FolderDates {
+  first: string;
+  last: string;
+  lastCommit: string;
+}
+
+/** First and last commit dates, and the last commit, per loadout id. */
+async function readDates(git: SimpleGit, prefix: string): Promise<Map<string, FolderDates>> {
+  const out = await git.raw(['log', '--format=%x00%H %cs', '--name-only', '--', prefix === '' ? '.' : prefix]);
+  const dates = new Map<string, FolderDates>();
   for (const block of out.split('\u0000').slice(1)) {
-    const [date = '', ...paths] = block.split('\n');
+    const [header = '', ...paths] = block.split('\n');
+    const [commit = '', date = ''] = header.split(' ');
     for (const path of paths) {
       const id = idOf(prefix, path);
       if (id === undefined) continue;
       const seen = dates.get(id);
       // git log lists newest first: the first date seen is the last change.
-      if (seen === undefined) dates.set(id, { first: date, last: date });
+      if (seen === undefined) dates.set(id, { first: date, last: date, lastCommit: commit });
       else seen.first = date;
     }
   }
@@ -144,15 +159,15 @@ async function readLoadoutHistory(
   git: SimpleGit,
   blobs: BlobReader,
   { prefix, id, head, currentVersion }: { prefix: string; id: string; head: string; currentVersion: string },
-  dates: { first: string; last: string } | undefined,
+  dates: FolderDates | undefined,
   manifestCommits: { commit: string; parent: string | undefined; date: string }[],
 ): Promise<LoadoutHistory> {
   const dir = prefix === '' ? id : `${prefix}/${id}`;
-  const history: LoadoutHistory = { versions: [], published: dates?.first, updated: dates?.last, currentSince: undefined };
+  const history: LoadoutHistory = { versions: [], published: dates?.first, updated: dates?.last, lastCommit: dates?.lastCommit, currentSince: undefined };
   if (manifestCommits.length === 0) return history;
   // Version after each manifest commit, newest first.
   const texts = await Promise.all(manifestCommits.map((c) => blobs.read(`${c.commit}:${dir}/${MANIFEST_FILE}`)));
-  const versions = texts.map((t) => (t === undefined ? undefined : versionOf(Buffer.from(t).toString('utf8'))));
+  const versions = texts.map((t) => (t === undefined ? undefined : readManifestVersion(Buffer.from(t).toString('utf8'))));
   for (let i = 0; i < versions.length && versions[i] === currentVersion; i++) history.currentSince = manifestCommits[i]?.date;
   const seen = new Set<string>([currentVersion]);
   // The state just before a commit that changed the version holds the older version's final files.
@@ -161,21 +176,19 @@ async function readLoadoutHistory(
     const change = manifestCommits[i];
     if (older === undefined || change === undefined || change.parent === undefined || older === versions[i] || seen.has(older)) continue;
     seen.add(older);
-    const snapshot = await readSnapshot(git, blobs, change.parent, dir);
-    if (snapshot === undefined) continue;
-    history.versions.push({ version: older, commit: change.parent, date: manifestCommits[i + 1]?.date ?? change.date, ...snapshot });
+    const parent = change.parent;
+    history.versions.push({ version: older, commit: parent, date: manifestCommits[i + 1]?.date ?? change.date, load: () => readSnapshot(git, blobs, parent, dir) });
   }
   // A version bump not committed yet: HEAD holds the committed version's final files.
   const committed = versions[0];
   if (committed !== undefined && !seen.has(committed)) {
-    const snapshot = await readSnapshot(git, blobs, head, dir);
-    if (snapshot !== undefined) history.versions.unshift({ version: committed, commit: head, date: manifestCommits[0]?.date ?? '', ...snapshot });
+    history.versions.unshift({ version: committed, commit: head, date: manifestCommits[0]?.date ?? '', load: () => readSnapshot(git, blobs, head, dir) });
   }
   history.versions.reverse();
   return history;
 }
 
-async function readSnapshot(git: SimpleGit, blobs: BlobReader, commit: string, dir: string): Promise<{ manifestText: string; files: Map<string, Uint8Array> } | undefined> {
+async function readSnapshot(git: SimpleGit, blobs: BlobReader, commit: string, dir: string): Promise<Snapshot | undefined> {
   const listing = await git.raw(['ls-tree', '-r', '-z', '--name-only', commit, '--', `${dir}/`]);
   const files = new Map<string, Uint8Array>();
   let manifestText: string | undefined;
@@ -189,10 +202,6 @@ async function readSnapshot(git: SimpleGit, blobs: BlobReader, commit: string, d
   return manifestText === undefined ? undefined : { manifestText, files };
 }
 
-function versionOf(manifestText: string): string | undefined {
-  const data = parseYamlSource(manifestText).data as { version?: unknown } | undefined;
-  return typeof data?.version === 'string' ? data.version : undefined;
-}
 
 /**
  * Reads blobs through one `git cat-file --batch` process (git's documented batch protocol:

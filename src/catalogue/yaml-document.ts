@@ -54,3 +54,16 @@ export function parseYamlSource(text: string): YamlSource {
     },
   };
 }
+
+/**
+ * The top-level `version` of a manifest, read without a full parse when the line has the
+ * usual form (`version: 1.2.3`, quoted or not); otherwise by parsing. Undefined when absent.
+ * Used where only the version is needed (git history, the build cache), which is most of
+ * the manifests a build reads.
+ */
+export function readManifestVersion(text: string): string | undefined {
+  const quick = /^version:[ \t]*(["']?)(\d+\.\d+\.\d+)\1[ \t]*(?:#.*)?$/mu.exec(text);
+  if (quick?.[2] !== undefined) return quick[2];
+  const data = parseYamlSource(text).data as { version?: unknown } | undefined;
+  return typeof data?.version === 'string' ? data.version : undefined;
+}

@@ -54,13 +54,14 @@ export const CLIENT_SCRIPT = `// Client-side search of the Loadout Catalogue (ge
         boosts.set(r.id, b);
       });
       var mini = MiniSearch.loadJS(file.index, { fields: s.fields, storeFields: [], idField: 'id', tokenize: tokenize, processTerm: processTerm });
+      var vocabulary = new Set(file.index.index.map(function (entry) { return entry[0]; }));
       engine = function (q) {
         var terms = tokenize(withJoined(q)).map(processTerm).filter(function (t) { return t !== null; });
         if (terms.length === 0) return [];
         var found = mini.search(terms.join(' '), {
           combineWith: 'OR',
-          prefix: function (term) { return term.length >= s.prefixMinLength; },
-          fuzzy: function (term) { return term.length >= s.fuzzyMinLength ? s.fuzzyDistance : false; },
+          prefix: function (term, i, all) { return term.length >= s.prefixMinLength && (i === all.length - 1 || !vocabulary.has(term)); },
+          fuzzy: function (term) { return term.length >= s.fuzzyMinLength && !vocabulary.has(term) ? s.fuzzyDistance : false; },
           weights: s.weights,
           boost: s.boost,
           bm25: s.bm25,

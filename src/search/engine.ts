@@ -48,8 +48,11 @@ export function createSearchEngine(file: SearchIndexFile): SearchEngine {
   const rows = new Map(file.documents.map((r) => [r.id, r]));
   const boosts = new Map(file.documents.map((r) => [r.id, documentBoostOf(settings, r)]));
   const listing = [...file.documents].sort(listingOrder);
-  const prefix = prefixRule(settings);
-  const fuzzy = fuzzyRule(settings);
+  // The index's own words: a query term found here is complete and spelled right.
+  const vocabulary = new Set(file.index.index.map(([term]) => term));
+  const known = (term: string): boolean => vocabulary.has(term);
+  const prefix = prefixRule(settings, known);
+  const fuzzy = fuzzyRule(settings, known);
 
   return {
     size: rows.size,

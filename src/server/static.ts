@@ -83,6 +83,8 @@ export function createStaticServer(root: string, cacheBytes = 64 * 1024 * 1024):
     async serve(request, pathname) {
       const segments = decodePathSegments(pathname);
       if (segments === undefined) return problem(400, 'bad_path', `path ${JSON.stringify(pathname)} is not allowed (expected no "." or ".." segments and no encoded separators)`);
+      // Dot files of the tree (the build cache) are not part of the published API.
+      if (segments.some((s) => s.startsWith('.'))) return problem(404, 'not_found', `nothing at ${pathname}`);
       const wantsDirectory = pathname.endsWith('/');
       const file = join(base, ...segments);
       if (file !== base && !file.startsWith(base + sep)) return problem(400, 'bad_path', 'path leaves the served folder');

@@ -22,18 +22,21 @@ const skillFiles: TestFile[] = [
 ];
 const mcpFile: TestFile = { path: 'mcp/servers.json', role: 'mcp', content: `${JSON.stringify({ mcpServers: { docs: { command: 'npx', args: ['-y', 'docs-mcp'], env: {} } } }, null, 2)}\n` };
 
+// npx fetches the MCP server's package: the loadout uses the network and says so.
+const TOOLS_MANIFEST = { requires: { tools: [], env: [], mcp: ['docs'] }, security: { scanned: true, network: true, scripts: [] } };
+
 /** A git repository holding loadout `tools` at 1.0.0, then 1.1.0 with changed files, and loadout `plain`. */
 function twoVersionCatalogue(): { root: string; v1: string } {
   const root = makeTempDir();
   initRepo(root);
   const files = (body: string, agents: string): TestFile[] => [...baseFiles('Tools Loadout', `# Tools\n\n${agents}\n`), rule(body), ...skillFiles, mcpFile];
-  writeLoadout(root, { id: 'tools', title: 'Tools Loadout', version: '1.0.0', files: files('Use strict mode.', 'Version one instructions.'), manifest: { requires: { tools: [], env: [], mcp: ['docs'] } } });
+  writeLoadout(root, { id: 'tools', title: 'Tools Loadout', version: '1.0.0', files: files('Use strict mode.', 'Version one instructions.'), manifest: TOOLS_MANIFEST });
   writeLoadout(root, { id: 'plain', version: '2.0.0' });
   const v1 = commitAll(root, 'tools 1.0.0', '2026-01-10T10:00:00Z');
   // Change a file under the same version first: 1.0.0's final content includes it.
   writeFileSync(join(root, 'loadouts/tools/rules/style.md'), rule('Use strict mode. Prefer const.').content);
   commitAll(root, 'tools 1.0.0 fix', '2026-01-12T10:00:00Z');
-  writeLoadout(root, { id: 'tools', title: 'Tools Loadout', version: '1.1.0', files: files('Use strict mode. Prefer const. No any.', 'Version two instructions.'), manifest: { requires: { tools: [], env: [], mcp: ['docs'] } } });
+  writeLoadout(root, { id: 'tools', title: 'Tools Loadout', version: '1.1.0', files: files('Use strict mode. Prefer const. No any.', 'Version two instructions.'), manifest: TOOLS_MANIFEST });
   commitAll(root, 'tools 1.1.0', '2026-02-20T10:00:00Z');
   return { root, v1 };
 }
@@ -45,6 +48,7 @@ describe('loadout build', () => {
     const { root, v1 } = twoVersionCatalogue();
     const out = join(root, 'dist');
     const result = await buildCatalogue({ root, out, baseUrl: `${BASE}/`, now: new Date('2026-03-01T00:00:00Z') });
+    expect(result.runs.flatMap((r) => r.diagnostics)).toEqual([]);
     expect(result.refused).toEqual([]);
     expect(result.loadouts).toEqual([
       { id: 'plain', version: '2.0.0', versions: ['2.0.0'] },
@@ -190,5 +194,52 @@ describe('loadout build', () => {
     const result = await buildCatalogue({ root, out: join(root, 'dist'), baseUrl: BASE });
     expect(result.loadouts.find((l) => l.id === 'plain')?.versions).toEqual(['2.0.0', '2.1.0']);
     expect(readJson<PublishedRecord>(join(root, 'dist/api/loadouts/plain.json')).verification.commit).toMatch(/^[0-9a-f]{40}\+dirty$/u);
+  });
+});
+
+describe('incremental build', () => {
+  it('carries unchanged loadouts over and rebuilds only the changed one, with the same outputs as a clean build', async () => {
+    const { root } = twoVersionCatalogue();
+    const out = join(root, 'dist');
+    const now = new Date('2026-03-01T00:00:00Z');
+    const first = await buildCatalogue({ root, out, baseUrl: BASE, now });
+    expect(first.reused).toEqual([]);
+    const second = await buildCatalogue({ root, out, baseUrl: BASE, now });
+    expect(second.reused).toEqual(['plain', 'tools']);
+    expect(second.loadouts).toEqual(first.loadouts);
+
+    writeFileSync(join(root, 'loadouts/plain/AGENTS.md'), '# Plain\n\nChanged in the working tree.\n');
+    const third = await buildCatalogue({ root, out, baseUrl: BASE, now });
+    expect(third.reused).toEqual(['tools']);
+    expect(readFileSync(join(out, 'raw/plain/latest/AGENTS.md'), 'utf8')).toContain('Changed in the working tree.');
+
+    const clean = join(root, 'clean');
+    await buildCatalogue({ root, out: clean, baseUrl: BASE, now, clean: true });
+    const tree = (dir: string): string[] => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length)).sort();
+    expect(tree(out)).toEqual(tree(clean));
+    for (const path of tree(clean).filter((p) => !p.includes('.loadout-build'))) {
+      expect(readFileSync(join(out, path)).equals(readFileSync(join(clean, path))), path).toBe(true);
+    }
+  });
+
+  it('rebuilds everything for another base URL, and with clean', async () => {
+    const { root } = twoVersionCatalogue();
+    const out = join(root, 'dist');
+    await buildCatalogue({ root, out, baseUrl: BASE });
+    expect((await buildCatalogue({ root, out, baseUrl: 'https://other.test' })).reused).toEqual([]);
+    expect(readJson<PublishedRecord>(join(out, 'api/loadouts/tools.json')).api_url).toBe('https://other.test/api/loadouts/tools.json');
+    expect((await buildCatalogue({ root, out, baseUrl: 'https://other.test', clean: true })).reused).toEqual([]);
+  });
+
+  it('rebuilds a loadout whose history changed even when its files did not', async () => {
+    const { root } = twoVersionCatalogue();
+    const out = join(root, 'dist');
+    await buildCatalogue({ root, out, baseUrl: BASE });
+    writeFileSync(join(root, 'loadouts/plain/AGENTS.md'), '# Plain\n\nNew text.\n');
+    await buildCatalogue({ root, out, baseUrl: BASE });
+    commitAll(root, 'plain text', '2026-04-01T10:00:00Z');
+    const after = await buildCatalogue({ root, out, baseUrl: BASE });
+    expect(after.reused).toEqual(['tools']);
+    expect(readJson<PublishedRecord>(join(out, 'api/loadouts/plain.json')).updated).toBe('2026-04-01');
   });
 });

@@ -5,7 +5,7 @@
  * the front matter the agent needs to apply them (Cursor: `alwaysApply`, `globs` or
  * `description`; Copilot: `applyTo`) (DESIGN.md sections 3, 4 and 8).
  */
-import { readFrontMatter } from '../../catalogue/front-matter.js';
+import { frontMatterOf } from '../text/memo.js';
 import { describePathProblem } from '../../catalogue/file-path.js';
 import { PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
 import { isDiscoverable } from '../../install/discovery.js';
@@ -40,19 +40,19 @@ export const installPaths: Check = {
         const { target, overridden } = resolveInstallTarget(entry, agent);
         if (target === null) return;
         targets++;
-        const where = atPointer(context, overridden ? `/files/${index}/install_to/${agent}` : `/files/${index}/path`);
+        const pointer = overridden ? `/files/${index}/install_to/${agent}` : `/files/${index}/path`;
         const problem = describePathProblem(target);
         if (problem !== undefined) {
-          findings.push({ ...where, message: `${entry.path}: ${agent} target "${target}" ${problem}` });
+          findings.push({ ...atPointer(context, pointer), message: `${entry.path}: ${agent} target "${target}" ${problem}` });
           return;
         }
         const other = taken.get(target);
         if (other !== undefined) {
-          findings.push({ ...where, message: `${entry.path}: ${agent} target "${target}" is also the target of ${other} (expected one file per target)` });
+          findings.push({ ...atPointer(context, pointer), message: `${entry.path}: ${agent} target "${target}" is also the target of ${other} (expected one file per target)` });
         }
         taken.set(target, entry.path);
         if (!isDiscoverable(entry.role, agent, target)) {
-          findings.push({ ...where, message: `${entry.path}: ${agent} target "${target}" is not where ${agent} reads ${entry.role} files, so it would be ignored` });
+          findings.push({ ...atPointer(context, pointer), message: `${entry.path}: ${agent} target "${target}" is not where ${agent} reads ${entry.role} files, so it would be ignored` });
         }
         if (entry.role === 'rules') findings.push(...checkRuleFrontMatter(entry.path, context.text(entry.path), agent, target));
       });
@@ -63,7 +63,7 @@ export const installPaths: Check = {
 
 function checkRuleFrontMatter(path: string, text: string | undefined, agent: string, target: string): Finding[] {
   if (text === undefined) return [];
-  const fm = readFrontMatter(text);
+  const fm = frontMatterOf(text);
   if (fm.errors.length > 0) return [];
   const has = (key: string): boolean => fm.data[key] !== undefined && fm.data[key] !== null && fm.data[key] !== '';
   if (agent === 'cursor' && !(fm.data['alwaysApply'] === true || has('globs') || has('description'))) {

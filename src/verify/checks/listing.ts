@@ -56,15 +56,14 @@ function compareFiles(present: ReadonlyMap<string, Uint8Array>, files: unknown, 
       declared.add(path);
     });
   }
-  const filesLine = lineOf('/files');
-  const at = filesLine === undefined ? { file: MANIFEST_FILE, pointer: '/files' } : { file: MANIFEST_FILE, line: filesLine, pointer: '/files' };
+  // The whole file is the problem: point at its first line (a link or special file has none).
   for (const path of present.keys()) {
     if (!declared.has(path)) {
-      findings.push({ ...at, message: `${path} is present in the folder but not declared in files (expected every file to have a files[] entry)`, hint: 'Declare it, or delete it.' });
+      findings.push({ file: path, line: 1, message: `present but not declared in loadout.yaml files (expected every file to have a files[] entry)`, hint: 'Declare it, or delete it.' });
     }
   }
   for (const path of irregular) {
-    findings.push({ ...at, message: `${path} is a symbolic link or special file (expected regular files only)` });
+    findings.push({ file: path, message: 'is a symbolic link or special file (expected regular files only)' });
   }
   return findings;
 }

@@ -5,7 +5,7 @@
  * Gemini CLI and Copilot subagent docs all require `name` and `description`).
  */
 import { parse as parseToml } from 'smol-toml';
-import { readFrontMatter } from '../../catalogue/front-matter.js';
+import { frontMatterOf } from '../text/memo.js';
 import { parseYamlSource } from '../../catalogue/yaml-document.js';
 import { judge, plural, type Check, type CheckContext, type Finding } from '../check.js';
 
@@ -59,7 +59,7 @@ function parseByKind(path: string, text: string, plainMarkdown: boolean): Findin
     case 'mdc':
     case 'markdown':
       if (plainMarkdown) return [];
-      return readFrontMatter(text).errors.map((e) => ({ file: path, line: e.line, message: e.message }));
+      return frontMatterOf(text).errors.map((e) => ({ file: path, line: e.line, message: e.message }));
     default:
       return [];
   }
@@ -73,7 +73,7 @@ function checkDeclaredFrontMatter(context: CheckContext): Finding[] {
     if (!isSkillEntry && entry.role !== 'subagent') continue;
     const text = context.text(entry.path);
     if (text === undefined) continue;
-    const fm = readFrontMatter(text);
+    const fm = frontMatterOf(text);
     if (fm.errors.length > 0) continue; // reported above
     const what = isSkillEntry ? 'SKILL.md' : 'a subagent';
     if (!fm.present) {

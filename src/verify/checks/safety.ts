@@ -24,13 +24,15 @@ export const safety: Check = {
     const declaresNetwork = manifest?.security.network ?? true;
     const listedScripts = new Set(manifest?.security.scripts ?? []);
     let scanned = 0;
+    const scans = [];
     for (const path of context.source.files.keys()) {
       const text = context.text(path);
       if (text === undefined) continue; // `parse` reports files that are not text
       scanned++;
       const scan = prepareScanText(path, text);
+      scans.push(scan);
       const script = isScript(path, text);
-      findings.push(...(await findCredentials(path, text)), ...findRiskyShell(scan), ...findInvisibleCharacters(scan), ...findHiddenInstructions(scan));
+      findings.push(...findRiskyShell(scan), ...findInvisibleCharacters(scan), ...findHiddenInstructions(scan));
       if (!declaresNetwork) {
         const use = findNetworkUse(scan);
         if (use !== undefined) findings.push(undeclaredNetworkFinding(path, use.line, use.what));
@@ -39,6 +41,7 @@ export const safety: Check = {
         findings.push({ file: path, line: 1, message: `is a script but is not listed in security.scripts (expected "${path}" in security.scripts of loadout.yaml)`, hint: 'List every script so that users can review what runs.' });
       }
     }
+    findings.push(...(await findCredentials(scans)));
     if (!declaresNetwork) findings.push(...undeclaredMcpNetwork(context));
     findings.push(...unknownListedScripts(context));
     findings.sort((a, b) => (a.file === b.file ? (a.line ?? 0) - (b.line ?? 0) : a.file < b.file ? -1 : 1));

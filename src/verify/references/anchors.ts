@@ -3,7 +3,8 @@
  * removed, spaces to hyphens, `-1`, `-2` … for repeats; as github-slugger does) and explicit
  * `id`/`name` attributes of HTML elements.
  */
-import { blankRanges, findCodeBlocks } from '../text/markdown.js';
+import { codeBlocksOf } from '../text/memo.js';
+import { blankRanges } from '../text/markdown.js';
 
 /** Slug of a heading's text, as GitHub renders it. */
 export function slugify(heading: string): string {
@@ -18,23 +19,25 @@ export function slugify(heading: string): string {
     .replace(/ /gu, '-');
 }
 
+const ATX_HEADING = /^ {0,3}#{1,6}(?:[ \t]+([^\n]*?))?(?:[ \t]+#+)?[ \t]*\r?$/gmu;
+const HEADING = /^ {0,3}#{1,6}(?:[ \t]+([^\n]*?))?(?:[ \t]+#+)?[ \t]*\r?$|^ {0,3}([^\s>|#*+-][^\n]*)\r?\n {0,3}(?:=+|-+)[ \t]*\r?$/gmu;
+const SETEXT_UNDERLINE = /\n {0,3}(?:=+|-+)[ \t]*\r?(?:\n|$)/u;
+
 /** Every anchor of a Markdown text. Pure. */
 export function collectAnchors(text: string): Set<string> {
   const anchors = new Set<string>();
   const counts = new Map<string, number>();
-  const prose = blankRanges(text, findCodeBlocks(text));
-  const lines = prose.split('\n');
+  const prose = blankRanges(text, codeBlocksOf(text));
   const addSlug = (heading: string): void => {
     const base = slugify(heading);
     const n = counts.get(base) ?? 0;
     counts.set(base, n + 1);
     anchors.add(n === 0 ? base : `${base}-${n}`);
   };
-  lines.forEach((line, i) => {
-    const atx = /^ {0,3}#{1,6}(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*\r?$/u.exec(line);
-    if (atx !== null) addSlug(atx[1] ?? '');
-    else if (i > 0 && /^ {0,3}(?:=+|-+)[ \t]*\r?$/u.test(line) && (lines[i - 1] ?? '').trim() !== '' && !/^ {0,3}(?:[-*+]\s|#|>|\|)/u.test(lines[i - 1] ?? '')) addSlug((lines[i - 1] ?? '').trim());
-  });
+  // ATX headings ("## Title") and setext headings ("Title" over "===" or "---"), in order.
+  const heading = SETEXT_UNDERLINE.test(prose) ? HEADING : ATX_HEADING;
+  heading.lastIndex = 0;
+  for (let m = heading.exec(prose); m !== null; m = heading.exec(prose)) addSlug(m[2] !== undefined ? m[2].trim() : (m[1] ?? ''));
   for (const m of prose.matchAll(/\s(?:id|name)\s*=\s*["']([^"']+)["']/gu)) anchors.add(m[1] ?? '');
   return anchors;
 }

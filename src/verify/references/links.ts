@@ -6,8 +6,9 @@
  * `assets/…`, relative to the skill folder: Agent Skills specification, "File references").
  * Links and imports in code blocks and code spans are examples, not references.
  */
+import { codeBlocksOf } from '../text/memo.js';
 import { LineIndex } from '../text/line-index.js';
-import { blankRanges, findCodeBlocks, proseOnly } from '../text/markdown.js';
+import { blankRanges, proseOnly } from '../text/markdown.js';
 
 /** One reference found in a file. */
 export interface Reference {
@@ -29,7 +30,7 @@ const SKILL_PATH_IN_CODE = /(?:(?<![\w./@-])(?:\.\/)?(references\/[\w-][\w./-]*\
 
 /** Links and `@` imports of a Markdown text, with 1-based lines. Pure. */
 export function findMarkdownReferences(text: string, lines = new LineIndex(text)): Reference[] {
-  const prose = proseOnly(text, findCodeBlocks(text));
+  const prose = proseOnly(text, codeBlocksOf(text));
   const refs: Reference[] = [];
   const add = (kind: Reference['kind'], raw: string, offset: number): void => {
     // `[#<n>](<url>)`: an angle-bracketed bare word is a template placeholder, not a file.
@@ -39,14 +40,12 @@ export function findMarkdownReferences(text: string, lines = new LineIndex(text)
     const target = hash < 0 ? dest : dest.slice(0, hash);
     refs.push({ kind, target: target.replace(/\?.*$/u, ''), anchor: hash < 0 ? undefined : safeDecode(dest.slice(hash + 1)), line: lines.lineOf(offset) });
   };
-  for (const re of [INLINE, DEFINITION]) {
+  // Each expression runs only when the text has the characters it needs.
+  for (const [re, needle, kind] of [[INLINE, '](', 'link'], [DEFINITION, ']:', 'link'], [HTML, '<', 'link'], [IMPORT, '@', 'import']] as const) {
+    if (!prose.includes(needle)) continue;
     re.lastIndex = 0;
-    for (let m = re.exec(prose); m !== null; m = re.exec(prose)) add('link', m[1] ?? '', m.index);
+    for (let m = re.exec(prose); m !== null; m = re.exec(prose)) add(kind, m[1] ?? m[2] ?? '', kind === 'import' ? m.index + m[0].indexOf('@') : m.index);
   }
-  HTML.lastIndex = 0;
-  for (let m = HTML.exec(prose); m !== null; m = HTML.exec(prose)) add('link', m[1] ?? m[2] ?? '', m.index);
-  IMPORT.lastIndex = 0;
-  for (let m = IMPORT.exec(prose); m !== null; m = IMPORT.exec(prose)) add('import', m[1] ?? '', m.index + m[0].indexOf('@'));
   return refs;
 }
 
@@ -57,7 +56,7 @@ export function findMarkdownReferences(text: string, lines = new LineIndex(text)
  */
 export function findSkillPaths(text: string, lines = new LineIndex(text)): Reference[] {
   const refs: Reference[] = [];
-  const blocks = findCodeBlocks(text);
+  const blocks = codeBlocksOf(text);
   const prose = blankRanges(text, blocks);
   const code = blankRanges(text, complement(blocks.map((b) => ({ start: b.contentStart, end: b.contentEnd })), text.length));
   for (const [view, re] of [[prose, SKILL_PATH], [code, SKILL_PATH_IN_CODE]] as const) {

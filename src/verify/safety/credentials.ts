@@ -12,6 +12,7 @@ import { secretLintProfiler } from '@secretlint/profiler';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
 import type { SecretLintCoreConfig } from '@secretlint/types';
 import type { Finding } from '../check.js';
+import type { LineIndex } from '../text/line-index.js';
 
 // secretlint marks every lint on the global performance timeline and keeps every mark in an
 // array it scans linearly (@secretlint/profiler 12.0.0), so a long run or a server slows down
@@ -20,19 +21,40 @@ secretLintProfiler.mark = () => undefined;
 
 const CONFIG: SecretLintCoreConfig = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] };
 
+/** A file to scan: its loadout path, text and line index. */
+export interface CredentialSource {
+  path: string;
+  text: string;
+  lines: LineIndex;
+}
+
 /**
- * Findings for credentials in the file `path` with `text`. Secrets are masked in messages, so
- * a published record never repeats them. Never throws for content.
+ * Findings for credentials in `files`. The files are linted as one text, joined by blank
+ * lines (one secretlint call per loadout instead of one per file, which is most of its cost),
+ * and each message is mapped back to its file and line. Secrets are masked in messages, so a
+ * published record never repeats them. Never throws for content.
  */
-export async function findCredentials(path: string, text: string): Promise<Finding[]> {
+export async function findCredentials(files: readonly CredentialSource[]): Promise<Finding[]> {
+  if (files.length === 0) return [];
+  const starts: number[] = [];
+  let content = '';
+  for (const f of files) {
+    starts.push(content.length);
+    content += `${f.text}\n\n`;
+  }
   const result = await lintSource({
-    source: { content: text, filePath: path, ext: path.slice(path.lastIndexOf('.')), contentType: 'text' },
+    source: { content, filePath: 'loadout.txt', ext: '.txt', contentType: 'text' },
     options: { config: CONFIG, maskSecrets: true, noPhysicFilePath: true },
   });
-  return result.messages.map((m) => ({
-    file: path,
-    line: m.loc.start.line,
-    message: `contains a credential: ${m.message.replace(/\s+/gu, ' ').slice(0, 120)} [${m.ruleId.replace('@secretlint/secretlint-rule-', 'secretlint:')}] (expected no secrets; use a placeholder such as \${API_KEY})`,
-    hint: 'Remove the secret, revoke it, and refer to an environment variable instead.',
-  }));
+  return result.messages.map((m) => {
+    let i = starts.length - 1;
+    while (i > 0 && (starts[i] ?? 0) > m.range[0]) i--;
+    const file = files[i] ?? files[0]!;
+    return {
+      file: file.path,
+      line: file.lines.lineOf(m.range[0] - (starts[i] ?? 0)),
+      message: `contains a credential: ${m.message.replace(/\s+/gu, ' ').slice(0, 120)} [${m.ruleId.replace('@secretlint/secretlint-rule-', 'secretlint:')}] (expected no secrets; use a placeholder such as \${API_KEY})`,
+      hint: 'Remove the secret, revoke it, and refer to an environment variable instead.',
+    };
+  });
 }

@@ -9,6 +9,7 @@
  * tells the agent to fetch or download a URL.
  */
 import type { Finding } from '../check.js';
+import { blankRanges } from '../text/markdown.js';
 import { isWarned, type ScanText } from './scan-text.js';
 
 const REMOTE_URL = String.raw`(?:https?|ftp):\/\/(?!(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?:[:/]|$))(?!(?:[\w-]+\.)*example\.(?:com|org|net)\b)[\w.-]+`;
@@ -68,14 +69,14 @@ export function networkReading(path: string, text: string): NetworkReading {
 export function findNetworkUse(scan: ScanText, readingOrLegacy?: NetworkReading | boolean): { line: number; what: string } | undefined {
   const reading = typeof readingOrLegacy === 'string' ? readingOrLegacy : networkReading(scan.path, scan.text);
   const hits: { line: number; what: string }[] = [];
-  const tryRules = (text: string, rules: NetworkRule[]): void => {
+  const tryRules = (text: string, rules: NetworkRule[], offset = 0): void => {
     const lower = text.toLowerCase();
     for (const rule of rules) {
       if (!rule.needles.some((n) => lower.includes(n))) continue;
       const global = rule.pattern;
       global.lastIndex = 0;
       for (let m = global.exec(text); m !== null; m = global.exec(text)) {
-        const line = scan.lines.lineOf(m.index + (m[0].length - m[0].trimStart().length));
+        const line = scan.lines.lineOf(offset + m.index + (m[0].length - m[0].trimStart().length));
         if (!isWarned(scan, line)) {
           hits.push({ line, what: rule.what });
           break;
@@ -84,8 +85,8 @@ export function findNetworkUse(scan: ScanText, readingOrLegacy?: NetworkReading 
     }
   };
   if (reading === 'program') tryRules(scan.text, PROGRAM_RULES);
-  else tryRules(scan.code, CODE_RULES);
-  if (scan.markdown) tryRules(scan.text, [PROSE_RULE]);
+  else for (const r of scan.codeRegions) tryRules(scan.text.slice(r.start, r.end), CODE_RULES, r.start);
+  if (scan.markdown && scan.text.includes('http')) tryRules(blankRanges(scan.text, scan.codeRegions), [PROSE_RULE]);
   hits.sort((a, b) => a.line - b.line);
   return hits[0];
 }

@@ -2,8 +2,9 @@
  * One file of a loadout prepared for the safety rules: its lines, and for Markdown which
  * parts are code (fenced blocks, inline code spans) and which are prose. Built once per file.
  */
+import { codeBlocksOf } from '../text/memo.js';
 import { LineIndex } from '../text/line-index.js';
-import { blankRanges, findCodeBlocks, findCodeSpans, isMarkdownPath, type CodeBlock } from '../text/markdown.js';
+import { blankRanges, findCodeSpans, isMarkdownPath, type CodeBlock } from '../text/markdown.js';
 
 /** A file's text with the views the safety rules need. */
 export interface ScanText {
@@ -13,27 +14,20 @@ export interface ScanText {
   markdown: boolean;
   /** Fenced code blocks (Markdown only). */
   blocks: CodeBlock[];
-  /** The text with everything that is not code blanked (for Markdown: fences' content and code spans; other files: the whole text). */
-  code: string;
+  /** The code of the file: for Markdown the contents of fenced blocks and code spans, for other files the whole text. Sorted, not overlapping. */
+  codeRegions: { start: number; end: number }[];
 }
 
 /** Prepares `text` of the loadout file `path`. Pure. */
 export function prepareScanText(path: string, text: string): ScanText {
   const lines = new LineIndex(text);
-  if (!isMarkdownPath(path)) return { path, text, lines, markdown: false, blocks: [], code: text };
-  const blocks = findCodeBlocks(text);
+  if (!isMarkdownPath(path)) return { path, text, lines, markdown: false, blocks: [], codeRegions: [{ start: 0, end: text.length }] };
+  const blocks = codeBlocksOf(text);
   const withoutBlocks = blankRanges(text, blocks);
   // A code span that fills the first cell of a table row names a term ("| `npm install` | Download … |"), it does not run it.
   const spans = findCodeSpans(withoutBlocks).filter((s) => !isTermCell(text, s));
-  const keep = [...blocks.map((b) => ({ start: b.contentStart, end: b.contentEnd })), ...spans].sort((a, b) => a.start - b.start);
-  const gaps: { start: number; end: number }[] = [];
-  let last = 0;
-  for (const k of keep) {
-    if (k.start > last) gaps.push({ start: last, end: k.start });
-    last = Math.max(last, k.end);
-  }
-  if (last < text.length) gaps.push({ start: last, end: text.length });
-  return { path, text, lines, markdown: true, blocks, code: blankRanges(text, gaps) };
+  const codeRegions = [...blocks.map((b) => ({ start: b.contentStart, end: b.contentEnd })), ...spans].sort((a, b) => a.start - b.start);
+  return { path, text, lines, markdown: true, blocks, codeRegions };
 }
 
 /**

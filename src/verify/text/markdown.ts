@@ -15,28 +15,27 @@ export interface CodeBlock {
   contentEnd: number;
 }
 
-const FENCE = /^ {0,3}(`{3,}|~{3,})([^\n]*)$/u;
+const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})([^\n]*)$/gmu;
 
 /** Finds the fenced code blocks of a Markdown text. An unclosed fence runs to the end (CommonMark). */
 export function findCodeBlocks(text: string): CodeBlock[] {
   const blocks: CodeBlock[] = [];
+  if (!text.includes('```') && !text.includes('~~~')) return blocks;
   let open: { start: number; marker: string; lang: string; contentStart: number } | undefined;
-  let offset = 0;
-  while (offset <= text.length) {
-    const nl = text.indexOf('\n', offset);
-    const end = nl < 0 ? text.length : nl;
-    const line = text.slice(offset, end).replace(/\r$/u, '');
-    const m = FENCE.exec(line);
+  FENCE_LINE.lastIndex = 0;
+  // Only fence lines matter, so the scan jumps from one to the next.
+  for (let m = FENCE_LINE.exec(text); m !== null; m = FENCE_LINE.exec(text)) {
+    const marker = m[1] ?? '';
+    const info = (m[2] ?? '').replace(/\r$/u, '');
+    const lineEnd = m.index + m[0].length;
     if (open === undefined) {
-      if (m !== null && m[1] !== undefined && !(m[1].startsWith('`') && (m[2] ?? '').includes('`'))) {
-        open = { start: offset, marker: m[1], lang: (m[2] ?? '').trim().split(/[\s{,]/u)[0]?.toLowerCase() ?? '', contentStart: nl < 0 ? end : nl + 1 };
+      if (!(marker.startsWith('`') && info.includes('`'))) {
+        open = { start: m.index, marker, lang: info.trim().split(/[\s{,]/u)[0]?.toLowerCase() ?? '', contentStart: Math.min(text.length, lineEnd + 1) };
       }
-    } else if (m !== null && m[1] !== undefined && m[1][0] === open.marker[0] && m[1].length >= open.marker.length && (m[2] ?? '').trim() === '') {
-      blocks.push({ start: open.start, end, lang: open.lang, contentStart: open.contentStart, contentEnd: offset });
+    } else if (marker[0] === open.marker[0] && marker.length >= open.marker.length && info.trim() === '') {
+      blocks.push({ start: open.start, end: lineEnd, lang: open.lang, contentStart: open.contentStart, contentEnd: m.index });
       open = undefined;
     }
-    if (nl < 0) break;
-    offset = nl + 1;
   }
   if (open !== undefined) blocks.push({ start: open.start, end: text.length, lang: open.lang, contentStart: open.contentStart, contentEnd: text.length });
   return blocks;
@@ -49,7 +48,8 @@ export function blankRanges(text: string, ranges: readonly { start: number; end:
   let last = 0;
   for (const r of [...ranges].sort((a, b) => a.start - b.start)) {
     if (r.start < last) continue;
-    out += text.slice(last, r.start) + text.slice(r.start, r.end).replace(/[^\n]/gu, ' ');
+    const part = text.slice(r.start, r.end);
+    out += text.slice(last, r.start) + (part.includes('\n') ? part.replace(/[^\n]+/gu, (m) => ' '.repeat(m.length)) : ' '.repeat(part.length));
     last = r.end;
   }
   return out + text.slice(last);
@@ -58,6 +58,7 @@ export function blankRanges(text: string, ranges: readonly { start: number; end:
 /** Ranges of inline code spans (backtick runs closed by an equal run), outside fenced blocks. */
 export function findCodeSpans(text: string): { start: number; end: number }[] {
   const spans: { start: number; end: number }[] = [];
+  if (!text.includes('`')) return spans;
   const re = /(`+)([\s\S]*?[^`])\1(?!`)/gu;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
     // A span never crosses a blank line (it would end the paragraph).

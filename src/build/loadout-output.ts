@@ -1,0 +1,115 @@
+/**
+ * Everything the static tree holds for one loadout: its record, raw files for every version
+ * and `latest`, the six per-agent zips and the source zip, its page and `versions.json`.
+ * All of it lives below paths named by the loadout id (see {@link loadoutOutputPaths}), which
+ * is what lets an incremental build carry a loadout's outputs over unchanged.
+ */
+import { MANIFEST_FILE, type Manifest } from '../catalogue/manifest.js';
+import { decodeUtf8, type LoadoutSource } from '../catalogue/source.js';
+import { PUBLISHED_AGENTS } from '../catalogue/vocabulary.js';
+import { resolveInstallPlan } from '../install/plan.js';
+import { runChecks, type CheckRun } from '../verify/run.js';
+import { summariseVerification } from '../verify/verification.js';
+import { rawUrl } from './addresses.js';
+import type { HistoricVersion, LoadoutHistory } from './history.js';
+import type { OutputTree } from './output.js';
+import { renderLoadoutPage } from './pages.js';
+import { buildRecord, sha256, type PublishedRecord } from './record.js';
+import { writeZip } from './zip.js';
+
+/** One entry of `api/loadouts/<id>/versions.json` (DESIGN.md section 8). */
+export interface VersionEntry {
+  version: string;
+  /** `YYYY-MM-DD` the version was first committed; null for a version not committed yet. */
+  date: string | null;
+  commit: string | null;
+  latest: boolean;
+  files: { path: string; sha256: string; bytes: number; raw_url: string }[];
+  checks: { pass: number; fail: number; skip: number; not_applicable: number };
+}
+
+/** The files and folders of the tree that belong to loadout `id` alone. */
+export function loadoutOutputPaths(id: string): { files: string[]; folders: string[] } {
+  return { files: [`api/loadouts/${id}.json`], folders: [`api/loadouts/${id}`, `raw/${id}`, `download/${id}`, `loadouts/${id}`] };
+}
+
+/** What {@link writeLoadoutOutputs} needs besides the tree. */
+export interface LoadoutOutputInput {
+  base: string;
+  /** A check run whose checks all passed (so `manifest` is set). */
+  run: CheckRun;
+  history: LoadoutHistory;
+  /** `verification.commit`. */
+  commit: string;
+  checkedAt: Date;
+}
+
+/**
+ * Writes every output of one loadout. Returns its record and the versions published.
+ * Writes run concurrently; the order of files in the tree does not matter.
+ */
+export async function writeLoadoutOutputs(tree: OutputTree, input: LoadoutOutputInput): Promise<{ record: PublishedRecord; versions: VersionEntry[] }> {
+  const { base, run, history } = input;
+  const manifest = run.manifest as Manifest;
+  const verification = summariseVerification(run.results, { checkedAt: input.checkedAt, commit: input.commit, contentCurrent: true });
+  const record = buildRecord({ baseUrl: base, manifest, texts: decodeAll(run.source), verification, published: history.published, updated: history.updated });
+  const versions = await Promise.all(history.versions.map((old) => writeHistoricVersion(tree, base, manifest.id, old)));
+  const current = await writeCurrentVersion(tree, base, run, record, history.currentSince);
+  const published = [...versions.filter((v): v is VersionEntry => v !== undefined), current];
+  await tree.writeJson(`api/loadouts/${manifest.id}/versions.json`, { id: manifest.id, latest: manifest.version, versions: published });
+  return { record, versions: published };
+}
+
+function decodeAll(source: LoadoutSource): Map<string, string> {
+  const texts = new Map<string, string>();
+  for (const [path, bytes] of source.files) {
+    const text = decodeUtf8(bytes);
+    if (text !== undefined) texts.set(path, text);
+  }
+  return texts;
+}
+
+async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun, record: PublishedRecord, since: string | undefined): Promise<VersionEntry> {
+  const { id, version } = record;
+  const manifest = run.manifest as Manifest;
+  const texts = new Map(record.files.map((f) => [f.path, f.content]));
+  const writes: Promise<void>[] = [tree.writeJson(`api/loadouts/${id}.json`, record), tree.write(`loadouts/${id}/index.html`, renderLoadoutPage(base, record))];
+  for (const file of record.files) {
+    writes.push(tree.write(`raw/${id}/${version}/${file.path}`, file.content), tree.write(`raw/${id}/latest/${file.path}`, file.content));
+  }
+  for (const agent of PUBLISHED_AGENTS) {
+    const plan = resolveInstallPlan(manifest.files, agent, (p) => texts.get(p));
+    writes.push(writeZip(plan.files.map(({ entry, target }) => ({ path: target, data: texts.get(entry.path) ?? '' }))).then((zip) => tree.write(`download/${id}/${agent}.zip`, zip)));
+  }
+  const sourceEntries = [{ path: `${id}/${MANIFEST_FILE}`, data: run.source.manifestText ?? '' }, ...record.files.map((f) => ({ path: `${id}/${f.path}`, data: f.content }))];
+  writes.push(writeZip(sourceEntries).then((zip) => tree.write(`download/${id}/source.zip`, zip)));
+  await Promise.all(writes);
+  return {
+    version,
+    date: since ?? null,
+    commit: record.verification.commit,
+    latest: true,
+    files: record.files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes, raw_url: f.raw_url })),
+    checks: record.verification.counts,
+  };
+}
+
+/** An older version: its raw files (declared ones that exist) and its entry in versions.json. */
+async function writeHistoricVersion(tree: OutputTree, base: string, id: string, old: HistoricVersion): Promise<VersionEntry | undefined> {
+  const snapshot = await old.load();
+  if (snapshot === undefined) return undefined;
+  const source: LoadoutSource = { id, displayDir: `loadouts/${id}@${old.version}`, manifestText: snapshot.manifestText, files: snapshot.files, irregular: [] };
+  const run = await runChecks(source);
+  const declared = run.manifest?.files.map((f) => f.path) ?? [...snapshot.files.keys()];
+  const files: VersionEntry['files'] = [];
+  const writes: Promise<void>[] = [];
+  for (const path of declared) {
+    const bytes = snapshot.files.get(path);
+    if (bytes === undefined) continue;
+    writes.push(tree.write(`raw/${id}/${old.version}/${path}`, bytes));
+    files.push({ path, sha256: sha256(bytes), bytes: bytes.byteLength, raw_url: rawUrl(base, id, old.version, path) });
+  }
+  await Promise.all(writes);
+  const counts = summariseVerification(run.results, { checkedAt: new Date(0), commit: old.commit, contentCurrent: true }).counts;
+  return { version: old.version, date: old.date, commit: old.commit, latest: false, files, checks: counts };
+}

@@ -1,0 +1,49 @@
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { FileEntry } from '../../src/catalogue/manifest.js';
+import { applyInstallPlan } from '../../src/install/apply.js';
+import { resolveInstallPlan } from '../../src/install/plan.js';
+import { makeTempDir } from '../helpers/temp.js';
+
+const files: FileEntry[] = [
+  { path: 'AGENTS.md', role: 'instructions', description: 'i' },
+  { path: 'rules/style.md', role: 'rules', description: 'r' },
+];
+const bytes = new Map([
+  ['AGENTS.md', Buffer.from('# A\n')],
+  ['rules/style.md', Buffer.from('---\ndescription: s\n---\n')],
+]);
+
+describe('applyInstallPlan', () => {
+  it('writes every planned target, and leaves identical files as they are', async () => {
+    const dir = makeTempDir();
+    const plan = resolveInstallPlan(files, 'cursor', () => undefined);
+    const first = await applyInstallPlan(plan, (p) => bytes.get(p), dir);
+    expect(first.written.sort()).toEqual(['.cursor/rules/style.mdc', 'AGENTS.md']);
+    expect(readFileSync(join(dir, '.cursor/rules/style.mdc'), 'utf8')).toBe('---\ndescription: s\n---\n');
+    const second = await applyInstallPlan(plan, (p) => bytes.get(p), dir);
+    expect(second.unchanged.sort()).toEqual(['.cursor/rules/style.mdc', 'AGENTS.md']);
+  });
+
+  it('reports collisions without overwriting unless forced, and targets that cannot be written', async () => {
+    const dir = makeTempDir();
+    writeFileSync(join(dir, 'AGENTS.md'), '# Mine\n');
+    writeFileSync(join(dir, '.cursor'), 'a file\n');
+    const plan = resolveInstallPlan(files, 'cursor', () => undefined);
+    const result = await applyInstallPlan(plan, (p) => bytes.get(p), dir);
+    expect(result.collisions).toEqual([{ target: 'AGENTS.md', source: 'AGENTS.md' }]);
+    expect(readFileSync(join(dir, 'AGENTS.md'), 'utf8')).toBe('# Mine\n');
+    expect(result.failures).toEqual([{ target: '.cursor/rules/style.mdc', source: 'rules/style.md', message: expect.stringContaining('a file of the project stands where a folder is needed') }]);
+    const forced = await applyInstallPlan(plan, (p) => bytes.get(p), dir, { force: true });
+    expect(forced.written).toContain('AGENTS.md');
+    expect(readFileSync(join(dir, 'AGENTS.md'), 'utf8')).toBe('# A\n');
+  });
+
+  it('refuses targets outside the project', async () => {
+    const dir = makeTempDir();
+    mkdirSync(join(dir, 'p'));
+    const result = await applyInstallPlan({ agent: 'codex', files: [{ entry: files[0]!, target: '../escape.md' }], manual_steps: [] }, (p) => bytes.get(p), join(dir, 'p'));
+    expect(result.failures[0]?.message).toBe('is outside the project folder');
+  });
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { isPlaceholder, referencedVariables } from '../../../src/verify/mcp/secrets.js';
+import { checkCatalogue } from '../../../src/verify/catalogue.js';
+import { baseFiles, writeLoadout } from '../../helpers/loadouts.js';
+import { makeTempDir } from '../../helpers/temp.js';
+
+describe('MCP secrets', () => {
+  it('tells placeholders from literals', () => {
+    for (const v of ['${TOKEN}', '${env:TOKEN}', '${input:token}', '$TOKEN', '<your-token>', 'YOUR_API_KEY', 'Bearer ${TOKEN}', '']) expect(isPlaceholder(v), v).toBe(true);
+    for (const v of ['9f86d081884c7d659a2feaa0c55ad015', 'Bearer abcdef1234567890abcdef', 'hunter2']) expect(isPlaceholder(v), v).toBe(false);
+    expect(referencedVariables('Bearer ${A} ${env:B} $C')).toEqual(['A', 'B', 'C']);
+  });
+});
+
+describe('mcp check', () => {
+  const run = async (servers: unknown, requires: Record<string, string[]>) => {
+    const root = makeTempDir();
+    writeLoadout(root, {
+      id: 'm',
+      files: [...baseFiles('Test m'), { path: 'mcp/servers.json', role: 'mcp', content: `${JSON.stringify({ mcpServers: servers }, null, 2)}\n` }],
+      manifest: { requires: { tools: [], env: [], mcp: [], ...requires }, security: { scanned: true, network: true, scripts: [] } },
+    });
+    const [r] = await checkCatalogue({ root }, []);
+    return r?.results.find((x) => x.id === 'mcp');
+  };
+
+  it('passes well-formed servers and is n/a without MCP files', async () => {
+    expect((await run({ a: { command: 'node', args: ['s.js'], env: { A_TOKEN: '${A_TOKEN}' } } }, { mcp: ['a'], env: ['A_TOKEN'] }))?.status).toBe('pass');
+    const root = makeTempDir();
+    writeLoadout(root, { id: 'n' });
+    const [r] = await checkCatalogue({ root }, []);
+    expect(r?.results.find((x) => x.id === 'mcp')?.status).toBe('n/a');
+  });
+
+  it('fails literal secrets in args and headers, unknown variables and bad types, naming the line', async () => {
+    const result = await run(
+      {
+        a: { command: 'node', args: ['s.js', '--api-key', 'abcdef1234567890abcdef12'] },
+        b: { type: 'http', url: 'https://mcp.acme.dev', headers: { Authorization: 'Bearer abcdef1234567890abcdef12' } },
+        c: { type: 'websocket', url: 'https://mcp.acme.dev' },
+        d: { command: 'node', env: { D_TOKEN: '${MISSING_TOKEN}' } },
+      },
+      { mcp: ['a', 'b', 'c', 'd'] },
+    );
+    expect(result?.status).toBe('fail');
+    const details = result?.details.join('\n') ?? '';
+    expect(details).toMatch(/servers\.json:5: server "a" passes a literal secret as --api-key/u);
+    expect(details).toMatch(/servers\.json:\d+: server "b" has a literal secret in headers\.Authorization/u);
+    expect(details).toMatch(/servers\.json:\d+: server "c" has "type" "websocket"/u);
+    expect(details).toMatch(/server "d" refers to \$\{MISSING_TOKEN\}/u);
+  });
+});

@@ -4,7 +4,7 @@
  * All of it lives below paths named by the loadout id (see {@link loadoutOutputPaths}), which
  * is what lets an incremental build carry a loadout's outputs over unchanged.
  */
-import { MANIFEST_FILE, type Manifest } from '../catalogue/manifest.js';
+import { MANIFEST_FILE, type FileEntry, type Manifest } from '../catalogue/manifest.js';
 import { decodeUtf8, type LoadoutSource } from '../catalogue/source.js';
 import { PUBLISHED_AGENTS } from '../catalogue/vocabulary.js';
 import { resolveInstallPlan } from '../install/plan.js';
@@ -24,8 +24,28 @@ export interface VersionEntry {
   date: string | null;
   commit: string | null;
   latest: boolean;
-  files: { path: string; sha256: string; bytes: number; raw_url: string }[];
+  /** The version's files: their manifest entry (what an installer needs to place them) plus hash, size and address. */
+  files: VersionFile[];
   checks: { pass: number; fail: number; skip: number; not_applicable: number };
+}
+
+/** A file of a published version. `role` and the rest are null when that version's manifest was invalid. */
+export interface VersionFile {
+  path: string;
+  role: FileEntry['role'] | null;
+  agent: string | null;
+  skill: string | null;
+  install_to?: FileEntry['install_to'];
+  sha256: string;
+  bytes: number;
+  raw_url: string;
+}
+
+/** The manifest part of a {@link VersionFile}. */
+function entryFields(entry: FileEntry | undefined): Pick<VersionFile, 'role' | 'agent' | 'skill' | 'install_to'> {
+  if (entry === undefined) return { role: null, agent: null, skill: null };
+  const fields = { role: entry.role, agent: entry.agent ?? null, skill: entry.skill ?? null };
+  return entry.install_to === undefined ? fields : { ...fields, install_to: entry.install_to };
 }
 
 /** The files and folders of the tree that belong to loadout `id` alone. */
@@ -89,7 +109,7 @@ async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun
     date: since ?? null,
     commit: record.verification.commit,
     latest: true,
-    files: record.files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes, raw_url: f.raw_url })),
+    files: record.files.map((f) => ({ path: f.path, ...entryFields(manifest.files.find((e) => e.path === f.path)), sha256: f.sha256, bytes: f.bytes, raw_url: f.raw_url })),
     checks: record.verification.counts,
   };
 }
@@ -100,14 +120,15 @@ async function writeHistoricVersion(tree: OutputTree, base: string, id: string, 
   if (snapshot === undefined) return undefined;
   const source: LoadoutSource = { id, displayDir: `loadouts/${id}@${old.version}`, manifestText: snapshot.manifestText, files: snapshot.files, irregular: [] };
   const run = await runChecks(source);
-  const declared = run.manifest?.files.map((f) => f.path) ?? [...snapshot.files.keys()];
-  const files: VersionEntry['files'] = [];
+  const entries = new Map((run.manifest?.files ?? []).map((f) => [f.path, f]));
+  const declared = run.manifest === undefined ? [...snapshot.files.keys()] : [...entries.keys()];
+  const files: VersionFile[] = [];
   const writes: Promise<void>[] = [];
   for (const path of declared) {
     const bytes = snapshot.files.get(path);
     if (bytes === undefined) continue;
     writes.push(tree.write(`raw/${id}/${old.version}/${path}`, bytes));
-    files.push({ path, sha256: sha256(bytes), bytes: bytes.byteLength, raw_url: rawUrl(base, id, old.version, path) });
+    files.push({ path, ...entryFields(entries.get(path)), sha256: sha256(bytes), bytes: bytes.byteLength, raw_url: rawUrl(base, id, old.version, path) });
   }
   await Promise.all(writes);
   const counts = summariseVerification(run.results, { checkedAt: new Date(0), commit: old.commit, contentCurrent: true }).counts;

@@ -5,8 +5,17 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { LoadoutError } from '../catalogue/errors.js';
+import { isAgent, PUBLISHED_AGENTS } from '../catalogue/vocabulary.js';
 import { resolveConfig, parsePort } from './config.js';
 import { EXIT, ExitError } from './exit.js';
+
+// A reader that stops early (`loadout verify | head`) closes the pipe: stop quietly, as Unix tools do.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
+}
 
 const out = (text: string): void => void process.stdout.write(text);
 const err = (text: string): void => void process.stderr.write(text);
@@ -108,6 +117,28 @@ export async function main(argv: readonly string[]): Promise<number> {
       const { searchCommand } = await import('./commands/search.js');
       const { json, ...flags } = opts;
       code = await searchCommand({ ...flags, q: words.join(' '), json: json === true }, out);
+    });
+
+  program
+    .command('install')
+    .description('install a loadout into a project for one agent, and record it in loadout.lock.json')
+    .argument('<id>', 'loadout id')
+    .requiredOption('--agent <agent>', `agent: ${PUBLISHED_AGENTS.join(', ')}`)
+    .option('--dir <dir>', 'project folder', '.')
+    .option('--version <version>', 'version to install (default: latest)')
+    .option('--from <url-or-dir>', 'catalogue base URL, or a built tree', 'dist')
+    .option('--frozen', 'install exactly the version recorded in loadout.lock.json')
+    .option('--dry-run', 'show what would be written; write nothing')
+    .option('--force', 'overwrite files you changed since they were installed')
+    .option('--json', 'print the outcome as JSON')
+    .action(async (id: string, opts: { agent: string; dir: string; version?: string; from: string; frozen?: boolean; dryRun?: boolean; force?: boolean; json?: boolean }) => {
+      if (!isAgent(opts.agent)) throw new LoadoutError('usage', `--agent is ${JSON.stringify(opts.agent)} (expected one of ${PUBLISHED_AGENTS.join(', ')})`);
+      const { installCommand } = await import('./commands/install.js');
+      code = await installCommand(
+        { id, agent: opts.agent, dir: opts.dir, from: opts.from, frozen: opts.frozen === true, dryRun: opts.dryRun === true, force: opts.force === true, json: opts.json === true, ...(opts.version === undefined ? {} : { version: opts.version }) },
+        out,
+        err,
+      );
     });
 
   const keys = program.command('keys').description('API keys for agents (the key is printed once; only its hash is stored)');

@@ -137,7 +137,8 @@ const getInstallInstructions = define({
         version: record.version,
         agent,
         compatibility: record.compatibility[agent as Agent],
-        command: `npx loadout install ${id} --agent ${agent} --from ${baseUrl}`,
+        // Pinned to the version described, so the command installs exactly these files.
+        command: `loadout install ${id} --agent ${agent} --version ${record.version} --from ${baseUrl}`,
         zip_url: install.zip_url,
         files: install.files,
         manual_steps: install.manual_steps.map((m) => ({ ...m })),

@@ -3,6 +3,7 @@
  * summaries, stacks, categories and skills drawn from a seeded generator, so every run
  * indexes the same catalogue.
  */
+import { random } from './synthetic.js';
 import { writeTreeAtomically } from '../src/build/output.js';
 import { buildRecord, type PublishedRecord } from '../src/build/record.js';
 import type { Manifest } from '../src/catalogue/manifest.js';
@@ -34,18 +35,6 @@ const DETAILS: ((topic: string, stack: string) => string)[] = [
   (t, s) => `Migrating an older ${s} project? The guide walks through ${t} step by step.`,
 ];
 const SKILLS = ['add-route', 'add-endpoint', 'add-model', 'add-test', 'add-migration', 'add-component', 'add-scene', 'add-tool', 'write-adr', 'triage-bug', 'review-pr', 'add-job'];
-
-/** A small seeded PRNG (mulberry32), so the catalogue is the same on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const titleCase = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
 

@@ -6,6 +6,7 @@
 import { readAuthoringSchema } from '../catalogue/schema.js';
 import { PUBLISHED_AGENTS } from '../catalogue/vocabulary.js';
 import { ADAPTER_TARGETS, SKILL_DIRS } from '../install/layout.js';
+import { searchRowOf } from '../search/document.js';
 import { writeSearchIndex } from '../search/index-file.js';
 import { schemaUrl } from './addresses.js';
 import { describeApi } from './description.js';
@@ -18,22 +19,8 @@ import type { PublishedRecord } from './record.js';
  * Records are listed in the order given.
  */
 export async function writeCatalogueDocuments(tree: OutputTree, base: string, records: readonly PublishedRecord[]): Promise<void> {
-  const summaries = records.map((r) => ({
-    id: r.id,
-    title: r.title,
-    summary: r.summary,
-    version: r.version,
-    categories: r.categories,
-    stacks: r.stacks,
-    compatibility: r.compatibility,
-    counts: r.counts,
-    verified: r.verification.verified,
-    featured: r.featured,
-    deprecated: r.deprecated,
-    updated: r.updated ?? null,
-    url: r.url,
-    api_url: r.api_url,
-  }));
+  // The list carries the same fields as a search result row.
+  const summaries = records.map(searchRowOf);
   await tree.writeJson('api/loadouts.json', { total: summaries.length, loadouts: summaries });
   await tree.writeJson('api/tags.json', { stacks: countTags(records.flatMap((r) => r.stacks)), categories: countTags(records.flatMap((r) => r.categories)) });
   await tree.writeJson('api/agents.json', {

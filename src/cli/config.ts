@@ -3,25 +3,17 @@
  * is passed explicitly (DESIGN.md section 2 lists the variables).
  */
 import { LoadoutError } from '../catalogue/errors.js';
+import type { SubmissionsConfig } from '../submissions/setup.js';
 
-/** Everything the commands read from the environment. */
-export interface ResolvedConfig {
-  /** `LOADOUT_BASE_URL`, default `http://localhost:8787`, no trailing slash. */
-  baseUrl: string;
-  /** `PORT`, default 8787. */
+/**
+ * Everything the commands read from the environment: the submissions API's settings
+ * (`DATABASE_URL`, default `sqlite:data/catalogue.db`; `SUBMISSIONS_OPEN`, default true;
+ * `FORM_TOKEN_SECRET`; `CHALLENGE_*`; rate limits `RATE_LIMIT_PER_ADDRESS` (30),
+ * `RATE_LIMIT_PER_KEY` (120) per `RATE_LIMIT_WINDOW_SECONDS` (3600); `TRUST_PROXY`), plus
+ * `LOADOUT_BASE_URL` (default `http://localhost:8787`, no trailing slash) and `PORT` (8787).
+ */
+export interface ResolvedConfig extends SubmissionsConfig {
   port: number;
-  /** `DATABASE_URL`, default `sqlite:data/catalogue.db`. */
-  databaseUrl: string;
-  /** `SUBMISSIONS_OPEN` (default true when a database is configured). */
-  submissionsOpen: boolean;
-  formTokenSecret: string | undefined;
-  challengeSecret: string | undefined;
-  challengeSiteKey: string | undefined;
-  challengeVerifyUrl: string;
-  /** Submission rate limits: `RATE_LIMIT_PER_ADDRESS` (default 30), `RATE_LIMIT_PER_KEY` (default 120), per `RATE_LIMIT_WINDOW_SECONDS` (default 3600). */
-  rateLimits: { perAddress: number; perKey: number; windowSeconds: number };
-  /** `TRUST_PROXY=true`: take the client address from the last `X-Forwarded-For` entry. */
-  trustProxy: boolean;
 }
 
 /**

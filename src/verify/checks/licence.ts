@@ -5,6 +5,7 @@
 import { createRequire } from 'node:module';
 import { LICENCES } from '../../catalogue/vocabulary.js';
 import { judge, skip, type Check } from '../check.js';
+import { atPointer } from '../locate.js';
 
 const spdxIds = createRequire(import.meta.url)('spdx-license-ids') as string[];
 const SPDX = new Map(spdxIds.map((id) => [id.toLowerCase(), id]));
@@ -16,7 +17,6 @@ export const licence: Check = {
     const manifest = context.manifest;
     if (manifest === undefined) return skip('not run: loadout.yaml is not valid');
     const id = manifest.license;
-    const where = { file: 'loadout.yaml', line: context.manifestYaml?.lineOf('/license'), pointer: '/license' };
     const allowed = (LICENCES as readonly string[]).includes(id);
     if (allowed) return judge([], `${id} (SPDX)`, () => '');
     const canonical = SPDX.get(id.toLowerCase());
@@ -26,6 +26,6 @@ export const licence: Check = {
         : canonical !== id
           ? `/license "${id}" is not spelled as SPDX spells it (expected "${canonical}")`
           : `/license "${id}" is an SPDX id the catalogue does not accept (expected one of ${LICENCES.join(', ')})`;
-    return judge([{ ...where, message }], '', () => `licence ${JSON.stringify(id)} not accepted`);
+    return judge([{ ...atPointer(context, '/license'), message }], '', () => `licence ${JSON.stringify(id)} not accepted`);
   },
 };

@@ -42,16 +42,15 @@ function compareFiles(present: ReadonlyMap<string, Uint8Array>, files: unknown, 
       const path = (entry as { path?: unknown } | null)?.path;
       if (typeof path !== 'string') return; // the schema reports it
       const pointer = `/files/${index}/path`;
-      const line = lineOf(pointer);
       const problem = describePathProblem(path);
       if (problem !== undefined) {
-        findings.push({ file: MANIFEST_FILE, line, pointer, message: `${pointer} "${path}" ${problem}` });
+        findings.push({ file: MANIFEST_FILE, line: lineOf(pointer), pointer, message: `${pointer} "${path}" ${problem}` });
       } else if (declared.has(path)) {
-        findings.push({ file: MANIFEST_FILE, line, pointer, message: `${pointer} "${path}" is declared twice (expected each path once)` });
+        findings.push({ file: MANIFEST_FILE, line: lineOf(pointer), pointer, message: `${pointer} "${path}" is declared twice (expected each path once)` });
       } else if (path === MANIFEST_FILE) {
-        findings.push({ file: MANIFEST_FILE, line, pointer, message: `${pointer} declares the manifest itself (expected only the loadout's content files)` });
+        findings.push({ file: MANIFEST_FILE, line: lineOf(pointer), pointer, message: `${pointer} declares the manifest itself (expected only the loadout's content files)` });
       } else if (!present.has(path)) {
-        findings.push({ file: MANIFEST_FILE, line, pointer, message: `${pointer} "${path}" is declared but not present in the folder` });
+        findings.push({ file: MANIFEST_FILE, line: lineOf(pointer), pointer, message: `${pointer} "${path}" is declared but not present in the folder` });
       }
       declared.add(path);
     });

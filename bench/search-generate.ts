@@ -117,3 +117,15 @@ export const BENCH_QUERIES: string[] = [
   'q=rust%20axum%20api', 'q=securty%20review', 'q=postgres', 'q=authentication&agent=cursor', 'q=testing&tags=typescript', 'q=&category=gamedev', 'q=&limit=20',
   'q=caching&has=skills', 'q=terraform%20aws', 'q=discord%20bot', 'q=chrome%20extension', 'q=obsrvability', 'q=go%20gin&verified=true', 'q=vue%20forms', 'q=llm%20agent',
 ];
+
+/** `count` different two-word searches (a stack and a topic word), in a fixed order. */
+export function uniqueQueries(count: number): string[] {
+  const words = TOPICS.flatMap((t) => t.split(' '));
+  const queries: string[] = [];
+  for (let i = 0; queries.length < count; i++) {
+    const q = `${STACKS[i % STACKS.length] ?? ''} ${words[Math.floor(i / STACKS.length) % words.length] ?? ''}`;
+    if (!queries.includes(q)) queries.push(q);
+    if (i > count * 4) break;
+  }
+  return queries;
+}

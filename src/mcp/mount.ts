@@ -4,7 +4,7 @@
  * instance answers the same).
  */
 import type { Hono } from 'hono';
-import { loadSearchEngine } from '../search/engine.js';
+import { loadSearchEngine, type SearchEngineOptions } from '../search/engine.js';
 import { mountSearch } from '../search/route.js';
 import { openCatalogue } from './catalogue.js';
 import { mountMcp } from './route.js';
@@ -14,8 +14,8 @@ import { mountMcp } from './route.js';
  * in the install commands and the server card.
  * @throws LoadoutError `not_found` when the tree lacks the search index or its documents.
  */
-export async function loadSearchAndMcpRoutes(distDir: string, baseUrl: string): Promise<((app: Hono) => void)[]> {
-  const engine = await loadSearchEngine(distDir);
+export async function loadSearchAndMcpRoutes(distDir: string, baseUrl: string, searchOptions: SearchEngineOptions = {}): Promise<((app: Hono) => void)[]> {
+  const engine = await loadSearchEngine(distDir, searchOptions);
   const catalogue = await openCatalogue(distDir);
   return [mountSearch(engine), mountMcp({ engine, catalogue, baseUrl: baseUrl.replace(/\/+$/u, '') })];
 }

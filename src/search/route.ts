@@ -17,7 +17,7 @@ export function mountSearch(engine: SearchEngine): (app: Hono) => void {
     app.get(SEARCH_ROUTE, (c) => {
       const { query, errors } = parseSearchParameters(fromSearchParams(new URL(c.req.url).searchParams));
       if (query === undefined) return badParameters(errors);
-      return c.json(engine.search(query), 200, { 'cache-control': 'no-cache' });
+      return c.body(engine.searchJson(query), 200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache' });
     });
   };
 }

@@ -116,3 +116,36 @@ describe('ranking on the fixture catalogue', () => {
     expect(result).toMatchObject({ id: 'nextjs-app-router', version: '1.1.0', featured: true, verified: true, counts: { rules: 1, skills: 1, mcp: 0 }, url: 'http://localhost:8787/loadouts/nextjs-app-router/', api_url: 'http://localhost:8787/api/loadouts/nextjs-app-router.json' });
   });
 });
+
+describe('the ranking cache', () => {
+  const QUERIES = ['nextjs', 'nexjs', 'fastap', 'security review', 'godot game', 'tail', 'react testing', 'python'];
+  const FILTERS: Record<string, string>[] = [{}, { agent: 'cursor' }, { has: 'skills' }, { limit: '3', offset: '1' }];
+
+  it('answers repeated searches exactly as an engine without a cache', async () => {
+    const uncached = await loadSearchEngine(fixture.dist, { cacheMatches: 0 });
+    for (const q of QUERIES) {
+      for (const filters of FILTERS) {
+        const expected = uncached.search(query({ q, ...filters }));
+        expect(engine.search(query({ q, ...filters })), `${q} ${JSON.stringify(filters)}`).toEqual(expected);
+        expect(engine.search(query({ q: ` ${q.toUpperCase()} `, ...filters })).results).toEqual(expected.results);
+      }
+    }
+  });
+
+  it('writes the same JSON text as JSON.stringify of the answer', () => {
+    for (const q of [...QUERIES, '', 'quote " and \\ backslash', 'ünïcödé ☃']) {
+      for (const filters of FILTERS) {
+        const checked = query({ q, ...filters });
+        expect(engine.searchJson(checked), `${q} ${JSON.stringify(filters)}`).toBe(JSON.stringify(engine.search(checked)));
+      }
+    }
+  });
+
+  it('stays right when its budget forces evictions', async () => {
+    const small = await loadSearchEngine(fixture.dist, { cacheMatches: 3 });
+    const uncached = await loadSearchEngine(fixture.dist, { cacheMatches: 0 });
+    for (let round = 0; round < 3; round++) {
+      for (const q of QUERIES) expect(small.search(query({ q })), q).toEqual(uncached.search(query({ q })));
+    }
+  });
+});

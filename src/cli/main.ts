@@ -77,11 +77,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     .description('check every loadout and write the static API tree')
     .option('--out <dir>', 'output folder', 'dist')
     .option('--base-url <url>', 'base address of the published URLs (default: LOADOUT_BASE_URL or http://localhost:8787)')
-    .action(async (opts: { out: string; baseUrl?: string }) => {
+    .option('--clean', 'build every loadout again, ignoring what the previous build left')
+    .action(async (opts: { out: string; baseUrl?: string; clean?: boolean }) => {
       const config = resolveConfig();
       const { buildCommand } = await import('./commands/build.js');
       const progress = process.stderr.isTTY && process.env['CI'] === undefined;
-      code = await buildCommand({ root: root(), out: opts.out, baseUrl: opts.baseUrl ?? config.baseUrl, progress }, out, err);
+      code = await buildCommand({ root: root(), out: opts.out, baseUrl: opts.baseUrl ?? config.baseUrl, progress, clean: opts.clean === true }, out, err);
     });
 
   program

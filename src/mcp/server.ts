@@ -8,6 +8,7 @@
  * list is converted to JSON Schema once, at start.
  */
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
   CallToolRequestSchema,
@@ -62,8 +63,11 @@ export function createMcpHandler(ctx: ToolContext): McpHandler {
   const byName = new Map(TOOLS.map((t) => [t.name, t]));
   const resources = createSkillResources(ctx.catalogue);
 
+  // One JSON Schema validator for every request: the SDK would otherwise build a new Ajv
+  // instance for each stateless request's Server, which was the largest cost of a tool call.
+  const jsonSchemaValidator = new AjvJsonSchemaValidator();
   const newServer = (): Server => {
-    const server = new Server({ ...SERVER_INFO }, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS });
+    const server = new Server({ ...SERVER_INFO }, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS, jsonSchemaValidator });
     server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
     server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
       const tool = byName.get(request.params.name);

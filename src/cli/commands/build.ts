@@ -10,6 +10,8 @@ export interface BuildCommandOptions {
   baseUrl: string;
   /** Show progress (on a TTY, not in CI). */
   progress: boolean;
+  /** Ignore the previous tree. */
+  clean: boolean;
 }
 
 /** Runs the build; returns 0 when written, 1 when a loadout failed its checks. */
@@ -19,6 +21,7 @@ export async function buildCommand(options: BuildCommandOptions, out: Write, err
     root: options.root,
     out: options.out,
     baseUrl: options.baseUrl,
+    clean: options.clean,
     ...(options.progress ? { onProgress: (done: number, total: number, id: string) => err(`\r[${done}/${total}] ${id}\u001b[K`) } : {}),
   });
   if (options.progress) err('\r\u001b[K');
@@ -29,6 +32,7 @@ export async function buildCommand(options: BuildCommandOptions, out: Write, err
     return EXIT.failed;
   }
   const versions = result.loadouts.reduce((n, l) => n + l.versions.length, 0);
-  out(`built ${result.loadouts.length} loadouts (${versions} versions, ${(result.bytes / 1024).toFixed(0)} KB) into ${options.out} in ${((performance.now() - started) / 1000).toFixed(2)} s\n`);
+  const kept = result.reused.length === 0 ? '' : `, ${result.reused.length} unchanged`;
+  out(`built ${result.loadouts.length} loadouts (${versions} versions${kept}, ${(result.bytes / 1024).toFixed(0)} KB written) into ${options.out} in ${((performance.now() - started) / 1000).toFixed(2)} s\n`);
   return EXIT.ok;
 }

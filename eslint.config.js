@@ -9,7 +9,7 @@ export default tseslint.config(
   {
     // Plain Node scripts (bench/*.mjs): Node's globals.
     files: ['**/*.mjs'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly', globalThis: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', globalThis: 'readonly', setTimeout: 'readonly' } },
   },
   {
     rules: {

@@ -29,6 +29,14 @@ export interface VersionEntry {
   checks: { pass: number; fail: number; skip: number; not_applicable: number };
 }
 
+/** `api/loadouts/<id>/versions.json`: every published version, oldest first. */
+export interface VersionsDocument {
+  id: string;
+  /** The newest version (the one `latest` follows). */
+  latest: string;
+  versions: VersionEntry[];
+}
+
 /** A file of a published version. `role` and the rest are null when that version's manifest was invalid. */
 export interface VersionFile {
   path: string;

@@ -6,15 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { rawUrl, versionsUrl } from '../build/addresses.js';
-import type { VersionEntry } from '../build/loadout-output.js';
+import type { VersionsDocument } from '../build/loadout-output.js';
 import { LoadoutError } from '../catalogue/errors.js';
-
-/** `api/loadouts/<id>/versions.json`. */
-export interface VersionsDocument {
-  id: string;
-  latest: string;
-  versions: VersionEntry[];
-}
 
 /** A catalogue to install from. */
 export interface CatalogueReader {

@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { VersionEntry } from '../build/build.js';
+import type { VersionsDocument } from '../build/loadout-output.js';
 import type { PublishedRecord } from '../build/record.js';
 import { LoadoutError } from '../catalogue/errors.js';
 import { SLUG_PATTERN } from '../catalogue/vocabulary.js';
@@ -26,13 +26,6 @@ export interface AgentEntry {
 export interface TagsDocument {
   stacks: { tag: string; count: number }[];
   categories: { tag: string; count: number }[];
-}
-
-/** `api/loadouts/<id>/versions.json`. */
-export interface VersionsDocument {
-  id: string;
-  latest: string;
-  versions: VersionEntry[];
 }
 
 /** Read access to a built tree. Lookups of unknown things resolve to undefined. */

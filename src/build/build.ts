@@ -23,8 +23,6 @@ import { loadoutOutputPaths, writeLoadoutOutputs } from './loadout-output.js';
 import { updateTreeInPlace, writeTreeAtomically, type OutputTree } from './output.js';
 import type { PublishedRecord } from './record.js';
 
-export type { VersionEntry } from './loadout-output.js';
-
 /** Options of {@link buildCatalogue}. */
 export interface BuildOptions {
   /** Catalogue root (holds `loadouts/`). */
@@ -93,7 +91,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
       const loadoutHistory = await history.historyOf(id, versionOf(source));
       const commit = commitOf(history, loadoutHistory, id);
       const key = loadoutKey(source, loadoutHistory, commit);
-      const previous = cache?.loadouts[id] === key ? await readPreviousRecord(options.out, id) : undefined;
+      const previous = cache?.loadouts[id] === key ? readPreviousRecord(options.out, id) : undefined;
       const run = previous === undefined ? await runChecks(source, { fixturesDir }) : reusedRun(source, previous);
       return { run, history: loadoutHistory, commit, key, previous };
     });
@@ -164,7 +162,7 @@ function commitOf(history: CatalogueHistory, loadout: LoadoutHistory, id: string
   return history.dirty.has(id) || loadout.lastCommit === undefined ? `${commit}+dirty` : commit;
 }
 
-async function readPreviousRecord(out: string, id: string): Promise<PublishedRecord | undefined> {
+function readPreviousRecord(out: string, id: string): PublishedRecord | undefined {
   try {
     // Synchronous for the same reason as reading sources: one small file, no thread-pool round trips.
     return JSON.parse(readFileSync(join(out, 'api', 'loadouts', `${id}.json`), 'utf8')) as PublishedRecord;

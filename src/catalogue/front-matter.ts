@@ -3,6 +3,7 @@
  * SKILL.md, subagents, Cursor `.mdc` rules and Copilot `.instructions.md`). The block is
  * parsed with the `yaml` library; this module only finds the fences.
  */
+import { countLines } from './lines.js';
 import { parseYamlSource } from './yaml-document.js';
 
 /** The result of reading front matter from a Markdown text. */
@@ -40,9 +41,4 @@ export function readFrontMatter(text: string): FrontMatter {
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) data = value as Record<string, unknown>;
   else if (errors.length === 0 && value !== undefined && value !== null) errors.push({ line: 2, message: 'front matter is not a mapping (expected "key: value" lines)' });
   return { present: true, data, errors, bodyLine, body: rest.slice(close.index + close[0].length) };
-}
-
-function countLines(text: string): number {
-  if (text === '') return 0;
-  return text.split('\n').length - (text.endsWith('\n') ? 1 : 0);
 }

@@ -6,12 +6,11 @@
  */
 import type { Context, Hono } from 'hono';
 import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { problem } from '../server/problem.js';
 import { matchesEtag } from '../server/static.js';
 import { isAllowedOrigin } from './origin.js';
 import { buildServerCard, SERVER_CARD_PATHS, SERVER_CARD_TYPE } from './server-card.js';
-import { createMcpHandler } from './server.js';
+import { createMcpHandler, SERVER_INFO } from './server.js';
 import type { ToolContext } from './tools.js';
 
 /** The MCP endpoint path. */
@@ -20,16 +19,10 @@ export const MCP_ROUTE = '/mcp';
 const ALLOW = 'POST, OPTIONS';
 const REQUEST_HEADERS = 'content-type, accept, authorization, mcp-protocol-version, mcp-session-id, last-event-id';
 
-/** The package version (the server card's and `serverInfo`'s `version`). */
-export function packageVersion(): string {
-  // src/mcp/ and lib/mcp/ are both two levels below package.json.
-  return (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
-}
-
 /** A mount function for `createApp({ routes })`: the MCP endpoint and the server card. */
 export function mountMcp(ctx: ToolContext): (app: Hono) => void {
   const handle = createMcpHandler(ctx);
-  const card = `${JSON.stringify(buildServerCard(ctx.baseUrl, packageVersion()), null, 2)}\n`;
+  const card = `${JSON.stringify(buildServerCard(ctx.baseUrl, SERVER_INFO.version), null, 2)}\n`;
   const etag = `"${createHash('sha256').update(card).digest('base64url').slice(0, 27)}"`;
 
   return (app) => {

@@ -7,6 +7,7 @@
  * arguments name but the catalogue lacks (STYLE.md, after the MCP TypeScript SDK). The tool
  * list is converted to JSON Schema once, at start.
  */
+import { createRequire } from 'node:module';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
@@ -26,7 +27,13 @@ import { createSkillResources, SKILL_TEMPLATES } from './resources.js';
 import { TOOLS, type ToolContext } from './tools.js';
 
 /** `serverInfo` name and version, also used by the server card. */
-export const SERVER_INFO = { name: 'loadout-catalogue', title: 'Loadout Catalogue', version: '1.0.0' } as const;
+export const SERVER_INFO = { name: 'loadout-catalogue', title: 'Loadout Catalogue', version: packageVersion() } as const;
+
+/** The package version: `serverInfo.version` and the server card's `version` (one value for both). */
+function packageVersion(): string {
+  // src/mcp/ and lib/mcp/ are both two levels below package.json.
+  return (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+}
 
 /** What the server tells an agent at `initialize`. */
 export const INSTRUCTIONS =

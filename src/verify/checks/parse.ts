@@ -5,6 +5,7 @@
  * Gemini CLI and Copilot subagent docs all require `name` and `description`).
  */
 import { parse as parseToml } from 'smol-toml';
+import { LineIndex } from '../text/line-index.js';
 import { frontMatterOf } from '../text/memo.js';
 import { parseYamlSource } from '../../catalogue/yaml-document.js';
 import { judge, plural, type Check, type CheckContext, type Finding } from '../check.js';
@@ -24,7 +25,7 @@ export const parse: Check = {
       }
       const nul = text.indexOf('\u0000');
       if (nul >= 0) {
-        findings.push({ file: path, line: lineAt(text, nul), message: 'contains a NUL byte (expected text, not binary content)' });
+        findings.push({ file: path, line: new LineIndex(text).lineOf(nul), message: 'contains a NUL byte (expected text, not binary content)' });
         continue;
       }
       findings.push(...parseByKind(path, text, plainText.has(path)));
@@ -99,19 +100,13 @@ function lineOfKey(text: string, key: string): number {
   return index < 0 ? 2 : index + 1;
 }
 
-/** 1-based line of character offset `index`. */
-export function lineAt(text: string, index: number): number {
-  let line = 1;
-  for (let i = 0; i < index && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
-}
 
 function jsonErrorLine(text: string, error: unknown): number | undefined {
   const message = (error as Error).message;
   const lineCol = /line (\d+)/u.exec(message);
   if (lineCol?.[1] !== undefined) return Number(lineCol[1]);
   const position = /position (\d+)/u.exec(message);
-  return position?.[1] === undefined ? undefined : lineAt(text, Number(position[1]));
+  return position?.[1] === undefined ? undefined : new LineIndex(text).lineOf(Number(position[1]));
 }
 
 function lineOfInvalidUtf8(bytes: Uint8Array): number {

@@ -7,7 +7,7 @@
 import { posix } from 'node:path';
 import { judge, plural, type Check, type CheckContext, type Finding } from '../check.js';
 import { collectAnchors, hasAnchor } from '../references/anchors.js';
-import { findMarkdownReferences, findSkillPaths, isExternal, type Reference } from '../references/links.js';
+import { findMarkdownReferences, findSkillPaths, isExternal, safeDecode, type Reference } from '../references/links.js';
 import { LineIndex } from '../text/line-index.js';
 import { isMarkdownPath } from '../text/markdown.js';
 
@@ -79,12 +79,4 @@ function folderSet(paths: Iterable<string>): Set<string> {
     for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) folders.add(path.slice(0, i));
   }
   return folders;
-}
-
-function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
 }

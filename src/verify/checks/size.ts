@@ -3,6 +3,7 @@
  * and at most 500 lines per skill or rule file (spec "Limits": verification size check).
  * The manifest is not counted: the limits are on the loadout's files.
  */
+import { countLines } from '../../catalogue/lines.js';
 import { LIMITS } from '../../catalogue/vocabulary.js';
 import { judge, plural, type Check, type Finding } from '../check.js';
 import { atPointer } from '../locate.js';
@@ -38,14 +39,6 @@ export const size: Check = {
     return judge(findings, `${plural(files.size, 'file')}, ${total} bytes, within limits`, (n) => plural(n, 'size problem'));
   },
 };
-
-/** Number of lines, not counting the empty string after a final newline. */
-export function countLines(text: string): number {
-  if (text === '') return 0;
-  let lines = 1;
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lines++;
-  return text.endsWith('\n') ? lines - 1 : lines;
-}
 
 /** 1-based line holding byte `offset` (where a file first goes over a limit). */
 function lineAtByte(bytes: Uint8Array, offset: number): number {

@@ -80,7 +80,8 @@ function complement(ranges: { start: number; end: number }[], length: number): {
   return out;
 }
 
-function safeDecode(s: string): string {
+/** `decodeURIComponent`, or the text as it is when it holds a malformed escape. */
+export function safeDecode(s: string): string {
   try {
     return decodeURIComponent(s);
   } catch {

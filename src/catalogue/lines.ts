@@ -1,0 +1,7 @@
+/** Number of lines of a text, not counting the empty string after a final newline ('' has 0). */
+export function countLines(text: string): number {
+  if (text === '') return 0;
+  let lines = 1;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lines++;
+  return text.endsWith('\n') ? lines - 1 : lines;
+}

@@ -42,4 +42,26 @@ describe('anchors', () => {
     expect(hasAnchor(anchors, 'Setup')).toBe(true);
     expect(hasAnchor(anchors, 'not-a-heading')).toBe(false);
   });
+
+  it('reads ATX and setext headings as CommonMark does, with CRLF line breaks', () => {
+    const text = [
+      '   ### Three spaces ###   ',
+      '    # Four spaces is code',
+      '#No space is not a heading',
+      '####### Seven is not a heading',
+      '#',
+      'Dashed',
+      '---',
+      '- a list item',
+      '---',
+      '> a quote',
+      '===',
+      'Plain paragraph',
+      '',
+      '## Windows\r',
+      'Underlined\r',
+      '==\r',
+    ].join('\n');
+    expect([...collectAnchors(text)]).toEqual(['three-spaces', '', 'dashed', 'windows', 'underlined']);
+  });
 });

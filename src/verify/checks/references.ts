@@ -8,7 +8,7 @@ import { posix } from 'node:path';
 import { judge, plural, type Check, type CheckContext, type Finding } from '../check.js';
 import { collectAnchors, hasAnchor } from '../references/anchors.js';
 import { findMarkdownReferences, findSkillPaths, isExternal, safeDecode, type Reference } from '../references/links.js';
-import { LineIndex } from '../text/line-index.js';
+import { viewOf } from '../text/memo.js';
 import { isMarkdownPath } from '../text/markdown.js';
 
 export const references: Check = {
@@ -22,11 +22,10 @@ export const references: Check = {
     for (const path of context.source.files.keys()) {
       const text = context.text(path);
       if (text === undefined) continue;
-      const markdown = isMarkdownPath(path);
+      if (!isMarkdownPath(path)) continue;
       const skill = /^skills\/([^/]+)\/SKILL\.md$/u.exec(path)?.[1];
-      if (!markdown) continue;
-      const lines = new LineIndex(text);
-      const refs: Reference[] = [...(markdown ? findMarkdownReferences(text, lines) : []), ...(skill !== undefined ? findSkillPaths(text, lines) : [])];
+      const view = viewOf(text);
+      const refs: Reference[] = [...findMarkdownReferences(text, view), ...(skill !== undefined ? findSkillPaths(text, view) : [])];
       const seen = new Set<string>();
       for (const ref of refs) {
         const key = `${ref.line}\u0000${ref.target}\u0000${ref.anchor ?? ''}`;

@@ -9,11 +9,15 @@ import { MANIFEST_FILE } from '../../catalogue/manifest.js';
 import { judge, plural, type Check, type CheckContext, type Finding } from '../check.js';
 import { findCredentials } from '../safety/credentials.js';
 import { findHiddenInstructions, findInvisibleCharacters } from '../safety/hidden-text.js';
-import { findNetworkUse, mcpServerNetworkUse, undeclaredNetworkFinding } from '../safety/network.js';
+import { findNetworkUse, mcpServerNetworkUse, NETWORK_NEEDLES, undeclaredNetworkFinding } from '../safety/network.js';
 import { prepareScanText } from '../safety/scan-text.js';
 import { isScript } from '../safety/scripts.js';
-import { findRiskyShell } from '../safety/shell-rules.js';
+import { findRiskyShell, SHELL_NEEDLES } from '../safety/shell-rules.js';
+import { NeedleSet } from '../text/needles.js';
 import { mcpServerEntries } from '../mcp/servers.js';
+
+/** The shell and network rules' needles, searched for in one pass over each file. */
+const NEEDLES = new NeedleSet([...SHELL_NEEDLES.needles, ...NETWORK_NEEDLES.needles]);
 
 export const safety: Check = {
   id: 'safety',
@@ -31,6 +35,7 @@ export const safety: Check = {
       scanned++;
       const scan = prepareScanText(path, text);
       scans.push(scan);
+      scan.view.needles(NEEDLES); // answers the shell and network rules' searches below
       const script = isScript(path, text);
       findings.push(...findRiskyShell(scan), ...findInvisibleCharacters(scan), ...findHiddenInstructions(scan));
       if (!declaresNetwork) {

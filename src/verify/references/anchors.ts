@@ -3,8 +3,7 @@
  * removed, spaces to hyphens, `-1`, `-2` … for repeats; as github-slugger does) and explicit
  * `id`/`name` attributes of HTML elements.
  */
-import { codeBlocksOf } from '../text/memo.js';
-import { blankRanges } from '../text/markdown.js';
+import { viewOf } from '../text/memo.js';
 
 /** Slug of a heading's text, as GitHub renders it. */
 export function slugify(heading: string): string {
@@ -19,27 +18,68 @@ export function slugify(heading: string): string {
     .replace(/ /gu, '-');
 }
 
-const ATX_HEADING = /^ {0,3}#{1,6}(?:[ \t]+([^\n]*?))?(?:[ \t]+#+)?[ \t]*\r?$/gmu;
-const HEADING = /^ {0,3}#{1,6}(?:[ \t]+([^\n]*?))?(?:[ \t]+#+)?[ \t]*\r?$|^ {0,3}([^\s>|#*+-][^\n]*)\r?\n {0,3}(?:=+|-+)[ \t]*\r?$/gmu;
-const SETEXT_UNDERLINE = /\n {0,3}(?:=+|-+)[ \t]*\r?(?:\n|$)/u;
+/** An ATX heading line ("## Title ##"): group 1 is the title (CommonMark 0.31 section 4.2). */
+const ATX_HEADING = /^ {0,3}#{1,6}(?:[ \t]+([^\n]*?))?(?:[ \t]+#+)?[ \t]*\r?$/u;
+/** The first line of a setext heading: up to three spaces, then not a blank, quote, table, heading or list marker. */
+const SETEXT_TEXT = /^ {0,3}([^\s>|#*+-][^\n]*)$/u;
+/** A setext underline ("===" or "---", CommonMark 0.31 section 4.3). */
+const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*\r?$/u;
+const ATTRIBUTE = /\s(?:id|name)\s*=\s*["']([^"']+)["']/gu;
 
-/** Every anchor of a Markdown text. Pure. */
+/**
+ * Every anchor of a Markdown text: the slugs of its ATX and setext headings, in order, and
+ * its `id`/`name` attributes. Headings inside fenced code blocks do not count. Pure.
+ */
 export function collectAnchors(text: string): Set<string> {
   const anchors = new Set<string>();
   const counts = new Map<string, number>();
-  const prose = blankRanges(text, codeBlocksOf(text));
+  const prose = viewOf(text).withoutBlocks;
   const addSlug = (heading: string): void => {
     const base = slugify(heading);
     const n = counts.get(base) ?? 0;
     counts.set(base, n + 1);
     anchors.add(n === 0 ? base : `${base}-${n}`);
   };
-  // ATX headings ("## Title") and setext headings ("Title" over "===" or "---"), in order.
-  const heading = SETEXT_UNDERLINE.test(prose) ? HEADING : ATX_HEADING;
-  heading.lastIndex = 0;
-  for (let m = heading.exec(prose); m !== null; m = heading.exec(prose)) addSlug(m[2] !== undefined ? m[2].trim() : (m[1] ?? ''));
-  for (const m of prose.matchAll(/\s(?:id|name)\s*=\s*["']([^"']+)["']/gu)) anchors.add(m[1] ?? '');
+  // Line by line; only a line that starts (after up to three spaces) with "#", or one followed
+  // by an underline, is read further, so plain paragraphs cost a few character tests.
+  let start = 0;
+  while (start <= prose.length) {
+    const end = lineEnd(prose, start);
+    const first = firstNonSpace(prose, start, end);
+    if (first === 0x23 /* # */) {
+      const m = ATX_HEADING.exec(prose.slice(start, end));
+      if (m !== null) addSlug(m[1] ?? '');
+    } else if (first !== -1 && end < prose.length) {
+      const nextEnd = lineEnd(prose, end + 1);
+      const marker = firstNonSpace(prose, end + 1, nextEnd);
+      if ((marker === 0x3d /* = */ || marker === 0x2d) /* - */ && SETEXT_UNDERLINE.test(prose.slice(end + 1, nextEnd))) {
+        const m = SETEXT_TEXT.exec(prose.slice(start, end));
+        if (m !== null) {
+          addSlug((m[1] ?? '').trim());
+          start = nextEnd + 1; // the underline is part of the heading
+          continue;
+        }
+      }
+    }
+    start = end + 1;
+  }
+  if (prose.includes('=')) for (const m of prose.matchAll(ATTRIBUTE)) anchors.add(m[1] ?? '');
   return anchors;
+}
+
+/** Offset of the line break ending the line that starts at `start`, or the text's length. */
+function lineEnd(text: string, start: number): number {
+  const nl = text.indexOf('\n', start);
+  return nl < 0 ? text.length : nl;
+}
+
+/** The character code after up to three leading spaces of the line `[start, end)`; -1 when that is the end or a fourth space. */
+function firstNonSpace(text: string, start: number, end: number): number {
+  for (let i = start; i < end && i < start + 4; i++) {
+    const c = text.charCodeAt(i);
+    if (c !== 0x20) return c;
+  }
+  return -1;
 }
 
 /** True when `anchor` names one of `anchors`, comparing loosely (case, punctuation) to avoid false alarms. */

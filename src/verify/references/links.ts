@@ -6,9 +6,8 @@
  * `assets/…`, relative to the skill folder: Agent Skills specification, "File references").
  * Links and imports in code blocks and code spans are examples, not references.
  */
-import { codeBlocksOf } from '../text/memo.js';
-import { LineIndex } from '../text/line-index.js';
-import { blankRanges, proseOnly } from '../text/markdown.js';
+import { viewOf, type TextView } from '../text/memo.js';
+import { blankRanges, type TextRange } from '../text/markdown.js';
 
 /** One reference found in a file. */
 export interface Reference {
@@ -29,8 +28,9 @@ const SKILL_PATH = /(?<![\w./@-])(?:\.\/)?((?:references|scripts|assets)\/[\w-][
 const SKILL_PATH_IN_CODE = /(?:(?<![\w./@-])(?:\.\/)?(references\/[\w-][\w./-]*\.[A-Za-z0-9]+)\b)|(?:(?:python[0-9.]*|node|bash|sh|zsh|pwsh|powershell(?:\.exe)?|tsx|ts-node|deno\s+run|uv\s+run|ruby|perl|source)\s+(?:-\S+\s+)*(?:\.\/)?((?:scripts|assets)\/[\w-][\w./-]*\.[A-Za-z0-9]+)\b)/gu;
 
 /** Links and `@` imports of a Markdown text, with 1-based lines. Pure. */
-export function findMarkdownReferences(text: string, lines = new LineIndex(text)): Reference[] {
-  const prose = proseOnly(text, codeBlocksOf(text));
+export function findMarkdownReferences(text: string, view: TextView = viewOf(text)): Reference[] {
+  const prose = view.prose;
+  const lines = view.lines;
   const refs: Reference[] = [];
   const add = (kind: Reference['kind'], raw: string, offset: number): void => {
     // `[#<n>](<url>)`: an angle-bracketed bare word is a template placeholder, not a file.
@@ -54,10 +54,10 @@ export function findMarkdownReferences(text: string, lines = new LineIndex(text)
  * `assets/…` in prose and code spans; in code blocks only `references/…` and scripts that the
  * block runs (`python scripts/x.py`), since other paths there belong to the user's project. Pure.
  */
-export function findSkillPaths(text: string, lines = new LineIndex(text)): Reference[] {
+export function findSkillPaths(text: string, view: TextView = viewOf(text)): Reference[] {
   const refs: Reference[] = [];
-  const blocks = codeBlocksOf(text);
-  const prose = blankRanges(text, blocks);
+  const { blocks, lines } = view;
+  const prose = view.withoutBlocks;
   const code = blankRanges(text, complement(blocks.map((b) => ({ start: b.contentStart, end: b.contentEnd })), text.length));
   for (const [view, re] of [[prose, SKILL_PATH], [code, SKILL_PATH_IN_CODE]] as const) {
     re.lastIndex = 0;
@@ -69,8 +69,8 @@ export function findSkillPaths(text: string, lines = new LineIndex(text)): Refer
   return refs;
 }
 
-function complement(ranges: { start: number; end: number }[], length: number): { start: number; end: number }[] {
-  const out: { start: number; end: number }[] = [];
+function complement(ranges: TextRange[], length: number): TextRange[] {
+  const out: TextRange[] = [];
   let last = 0;
   for (const r of ranges) {
     if (r.start > last) out.push({ start: last, end: r.start });

@@ -10,7 +10,7 @@
  * - HTML comments in Markdown whose text gives the agent instructions.
  */
 import type { Finding } from '../check.js';
-import { blankRanges, findHtmlComments } from '../text/markdown.js';
+import { findHtmlComments } from '../text/markdown.js';
 import type { ScanText } from './scan-text.js';
 
 const INVISIBLE = /[\u202A-\u202E\u2066-\u2069\u200B-\u200D\u2060-\u2064\u180E\uFEFF]|[\u{E0000}-\u{E007F}]/gu;
@@ -101,7 +101,8 @@ const AGENT_ADDRESS = /\b(?:note to|attention|dear)\s+(?:the\s+)?(?:ai|agent|ass
 export function findHiddenInstructions(scan: ScanText): Finding[] {
   if (!scan.markdown) return [];
   const findings: Finding[] = [];
-  const outsideCode = blankRanges(scan.text, scan.blocks);
+  const outsideCode = scan.view.withoutBlocks;
+  if (!outsideCode.includes('<!--')) return findings;
   for (const comment of findHtmlComments(outsideCode)) {
     const body = comment.body.trim();
     if (body === '') continue;

@@ -10,6 +10,7 @@
  */
 import type { Finding } from '../check.js';
 import { blankRanges } from '../text/markdown.js';
+import { NeedleSet } from '../text/needles.js';
 import { isWarned, type ScanText } from './scan-text.js';
 
 const REMOTE_URL = String.raw`(?:https?|ftp):\/\/(?!(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?:[:/]|$))(?!(?:[\w-]+\.)*example\.(?:com|org|net)\b)[\w.-]+`;
@@ -49,6 +50,9 @@ const PROSE_RULE: NetworkRule = {
   what: 'tells the agent to fetch a remote URL',
 };
 
+/** Every needle of every rule, found in one pass over a file. */
+export const NETWORK_NEEDLES = new NeedleSet([...CODE_RULES, ...PROGRAM_RULES, PROSE_RULE].flatMap((r) => r.needles));
+
 /** How a file is read for network use: Markdown, a program (Python, JavaScript, …), or commands and configuration (shell scripts, YAML, …). */
 export type NetworkReading = 'markdown' | 'program' | 'commands';
 
@@ -69,8 +73,11 @@ export function networkReading(path: string, text: string): NetworkReading {
 export function findNetworkUse(scan: ScanText, readingOrLegacy?: NetworkReading | boolean): { line: number; what: string } | undefined {
   const reading = typeof readingOrLegacy === 'string' ? readingOrLegacy : networkReading(scan.path, scan.text);
   const hits: { line: number; what: string }[] = [];
+  // A rule runs on a part of the file only when the part has one of its needles.
+  const found = scan.view.needles(NETWORK_NEEDLES);
+  const present = (rule: NetworkRule): boolean => rule.needles.some((n) => found.has(n));
   const tryRules = (text: string, rules: NetworkRule[], offset = 0): void => {
-    const lower = text.toLowerCase();
+    const lower = scan.view.lower.slice(offset, offset + text.length);
     for (const rule of rules) {
       if (!rule.needles.some((n) => lower.includes(n))) continue;
       const global = rule.pattern;
@@ -84,9 +91,12 @@ export function findNetworkUse(scan: ScanText, readingOrLegacy?: NetworkReading 
       }
     }
   };
-  if (reading === 'program') tryRules(scan.text, PROGRAM_RULES);
-  else for (const r of scan.codeRegions) tryRules(scan.text.slice(r.start, r.end), CODE_RULES, r.start);
-  if (scan.markdown && scan.text.includes('http')) tryRules(blankRanges(scan.text, scan.codeRegions), [PROSE_RULE]);
+  if (reading === 'program') tryRules(scan.text, PROGRAM_RULES.filter(present));
+  else {
+    const rules = CODE_RULES.filter(present);
+    if (rules.length > 0) for (const r of scan.codeRegions) tryRules(scan.text.slice(r.start, r.end), rules, r.start);
+  }
+  if (scan.markdown && present(PROSE_RULE)) tryRules(blankRanges(scan.text, scan.codeRegions), [PROSE_RULE]);
   hits.sort((a, b) => a.line - b.line);
   return hits[0];
 }

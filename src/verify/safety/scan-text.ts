@@ -2,32 +2,34 @@
  * One file of a loadout prepared for the safety rules: its lines, and for Markdown which
  * parts are code (fenced blocks, inline code spans) and which are prose. Built once per file.
  */
-import { codeBlocksOf } from '../text/memo.js';
-import { LineIndex } from '../text/line-index.js';
-import { blankRanges, findCodeSpans, isMarkdownPath, type CodeBlock } from '../text/markdown.js';
+import { viewOf, type TextView } from '../text/memo.js';
+import type { LineIndex } from '../text/line-index.js';
+import { isMarkdownPath, type CodeBlock, type TextRange } from '../text/markdown.js';
 
 /** A file's text with the views the safety rules need. */
 export interface ScanText {
   path: string;
   text: string;
   lines: LineIndex;
+  /** The shared views of the text (code blanked, …). */
+  view: TextView;
   markdown: boolean;
   /** Fenced code blocks (Markdown only). */
   blocks: CodeBlock[];
   /** The code of the file: for Markdown the contents of fenced blocks and code spans, for other files the whole text. Sorted, not overlapping. */
-  codeRegions: { start: number; end: number }[];
+  codeRegions: TextRange[];
 }
 
 /** Prepares `text` of the loadout file `path`. Pure. */
 export function prepareScanText(path: string, text: string): ScanText {
-  const lines = new LineIndex(text);
-  if (!isMarkdownPath(path)) return { path, text, lines, markdown: false, blocks: [], codeRegions: [{ start: 0, end: text.length }] };
-  const blocks = codeBlocksOf(text);
-  const withoutBlocks = blankRanges(text, blocks);
+  const view = viewOf(text);
+  const lines = view.lines;
+  if (!isMarkdownPath(path)) return { path, text, lines, view, markdown: false, blocks: [], codeRegions: [{ start: 0, end: text.length }] };
+  const blocks = view.blocks;
   // A code span that fills the first cell of a table row names a term ("| `npm install` | Download … |"), it does not run it.
-  const spans = findCodeSpans(withoutBlocks).filter((s) => !isTermCell(text, s));
+  const spans = view.codeSpans.filter((s) => !isTermCell(text, s));
   const codeRegions = [...blocks.map((b) => ({ start: b.contentStart, end: b.contentEnd })), ...spans].sort((a, b) => a.start - b.start);
-  return { path, text, lines, markdown: true, blocks, codeRegions };
+  return { path, text, lines, view, markdown: true, blocks, codeRegions };
 }
 
 /**
@@ -53,7 +55,7 @@ export function isWarned(scan: ScanText, line: number): boolean {
   return false;
 }
 
-function isTermCell(text: string, span: { start: number; end: number }): boolean {
+function isTermCell(text: string, span: TextRange): boolean {
   const lineStart = text.lastIndexOf('\n', span.start - 1) + 1;
   if (!/^\s*\|\s*$/u.test(text.slice(lineStart, span.start))) return false;
   return /^\s*\|/u.test(text.slice(span.end, span.end + 40));

@@ -3,10 +3,11 @@
  * `curl … | sh`"): piping a download into an interpreter, `rm -rf` of `/`, `~` or `$HOME`,
  * `chmod 777`, `sudo`, turning off TLS verification, and running base64-decoded text.
  * Each rule is a regular expression applied to a whole file; a cheap substring test skips
- * files that cannot match. Lines that warn against the command are not flagged (see `isWarned`).
+ * files that cannot match (one pass finds every rule's needles). Lines that warn against the command are not flagged (see `isWarned`).
  */
 import { isWarned, type ScanText } from './scan-text.js';
 import type { Finding } from '../check.js';
+import { NeedleSet } from '../text/needles.js';
 
 interface ShellRule {
   /** Lower-case substrings of which at least one must occur for the rule to run. */
@@ -84,17 +85,17 @@ const RULES: ShellRule[] = [
   },
 ];
 
-/** Every needle of every rule in one expression: most files contain none, and one scan tells. */
-const ANY_NEEDLE = new RegExp([...new Set(RULES.flatMap((r) => r.needles))].map((n) => n.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&')).join('|'), 'iu');
+/** Every needle of every rule, found in one pass over a file. */
+export const SHELL_NEEDLES = new NeedleSet(RULES.flatMap((r) => r.needles));
 
 /** Findings for risky shell commands in one file. Pure. */
 export function findRiskyShell(scan: ScanText): Finding[] {
   const findings: Finding[] = [];
-  if (!ANY_NEEDLE.test(scan.text)) return findings;
-  const lower = scan.text.toLowerCase();
+  const present = scan.view.needles(SHELL_NEEDLES);
+  if (present.size === 0) return findings;
   const seen = new Set<string>();
   for (const rule of RULES) {
-    if (!rule.needles.some((n) => lower.includes(n))) continue;
+    if (!rule.needles.some((n) => present.has(n))) continue;
     rule.pattern.lastIndex = 0;
     for (let m = rule.pattern.exec(scan.text); m !== null; m = rule.pattern.exec(scan.text)) {
       if (m[0].length === 0) rule.pattern.lastIndex++;

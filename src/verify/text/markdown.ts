@@ -4,6 +4,12 @@
  * that matter for links and hidden text). Pure; offsets are character offsets into the text.
  */
 
+/** A range of character offsets `[start, end)` in a text. */
+export interface TextRange {
+  start: number;
+  end: number;
+}
+
 /** A fenced code block: from the opening fence line to the end of the closing one. */
 export interface CodeBlock {
   start: number;
@@ -41,23 +47,39 @@ export function findCodeBlocks(text: string): CodeBlock[] {
   return blocks;
 }
 
-/** Replaces every character in `[start, end)` ranges with a space, keeping line breaks, so offsets stay valid. */
-export function blankRanges(text: string, ranges: readonly { start: number; end: number }[]): string {
+/**
+ * Replaces every character in the `[start, end)` ranges with a space, keeping line breaks, so
+ * that offsets and lines stay valid. Ranges may come in any order; an overlapping range is
+ * skipped. Pure.
+ */
+export function blankRanges(text: string, ranges: readonly TextRange[]): string {
   if (ranges.length === 0) return text;
-  let out = '';
+  const parts: string[] = [];
   let last = 0;
-  for (const r of [...ranges].sort((a, b) => a.start - b.start)) {
+  for (const r of isSorted(ranges) ? ranges : [...ranges].sort((a, b) => a.start - b.start)) {
     if (r.start < last) continue;
-    const part = text.slice(r.start, r.end);
-    out += text.slice(last, r.start) + (part.includes('\n') ? part.replace(/[^\n]+/gu, (m) => ' '.repeat(m.length)) : ' '.repeat(part.length));
+    parts.push(text.slice(last, r.start));
+    // Blank line by line: spaces for the characters, the line breaks as they are.
+    let from = r.start;
+    for (let nl = text.indexOf('\n', from); nl >= 0 && nl < r.end; nl = text.indexOf('\n', from)) {
+      parts.push(' '.repeat(nl - from), '\n');
+      from = nl + 1;
+    }
+    parts.push(' '.repeat(r.end - from));
     last = r.end;
   }
-  return out + text.slice(last);
+  parts.push(text.slice(last));
+  return parts.join('');
+}
+
+function isSorted(ranges: readonly TextRange[]): boolean {
+  for (let i = 1; i < ranges.length; i++) if ((ranges[i]?.start ?? 0) < (ranges[i - 1]?.start ?? 0)) return false;
+  return true;
 }
 
 /** Ranges of inline code spans (backtick runs closed by an equal run), outside fenced blocks. */
-export function findCodeSpans(text: string): { start: number; end: number }[] {
-  const spans: { start: number; end: number }[] = [];
+export function findCodeSpans(text: string): TextRange[] {
+  const spans: TextRange[] = [];
   if (!text.includes('`')) return spans;
   const re = /(`+)([\s\S]*?[^`])\1(?!`)/gu;
   for (let m = re.exec(text); m !== null; m = re.exec(text)) {
@@ -87,12 +109,6 @@ export function findHtmlComments(text: string): HtmlComment[] {
     if (m[0].length === 0) re.lastIndex++;
   }
   return comments;
-}
-
-/** The text with fenced code blocks and inline code spans blanked: the prose and markup only. */
-export function proseOnly(text: string, blocks: readonly CodeBlock[] = findCodeBlocks(text)): string {
-  const withoutBlocks = blankRanges(text, blocks);
-  return blankRanges(withoutBlocks, findCodeSpans(withoutBlocks));
 }
 
 /** True for the Markdown file extensions the checks read as Markdown. */

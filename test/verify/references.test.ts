@@ -37,6 +37,8 @@ describe('anchors', () => {
     expect(slugify('Error handling for `APIs`')).toBe('error-handling-for-apis');
     expect(slugify('Fixtures & helpers')).toBe('fixtures--helpers');
     expect(slugify('[Link](x.md) **bold**')).toBe('link-bold');
+    expect(slugify('  Error Handling - 2 ')).toBe('error-handling---2');
+    expect(slugify('Naïve café')).toBe('naïve-café');
     const anchors = collectAnchors('# Setup\n\n## Setup\n\nTitle\n=====\n\n<a id="custom"></a>\n\n```md\n# Not a heading\n```\n');
     expect([...anchors].sort()).toEqual(['custom', 'setup', 'setup-1', 'title']);
     expect(hasAnchor(anchors, 'Setup')).toBe(true);

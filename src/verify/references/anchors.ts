@@ -5,8 +5,12 @@
  */
 import { viewOf } from '../text/memo.js';
 
+const PLAIN_HEADING = /^[A-Za-z0-9 -]*$/u;
+
 /** Slug of a heading's text, as GitHub renders it. */
 export function slugify(heading: string): string {
+  // Most headings are plain words: lower case, spaces to hyphens.
+  if (PLAIN_HEADING.test(heading)) return heading.toLowerCase().trim().replace(/ /gu, '-');
   const text = heading
     .replace(/!?\[([^\]]*)\]\([^)]*\)/gu, '$1') // links and images → their text
     .replace(/<[^>]+>/gu, '') // inline HTML

@@ -3,6 +3,7 @@
  * one module in `src/verify/checks/` named by its id, with a `run` that reads a
  * {@link CheckContext} and returns a {@link CheckOutcome}. Checks never throw for bad content.
  */
+import type { TextView } from './text/view.js';
 import type { SchemaViolation } from '../catalogue/schema.js';
 import type { Manifest } from '../catalogue/manifest.js';
 import type { LoadoutSource } from '../catalogue/source.js';
@@ -45,6 +46,8 @@ export interface CheckContext {
   manifest: Manifest | undefined;
   /** Strictly decoded UTF-8 text of a file, or undefined (missing, or not UTF-8). Cached. */
   text(path: string): string | undefined;
+  /** The shared views of a file's text (lines, front matter, Markdown structure); undefined as for `text`. Cached. */
+  view(path: string): TextView | undefined;
   /** Outcomes of the checks that ran before this one. */
   earlier: ReadonlyMap<CheckId, CheckOutcome>;
   /** Folder holding starter fixtures named by `tested.fixture` (the `starter-build` check). */

@@ -10,6 +10,7 @@ import { validateAgainstSchema } from '../catalogue/schema.js';
 import { parseYamlSource, type YamlSource } from '../catalogue/yaml-document.js';
 import type { CheckContext, CheckOutcome, CheckStatus, Finding } from './check.js';
 import { CHECKS } from './checks/index.js';
+import { TextView } from './text/view.js';
 
 /** A check's entry in the published record (spec "Verification": `checks`). */
 export interface CheckResult {
@@ -48,20 +49,23 @@ export async function runChecks(source: LoadoutSource, options: RunChecksOptions
   const schemaViolations = manifestYaml === undefined || manifestYaml.errors.length > 0 ? [] : validateAgainstSchema(manifestYaml.data);
   // Checks after `listing` may read the manifest once the schema accepts it, even if a file is missing.
   const manifest = manifestYaml !== undefined && manifestYaml.errors.length === 0 && schemaViolations.length === 0 ? (manifestYaml.data as Manifest) : undefined;
-  const texts = new Map<string, string | undefined>();
+  const views = new Map<string, TextView | undefined>();
+  const view = (path: string): TextView | undefined => {
+    if (!views.has(path)) {
+      const bytes = source.files.get(path);
+      const text = bytes === undefined ? undefined : decodeUtf8(bytes);
+      views.set(path, text === undefined ? undefined : new TextView(text));
+    }
+    return views.get(path);
+  };
   const earlier = new Map<CheckId, CheckOutcome>();
   const context: CheckContext = {
     source,
     manifestYaml,
     schemaViolations,
     manifest,
-    text(path) {
-      if (!texts.has(path)) {
-        const bytes = source.files.get(path);
-        texts.set(path, bytes === undefined ? undefined : decodeUtf8(bytes));
-      }
-      return texts.get(path);
-    },
+    text: (path) => view(path)?.text,
+    view,
     earlier,
     fixturesDir: options.fixturesDir,
   };

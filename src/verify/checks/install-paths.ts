@@ -5,8 +5,8 @@
  * the front matter the agent needs to apply them (Cursor: `alwaysApply`, `globs` or
  * `description`; Copilot: `applyTo`) (DESIGN.md sections 3, 4 and 8).
  */
-import { frontMatterOf } from '../text/memo.js';
 import { describePathProblem } from '../../catalogue/file-path.js';
+import type { FrontMatter } from '../../catalogue/front-matter.js';
 import { PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
 import { isDiscoverable } from '../../install/discovery.js';
 import { resolveInstallTarget } from '../../install/layout.js';
@@ -54,17 +54,15 @@ export const installPaths: Check = {
         if (!isDiscoverable(entry.role, agent, target)) {
           findings.push({ ...atPointer(context, pointer), message: `${entry.path}: ${agent} target "${target}" is not where ${agent} reads ${entry.role} files, so it would be ignored` });
         }
-        if (entry.role === 'rules') findings.push(...checkRuleFrontMatter(entry.path, context.text(entry.path), agent, target));
+        if (entry.role === 'rules') findings.push(...checkRuleFrontMatter(entry.path, context.view(entry.path)?.frontMatter, agent, target));
       });
     }
     return judge(findings, `${plural(targets, 'install target')} across ${PUBLISHED_AGENTS.length} agents`, (n) => plural(n, 'install path problem'));
   },
 };
 
-function checkRuleFrontMatter(path: string, text: string | undefined, agent: string, target: string): Finding[] {
-  if (text === undefined) return [];
-  const fm = frontMatterOf(text);
-  if (fm.errors.length > 0) return [];
+function checkRuleFrontMatter(path: string, fm: FrontMatter | undefined, agent: string, target: string): Finding[] {
+  if (fm === undefined || fm.errors.length > 0) return [];
   const has = (key: string): boolean => fm.data[key] !== undefined && fm.data[key] !== null && fm.data[key] !== '';
   if (agent === 'cursor' && !(fm.data['alwaysApply'] === true || has('globs') || has('description'))) {
     return [{ file: path, line: 1, message: `installs to ${target} but has no alwaysApply, globs or description front matter, so Cursor applies it only when mentioned (expected at least one)` }];

@@ -6,7 +6,7 @@
  */
 import { parse as parseToml } from 'smol-toml';
 import { LineIndex } from '../text/line-index.js';
-import { frontMatterOf } from '../text/memo.js';
+import type { TextView } from '../text/view.js';
 import { parseYamlSource } from '../../catalogue/yaml-document.js';
 import { judge, plural, type Check, type CheckContext, type Finding } from '../check.js';
 
@@ -18,24 +18,25 @@ export const parse: Check = {
     // Reference files are read as plain text: a template's placeholder front matter ("title: [Name]") is content, not configuration.
     const plainText = new Set((context.manifest?.files ?? []).filter((f) => f.role === 'reference').map((f) => f.path));
     for (const [path, bytes] of context.source.files) {
-      const text = context.text(path);
-      if (text === undefined) {
+      const view = context.view(path);
+      if (view === undefined) {
         findings.push({ file: path, line: lineOfInvalidUtf8(bytes), message: 'is not valid UTF-8 text (expected a UTF-8 text file)' });
         continue;
       }
-      const nul = text.indexOf('\u0000');
+      const nul = view.text.indexOf('\u0000');
       if (nul >= 0) {
-        findings.push({ file: path, line: new LineIndex(text).lineOf(nul), message: 'contains a NUL byte (expected text, not binary content)' });
+        findings.push({ file: path, line: view.lines.lineOf(nul), message: 'contains a NUL byte (expected text, not binary content)' });
         continue;
       }
-      findings.push(...parseByKind(path, text, plainText.has(path)));
+      findings.push(...parseByKind(path, view, plainText.has(path)));
     }
     findings.push(...checkDeclaredFrontMatter(context));
     return judge(findings, `${plural(context.source.files.size, 'file')} parse`, (n) => plural(n, 'parse error'));
   },
 };
 
-function parseByKind(path: string, text: string, plainMarkdown: boolean): Finding[] {
+function parseByKind(path: string, view: TextView, plainMarkdown: boolean): Finding[] {
+  const { text } = view;
   const ext = path.slice(path.lastIndexOf('.') + 1).toLowerCase();
   switch (ext) {
     case 'json':
@@ -60,7 +61,7 @@ function parseByKind(path: string, text: string, plainMarkdown: boolean): Findin
     case 'mdc':
     case 'markdown':
       if (plainMarkdown) return [];
-      return frontMatterOf(text).errors.map((e) => ({ file: path, line: e.line, message: e.message }));
+      return view.frontMatter.errors.map((e) => ({ file: path, line: e.line, message: e.message }));
     default:
       return [];
   }
@@ -72,9 +73,9 @@ function checkDeclaredFrontMatter(context: CheckContext): Finding[] {
   for (const entry of context.manifest?.files ?? []) {
     const isSkillEntry = entry.role === 'skill' && entry.path === `skills/${entry.skill ?? ''}/SKILL.md`;
     if (!isSkillEntry && entry.role !== 'subagent') continue;
-    const text = context.text(entry.path);
-    if (text === undefined) continue;
-    const fm = frontMatterOf(text);
+    const view = context.view(entry.path);
+    if (view === undefined) continue;
+    const { text, frontMatter: fm } = view;
     if (fm.errors.length > 0) continue; // reported above
     const what = isSkillEntry ? 'SKILL.md' : 'a subagent';
     if (!fm.present) {

@@ -8,7 +8,6 @@ import { posix } from 'node:path';
 import { judge, plural, type Check, type CheckContext, type Finding } from '../check.js';
 import { collectAnchors, hasAnchor } from '../references/anchors.js';
 import { findMarkdownReferences, findSkillPaths, isExternal, safeDecode, type Reference } from '../references/links.js';
-import { viewOf } from '../text/memo.js';
 import { isMarkdownPath } from '../text/markdown.js';
 
 export const references: Check = {
@@ -20,11 +19,11 @@ export const references: Check = {
     const folders = folderSet(context.source.files.keys());
     let count = 0;
     for (const path of context.source.files.keys()) {
-      const text = context.text(path);
-      if (text === undefined) continue;
+      const view = context.view(path);
+      if (view === undefined) continue;
+      const { text } = view;
       if (!isMarkdownPath(path)) continue;
       const skill = /^skills\/([^/]+)\/SKILL\.md$/u.exec(path)?.[1];
-      const view = viewOf(text);
       const refs: Reference[] = [...findMarkdownReferences(text, view), ...(skill !== undefined ? findSkillPaths(text, view) : [])];
       const seen = new Set<string>();
       for (const ref of refs) {
@@ -65,7 +64,8 @@ function resolve(context: CheckContext, from: string, skill: string | undefined,
 function anchorProblem(context: CheckContext, target: string, anchor: string, cache: Map<string, Set<string>>, what: string, shown: string): string | undefined {
   let anchors = cache.get(target);
   if (anchors === undefined) {
-    anchors = collectAnchors(context.text(target) ?? '');
+    const view = context.view(target);
+    anchors = view === undefined ? new Set<string>() : collectAnchors(view.text, view);
     cache.set(target, anchors);
   }
   if (hasAnchor(anchors, anchor)) return undefined;

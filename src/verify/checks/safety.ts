@@ -30,10 +30,11 @@ export const safety: Check = {
     let scanned = 0;
     const scans = [];
     for (const path of context.source.files.keys()) {
-      const text = context.text(path);
-      if (text === undefined) continue; // `parse` reports files that are not text
+      const view = context.view(path);
+      if (view === undefined) continue; // `parse` reports files that are not text
+      const { text } = view;
       scanned++;
-      const scan = prepareScanText(path, text);
+      const scan = prepareScanText(path, text, view);
       scans.push(scan);
       scan.view.needles(NEEDLES); // answers the shell and network rules' searches below
       const script = isScript(path, text);

@@ -4,7 +4,6 @@
  * each server's key so that findings can name it.
  */
 import type { CheckContext } from '../check.js';
-import { LineIndex } from '../text/line-index.js';
 
 /** One server of one MCP configuration file. */
 export interface McpServerEntry {
@@ -27,12 +26,13 @@ export interface McpFile {
   servers: McpServerEntry[];
 }
 
-/** Reads every role-`mcp` file of the manifest. Pure apart from `context.text`. */
+/** Reads every role-`mcp` file of the manifest. Pure apart from `context.view`. */
 export function readMcpFiles(context: CheckContext): McpFile[] {
   const files: McpFile[] = [];
   for (const entry of context.manifest?.files ?? []) {
     if (entry.role !== 'mcp') continue;
-    const text = context.text(entry.path);
+    const view = context.view(entry.path);
+    const text = view?.text;
     let data: unknown;
     let parsed = false;
     try {
@@ -43,8 +43,8 @@ export function readMcpFiles(context: CheckContext): McpFile[] {
     }
     const servers: McpServerEntry[] = [];
     const object = (data as { mcpServers?: unknown } | null | undefined)?.mcpServers;
-    if (text !== undefined && object !== null && typeof object === 'object' && !Array.isArray(object)) {
-      const lines = new LineIndex(text);
+    if (view !== undefined && text !== undefined && object !== null && typeof object === 'object' && !Array.isArray(object)) {
+      const lines = view.lines;
       let from = text.indexOf('"mcpServers"');
       for (const [name, config] of Object.entries(object as Record<string, unknown>)) {
         const at = keyOffset(text, name, from);

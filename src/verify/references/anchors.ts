@@ -3,7 +3,7 @@
  * removed, spaces to hyphens, `-1`, `-2` … for repeats; as github-slugger does) and explicit
  * `id`/`name` attributes of HTML elements.
  */
-import { viewOf } from '../text/memo.js';
+import { TextView } from '../text/view.js';
 
 const PLAIN_HEADING = /^[A-Za-z0-9 -]*$/u;
 
@@ -34,10 +34,10 @@ const ATTRIBUTE = /\s(?:id|name)\s*=\s*["']([^"']+)["']/gu;
  * Every anchor of a Markdown text: the slugs of its ATX and setext headings, in order, and
  * its `id`/`name` attributes. Headings inside fenced code blocks do not count. Pure.
  */
-export function collectAnchors(text: string): Set<string> {
+export function collectAnchors(text: string, view = new TextView(text)): Set<string> {
   const anchors = new Set<string>();
   const counts = new Map<string, number>();
-  const prose = viewOf(text).withoutBlocks;
+  const prose = view.withoutBlocks;
   const addSlug = (heading: string): void => {
     const base = slugify(heading);
     const n = counts.get(base) ?? 0;

@@ -6,7 +6,7 @@
  * `assets/…`, relative to the skill folder: Agent Skills specification, "File references").
  * Links and imports in code blocks and code spans are examples, not references.
  */
-import { viewOf, type TextView } from '../text/memo.js';
+import { TextView } from '../text/view.js';
 import { blankRanges, type TextRange } from '../text/markdown.js';
 
 /** One reference found in a file. */
@@ -28,7 +28,7 @@ const SKILL_PATH = /(?<![\w./@-])(?:\.\/)?((?:references|scripts|assets)\/[\w-][
 const SKILL_PATH_IN_CODE = /(?:(?<![\w./@-])(?:\.\/)?(references\/[\w-][\w./-]*\.[A-Za-z0-9]+)\b)|(?:(?:python[0-9.]*|node|bash|sh|zsh|pwsh|powershell(?:\.exe)?|tsx|ts-node|deno\s+run|uv\s+run|ruby|perl|source)\s+(?:-\S+\s+)*(?:\.\/)?((?:scripts|assets)\/[\w-][\w./-]*\.[A-Za-z0-9]+)\b)/gu;
 
 /** Links and `@` imports of a Markdown text, with 1-based lines. Pure. */
-export function findMarkdownReferences(text: string, view: TextView = viewOf(text)): Reference[] {
+export function findMarkdownReferences(text: string, view = new TextView(text)): Reference[] {
   const prose = view.prose;
   const lines = view.lines;
   const refs: Reference[] = [];
@@ -54,7 +54,7 @@ export function findMarkdownReferences(text: string, view: TextView = viewOf(tex
  * `assets/…` in prose and code spans; in code blocks only `references/…` and scripts that the
  * block runs (`python scripts/x.py`), since other paths there belong to the user's project. Pure.
  */
-export function findSkillPaths(text: string, view: TextView = viewOf(text)): Reference[] {
+export function findSkillPaths(text: string, view = new TextView(text)): Reference[] {
   const refs: Reference[] = [];
   const { blocks, lines } = view;
   const prose = view.withoutBlocks;

@@ -2,7 +2,7 @@
  * One file of a loadout prepared for the safety rules: its lines, and for Markdown which
  * parts are code (fenced blocks, inline code spans) and which are prose. Built once per file.
  */
-import { viewOf, type TextView } from '../text/memo.js';
+import { TextView } from '../text/view.js';
 import type { LineIndex } from '../text/line-index.js';
 import { isMarkdownPath, type CodeBlock, type TextRange } from '../text/markdown.js';
 
@@ -20,9 +20,8 @@ export interface ScanText {
   codeRegions: TextRange[];
 }
 
-/** Prepares `text` of the loadout file `path`. Pure. */
-export function prepareScanText(path: string, text: string): ScanText {
-  const view = viewOf(text);
+/** Prepares `text` of the loadout file `path`, sharing `view` when the caller has one. Pure. */
+export function prepareScanText(path: string, text: string, view = new TextView(text)): ScanText {
   const lines = view.lines;
   if (!isMarkdownPath(path)) return { path, text, lines, view, markdown: false, blocks: [], codeRegions: [{ start: 0, end: text.length }] };
   const blocks = view.blocks;

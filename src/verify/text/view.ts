@@ -1,29 +1,15 @@
 /**
- * Per-text memoisation for the checks: several checks read the same file's front matter,
- * lines and Markdown structure, and the texts come from one `context.text` cache, so a small
- * map keyed by the text saves parsing each file up to a dozen times (six agents × rules, the
- * safety rules, links, anchors). The map is cleared when it grows past a bound, so memory
- * stays flat over a catalogue of any size.
+ * The views of a file's text that several checks share: its lines, front matter, Markdown
+ * structure, and which needles it holds. A check run keeps one view per file (see
+ * `CheckContext.view`), so each is computed once however many checks and agents ask: a file
+ * is otherwise parsed up to a dozen times (six agents × rules, the safety rules, links,
+ * anchors). Keyed by path in the run, not by text: hashing every text for a lookup cost more
+ * than the lookups saved.
  */
 import { readFrontMatter, type FrontMatter } from '../../catalogue/front-matter.js';
 import { LineIndex } from './line-index.js';
 import type { NeedleSet } from './needles.js';
 import { blankRanges, findCodeBlocks, findCodeSpans, type CodeBlock, type TextRange } from './markdown.js';
-
-const LIMIT = 512;
-
-function memo<T>(compute: (text: string) => T): (text: string) => T {
-  const cache = new Map<string, T>();
-  return (text) => {
-    let value = cache.get(text);
-    if (value === undefined) {
-      if (cache.size >= LIMIT) cache.clear();
-      value = compute(text);
-      cache.set(text, value);
-    }
-    return value;
-  };
-}
 
 /**
  * The views of one text that the checks share, each computed on first use. Offsets in every
@@ -37,6 +23,7 @@ export class TextView {
   #codeSpans: TextRange[] | undefined;
   #prose: string | undefined;
   #lower: string | undefined;
+  #frontMatter: FrontMatter | undefined;
   readonly #needles = new Map<NeedleSet, ReadonlySet<string>>();
 
   constructor(readonly text: string) {}
@@ -58,6 +45,11 @@ export class TextView {
       this.#needles.set(set, found);
     }
     return found;
+  }
+
+  /** The Markdown front matter (see {@link readFrontMatter}). */
+  get frontMatter(): FrontMatter {
+    return (this.#frontMatter ??= readFrontMatter(this.text));
   }
 
   /** Offset ↔ line lookups. */
@@ -85,9 +77,3 @@ export class TextView {
     return (this.#prose ??= blankRanges(this.withoutBlocks, this.codeSpans));
   }
 }
-
-/** The shared {@link TextView} of `text`, memoised. */
-export const viewOf: (text: string) => TextView = memo((text) => new TextView(text));
-
-/** {@link readFrontMatter}, memoised. Treat the result as read-only. */
-export const frontMatterOf: (text: string) => FrontMatter = memo(readFrontMatter);

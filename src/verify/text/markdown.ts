@@ -77,20 +77,43 @@ function isSorted(ranges: readonly TextRange[]): boolean {
   return true;
 }
 
-/** Ranges of inline code spans (backtick runs closed by an equal run), outside fenced blocks. */
+/**
+ * Ranges of inline code spans outside fenced blocks (CommonMark 0.31 section 6.1): a run of
+ * backticks up to the next run of the same length. A run with no closer before the paragraph
+ * ends (a blank line) is literal text. One pass from backtick to backtick.
+ */
 export function findCodeSpans(text: string): TextRange[] {
   const spans: TextRange[] = [];
-  if (!text.includes('`')) return spans;
-  const re = /(`+)([\s\S]*?[^`])\1(?!`)/gu;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) {
-    // A span never crosses a blank line (it would end the paragraph).
-    if (/\n[ \t]*\n/u.test(m[0])) {
-      re.lastIndex = m.index + (m[1]?.length ?? 1);
-      continue;
+  let open = text.indexOf('`');
+  while (open >= 0) {
+    const openEnd = runEnd(text, open);
+    const paragraphEnd = blankLineAfter(text, openEnd);
+    let close = text.indexOf('`', openEnd);
+    while (close >= 0 && close < paragraphEnd && runEnd(text, close) - close !== openEnd - open) close = text.indexOf('`', runEnd(text, close));
+    if (close >= 0 && close < paragraphEnd) {
+      const end = runEnd(text, close);
+      spans.push({ start: open, end });
+      open = text.indexOf('`', end);
+    } else {
+      open = text.indexOf('`', openEnd);
     }
-    spans.push({ start: m.index, end: m.index + m[0].length });
   }
   return spans;
+}
+
+/** The offset just past the run of backticks that starts at `at`. */
+function runEnd(text: string, at: number): number {
+  let i = at;
+  while (text.charCodeAt(i) === 0x60) i++;
+  return i;
+}
+
+const BLANK_LINE = /\n[ \t]*\n/gu;
+
+/** Offset of the next blank line at or after `from` (where a paragraph ends), or the text's length. */
+function blankLineAfter(text: string, from: number): number {
+  BLANK_LINE.lastIndex = from;
+  return BLANK_LINE.exec(text)?.index ?? text.length;
 }
 
 /** An HTML comment `<!-- … -->` with its offsets and inner text. */

@@ -90,16 +90,25 @@ export class NeedleSet {
 
   /** The needles (lower-case) that occur in `text`, ignoring ASCII case. Pure. */
   findIn(text: string): Set<string> {
+    const hits = scan(text, this.#next, this.#ends);
     const result = new Set<string>();
-    const next = this.#next;
-    const ends = this.#ends;
-    let state = 0;
-    for (let i = 0, length = text.length; i < length; i++) {
-      const code = text.charCodeAt(i);
-      // A character outside ASCII is in no needle: the match starts again.
-      state = code < ALPHABET ? (next[(state << 7) | code] as number) : 0;
-      if (ends[state] !== 0) for (const n of this.#found[state] ?? []) result.add(n);
-    }
+    for (const state of hits) for (const n of this.#found[state] ?? []) result.add(n);
     return result;
   }
+}
+
+/**
+ * The automaton's run over `text`: the states reached that end a needle, in order (a state
+ * once per run of repeats). Kept apart from the set building so that the loop stays small.
+ */
+function scan(text: string, next: Int32Array, ends: Uint8Array): number[] {
+  const hits: number[] = [];
+  let state = 0;
+  for (let i = 0, length = text.length; i < length; i++) {
+    const code = text.charCodeAt(i);
+    // A character outside ASCII is in no needle: the match starts again.
+    state = code < ALPHABET ? (next[(state << 7) | code] as number) : 0;
+    if (ends[state] !== 0 && hits[hits.length - 1] !== state) hits.push(state);
+  }
+  return hits;
 }

@@ -19,7 +19,6 @@ import { generateAdapter } from '../src/adapters/generate.js';
 import { decodeUtf8, listLoadoutIds, readLoadoutSource } from '../src/catalogue/source.js';
 import { checkCatalogue, passed } from '../src/verify/catalogue.js';
 import { findCredentials, type CredentialSource } from '../src/verify/safety/credentials.js';
-import { LineIndex } from '../src/verify/text/line-index.js';
 
 const COUNT = Number(process.argv[2] ?? 1000);
 const TARGET = 3;
@@ -129,14 +128,14 @@ try {
   await readAndHash(join(root, 'loadouts', 'bench-0000'));
   await checkCatalogue({ root }, ['bench-0000', 'bench-0001', 'bench-0002']);
 
-  // The credential scan's input, prepared outside the timing: per loadout, its texts and lines.
+  // The credential scan's input, prepared outside the timing: per loadout, its texts.
   const loadoutsDir = join(root, 'loadouts');
   const credentialInputs: CredentialSource[][] = [];
   for (const id of await listLoadoutIds(loadoutsDir)) {
     const source = await readLoadoutSource(loadoutsDir, id);
     credentialInputs.push([...source.files].flatMap(([path, bytes]) => {
       const text = decodeUtf8(bytes);
-      return text === undefined ? [] : [{ path, text, lines: new LineIndex(text) }];
+      return text === undefined ? [] : [{ path, text }];
     }));
   }
 

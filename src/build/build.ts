@@ -17,7 +17,7 @@ import { runChecks, type CheckRun } from '../verify/run.js';
 import { normaliseBaseUrl } from './addresses.js';
 import { BUILD_CACHE_FILE, fingerprintBuild, loadoutKey, makeBuildCache, readBuildCache } from './cache.js';
 import { writeCatalogueDocuments } from './catalogue-documents.js';
-import { mapConcurrent } from './concurrency.js';
+import { mapConcurrent } from '../concurrency.js';
 import { openHistory, type CatalogueHistory, type LoadoutHistory } from './history.js';
 import { loadoutOutputPaths, writeLoadoutOutputs } from './loadout-output.js';
 import { updateTreeInPlace, writeTreeAtomically, type OutputTree } from './output.js';

@@ -3,6 +3,7 @@
  * one module in `src/verify/checks/` named by its id, with a `run` that reads a
  * {@link CheckContext} and returns a {@link CheckOutcome}. Checks never throw for bad content.
  */
+import type { CredentialScan } from './safety/credentials.js';
 import type { TextView } from './text/view.js';
 import type { SchemaViolation } from '../catalogue/schema.js';
 import type { Manifest } from '../catalogue/manifest.js';
@@ -50,6 +51,8 @@ export interface CheckContext {
   view(path: string): TextView | undefined;
   /** Outcomes of the checks that ran before this one. */
   earlier: ReadonlyMap<CheckId, CheckOutcome>;
+  /** How the `safety` check scans for credentials: in this thread, or on a worker. */
+  scanCredentials: CredentialScan;
   /** Folder holding starter fixtures named by `tested.fixture` (the `starter-build` check). */
   fixturesDir: string | undefined;
 }

@@ -10,6 +10,7 @@ import { validateAgainstSchema } from '../catalogue/schema.js';
 import { parseYamlSource, type YamlSource } from '../catalogue/yaml-document.js';
 import type { CheckContext, CheckOutcome, CheckStatus, Finding } from './check.js';
 import { CHECKS } from './checks/index.js';
+import { findCredentials, type CredentialScan } from './safety/credentials.js';
 import { TextView } from './text/view.js';
 
 /** A check's entry in the published record (spec "Verification": `checks`). */
@@ -38,6 +39,8 @@ export interface RunChecksOptions {
   only?: readonly CheckId[];
   /** Folder of starter fixtures for `starter-build`. */
   fixturesDir?: string;
+  /** How to scan for credentials; default {@link findCredentials} in this thread. */
+  scanCredentials?: CredentialScan;
 }
 
 /**
@@ -67,6 +70,7 @@ export async function runChecks(source: LoadoutSource, options: RunChecksOptions
     text: (path) => view(path)?.text,
     view,
     earlier,
+    scanCredentials: options.scanCredentials ?? findCredentials,
     fixturesDir: options.fixturesDir,
   };
   const results: CheckResult[] = [];

@@ -7,7 +7,6 @@
  */
 import { MANIFEST_FILE } from '../../catalogue/manifest.js';
 import { judge, plural, type Check, type CheckContext, type Finding } from '../check.js';
-import { findCredentials } from '../safety/credentials.js';
 import { findHiddenInstructions, findInvisibleCharacters } from '../safety/hidden-text.js';
 import { findNetworkUse, mcpServerNetworkUse, NETWORK_NEEDLES, undeclaredNetworkFinding } from '../safety/network.js';
 import { prepareScanText } from '../safety/scan-text.js';
@@ -47,7 +46,7 @@ export const safety: Check = {
         findings.push({ file: path, line: 1, message: `is a script but is not listed in security.scripts (expected "${path}" in security.scripts of loadout.yaml)`, hint: 'List every script so that users can review what runs.' });
       }
     }
-    findings.push(...(await findCredentials(scans)));
+    findings.push(...(await context.scanCredentials(scans.map(({ path, text }) => ({ path, text })))));
     if (!declaresNetwork) findings.push(...undeclaredMcpNetwork(context));
     findings.push(...unknownListedScripts(context));
     findings.sort((a, b) => (a.file === b.file ? (a.line ?? 0) - (b.line ?? 0) : a.file < b.file ? -1 : 1));

@@ -12,7 +12,7 @@ import { secretLintProfiler } from '@secretlint/profiler';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
 import type { SecretLintCoreConfig } from '@secretlint/types';
 import type { Finding } from '../check.js';
-import type { LineIndex } from '../text/line-index.js';
+import { LineIndex } from '../text/line-index.js';
 
 // secretlint marks every lint on the global performance timeline and keeps every mark in an
 // array it scans linearly (@secretlint/profiler 12.0.0), so a long run or a server slows down
@@ -21,12 +21,17 @@ secretLintProfiler.mark = () => undefined;
 
 const CONFIG: SecretLintCoreConfig = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] };
 
-/** A file to scan: its loadout path, text and line index. */
+/** A file to scan: its loadout path and text. */
 export interface CredentialSource {
   path: string;
   text: string;
-  lines: LineIndex;
 }
+
+/**
+ * A way to run the credential scan over a loadout's files, in this thread
+ * ({@link findCredentials}) or on a worker (`CredentialScanner`); both give the same findings.
+ */
+export type CredentialScan = (files: readonly CredentialSource[]) => Promise<Finding[]>;
 
 /**
  * Findings for credentials in `files`. The files are linted as one text, joined by blank
@@ -34,7 +39,7 @@ export interface CredentialSource {
  * and each message is mapped back to its file and line. Secrets are masked in messages, so a
  * published record never repeats them. Never throws for content.
  */
-export async function findCredentials(files: readonly CredentialSource[]): Promise<Finding[]> {
+export const findCredentials: CredentialScan = async (files) => {
   if (files.length === 0) return [];
   const starts: number[] = [];
   let content = '';
@@ -52,9 +57,9 @@ export async function findCredentials(files: readonly CredentialSource[]): Promi
     const file = files[i] ?? files[0]!;
     return {
       file: file.path,
-      line: file.lines.lineOf(m.range[0] - (starts[i] ?? 0)),
+      line: new LineIndex(file.text).lineOf(m.range[0] - (starts[i] ?? 0)),
       message: `contains a credential: ${m.message.replace(/\s+/gu, ' ').slice(0, 120)} [${m.ruleId.replace('@secretlint/secretlint-rule-', 'secretlint:')}] (expected no secrets; use a placeholder such as \${API_KEY})`,
       hint: 'Remove the secret, revoke it, and refer to an environment variable instead.',
     };
   });
-}
+};

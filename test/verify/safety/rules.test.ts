@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { CredentialScanner } from '../../../src/verify/safety/credential-scanner.js';
 import { findCredentials } from '../../../src/verify/safety/credentials.js';
 import { findHiddenInstructions, findInvisibleCharacters } from '../../../src/verify/safety/hidden-text.js';
 import { findNetworkUse, mcpServerNetworkUse } from '../../../src/verify/safety/network.js';
@@ -124,7 +125,7 @@ describe('credentials (secretlint recommended rules)', () => {
     const files = [
       { path: 'AGENTS.md', text: '# A\n\nNothing here.\n' },
       { path: 'rules/ci.md', text: `# CI\n\nexport GITHUB_TOKEN=${token}\n` },
-    ].map((f) => ({ ...f, lines: prepareScanText(f.path, f.text).lines }));
+    ];
     const found = await findCredentials(files);
     expect(found).toHaveLength(1);
     expect(found[0]).toMatchObject({ file: 'rules/ci.md', line: 3 });
@@ -134,6 +135,27 @@ describe('credentials (secretlint recommended rules)', () => {
 
   it('accepts placeholders', async () => {
     const text = 'export GITHUB_TOKEN=${GITHUB_TOKEN}\nDATABASE_URL=postgres://user:${DB_PASSWORD}@localhost/app\n';
-    expect(await findCredentials([{ path: 'AGENTS.md', text, lines: prepareScanText('AGENTS.md', text).lines }])).toEqual([]);
+    expect(await findCredentials([{ path: 'AGENTS.md', text }])).toEqual([]);
+  });
+
+  it('finds the same on a worker thread as in this one, and refuses scans once closed', async () => {
+    const token = ['ghp', '_', 'wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx'].join('');
+    const files = [
+      { path: 'AGENTS.md', text: '# A\n' },
+      { path: 'scripts/ci.sh', text: `#!/bin/sh\n\nexport GITHUB_TOKEN=${token}\n` },
+    ];
+    const scanner = new CredentialScanner();
+    try {
+      const here = await findCredentials(files);
+      expect(here).toHaveLength(1);
+      // Until the worker has started, scans run in this thread; wait until one has run there.
+      await vi.waitFor(() => expect(scanner.onWorker).toBe(true), { timeout: 20_000, interval: 50 });
+      expect(await scanner.scan(files)).toEqual(here);
+      expect(await scanner.scan([])).toEqual([]);
+    } finally {
+      await scanner.close();
+    }
+    // Closed: scans run in this thread again, with the same findings.
+    expect(await scanner.scan(files)).toHaveLength(1);
   });
 });

@@ -19,7 +19,17 @@ import { LineIndex } from '../text/line-index.js';
 // quadratically and grows without bound. We never read the profile: make marking a no-op.
 secretLintProfiler.mark = () => undefined;
 
-const CONFIG: SecretLintCoreConfig = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] };
+/**
+ * The preset's rules, each registered on its own, without `filter-comments`: content under
+ * review must not switch the scan off with `secretlint-disable` comments (one such comment in
+ * any file would hide every secret after it, since a loadout is linted as one text).
+ * `disabled` on a rule inside a preset is ignored by @secretlint/core 12.0.0, hence the list.
+ */
+const FILTER_COMMENTS = '@secretlint/secretlint-rule-filter-comments';
+if (!recommended.rules.some((rule) => rule.meta.id === FILTER_COMMENTS)) throw new Error(`${FILTER_COMMENTS} is no longer in the recommended preset: review what credentials.ts leaves out`);
+const CONFIG: SecretLintCoreConfig = {
+  rules: recommended.rules.filter((rule) => rule.meta.id !== FILTER_COMMENTS).map((rule) => ({ id: rule.meta.id, rule })),
+};
 
 /** A file to scan: its loadout path and text. */
 export interface CredentialSource {

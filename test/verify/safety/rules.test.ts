@@ -133,6 +133,15 @@ describe('credentials (secretlint recommended rules)', () => {
     expect(found[0]?.message).toContain('secretlint:github');
   });
 
+  it('cannot be switched off by secretlint-disable comments in the content', async () => {
+    const token = ['ghp', '_', 'wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx'].join('');
+    const files = [
+      { path: 'rules/a.md', text: '# A\n\n<!-- secretlint-disable -->\n' },
+      { path: 'rules/b.md', text: `# B\n\nGITHUB_TOKEN=${token} <!-- secretlint-disable-line -->\n` },
+    ];
+    expect((await findCredentials(files)).map((f) => `${f.file}:${f.line}`)).toEqual(['rules/b.md:3']);
+  });
+
   it('accepts placeholders', async () => {
     const text = 'export GITHUB_TOKEN=${GITHUB_TOKEN}\nDATABASE_URL=postgres://user:${DB_PASSWORD}@localhost/app\n';
     expect(await findCredentials([{ path: 'AGENTS.md', text }])).toEqual([]);

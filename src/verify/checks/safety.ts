@@ -3,7 +3,8 @@
  * (bidi controls, zero-width and tag characters, instructions in HTML comments), network use
  * that `security.network` does not declare, and scripts missing from `security.scripts`
  * (spec "Verification"; DESIGN.md section 4; issue 3, point 2). Every finding names a line.
- * Any finding fails the check, and the build then publishes `security.verdict: flagged`.
+ * `loadout.yaml` is scanned for credentials and hidden characters. Any finding fails the
+ * check, and the build then publishes `security.verdict: flagged`.
  */
 import { MANIFEST_FILE } from '../../catalogue/manifest.js';
 import { judge, plural, type Check, type CheckContext, type Finding } from '../check.js';
@@ -46,7 +47,14 @@ export const safety: Check = {
         findings.push({ file: path, line: 1, message: `is a script but is not listed in security.scripts (expected "${path}" in security.scripts of loadout.yaml)`, hint: 'List every script so that users can review what runs.' });
       }
     }
-    findings.push(...(await context.scanCredentials(scans.map(({ path, text }) => ({ path, text })))));
+    // The manifest's text is published too (summary, description, notes): no secrets or hidden characters there either.
+    const credentialFiles = scans.map(({ path, text }) => ({ path, text }));
+    if (context.source.manifestText !== undefined) {
+      scanned++;
+      findings.push(...findInvisibleCharacters(prepareScanText(MANIFEST_FILE, context.source.manifestText)));
+      credentialFiles.push({ path: MANIFEST_FILE, text: context.source.manifestText });
+    }
+    findings.push(...(await context.scanCredentials(credentialFiles)));
     if (!declaresNetwork) findings.push(...undeclaredMcpNetwork(context));
     findings.push(...unknownListedScripts(context));
     findings.sort((a, b) => (a.file === b.file ? (a.line ?? 0) - (b.line ?? 0) : a.file < b.file ? -1 : 1));

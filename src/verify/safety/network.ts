@@ -84,7 +84,7 @@ export function findNetworkUse(scan: ScanText, readingOrLegacy?: NetworkReading 
       global.lastIndex = 0;
       for (let m = global.exec(text); m !== null; m = global.exec(text)) {
         const line = scan.lines.lineOf(offset + m.index + (m[0].length - m[0].trimStart().length));
-        if (!isWarned(scan, line)) {
+        if (!isWarned(scan, line, { start: offset + m.index, end: offset + m.index + m[0].length })) {
           hits.push({ line, what: rule.what });
           break;
         }

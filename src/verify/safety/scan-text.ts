@@ -32,16 +32,30 @@ export function prepareScanText(path: string, text: string, view = new TextView(
 }
 
 /**
- * Words that mark a line as a warning or a counter-example ("never pipe curl into sh",
+ * Words that mark prose as a warning or a counter-example ("never pipe curl into sh",
  * "❌ Bad:"), so that content which forbids a risky command is not flagged for showing it.
  */
-const WARNING = /\b(?:never|don'?t|do not|must not|should not|shouldn'?t|avoid|instead of|rather than|not recommended|forbid(?:den)?|prohibit(?:ed)?|disallow(?:ed)?|dangerous|insecure|unsafe|vulnerable|bad|wrong|anti-?pattern|risky|malicious|attack(?:er)?|detect(?:s|ed|ion)?|flag(?:s|ged)?|block(?:s|ed)?|deny|denied|reject(?:s|ed)?|refuse)\b|❌|✗|🚫|⛔/iu;
+const WARNING = /\b(?:never|don'?t|do not|must not|should not|shouldn'?t|avoid|instead of|rather than|not recommended|forbid(?:den)?|prohibit(?:ed)?|disallow(?:ed)?|dangerous|insecure|unsafe|vulnerable|bad|wrong|anti-?pattern|risky|malicious|attack(?:er)?|deny|denied|reject(?:s|ed)?|refuse)\b|❌|✗|🚫|⛔/iu;
 
-/** True when 1-based `line` of `scan`, or the lead-in of the fenced block holding it, warns against what it shows. */
-export function isWarned(scan: ScanText, line: number): boolean {
-  if (WARNING.test(scan.lines.lineText(line))) return true;
+/** In a line of code (a comment beside the command), only an outright prohibition counts: "# avoid prompts" is no warning. */
+const PROHIBITION = /\b(?:never|don'?t|do not|must not|should not|shouldn'?t|not recommended|dangerous|unsafe|malicious|anti-?pattern)\b|❌|✗|🚫|⛔/iu;
+
+/**
+ * True when the Markdown around a finding warns against what it shows: its line outside the
+ * match itself ("insecure" in `curl --insecure` is no warning), or the two lines that lead
+ * into the fenced block holding it. Scripts and other files are never warned: what they run,
+ * they run, whatever their comments say.
+ */
+export function isWarned(scan: ScanText, line: number, match?: TextRange): boolean {
+  if (!scan.markdown) return false;
   const offset = scan.lines.startOf(line);
   const block = scan.blocks.find((b) => b.contentStart <= offset && offset < b.end);
+  let text = scan.lines.lineText(line);
+  if (match !== undefined) {
+    const from = Math.max(0, match.start - offset);
+    text = `${text.slice(0, from)} ${text.slice(Math.min(text.length, match.end - offset))}`;
+  }
+  if ((block === undefined ? WARNING : PROHIBITION).test(text)) return true;
   if (block === undefined) return false;
   // The two non-empty lines before the fence introduce the block ("Bad:", "Never do this:").
   let checked = 0;

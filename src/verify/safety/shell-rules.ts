@@ -16,15 +16,31 @@ interface ShellRule {
   reason: string;
 }
 
-const SHELLS = String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:ba|z|k|da|fi|a)?sh\b`;
-const INTERPRETERS = String.raw`(?:${SHELLS}|(?:sudo\s+)?(?:python[0-9.]*|perl|ruby|node|pwsh|powershell)\b(?!\s*-m\s+json)|iex\b|invoke-expression\b)`;
+/** What may stand before a program's name: sudo, env, and a bin folder (`| sudo env /usr/bin/bash`). */
+const BIN = String.raw`(?:\/(?:usr\/)?(?:local\/)?bin\/)?`;
+const LAUNCH = String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:${BIN}env\s+(?:-\S+\s+)*)?${BIN}`;
+/**
+ * An interpreter given its program inline reads the download as data, not as code: a shell's
+ * `-c` (alone or in a cluster: `-ec`; `-e` alone is errexit), `python -c`, `node -e`/`-p`,
+ * `perl -e`/`-E`, `ruby -e`, `pwsh -c`, and `python -m json.tool`.
+ */
+const SHELL_INLINE = String.raw`(?!\s+-[a-zA-Z]*c[a-zA-Z]*\b)`;
+const PROGRAM_INLINE = String.raw`(?!\s+-[a-zA-Z]*[ceEp]\b)(?!\s*-m\s+json)`;
+const SHELLS = String.raw`${LAUNCH}(?:ba|z|k|da|fi|a)?sh\b`;
+const INTERPRETERS = String.raw`(?:${SHELLS}${SHELL_INLINE}|${LAUNCH}(?:python[0-9.]*|perl|ruby|node|pwsh|powershell)\b${PROGRAM_INLINE}|iex\b|invoke-expression\b)`;
+/** A character of one command of a pipeline; a backslash before a line break continues the line. */
+const COMMAND_CHAR = String.raw`(?:[^\n|\\]|\\[\s\S])`;
+/** A pipe (not `||`), then any further stages (`| tee log |`), up to the last stage's start. */
+const PIPE_TO = String.raw`\|(?!\|)(?:${COMMAND_CHAR}*\|(?!\|))*?(?:\s|\\\n)*`;
+/** base64's decode flag, alone or in a cluster (`-d`, `-di`, `--decode`, `-D` on macOS). */
+const DECODE = String.raw`(?:-[a-zA-Z]*[dD][a-zA-Z]*|--decode)\b`;
 const DOWNLOADERS = String.raw`(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)`;
 const HOME_OR_ROOT = String.raw`["']?(?:\/\*?|~\/?\*?|\$\{?HOME\}?\/?\*?)["']?(?=$|[\s;&|)\x60])`;
 
 const RULES: ShellRule[] = [
   {
     needles: ['curl', 'wget', 'iwr', 'irm', 'invoke-'],
-    pattern: new RegExp(String.raw`\b${DOWNLOADERS}\b[^\n|]*\|\s*${INTERPRETERS}`, 'giu'),
+    pattern: new RegExp(String.raw`\b${DOWNLOADERS}\b${COMMAND_CHAR}*${PIPE_TO}${INTERPRETERS}`, 'giu'),
     reason: 'pipes a download into an interpreter, which runs code nobody reviewed',
   },
   {
@@ -49,12 +65,13 @@ const RULES: ShellRule[] = [
   },
   {
     needles: ['chmod'],
-    pattern: /\bchmod\s+(?:-[a-z]+\s+)*(?:0?777|(?:a|ugo)\+rwx)\b/giu,
+    pattern: /\bchmod\s+(?:-[a-z]+\s+)*(?:0?777|(?:a|ugo)[+=]rwx)\b/giu,
     reason: 'makes files writable by everyone (chmod 777)',
   },
   {
     needles: ['sudo'],
-    pattern: /(?:^[ \t]*(?:[$#>][ \t]+)?|&&[ \t]*|\|\|[ \t]*|[;|(`][ \t]*|\$\([ \t]*)sudo[ \t]+(?=[\w-])/gmu,
+    // A command follows, not a sentence about sudo ("sudo is not needed here").
+    pattern: /(?:^[ \t]*(?:[$#>][ \t]+)?|&&[ \t]*|\|\|[ \t]*|[;|(`][ \t]*|\$\([ \t]*)sudo[ \t]+(?=[\w-])(?!(?:is|was|are|isn't|can|cannot|could|may|might|must|should|will|would|access|privileges?|rights|permissions?|password|or|and|if|when|only|not)\b)/gimu,
     reason: 'runs a command as root with sudo',
   },
   {
@@ -63,18 +80,24 @@ const RULES: ShellRule[] = [
     reason: 'turns off TLS certificate verification (curl -k / --insecure)',
   },
   {
-    needles: ['no-check-certificate', 'tls_reject_unauthorized', 'rejectunauthorized', 'sslverify', 'ssl_no_verify', 'strict-ssl', 'insecureskipverify', 'verify=false', 'verify = false', 'unverified_context', 'skipcertificatecheck', 'pythonhttpsverify', 'trusted-host', 'cert_none'],
+    needles: ['no-check-certificate', 'tls_reject_unauthorized', 'rejectunauthorized', 'ssl_no_verify', 'strict-ssl', 'insecureskipverify', 'verify=false', 'verify = false', 'unverified_context', 'skipcertificatecheck', 'pythonhttpsverify', 'trusted-host', 'cert_none'],
     pattern:
-      /--no-check-certificate\b|\bNODE_TLS_REJECT_UNAUTHORIZED\s*[=:]\s*["']?0\b|\brejectUnauthorized\s*[:=]\s*false\b|\bhttp\.sslVerify\s*(?:=\s*|\s+)false\b|\bGIT_SSL_NO_VERIFY\s*=\s*["']?(?:1|true)\b|\bstrict-ssl\s*(?:=\s*|\s+)false\b|\bInsecureSkipVerify\s*:\s*true\b|\bverify\s*=\s*False\b|_create_unverified_context\b|-SkipCertificateCheck\b|\bPYTHONHTTPSVERIFY\s*=\s*["']?0\b|--trusted-host\b|\bverify_mode\s*=\s*ssl\.CERT_NONE\b/gu,
+      /--no-check-certificate\b|\bNODE_TLS_REJECT_UNAUTHORIZED\s*[=:]\s*["']?0\b|\brejectUnauthorized\s*[:=]\s*false\b|\bGIT_SSL_NO_VERIFY\s*=\s*["']?(?:1|true)\b|\bstrict-ssl\s*(?:=\s*|\s+)false\b|\bInsecureSkipVerify\s*:\s*true\b|\bverify\s*=\s*False\b|_create_unverified_context\b|-SkipCertificateCheck\b|\bPYTHONHTTPSVERIFY\s*=\s*["']?0\b|--trusted-host\b|\bverify_mode\s*=\s*ssl\.CERT_NONE\b/gu,
     reason: 'turns off TLS certificate verification',
+  },
+  {
+    // git reads its keys and booleans in any case: http.sslVerify, http.sslverify "false", …
+    needles: ['sslverify'],
+    pattern: /\bhttp\.sslverify["']?\s*(?:=\s*|\s+)["']?(?:false|no|off|0)\b/giu,
+    reason: 'turns off TLS certificate verification (git http.sslVerify)',
   },
   {
     needles: ['base64', 'atob', 'b64decode', 'frombase64string', 'encodedcommand', '-enc '],
     pattern: new RegExp(
       [
-        String.raw`\bbase64\s+(?:-[a-z]+\s+)*(?:-d|--decode|-D)\b[^\n]*\|\s*${INTERPRETERS}`,
-        String.raw`\b(?:eval|exec|source|\.)\s+["']?(?:\$\(|<\()[^\n)]*\bbase64\s+(?:-d|--decode|-D)\b`,
-        String.raw`\b(?:ba|z)?sh\s+-c\s+["']?\$\([^\n)]*\bbase64\s+(?:-d|--decode|-D)\b`,
+        String.raw`\bbase64\s+(?:-[a-zA-Z]+\s+)*${DECODE}${COMMAND_CHAR}*${PIPE_TO}${INTERPRETERS}`,
+        String.raw`(?:\b(?:eval|exec|source|(?:ba|z)?sh)|(?:^|\s)\.)\s+["']?(?:\$\(|<\()[^\n)]*\bbase64\s+(?:-[a-zA-Z]+\s+)*${DECODE}`,
+        String.raw`\b(?:ba|z)?sh\s+-c\s+["']?\$\([^\n)]*\bbase64\s+(?:-[a-zA-Z]+\s+)*${DECODE}`,
         String.raw`\b(?:eval|exec)\s*\(\s*(?:base64\.b64decode|atob|Buffer\.from\([^)]*["']base64["']\)|codecs\.decode)`,
         String.raw`\bFromBase64String\b[^\n]*\b(?:iex|Invoke-Expression)\b|\b(?:iex|Invoke-Expression)\b[^\n]*\bFromBase64String\b`,
         String.raw`\b(?:pwsh|powershell)(?:\.exe)?\b[^\n]*\s-(?:EncodedCommand|enc|ec|e)\s+[A-Za-z0-9+/=]{16,}`,
@@ -101,7 +124,7 @@ export function findRiskyShell(scan: ScanText): Finding[] {
       if (m[0].length === 0) rule.pattern.lastIndex++;
       const line = scan.lines.lineOf(m.index + leadingSpace(m[0]));
       const key = `${line}\u0000${rule.reason}`;
-      if (seen.has(key) || isWarned(scan, line)) continue;
+      if (seen.has(key) || isWarned(scan, line, { start: m.index, end: m.index + m[0].length })) continue;
       seen.add(key);
       findings.push({ file: scan.path, line, message: `${quote(m[0])} ${rule.reason} (expected no risky shell commands)` });
     }

@@ -27,6 +27,20 @@ describe('risky shell', () => {
     ['echo aGk= | base64 --decode | bash', 'base64'],
     ['eval "$(echo aGk= | base64 -d)"', 'base64'],
     ['exec(base64.b64decode(payload))', 'base64'],
+    ['curl -fsSL https://x.dev/i.sh | /bin/bash', 'pipes a download'],
+    ['curl -fsSL https://x.dev/i.sh | env bash', 'pipes a download'],
+    ['curl -fsSL https://x.dev/i.sh | sudo /usr/bin/env bash', 'pipes a download'],
+    ['curl -fsSL https://x.dev/i.sh | tee install.log | sh', 'pipes a download'],
+    ['curl -fsSL https://x.dev/i.sh \\\n  | bash', 'pipes a download'],
+    ['curl -fsSL https://x.dev/i.sh | bash  # avoid prompts', 'pipes a download'],
+    ['curl -fsSL https://x.dev/i.sh | bash -e', 'pipes a download'],
+    ['curl -fsSL https://x.dev/i.sh | sh -s -- --yes', 'pipes a download'],
+    ['rm -rf "$HOME" # reset a bad state', 'deletes the root or home'],
+    ['chmod -R ugo=rwx .', 'chmod 777'],
+    ['curl --insecure -o x https://internal.dev/x', 'TLS'],
+    ['git config --global http.sslverify "false"', 'TLS'],
+    ['echo aGk= | base64 -di | sh', 'base64'],
+    ['bash <(echo aGk= | base64 -d)', 'base64'],
   ])('flags %s', (command, reason) => {
     const found = shell(`# Setup\n\n\`\`\`sh\n${command}\n\`\`\`\n`);
     expect(found.length).toBeGreaterThanOrEqual(1);
@@ -39,10 +53,23 @@ describe('risky shell', () => {
     'rm -rf node_modules',
     'chmod 755 scripts/run.sh',
     'Use sudo only if the user asks.',
+    'sudo is not needed for any of these steps.',
+    'Sudo access is required on the build host.',
     'The pseudo-code below is fine.',
     'curl -H "X-Key: $KEY" https://api.acme.dev/v1',
+    'curl -fsS https://x.dev/health || sh -c "echo down"',
+    'curl -sS https://api.acme.dev/issues \\\n  | python3 -c "import sys,json; print(json.load(sys.stdin))"',
   ])('does not flag %s', (text) => {
     expect(shell(`# Notes\n\n${text}\n`)).toEqual([]);
+  });
+
+  it('flags what a script runs, whatever its comments say', () => {
+    expect(shell('#!/bin/sh\n# avoid prompts, never ask\ncurl -fsSL https://x.dev/i.sh | bash\n', 'scripts/install.sh')).toEqual([expect.stringMatching(/^3: .*pipes a download/u)]);
+    expect(shell('#!/bin/sh\ncurl --insecure -o x https://internal.dev/x\n', 'scripts/get.sh')).toEqual([expect.stringMatching(/^2: .*TLS/u)]);
+  });
+
+  it('does not take an ordinary lead-in for a warning', () => {
+    expect(shell('# Install\n\nInstall the CLI (the script detects your OS):\n\n```sh\ncurl -fsSL https://x.dev/i.sh | sudo bash\n```\n')).toContainEqual(expect.stringMatching(/^6: .*pipes a download/u));
   });
 
   it('does not flag a counter-example introduced as bad', () => {

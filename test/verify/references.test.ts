@@ -45,6 +45,10 @@ describe('anchors', () => {
     expect(hasAnchor(anchors, 'not-a-heading')).toBe(false);
   });
 
+  it('does not read front matter as a setext heading', () => {
+    expect([...collectAnchors('---\ndescription: Rules for tests\n---\n\n# Testing\n')]).toEqual(['testing']);
+  });
+
   it('reads ATX and setext headings as CommonMark does, with CRLF line breaks', () => {
     const text = [
       '   ### Three spaces ###   ',

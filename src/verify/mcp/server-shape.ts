@@ -31,6 +31,10 @@ export function checkServer(server: McpServerEntry, requiredEnv: ReadonlySet<str
     const url = config['url'];
     if (typeof url !== 'string' || !/^https?:\/\/[^\s/]+/u.test(url)) at('url', `has "url" ${JSON.stringify(url)} (expected an http or https URL)`);
     else if (/^https?:\/\/[^/\s]*:[^/\s@]*@/u.test(url)) at('url', 'has a password in its "url" (expected credentials in a header placeholder)');
+    else {
+      const secret = secretQueryParameter(url);
+      if (secret !== undefined) at('url', `has a literal secret in its "url" query (${secret}=…) (expected a placeholder such as "\${API_TOKEN}", or the secret in a header)`);
+    }
     const type = config['type'];
     if (type === undefined) at('url', `has "url" but no "type" (expected "type": one of ${REMOTE_TYPES.join(', ')})`);
     else if (typeof type !== 'string' || !REMOTE_TYPES.includes(type)) at('type', `has "type" ${JSON.stringify(type)} (expected one of ${REMOTE_TYPES.join(', ')} for a remote server)`);
@@ -63,4 +67,25 @@ function checkArgs(args: string[], report: (message: string) => void): void {
       report(`passes a literal secret as ${option} in "args" (expected a placeholder such as "\${API_TOKEN}")`);
     }
   });
+}
+
+/** The name of a query parameter of `url` that holds a literal secret (`?api_key=abc123`), or undefined. */
+function secretQueryParameter(url: string): string | undefined {
+  const query = url.split('#')[0]?.split('?')[1];
+  if (query === undefined) return undefined;
+  for (const pair of query.split('&')) {
+    const eq = pair.indexOf('=');
+    if (eq < 0) continue;
+    const name = safeDecodeComponent(pair.slice(0, eq));
+    if (SECRET_KEY.test(name) && !isPlaceholder(safeDecodeComponent(pair.slice(eq + 1)))) return name;
+  }
+  return undefined;
+}
+
+function safeDecodeComponent(s: string): string {
+  try {
+    return decodeURIComponent(s.replace(/\+/gu, ' '));
+  } catch {
+    return s;
+  }
 }

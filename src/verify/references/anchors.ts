@@ -32,7 +32,7 @@ const ATTRIBUTE = /\s(?:id|name)\s*=\s*["']([^"']+)["']/gu;
 
 /**
  * Every anchor of a Markdown text: the slugs of its ATX and setext headings, in order, and
- * its `id`/`name` attributes. Headings inside fenced code blocks do not count. Pure.
+ * its `id`/`name` attributes. Headings inside fenced code blocks or front matter do not count. Pure.
  */
 export function collectAnchors(text: string, view = new TextView(text)): Set<string> {
   const anchors = new Set<string>();
@@ -45,8 +45,10 @@ export function collectAnchors(text: string, view = new TextView(text)): Set<str
     anchors.add(n === 0 ? base : `${base}-${n}`);
   };
   // Line by line; only a line that starts (after up to three spaces) with "#", or one followed
-  // by an underline, is read further, so plain paragraphs cost a few character tests.
-  let start = 0;
+  // by an underline, is read further, so plain paragraphs cost a few character tests. Front
+  // matter is metadata (GitHub shows it as a table): its closing "---" underlines nothing.
+  const fm = view.frontMatter;
+  let start = fm.present && fm.errors.length === 0 ? view.lines.startOf(fm.bodyLine) : 0;
   while (start <= prose.length) {
     const end = lineEnd(prose, start);
     const first = firstNonSpace(prose, start, end);

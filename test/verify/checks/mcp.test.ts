@@ -39,8 +39,10 @@ describe('mcp check', () => {
         b: { type: 'http', url: 'https://mcp.acme.dev', headers: { Authorization: 'Bearer abcdef1234567890abcdef12' } },
         c: { type: 'websocket', url: 'https://mcp.acme.dev' },
         d: { command: 'node', env: { D_TOKEN: '${MISSING_TOKEN}' } },
+        e: { type: 'http', url: 'https://mcp.acme.dev/mcp?region=eu&api_key=abcdef1234567890abcdef12' },
+        f: { type: 'http', url: 'https://mcp.acme.dev/mcp?token=${ACME_TOKEN}' },
       },
-      { mcp: ['a', 'b', 'c', 'd'] },
+      { mcp: ['a', 'b', 'c', 'd', 'e', 'f'], env: ['ACME_TOKEN'] },
     );
     expect(result?.status).toBe('fail');
     const details = result?.details.join('\n') ?? '';
@@ -48,5 +50,7 @@ describe('mcp check', () => {
     expect(details).toMatch(/servers\.json:\d+: server "b" has a literal secret in headers\.Authorization/u);
     expect(details).toMatch(/servers\.json:\d+: server "c" has "type" "websocket"/u);
     expect(details).toMatch(/server "d" refers to \$\{MISSING_TOKEN\}/u);
+    expect(details).toMatch(/servers\.json:\d+: server "e" has a literal secret in its "url" query \(api_key=…\)/u);
+    expect(details).not.toMatch(/server "f"/u);
   });
 });

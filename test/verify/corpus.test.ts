@@ -48,6 +48,7 @@ const EXPECTED: Record<string, string[]> = {
   'skill-fluentui-blazor': ['safety:network'],
   'skill-foundry-hosted-agent-copilotkit': ['safety:network'],
   'skill-freecad-scripts': ['size'],
+  'skill-github-codespaces-efficiency': ['safety:network'], // gh repo view, gh api: calls GitHub
   'skill-github-copilot-starter': ['safety:network'],
   'skill-github-release': ['safety:network'],
   'skill-microsoft-agent-framework': ['safety:network'],

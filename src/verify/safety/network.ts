@@ -33,21 +33,32 @@ const CODE_RULES: NetworkRule[] = [
   },
   { needles: ['git '], pattern: /(?:^|[\s;&|(`$])git\s+(?:clone|push|pull|fetch)\b/gimu, what: 'talks to a git remote' },
   { needles: ['docker', 'podman'], pattern: /(?:^|[\s;&|(`$])(?:docker|podman)\s+(?:pull|push)\s/gimu, what: 'pulls or pushes a container image' },
+  {
+    // ssh always reaches a host; scp, sftp and rsync when a path names one ("host:path", "user@host:").
+    needles: ['ssh ', 'scp ', 'sftp ', 'rsync '],
+    pattern: /(?:^|[\s;&|(`$])(?:ssh\s+(?:-\S+\s+)*[\w.@-]+|sftp\s|(?:scp|rsync)\s[^\n]*?\s[\w.-]+@?[\w.-]*:)/gimu,
+    what: 'connects to another host (ssh, scp, rsync)',
+  },
+  { needles: ['gh '], pattern: /(?:^|[\s;&|(`$])gh\s+(?:api|pr|issue|repo|release|run|workflow|search|gist|secret|label|project|browse)\b/gimu, what: 'calls GitHub with the gh CLI' },
 ];
 
 /** Rules over programs (Python, JavaScript, …): an HTTP client in use. Shell commands in their strings are messages, not commands. */
 const PROGRAM_RULES: NetworkRule[] = [
   { needles: ['fetch(', 'axios', 'requests.', 'urlopen', 'httpx.'], pattern: new RegExp(String.raw`\b(?:fetch|axios(?:\.\w+)?|requests\.\w+|urlopen|httpx\.\w+)\(\s*[rfb]?["'\x60]${REMOTE_URL}`, 'giu'), what: 'requests a remote URL' },
   { needles: ['requests', 'urllib', 'httpx', 'aiohttp', 'http.client'], pattern: /^\s*(?:import|from)\s+(?:requests|urllib\.request|urllib3|httpx|aiohttp|http\.client)\b/gmu, what: 'imports an HTTP client' },
+  { needles: ['socket', 'net'], pattern: /^\s*(?:import|from)\s+(?:socket|asyncio\.streams)\b|\brequire\(\s*["'](?:node:)?(?:net|tls|dgram)["']\)|\bfrom\s+["'](?:node:)?(?:net|tls|dgram)["']/gmu, what: 'opens network sockets' },
   { needles: ['fetch(', 'axios', 'http'], pattern: /\bfetch\(|\brequire\(\s*["'](?:axios|node-fetch|undici|https?)["']\)|\bfrom\s+["'](?:axios|node-fetch|undici|node:https?|https?)["']/gu, what: 'makes HTTP requests' },
   { needles: ['invoke-webrequest', 'invoke-restmethod'], pattern: /\bInvoke-(?:WebRequest|RestMethod)\b/giu, what: 'makes HTTP requests' },
 ];
 
-/** Prose that tells the agent to get something from a URL. */
+/**
+ * Prose that tells the agent to get something from a URL, or to send something to one. A
+ * verb inside a link's text ("[Send feedback](https://…)") names a page, it is no instruction.
+ */
 const PROSE_RULE: NetworkRule = {
   needles: ['http'],
-  pattern: new RegExp(String.raw`\b(?:fetch|download|retrieve|scrape|crawl|pull)\b[^.\n]{0,60}?${REMOTE_URL}`, 'giu'),
-  what: 'tells the agent to fetch a remote URL',
+  pattern: new RegExp(String.raw`(?<!\[[^\]\n]{0,80})\b(?:fetch|download|retrieve|scrape|crawl|pull|curl|wget|call|post|send|upload|submit)\b[^.\n]{0,60}?${REMOTE_URL}`, 'giu'),
+  what: 'tells the agent to fetch from or send to a remote URL',
 };
 
 /** Every needle of every rule, found in one pass over a file. */

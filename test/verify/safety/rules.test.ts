@@ -119,7 +119,13 @@ describe('network use', () => {
   it('finds commands that reach other hosts, with their line', () => {
     expect(net('AGENTS.md', '# A\n\nRun `npm install` first.\n')).toEqual({ line: 3, what: 'installs packages from a registry' });
     expect(net('AGENTS.md', '# A\n\n```sh\ncurl -O https://releases.acme.dev/tool.tgz\n```\n')?.line).toBe(4);
-    expect(net('AGENTS.md', 'Download the schema from https://schemas.acme.dev/v1.json first.\n')?.what).toBe('tells the agent to fetch a remote URL');
+    expect(net('AGENTS.md', 'Download the schema from https://schemas.acme.dev/v1.json first.\n')?.what).toBe('tells the agent to fetch from or send to a remote URL');
+    expect(net('AGENTS.md', 'Run curl -sS https://api.acme.dev/data and read it.\n')?.line).toBe(1);
+    expect(net('AGENTS.md', '```sh\nssh deploy@build.acme.dev\n```\n')?.what).toMatch(/another host/u);
+    expect(net('AGENTS.md', '```sh\nrsync -av dist/ deploy@web.acme.dev:/srv/www\n```\n')?.what).toMatch(/another host/u);
+    expect(net('AGENTS.md', '```sh\ngh pr create --fill\n```\n')?.what).toMatch(/gh CLI/u);
+    expect(net('scripts/probe.py', 'import socket\n')?.what).toBe('opens network sockets');
+    expect(net('scripts/probe.mjs', "import net from 'node:net';\n")?.what).toBe('opens network sockets');
     expect(net('scripts/sync.py', 'import requests\n')?.what).toBe('imports an HTTP client');
     expect(net('scripts/setup.sh', '#!/bin/sh\ngit clone https://github.com/acme/tool\n')?.line).toBe(2);
   });
@@ -131,6 +137,8 @@ describe('network use', () => {
     expect(net('scripts/check.py', 'print("install with: pip install markitdown")\n')).toBeUndefined();
     expect(net('AGENTS.md', '| Term | Meaning |\n|---|---|\n| `npm install` | Downloads the libraries |\n')).toBeUndefined();
     expect(net('AGENTS.md', 'Do not run `npm install` here.\n')).toBeUndefined();
+    expect(net('AGENTS.md', 'See [OData Query Options](https://learn.acme.dev/odata) and [Send feedback](https://acme.dev/f).\n')).toBeUndefined();
+    expect(net('AGENTS.md', '```sh\nrsync -av src/ backup/\nssh-keygen -t ed25519\n```\n')).toBeUndefined();
   });
 
   it('knows which MCP servers use the network', () => {

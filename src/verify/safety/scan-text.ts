@@ -37,6 +37,9 @@ export function prepareScanText(path: string, text: string, view = new TextView(
  */
 const WARNING = /\b(?:never|don'?t|do not|must not|should not|shouldn'?t|avoid|instead of|rather than|not recommended|forbid(?:den)?|prohibit(?:ed)?|disallow(?:ed)?|dangerous|insecure|unsafe|vulnerable|bad|wrong|anti-?pattern|risky|malicious|attack(?:er)?|deny|denied|reject(?:s|ed)?|refuse)\b|❌|✗|🚫|⛔/iu;
 
+/** A prose line that describes a guard ("the hook blocks `rm -rf /`") shows the command it stops; a lead-in to a block does not count these. */
+const GUARD = /\b(?:blocks|blocked|stops|prevents|detects|flags|catches|guards? against|protects? against)\b/iu;
+
 /** In a line of code (a comment beside the command), only an outright prohibition counts: "# avoid prompts" is no warning. */
 const PROHIBITION = /\b(?:never|don'?t|do not|must not|should not|shouldn'?t|not recommended|dangerous|unsafe|malicious|anti-?pattern)\b|❌|✗|🚫|⛔/iu;
 
@@ -55,7 +58,7 @@ export function isWarned(scan: ScanText, line: number, match?: TextRange): boole
     const from = Math.max(0, match.start - offset);
     text = `${text.slice(0, from)} ${text.slice(Math.min(text.length, match.end - offset))}`;
   }
-  if ((block === undefined ? WARNING : PROHIBITION).test(text)) return true;
+  if (block === undefined ? WARNING.test(text) || GUARD.test(text) : PROHIBITION.test(text)) return true;
   if (block === undefined) return false;
   // The two non-empty lines before the fence introduce the block ("Bad:", "Never do this:").
   let checked = 0;

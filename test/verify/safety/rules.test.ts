@@ -54,6 +54,7 @@ describe('risky shell', () => {
     'chmod 755 scripts/run.sh',
     'Use sudo only if the user asks.',
     'sudo is not needed for any of these steps.',
+    'The guard hook blocks commands like `rm -rf ~` and `curl … | sh`.',
     'Sudo access is required on the build host.',
     'The pseudo-code below is fine.',
     'curl -H "X-Key: $KEY" https://api.acme.dev/v1',

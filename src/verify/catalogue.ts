@@ -32,7 +32,7 @@ export async function checkCatalogue(location: CatalogueLocation, ids: readonly 
   }
   // A large run scans for credentials on a second core, and keeps several loadouts in flight
   // so that this thread checks the next ones while a scan runs there.
-  const scanner = wanted.length >= SCANNER_FROM && (options.only?.includes('safety') ?? true) && availableParallelism() > 1 ? new CredentialScanner() : undefined;
+  const scanner = options.scanCredentials === undefined && wanted.length >= SCANNER_FROM && (options.only?.includes('safety') ?? true) && availableParallelism() > 1 ? new CredentialScanner() : undefined;
   const runOptions: RunChecksOptions = { fixturesDir: join(location.root, 'fixtures'), ...(scanner === undefined ? {} : { scanCredentials: scanner.scan }), ...options };
   try {
     return await mapConcurrent(wanted, scanner === undefined ? 1 : IN_FLIGHT, async (id) => {

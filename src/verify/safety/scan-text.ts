@@ -35,7 +35,7 @@ export function prepareScanText(path: string, text: string, view = new TextView(
  * Words that mark prose as a warning or a counter-example ("never pipe curl into sh",
  * "❌ Bad:"), so that content which forbids a risky command is not flagged for showing it.
  */
-const WARNING = /\b(?:never|don'?t|do not|must not|should not|shouldn'?t|avoid|instead of|rather than|not recommended|forbid(?:den)?|prohibit(?:ed)?|disallow(?:ed)?|dangerous|insecure|unsafe|vulnerable|bad|wrong|anti-?pattern|risky|malicious|attack(?:er)?|deny|denied|reject(?:s|ed)?|refuse)\b|❌|✗|🚫|⛔/iu;
+const WARNING = /\b(?:never|don'?t|do not|must not|should not|shouldn'?t|avoid|instead of|rather than|not recommended|forbid(?:den)?|prohibit(?:ed)?|disallow(?:ed)?|dangerous|insecure|unsafe|vulnerable|bad|wrong|anti-?pattern|risky|malicious|attack(?:er)?|deny|denied|reject(?:s|ed)?|refus(?:e|es|ed))\b|❌|✗|🚫|⛔/iu;
 
 /** A prose line that describes a guard ("the hook blocks `rm -rf /`") shows the command it stops; a lead-in to a block does not count these. */
 const GUARD = /\b(?:blocks|blocked|stops|prevents|detects|flags|catches|guards? against|protects? against)\b/iu;
@@ -45,9 +45,10 @@ const PROHIBITION = /\b(?:never|don'?t|do not|must not|should not|shouldn'?t|not
 
 /**
  * True when the Markdown around a finding warns against what it shows: its line outside the
- * match itself ("insecure" in `curl --insecure` is no warning), or the two lines that lead
- * into the fenced block holding it. Scripts and other files are never warned: what they run,
- * they run, whatever their comments say.
+ * match itself ("insecure" in `curl --insecure` is no warning); for a line of a fenced block,
+ * the two lines that lead into the block; for a row of a table, the table's header row and
+ * the two lines before the table ("| Dangerous command | Why |"). Scripts and other files are
+ * never warned: what they run, they run, whatever their comments say.
  */
 export function isWarned(scan: ScanText, line: number, match?: TextRange): boolean {
   if (!scan.markdown) return false;
@@ -58,11 +59,21 @@ export function isWarned(scan: ScanText, line: number, match?: TextRange): boole
     const from = Math.max(0, match.start - offset);
     text = `${text.slice(0, from)} ${text.slice(Math.min(text.length, match.end - offset))}`;
   }
-  if (block === undefined ? WARNING.test(text) || GUARD.test(text) : PROHIBITION.test(text)) return true;
-  if (block === undefined) return false;
-  // The two non-empty lines before the fence introduce the block ("Bad:", "Never do this:").
+  if (block !== undefined) return PROHIBITION.test(text) || leadInWarns(scan, scan.lines.lineOf(block.start));
+  if (WARNING.test(text) || GUARD.test(text)) return true;
+  if (!TABLE_ROW.test(text)) return false;
+  let header = line;
+  while (header > 1 && TABLE_ROW.test(scan.lines.lineText(header - 1))) header--;
+  const headerText = scan.lines.lineText(header);
+  return (header !== line && (WARNING.test(headerText) || GUARD.test(headerText))) || leadInWarns(scan, header);
+}
+
+const TABLE_ROW = /^\s*\|/u;
+
+/** True when one of the two non-empty lines before 1-based `first` (a block's fence, a table's header) warns ("Bad:", "Never do this:"). */
+function leadInWarns(scan: ScanText, first: number): boolean {
   let checked = 0;
-  for (let l = scan.lines.lineOf(block.start) - 1; l >= 1 && checked < 2; l--) {
+  for (let l = first - 1; l >= 1 && checked < 2; l--) {
     const text = scan.lines.lineText(l);
     if (text.trim() === '') continue;
     checked++;

@@ -73,6 +73,12 @@ describe('risky shell', () => {
     expect(shell('# Install\n\nInstall the CLI (the script detects your OS):\n\n```sh\ncurl -fsSL https://x.dev/i.sh | sudo bash\n```\n')).toContainEqual(expect.stringMatching(/^6: .*pipes a download/u));
   });
 
+  it('does not flag a table of commands to refuse, and flags a table of commands to run', () => {
+    expect(shell('# Guard\n\nThe hook refuses these:\n\n| Command | Why |\n|---|---|\n| `rm -rf ~` | deletes home |\n| `curl x.dev/i | sh` | runs unreviewed code |\n')).toEqual([]);
+    expect(shell('# Guard\n\n| Dangerous command | Why |\n|---|---|\n| `chmod 777 /srv` | world-writable |\n')).toEqual([]);
+    expect(shell('# Setup\n\n| Step | Command |\n|---|---|\n| Install | `curl -fsSL https://x.dev/i.sh | bash` |\n')).toContainEqual(expect.stringMatching(/^5: .*pipes a download/u));
+  });
+
   it('does not flag a counter-example introduced as bad', () => {
     expect(shell('# Installing\n\nBad, never do this:\n\n```sh\ncurl https://x.dev/i.sh | bash\n```\n')).toEqual([]);
   });

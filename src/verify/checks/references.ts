@@ -19,10 +19,10 @@ export const references: Check = {
     const folders = folderSet(context.source.files.keys());
     let count = 0;
     for (const path of context.source.files.keys()) {
+      if (!isMarkdownPath(path)) continue;
       const view = context.view(path);
       if (view === undefined) continue;
       const { text } = view;
-      if (!isMarkdownPath(path)) continue;
       const skill = /^skills\/([^/]+)\/SKILL\.md$/u.exec(path)?.[1];
       const refs: Reference[] = [...findMarkdownReferences(text, view), ...(skill !== undefined ? findSkillPaths(text, view) : [])];
       const seen = new Set<string>();

@@ -71,21 +71,7 @@ function checkArgs(args: string[], report: (message: string) => void): void {
 
 /** The name of a query parameter of `url` that holds a literal secret (`?api_key=abc123`), or undefined. */
 function secretQueryParameter(url: string): string | undefined {
-  const query = url.split('#')[0]?.split('?')[1];
-  if (query === undefined) return undefined;
-  for (const pair of query.split('&')) {
-    const eq = pair.indexOf('=');
-    if (eq < 0) continue;
-    const name = safeDecodeComponent(pair.slice(0, eq));
-    if (SECRET_KEY.test(name) && !isPlaceholder(safeDecodeComponent(pair.slice(eq + 1)))) return name;
-  }
+  if (!URL.canParse(url)) return undefined;
+  for (const [name, value] of new URL(url).searchParams) if (SECRET_KEY.test(name) && !isPlaceholder(value)) return name;
   return undefined;
-}
-
-function safeDecodeComponent(s: string): string {
-  try {
-    return decodeURIComponent(s.replace(/\+/gu, ' '));
-  } catch {
-    return s;
-  }
 }

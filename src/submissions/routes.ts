@@ -129,7 +129,10 @@ export function createSubmissionRoutes(options: SubmissionsOptions): (app: Hono)
         try {
           verdict = await options.challenge.verify(challengeToken, address);
         } catch (error) {
-          return problem(503, 'challenge_unavailable', `${(error as Error).message}; try again shortly`, { headers: { 'retry-after': '30' } });
+          // The error names CHALLENGE_VERIFY_URL, which is the operator's business: it goes to
+          // the server's log, and the client hears only that the vendor did not answer.
+          console.error(error);
+          return problem(503, 'challenge_unavailable', 'the bot-challenge vendor did not answer, so the challenge could not be checked (the cause is logged on the server); try again shortly', { headers: { 'retry-after': '30' } });
         }
         if (!verdict.success) return problem(403, 'forbidden', `the challenge was not passed (vendor error codes: ${verdict.errorCodes.join(', ') || 'none'}); solve the challenge again`, { extra: { challenge_errors: verdict.errorCodes } });
         context.nonce = { nonce: check.nonce, expiresAt: check.expiresAt.toISOString() };

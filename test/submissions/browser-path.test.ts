@@ -3,7 +3,7 @@
  * form token (HMAC, 2 hours, single use) plus challenge token, verified against a local
  * server that speaks the vendor's siteverify protocol.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { FORM_TOKEN_LIFETIME_SECONDS, issueFormToken } from '../../src/submissions/form-token.js';
 import { DATABASE_KINDS } from '../storage/databases.js';
 import { CHALLENGE_SECRET, FORM_SECRET, json, SITE_KEY, startHarness, validBody } from './harness.js';
@@ -108,11 +108,19 @@ describe.each(DATABASE_KINDS)('browser submissions on $kind', ({ kind, skip }) =
     expect((await h.post(validBody(), { authorization: `Bearer ${h.key}` })).status).toBe(202);
   });
 
-  it.skipIf(skip)('answers 503 challenge_unavailable when the vendor does not answer', async () => {
-    const h = await startHarness(kind, { challengeUrl: 'http://127.0.0.1:9/siteverify' });
+  it.skipIf(skip)('answers 503 challenge_unavailable when the vendor does not answer, logging CHALLENGE_VERIFY_URL instead of showing it', async () => {
+    // Port 9 (discard) refuses the connection; the path is what an operator would not publish.
+    const verifyUrl = 'http://127.0.0.1:9/private-siteverify-7f3a';
+    const h = await startHarness(kind, { challengeUrl: verifyUrl });
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    onTestFinished(() => logged.mockRestore());
     const response = await h.post(validBody({ form_token: await h.formToken(), challenge_token: 'pass-1' }));
     expect(response.status).toBe(503);
-    expect(await json(response)).toMatchObject({ code: 'challenge_unavailable' });
+    const text = await response.text();
+    expect(JSON.parse(text)).toMatchObject({ code: 'challenge_unavailable', detail: expect.stringMatching(/did not answer/) as unknown });
+    expect(text).not.toContain('private-siteverify');
+    expect(text).not.toContain('127.0.0.1:9');
     expect(response.headers.get('retry-after')).toBe('30');
+    expect(logged.mock.calls.map((call) => String(call[0] instanceof Error ? call[0].message : call[0])).join('\n')).toContain(verifyUrl);
   });
 });

@@ -1,8 +1,9 @@
 /**
  * Reading a JSON request body safely (DESIGN.md section 5): 415 unless the media type is
- * `application/json` (parameters such as `charset=utf-8` allowed); 413 when the body is over
- * the limit, judged from `Content-Length` and then by counting bytes as they stream in,
- * before anything is parsed; 400 when the bytes are not UTF-8 JSON.
+ * `application/json` with no charset or `charset=utf-8` (JSON exchanged between systems is
+ * UTF-8, RFC 8259 section 8.1; a body declared in another charset would be decoded wrongly);
+ * 413 when the body is over the limit, judged from `Content-Length` and then by counting bytes
+ * as they stream in, before anything is parsed; 400 when the bytes are not UTF-8 JSON.
  */
 import { problem } from '../server/problem.js';
 
@@ -18,10 +19,8 @@ export type BodyResult = { ok: true; value: unknown } | { ok: false; response: R
 
 /** Reads and parses the JSON body of `request`, at most `limit` bytes. */
 export async function readJsonBody(request: Request, limit = MAX_BODY_BYTES): Promise<BodyResult> {
-  const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/json') {
-    return { ok: false, response: problem(415, 'unsupported_media_type', `the body is ${type === '' ? 'without a Content-Type' : `"${type}"`} (expected Content-Type: application/json)`) };
-  }
+  const refused = checkJsonMediaType(request.headers.get('content-type'));
+  if (refused !== undefined) return { ok: false, response: problem(415, 'unsupported_media_type', refused) };
   const tooLarge = (): BodyResult => ({ ok: false, response: problem(413, 'body_too_large', `the body is over ${limit} bytes (expected at most ${limit} bytes: ${limit / 1024} KiB)`) });
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) return tooLarge();
@@ -52,4 +51,76 @@ export async function readJsonBody(request: Request, limit = MAX_BODY_BYTES): Pr
   } catch (error) {
     return { ok: false, response: problem(400, 'malformed_json', `the body is not valid JSON: ${(error as Error).message}`) };
   }
+}
+
+const EXPECTED_TYPE = 'expected Content-Type: application/json, optionally with charset=utf-8';
+
+/**
+ * Why a `Content-Type` header value does not announce a UTF-8 JSON body, or undefined when it
+ * does: `application/json` (any case) with no `charset` parameter or `charset=utf-8` (any case,
+ * quoted or not). Other parameters are allowed. `header` null means the header is absent.
+ * @returns a problem detail naming the type or charset found and what was expected.
+ */
+export function checkJsonMediaType(header: string | null): string | undefined {
+  if (header === null || header.trim() === '') return `the body is without a Content-Type (${EXPECTED_TYPE})`;
+  const parsed = parseMediaType(header);
+  if (!parsed.ok) return `the Content-Type ${JSON.stringify(clip(header))} is malformed: ${parsed.reason} (${EXPECTED_TYPE})`;
+  if (parsed.type !== 'application/json') return `the body is ${JSON.stringify(clip(parsed.type))} (${EXPECTED_TYPE})`;
+  const charset = parsed.parameters.get('charset');
+  if (charset !== undefined && charset.toLowerCase() !== 'utf-8') {
+    return `the body's charset is ${JSON.stringify(clip(charset))} (expected utf-8 or no charset: JSON is UTF-8, RFC 8259 section 8.1)`;
+  }
+  return undefined;
+}
+
+/** A media type split into its parts: `type/subtype` in lowercase, parameters by lowercase name with their unquoted values. */
+export interface MediaType {
+  type: string;
+  parameters: Map<string, string>;
+}
+
+// RFC 9110 section 5.6.2: tchar.
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+/u;
+// RFC 9110 section 5.6.4: quoted-string, with quoted-pair; obs-text (0x80-0xFF) allowed.
+const QUOTED = /^"((?:[\t \x21\x23-\x5B\x5D-\x7E\x80-\xFF]|\\[\t \x21-\x7E\x80-\xFF])*)"/u;
+const OWS = /^[ \t]*/u;
+
+/**
+ * Parses a media type (RFC 9110 section 8.3.1: `type "/" subtype *( OWS ";" OWS [ parameter ] )`,
+ * a parameter being `token "=" ( token / quoted-string )`). A parameter named twice is an error
+ * (RFC 6838 section 4.3). Pure.
+ * @returns the media type, or `reason`: what is wrong and where.
+ */
+export function parseMediaType(header: string): ({ ok: true } & MediaType) | { ok: false; reason: string } {
+  let rest = header.replace(OWS, '');
+  const take = (pattern: RegExp): RegExpExecArray | null => {
+    const match = pattern.exec(rest);
+    if (match !== null) rest = rest.slice(match[0].length);
+    return match;
+  };
+  const type = take(TOKEN)?.[0];
+  if (type === undefined || take(/^\//u) === null) return { ok: false, reason: 'no type/subtype at its start' };
+  const subtype = take(TOKEN)?.[0];
+  if (subtype === undefined) return { ok: false, reason: `no subtype after "${type}/"` };
+  const parameters = new Map<string, string>();
+  for (;;) {
+    take(OWS);
+    if (rest === '') break;
+    if (take(/^;/u) === null) return { ok: false, reason: `unexpected ${JSON.stringify(clip(rest, 20))} (expected ";" before a parameter)` };
+    take(OWS);
+    if (rest === '' || rest.startsWith(';')) continue;
+    const name = take(TOKEN)?.[0].toLowerCase();
+    if (name === undefined || take(/^=/u) === null) return { ok: false, reason: `a parameter is not name=value at ${rest === '' ? 'the end' : JSON.stringify(clip(rest, 20))}` };
+    const quoted = take(QUOTED);
+    const value = quoted !== null ? (quoted[1] ?? '').replace(/\\(.)/gu, '$1') : take(TOKEN)?.[0];
+    if (value === undefined) return { ok: false, reason: `parameter "${name}" has no valid value (expected a token or a quoted string)` };
+    if (parameters.has(name)) return { ok: false, reason: `parameter "${name}" appears twice` };
+    parameters.set(name, value);
+  }
+  return { ok: true, type: `${type}/${subtype}`.toLowerCase(), parameters };
+}
+
+/** `text` cut to `max` characters (with an ellipsis), so that a problem never echoes a long header. */
+function clip(text: string, max = 100): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
 }

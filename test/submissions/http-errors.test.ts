@@ -41,6 +41,32 @@ describe.each(DATABASE_KINDS)('submission errors on $kind', ({ kind, skip }) => 
     expect((await h.post(validBody(), { ...bearer(h.key), 'content-type': 'application/json; charset=utf-8' })).status).toBe(202);
   });
 
+  it.skipIf(skip)('answers 415 naming the charset for any charset but utf-8, and takes utf-8 in any spelling', async () => {
+    const h = await startHarness(kind);
+    const refused: [string, string][] = [
+      ['application/json; charset=latin1', '"latin1"'],
+      ['application/json;charset=ISO-8859-1', '"ISO-8859-1"'],
+      ['application/json; charset="utf-16"', '"utf-16"'],
+      ['application/json; charset=utf8', '"utf8"'],
+      ['application/json; charset=us-ascii', '"us-ascii"'],
+      ['application/json; charset=""', '""'],
+      ['application/json; charset=utf-8; charset=latin1', 'twice'],
+      ['application/json; charset', 'not name=value'],
+      ['application/json; charset=utf-8 x', 'malformed'],
+    ];
+    for (const [type, named] of refused) {
+      const response = await h.post(validBody(), { ...bearer(h.key), 'content-type': type });
+      expect(response.status, type).toBe(415);
+      expect(await json(response), type).toMatchObject({ code: 'unsupported_media_type', detail: expect.stringContaining(named) as unknown });
+    }
+    expect(await h.stores.submissions.list()).toEqual([]);
+    const accepted = ['application/json', 'Application/JSON; Charset=UTF-8', 'application/json;charset="utf-8"', 'application/json ; charset=Utf-8 ; profile=x'];
+    for (const [i, type] of accepted.entries()) {
+      const response = await h.post(validBody({ id: `charset-ok-${i}` }), { ...bearer(h.key), 'content-type': type });
+      expect(response.status, type).toBe(202);
+    }
+  });
+
   it.skipIf(skip)('answers 400 for malformed JSON', async () => {
     const h = await startHarness(kind);
     for (const body of ['{"name": ', '', '{name: "x"}']) {

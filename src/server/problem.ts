@@ -53,18 +53,35 @@ export interface Problem {
   status: number;
   detail: string;
   code: ProblemCode;
+  /** At most {@link MAX_LISTED_ERRORS}. */
   errors?: FieldError[];
+  /** How many errors were found beyond those listed; present only when some were left out. */
+  errors_omitted?: number;
   [extension: string]: unknown;
 }
 
-/** Builds a problem body; `type` points at the code's documentation. */
+/**
+ * Most field errors a problem lists (50). A body can hold tens of thousands of bad fields, and
+ * listing each would make the answer many times larger than the request (issue 9, point 8);
+ * the rest are counted in `errors_omitted` and in `detail`.
+ */
+export const MAX_LISTED_ERRORS = 50;
+
+/**
+ * Builds a problem body; `type` points at the code's documentation. `extra` adds members
+ * (`errors`, or extensions such as `challenge_errors`). More than {@link MAX_LISTED_ERRORS}
+ * `errors` are cut to the first ones, with `errors_omitted` (a count) and a sentence in `detail`.
+ */
 export function makeProblem(status: number, code: ProblemCode, detail: string, extra: Record<string, unknown> = {}): Problem {
-  return { type: `/docs/#problem-${code}`, title: PROBLEM_TITLES[code], status, detail, code, ...extra };
+  return limitErrors({ type: `/docs/#problem-${code}`, title: PROBLEM_TITLES[code], status, detail, code, ...extra });
 }
 
-/** A `Response` carrying a problem, with `headers` added (e.g. `Allow`, `Retry-After`). */
+/**
+ * A `Response` carrying a problem, with `headers` added (e.g. `Allow`, `Retry-After`). The
+ * errors are capped here too, so that a problem built by hand obeys the same limit.
+ */
 export function problemResponse(problem: Problem, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(problem), {
+  return new Response(JSON.stringify(limitErrors(problem)), {
     status: problem.status,
     headers: { 'content-type': 'application/problem+json; charset=utf-8', 'cache-control': 'no-store', ...headers },
   });
@@ -73,4 +90,17 @@ export function problemResponse(problem: Problem, headers: Record<string, string
 /** Shorthand: `problemResponse(makeProblem(...))`. */
 export function problem(status: number, code: ProblemCode, detail: string, options: { headers?: Record<string, string>; extra?: Record<string, unknown> } = {}): Response {
   return problemResponse(makeProblem(status, code, detail, options.extra), options.headers);
+}
+
+/** `problem` with at most {@link MAX_LISTED_ERRORS} errors; unchanged when it has no more. */
+function limitErrors(problem: Problem): Problem {
+  const errors = problem.errors;
+  if (!Array.isArray(errors) || errors.length <= MAX_LISTED_ERRORS) return problem;
+  const omitted = errors.length - MAX_LISTED_ERRORS;
+  return {
+    ...problem,
+    detail: `${problem.detail} (only the first ${MAX_LISTED_ERRORS} of ${errors.length} errors are listed; ${omitted} more are not)`,
+    errors: errors.slice(0, MAX_LISTED_ERRORS),
+    errors_omitted: omitted,
+  };
 }

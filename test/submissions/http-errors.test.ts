@@ -6,6 +6,7 @@
  */
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
+import { MAX_LISTED_ERRORS } from '../../src/server/problem.js';
 import { MAX_BODY_BYTES } from '../../src/submissions/body.js';
 import { DATABASE_KINDS } from '../storage/databases.js';
 import { bearer, json, startHarness, validBody } from './harness.js';
@@ -65,6 +66,30 @@ describe.each(DATABASE_KINDS)('submission errors on $kind', ({ kind, skip }) => 
       const response = await h.post(validBody({ id: `charset-ok-${i}` }), { ...bearer(h.key), 'content-type': type });
       expect(response.status, type).toBe(202);
     }
+  });
+
+  it.skipIf(skip)('lists at most 50 field errors and counts the rest, so a 422 stays small whatever the body', async () => {
+    const h = await startHarness(kind);
+    const body = validBody();
+    for (let i = 0; i < 45_000; i++) body[`u${i}`] = 1;
+    const sent = JSON.stringify(body);
+    expect(sent.length).toBeLessThan(MAX_BODY_BYTES);
+    const response = await h.post(sent, bearer(h.key));
+    expect(response.status).toBe(422);
+    const text = await response.text();
+    expect(text.length).toBeLessThan(20_000);
+    const problem = JSON.parse(text) as { errors: { pointer: string }[]; errors_omitted: number; detail: string };
+    expect(problem.errors).toHaveLength(MAX_LISTED_ERRORS);
+    expect(problem.errors[0]?.pointer).toBe('/u0');
+    expect(problem.errors_omitted).toBe(45_000 - MAX_LISTED_ERRORS);
+    expect(problem.detail).toMatch(/45000 invalid fields.*first 50 of 45000 errors are listed; 44950 more are not/);
+
+    // At the limit nothing is left out and no count is added.
+    const fifty = validBody();
+    for (let i = 0; i < MAX_LISTED_ERRORS; i++) fifty[`u${i}`] = 1;
+    const exact = await json(await h.post(fifty, bearer(h.key)));
+    expect(exact['errors']).toHaveLength(MAX_LISTED_ERRORS);
+    expect(exact).not.toHaveProperty('errors_omitted');
   });
 
   it.skipIf(skip)('answers 400 for malformed JSON', async () => {

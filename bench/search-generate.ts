@@ -4,7 +4,7 @@
  * indexes the same catalogue.
  */
 import { random } from './synthetic.js';
-import { writeTreeAtomically } from '../src/build/output.js';
+import { writeTree } from '../src/build/output.js';
 import { buildRecord, type PublishedRecord } from '../src/build/record.js';
 import type { Manifest } from '../src/catalogue/manifest.js';
 import { CATEGORIES, PUBLISHED_AGENTS } from '../src/catalogue/vocabulary.js';
@@ -87,7 +87,7 @@ export function writeSyntheticCatalogue(root: string, loadouts: readonly TestLoa
  */
 export async function writeSyntheticTree(out: string, loadouts: readonly TestLoadout[], baseUrl: string): Promise<string[]> {
   const verification = summariseVerification([], { checkedAt: new Date('2026-11-22T00:00:00Z'), commit: 'synthetic', contentCurrent: true });
-  await writeTreeAtomically(out, async (tree) => {
+  await writeTree(out, async (tree) => {
     const summaries: PublishedRecord[] = [];
     const counts = { stacks: new Map<string, number>(), categories: new Map<string, number>() };
     for (const spec of loadouts) {

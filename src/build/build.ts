@@ -20,7 +20,7 @@ import { writeCatalogueDocuments } from './catalogue-documents.js';
 import { mapConcurrent } from '../concurrency.js';
 import { openHistory, type CatalogueHistory, type LoadoutHistory } from './history.js';
 import { loadoutOutputPaths, writeLoadoutOutputs } from './loadout-output.js';
-import { updateTreeInPlace, writeTreeAtomically, type OutputTree } from './output.js';
+import { writeTree, type OutputTree } from './output.js';
 import type { PublishedRecord } from './record.js';
 
 /** Options of {@link buildCatalogue}. */
@@ -96,6 +96,9 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
       return { run, history: loadoutHistory, commit, key, previous };
     });
     result.runs = planned.map((p) => p.run);
+    for (const { run, history: h } of planned) {
+      for (const s of h.skipped) result.warnings.push(`loadouts/${run.source.id}: version ${JSON.stringify(s.version)} in loadout.yaml of commit ${s.commit} ${s.reason}: not published`);
+    }
     result.refused = result.runs.filter((r) => !passed(r)).map((r) => r.source.id);
     if (result.refused.length > 0) return result;
 
@@ -105,6 +108,8 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
         let record: PublishedRecord;
         let versions: string[];
         if (p.previous !== undefined) {
+          const paths = loadoutOutputPaths(p.previous.id);
+          for (const path of [...paths.files, ...paths.folders]) tree.reuse(path);
           record = p.previous;
           versions = [...p.history.versions.map((v) => v.version), record.version];
           result.reused.push(record.id);
@@ -112,6 +117,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
           const written = await writeLoadoutOutputs(tree, { base, run: p.run, history: p.history, commit: p.commit, checkedAt });
           record = written.record;
           versions = written.versions.map((v) => v.version);
+          result.warnings.push(...written.warnings);
         }
         options.onProgress?.(++done, planned.length, record.id);
         result.loadouts.push({ id: record.id, version: record.version, versions });
@@ -122,22 +128,11 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
       await writeCatalogueDocuments(tree, base, records);
       await tree.writeJson(BUILD_CACHE_FILE, makeBuildCache(fingerprint, new Map(planned.map((p) => [p.run.source.id, p.key]))));
     };
-    if (cache === undefined) {
-      // Cold: a whole new tree replaces the old one.
-      result.bytes = await writeTreeAtomically(options.out, async (tree) => {
-        await finish(tree, await writeLoadouts(tree));
-        return tree.bytes;
-      });
-    } else {
-      // Incremental: only the changed loadouts, the removed ones and the catalogue documents move.
-      const changed = planned.filter((p) => p.previous === undefined).map((p) => p.run.source.id);
-      const removed = Object.keys(cache.loadouts).filter((id) => !ids.includes(id));
-      await updateTreeInPlace(options.out, async (tree) => {
-        await finish(tree, await writeLoadouts(tree));
-        result.bytes = tree.bytes;
-        return { replace: [...changed, ...removed].flatMap((id) => { const paths = loadoutOutputPaths(id); return [...paths.files, ...paths.folders]; }) };
-      });
-    }
+    // A whole new tree replaces the live one; unchanged loadouts are carried over by hard links.
+    result.bytes = await writeTree(options.out, async (tree) => {
+      await finish(tree, await writeLoadouts(tree));
+      return tree.bytes;
+    });
   } finally {
     history.close();
   }

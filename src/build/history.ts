@@ -15,6 +15,7 @@ import { relative, resolve } from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { LoadoutError } from '../catalogue/errors.js';
 import { MANIFEST_FILE } from '../catalogue/manifest.js';
+import { VERSION_PATTERN } from '../catalogue/vocabulary.js';
 import { readManifestVersion } from '../catalogue/yaml-document.js';
 
 /** A loadout folder as it stood at one commit. */
@@ -46,6 +47,18 @@ export interface LoadoutHistory {
   lastCommit: string | undefined;
   /** Date the working-tree version was first committed (undefined when not committed yet). */
   currentSince: string | undefined;
+  /** Versions found in history but not published, each with the commit and why (for the build's warnings). */
+  skipped: SkippedVersion[];
+}
+
+/** A version read from history that fails the rules of the current manifest, so is not published. */
+export interface SkippedVersion {
+  /** The value as read (possibly hostile: print it with JSON.stringify). */
+  version: string;
+  /** The commit whose manifest holds it. */
+  commit: string;
+  /** What is wrong, e.g. `does not match MAJOR.MINOR.PATCH`. */
+  reason: string;
 }
 
 /** Git facts for a catalogue: the HEAD commit and a history per loadout id. */
@@ -90,7 +103,7 @@ export async function openHistory(loadoutsDir: string): Promise<CatalogueHistory
 }
 
 function emptyHistory(): CatalogueHistory {
-  return { head: undefined, dirty: new Set(), historyOf: async () => ({ versions: [], published: undefined, updated: undefined, lastCommit: undefined, currentSince: undefined }), close: () => undefined };
+  return { head: undefined, dirty: new Set(), historyOf: async () => ({ versions: [], published: undefined, updated: undefined, lastCommit: undefined, currentSince: undefined, skipped: [] }), close: () => undefined };
 }
 
 interface FolderDates {
@@ -163,25 +176,33 @@ async function readLoadoutHistory(
   manifestCommits: { commit: string; parent: string | undefined; date: string }[],
 ): Promise<LoadoutHistory> {
   const dir = prefix === '' ? id : `${prefix}/${id}`;
-  const history: LoadoutHistory = { versions: [], published: dates?.first, updated: dates?.last, lastCommit: dates?.lastCommit, currentSince: undefined };
+  const history: LoadoutHistory = { versions: [], published: dates?.first, updated: dates?.last, lastCommit: dates?.lastCommit, currentSince: undefined, skipped: [] };
   if (manifestCommits.length === 0) return history;
   // Version after each manifest commit, newest first.
   const texts = await Promise.all(manifestCommits.map((c) => blobs.read(`${c.commit}:${dir}/${MANIFEST_FILE}`)));
   const versions = texts.map((t) => (t === undefined ? undefined : readManifestVersion(Buffer.from(t).toString('utf8'))));
   for (let i = 0; i < versions.length && versions[i] === currentVersion; i++) history.currentSince = manifestCommits[i]?.date;
   const seen = new Set<string>([currentVersion]);
+  // A version from history becomes part of addresses and paths: it must pass the manifest's rule.
+  const publishable = (version: string, commit: string): boolean => {
+    if (VERSION_PATTERN.test(version)) return true;
+    if (!history.skipped.some((s) => s.version === version)) history.skipped.push({ version, commit, reason: 'does not match MAJOR.MINOR.PATCH, digits only' });
+    return false;
+  };
   // The state just before a commit that changed the version holds the older version's final files.
   for (let i = 0; i < manifestCommits.length; i++) {
     const older = versions[i + 1];
     const change = manifestCommits[i];
+    const from = manifestCommits[i + 1];
     if (older === undefined || change === undefined || change.parent === undefined || older === versions[i] || seen.has(older)) continue;
     seen.add(older);
+    if (!publishable(older, from?.commit ?? change.parent)) continue;
     const parent = change.parent;
-    history.versions.push({ version: older, commit: parent, date: manifestCommits[i + 1]?.date ?? change.date, load: () => readSnapshot(git, blobs, parent, dir) });
+    history.versions.push({ version: older, commit: parent, date: from?.date ?? change.date, load: () => readSnapshot(git, blobs, parent, dir) });
   }
   // A version bump not committed yet: HEAD holds the committed version's final files.
   const committed = versions[0];
-  if (committed !== undefined && !seen.has(committed)) {
+  if (committed !== undefined && !seen.has(committed) && publishable(committed, manifestCommits[0]?.commit ?? head)) {
     history.versions.unshift({ version: committed, commit: head, date: manifestCommits[0]?.date ?? '', load: () => readSnapshot(git, blobs, head, dir) });
   }
   history.versions.reverse();

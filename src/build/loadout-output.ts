@@ -4,6 +4,7 @@
  * All of it lives below paths named by the loadout id (see {@link loadoutOutputPaths}), which
  * is what lets an incremental build carry a loadout's outputs over unchanged.
  */
+import { describePathProblem } from '../catalogue/file-path.js';
 import { MANIFEST_FILE, type FileEntry, type Manifest } from '../catalogue/manifest.js';
 import { decodeUtf8, type LoadoutSource } from '../catalogue/source.js';
 import { PUBLISHED_AGENTS } from '../catalogue/vocabulary.js';
@@ -76,16 +77,17 @@ export interface LoadoutOutputInput {
  * Writes every output of one loadout. Returns its record and the versions published.
  * Writes run concurrently; the order of files in the tree does not matter.
  */
-export async function writeLoadoutOutputs(tree: OutputTree, input: LoadoutOutputInput): Promise<{ record: PublishedRecord; versions: VersionEntry[] }> {
+export async function writeLoadoutOutputs(tree: OutputTree, input: LoadoutOutputInput): Promise<{ record: PublishedRecord; versions: VersionEntry[]; warnings: string[] }> {
   const { base, run, history } = input;
   const manifest = run.manifest as Manifest;
   const verification = summariseVerification(run.results, { checkedAt: input.checkedAt, commit: input.commit, contentCurrent: true });
   const record = buildRecord({ baseUrl: base, manifest, texts: decodeAll(run.source), verification, published: history.published, updated: history.updated });
-  const versions = await Promise.all(history.versions.map((old) => writeHistoricVersion(tree, base, manifest.id, old)));
+  const warnings: string[] = [];
+  const versions = await Promise.all(history.versions.map((old) => writeHistoricVersion(tree, base, manifest.id, old, warnings)));
   const current = await writeCurrentVersion(tree, base, run, record, history.currentSince);
   const published = [...versions.filter((v): v is VersionEntry => v !== undefined), current];
   await tree.writeJson(`api/loadouts/${manifest.id}/versions.json`, { id: manifest.id, latest: manifest.version, versions: published });
-  return { record, versions: published };
+  return { record, versions: published, warnings };
 }
 
 function decodeAll(source: LoadoutSource): Map<string, string> {
@@ -122,8 +124,12 @@ async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun
   };
 }
 
-/** An older version: its raw files (declared ones that exist) and its entry in versions.json. */
-async function writeHistoricVersion(tree: OutputTree, base: string, id: string, old: HistoricVersion): Promise<VersionEntry | undefined> {
+/**
+ * An older version: its raw files (declared ones that exist, with paths that pass the rule of
+ * `files[].path`) and its entry in versions.json. A file whose path fails the rule is left
+ * out with a warning naming the commit.
+ */
+async function writeHistoricVersion(tree: OutputTree, base: string, id: string, old: HistoricVersion, warnings: string[]): Promise<VersionEntry | undefined> {
   const snapshot = await old.load();
   if (snapshot === undefined) return undefined;
   const source: LoadoutSource = { id, displayDir: `loadouts/${id}@${old.version}`, manifestText: snapshot.manifestText, files: snapshot.files, irregular: [] };
@@ -135,6 +141,11 @@ async function writeHistoricVersion(tree: OutputTree, base: string, id: string, 
   for (const path of declared) {
     const bytes = snapshot.files.get(path);
     if (bytes === undefined) continue;
+    const problem = describePathProblem(path);
+    if (problem !== undefined) {
+      warnings.push(`loadouts/${id}: file ${JSON.stringify(path)} of version ${old.version} (commit ${old.commit}) ${problem}: not published`);
+      continue;
+    }
     writes.push(tree.write(`raw/${id}/${old.version}/${path}`, bytes));
     files.push({ path, ...entryFields(entries.get(path)), sha256: sha256(bytes), bytes: bytes.byteLength, raw_url: rawUrl(base, id, old.version, path) });
   }

@@ -1,125 +1,264 @@
 /**
- * Writing the static tree so that a failed build never leaves a half-written `dist/`.
- * Everything is written into a fresh temporary folder beside the output first. Then either
- * - the whole folder replaces the output with two renames ({@link writeTreeAtomically}), or
- * - for an incremental build, only the parts that changed are renamed into the existing
- *   output ({@link updateTreeInPlace}): each changed loadout's folders, then the catalogue
- *   documents, then removals. Every step is a rename, so readers see whole files, and a build
- *   that fails before that point leaves the output as it was.
+ * Writing the static tree so that a build, failed or killed at any point, never leaves a
+ * half-written or mixed `--out` (README "How a build works"; issue 9 point 4).
+ *
+ * `--out` is a symbolic link to one complete tree in the folder `.<out>.trees/` beside it.
+ * A build writes the next tree there whole: new files written, the unchanged loadouts' files
+ * hard-linked from the current tree (so an incremental build copies no bytes). Then one
+ * `rename` of a new link over `--out` switches readers from one whole tree to the other, and
+ * the old tree is removed. A build killed before the switch leaves the old tree live; killed
+ * after it, the new one. Whatever an earlier build left behind (its unfinished tree, an old
+ * tree, a link, or the `.<out>.tmp-*` and `.<out>.old-*` folders of earlier versions of this
+ * code) is removed by the next build.
+ *
+ * Every write goes through {@link OutputTree}, which refuses a path that is not a normalised
+ * relative path inside its tree (so a hostile version string or file path cannot write
+ * elsewhere; issue 9 point 1).
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { copyFileSync, linkSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { mkdir, rm, unlink, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { LoadoutError } from '../catalogue/errors.js';
+import { describePathProblem } from '../catalogue/file-path.js';
 
-/** A folder being written. Paths are relative, with forward slashes. */
+/** A tree being written. Paths are relative to the tree, with forward slashes. */
 export interface OutputTree {
-  /** The temporary folder being written. */
+  /** The folder being written. */
   readonly dir: string;
-  /** Writes a file, creating its folders. */
+  /**
+   * Writes a file, creating its folders.
+   * @throws LoadoutError `internal` when `path` is not a normalised relative path (it would leave the tree).
+   */
   write(path: string, data: string | Uint8Array): Promise<void>;
-  /** Writes pretty-printed JSON with a final newline. */
+  /** Writes pretty-printed JSON with a final newline. Same errors as {@link OutputTree.write}. */
   writeJson(path: string, value: unknown): Promise<void>;
-  /** Total bytes written so far. */
+  /**
+   * Carries `path` (a file, or a folder with everything below it) over from the tree that is
+   * live now, by hard links; does nothing when the live tree has nothing there.
+   * Same errors as {@link OutputTree.write}.
+   */
+  reuse(path: string): void;
+  /** Bytes written so far (reused files not counted). */
   readonly bytes: number;
 }
 
-/** What an in-place update changes in the output besides the catalogue-level files written. */
-export interface TreeChanges {
-  /** Paths (files or folders) replaced whole by what the temporary tree holds there (or removed when it holds nothing). */
-  replace: string[];
-}
+/** Name of the folder beside `--out` that holds the trees. */
+export const treesFolderOf = (target: string): string => join(dirname(target), `.${basename(target)}.trees`);
+
+/** Marker written into a tree once it is complete (a dot file: never served nor published). */
+export const COMPLETE_MARKER = '.complete';
 
 /**
- * Runs `fill` on a temporary tree and, when it resolves, swaps the tree in at `out`.
- * When `fill` throws, the temporary tree is removed and `out` is left as it was.
+ * Test hook for the crash test (`npm run test:crash`): when the environment variable
+ * `LOADOUT_CRASH_AT` is N, the process kills itself with SIGKILL at its N-th checkpoint (one
+ * per file written or reused, and one before and after each step of the switch). Off (and a
+ * single comparison) otherwise.
  */
-export async function writeTreeAtomically<T>(out: string, fill: (tree: OutputTree) => Promise<T>): Promise<T> {
-  const { tree, target, tag } = await openTemporaryTree(out);
-  const result = await fillOrDiscard(tree, fill);
-  const old = join(dirname(target), `.${basename(target)}.old-${tag}`);
-  const hadOld = await rename(target, old).then(
-    () => true,
-    (error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return false;
-      throw error;
-    },
-  );
-  await rename(tree.dir, target);
-  if (hadOld) rmSync(old, { recursive: true, force: true });
-  return result;
+const CRASH_AT = Number(process.env.LOADOUT_CRASH_AT ?? 0);
+let checkpoints = 0;
+function checkpoint(): void {
+  if (CRASH_AT > 0 && ++checkpoints >= CRASH_AT) process.kill(process.pid, 'SIGKILL');
 }
+
+/** Trees being written by this process (so that cleaning up never removes one of ours). */
+const active = new Set<string>();
 
 /**
- * Runs `fill` on a temporary tree; when it resolves, moves into `out` the paths it lists in
- * `replace` (old contents go first) and then every other file the temporary tree holds.
- * When `fill` throws, `out` is left as it was.
+ * Runs `fill` on a new tree and, when it resolves, makes that tree the one `out` points at.
+ * When `fill` throws, the new tree is removed and `out` is left as it was.
+ * @throws LoadoutError `io` when `out` exists and is neither a folder nor a link to one.
  */
-export async function updateTreeInPlace<T extends TreeChanges>(out: string, fill: (tree: OutputTree) => Promise<T>): Promise<T> {
-  const { tree, target, tag } = await openTemporaryTree(out);
-  const changes = await fillOrDiscard(tree, fill);
-  const trash = join(dirname(target), `.${basename(target)}.old-${tag}`);
-  try {
-    for (const path of changes.replace) {
-      moveIfPresent(join(target, path), join(trash, path));
-      moveIfPresent(join(tree.dir, path), join(target, path));
-    }
-    for (const file of listFiles(tree.dir)) moveIfPresent(join(tree.dir, file), join(target, file));
-  } finally {
-    rmSync(trash, { recursive: true, force: true });
-    rmSync(tree.dir, { recursive: true, force: true });
-  }
-  return changes;
-}
-
-async function openTemporaryTree(out: string): Promise<{ tree: OutputTree; target: string; tag: string }> {
+export async function writeTree<T>(out: string, fill: (tree: OutputTree) => Promise<T>): Promise<T> {
   const target = resolve(out);
-  await mkdir(dirname(target), { recursive: true });
+  const trees = treesFolderOf(target);
+  await mkdir(trees, { recursive: true });
+  removeLeftovers(target);
+  const live = liveTreeOf(target);
   const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;
-  const dir = join(dirname(target), `.${basename(target)}.tmp-${tag}`);
-  await mkdir(dir, { recursive: true });
-  const made = new Set<string>();
+  const dir = join(trees, tag);
+  await mkdir(dir);
+  active.add(dir);
+  try {
+    const tree = openTree(dir, live);
+    let result: T;
+    try {
+      result = await fill(tree);
+      await writeFile(join(dir, COMPLETE_MARKER), '');
+    } catch (error) {
+      await rm(dir, { recursive: true, force: true });
+      throw error;
+    }
+    const replaced = switchTo(target, dir, tag);
+    const old = replaced ?? live;
+    if (old !== undefined && old !== dir && old !== target) await rm(old, { recursive: true, force: true });
+    return result;
+  } finally {
+    active.delete(dir);
+  }
+}
+
+/** The folder of the tree that `target` serves now, or undefined when there is none. */
+function liveTreeOf(target: string): string | undefined {
+  const info = lstatSync(target, { throwIfNoEntry: false });
+  if (info === undefined) return undefined;
+  if (info.isSymbolicLink()) {
+    try {
+      return realpathSync(target);
+    } catch {
+      return undefined; // a dangling link: no live tree
+    }
+  }
+  if (info.isDirectory()) return target;
+  throw new LoadoutError('io', `${target} is a file (expected the build's output folder, or nothing there)`, { hint: 'Remove it or pass another --out.' });
+}
+
+/**
+ * Points `target` at the tree `dir` with one atomic rename of a new symbolic link. A real
+ * folder at `target` (a tree of an earlier version of this code, or a copy) is first moved
+ * into the trees folder (its new place is returned); from then on every switch is one rename.
+ */
+function switchTo(target: string, dir: string, tag: string): string | undefined {
+  const link = join(dirname(target), `.${basename(target)}.link-${tag}`);
+  checkpoint();
+  symlinkSync(relative(dirname(target), dir), link, process.platform === 'win32' ? 'junction' : 'dir');
+  checkpoint();
+  const info = lstatSync(target, { throwIfNoEntry: false });
+  let replaced: string | undefined;
+  if (info !== undefined && !info.isSymbolicLink()) {
+    replaced = join(treesFolderOf(target), `${tag}-replaced`);
+    renameSync(target, replaced);
+    checkpoint();
+  }
+  renameSync(link, target);
+  checkpoint();
+  return replaced;
+}
+
+/**
+ * Removes what earlier builds left beside `target`: trees that are not live and whose
+ * building process is gone, links never switched in, and `.tmp-*` / `.old-*` folders of
+ * earlier versions of this code. When `target` itself is missing (a build of an earlier
+ * version killed between its two renames), the newest complete tree becomes live again.
+ */
+function removeLeftovers(target: string): void {
+  const parent = dirname(target);
+  const name = basename(target);
+  const trees = treesFolderOf(target);
+  const prefix = `.${name}.`;
+  for (const entry of readdirSync(parent)) {
+    const leftover = entry.startsWith(prefix) ? /^(?:tmp|old|link)-(\d+)-/u.exec(entry.slice(prefix.length)) : null;
+    if (leftover !== null && !isOtherLiveProcess(Number(leftover[1]))) rmSync(join(parent, entry), { recursive: true, force: true });
+  }
+  if (lstatSync(target, { throwIfNoEntry: false }) === undefined) restoreNewestComplete(target);
+  const live = liveTreeOf(target);
+  for (const entry of readdirSync(trees)) {
+    const dir = join(trees, entry);
+    if (dir === live || active.has(dir)) continue;
+    const pid = Number(/^(\d+)-/u.exec(entry)?.[1]);
+    if (pid === process.pid || !isOtherLiveProcess(pid)) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function restoreNewestComplete(target: string): void {
+  const trees = treesFolderOf(target);
+  const complete = readdirSync(trees)
+    .map((entry) => ({ dir: join(trees, entry), marker: statSync(join(trees, entry, COMPLETE_MARKER), { throwIfNoEntry: false }) }))
+    .filter((t) => t.marker !== undefined)
+    .sort((a, b) => (b.marker?.mtimeMs ?? 0) - (a.marker?.mtimeMs ?? 0));
+  const newest = complete[0];
+  if (newest !== undefined) switchTo(target, newest.dir, `${process.pid}-restore`);
+}
+
+function isOtherLiveProcess(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The one function through which a tree path becomes a file-system path: `path` must be a
+ * normalised relative path (the rule of `files[].path`, catalogue/file-path.ts), so the
+ * result always lies inside `dir`.
+ * @throws LoadoutError `internal` otherwise: a caller let an unchecked value through.
+ */
+export function resolveInside(dir: string, path: string): string {
+  const problem = describePathProblem(path);
+  const file = join(dir, path);
+  if (problem !== undefined || !file.startsWith(dir + sep)) {
+    throw new LoadoutError('internal', `refused to write ${JSON.stringify(path)} in the output tree: the path ${problem ?? 'leaves the tree'}`);
+  }
+  return file;
+}
+
+function openTree(dir: string, live: string | undefined): OutputTree {
+  const made = new Set<string>([dir]);
   let bytes = 0;
+  const ensureFolder = (folder: string): void => {
+    if (made.has(folder)) return;
+    mkdirSync(folder, { recursive: true });
+    made.add(folder);
+  };
   const tree: OutputTree = {
     dir,
     async write(path, data) {
-      const file = join(dir, path);
-      const folder = dirname(file);
-      if (!made.has(folder)) {
-        await mkdir(folder, { recursive: true });
-        made.add(folder);
-      }
-      await writeFile(file, data);
+      const file = resolveInside(dir, path);
+      ensureFolder(dirname(file));
+      // `wx`: never write through a hard link into a file the live tree shares.
+      await writeFile(file, data, { flag: 'wx' }).catch(async (error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+        await unlink(file);
+        await writeFile(file, data, { flag: 'wx' });
+      });
       bytes += typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
+      checkpoint();
     },
     async writeJson(path, value) {
       await tree.write(path, `${JSON.stringify(value, null, 2)}\n`);
+    },
+    reuse(path) {
+      const to = resolveInside(dir, path);
+      if (live === undefined) return;
+      const from = join(live, path);
+      const info = lstatSync(from, { throwIfNoEntry: false });
+      if (info === undefined) return;
+      if (info.isFile()) {
+        ensureFolder(dirname(to));
+        linkOrCopy(from, to);
+        checkpoint();
+        return;
+      }
+      if (!info.isDirectory()) return;
+      ensureFolder(to);
+      for (const entry of readdirSync(from, { withFileTypes: true, recursive: true })) {
+        const source = join(entry.parentPath, entry.name);
+        const dest = join(to, relative(from, source));
+        if (entry.isDirectory()) ensureFolder(dest);
+        else if (entry.isFile()) {
+          ensureFolder(dirname(dest));
+          linkOrCopy(source, dest);
+          checkpoint();
+        }
+      }
     },
     get bytes() {
       return bytes;
     },
   };
-  return { tree, target, tag };
+  return tree;
 }
 
-async function fillOrDiscard<T>(tree: OutputTree, fill: (tree: OutputTree) => Promise<T>): Promise<T> {
+/** A hard link where the file system has them, else a copy. */
+function linkOrCopy(from: string, to: string): void {
   try {
-    return await fill(tree);
+    linkSync(from, to);
   } catch (error) {
-    await rm(tree.dir, { recursive: true, force: true });
-    throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EMLINK') throw error;
+    copyFileSync(from, to);
   }
-}
-
-function moveIfPresent(from: string, to: string): void {
-  if (!existsSync(from)) return;
-  mkdirSync(dirname(to), { recursive: true });
-  renameSync(from, to);
-}
-
-/** Every file below `dir`, as relative paths. */
-function listFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile())
-    .map((e) => relative(dir, join(e.parentPath, e.name)));
 }

@@ -46,6 +46,9 @@ export const LIMITS = {
 /** The slug pattern of `id`, `stacks` and `skill` (spec: `^[a-z0-9]+(?:-[a-z0-9]+)*$`). */
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
+/** The pattern of `version` (spec: MAJOR.MINOR.PATCH, digits only; the authoring schema's `pattern`). */
+export const VERSION_PATTERN = /^[0-9]+\.[0-9]+\.[0-9]+$/;
+
 /** Type guard for {@link PUBLISHED_AGENTS}. */
 export function isAgent(value: unknown): value is Agent {
   return typeof value === 'string' && (PUBLISHED_AGENTS as readonly string[]).includes(value);

@@ -1,8 +1,9 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../src/build/build.js';
+import { treesFolderOf } from '../../src/build/output.js';
 import type { PublishedRecord } from '../../src/build/record.js';
 import { PUBLISHED_AGENTS } from '../../src/catalogue/vocabulary.js';
 import { baseFiles, writeLoadout, type TestFile } from '../helpers/loadouts.js';
@@ -42,6 +43,16 @@ function twoVersionCatalogue(): { root: string; v1: string } {
 }
 
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
+
+/** What lies beside `out` besides the trees folder, plus the trees in it that are not live. */
+function leftoversBeside(out: string): string[] {
+  const trees = treesFolderOf(out);
+  const live = realpathSync(out);
+  return [
+    ...readdirSync(dirname(out)).filter((n) => n.startsWith(`.${basename(out)}.`) && join(dirname(out), n) !== trees),
+    ...readdirSync(trees).map((n) => join(trees, n)).filter((dir) => dir !== live),
+  ];
+}
 
 describe('loadout build', () => {
   it('publishes every version from git history, raw files for each, and latest', async () => {
@@ -164,7 +175,7 @@ describe('loadout build', () => {
     expect(result.written).toBe(false);
     expect(result.refused).toEqual(['plain']);
     expect(readFileSync(join(out, 'api/loadouts/tools.json'), 'utf8')).toBe(before);
-    expect(readdirSync(root).filter((n) => n.startsWith('.dist.'))).toEqual([]);
+    expect(leftoversBeside(out)).toEqual([]);
   });
 
   it('leaves dist untouched and no temporary folder when writing fails part-way', async () => {
@@ -176,7 +187,7 @@ describe('loadout build', () => {
     await expect(buildCatalogue({ root, out, baseUrl: BASE, onProgress: (_d, _t, id) => { if (id === 'tools') throw new Error('disk full'); } })).rejects.toThrow('disk full');
     expect(readFileSync(join(out, 'api/loadouts.json'), 'utf8')).toBe(before);
     expect(existsSync(join(out, 'api/loadouts/zzz-new.json'))).toBe(false);
-    expect(readdirSync(root).filter((n) => n.startsWith('.dist.'))).toEqual([]);
+    expect(leftoversBeside(out)).toEqual([]);
   });
 
   it('builds outside git with a warning, publishing only the working-tree version', async () => {

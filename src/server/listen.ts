@@ -1,11 +1,19 @@
 /**
  * Binding the app to a socket with @hono/node-server. Binds 127.0.0.1 by default (MCP
  * transport security guidance: local servers bind loopback).
+ *
+ * Node's HTTP parser refuses some requests before the app sees them (request line and headers
+ * over `maxHeaderSize`, malformed requests, requests that arrive too slowly). Node would answer
+ * those with a bare status line; the 'clientError' hook here answers them as problem details
+ * like every other error (DESIGN.md section 5; issue 9, point 11).
  */
 import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
+import { maxHeaderSize as defaultMaxHeaderSize, STATUS_CODES, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { LoadoutError } from '../catalogue/errors.js';
+import { makeProblem, type Problem } from './problem.js';
 
 /** A listening server. */
 export interface RunningServer {
@@ -16,15 +24,39 @@ export interface RunningServer {
 }
 
 /**
- * Starts listening. `port` 0 picks a free port.
+ * Limits of Node's HTTP server (`http.createServer` options), all optional; Node's defaults
+ * apply otherwise: `maxHeaderSize` 16,384 bytes (request line and headers), `headersTimeout`
+ * 60,000 ms, `requestTimeout` 300,000 ms, `connectionsCheckingInterval` 30,000 ms (how often
+ * the two timeouts are checked).
+ */
+export type ServerLimits = Pick<ServerOptions, 'maxHeaderSize' | 'headersTimeout' | 'requestTimeout' | 'connectionsCheckingInterval'>;
+
+/** Options of {@link listen}. */
+export interface ListenOptions {
+  /** 0 picks a free port. */
+  port: number;
+  host: string;
+  limits?: ServerLimits;
+}
+
+/**
+ * How long (ms) a socket whose request Node refused stays open after the problem is written,
+ * reading and dropping whatever the client still sends. Closing at once, with unread bytes in
+ * the kernel's buffer, would send a TCP reset that can destroy the answer before the client
+ * reads it.
+ */
+const LINGER_MS = 5_000;
+
+/**
+ * Starts listening.
  * @throws LoadoutError `config` when the port is taken or the host cannot be bound.
  */
-export function listen(app: Hono, options: { port: number; host: string }): Promise<RunningServer> {
+export function listen(app: Hono, options: ListenOptions): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const onError = (error: NodeJS.ErrnoException): void => {
       reject(new LoadoutError('config', `cannot listen on ${options.host}:${options.port}: ${error.code ?? error.message}`, { cause: error, hint: error.code === 'EADDRINUSE' ? 'Pick another port with --port or PORT.' : undefined }));
     };
-    const server: ServerType = serve({ fetch: app.fetch, port: options.port, hostname: options.host }, (info: AddressInfo) => {
+    const server: ServerType = serve({ fetch: app.fetch, port: options.port, hostname: options.host, serverOptions: options.limits ?? {} }, (info: AddressInfo) => {
       server.off('error', onError);
       const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
       resolve({
@@ -37,5 +69,78 @@ export function listen(app: Hono, options: { port: number; host: string }): Prom
       });
     });
     server.on('error', onError);
+    answerClientErrors(server as Server, options.limits?.maxHeaderSize ?? defaultMaxHeaderSize);
   });
+}
+
+/**
+ * Installs the 'clientError' hook on `server`: a request Node's parser refuses is answered
+ * with a complete HTTP/1.1 response carrying an `application/problem+json` body and
+ * `Connection: close` (see {@link clientErrorProblem} for the statuses), then the connection
+ * closes. As Node itself does, nothing is written when the socket is no longer writable or a
+ * response on it has already begun (that would corrupt it): the socket is then destroyed.
+ */
+function answerClientErrors(server: Server, maxHeaderSize: number): void {
+  // The responses on each socket that have not finished, to know whether one has begun.
+  const inFlight = new WeakMap<Duplex, Set<ServerResponse>>();
+  const answered = new WeakSet<Duplex>();
+  server.on('request', (_request, response: ServerResponse) => {
+    const socket = response.socket;
+    if (socket === null) return;
+    let open = inFlight.get(socket);
+    if (open === undefined) inFlight.set(socket, (open = new Set()));
+    open.add(response);
+    response.once('close', () => open.delete(response));
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException & { reason?: unknown }, socket: Duplex) => {
+    // After a parse error Node keeps feeding the failed parser, and reports each later chunk
+    // (and the client's end) again: only the first report is answered.
+    if (answered.has(socket)) return;
+    answered.add(socket);
+    // A response whose head is out but whose last byte is not would be cut by ours.
+    const begun = [...(inFlight.get(socket) ?? [])].some((response) => response.headersSent && !response.writableFinished);
+    if (error.code === 'ECONNRESET' || !socket.writable || begun) {
+      socket.destroy();
+      return;
+    }
+    const problem = clientErrorProblem(error, { maxHeaderSize, headersTimeout: server.headersTimeout, requestTimeout: server.requestTimeout });
+    const body = JSON.stringify(problem);
+    const head = [
+      `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? 'Error'}`,
+      'Content-Type: application/problem+json; charset=utf-8',
+      `Content-Length: ${Buffer.byteLength(body)}`,
+      'Cache-Control: no-store',
+      'Connection: close',
+      `Date: ${new Date().toUTCString()}`,
+    ].join('\r\n');
+    const linger = setTimeout(() => socket.destroy(), LINGER_MS);
+    linger.unref();
+    socket.once('close', () => clearTimeout(linger));
+    socket.resume();
+    socket.end(`${head}\r\n\r\n${body}`);
+  });
+}
+
+/**
+ * The problem for an error Node's HTTP server reports through 'clientError' (its `code`):
+ * `HPE_HEADER_OVERFLOW` → 431 `headers_too_large`; `HPE_CHUNK_EXTENSIONS_OVERFLOW` → 413
+ * `body_too_large`; `ERR_HTTP_REQUEST_TIMEOUT` → 408 `request_timeout`; any other (the other
+ * `HPE_*` parse errors) → 400 `bad_request`, naming the code and Node's reason. The same
+ * statuses Node sends without the hook (Node.js docs, http "Event: 'clientError'").
+ * Pure. Never echoes the request's bytes.
+ * @param limits the server's limits, for the messages: bytes and milliseconds.
+ */
+export function clientErrorProblem(error: { code?: string; reason?: unknown; message: string }, limits: { maxHeaderSize: number; headersTimeout: number; requestTimeout: number }): Problem {
+  switch (error.code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return makeProblem(431, 'headers_too_large', `the request line and headers are over ${limits.maxHeaderSize} bytes (expected at most ${limits.maxHeaderSize} bytes in all: shorten the URL, such as a long q parameter, or the headers)`);
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return makeProblem(413, 'body_too_large', 'the chunk extensions of the chunked body are too long (expected chunks with short extensions or none)');
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return makeProblem(408, 'request_timeout', `the request did not arrive in time (expected its headers within ${limits.headersTimeout} ms and all of it within ${limits.requestTimeout === 0 ? 'no limit' : `${limits.requestTimeout} ms`})`);
+    default: {
+      const reason = typeof error.reason === 'string' && error.reason !== '' ? error.reason : error.message;
+      return makeProblem(400, 'bad_request', `the request is not valid HTTP/1.1: ${error.code ?? 'error'}: ${reason} (expected a request line "METHOD /path HTTP/1.1", then valid header lines and an empty line)`);
+    }
+  }
 }

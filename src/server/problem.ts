@@ -11,6 +11,7 @@ export interface FieldError {
 
 /** Problem codes, stable and documented at `/docs/#problems`. */
 export type ProblemCode =
+  | 'bad_request'
   | 'bad_parameter'
   | 'bad_path'
   | 'unauthorized'
@@ -18,8 +19,10 @@ export type ProblemCode =
   | 'not_found'
   | 'method_not_allowed'
   | 'id_taken'
+  | 'request_timeout'
   | 'body_too_large'
   | 'unsupported_media_type'
+  | 'headers_too_large'
   | 'malformed_json'
   | 'invalid_body'
   | 'rate_limited'
@@ -29,6 +32,7 @@ export type ProblemCode =
 
 /** The title of each problem code (also listed on the docs page). */
 export const PROBLEM_TITLES: Record<ProblemCode, string> = {
+  bad_request: 'Bad request',
   bad_parameter: 'Bad parameter',
   bad_path: 'Bad path',
   unauthorized: 'Unauthorized',
@@ -36,8 +40,10 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   not_found: 'Not found',
   method_not_allowed: 'Method not allowed',
   id_taken: 'Loadout id taken',
+  request_timeout: 'Request timeout',
   body_too_large: 'Body too large',
   unsupported_media_type: 'Unsupported media type',
+  headers_too_large: 'Request header fields too large',
   malformed_json: 'Malformed JSON',
   invalid_body: 'Invalid submission',
   rate_limited: 'Too many requests',

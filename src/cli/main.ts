@@ -86,6 +86,26 @@ export async function main(argv: readonly string[]): Promise<number> {
     });
 
   program
+    .command('publish')
+    .description('sync the built tree to S3-compatible object storage (credentials and region from the AWS SDK chain)')
+    .requiredOption('--bucket <name>', 'bucket to publish to')
+    .option('--out <dir>', 'built tree to publish', 'dist')
+    .option('--prefix <prefix>', 'key prefix, ending in "/" (default: none)', '')
+    .option('--endpoint <url>', 'S3-compatible endpoint (default: AWS_ENDPOINT_URL_S3 or AWS)')
+    .option('--region <region>', 'region (default: AWS_REGION; "auto" for R2)')
+    .option('--force-path-style', 'address the bucket as <endpoint>/<bucket> (MinIO and most local stores)')
+    .option('--delete', 'delete stale objects (never a pinned version\'s files)')
+    .option('--dry-run', 'print the plan; write nothing')
+    .option('--concurrency <n>', 'requests in flight (default 8)')
+    .option('--json', 'print {uploaded, unchanged, deleted, bytes_uploaded}')
+    .action(async (opts: { bucket: string; out: string; prefix: string; endpoint?: string; region?: string; forcePathStyle?: boolean; delete?: boolean; dryRun?: boolean; concurrency?: string; json?: boolean }) => {
+      const { publishCommand } = await import('./commands/publish.js');
+      const progress = process.stderr.isTTY && process.env['CI'] === undefined;
+      const { forcePathStyle, delete: del, dryRun, json, ...rest } = opts;
+      code = await publishCommand({ ...rest, forcePathStyle: forcePathStyle === true, delete: del === true, dryRun: dryRun === true, json: json === true, progress }, out, err);
+    });
+
+  program
     .command('serve')
     .description('serve the built tree and the dynamic API')
     .option('--port <port>', 'port (default: PORT or 8787)')

@@ -1,0 +1,125 @@
+/**
+ * Reading the built tree for a publish: every published file with its sha256, and the bytes
+ * again at upload time. Dot files and dot folders (`.loadout-build.json`, the build's
+ * temporary trees) are not part of the published API and are skipped, as `loadout serve`
+ * skips them. A symbolic link is followed only to a regular file inside `--out` (issue 9
+ * "Also": nothing outside the tree reaches object storage); `--out` itself may be a link.
+ */
+import { createHash } from 'node:crypto';
+import { constants, type Dirent } from 'node:fs';
+import { open, readdir, realpath, stat } from 'node:fs/promises';
+import { join, sep } from 'node:path';
+import { LoadoutError } from '../catalogue/errors.js';
+import { mapConcurrent } from '../concurrency.js';
+import { describeKeyPathProblem } from './keys.js';
+
+/** One file of the tree. */
+export interface TreeFile {
+  /** Relative path with forward slashes, e.g. `raw/x/1.0.0/AGENTS.md`. */
+  path: string;
+  /** Absolute path of the bytes (a link's target for a link). */
+  source: string;
+  /** Size in bytes. */
+  bytes: number;
+  /** sha256 of the bytes, lower-case hex. */
+  sha256: string;
+}
+
+/** What {@link readTree} found. */
+export interface Tree {
+  /** Published files, sorted by path. */
+  files: TreeFile[];
+  /** Dot files and folders left out (relative paths), sorted. */
+  skipped: string[];
+}
+
+// O_NOFOLLOW: a file swapped for a link after the walk is not read through the link (0 where the platform lacks it).
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0);
+const HASH_CONCURRENCY = 16;
+
+/**
+ * Walks `out` and hashes every file to publish.
+ * @throws LoadoutError `not_found` when `out` is missing or not a folder; `invalid_content`
+ *   naming the path when a name cannot be a key (src/publish/keys.ts), a link leaves `out`,
+ *   points at a folder or at nothing, or an entry is not a regular file.
+ */
+export async function readTree(out: string): Promise<Tree> {
+  const root = await realpath(out).catch((error: unknown) => {
+    throw new LoadoutError('not_found', `--out ${out} does not exist`, { hint: 'run `loadout build` first, or give the built tree with --out', cause: error });
+  });
+  if (!(await stat(root)).isDirectory()) throw new LoadoutError('not_found', `--out ${out} is not a folder`, { hint: 'give the folder `loadout build` wrote with --out' });
+  const found: { path: string; source: string }[] = [];
+  const skipped: string[] = [];
+  const refuse = (path: string, what: string): never => {
+    throw new LoadoutError('invalid_content', `${join(out, path)}: ${what}; nothing was published`, {
+      hint: 'publish a tree written by `loadout build`; links are followed only to files inside --out',
+    });
+  };
+
+  const walk = async (dir: string, prefix: string): Promise<void> => {
+    const entries: Dirent[] = await readdir(dir, { withFileTypes: true });
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      const path = prefix + entry.name;
+      if (entry.name.startsWith('.')) {
+        skipped.push(path);
+        continue;
+      }
+      const problem = describeKeyPathProblem(path);
+      if (problem !== undefined) refuse(path, `the name ${problem}, so it cannot be an object key`);
+      const full = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(full, `${path}/`);
+      else if (entry.isFile()) found.push({ path, source: full });
+      else if (entry.isSymbolicLink()) found.push({ path, source: await followLink(root, full, (what) => refuse(path, what)) });
+      else refuse(path, 'is not a regular file');
+    }
+  };
+  await walk(root, '');
+
+  const files = await mapConcurrent(found, HASH_CONCURRENCY, async ({ path, source }) => {
+    const body = await readBytes(source);
+    return { path, source, bytes: body.byteLength, sha256: sha256Hex(body) };
+  });
+  return { files, skipped: skipped.sort() };
+}
+
+/**
+ * Reads `file.source` for upload and checks that its bytes are still the ones hashed.
+ * @throws LoadoutError `io` when the file changed or vanished since {@link readTree}.
+ */
+export async function readTreeFile(file: TreeFile): Promise<Buffer> {
+  const body = await readBytes(file.source).catch((error: unknown) => {
+    throw new LoadoutError('io', `${file.path} could not be read (${(error as Error).message})`, { hint: 'do not build into --out while publishing it', cause: error });
+  });
+  if (sha256Hex(body) !== file.sha256) {
+    throw new LoadoutError('io', `${file.path} changed while it was being published (expected sha256 ${file.sha256})`, { hint: 'publish again once `loadout build` has finished' });
+  }
+  return body;
+}
+
+/** sha256 of `body` as lower-case hex. */
+export function sha256Hex(body: Uint8Array): string {
+  return createHash('sha256').update(body).digest('hex');
+}
+
+async function followLink(root: string, link: string, refuse: (what: string) => never): Promise<string> {
+  let target: string;
+  try {
+    target = await realpath(link);
+  } catch {
+    return refuse('is a link to nothing');
+  }
+  if (!target.startsWith(root + sep)) return refuse(`is a link out of the tree (to ${target})`);
+  if (target.slice(root.length + 1).split(sep).some((s) => s.startsWith('.'))) return refuse('is a link to a dot file, which is never published');
+  if (!(await stat(target)).isFile()) return refuse('is a link to something other than a file (links to folders are not followed)');
+  return target;
+}
+
+async function readBytes(source: string): Promise<Buffer> {
+  const handle = await open(source, READ_FLAGS);
+  try {
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}

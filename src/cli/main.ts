@@ -198,7 +198,7 @@ export async function main(argv: readonly string[]): Promise<number> {
       code = await dbMigrateCommand({ databaseUrl: resolveConfig().databaseUrl }, out);
     });
 
-  const submissions = program.command('submissions').description('review submissions');
+  const submissions = program.command('submissions').description('review submissions and run the pull-request bot');
   submissions
     .command('list')
     .description('list submissions, newest first')
@@ -229,6 +229,27 @@ export async function main(argv: readonly string[]): Promise<number> {
       code = await submissionsDecideCommand({ databaseUrl: resolveConfig().databaseUrl, id, decision, by: opts.by, ...(opts.reason === undefined ? {} : { reason: opts.reason }) }, out, err);
     });
   }
+  submissions
+    .command('pr')
+    .description('push a branch and open (or update) a pull request for each accepted submission (GITHUB_TOKEN, GITHUB_REPOSITORY)')
+    .argument('[id...]', 'submission ids (default: every accepted submission)')
+    .option('--remote <remote>', 'git remote to push to', 'origin')
+    .option('--base <branch>', 'branch of the remote to start from and merge into', 'main')
+    .option('--dry-run', 'check and commit in a temporary worktree; push, open and record nothing')
+    .option('--json', 'print [{submission, loadout_id, branch, pr_url, action, reason?}] as JSON')
+    .action(async (ids: string[], opts: { remote: string; base: string; dryRun?: boolean; json?: boolean }) => {
+      const { submissionsPrCommand } = await import('./commands/submissions.js');
+      code = await submissionsPrCommand({ databaseUrl: resolveConfig().databaseUrl, root: root(), ids, remote: opts.remote, base: opts.base, dryRun: opts.dryRun === true, json: opts.json === true, env: process.env }, out, err);
+    });
+  submissions
+    .command('sync')
+    .description('move pr-opened submissions to merged or closed when their pull request ended')
+    .argument('[id...]', 'submission ids (default: every pr-opened submission)')
+    .option('--json', 'print [{submission, loadout_id, pr_url, pull_request, status, changed, refused?}] as JSON')
+    .action(async (ids: string[], opts: { json?: boolean }) => {
+      const { submissionsSyncCommand } = await import('./commands/submissions.js');
+      code = await submissionsSyncCommand({ databaseUrl: resolveConfig().databaseUrl, ids, json: opts.json === true, env: process.env }, out, err);
+    });
 
   try {
     await program.parseAsync(argv);

@@ -1,10 +1,16 @@
 /**
  * `loadout submissions list [--status S] [--json]` / `show ID [--json]` / `accept ID` /
  * `reject ID --reason R` (DESIGN.md section 2): maintainers review submissions. Each change is
- * recorded as an event with its time and the maintainer as actor. (`pr` is the bot's job.)
+ * recorded as an event with its time and the maintainer as actor. `pr [ID…]` and `sync [ID…]`
+ * are the bot's (issue 14): thin wrappers over src/bot/.
  */
+import { resolveBotIdentity, resolveGitHubSettings } from '../../bot/config.js';
+import { createGitHubClient, type GitHubClient } from '../../bot/github-client.js';
+import { openPullRequests } from '../../bot/open-pull-requests.js';
+import { syncPullRequests } from '../../bot/sync.js';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { createStores } from '../../storage/stores.js';
+import { transitionSubmission } from '../../submissions/transitions.js';
 import { EXIT } from '../exit.js';
 import type { Write } from '../report.js';
 import { withDatabase } from './db.js';
@@ -55,17 +61,81 @@ export async function submissionsShowCommand(options: SubmissionsCommandOptions 
 export async function submissionsDecideCommand(options: { databaseUrl: string; id: string; decision: 'accept' | 'reject'; reason?: string; by: string }, out: Write, err: Write): Promise<number> {
   if (options.decision === 'reject' && (options.reason === undefined || options.reason.trim() === '')) throw new LoadoutError('usage', 'reject needs --reason (expected a sentence the submitter will understand)');
   return withDatabase(options.databaseUrl, async (database) => {
-    const store = createStores(database).submissions;
-    const from = options.decision === 'accept' ? ['pending-review'] : ['pending-review', 'checks-failed'];
     const to = options.decision === 'accept' ? 'accepted' : 'rejected';
-    const change = { from, to, actor: `maintainer:${options.by}`, at: new Date().toISOString(), ...(options.reason === undefined ? {} : { note: options.reason }) };
-    const updated = await store.transition(options.id, change);
-    if (updated === undefined) {
-      const current = await store.get(options.id);
-      err(`loadout: submission ${options.id} ${current === undefined ? 'does not exist' : `is ${current.status} (expected ${from.join(' or ')})`}\n`);
+    const change = { actor: `maintainer:${options.by}`, at: new Date().toISOString(), ...(options.reason === undefined ? {} : { note: options.reason }) };
+    const moved = await transitionSubmission(createStores(database).submissions, options.id, to, change);
+    if (!moved.ok) {
+      err(`loadout: ${moved.message}\n`);
       return EXIT.failed;
     }
-    out(`${updated.id}: ${to}\n`);
+    out(`${moved.submission.id}: ${to}\n`);
     return EXIT.ok;
   });
+}
+
+/** Options of `loadout submissions pr`. */
+export interface SubmissionsPrOptions {
+  databaseUrl: string;
+  root: string;
+  ids: string[];
+  remote: string;
+  base: string;
+  dryRun: boolean;
+  json: boolean;
+  /** The environment to read GITHUB_* and LOADOUT_BOT_* from. */
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Opens or updates the pull request of each accepted submission (or of those named). A dry run
+ * needs no GitHub token: without one it guesses `opened` or `updated` from the state.
+ * @returns 0 when none was skipped, else 1. `--json`: `[{submission, loadout_id, branch, pr_url,
+ *   action, reason?}]`.
+ */
+export async function submissionsPrCommand(options: SubmissionsPrOptions, out: Write, err: Write): Promise<number> {
+  const identity = resolveBotIdentity(options.env);
+  const github = options.dryRun && !hasGitHubSettings(options.env) ? undefined : gitHubClient(options.env, err);
+  return withDatabase(options.databaseUrl, async (database) => {
+    const outcomes = await openPullRequests({ store: createStores(database).submissions, github, root: options.root, remote: options.remote, base: options.base, ids: options.ids, dryRun: options.dryRun, identity });
+    if (options.json) out(`${JSON.stringify(outcomes, null, 2)}\n`);
+    else if (outcomes.length === 0) out('no accepted submissions\n');
+    else {
+      const verb = { opened: options.dryRun ? 'would open' : 'opened', updated: options.dryRun ? 'would update' : 'updated', skipped: 'skipped' } as const;
+      for (const o of outcomes) out(`${o.submission}  ${o.loadout_id}  ${verb[o.action]}${o.pr_url === null ? '' : `  ${o.pr_url}`}${o.reason === undefined ? '' : `: ${o.reason}`}\n`);
+    }
+    return outcomes.some((o) => o.action === 'skipped') ? EXIT.failed : EXIT.ok;
+  });
+}
+
+/** Options of `loadout submissions sync`. */
+export interface SubmissionsSyncOptions {
+  databaseUrl: string;
+  ids: string[];
+  json: boolean;
+  env: NodeJS.ProcessEnv;
+}
+
+/**
+ * Moves each pr-opened submission (or each one named) to merged or closed when its pull request
+ * ended. @returns 0, or 1 when a move was refused (the message says why). `--json`:
+ * `[{submission, loadout_id, pr_url, pull_request, status, changed, refused?}]`.
+ */
+export async function submissionsSyncCommand(options: SubmissionsSyncOptions, out: Write, err: Write): Promise<number> {
+  const github = gitHubClient(options.env, err);
+  return withDatabase(options.databaseUrl, async (database) => {
+    const outcomes = await syncPullRequests({ store: createStores(database).submissions, github, ids: options.ids });
+    for (const o of outcomes) if (o.refused !== undefined) err(`loadout: ${o.refused}\n`);
+    if (options.json) out(`${JSON.stringify(outcomes, null, 2)}\n`);
+    else if (outcomes.length === 0) out('no pr-opened submissions\n');
+    else for (const o of outcomes.filter((x) => x.refused === undefined)) out(`${o.submission}  ${o.loadout_id}  ${o.changed ? o.status : `still ${o.status} (pull request ${o.pull_request ?? 'unknown'})`}${o.pr_url === null ? '' : `  ${o.pr_url}`}\n`);
+    return outcomes.some((o) => o.refused !== undefined) ? EXIT.failed : EXIT.ok;
+  });
+}
+
+function hasGitHubSettings(env: NodeJS.ProcessEnv): boolean {
+  return (env['GITHUB_TOKEN'] ?? '') !== '' && (env['GITHUB_REPOSITORY'] ?? '') !== '';
+}
+
+function gitHubClient(env: NodeJS.ProcessEnv, err: Write): GitHubClient {
+  return createGitHubClient(resolveGitHubSettings(env), { warn: (message) => err(`loadout: ${message}\n`) });
 }

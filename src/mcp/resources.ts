@@ -4,9 +4,10 @@
  * (the path inside the skill folder), from the latest version. `resources/list` pages through
  * them; an unknown URI is the MCP "resource not found" error (-32002).
  */
-import { ErrorCode, McpError, type ListResourcesResult, type ReadResourceResult, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import { McpError, type ListResourcesResult, type ReadResourceResult, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import type { SkillEntry } from '../search/index-file.js';
 import type { CatalogueReader } from './catalogue.js';
+import { invalidParams, showValue } from './params.js';
 
 /** MCP error code for an unknown resource (MCP specification, "Resources", error handling). */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -37,14 +38,19 @@ export const SKILL_TEMPLATES: ResourceTemplate[] = [
 
 /** An index of the skill files, built once at start. */
 export interface SkillResources {
+  /**
+   * One page of `resources/list`: from the start, or from `cursor`, which must be a
+   * `nextCursor` this index gave out.
+   * @throws McpError -32602 for any other cursor (MCP specification, "Pagination")
+   */
   list(cursor: string | undefined): ListResourcesResult;
   read(uri: string): Promise<ReadResourceResult>;
 }
 
 const mimeOf = (path: string): string => (/\.(md|mdc|markdown)$/iu.test(path) ? 'text/markdown' : path.endsWith('.json') ? 'application/json' : 'text/plain');
 
-/** Builds the resource index of `catalogue.skills`. */
-export function createSkillResources(catalogue: CatalogueReader): SkillResources {
+/** Builds the resource index of `catalogue.skills`, `pageSize` resources to a `resources/list` page. */
+export function createSkillResources(catalogue: CatalogueReader, pageSize = RESOURCES_PAGE_SIZE): SkillResources {
   const entries = catalogue.skills.flatMap((skill: SkillEntry) =>
     [...skill.files]
       .sort((a, b) => (a.rel === 'SKILL.md' ? -1 : b.rel === 'SKILL.md' ? 1 : a.rel < b.rel ? -1 : 1))
@@ -63,10 +69,10 @@ export function createSkillResources(catalogue: CatalogueReader): SkillResources
 
   return {
     list(cursor) {
-      const start = cursor === undefined ? 0 : decodeCursor(cursor);
-      const page = entries.slice(start, start + RESOURCES_PAGE_SIZE).map(({ loadout: _l, path: _p, ...resource }) => resource);
-      const next = start + RESOURCES_PAGE_SIZE;
-      return { resources: page, ...(next < entries.length ? { nextCursor: Buffer.from(String(next)).toString('base64url') } : {}) };
+      const start = cursor === undefined ? 0 : offsetOf(cursor, pageSize, entries.length);
+      const page = entries.slice(start, start + pageSize).map(({ loadout: _l, path: _p, ...resource }) => resource);
+      const next = start + pageSize;
+      return { resources: page, ...(next < entries.length ? { nextCursor: encodeCursor(next) } : {}) };
     },
     async read(uri) {
       const entry = byUri.get(normaliseUri(uri));
@@ -90,8 +96,20 @@ function normaliseUri(uri: string): string {
   }
 }
 
-function decodeCursor(cursor: string): number {
-  const n = Number(Buffer.from(cursor, 'base64url').toString('utf8'));
-  if (!Number.isInteger(n) || n < 0) throw new McpError(ErrorCode.InvalidParams, `cursor ${JSON.stringify(cursor)} is not one this server gave out (expected the nextCursor of a previous resources/list)`);
-  return n;
+/** A cursor: the offset of the next page in decimal, base64url without padding. */
+const encodeCursor = (offset: number): string => Buffer.from(String(offset)).toString('base64url');
+
+/**
+ * The offset a cursor stands for, when it is one this index gives out: the canonical
+ * encoding of a positive multiple of `pageSize` below `total`. Anything else (not base64url,
+ * padding, another spelling of a number, zero, negative, out of range, off the page grid)
+ * is refused instead of read as some page, so a client never gets the first page again
+ * for a cursor it mangled.
+ * @throws McpError -32602 naming `params.cursor`
+ */
+function offsetOf(cursor: string, pageSize: number, total: number): number {
+  const text = Buffer.from(cursor, 'base64url').toString('latin1');
+  const offset = /^[1-9]\d{0,15}$/u.test(text) ? Number(text) : Number.NaN;
+  if (encodeCursor(offset) === cursor && offset % pageSize === 0 && offset < total) return offset;
+  throw invalidParams(`Invalid params for resources/list: params.cursor is ${showValue(cursor)} (expected the nextCursor of the previous resources/list page, or no cursor)`);
 }

@@ -1,20 +1,20 @@
 /**
  * Input and output schemas (zod) of the six MCP tools (spec "Endpoints", `POST /mcp`). The
  * inputs are strict: an unknown or malformed argument is a protocol error (-32602), not a
- * tool error. The outputs describe `structuredContent`; tests validate every result against
+ * tool error. A pattern's message is the words after "expected" in that error (params.ts). The outputs describe `structuredContent`; tests validate every result against
  * them, and MCP clients do the same with the JSON Schema form in `tools/list`.
  */
 import { z } from 'zod';
 import { CATEGORIES, COMPATIBILITY_LEVELS, HAS_VALUES, PUBLISHED_AGENTS, ROLES, SLUG_PATTERN } from '../catalogue/vocabulary.js';
 import { MAX_LIMIT, MAX_OFFSET, MAX_QUERY_LENGTH } from '../search/query.js';
 
-const loadoutId = z.string().regex(SLUG_PATTERN, 'a loadout id is a lowercase slug such as nextjs-app-router').describe('Loadout id, e.g. "nextjs-app-router" (from search_loadouts).');
+const loadoutId = z.string().regex(SLUG_PATTERN, 'a lowercase slug such as "nextjs-app-router"').describe('Loadout id, e.g. "nextjs-app-router" (from search_loadouts).');
 const agent = z.enum(PUBLISHED_AGENTS);
 
 export const searchInput = z.strictObject({
   query: z.string().max(MAX_QUERY_LENGTH).optional().describe('Plain words describing the project or task, e.g. "nextjs server actions" or "python api testing". Typos and unfinished words are tolerated. Omit to list every loadout (featured first, then most recently updated).'),
   agent: agent.optional().describe('Only loadouts that support this coding agent.'),
-  tags: z.array(z.string().regex(SLUG_PATTERN)).max(10).optional().describe('Only loadouts that have every one of these stacks or categories, e.g. ["react", "typescript"].'),
+  tags: z.array(z.string().regex(SLUG_PATTERN, 'a lowercase slug such as "react"')).max(10).optional().describe('Only loadouts that have every one of these stacks or categories, e.g. ["react", "typescript"].'),
   category: z.enum(CATEGORIES).optional().describe('Only loadouts in this category.'),
   verified: z.boolean().optional().describe('Only loadouts whose automated checks passed (true) or did not (false).'),
   has: z.enum(HAS_VALUES).optional().describe('Only loadouts that include at least one skill, MCP server or rule.'),
@@ -93,7 +93,7 @@ export const getLoadoutOutput = z.looseObject({
 export const getFileInput = z.strictObject({
   id: loadoutId,
   path: z.string().min(1).max(500).describe('File path inside the loadout, as listed by get_loadout, e.g. "AGENTS.md" or "skills/add-route/SKILL.md".'),
-  version: z.string().regex(/^(?:\d+\.\d+\.\d+|latest)$/u, 'a version is MAJOR.MINOR.PATCH or latest').default('latest').describe('A published version such as "1.2.0", or "latest" (the default).'),
+  version: z.string().regex(/^(?:\d+\.\d+\.\d+|latest)$/u, 'MAJOR.MINOR.PATCH such as "1.2.0", or "latest"').default('latest').describe('A published version such as "1.2.0", or "latest" (the default).'),
 });
 
 export const getFileOutput = z.object({

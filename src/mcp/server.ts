@@ -10,19 +10,20 @@
 import { createRequire } from 'node:module';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+import { DEFAULT_MAX_REQUEST_BODY_SIZE, readRequestBody, requestBodyTooLargeMessage } from '@modelcontextprotocol/sdk/server/requestBody.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import {
   CallToolRequestSchema,
-  ErrorCode,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { describeIssues, invalidParams, refuseMalformedParams, showValue } from './params.js';
 import { createSkillResources, SKILL_TEMPLATES } from './resources.js';
 import { TOOLS, type ToolContext } from './tools.js';
 
@@ -75,35 +76,67 @@ export function createMcpHandler(ctx: ToolContext): McpHandler {
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
   const newServer = (): Server => {
     const server = new Server({ ...SERVER_INFO }, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS, jsonSchemaValidator });
-    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
+    server.setRequestHandler(ListToolsRequestSchema, (request) => {
+      refuseCursor('tools/list', request.params?.cursor);
+      return { tools };
+    });
     server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
       const tool = byName.get(request.params.name);
-      if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}" (expected one of ${TOOLS.map((t) => t.name).join(', ')})`);
-      const parsed = tool.input.safeParse(request.params.arguments ?? {});
-      if (!parsed.success) throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${tool.name}: ${describeIssues(parsed.error)}`);
+      if (tool === undefined) throw invalidParams(`Invalid params for tools/call: params.name is ${showValue(request.params.name)} (expected one of ${TOOLS.map((t) => t.name).join(', ')})`);
+      const args = request.params.arguments ?? {};
+      const parsed = tool.input.safeParse(args);
+      if (!parsed.success) throw invalidParams(`Invalid arguments for ${tool.name}: ${describeIssues(parsed.error, args, '', { known: Object.keys(tool.input.shape), one: `an argument of ${tool.name}`, many: `arguments of ${tool.name}` })}`);
       const outcome = await tool.run(parsed.data, ctx);
       if ('error' in outcome) return { content: [{ type: 'text', text: outcome.error }], isError: true };
       return { content: [{ type: 'text', text: tool.render(outcome.value) }], structuredContent: outcome.value as Record<string, unknown> };
     });
     server.setRequestHandler(ListResourcesRequestSchema, (request) => resources.list(request.params?.cursor));
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: SKILL_TEMPLATES }));
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => {
+      refuseCursor('resources/templates/list', request.params?.cursor);
+      return { resourceTemplates: SKILL_TEMPLATES };
+    });
     server.setRequestHandler(ReadResourceRequestSchema, (request) => resources.read(request.params.uri));
     return server;
   };
 
   return async (request) => {
+    // Not JSON: the transport answers 415 without reading the body.
+    if (!isJsonContentType(request.headers.get('content-type'))) return serve(request);
+    // The body is read here, with the transport's own limit, so that every request's params
+    // are checked before the SDK dispatches them (see params.ts for why).
+    const body = await readRequestBody(request, DEFAULT_MAX_REQUEST_BODY_SIZE);
+    if (body.tooLarge) {
+      const error = { jsonrpc: '2.0', error: { code: -32000, message: requestBodyTooLargeMessage(DEFAULT_MAX_REQUEST_BODY_SIZE) }, id: null };
+      return new Response(JSON.stringify(error), { status: 413, headers: { 'content-type': 'application/json' } });
+    }
+    let parsedBody: unknown;
+    try {
+      parsedBody = JSON.parse(body.text);
+    } catch {
+      // Not JSON: the transport answers it (-32700) after its Accept check.
+      return serve(new Request(request, { body: body.text }));
+    }
+    return refuseMalformedParams(parsedBody) ?? serve(request, parsedBody);
+  };
+
+  async function serve(request: Request, parsedBody?: unknown): Promise<Response> {
     const server = newServer();
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(request);
+      return await transport.handleRequest(request, parsedBody === undefined ? {} : { parsedBody });
     } finally {
       await server.close();
     }
-  };
+  }
 }
 
-/** zod issues as `path: message; …` (e.g. `limit: Too big: expected number to be <=50`). */
-function describeIssues(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.length === 0 ? '(arguments)' : i.path.join('.')}: ${i.message}`).join('; ');
+/**
+ * Refuses a cursor for a list this server answers in one page: it never gives out a
+ * `nextCursor` there, so any cursor is one it did not give (MCP specification, "Pagination":
+ * an invalid cursor is -32602).
+ * @throws McpError -32602 when `cursor` is given
+ */
+function refuseCursor(method: string, cursor: string | undefined): void {
+  if (cursor !== undefined) throw invalidParams(`Invalid params for ${method}: params.cursor is ${showValue(cursor)} (expected no cursor: ${method} has one page)`);
 }

@@ -22,8 +22,8 @@ export interface ToolContext {
 /** A tool's outcome: a value for `structuredContent`, or a message for an `isError` result. */
 export type ToolOutcome<T> = { value: T } | { error: string };
 
-/** One tool. `run` receives arguments already checked by `input`. */
-export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> {
+/** One tool. `run` receives arguments already checked by `input`, a strict object schema (its keys are the tool's arguments). */
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
   name: string;
   title: string;
   description: string;
@@ -33,7 +33,7 @@ export interface ToolDefinition<I extends z.ZodType = z.ZodType, O extends z.Zod
   render(value: z.output<O>): string;
 }
 
-const define = <I extends z.ZodType, O extends z.ZodType>(tool: ToolDefinition<I, O>): ToolDefinition => tool as unknown as ToolDefinition;
+const define = <I extends z.ZodObject, O extends z.ZodType>(tool: ToolDefinition<I, O>): ToolDefinition => tool as unknown as ToolDefinition;
 
 const noLoadout = (id: string): { error: string } => ({ error: `No loadout has the id "${id}". Call search_loadouts to find loadout ids.` });
 

@@ -167,7 +167,7 @@ describe('bad arguments are protocol errors', () => {
     ['search_loadouts', { has: 'tests' }, 'has'],
     ['search_loadouts', { tags: 'react' }, 'tags'],
     ['search_loadouts', { verified: 'yes' }, 'verified'],
-    ['search_loadouts', { q: 'typo in the name' }, 'Unrecognized key'],
+    ['search_loadouts', { q: 'typo in the name' }, '"q" is not an argument of search_loadouts'],
     ['get_loadout', {}, 'id'],
     ['get_loadout', { id: 'Not A Slug' }, 'id'],
     ['get_loadout_file', { id: 'nextjs-app-router' }, 'path'],
@@ -179,6 +179,6 @@ describe('bad arguments are protocol errors', () => {
   });
 
   it('an unknown tool is a protocol error too', async () => {
-    expect(await protocolError('delete_everything', {})).toContain('Unknown tool "delete_everything"');
+    expect(await protocolError('delete_everything', {})).toContain('params.name is "delete_everything" (expected one of search_loadouts');
   });
 });

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { addressClassOf, cacheControlFor, contentTypeFor } from '../../src/publish/headers.js';
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+const REVALIDATE = 'public, max-age=60, must-revalidate';
+
+describe('headers of a published path', () => {
+  it('serves every raw file as plain text, whatever its extension, so submitted HTML, SVG or scripts never run', () => {
+    for (const path of ['raw/x/1.0.0/page.html', 'raw/x/1.0.0/logo.SVG', 'raw/x/latest/run.js', 'raw/x/latest/data.json', 'raw/x/1.0.0/noext']) {
+      expect(contentTypeFor(path), path).toBe('text/plain; charset=utf-8');
+    }
+  });
+
+  it('gives the other addresses the types loadout serve sends, by extension in any case', () => {
+    expect(contentTypeFor('api/loadouts/x.json')).toBe('application/json; charset=utf-8');
+    expect(contentTypeFor('loadouts/x/index.html')).toBe('text/html; charset=utf-8');
+    expect(contentTypeFor('download/x/cursor.zip')).toBe('application/zip');
+    expect(contentTypeFor('assets/search.JS')).toBe('text/javascript; charset=utf-8');
+    expect(contentTypeFor('assets/site.css')).toBe('text/css; charset=utf-8');
+    expect(contentTypeFor('docs/')).toBe('text/html; charset=utf-8');
+    expect(contentTypeFor('assets/font.woff2')).toBe('application/octet-stream');
+    expect(contentTypeFor('LICENSE')).toBe('application/octet-stream');
+  });
+
+  it('makes only pinned versions immutable; latest, records, zips, pages and catalogue documents revalidate', () => {
+    expect(cacheControlFor('raw/x/1.0.0/AGENTS.md')).toBe(IMMUTABLE);
+    expect(cacheControlFor('raw/x/1.0.0/skills/a/SKILL.md')).toBe(IMMUTABLE);
+    for (const path of ['raw/x/latest/AGENTS.md', 'raw/x/AGENTS.md', 'api/loadouts/x.json', 'api/loadouts/x/versions.json', 'download/x/source.zip', 'loadouts/x/index.html', 'api/loadouts.json', 'api/search-index.json', 'api/v1/index.json', 'index.html']) {
+      expect(cacheControlFor(path), path).toBe(REVALIDATE);
+    }
+    expect(['raw/x/1.0.0/A.md', 'download/x/a.zip', 'assets/s.js', 'api/loadouts/x.json', 'loadouts/x/index.html', 'api/loadouts.json', 'api/tags.json', 'index.html'].map(addressClassOf)).toEqual([
+      'pinned-raw',
+      'download',
+      'asset',
+      'record',
+      'page',
+      'catalogue',
+      'catalogue',
+      'catalogue',
+    ]);
+  });
+});

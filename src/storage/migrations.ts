@@ -3,7 +3,7 @@
  * that the compiled package carries them. Run at `loadout serve` start and by
  * `loadout db migrate`. A migration, once released, never changes: add a new one.
  */
-import { Migrator, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
 import { LoadoutError } from '../catalogue/errors.js';
 import type { Db } from './tables.js';
 
@@ -74,7 +74,54 @@ const MIGRATIONS: Record<string, Migration> = {
       }
     },
   },
+  '0002-one-open-submission-per-loadout-id': {
+    // Issue 9, point 3: concurrent submissions for one loadout id on PostgreSQL could all pass
+    // the application's check and store several open submissions. The database now refuses
+    // a second submission in an open state for a loadout id. The states are written out here,
+    // not imported, because a released migration never changes; the store's conflict target
+    // (OPEN_STATUSES in submission-store.ts) must name the same ones.
+    async up(db: Kysely<unknown>) {
+      await rejectDuplicateOpenSubmissions(db);
+      await db.schema
+        .createIndex('submissions_open_loadout_id')
+        .on('submissions')
+        .column('loadout_id')
+        .unique()
+        .where(sql.ref('status'), 'in', ['pending-review', 'checks-failed', 'accepted', 'pr-opened'])
+        .execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.dropIndex('submissions_open_loadout_id').ifExists().execute();
+    },
+  },
 };
+
+/**
+ * Before the unique index can exist, each loadout id may have only one open submission. The
+ * duplicates a race left behind are rejected, with an event that names the one kept: the one
+ * furthest along (pr-opened, then accepted), then the oldest, which is the one a sequential
+ * run would have stored. Their files and events stay for reviewers.
+ */
+async function rejectDuplicateOpenSubmissions(db: Kysely<unknown>): Promise<void> {
+  const open = await sql<{ id: string; loadout_id: string; status: string; created_at: string }>`
+    select id, loadout_id, status, created_at from submissions
+    where status in ('pending-review', 'checks-failed', 'accepted', 'pr-opened')
+    order by loadout_id, case status when 'pr-opened' then 0 when 'accepted' then 1 else 2 end, created_at, id`.execute(db);
+  const kept = new Map<string, string>();
+  const at = new Date().toISOString();
+  for (const row of open.rows) {
+    const keeper = kept.get(row.loadout_id);
+    if (keeper === undefined) {
+      kept.set(row.loadout_id, row.id);
+      continue;
+    }
+    const last = await sql<{ seq: number | string | null }>`select max(seq) as seq from submission_events where submission_id = ${row.id}`.execute(db);
+    const seq = Number(last.rows[0]?.seq ?? 0) + 1;
+    const note = `duplicate of submission ${keeper} for loadout id "${row.loadout_id}", stored by concurrent requests before migration 0002 made the id unique among open submissions`;
+    await sql`update submissions set status = 'rejected', updated_at = ${at} where id = ${row.id}`.execute(db);
+    await sql`insert into submission_events (submission_id, seq, at, actor, from_status, to_status, note) values (${row.id}, ${seq}, ${at}, 'migration:0002', ${row.status}, 'rejected', ${note})`.execute(db);
+  }
+}
 
 /** The names of all migrations, in order. */
 export const MIGRATION_NAMES = Object.keys(MIGRATIONS).sort();

@@ -2,9 +2,24 @@
  * The submission store (STYLE.md Layout 4: a swappable back end behind a small interface):
  * submissions, their files and their events, written in one transaction each, through
  * Kysely, so the same code runs on SQLite and PostgreSQL.
+ *
+ * At most one submission per loadout id is open ({@link OPEN_STATUSES}): the database holds
+ * that rule (the unique partial index of migration 0002), and {@link SubmissionStore.submit}
+ * decides create, replace or refuse in one transaction against it, so that concurrent requests
+ * get the answers they would get one after another (issue 9, point 3).
  */
-import type { Transaction } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import type { Db, SubmissionsTable, Tables } from './tables.js';
+
+/**
+ * States in which a submission holds its loadout id (DESIGN.md section 5): one submission per
+ * loadout id at most, enforced by the unique partial index `submissions_open_loadout_id`, whose
+ * predicate names the same states (migration 0002; the conflict target below must match it).
+ */
+export const OPEN_STATUSES = ['pending-review', 'checks-failed', 'accepted', 'pr-opened'] as const;
+
+/** Open states in which the same submitter's new submission replaces the stored one. */
+export const REPLACEABLE_STATUSES = ['pending-review', 'checks-failed'] as const;
 
 /** A file of a submission: a normalised relative path and its UTF-8 text. */
 export interface SubmissionFile {
@@ -52,14 +67,49 @@ export interface NonceUse {
 /** The new content of a submission that its submitter sends again. */
 export type SubmissionReplacement = Pick<StoredSubmission, 'status' | 'contactEmail' | 'clientAddress' | 'request' | 'manifest' | 'verification'> & { files: SubmissionFile[] };
 
+/** Options of {@link SubmissionStore.submit}. */
+export interface SubmitOptions {
+  /** The events' actor: `key:<prefix>` or `form`. */
+  actor: string;
+  /** The form token's nonce, recorded in the same transaction (browser path). */
+  nonce?: NonceUse;
+  /**
+   * True when an open submission for the loadout id by the same `submitter`, in one of
+   * {@link REPLACEABLE_STATUSES}, is replaced (API keys); false when any open one refuses
+   * (the browser form, whose submitters have no lasting identity).
+   */
+  replaceOwn: boolean;
+}
+
+/**
+ * What {@link SubmissionStore.submit} did: stored a new submission (`created`, with the new
+ * id), replaced the submitter's open one (`replaced`, with its id), stored nothing because
+ * another open submission holds the loadout id (`taken`, with that holder as it was then), or
+ * stored nothing because the form token's nonce was used already (`nonce_used`).
+ */
+export type SubmitResult = { kind: 'created'; id: string } | { kind: 'replaced'; id: string } | { kind: 'taken'; holder: StoredSubmission } | { kind: 'nonce_used' };
+
 /** Reading and writing submissions. Every write is one transaction: all of it or nothing. */
 export interface SubmissionStore {
   /**
    * Stores a submission, its files and its arrival event; with `nonce`, records the form
    * token's nonce first. Resolves `nonce_used` (and stores nothing) when the nonce is already
-   * recorded, so two concurrent uses of one form token let exactly one through.
+   * recorded, so two concurrent uses of one form token let exactly one through. Does not apply
+   * the loadout-id rule: a second open submission for a loadout id fails with the database's
+   * unique-violation error. Requests from clients go through {@link submit}.
    */
   create(submission: NewSubmission, actor: string, nonce?: NonceUse): Promise<'stored' | 'nonce_used'>;
+  /**
+   * Stores a submission from a client, in one transaction: records `options.nonce` (or resolves
+   * `nonce_used`), then inserts the submission, its files and its arrival event, unless an open
+   * submission holds the loadout id; then it replaces that one when `options.replaceOwn` and the
+   * rules allow (same submitter, replaceable state: `submission.id` is then unused), or resolves
+   * `taken` and writes nothing, not even the nonce. Safe under concurrency on both databases: the
+   * insert waits for a concurrent one of the same loadout id and yields to it
+   * (`ON CONFLICT … DO NOTHING` on the unique partial index), and a replacement locks the row.
+   * @throws the driver's error when the database fails (nothing is stored then).
+   */
+  submit(submission: NewSubmission, options: SubmitOptions): Promise<SubmitResult>;
   /** Replaces the content and files of submission `id` and records the event (a resubmission). */
   replace(id: string, replacement: SubmissionReplacement, actor: string, at: string): Promise<void>;
   /**
@@ -81,15 +131,7 @@ export function createSubmissionStore(db: Db): SubmissionStore {
   return {
     async create(submission, actor, nonce) {
       return db.transaction().execute(async (trx) => {
-        if (nonce !== undefined) {
-          const inserted = await trx
-            .insertInto('form_token_nonces')
-            .values({ nonce: nonce.nonce, used_at: submission.createdAt, expires_at: nonce.expiresAt })
-            .onConflict((oc) => oc.column('nonce').doNothing())
-            .returning('nonce')
-            .executeTakeFirst();
-          if (inserted === undefined) return 'nonce_used' as const;
-        }
+        if (nonce !== undefined && !(await recordNonce(trx, nonce, submission.createdAt))) return 'nonce_used' as const;
         await trx.insertInto('submissions').values(toRow(submission)).execute();
         await insertFiles(trx, submission.id, submission.files);
         await insertEvent(trx, submission.id, 1, { at: submission.createdAt, actor, from: null, to: submission.status, note: null });
@@ -97,25 +139,44 @@ export function createSubmissionStore(db: Db): SubmissionStore {
       });
     },
 
+    async submit(submission, options) {
+      try {
+        return await db.transaction().execute(async (trx): Promise<SubmitResult> => {
+          if (options.nonce !== undefined && !(await recordNonce(trx, options.nonce, submission.createdAt))) return { kind: 'nonce_used' };
+          // Each pass either ends or saw the holder leave its open state (or stop being
+          // replaceable) between two statements: a maintainer's move. A few passes settle it.
+          for (let pass = 0; pass < SUBMIT_PASSES; pass++) {
+            const inserted = await trx
+              .insertInto('submissions')
+              .values(toRow(submission))
+              .onConflict((oc) => oc.column('loadout_id').where(isOpen).doNothing())
+              .returning('id')
+              .executeTakeFirst();
+            if (inserted !== undefined) {
+              await insertFiles(trx, submission.id, submission.files);
+              await insertEvent(trx, submission.id, 1, { at: submission.createdAt, actor: options.actor, from: null, to: submission.status, note: null });
+              return { kind: 'created', id: submission.id };
+            }
+            const holder = await trx.selectFrom('submissions').selectAll().where('loadout_id', '=', submission.loadoutId).where(isOpen).executeTakeFirst();
+            if (holder === undefined) continue;
+            const mayReplace = options.replaceOwn && holder.submitter === submission.submitter && (REPLACEABLE_STATUSES as readonly string[]).includes(holder.status);
+            // Refusing rolls the transaction back, so the nonce stays unspent as it would if the
+            // request had come after the holder.
+            if (!mayReplace) throw new Taken(fromRow(holder));
+            if (await replaceIfStill(trx, holder.id, submission, options.actor, submission.createdAt)) return { kind: 'replaced', id: holder.id };
+          }
+          throw new Error(`the open submission for loadout id "${submission.loadoutId}" kept changing during ${SUBMIT_PASSES} attempts to store a submission (a bug, or a maintainer moving it at that very moment)`);
+        });
+      } catch (error) {
+        if (error instanceof Taken) return { kind: 'taken', holder: error.holder };
+        throw error;
+      }
+    },
+
     async replace(id, replacement, actor, at) {
       await db.transaction().execute(async (trx) => {
         const before = await trx.selectFrom('submissions').select('status').where('id', '=', id).executeTakeFirstOrThrow();
-        await trx
-          .updateTable('submissions')
-          .set({
-            status: replacement.status,
-            contact_email: replacement.contactEmail,
-            client_address: replacement.clientAddress,
-            request: JSON.stringify(replacement.request),
-            manifest: replacement.manifest,
-            verification: JSON.stringify(replacement.verification),
-            updated_at: at,
-          })
-          .where('id', '=', id)
-          .execute();
-        await trx.deleteFrom('submission_files').where('submission_id', '=', id).execute();
-        await insertFiles(trx, id, replacement.files);
-        await insertEvent(trx, id, await nextSeq(trx, id), { at, actor, from: before.status, to: replacement.status, note: 'resubmitted' });
+        await writeReplacement(trx, id, before.status, replacement, actor, at);
       });
     },
 
@@ -163,6 +224,70 @@ export function createSubmissionStore(db: Db): SubmissionStore {
       return (await query.execute()).map(fromRow);
     },
   };
+}
+
+/** Passes of {@link SubmissionStore.submit} before it gives up (see the comment there). */
+const SUBMIT_PASSES = 5;
+
+/** `status in (<open states>)` with the states as literals: PostgreSQL matches an `ON CONFLICT` target to a partial index by comparing predicates, which bound parameters would defeat. */
+const isOpen = sql<boolean>`status in (${sql.join(OPEN_STATUSES.map((status) => sql.lit(status)))})`;
+
+/** Thrown inside {@link SubmissionStore.submit}'s transaction to roll it back when the loadout id is taken. */
+class Taken extends Error {
+  constructor(readonly holder: StoredSubmission) {
+    super(`loadout id "${holder.loadoutId}" is held by submission ${holder.id}`);
+  }
+}
+
+/** Records a form-token nonce. @returns false (and writes nothing) when it is already recorded. */
+async function recordNonce(trx: Transaction<Tables>, nonce: NonceUse, at: string): Promise<boolean> {
+  const inserted = await trx
+    .insertInto('form_token_nonces')
+    .values({ nonce: nonce.nonce, used_at: at, expires_at: nonce.expiresAt })
+    .onConflict((oc) => oc.column('nonce').doNothing())
+    .returning('nonce')
+    .executeTakeFirst();
+  return inserted !== undefined;
+}
+
+/**
+ * Replaces submission `id` with `submission`'s content when it is still `submission.submitter`'s
+ * and in a replaceable state. The first statement locks the row (PostgreSQL re-reads it after
+ * any concurrent writer commits), so the state read next and the events' sequence are current.
+ * @returns false, having written nothing, when the row no longer qualifies.
+ */
+async function replaceIfStill(trx: Transaction<Tables>, id: string, submission: NewSubmission, actor: string, at: string): Promise<boolean> {
+  const locked = await trx
+    .updateTable('submissions')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', id)
+    .where('submitter', '=', submission.submitter)
+    .where('status', 'in', [...REPLACEABLE_STATUSES])
+    .executeTakeFirst();
+  if (Number(locked.numUpdatedRows) !== 1) return false;
+  const before = await trx.selectFrom('submissions').select('status').where('id', '=', id).executeTakeFirstOrThrow();
+  await writeReplacement(trx, id, before.status, submission, actor, at);
+  return true;
+}
+
+/** Writes a resubmission over submission `id` (then in state `from`): content, files and event. */
+async function writeReplacement(trx: Transaction<Tables>, id: string, from: string, replacement: SubmissionReplacement, actor: string, at: string): Promise<void> {
+  await trx
+    .updateTable('submissions')
+    .set({
+      status: replacement.status,
+      contact_email: replacement.contactEmail,
+      client_address: replacement.clientAddress,
+      request: JSON.stringify(replacement.request),
+      manifest: replacement.manifest,
+      verification: JSON.stringify(replacement.verification),
+      updated_at: at,
+    })
+    .where('id', '=', id)
+    .execute();
+  await trx.deleteFrom('submission_files').where('submission_id', '=', id).execute();
+  await insertFiles(trx, id, replacement.files);
+  await insertEvent(trx, id, await nextSeq(trx, id), { at, actor, from, to: replacement.status, note: 'resubmitted' });
 }
 
 async function insertFiles(trx: Transaction<Tables>, id: string, files: readonly SubmissionFile[]): Promise<void> {

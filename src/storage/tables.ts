@@ -11,7 +11,11 @@ export interface SubmissionsTable {
   /** Random UUIDv4: never sequential. */
   id: string;
   loadout_id: string;
-  /** `pending-review`, `checks-failed`, `accepted`, `rejected`, `pr-opened`, `merged`, `closed`. */
+  /**
+   * `pending-review`, `checks-failed`, `accepted`, `rejected`, `pr-opened`, `merged`, `closed`.
+   * At most one submission per `loadout_id` is open (`pending-review`, `checks-failed`,
+   * `accepted` or `pr-opened`): unique partial index `submissions_open_loadout_id`, migration 0002.
+   */
   status: string;
   /** `key:<prefix>` for an API key, `form` for the browser form. */
   submitter: string;
@@ -42,7 +46,7 @@ export interface SubmissionEventsTable {
   submission_id: string;
   seq: number;
   at: string;
-  /** `key:<prefix>`, `form`, `maintainer:<name>` or `bot`. */
+  /** `key:<prefix>`, `form`, `maintainer:<name>`, `bot`, or `migration:<number>` for a change a migration made. */
   actor: string;
   from_status: string | null;
   to_status: string;

@@ -5,7 +5,7 @@
  * transaction. The HTTP layer (routes.ts) and nothing else calls this.
  */
 import { randomUUID } from 'node:crypto';
-import type { NonceUse, StoredSubmission, SubmissionStore } from '../storage/submission-store.js';
+import { OPEN_STATUSES, REPLACEABLE_STATUSES as STORE_REPLACEABLE_STATUSES, type NonceUse, type StoredSubmission, type SubmissionStore } from '../storage/submission-store.js';
 import { runChecks } from '../verify/run.js';
 import { summariseVerification, type Verification } from '../verify/verification.js';
 import { deriveLoadout } from './derive.js';
@@ -15,10 +15,10 @@ import type { Submission } from './validate.js';
 export const SUBMISSION_STATUSES = ['pending-review', 'checks-failed', 'accepted', 'rejected', 'pr-opened', 'merged', 'closed'] as const;
 export type SubmissionStatus = (typeof SUBMISSION_STATUSES)[number];
 
-/** States in which a submission holds its loadout id against other submitters. */
-export const HOLDING_STATUSES: readonly SubmissionStatus[] = ['pending-review', 'checks-failed', 'accepted', 'pr-opened'];
+/** States in which a submission holds its loadout id against other submitters (the store's open states, which the database enforces). */
+export const HOLDING_STATUSES: readonly SubmissionStatus[] = OPEN_STATUSES;
 /** States in which the same submitter's new submission replaces the old one. */
-export const REPLACEABLE_STATUSES: readonly SubmissionStatus[] = ['pending-review', 'checks-failed'];
+export const REPLACEABLE_STATUSES: readonly SubmissionStatus[] = STORE_REPLACEABLE_STATUSES;
 
 /** Who sent the submission and how. */
 export interface SubmitContext {
@@ -46,37 +46,53 @@ export interface SubmitDependencies {
 /**
  * Stores `submission`. A loadout id is taken when the catalogue publishes it, or when a
  * submission in a holding state by another submitter has it; the same API key's pending
- * submission for the id is replaced (same submission id, new files, an event) instead.
+ * submission for the id is replaced (same submission id, new files, an event) instead. The
+ * store decides that last step in one transaction, so concurrent requests get the answers they
+ * would get one after another; the check before the checks run only spares running them for an
+ * id that is already taken.
  */
 export async function submitLoadout(deps: SubmitDependencies, submission: Submission, context: SubmitContext): Promise<SubmitOutcome> {
   const loadoutId = submission.id;
   if (await deps.catalogueHas(loadoutId)) {
     return { kind: 'id_taken', detail: `the catalogue already publishes a loadout with id "${loadoutId}" (expected a new id; changes to a published loadout go through a pull request)` };
   }
-  const holders = await deps.submissions.findByLoadoutId(loadoutId, HOLDING_STATUSES);
-  const mine = context.submitter === 'form' ? [] : holders.filter((h) => h.submitter === context.submitter);
-  const others = holders.filter((h) => !mine.includes(h));
-  if (others.length > 0) {
-    return { kind: 'id_taken', detail: `another submission is already under review for loadout id "${loadoutId}" (expected a different id)` };
-  }
-  const locked = mine.find((h) => !(REPLACEABLE_STATUSES as readonly string[]).includes(h.status));
-  if (locked !== undefined) {
-    return { kind: 'id_taken', detail: `your submission ${locked.id} for "${loadoutId}" is already ${locked.status} (expected a different id, or wait until it is published)` };
+  for (const holder of await deps.submissions.findByLoadoutId(loadoutId, HOLDING_STATUSES)) {
+    const refusal = refusalBy(holder, context.submitter);
+    if (refusal !== undefined) return { kind: 'id_taken', detail: refusal };
   }
   const derived = deriveLoadout(submission, context.now.toISOString().slice(0, 10));
   const run = await runChecks(derived.source);
   const verification = summariseVerification(run.results, { checkedAt: context.now, commit: derived.contentId, contentCurrent: true });
   const status: SubmissionStatus = verification.verified ? 'pending-review' : 'checks-failed';
   const fields = { status, contactEmail: submission.contact_email ?? null, clientAddress: context.clientAddress, request: publicFields(submission), manifest: derived.manifestText, verification: verification as unknown as Record<string, unknown>, files: derived.files };
-  const previous: StoredSubmission | undefined = mine[0];
-  if (previous !== undefined) {
-    await deps.submissions.replace(previous.id, fields, context.submitter, context.now.toISOString());
-    return { kind: 'stored', id: previous.id, status, loadoutId, verification, replaced: true };
+  const result = await deps.submissions.submit(
+    { id: randomUUID(), loadoutId, submitter: context.submitter, createdAt: context.now.toISOString(), ...fields },
+    { actor: context.submitter, replaceOwn: context.submitter !== 'form', ...(context.nonce === undefined ? {} : { nonce: context.nonce }) },
+  );
+  switch (result.kind) {
+    case 'nonce_used':
+      return { kind: 'nonce_used' };
+    case 'taken':
+      return { kind: 'id_taken', detail: refusalBy(result.holder, context.submitter) ?? anotherSubmission(loadoutId) };
+    case 'created':
+    case 'replaced':
+      return { kind: 'stored', id: result.id, status, loadoutId, verification, replaced: result.kind === 'replaced' };
   }
-  const id = randomUUID();
-  const result = await deps.submissions.create({ id, loadoutId, submitter: context.submitter, createdAt: context.now.toISOString(), ...fields }, context.submitter, context.nonce);
-  if (result === 'nonce_used') return { kind: 'nonce_used' };
-  return { kind: 'stored', id, status, loadoutId, verification, replaced: false };
+}
+
+/**
+ * Why `holder`, a submission in a holding state, keeps `submitter` from submitting its loadout
+ * id, or undefined when `submitter` may replace it (the same API key, a replaceable state).
+ * Browser submitters have no lasting identity, so never replace.
+ */
+function refusalBy(holder: StoredSubmission, submitter: string): string | undefined {
+  if (submitter === 'form' || holder.submitter !== submitter) return anotherSubmission(holder.loadoutId);
+  if ((REPLACEABLE_STATUSES as readonly string[]).includes(holder.status)) return undefined;
+  return `your submission ${holder.id} for "${holder.loadoutId}" is already ${holder.status} (expected a different id, or wait until it is published)`;
+}
+
+function anotherSubmission(loadoutId: string): string {
+  return `another submission is already under review for loadout id "${loadoutId}" (expected a different id)`;
 }
 
 /** The fields kept with a submission for reviewers: everything but files, credentials and the contact e-mail. */

@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { LoadoutError } from '../../src/catalogue/errors.js';
 import { openDatabase, redact } from '../../src/storage/database.js';
@@ -15,6 +16,7 @@ import { makeTempDir } from '../helpers/temp.js';
 import { DATABASE_KINDS, openTestDatabase } from './databases.js';
 
 const at = '2026-11-22T10:00:00.000Z';
+const uuid = (n: number): string => `${n.toString(16).padStart(8, '0')}-3b1f-4c3e-9a57-8f1e2d3c4b5a`;
 const submission = (id: string, loadoutId = 'my-loadout'): NewSubmission => ({
   id,
   loadoutId,
@@ -99,6 +101,86 @@ describe.each(DATABASE_KINDS)('stores on $kind', ({ kind, skip }) => {
       { seq: 2, at: '2026-11-22T11:00:00.000Z', actor: 'maintainer:ada', from: 'pending-review', to: 'accepted', note: 'looks good' },
     ]);
     expect(await submissions.transition(id, { ...change, to: 'rejected' })).toBeUndefined();
+  });
+
+  it.skipIf(skip)('holds one open submission per loadout id in the database itself', async () => {
+    const { submissions } = createStores(await openTestDatabase(kind));
+    await submissions.create(submission(uuid(1)), 'key:0123456789ab');
+    await expect(submissions.create(submission(uuid(2)), 'key:0123456789ab')).rejects.toThrow(/unique/i);
+    expect(await submissions.create(submission(uuid(3), 'other-loadout'), 'key:0123456789ab')).toBe('stored');
+    await submissions.transition(uuid(1), { from: ['pending-review'], to: 'rejected', actor: 'maintainer:ada', at });
+    // A rejected submission no longer holds the id.
+    expect(await submissions.create(submission(uuid(2)), 'key:0123456789ab')).toBe('stored');
+    expect((await submissions.list()).map((s) => [s.id, s.status]).sort()).toEqual([[uuid(1), 'rejected'], [uuid(2), 'pending-review'], [uuid(3), 'pending-review']]);
+  });
+
+  it.skipIf(skip)('submit creates, replaces the same submitter\'s own, and refuses the rest without spending the nonce', async () => {
+    const { submissions, nonces } = createStores(await openTestDatabase(kind));
+    const byKey = (n: number, submitter = 'key:0123456789ab'): NewSubmission => ({ ...submission(uuid(n)), submitter, request: { n } });
+    expect(await submissions.submit(byKey(1), { actor: 'key:0123456789ab', replaceOwn: true })).toEqual({ kind: 'created', id: uuid(1) });
+    expect(await submissions.submit({ ...byKey(2), status: 'checks-failed' }, { actor: 'key:0123456789ab', replaceOwn: true })).toEqual({ kind: 'replaced', id: uuid(1) });
+    expect(await submissions.get(uuid(1))).toMatchObject({ status: 'checks-failed', request: { n: 2 } });
+    expect((await submissions.events(uuid(1))).map((e) => [e.seq, e.from, e.to, e.note])).toEqual([
+      [1, null, 'pending-review', null],
+      [2, 'pending-review', 'checks-failed', 'resubmitted'],
+    ]);
+
+    const taken = (result: Awaited<ReturnType<typeof submissions.submit>>): string => (result.kind === 'taken' ? `${result.holder.id} ${result.holder.status}` : result.kind);
+    expect(taken(await submissions.submit(byKey(3, 'key:ba9876543210'), { actor: 'key:ba9876543210', replaceOwn: true }))).toBe(`${uuid(1)} checks-failed`);
+    const nonce = { nonce: 'n-taken', expiresAt: '2026-11-22T12:00:00.000Z' };
+    expect(taken(await submissions.submit(byKey(4, 'form'), { actor: 'form', nonce, replaceOwn: false }))).toBe(`${uuid(1)} checks-failed`);
+    expect(await nonces.isUsed('n-taken')).toBe(false);
+    expect(taken(await submissions.submit(byKey(5), { actor: 'key:0123456789ab', replaceOwn: false }))).toBe(`${uuid(1)} checks-failed`);
+
+    await submissions.transition(uuid(1), { from: ['checks-failed'], to: 'pending-review', actor: 'test', at });
+    await submissions.transition(uuid(1), { from: ['pending-review'], to: 'accepted', actor: 'maintainer:ada', at });
+    expect(taken(await submissions.submit(byKey(6), { actor: 'key:0123456789ab', replaceOwn: true }))).toBe(`${uuid(1)} accepted`);
+
+    expect(await submissions.submit(byKey(7, 'form'), { actor: 'form', nonce: { ...nonce, nonce: 'n-free' }, replaceOwn: false })).toMatchObject({ kind: 'taken' });
+    expect(await submissions.submit({ ...byKey(8, 'form'), loadoutId: 'free-id' }, { actor: 'form', nonce: { ...nonce, nonce: 'n-free' }, replaceOwn: false })).toEqual({ kind: 'created', id: uuid(8) });
+    expect(await submissions.submit({ ...byKey(9, 'form'), loadoutId: 'another-id' }, { actor: 'form', nonce: { ...nonce, nonce: 'n-free' }, replaceOwn: false })).toEqual({ kind: 'nonce_used' });
+    expect((await submissions.list()).map((s) => s.id).sort()).toEqual([uuid(1), uuid(8)]);
+  });
+
+  it.skipIf(skip)('submit under concurrency: one submitter replaces its own; of many submitters exactly one holds the id', async () => {
+    const { submissions } = createStores(await openTestDatabase(kind));
+    const same = await Promise.all(Array.from({ length: 20 }, (_, i) => submissions.submit({ ...submission(uuid(100 + i)), request: { i } }, { actor: 'key:0123456789ab', replaceOwn: true })));
+    expect(same.filter((r) => r.kind === 'created')).toHaveLength(1);
+    expect(same.filter((r) => r.kind === 'replaced')).toHaveLength(19);
+    const id = same.find((r) => r.kind === 'created')?.id ?? '';
+    expect(new Set(same.map((r) => (r.kind === 'created' || r.kind === 'replaced' ? r.id : r.kind)))).toEqual(new Set([id]));
+    expect((await submissions.events(id)).map((e) => e.seq)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+
+    const many = await Promise.all(Array.from({ length: 20 }, (_, i) => submissions.submit({ ...submission(uuid(200 + i), 'contested'), submitter: `key:${String(i).padStart(12, '0')}` }, { actor: `key:${String(i).padStart(12, '0')}`, replaceOwn: true })));
+    expect(many.filter((r) => r.kind === 'created')).toHaveLength(1);
+    expect(many.filter((r) => r.kind === 'taken')).toHaveLength(19);
+    expect(await submissions.findByLoadoutId('contested', ['pending-review'])).toHaveLength(1);
+  });
+
+  it.skipIf(skip)('migration 0002 rejects the duplicates races left behind, keeping the one furthest along, then the oldest', async () => {
+    const database = await openTestDatabase(kind);
+    const { submissions } = createStores(database);
+    // Back to the schema before 0002, with the duplicates it let through.
+    await sql.raw('DROP INDEX submissions_open_loadout_id').execute(database.db);
+    await sql`delete from kysely_migration where name = '0002-one-open-submission-per-loadout-id'`.execute(database.db);
+    const row = (n: number, loadoutId: string, status: string, minute: number): NewSubmission => ({ ...submission(uuid(n), loadoutId), status, createdAt: `2026-11-22T10:${String(minute).padStart(2, '0')}:00.000Z` });
+    for (const r of [row(1, 'dup', 'pending-review', 1), row(2, 'dup', 'accepted', 2), row(3, 'dup', 'checks-failed', 0), row(4, 'dup', 'rejected', 0), row(5, 'twin', 'pending-review', 5), row(6, 'twin', 'pending-review', 4), row(7, 'alone', 'pending-review', 0)]) {
+      await submissions.create(r, 'key:0123456789ab');
+    }
+    expect(await migrateToLatest(database.db)).toEqual(['0002-one-open-submission-per-loadout-id']);
+    expect(Object.fromEntries((await submissions.list()).map((s) => [s.id, s.status]))).toEqual({
+      [uuid(1)]: 'rejected',
+      [uuid(2)]: 'accepted',
+      [uuid(3)]: 'rejected',
+      [uuid(4)]: 'rejected',
+      [uuid(5)]: 'rejected',
+      [uuid(6)]: 'pending-review',
+      [uuid(7)]: 'pending-review',
+    });
+    const events = await submissions.events(uuid(5));
+    expect(events[1]).toMatchObject({ seq: 2, actor: 'migration:0002', from: 'pending-review', to: 'rejected', note: expect.stringContaining(`duplicate of submission ${uuid(6)}`) as unknown });
+    expect(await submissions.events(uuid(4))).toHaveLength(1);
+    await expect(submissions.create(row(8, 'twin', 'checks-failed', 9), 'key:0123456789ab')).rejects.toThrow(/unique/i);
   });
 
   it.skipIf(skip)('stores only the hash and prefix of an API key, and authenticates it', async () => {

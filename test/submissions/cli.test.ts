@@ -91,7 +91,7 @@ describe('submissions commands', () => {
     const err = collector();
     expect(await submissionsDecideCommand({ databaseUrl: url, id: ids[0] ?? '', decision: 'accept', by: 'ada' }, collector().write, err.write)).toBe(0);
     expect(await submissionsDecideCommand({ databaseUrl: url, id: ids[0] ?? '', decision: 'reject', reason: 'late', by: 'ada' }, collector().write, err.write)).toBe(1);
-    expect(err.text()).toMatch(/is accepted \(expected pending-review or checks-failed\)/);
+    expect(err.text()).toMatch(/is accepted \(expected pending-review or checks-failed to become rejected\)/);
     await expect(submissionsDecideCommand({ databaseUrl: url, id: ids[1] ?? '', decision: 'reject', by: 'ada' }, collector().write, err.write)).rejects.toThrow(/--reason/);
     expect(await submissionsDecideCommand({ databaseUrl: url, id: ids[1] ?? '', decision: 'reject', reason: 'duplicate', by: 'ada' }, collector().write, err.write)).toBe(0);
     const shown = collector();

@@ -58,8 +58,12 @@ export const COMPLETE_MARKER = '.complete';
 const CRASH_AT = Number(process.env.LOADOUT_CRASH_AT ?? 0);
 let checkpoints = 0;
 function checkpoint(): void {
-  if (CRASH_AT > 0 && ++checkpoints >= CRASH_AT) process.kill(process.pid, 'SIGKILL');
+  checkpoints++;
+  if (CRASH_AT > 0 && checkpoints >= CRASH_AT) process.kill(process.pid, 'SIGKILL');
 }
+
+/** Checkpoints passed so far in this process (read by the crash test's child after a whole build). */
+export const checkpointsPassed = (): number => checkpoints;
 
 /** Trees being written by this process (so that cleaning up never removes one of ours). */
 const active = new Set<string>();

@@ -74,7 +74,7 @@ export async function openPullRequests(options: OpenPullRequestsOptions): Promis
 }
 
 async function selectSubmissions(store: SubmissionStore, ids: readonly string[]): Promise<StoredSubmission[]> {
-  if (ids.length === 0) return (await store.list('accepted')).reverse();
+  if (ids.length === 0) return (await store.list('accepted')).sort(oldestFirst);
   const found: StoredSubmission[] = [];
   for (const id of ids) {
     const submission = await store.get(id);
@@ -195,4 +195,9 @@ export function coAuthorTrailer(author: unknown): string | undefined {
   const clean = name.replace(/[\u0000-\u001f\u007f-\u009f<>\u2028\u2029]/gu, ' ').replace(/\s+/gu, ' ').trim();
   if (clean === '') return undefined;
   return `Co-authored-by: ${clean} <${github}@users.noreply.github.com>`;
+}
+
+/** Oldest first, then by id: the order in which submissions are handled. */
+function oldestFirst(a: StoredSubmission, b: StoredSubmission): number {
+  return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }

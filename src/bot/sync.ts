@@ -47,7 +47,7 @@ export async function syncPullRequests(options: SyncOptions): Promise<SyncOutcom
 }
 
 async function selectSubmissions(store: SubmissionStore, ids: readonly string[]): Promise<StoredSubmission[]> {
-  if (ids.length === 0) return (await store.list('pr-opened')).reverse();
+  if (ids.length === 0) return (await store.list('pr-opened')).sort(oldestFirst);
   const found: StoredSubmission[] = [];
   for (const id of ids) {
     const submission = await store.get(id);
@@ -90,4 +90,9 @@ export function pullRequestNumber(prUrl: string | null, repository: string): num
   if (kind !== 'pull' || number === undefined || !/^[1-9]\d{0,9}$/u.test(number)) return `its pull request address ${JSON.stringify(prUrl)} does not end in /pull/<number>`;
   if (`${owner}/${repo}`.toLowerCase() !== repository.toLowerCase()) return `its pull request ${prUrl} is in ${owner}/${repo}, not in GITHUB_REPOSITORY ${repository}`;
   return Number(number);
+}
+
+/** Oldest first, then by id: the order in which submissions are handled. */
+function oldestFirst(a: StoredSubmission, b: StoredSubmission): number {
+  return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }

@@ -1,0 +1,87 @@
+/**
+ * The pull request's title and body (pure): submitter text cannot inject HTML, Markdown,
+ * mentions or references, cannot break the tables, and the body is capped.
+ */
+import { describe, expect, it } from 'vitest';
+import { escapeMarkdown, MAX_BODY_BYTES, pullRequestTitle, renderPullRequestBody, type PullRequestBodyInput } from '../../src/bot/pull-request-body.js';
+import { CHECK_IDS } from '../../src/catalogue/vocabulary.js';
+
+const HOSTILE = 'Evil | cell @octocat @octo-org/team #12 other/repo#3 <script>alert(1)</script> <!-- hidden --> [click](javascript:alert(1)) ![x](https://tracker.example/p.png) **bold** `code` &#64;entity\u202eevil\u200b\nSecond line\r\n# Heading\n- item\n> quote';
+
+function input(overrides: Partial<PullRequestBodyInput> = {}): PullRequestBodyInput {
+  return {
+    submissionId: '5d1c2a60-3b1f-4c3e-9a57-8f1e2d3c4b5a',
+    loadoutId: 'rust-cli',
+    version: '1.0.0',
+    request: { name: 'Rust CLI', summary: 'Conventions for Rust command-line tools.', category: 'workflow', stacks: ['rust'], agents: ['codex', 'cursor'], licence: 'MIT', author: { name: 'Ada Lovelace', github: 'ada' }, source_url: 'https://github.com/ada/rust-cli', notes: 'Please review.' },
+    files: [{ path: 'AGENTS.md', bytes: 120 }, { path: 'loadout.yaml', bytes: 900 }],
+    checks: CHECK_IDS.map((id) => ({ id, name: id, status: id === 'starter-build' ? 'n/a' : 'pass', summary: `${id} ok`, details: [] })),
+    verificationLabel: 'Verified install: 9 of 9 automated checks pass',
+    decisions: [{ actor: 'maintainer:ada', at: '2026-11-22T11:00:00.000Z', note: null }],
+    ...overrides,
+  };
+}
+
+/** The cells of a table row, split at pipes that are not escaped. */
+function cells(line: string): string[] {
+  return line.split(/(?<!\\)\|/u).slice(1, -1);
+}
+
+describe('the pull request', () => {
+  it('is titled Add <id> <version> and shows the submission, the ten checks and the notes', () => {
+    expect(pullRequestTitle('rust-cli', '1.0.0')).toBe('Add rust-cli 1.0.0');
+    const body = renderPullRequestBody(input());
+    expect(body).toContain('from submission `5d1c2a60-3b1f-4c3e-9a57-8f1e2d3c4b5a`, accepted by maintainer:ada on 2026\\-11\\-22.');
+    expect(body).toContain('| Summary | Conventions for Rust command\\-line tools\\. |');
+    expect(body).toContain('| Author | Ada Lovelace \\(GitHub: ada\\) |');
+    expect(body).toContain('| Source | https://github\\.com/ada/rust\\-cli |');
+    expect(body).toContain('| Files | 2 files, 1020 bytes: AGENTS\\.md, loadout\\.yaml |');
+    expect(body).toContain('### Checks: Verified install: 9 of 9 automated checks pass');
+    for (const id of CHECK_IDS) expect(body).toMatch(new RegExp(`^\\| \`${id}\` \\| (pass|n/a) \\| ${id.replace('-', '\\\\-')} ok \\|$`, 'mu'));
+    expect(body).toContain('### Reviewer notes\n\n> Please review\\.');
+    expect(renderPullRequestBody(input({ request: {} }))).toContain('_The submitter left no notes._');
+  });
+
+  it('escapes submitter text: no HTML, no Markdown, no mentions or references, no broken table', () => {
+    const body = renderPullRequestBody(input({ request: { name: HOSTILE, summary: HOSTILE, stacks: [HOSTILE], author: { name: HOSTILE, github: 'ada' }, notes: HOSTILE }, decisions: [{ actor: 'maintainer:ada', at: '2026-11-22T11:00:00.000Z', note: HOSTILE }] }));
+    expect(body).not.toMatch(/<script|<!--|<\/?[a-z]/iu);
+    expect(body).not.toMatch(/@octocat|@octo-org|#12|#3/u);
+    expect(body).toContain('@&#8203;octocat');
+    expect(body).toContain('#&#8203;12');
+    expect(body).toContain(`| Name | ${escapeMarkdown(HOSTILE)} |`);
+    expect(escapeMarkdown(HOSTILE)).not.toMatch(/(?<!\\)[[\]()!*`|]/u);
+    expect(body).not.toContain('&#64;');
+    expect(body).toContain('&amp;#&#8203;64;entity');
+    expect(body).not.toMatch(/[\u202e\u200b]/u);
+    // Every row of both tables still has exactly its columns, and stays on one line.
+    const rows = body.split('\n').filter((line) => line.startsWith('|'));
+    expect(rows.filter((line) => cells(line).length === 2)).toHaveLength(2 + 9);
+    expect(rows.filter((line) => cells(line).length === 3)).toHaveLength(2 + CHECK_IDS.length);
+    expect(rows).toHaveLength(2 + 9 + 2 + CHECK_IDS.length);
+    // In the notes, no line can start a heading, a list or a quote of its own: each is quoted text.
+    const notes = body.slice(body.indexOf('### Reviewer notes'));
+    for (const line of notes.split('\n').slice(2).filter((l) => l !== '' && !l.endsWith(':'))) expect(line).toMatch(/^>( |$)/u);
+    expect(notes).toContain('> #&#8203; Heading');
+    expect(notes).toContain('> \\- item');
+    expect(notes).toContain('> &gt; quote');
+  });
+
+  it('escapes one line at a time', () => {
+    expect(escapeMarkdown('@octocat <b>|x|</b>')).toBe('@&#8203;octocat &lt;b&gt;\\|x\\|&lt;/b&gt;');
+    expect(escapeMarkdown('a\nb\r\nc')).toBe('a b c');
+    expect(escapeMarkdown('a\nb', { inline: false })).toBe('a\nb');
+    expect(escapeMarkdown('tag\u{e0041}ged')).toBe('tag\ufffdged');
+  });
+
+  it('is cut below GitHub\'s limit, at a line, and says so', () => {
+    const notes = Array.from({ length: 3000 }, (_, i) => `line ${i} with a mention @someone and ünïcödé`).join('\n');
+    const body = renderPullRequestBody(input({ request: { name: 'Long', notes } }));
+    expect(Buffer.byteLength(body, 'utf8')).toBeLessThanOrEqual(MAX_BODY_BYTES);
+    expect(MAX_BODY_BYTES).toBeLessThan(65_536);
+    expect(body).toMatch(/\n> line \d+ with a mention @&#8203;someone and ünïcödé\n\n---\n_This description was cut at 50000 bytes\. Run `loadout submissions show 5d1c2a60-3b1f-4c3e-9a57-8f1e2d3c4b5a` for the whole submission\._\n$/u);
+    const small = renderPullRequestBody(input({ request: { notes } }), 2000);
+    expect(Buffer.byteLength(small, 'utf8')).toBeLessThanOrEqual(2000);
+    expect(small).toContain('was cut at 2000 bytes');
+    expect(renderPullRequestBody(input())).not.toContain('was cut');
+  });
+});

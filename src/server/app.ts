@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { describeApi, type ServiceConfigReport } from '../build/description.js';
 import { problem } from './problem.js';
-import { createStaticServer } from './static.js';
+import { BAD_PATH_DETAIL, createStaticServer, decodePathSegments } from './static.js';
 
 /** Dependencies of the app. */
 export interface AppDependencies {
@@ -28,6 +28,13 @@ export const READ_API_PATHS = ['/api/*', '/raw/*', '/download/*', '/mcp/server-c
 /** Builds the app. Pure apart from reading `distDir` on requests. */
 export function createApp(deps: AppDependencies): Hono {
   const app = new Hono();
+  // The path is checked once, before any routing decision: a path with empty segments (`//raw/…`),
+  // dot segments or encoded separators reaches no route, no file and no redirect (issue 9 point 2).
+  app.use('*', async (c, next) => {
+    const pathname = rawPathname(c.req.url);
+    if (decodePathSegments(pathname) === undefined) return problem(400, 'bad_path', `path ${JSON.stringify(pathname)} ${BAD_PATH_DETAIL}`);
+    await next();
+  });
   const readCors = cors({ origin: '*', allowMethods: ['GET', 'HEAD', 'OPTIONS'], exposeHeaders: ['ETag', 'Retry-After', 'Location'], maxAge: 86400 });
   for (const path of READ_API_PATHS) app.use(path, readCors);
 

@@ -4,31 +4,36 @@
  * 304 answers (RFC 9110 section 13.1.2), raw files as `text/plain` with `nosniff` and a
  * sandboxing CSP whatever their extension, `immutable` for pinned raw files, and no way out
  * of the tree (encoded or not).
+ *
+ * A file's headers follow from where the file really is in the tree (its real path, after
+ * links and whatever spelling the file system accepts), not from how the request spelled it:
+ * no spelling reaches a raw file without the raw headers (issue 9 point 2).
  */
 import { createHash } from 'node:crypto';
-import { readFile, stat } from 'node:fs/promises';
-import { extname, join, resolve, sep } from 'node:path';
+import { readFile, realpath, stat } from 'node:fs/promises';
+import { join, relative, resolve, sep } from 'node:path';
+import { addressClassOf, cacheControlFor, contentTypeFor } from '../build/tree-headers.js';
 import { problem } from './problem.js';
-
-const TYPES: Record<string, string> = {
-  '.json': 'application/json; charset=utf-8',
-  '.html': 'text/html; charset=utf-8',
-  '.zip': 'application/zip',
-  '.css': 'text/css; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-};
 
 /** CSP for raw files: nothing may load or run, and the document is sandboxed. */
 export const RAW_CSP = "default-src 'none'; sandbox";
+const HTML_TYPE = contentTypeFor('index.html');
 const PAGE_CSP = "default-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self'; img-src 'self' data:; frame-ancestors 'none'";
 
-/** Splits and decodes a URL path safely: undefined when a segment is `.`/`..` or hides a separator or NUL. */
+/**
+ * Splits and decodes a URL path (as sent, still percent-encoded) into its segments, or
+ * undefined when the path is not in canonical form: it must start with `/`, have no empty
+ * segment (`//`) except a final one (the trailing slash of a folder), and no segment that is
+ * `.` or `..` or hides a separator, a backslash or NUL once decoded. The trailing slash
+ * gives a final empty segment. Every routing decision is made on paths that pass this.
+ */
 export function decodePathSegments(pathname: string): string[] | undefined {
+  const parts = pathname.split('/');
+  if (parts[0] !== '') return undefined;
   const segments: string[] = [];
-  for (const raw of pathname.split('/').slice(1)) {
+  for (let i = 1; i < parts.length; i++) {
+    const raw = parts[i] ?? '';
+    if (raw === '' && i < parts.length - 1) return undefined;
     let segment: string;
     try {
       segment = decodeURIComponent(raw);
@@ -41,7 +46,17 @@ export function decodePathSegments(pathname: string): string[] | undefined {
   return segments;
 }
 
+/** Why `pathname` is refused by {@link decodePathSegments}, for a 400's `detail`. */
+export const BAD_PATH_DETAIL = 'is not a canonical path (expected no empty segments such as "//", no "." or ".." segments and no encoded separators or NUL)';
+
+/** The canonical path of `segments` (percent-encoded again), with a trailing slash when `folder`. */
+export function canonicalPath(segments: readonly string[], folder: boolean): string {
+  const path = `/${segments.filter((s) => s !== '').map(encodeURIComponent).join('/')}`;
+  return folder && path !== '/' ? `${path}/` : path;
+}
+
 interface CachedFile {
+  ino: number;
   mtimeMs: number;
   size: number;
   etag: string;
@@ -69,9 +84,10 @@ export function createStaticServer(root: string, cacheBytes = 64 * 1024 * 1024):
     if (info.isDirectory()) return 'directory';
     if (!info.isFile()) return undefined;
     const hit = cache.get(file);
-    if (hit !== undefined && hit.mtimeMs === info.mtimeMs && hit.size === info.size) return hit;
+    // The inode too: a new build's tree holds new files (or hard links to the same ones) at the same path.
+    if (hit !== undefined && hit.ino === info.ino && hit.mtimeMs === info.mtimeMs && hit.size === info.size) return hit;
     const body = await readFile(file);
-    const entry = { mtimeMs: info.mtimeMs, size: info.size, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`, body };
+    const entry = { ino: info.ino, mtimeMs: info.mtimeMs, size: info.size, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`, body };
     if (cached + body.byteLength <= cacheBytes) {
       cache.set(file, entry);
       cached += body.byteLength;
@@ -81,22 +97,27 @@ export function createStaticServer(root: string, cacheBytes = 64 * 1024 * 1024):
 
   return {
     async serve(request, pathname) {
-      const segments = decodePathSegments(pathname);
-      if (segments === undefined) return problem(400, 'bad_path', `path ${JSON.stringify(pathname)} is not allowed (expected no "." or ".." segments and no encoded separators)`);
-      // Dot files of the tree (the build cache) are not part of the published API.
+      const decoded = decodePathSegments(pathname);
+      if (decoded === undefined) return problem(400, 'bad_path', `path ${JSON.stringify(pathname)} ${BAD_PATH_DETAIL}`);
+      const wantsDirectory = decoded[decoded.length - 1] === '';
+      const segments = decoded.filter((s) => s !== '');
+      // Dot files of the tree (the build cache, the complete marker) are not part of the published API.
       if (segments.some((s) => s.startsWith('.'))) return problem(404, 'not_found', `nothing at ${pathname}`);
-      const wantsDirectory = pathname.endsWith('/');
-      const file = join(base, ...segments);
+      let file = join(base, ...segments);
       if (file !== base && !file.startsWith(base + sep)) return problem(400, 'bad_path', 'path leaves the served folder');
       let found = await load(file);
       if (found === 'directory') {
-        if (!wantsDirectory) return new Response(null, { status: 301, headers: { location: `${pathname}/` } });
-        found = await load(join(file, 'index.html'));
+        // Only ever a canonical, same-origin absolute path: never `//host/…` (an open redirect).
+        if (!wantsDirectory) return new Response(null, { status: 301, headers: { location: canonicalPath(segments, true) } });
+        file = join(file, 'index.html');
+        found = await load(file);
       } else if (wantsDirectory && found !== undefined) {
         found = undefined;
       }
       if (found === undefined || found === 'directory') return problem(404, 'not_found', `nothing at ${pathname}`);
-      const headers = headersFor(segments, found.etag);
+      const place = await placeInTree(base, file);
+      if (place === undefined) return problem(404, 'not_found', `nothing at ${pathname}`);
+      const headers = headersFor(place, found.etag);
       if (matchesEtag(request.headers.get('if-none-match'), found.etag)) return new Response(null, { status: 304, headers });
       headers.set('content-length', String(found.body.byteLength));
       return new Response(request.method === 'HEAD' ? null : new Uint8Array(found.body), { status: 200, headers });
@@ -104,20 +125,31 @@ export function createStaticServer(root: string, cacheBytes = 64 * 1024 * 1024):
   };
 }
 
-function headersFor(segments: string[], etag: string): Headers {
-  const headers = new Headers({ etag, 'x-content-type-options': 'nosniff' });
-  const [top, , version] = segments;
-  if (top === 'raw') {
-    headers.set('content-type', 'text/plain; charset=utf-8');
-    headers.set('content-security-policy', RAW_CSP);
-    headers.set('cache-control', version !== undefined && version !== 'latest' ? 'public, max-age=31536000, immutable' : 'public, no-cache');
-  } else {
-    const last = segments[segments.length - 1] ?? '';
-    const type = last === '' ? TYPES['.html'] : TYPES[extname(last).toLowerCase()];
-    headers.set('content-type', type ?? 'application/octet-stream');
-    if (type === TYPES['.html']) headers.set('content-security-policy', PAGE_CSP);
-    headers.set('cache-control', 'public, no-cache');
-  }
+/**
+ * Where `file` really is in the tree: the segments of its real path below the real path of
+ * `base`, or undefined when links lead it out of the tree.
+ */
+async function placeInTree(base: string, file: string): Promise<string[] | undefined> {
+  const [realBase, realFile] = await Promise.all([realpath(base), realpath(file)]).catch(() => [undefined, undefined]);
+  if (realBase === undefined || realFile === undefined) return undefined;
+  const rel = relative(realBase, realFile);
+  if (rel === '' || rel.startsWith('..') || resolve(realBase, rel) !== realFile) return undefined;
+  return rel.split(sep);
+}
+
+/**
+ * Headers of the file at `place` (its real segments in the tree): its address class decides
+ * the type and cache policy (build/tree-headers.ts, the same table `loadout publish` uses);
+ * raw files also get the sandboxing CSP, pages theirs, and zips are attachments.
+ */
+function headersFor(place: string[], etag: string): Headers {
+  const path = place.join('/');
+  const type = contentTypeFor(path);
+  const headers = new Headers({ etag, 'x-content-type-options': 'nosniff', 'content-type': type, 'cache-control': cacheControlFor(path) });
+  const cls = addressClassOf(path);
+  if (cls === 'raw' || cls === 'pinned-raw') headers.set('content-security-policy', RAW_CSP);
+  else if (type === HTML_TYPE) headers.set('content-security-policy', PAGE_CSP);
+  if (cls === 'download') headers.set('content-disposition', `attachment; filename="${(place[place.length - 1] ?? '').replace(/[^\w.-]/gu, '_')}"`);
   return headers;
 }
 

@@ -141,7 +141,7 @@ describe('a build killed at any point leaves a whole tree (issue 9 point 4)', ()
     const started = performance.now();
     // Two catalogues, killed in turn, so that the two cores each run a build.
     const catalogues = await Promise.all([makeCatalogue(), makeCatalogue()]);
-    const [first] = catalogues as [{ root: string; out: string }];
+    const [first] = catalogues;
 
     // Whole builds from A to B and back tell how many checkpoints a build passes.
     const totals: number[] = [];

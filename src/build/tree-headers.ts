@@ -2,8 +2,7 @@
  * The headers an address of the built tree is served with, decided from its path alone
  * (DESIGN.md section 5 "Static addresses"; README "The HTTP API"): the content type, and the
  * cache class. One table for every place that serves the tree: `loadout publish` sets these
- * on each object, and `loadout serve` sends the same types (src/server/static.ts keeps its own
- * copy of the table for now; it is meant to use this module).
+ * on each object, and `loadout serve` sends the same.
  *
  * Paths are the tree's relative paths with forward slashes (`raw/<id>/<version>/AGENTS.md`,
  * `api/loadouts/<id>.json`, `loadouts/<id>/index.html`), never URLs: no leading `/`, no
@@ -52,7 +51,9 @@ const FALLBACK_TYPE = 'application/octet-stream';
 /** The class of the tree path `path` (see {@link AddressClass}). Pure. */
 export function addressClassOf(path: string): AddressClass {
   const segments = path.split('/');
-  const [top, second] = segments;
+  const [second] = segments.slice(1);
+  // Lower case: on a file system that ignores case, `RAW/…` is the raw folder.
+  const top = segments[0]?.toLowerCase();
   if (top === 'raw') return segments.length >= 4 && segments[2] !== 'latest' ? 'pinned-raw' : 'raw';
   if (top === 'download') return 'download';
   if (top === 'assets') return 'asset';

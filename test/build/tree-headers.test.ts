@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressClassOf, cacheControlFor, contentTypeFor } from '../../src/publish/headers.js';
+import { addressClassOf, cacheControlFor, contentTypeFor } from '../../src/build/tree-headers.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'public, max-age=60, must-revalidate';

@@ -8,8 +8,9 @@
  * an older version of the rules or from outside the API (issue 9, "Also"): the loadout id must
  * be a slug, and every path must stay inside the folder. Refused: `..`, absolute and drive
  * paths, backslashes, control characters (src/catalogue/file-path.ts), any segment that starts
- * with `.git` (`.git/`, `.gitignore`, `.gitattributes`, `.gitmodules`: git would skip the file
- * or change how it handles others), and a file named `loadout.yaml`.
+ * with `.git` (`.git/`, `.gitignore`, `.gitattributes`, `.gitmodules`: git would skip the file or
+ * change how it treats others; `.github/` goes too, and the loadout layout has no use for it),
+ * and a file named `loadout.yaml`.
  */
 import { planAdapterSync } from '../adapters/sync.js';
 import { describePathProblem } from '../catalogue/file-path.js';

@@ -67,6 +67,11 @@ export interface FakeGitHub {
   violations: string[];
   /** Opens a pull request directly (as someone on the web interface would); returns its page address. */
   open(input: { title: string; head: string; base: string; body?: string }): { number: number; url: string };
+  /**
+   * Answers the next requests with these failures instead (after checking them as usual), one
+   * each: a server error, or a rate limit as GitHub words it.
+   */
+  failNext(...failures: { status: number; headers?: Record<string, string>; message: string }[]): void;
   /** Merges pull request `number` (as the web interface would). */
   merge(number: number): void;
   /** Closes pull request `number` without merging. */
@@ -91,6 +96,7 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
   const pulls: FakePull[] = [];
   const requests: RecordedRequest[] = [];
   const violations: string[] = [];
+  const failures: { status: number; headers?: Record<string, string>; message: string }[] = [];
   let url = '';
   let nextNumber = 1;
 
@@ -124,6 +130,8 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     if (matched === undefined) return refuse(response, `${method.toUpperCase()} ${address.pathname} is not one of the bot's five endpoints`);
     const problems = matched.operation.checkRequest(matched.params, query, body, request.headers['content-type']);
     if (problems.length > 0) return refuse(response, `${method.toUpperCase()} ${matched.path}: ${problems.join('; ')}`);
+    const failure = failures.shift();
+    if (failure !== undefined) return send(response, failure.status, { message: failure.message, documentation_url: 'https://docs.github.com/rest' }, failure.headers);
     if (matched.params['owner']?.toLowerCase() !== owner.toLowerCase() || matched.params['repo']?.toLowerCase() !== repo.toLowerCase()) {
       return answer(response, method, matched.path, 404, notFound());
     }
@@ -211,6 +219,9 @@ export async function startFakeGitHub(options: FakeGitHubOptions = {}): Promise<
     pulls,
     requests,
     violations,
+    failNext(...given) {
+      failures.push(...given);
+    },
     open(input) {
       const at = new Date().toISOString().replace(/\.\d{3}Z$/u, 'Z');
       const pull: FakePull = { number: nextNumber++, title: input.title, body: input.body ?? null, head: input.head, base: input.base, state: 'open', merged: false, labels: [], createdAt: at, updatedAt: at, closedAt: null, mergedAt: null };

@@ -39,7 +39,10 @@ export interface GitHubClient {
   createPullRequest(input: { title: string; body: string; head: string; base: string }): Promise<PullRequest>;
   updatePullRequestBody(number: number, body: string): Promise<PullRequest>;
   getPullRequest(number: number): Promise<PullRequest>;
-  /** Adds `labels` to the pull request's labels (GitHub creates a label that does not exist). */
+  /**
+   * Adds `labels` to the pull request's labels. GitHub's description does not promise to create a
+   * label that does not exist yet: create it once in the repository.
+   */
   addLabels(number: number, labels: string[]): Promise<void>;
 }
 

@@ -14,7 +14,7 @@
  * removed in every case. Commit and push run with `--no-verify`: the bot runs the catalogue's
  * own checks, and a maintainer's local hooks are not the bot's to run.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { simpleGit } from 'simple-git';
@@ -62,6 +62,7 @@ export type BranchOutcome =
  */
 export async function commitSubmissionBranch(work: BranchWork): Promise<BranchOutcome> {
   const root = resolve(work.root);
+  if (!existsSync(root)) throw new LoadoutError('git', `${root} does not exist (expected the catalogue's folder)`, { hint: 'Pass --root.' });
   const git = simpleGit({ baseDir: root });
   const top = await run('find the repository', () => git.revparse(['--show-toplevel']), `Run it inside the catalogue's git repository, or pass --root.`);
   const prefix = relative(top.trim(), root).split(sep).filter((s) => s !== '').join('/');

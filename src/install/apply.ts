@@ -2,12 +2,15 @@
  * Applying an install plan to a project folder: writes each planned file at its target.
  * A target that already exists with other bytes is a collision and is left alone unless
  * `force` is set (DESIGN.md section 8: "a file the user edited is never overwritten without
- * --force"); a target with the same bytes is left as it is. Targets must stay inside the
- * project folder. Used by `loadout install` and by the `starter-build` check.
+ * --force"); a target with the same bytes is left as it is. A target must be of the right
+ * form, outside `.git`, and land inside the project after symbolic links (rules 1 to 3 of
+ * `target-rules.ts`, checked here again for every write whoever plans it). Used by
+ * `loadout install` and by the `starter-build` check.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname, resolve, sep } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { InstallPlan } from './plan.js';
+import { describeLandingProblem, describeTargetProblem, realProjectRoot } from './target-rules.js';
 
 /** What {@link applyInstallPlan} did, per target (project-relative paths). */
 export interface ApplyResult {
@@ -15,7 +18,7 @@ export interface ApplyResult {
   unchanged: string[];
   /** Targets that existed with other bytes: `source` is the loadout file that would go there. */
   collisions: { target: string; source: string }[];
-  /** Targets that could not be written (outside the project, a file where a folder must be, I/O). */
+  /** Targets that could not be written (a bad path, outside the project or in `.git`, a file where a folder must be, I/O). */
   failures: { target: string; source: string; message: string }[];
 }
 
@@ -31,13 +34,14 @@ export interface ApplyOptions {
  */
 export async function applyInstallPlan(plan: InstallPlan, readBytes: (path: string) => Uint8Array | undefined, projectDir: string, options: ApplyOptions = {}): Promise<ApplyResult> {
   const result: ApplyResult = { written: [], unchanged: [], collisions: [], failures: [] };
-  const root = resolve(projectDir);
+  const root = await realProjectRoot(projectDir);
   for (const { entry, target } of plan.files) {
-    const absolute = resolve(root, target);
-    if (!absolute.startsWith(root + sep)) {
-      result.failures.push({ target, source: entry.path, message: 'is outside the project folder' });
+    const problem = describeTargetProblem(target) ?? (await describeLandingProblem(root, target));
+    if (problem !== undefined) {
+      result.failures.push({ target, source: entry.path, message: problem });
       continue;
     }
+    const absolute = join(root, ...target.split('/'));
     const bytes = readBytes(entry.path);
     if (bytes === undefined) {
       result.failures.push({ target, source: entry.path, message: `has no content: ${entry.path} is missing from the loadout` });

@@ -1,4 +1,4 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, readdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../src/catalogue/manifest.js';
@@ -40,10 +40,22 @@ describe('applyInstallPlan', () => {
     expect(readFileSync(join(dir, 'AGENTS.md'), 'utf8')).toBe('# A\n');
   });
 
-  it('refuses targets outside the project', async () => {
+  it('refuses targets outside the project or in .git, also through symbolic links, whoever planned them', async () => {
     const dir = makeTempDir();
-    mkdirSync(join(dir, 'p'));
-    const result = await applyInstallPlan({ agent: 'codex', files: [{ entry: files[0]!, target: '../escape.md' }], manual_steps: [] }, (p) => bytes.get(p), join(dir, 'p'));
-    expect(result.failures[0]?.message).toBe('is outside the project folder');
+    mkdirSync(join(dir, 'p/.git'), { recursive: true });
+    mkdirSync(join(dir, 'outside'));
+    symlinkSync(join(dir, 'outside'), join(dir, 'p/linked'));
+    const targets = ['../escape.md', '.git/hooks/pre-commit', '.GIT/config', 'linked/x.md'];
+    const plan = { agent: 'codex' as const, files: targets.map((target) => ({ entry: files[0]!, target })), manual_steps: [] };
+    const result = await applyInstallPlan(plan, (p) => bytes.get(p), join(dir, 'p'));
+    expect(result.written).toEqual([]);
+    expect(result.failures.map((f) => [f.target, f.message.slice(0, f.message.indexOf(' ('))])).toEqual([
+      ['../escape.md', 'contains a ".." segment'],
+      ['.git/hooks/pre-commit', 'is in a .git folder, which an install never writes'],
+      ['.GIT/config', 'is in a .git folder, which an install never writes'],
+      ['linked/x.md', `lands at ${join(realpathSync(dir), 'outside/x.md')} through the symbolic link linked, outside the project`],
+    ]);
+    expect(readdirSync(join(dir, 'outside'))).toEqual([]);
+    expect(readdirSync(join(dir, 'p/.git'))).toEqual([]);
   });
 });

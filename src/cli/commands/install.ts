@@ -3,9 +3,14 @@ import { installLoadout, type InstallOptions } from '../../install/install.js';
 import { EXIT } from '../exit.js';
 import type { Write } from '../report.js';
 
-/** Runs the install; returns 0 when installed (or planned with --dry-run), 1 on conflicts. */
+/**
+ * Runs the install; returns 0 when installed (or planned with --dry-run), 1 on conflicts. A
+ * target outside the agent's own locations, written because of --force, is printed as a
+ * warning on stderr (also with --json, beside the outcome's `warnings`).
+ */
 export async function installCommand(options: InstallOptions & { json: boolean }, out: Write, err: Write): Promise<number> {
   const outcome = await installLoadout(options);
+  for (const w of outcome.warnings) err(`loadout: warning: ${w.message}; ${options.dryRun === true ? 'it would be written' : 'written'} because of --force\n`);
   if (options.json) {
     out(`${JSON.stringify(outcome, null, 2)}\n`);
     return outcome.conflicts.length > 0 ? EXIT.failed : EXIT.ok;

@@ -1,0 +1,80 @@
+/**
+ * Reading `api/loadouts/<id>/versions.json` (DESIGN.md section 8) as the installer receives
+ * it: from a catalogue it does not trust. Every field the installer uses becomes part of a
+ * path it reads or writes, so each is checked here, at the boundary, before it is used
+ * (hardening issue 9, defect 13): versions match MAJOR.MINOR.PATCH, file paths follow the
+ * `files[].path` rule (DESIGN.md section 3), roles are known, skill and agent names are
+ * slugs, hashes are sha256, and `install_to` maps agents to a path or null. Install targets
+ * are checked again, as targets, in `target-rules.ts`.
+ */
+import type { VersionsDocument } from '../build/loadout-output.js';
+import { LoadoutError } from '../catalogue/errors.js';
+import { describePathProblem } from '../catalogue/file-path.js';
+import { ROLES, SLUG_PATTERN, VERSION_PATTERN } from '../catalogue/vocabulary.js';
+
+const SHA256 = /^[0-9a-f]{64}$/u;
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+const show = (value: unknown): string => {
+  const json = JSON.stringify(value) ?? String(value);
+  return json.length > 80 ? `${json.slice(0, 79)}…` : json;
+};
+
+/** The problems of one file entry, each `<field> is <value> (expected …)`. */
+function fileProblems(file: unknown): string[] {
+  if (!isObject(file)) return [`is ${show(file)} (expected an object)`];
+  const problems: string[] = [];
+  const { path, role, agent, skill, sha256, install_to: installTo } = file;
+  const pathProblem = typeof path === 'string' ? describePathProblem(path) : 'is not a string (expected a path relative to the loadout folder)';
+  if (pathProblem !== undefined) problems.push(`path ${pathProblem}`);
+  if (role !== null && !(ROLES as readonly unknown[]).includes(role)) problems.push(`role is ${show(role)} (expected one of ${ROLES.join(', ')}, or null)`);
+  if (agent !== null && !(typeof agent === 'string' && SLUG_PATTERN.test(agent))) problems.push(`agent is ${show(agent)} (expected an agent id or null)`);
+  if (skill !== null && !(typeof skill === 'string' && SLUG_PATTERN.test(skill))) problems.push(`skill is ${show(skill)} (expected a skill name, a lowercase slug, or null)`);
+  if (!(typeof sha256 === 'string' && SHA256.test(sha256))) problems.push(`sha256 is ${show(sha256)} (expected 64 lowercase hex digits)`);
+  if (installTo !== undefined) {
+    if (!isObject(installTo)) problems.push(`install_to is ${show(installTo)} (expected an object of agent: path or null)`);
+    else for (const [to, target] of Object.entries(installTo)) if (target !== null && typeof target !== 'string') problems.push(`install_to.${to} is ${show(target)} (expected a path or null)`);
+  }
+  return problems;
+}
+
+/** Every problem of the document, each naming where it is: `versions[1].files[2] ("rules/x.md"): path …`. */
+function documentProblems(doc: unknown, id: string): string[] {
+  if (!isObject(doc)) return [`the document is ${show(doc)} (expected an object)`];
+  const problems: string[] = [];
+  if (doc['id'] !== id) problems.push(`id is ${show(doc['id'])} (expected ${show(id)})`);
+  if (!(typeof doc['latest'] === 'string' && VERSION_PATTERN.test(doc['latest']))) problems.push(`latest is ${show(doc['latest'])} (expected a version such as "1.2.0")`);
+  if (!Array.isArray(doc['versions'])) return [...problems, `versions is ${show(doc['versions'])} (expected an array)`];
+  doc['versions'].forEach((version: unknown, i) => {
+    if (!isObject(version)) return problems.push(`versions[${i}] is ${show(version)} (expected an object)`);
+    if (!(typeof version['version'] === 'string' && VERSION_PATTERN.test(version['version']))) problems.push(`versions[${i}].version is ${show(version['version'])} (expected a version such as "1.2.0")`);
+    if (!Array.isArray(version['files'])) return problems.push(`versions[${i}].files is ${show(version['files'])} (expected an array)`);
+    version['files'].forEach((file: unknown, j) => {
+      const entry = `versions[${i}].files[${j}]${isObject(file) && typeof file['path'] === 'string' ? ` (${show(file['path'])})` : ''}`;
+      for (const problem of fileProblems(file)) problems.push(`${entry}: ${problem}`);
+    });
+    return undefined;
+  });
+  return problems;
+}
+
+/**
+ * Parses and checks the versions document of loadout `id`; `where` names it in messages (a
+ * file or a URL).
+ * @throws LoadoutError `invalid_content` naming the first problem (the file entry and what
+ *   was expected) and counting the others
+ */
+export function parseVersionsDocument(id: string, text: string, where: string): VersionsDocument {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (cause) {
+    throw new LoadoutError('invalid_content', `${where} is not JSON (${(cause as Error).message}; expected the versions document of ${id})`, { cause });
+  }
+  const problems = documentProblems(doc, id);
+  if (problems.length > 0) {
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';
+    throw new LoadoutError('invalid_content', `${where}: ${problems[0] ?? ''}${more}`, { hint: 'The catalogue is broken or was tampered with; nothing was installed.' });
+  }
+  return doc as VersionsDocument;
+}

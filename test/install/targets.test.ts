@@ -1,0 +1,220 @@
+/**
+ * Install targets from a hostile built tree: `install_to` (and skill names) can name any
+ * path, and the project may already hold symbolic links. Targets of the wrong form, in
+ * `.git` or landing outside the project are refused even with --force; targets outside the
+ * agent's own locations need --force and are printed as warnings; nothing is written when an
+ * install is refused.
+ */
+import { existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LoadoutError } from '../../src/catalogue/errors.js';
+import type { Agent } from '../../src/catalogue/vocabulary.js';
+import { installLoadout } from '../../src/install/install.js';
+import { describeTargetProblem, isAgentLocation, isGitSegment } from '../../src/install/target-rules.js';
+import { runCli } from '../helpers/cli.js';
+import { makeTempDir } from '../helpers/temp.js';
+import { buildCleanDist, listProject, makeProject, makeSite, type Site } from './hostile-fixture.js';
+
+let clean: Awaited<ReturnType<typeof buildCleanDist>>;
+beforeAll(async () => {
+  clean = await buildCleanDist();
+});
+afterAll(() => clean?.remove());
+
+/** A site whose AGENTS.md entry installs to `target` for `agent`. */
+function withInstallTo(target: unknown, agent: Agent = 'claude-code', path = 'AGENTS.md'): Site {
+  const s = makeSite(clean.dist);
+  (s.file(path) as { install_to?: unknown }).install_to = { [agent]: target };
+  s.save();
+  return s;
+}
+
+async function refusal(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(LoadoutError);
+  expect((error as LoadoutError).code).toBe('invalid_content');
+  return (error as LoadoutError).message;
+}
+
+/** Targets no install may write, whatever --force says: bad form, or a `.git` folder under any spelling. */
+const NEVER: [string, string][] = [
+  ['.git/hooks/pre-commit', 'is in a .git folder'],
+  ['.GIT/hooks/pre-commit', 'is in a .git folder'],
+  ['.Git/config', 'is in a .git folder'],
+  ['sub/module/.git/hooks/post-checkout', 'is in a .git folder'],
+  ['.git', 'is in a .git folder'],
+  ['.git./hooks/pre-commit', 'is in a .git folder'],
+  ['.git /hooks/pre-commit', 'is in a .git folder'],
+  ['git~1/hooks/pre-commit', 'is in a .git folder'],
+  ['.g\u200cit/hooks/pre-commit', 'is in a .git folder'],
+  ['a/../.git/x', 'contains a ".." segment'],
+  ['../outside.md', 'contains a ".." segment'],
+  ['/tmp/loadout-absolute.md', 'is absolute'],
+  ['C:/Users/x/AGENTS.md', 'is absolute'],
+  ['.claude\\..\\.git\\hooks\\pre-commit', 'contains a backslash'],
+  ['AGENTS.md\u0000.txt', 'contains a NUL or control character'],
+  ['./AGENTS.md', 'contains a "." segment'],
+  ['.claude//rules/x.md', 'has an empty segment'],
+  ['', 'is empty'],
+];
+
+describe('targets that are never written, even with --force', () => {
+  it.each(NEVER)('install_to %j is refused (%s), naming the file entry, and nothing is written', async (target, problem) => {
+    const s = withInstallTo(target);
+    const project = makeProject();
+    const message = await refusal(installLoadout({ from: s.dist, id: 'kit', agent: 'claude-code', dir: project, force: true }));
+    expect(message).toContain(`file entry "AGENTS.md" of kit 1.0.0: its claude-code target ${JSON.stringify(target)} (install_to.claude-code) ${problem}`);
+    expect(message).toContain('(expected ');
+    expect(message).toContain('nothing was written');
+    expect(listProject(project)).toEqual([]);
+    expect(readdirSync(join(project, '.git/hooks')).filter((h) => !h.endsWith('.sample'))).toEqual([]);
+    expect(existsSync('/tmp/loadout-absolute.md')).toBe(false);
+  });
+
+  it('a skill name cannot lead a target out of the skills folder either', async () => {
+    const s = makeSite(clean.dist);
+    Object.assign(s.file('rules/style.md'), { role: 'skill', skill: '../../.git/hooks' });
+    s.save();
+    const message = await refusal(installLoadout({ from: s.dist, id: 'kit', agent: 'claude-code', dir: makeProject(), force: true }));
+    expect(message).toContain('versions[0].files[3] ("rules/style.md"): skill is "../../.git/hooks" (expected a skill name, a lowercase slug, or null)');
+  });
+
+  it('install_to that is not a path or null is refused as the document is read', async () => {
+    const s = withInstallTo(5);
+    const message = await refusal(installLoadout({ from: s.dist, id: 'kit', agent: 'claude-code', dir: makeProject() }));
+    expect(message).toContain('versions[0].files[0] ("AGENTS.md"): install_to.claude-code is 5 (expected a path or null)');
+  });
+
+  it('the CLI exits 1 and says what was expected', async () => {
+    const s = withInstallTo('.git/hooks/pre-commit');
+    const project = makeProject();
+    const run = await runCli(['install', 'kit', '--agent', 'claude-code', '--from', s.dist, '--dir', project, '--force'], project);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('is in a .git folder, which an install never writes (expected a path outside .git/)');
+    expect(existsSync(join(project, '.git/hooks/pre-commit'))).toBe(false);
+  });
+});
+
+describe("targets outside the agent's own locations", () => {
+  it.each([
+    ['.vscode/tasks.json', 'claude-code'],
+    ['package.json', 'claude-code'],
+    ['.github/workflows/ci.yml', 'copilot'],
+    ['src/AGENTS.md', 'codex'],
+    ['.cursor/rules/x.mdc', 'claude-code'],
+    ['.agents/skills/x/SKILL.md', 'claude-code'],
+    ['.vscode/mcp.json', 'cursor'],
+  ] as [string, Agent][])('%s for %s needs --force, and then installs with a warning', async (target, agent) => {
+    const s = withInstallTo(target, agent);
+    const project = makeProject();
+    const message = await refusal(installLoadout({ from: s.dist, id: 'kit', agent, dir: project }));
+    expect(message).toContain(`file entry "AGENTS.md" of kit 1.0.0: its ${agent} target "${target}" (install_to.${agent}) is outside ${agent}'s own locations (expected a Markdown file at the project root, `);
+    expect(listProject(project)).toEqual([]);
+
+    const forced = await installLoadout({ from: s.dist, id: 'kit', agent, dir: project, force: true });
+    expect(forced.installed).toBe(true);
+    expect(forced.warnings).toEqual([{ target, path: 'AGENTS.md', message: expect.stringContaining(`is outside ${agent}'s own locations`) }]);
+    expect(readFileSync(join(project, target), 'utf8')).toContain('One.');
+  });
+
+  it('the CLI refuses without --force (exit 1) and prints a warning with it (exit 0)', async () => {
+    const s = withInstallTo('.vscode/tasks.json');
+    const project = makeProject();
+    const refused = await runCli(['install', 'kit', '--agent', 'claude-code', '--from', s.dist, '--dir', project], project);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("is outside claude-code's own locations (expected a Markdown file at the project root, .claude/skills/, .claude/rules/, .claude/agents/, .mcp.json)");
+    expect(refused.stderr).toContain('--force installs it anyway');
+    const forced = await runCli(['install', 'kit', '--agent', 'claude-code', '--from', s.dist, '--dir', project, '--force'], project);
+    expect(forced.code).toBe(0);
+    expect(forced.stderr).toContain('loadout: warning: file entry "AGENTS.md" of kit 1.0.0: its claude-code target ".vscode/tasks.json" (install_to.claude-code) is outside');
+    expect(forced.stderr).toContain('written because of --force');
+  });
+
+  it.each([
+    ['AGENTS.override.md', 'codex', 'AGENTS.md'],
+    ['.claude/rules/house-style.md', 'claude-code', 'rules/style.md'],
+    ['.codex/skills/style/SKILL.md', 'codex', 'rules/style.md'],
+    ['.gemini/rules/style.md', 'gemini-cli', 'rules/style.md'],
+  ] as [string, Agent, string][])('%s for %s is an own location: installed without --force or warning', async (target, agent, path) => {
+    const s = withInstallTo(target, agent, path);
+    const project = makeProject();
+    const outcome = await installLoadout({ from: s.dist, id: 'kit', agent, dir: project });
+    expect(outcome.warnings).toEqual([]);
+    expect(existsSync(join(project, target))).toBe(true);
+  });
+});
+
+describe('symbolic links already in the project', () => {
+  const link = (project: string, path: string, to: string): void => {
+    mkdirSync(join(project, path, '..'), { recursive: true });
+    symlinkSync(to, join(project, path));
+  };
+
+  it.each([
+    ['.claude → a folder outside the project', 'claude-code', (p: string, outside: string) => link(p, '.claude', outside), 'through the symbolic link .claude, outside the project'],
+    ['.claude → the project .git', 'claude-code', (p: string) => link(p, '.claude', join(p, '.git')), 'through the symbolic link .claude, in a .git folder'],
+    ['.cursor/rules → ../.git/hooks (relative)', 'cursor', (p: string) => link(p, '.cursor/rules', '../.git/hooks'), 'through the symbolic link .cursor/rules, in a .git folder'],
+    ['AGENTS.md → a file outside', 'codex', (p: string, outside: string) => link(p, 'AGENTS.md', join(outside, 'AGENTS.md')), 'through the symbolic link AGENTS.md, outside the project'],
+    ['AGENTS.md → nothing (a dangling link would create its target)', 'codex', (p: string, outside: string) => link(p, 'AGENTS.md', join(outside, 'new/AGENTS.md')), 'goes through the symbolic link AGENTS.md, which points to nothing'],
+    ['loadout.lock.json → .git/hooks/post-checkout', 'codex', (p: string) => link(p, 'loadout.lock.json', join(p, '.git/hooks/post-checkout')), 'the lock file loadout.lock.json goes through the symbolic link loadout.lock.json, which points to nothing'],
+  ] as [string, Agent, (project: string, outside: string) => void, string][])('%s: refused even with --force, nothing written', async (_label, agent, arrange, problem) => {
+    const s = makeSite(clean.dist);
+    const project = makeProject();
+    const outside = makeTempDir('loadout-outside-');
+    writeFileSync(join(outside, 'AGENTS.md'), 'not yours\n');
+    arrange(project, outside);
+    const before = listProject(project);
+    const message = await refusal(installLoadout({ from: s.dist, id: 'kit', agent, dir: project, force: true }));
+    expect(message).toContain(problem);
+    expect(listProject(project)).toEqual(before);
+    expect(readdirSync(outside)).toEqual(['AGENTS.md']);
+    expect(readFileSync(join(outside, 'AGENTS.md'), 'utf8')).toBe('not yours\n');
+    expect(readdirSync(join(project, '.git/hooks')).filter((h) => !h.endsWith('.sample'))).toEqual([]);
+  });
+
+  it('a link to another folder of the project is followed', async () => {
+    const s = makeSite(clean.dist);
+    const project = makeProject();
+    mkdirSync(join(project, 'shared-rules'));
+    link(project, '.cursor/rules', '../shared-rules');
+    await installLoadout({ from: s.dist, id: 'kit', agent: 'cursor', dir: project });
+    expect(readFileSync(join(project, 'shared-rules/style.mdc'), 'utf8')).toContain('Rule.');
+  });
+});
+
+describe('the rules themselves', () => {
+  it('knows .git under every name a file system resolves to it', () => {
+    for (const name of ['.git', '.GIT', '.gIt', '.git.', '.git..', '.git ', '.git. ', 'git~1', 'GIT~2', '.g\u200cit', '\ufeff.git']) expect(isGitSegment(name), name).toBe(true);
+    for (const name of ['.github', 'git', '.gitignore', '.git-hooks', 'a.git', '.gitx', 'git~', '.agit']) expect(isGitSegment(name), name).toBe(false);
+  });
+
+  it('refuses a target that is not a string', () => {
+    expect(describeTargetProblem(null)).toBe('is null (expected a path relative to the project root)');
+    expect(describeTargetProblem(['AGENTS.md'])).toContain('is ["AGENTS.md"]');
+  });
+
+  it('places the default layout of every agent in its own locations', async () => {
+    const { PUBLISHED_AGENTS } = await import('../../src/catalogue/vocabulary.js');
+    const { resolveInstallTarget } = await import('../../src/install/layout.js');
+    const entries = [
+      { path: 'AGENTS.md', role: 'instructions' },
+      { path: 'CLAUDE.md', role: 'adapter', agent: 'claude-code' },
+      { path: 'GEMINI.md', role: 'adapter', agent: 'gemini-cli' },
+      { path: 'skills/s/SKILL.md', role: 'skill', skill: 's' },
+      { path: 'skills/s/references/r.md', role: 'reference', skill: 's' },
+      { path: 'rules/r.md', role: 'rules' },
+      { path: '.mcp.json', role: 'mcp' },
+      { path: 'agents/a.md', role: 'subagent' },
+    ] as const;
+    for (const agent of PUBLISHED_AGENTS) {
+      for (const entry of entries) {
+        const { target } = resolveInstallTarget({ ...entry, description: 'x' }, agent);
+        if (target !== null) expect(isAgentLocation(entry.role, agent, target), `${agent} ${target}`).toBe(true);
+      }
+    }
+  });
+});

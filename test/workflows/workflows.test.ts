@@ -1,0 +1,104 @@
+/**
+ * The GitHub Actions workflows (issue 14 point 4): each passes a real workflow linter
+ * (action-validator, against SchemaStore's workflow schema), pins third-party actions by
+ * commit SHA, declares its permissions, keeps `${{ … }}` expressions out of shell scripts
+ * (they reach a script only through `env`, so no value can inject a command), and runs only
+ * `loadout` commands and options that exist.
+ */
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { parse } from 'yaml';
+import { main } from '../../src/cli/main.js';
+
+const REPO = fileURLToPath(new URL('../../', import.meta.url));
+const DIR = join(REPO, '.github/workflows');
+const FILES = readdirSync(DIR).filter((f) => /\.ya?ml$/u.test(f)).sort();
+
+interface Step { uses?: string; run?: string; env?: Record<string, string> }
+interface Job { permissions?: unknown; steps?: Step[] }
+interface Workflow { permissions?: unknown; jobs: Record<string, Job> }
+
+const workflow = (file: string): Workflow => parse(readFileSync(join(DIR, file), 'utf8')) as Workflow;
+const steps = (w: Workflow): Step[] => Object.values(w.jobs).flatMap((j) => j.steps ?? []);
+
+/** Groups whose commands take a second word (`loadout submissions pr`). */
+const GROUPS = new Set(['submissions', 'keys', 'db']);
+
+/** Every `loadout …` invocation in a script: the command words and the options given. */
+export function loadoutInvocations(script: string): { command: string[]; options: string[] }[] {
+  const found: { command: string[]; options: string[] }[] = [];
+  for (const line of script.replace(/\\\n/gu, ' ').split('\n')) {
+    const match = /(?:^|[\s;&|(])(?:npx\s+)?loadout\s+([^|;&>#]*)/u.exec(line);
+    if (match === null) continue;
+    const words = (match[1] ?? '').trim().split(/\s+/u);
+    const command = words.slice(0, GROUPS.has(words[0] ?? '') ? 2 : 1);
+    const options = words.filter((w) => w.startsWith('--')).map((w) => w.split('=')[0] ?? w);
+    found.push({ command, options });
+  }
+  return found;
+}
+
+/** `loadout <command> --help` in-process: its exit code and the help text. */
+async function help(command: string[]): Promise<{ code: number; text: string }> {
+  let text = '';
+  const write = (chunk: string | Uint8Array): boolean => ((text += chunk.toString()), true);
+  vi.spyOn(process.stdout, 'write').mockImplementation(write);
+  vi.spyOn(process.stderr, 'write').mockImplementation(write);
+  const code = await main(['node', 'loadout', ...command, '--help']);
+  vi.restoreAllMocks();
+  return { code, text };
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('GitHub Actions workflows', () => {
+  it('has the four workflows of the maintainers\' loop', () => {
+    expect(FILES).toEqual(['ci.yml', 'loadouts.yml', 'publish.yml', 'submissions.yml']);
+  });
+
+  it.each(FILES)('%s passes action-validator', (file) => {
+    const result = spawnSync(join(REPO, 'node_modules/.bin/action-validator'), [join(DIR, file)], { encoding: 'utf8' });
+    expect(result.status, result.stdout + result.stderr).toBe(0);
+  });
+
+  it.each(FILES)('%s pins every action by commit SHA', (file) => {
+    for (const step of steps(workflow(file))) {
+      if (step.uses === undefined || step.uses.startsWith('./') || step.uses.startsWith('docker://')) continue;
+      expect(step.uses, file).toMatch(/^[\w.-]+\/[\w./-]+@[0-9a-f]{40}$/u);
+    }
+  });
+
+  it.each(FILES)('%s declares permissions and never write-all', (file) => {
+    const w = workflow(file);
+    for (const [name, job] of Object.entries(w.jobs)) {
+      const permissions = job.permissions ?? w.permissions;
+      expect(permissions, `${file} job ${name}`).toBeTypeOf('object');
+      expect(JSON.stringify(permissions)).not.toContain('write-all');
+    }
+  });
+
+  it.each(FILES)('%s passes expressions to scripts only through env', (file) => {
+    for (const step of steps(workflow(file))) if (step.run !== undefined) expect(step.run, file).not.toContain('${{');
+  });
+
+  it('runs only loadout commands and options that exist', async () => {
+    const invocations = FILES.flatMap((file) => steps(workflow(file)).flatMap((s) => (s.run === undefined ? [] : loadoutInvocations(s.run).map((i) => ({ file, ...i })))));
+    expect(invocations.map((i) => i.command.join(' '))).toEqual(expect.arrayContaining(['validate', 'verify', 'build', 'publish', 'submissions pr', 'submissions sync']));
+    for (const { file, command, options } of invocations) {
+      const { code, text } = await help(command);
+      expect(code, `${file}: loadout ${command.join(' ')}`).toBe(0);
+      expect(text, `${file}: loadout ${command.join(' ')}`).toContain(`Usage: loadout ${command.join(' ')}`);
+      for (const option of options) expect(text, `${file}: loadout ${command.join(' ')} ${option}`).toMatch(new RegExp(`(?:^|[\\s,])${option}(?:[\\s,=<[]|$)`, 'mu'));
+    }
+  });
+
+  it('finds invocations and options in scripts, and a misspelt option fails', async () => {
+    expect(loadoutInvocations('npx loadout verify $IDS --markdown >> "$GITHUB_STEP_SUMMARY"')).toEqual([{ command: ['verify'], options: ['--markdown'] }]);
+    expect(loadoutInvocations('echo x && npx loadout submissions pr --remote origin \\\n  --json')).toEqual([{ command: ['submissions', 'pr'], options: ['--remote', '--json'] }]);
+    expect((await help(['build'])).text).not.toMatch(/(?:^|[\s,])--bukket(?:[\s,=<[]|$)/mu);
+    expect((await help(['nonsense'])).text).not.toContain('Usage: loadout nonsense');
+  });
+});

@@ -21,6 +21,7 @@ import type { BotIdentity } from './config.js';
 import type { GitHubClient, PullRequest } from './github-client.js';
 import { planLoadoutFolder } from './loadout-folder.js';
 import { pullRequestTitle, renderPullRequestBody } from './pull-request-body.js';
+import { selectSubmissions } from './select-submissions.js';
 
 /** The label every submission's pull request gets. */
 export const SUBMISSION_LABEL = 'submission';
@@ -67,21 +68,10 @@ export interface PullRequestOutcome {
  */
 export async function openPullRequests(options: OpenPullRequestsOptions): Promise<PullRequestOutcome[]> {
   if (options.github === undefined && !options.dryRun) throw new LoadoutError('internal', 'openPullRequests needs a GitHub client unless it is a dry run (a bug)');
-  const submissions = await selectSubmissions(options.store, options.ids);
+  const submissions = await selectSubmissions(options.store, options.ids, 'accepted');
   const outcomes: PullRequestOutcome[] = [];
   for (const submission of submissions) outcomes.push(await openOne(options, submission));
   return outcomes;
-}
-
-async function selectSubmissions(store: SubmissionStore, ids: readonly string[]): Promise<StoredSubmission[]> {
-  if (ids.length === 0) return (await store.list('accepted')).sort(oldestFirst);
-  const found: StoredSubmission[] = [];
-  for (const id of ids) {
-    const submission = await store.get(id);
-    if (submission === undefined) throw new LoadoutError('not_found', `no submission ${id}`, { hint: 'Run `loadout submissions list --status accepted`.' });
-    found.push(submission);
-  }
-  return found;
 }
 
 async function openOne(options: OpenPullRequestsOptions, submission: StoredSubmission): Promise<PullRequestOutcome> {
@@ -195,9 +185,4 @@ export function coAuthorTrailer(author: unknown): string | undefined {
   const clean = name.replace(/[\u0000-\u001f\u007f-\u009f<>\u2028\u2029]/gu, ' ').replace(/\s+/gu, ' ').trim();
   if (clean === '') return undefined;
   return `Co-authored-by: ${clean} <${github}@users.noreply.github.com>`;
-}
-
-/** Oldest first, then by id: the order in which submissions are handled. */
-function oldestFirst(a: StoredSubmission, b: StoredSubmission): number {
-  return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }

@@ -5,11 +5,11 @@
  * open pull request leaves the submission as it is. A submission named that is not `pr-opened`
  * is refused with the same message as any illegal move (src/submissions/transitions.ts).
  */
-import { LoadoutError } from '../catalogue/errors.js';
 import type { StoredSubmission, SubmissionStore } from '../storage/submission-store.js';
 import type { SubmissionStatus } from '../submissions/service.js';
 import { refusal, transitionSubmission } from '../submissions/transitions.js';
 import type { GitHubClient } from './github-client.js';
+import { selectSubmissions } from './select-submissions.js';
 
 /** Options of {@link syncPullRequests}. */
 export interface SyncOptions {
@@ -40,21 +40,10 @@ export interface SyncOutcome {
  * @throws LoadoutError `not_found` for an unknown id (before any request), `io` when GitHub fails.
  */
 export async function syncPullRequests(options: SyncOptions): Promise<SyncOutcome[]> {
-  const submissions = await selectSubmissions(options.store, options.ids);
+  const submissions = await selectSubmissions(options.store, options.ids, 'pr-opened');
   const outcomes: SyncOutcome[] = [];
   for (const submission of submissions) outcomes.push(await syncOne(options, submission));
   return outcomes;
-}
-
-async function selectSubmissions(store: SubmissionStore, ids: readonly string[]): Promise<StoredSubmission[]> {
-  if (ids.length === 0) return (await store.list('pr-opened')).sort(oldestFirst);
-  const found: StoredSubmission[] = [];
-  for (const id of ids) {
-    const submission = await store.get(id);
-    if (submission === undefined) throw new LoadoutError('not_found', `no submission ${id}`, { hint: 'Run `loadout submissions list --status pr-opened`.' });
-    found.push(submission);
-  }
-  return found;
 }
 
 async function syncOne(options: SyncOptions, submission: StoredSubmission): Promise<SyncOutcome> {
@@ -90,9 +79,4 @@ export function pullRequestNumber(prUrl: string | null, repository: string): num
   if (kind !== 'pull' || number === undefined || !/^[1-9]\d{0,9}$/u.test(number)) return `its pull request address ${JSON.stringify(prUrl)} does not end in /pull/<number>`;
   if (`${owner}/${repo}`.toLowerCase() !== repository.toLowerCase()) return `its pull request ${prUrl} is in ${owner}/${repo}, not in GITHUB_REPOSITORY ${repository}`;
   return Number(number);
-}
-
-/** Oldest first, then by id: the order in which submissions are handled. */
-function oldestFirst(a: StoredSubmission, b: StoredSubmission): number {
-  return a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }

@@ -39,6 +39,8 @@ export interface CatalogueReader {
   versions(id: string): Promise<VersionsDocument | undefined>;
   /** A raw file's text; the caller has checked that `path` belongs to `version` of `id`. */
   rawFile(id: string, version: string, path: string): Promise<string | undefined>;
+  /** A raw file's bytes (for digests over exactly what is served); same rules as {@link CatalogueReader.rawFile}. */
+  rawBytes(id: string, version: string, path: string): Promise<Buffer | undefined>;
 }
 
 const VERSION_PATTERN = /^(?:\d+\.\d+\.\d+|latest)$/u;
@@ -59,6 +61,11 @@ export async function openCatalogue(distDir: string, cacheSize = 64): Promise<Ca
       throw error;
     });
     return text === undefined ? undefined : (JSON.parse(text) as T);
+  };
+
+  const rawBytes = async (id: string, version: string, path: string): Promise<Buffer | undefined> => {
+    if (!SLUG_PATTERN.test(id) || !VERSION_PATTERN.test(version) || path.split('/').some((s) => s === '' || s === '.' || s === '..')) return undefined;
+    return readFile(join(distDir, 'raw', id, version, ...path.split('/'))).catch(() => undefined);
   };
 
   return {
@@ -84,9 +91,9 @@ export async function openCatalogue(distDir: string, cacheSize = 64): Promise<Ca
       return SLUG_PATTERN.test(id) ? optional<VersionsDocument>(`api/loadouts/${id}/versions.json`) : undefined;
     },
     async rawFile(id, version, path) {
-      if (!SLUG_PATTERN.test(id) || !VERSION_PATTERN.test(version) || path.split('/').some((s) => s === '' || s === '.' || s === '..')) return undefined;
-      return readFile(join(distDir, 'raw', id, version, ...path.split('/')), 'utf8').catch(() => undefined);
+      return (await rawBytes(id, version, path))?.toString('utf8');
     },
+    rawBytes,
   };
 }
 

@@ -8,14 +8,15 @@ import { loadSearchEngine, type SearchEngineOptions } from '../search/engine.js'
 import { mountSearch } from '../search/route.js';
 import { openCatalogue } from './catalogue.js';
 import { mountMcp } from './route.js';
+import type { McpOptions } from './server.js';
 
 /**
  * The search and MCP routes over `distDir`, with `baseUrl` (`{base_url}`, no trailing slash)
- * in the install commands and the server card.
+ * in the install commands and the server card; `mcpOptions` sets the MCP server's page sizes.
  * @throws LoadoutError `not_found` when the tree lacks the search index or its documents.
  */
-export async function loadSearchAndMcpRoutes(distDir: string, baseUrl: string, searchOptions: SearchEngineOptions = {}): Promise<((app: Hono) => void)[]> {
+export async function loadSearchAndMcpRoutes(distDir: string, baseUrl: string, searchOptions: SearchEngineOptions = {}, mcpOptions: McpOptions = {}): Promise<((app: Hono) => void)[]> {
   const engine = await loadSearchEngine(distDir, searchOptions);
   const catalogue = await openCatalogue(distDir);
-  return [mountSearch(engine), mountMcp({ engine, catalogue, baseUrl: baseUrl.replace(/\/+$/u, '') })];
+  return [mountSearch(engine), mountMcp({ engine, catalogue, baseUrl: baseUrl.replace(/\/+$/u, '') }, mcpOptions)];
 }

@@ -12,9 +12,13 @@
  */
 import { ClientRequestSchema, ErrorCode, JSONRPC_VERSION, McpError, RequestSchema, type JSONRPCErrorResponse } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import { SKILLS_REQUEST_SCHEMAS } from './skills-requests.js';
 
-/** The request schema of each client method the MCP specification defines, by method. */
-const REQUEST_SCHEMAS: ReadonlyMap<string, z.ZodType> = new Map(ClientRequestSchema.options.map((schema) => [schema.shape.method.value, schema as z.ZodType]));
+/**
+ * The request schema of each client method the MCP specification defines, by method, and of
+ * the Skills extension's (SEP-2640: `skills/list`, `skills/get`, `resources/directory/read`).
+ */
+const REQUEST_SCHEMAS: ReadonlyMap<string, z.ZodType> = new Map([...ClientRequestSchema.options.map((schema): [string, z.ZodType] => [schema.shape.method.value, schema as z.ZodType]), ...SKILLS_REQUEST_SCHEMAS]);
 
 /** At most this many problems are spelled out in one message; the rest are counted. */
 const MAX_PROBLEMS = 3;
@@ -149,8 +153,9 @@ function envelopeOf(message: unknown): RequestEnvelope | undefined {
 /**
  * The -32602 error for one JSON-RPC message, or undefined when it is not a request or its
  * params are well formed. `params` is checked against the request schema of its method in
- * the MCP specification (the SDK's `ClientRequestSchema`), or for other methods only as
- * an object; a method the server lacks is then left to "method not found" (-32601).
+ * the MCP specification (the SDK's `ClientRequestSchema`) or in SEP-2640, or for other
+ * methods only as an object; a method the server lacks is then left to "method not found"
+ * (-32601).
  */
 export function checkRequestParams(message: unknown): JSONRPCErrorResponse | undefined {
   const envelope = envelopeOf(message);

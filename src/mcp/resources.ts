@@ -1,13 +1,16 @@
 /**
- * Skills as MCP resources (DESIGN.md section 8): every skill of every loadout is readable as
- * `skill://<loadout>/<skill>/SKILL.md`, and its references as `skill://<loadout>/<skill>/<path>`
- * (the path inside the skill folder), from the latest version. `resources/list` pages through
- * them; an unknown URI is the MCP "resource not found" error (-32002).
+ * Skills as MCP resources (DESIGN.md section 8; SEP-2640, "Resource Mapping"): every file of
+ * every skill is readable as `skill://<loadout>/<skill>/<path>` (the latest version) and as
+ * `skill://<loadout>/<version>/<skill>/<path>` (a pinned version; see skill-uri.ts).
+ * `resources/list` pages through the latest version's files; `resources/read` reads any of
+ * them; an unknown URI is the MCP "resource not found" error (-32002, MCP specification
+ * 2025-11-25, "Resources", error handling).
  */
-import { McpError, type ListResourcesResult, type ReadResourceResult, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
-import type { SkillEntry } from '../search/index-file.js';
+import { McpError, type ListResourcesResult, type ReadResourceResult, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import type { CatalogueReader } from './catalogue.js';
-import { invalidParams, showValue } from './params.js';
+import { pageOf } from './cursor.js';
+import { rawVersionOf, type SkillFolder, type SkillFolderFile, type SkillFolders } from './skill-folders.js';
+import { formatSkillUri, parseSkillUri, skillFileUri } from './skill-uri.js';
 
 /** MCP error code for an unknown resource (MCP specification, "Resources", error handling). */
 export const RESOURCE_NOT_FOUND = -32002;
@@ -15,8 +18,8 @@ export const RESOURCE_NOT_FOUND = -32002;
 /** Resources per `resources/list` page. */
 export const RESOURCES_PAGE_SIZE = 500;
 
-/** `skill://<loadout>/<skill>/<rel>` */
-export const skillUri = (loadout: string, skill: string, rel: string): string => `skill://${loadout}/${skill}/${rel.split('/').map(encodeURIComponent).join('/')}`;
+/** `skill://<loadout>/<skill>/<rel>`, the latest version's file. */
+export const skillUri = (loadout: string, skill: string, rel: string): string => skillFileUri(loadout, undefined, skill, rel);
 
 /** The resource templates (`resources/templates/list`). */
 export const SKILL_TEMPLATES: ResourceTemplate[] = [
@@ -34,9 +37,16 @@ export const SKILL_TEMPLATES: ResourceTemplate[] = [
     description: 'A reference or other file inside a skill folder, by its path inside the folder (e.g. references/file-conventions.md).',
     mimeType: 'text/markdown',
   },
+  {
+    uriTemplate: 'skill://{loadout}/{version}/{skill}/{+path}',
+    name: 'pinned-skill-file',
+    title: 'A file of a skill at a pinned version',
+    description: 'A file of a skill as a published version of the loadout holds it (version MAJOR.MINOR.PATCH, e.g. skill://nextjs-app-router/1.0.0/add-route/SKILL.md). Its bytes never change.',
+    mimeType: 'text/markdown',
+  },
 ];
 
-/** An index of the skill files, built once at start. */
+/** The skill resources: listing and reading. */
 export interface SkillResources {
   /**
    * One page of `resources/list`: from the start, or from `cursor`, which must be a
@@ -44,72 +54,57 @@ export interface SkillResources {
    * @throws McpError -32602 for any other cursor (MCP specification, "Pagination")
    */
   list(cursor: string | undefined): ListResourcesResult;
+  /**
+   * `resources/read` of a skill file, latest or pinned.
+   * @throws McpError -32002 for a URI that is not a file of a skill this server serves
+   */
   read(uri: string): Promise<ReadResourceResult>;
 }
 
-const mimeOf = (path: string): string => (/\.(md|mdc|markdown)$/iu.test(path) ? 'text/markdown' : path.endsWith('.json') ? 'application/json' : 'text/plain');
+/** The MIME type of a skill file by its name (SEP-2640, "Resource Metadata": SKILL.md SHOULD be text/markdown). */
+export const mimeOf = (path: string): string => (/\.(md|mdc|markdown)$/iu.test(path) ? 'text/markdown' : path.endsWith('.json') ? 'application/json' : 'text/plain');
 
-/** Builds the resource index of `catalogue.skills`, `pageSize` resources to a `resources/list` page. */
-export function createSkillResources(catalogue: CatalogueReader, pageSize = RESOURCES_PAGE_SIZE): SkillResources {
-  const entries = catalogue.skills.flatMap((skill: SkillEntry) =>
-    [...skill.files]
-      .sort((a, b) => (a.rel === 'SKILL.md' ? -1 : b.rel === 'SKILL.md' ? 1 : a.rel < b.rel ? -1 : 1))
-      .map((f) => ({
-        uri: skillUri(skill.loadout, skill.skill, f.rel),
-        name: `${skill.loadout}/${skill.skill}/${f.rel}`,
-        title: f.rel === 'SKILL.md' ? `Skill ${skill.skill} (${skill.loadout})` : `${f.rel} of skill ${skill.skill} (${skill.loadout})`,
-        description: f.description,
-        mimeType: mimeOf(f.rel),
-        size: f.bytes,
-        loadout: skill.loadout,
-        path: f.path,
-      })),
-  );
-  const byUri = new Map(entries.map((e) => [e.uri, e]));
-
+/** The resource metadata of one file of `folder` (the object `resources/list` and `resources/directory/read` give). */
+export function resourceOf(folder: SkillFolder, file: SkillFolderFile): Resource {
+  const where = folder.version === undefined ? folder.loadout : `${folder.loadout} ${folder.version}`;
   return {
-    list(cursor) {
-      const start = cursor === undefined ? 0 : offsetOf(cursor, pageSize, entries.length);
-      const page = entries.slice(start, start + pageSize).map(({ loadout: _l, path: _p, ...resource }) => resource);
-      const next = start + pageSize;
-      return { resources: page, ...(next < entries.length ? { nextCursor: encodeCursor(next) } : {}) };
-    },
-    async read(uri) {
-      const entry = byUri.get(normaliseUri(uri));
-      if (entry === undefined) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri} (expected skill://<loadout>/<skill>/SKILL.md or a file of that skill; see resources/list)`, { uri });
-      const text = await catalogue.rawFile(entry.loadout, 'latest', entry.path);
-      if (text === undefined) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri} (listed, but its file is missing from the catalogue)`, { uri });
-      return { contents: [{ uri: entry.uri, mimeType: entry.mimeType, text }] };
-    },
+    uri: skillFileUri(folder.loadout, folder.version, folder.skill, file.rel),
+    name: `${folder.loadout}${folder.version === undefined ? '' : `@${folder.version}`}/${folder.skill}/${file.rel}`,
+    title: file.rel === 'SKILL.md' ? `Skill ${folder.skill} (${where})` : `${file.rel} of skill ${folder.skill} (${where})`,
+    ...(file.description === '' ? {} : { description: file.description }),
+    mimeType: mimeOf(file.rel),
+    size: file.bytes,
   };
 }
 
-/** Re-encodes each path segment so that `skill://a/b/x%20y.md` and `skill://a/b/x y.md` are one resource. */
-function normaliseUri(uri: string): string {
-  const match = /^skill:\/\/([^/]+)\/([^/]+)\/(.+)$/u.exec(uri);
-  if (match === null) return uri;
-  try {
-    const rel = (match[3] ?? '').split('/').map((s) => decodeURIComponent(s)).join('/');
-    return skillUri(match[1] ?? '', match[2] ?? '', rel);
-  } catch {
-    return uri;
-  }
+/**
+ * The file `uri` names, when it is a file of a skill this server serves: its folder and entry.
+ * `uri` may be spelled with or without percent-encoding (skill-uri.ts).
+ */
+export async function findSkillFile(folders: SkillFolders, uri: string): Promise<{ folder: SkillFolder; file: SkillFolderFile } | undefined> {
+  const address = parseSkillUri(uri);
+  if (address?.skill === undefined || address.rel === '') return undefined;
+  const folder = (await folders.folders(address.loadout, address.version))?.find((f) => f.skill === address.skill);
+  const file = folder?.files.find((f) => f.rel === address.rel);
+  return folder === undefined || file === undefined ? undefined : { folder, file };
 }
 
-/** A cursor: the offset of the next page in decimal, base64url without padding. */
-const encodeCursor = (offset: number): string => Buffer.from(String(offset)).toString('base64url');
-
-/**
- * The offset a cursor stands for, when it is one this index gives out: the canonical
- * encoding of a positive multiple of `pageSize` below `total`. Anything else (not base64url,
- * padding, another spelling of a number, zero, negative, out of range, off the page grid)
- * is refused instead of read as some page, so a client never gets the first page again
- * for a cursor it mangled.
- * @throws McpError -32602 naming `params.cursor`
- */
-function offsetOf(cursor: string, pageSize: number, total: number): number {
-  const text = Buffer.from(cursor, 'base64url').toString('latin1');
-  const offset = /^[1-9]\d{0,15}$/u.test(text) ? Number(text) : Number.NaN;
-  if (encodeCursor(offset) === cursor && offset % pageSize === 0 && offset < total) return offset;
-  throw invalidParams(`Invalid params for resources/list: params.cursor is ${showValue(cursor)} (expected the nextCursor of the previous resources/list page, or no cursor)`);
+/** Builds the resource index of `folders.latest`, `pageSize` resources to a `resources/list` page. */
+export function createSkillResources(catalogue: CatalogueReader, folders: SkillFolders, pageSize = RESOURCES_PAGE_SIZE): SkillResources {
+  const listed = folders.latest.flatMap((folder) => folder.files.map((file) => resourceOf(folder, file)));
+  return {
+    list(cursor) {
+      const { page, nextCursor } = pageOf(listed, cursor, pageSize, 'resources/list');
+      return { resources: page, ...(nextCursor === undefined ? {} : { nextCursor }) };
+    },
+    async read(uri) {
+      const found = await findSkillFile(folders, uri);
+      if (found === undefined) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri} (expected skill://<loadout>/<skill>/SKILL.md, skill://<loadout>/<version>/<skill>/SKILL.md or a file of that skill; see resources/list)`, { uri });
+      const { folder, file } = found;
+      const text = await catalogue.rawFile(folder.loadout, rawVersionOf(folder), file.path);
+      if (text === undefined) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri} (listed, but its file is missing from the catalogue)`, { uri });
+      const canonical = formatSkillUri({ loadout: folder.loadout, version: folder.version, skill: folder.skill, rel: file.rel });
+      return { contents: [{ uri: canonical, mimeType: mimeOf(file.rel), text }] };
+    },
+  };
 }

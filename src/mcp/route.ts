@@ -10,7 +10,7 @@ import { problem } from '../server/problem.js';
 import { matchesEtag } from '../server/static.js';
 import { isAllowedOrigin } from './origin.js';
 import { buildServerCard, SERVER_CARD_PATHS, SERVER_CARD_TYPE } from './server-card.js';
-import { createMcpHandler, SERVER_INFO } from './server.js';
+import { createMcpHandler, SERVER_INFO, type McpOptions } from './server.js';
 import type { ToolContext } from './tools.js';
 
 /** The MCP endpoint path. */
@@ -20,8 +20,8 @@ const ALLOW = 'POST, OPTIONS';
 const REQUEST_HEADERS = 'content-type, accept, authorization, mcp-protocol-version, mcp-session-id, last-event-id';
 
 /** A mount function for `createApp({ routes })`: the MCP endpoint and the server card. */
-export function mountMcp(ctx: ToolContext): (app: Hono) => void {
-  const handle = createMcpHandler(ctx);
+export function mountMcp(ctx: ToolContext, options: McpOptions = {}): (app: Hono) => void {
+  const handle = createMcpHandler(ctx, options);
   const card = `${JSON.stringify(buildServerCard(ctx.baseUrl, SERVER_INFO.version), null, 2)}\n`;
   const etag = `"${createHash('sha256').update(card).digest('base64url').slice(0, 27)}"`;
 

@@ -25,6 +25,9 @@ import {
 import { z } from 'zod';
 import { describeIssues, invalidParams, refuseMalformedParams, showValue } from './params.js';
 import { createSkillResources, SKILL_TEMPLATES } from './resources.js';
+import { createSkillFolders } from './skill-folders.js';
+import { createSkillsExtension, SKILLS_EXTENSION, SKILLS_EXTENSION_SETTINGS, type SkillsPageSizes } from './skills.js';
+import { GetSkillRequestSchema, ListSkillsRequestSchema, ReadDirectoryRequestSchema } from './skills-requests.js';
 import { TOOLS, type ToolContext } from './tools.js';
 
 /** `serverInfo` name and version, also used by the server card. */
@@ -40,10 +43,24 @@ function packageVersion(): string {
 export const INSTRUCTIONS =
   'Read-only access to the Loadout Catalogue: loadouts are versioned bundles of AGENTS.md instructions, rules, skills and MCP configuration for coding agents. ' +
   'Typical use: search_loadouts with words about the project, get_loadout on the best result, then get_install_instructions for your agent. ' +
-  'Skills can be read without installing them, as resources skill://<loadout>/<skill>/SKILL.md.';
+  'Skills can be read without installing them, as resources skill://<loadout>/<skill>/SKILL.md (skills/list and skills/get give their digests; skill://<loadout>/<version>/<skill>/SKILL.md pins a version).';
 
-/** Server capabilities: tools and resources, neither of which changes while the server runs. */
-export const CAPABILITIES = { tools: { listChanged: false }, resources: { listChanged: false, subscribe: false } } as const;
+/**
+ * Server capabilities: tools and resources, neither of which changes while the server runs,
+ * and the Skills extension with `resources/directory/read` (SEP-2640, "Capability
+ * Declaration", under `extensions` as SEP-2133 negotiates them).
+ */
+export const CAPABILITIES = {
+  tools: { listChanged: false },
+  resources: { listChanged: false, subscribe: false },
+  extensions: { [SKILLS_EXTENSION]: SKILLS_EXTENSION_SETTINGS },
+} as const;
+
+/** Options of {@link createMcpHandler}: page sizes of the paginated methods (defaults for serving; tests use small ones). */
+export interface McpOptions {
+  resourcesPageSize?: number;
+  skillsPageSizes?: SkillsPageSizes;
+}
 
 /** The tools as `tools/list` gives them: JSON Schema (draft 7) of the inputs and outputs, `readOnlyHint`. */
 export function describeTools(): Tool[] {
@@ -66,10 +83,12 @@ function jsonSchemaOf(schema: z.ZodType, io: 'input' | 'output'): Tool['inputSch
 export type McpHandler = (request: Request) => Promise<Response>;
 
 /** Builds the handler; the tool list and the resource index are built here, once. */
-export function createMcpHandler(ctx: ToolContext): McpHandler {
+export function createMcpHandler(ctx: ToolContext, options: McpOptions = {}): McpHandler {
   const tools = describeTools();
   const byName = new Map(TOOLS.map((t) => [t.name, t]));
-  const resources = createSkillResources(ctx.catalogue);
+  const folders = createSkillFolders(ctx.catalogue);
+  const resources = createSkillResources(ctx.catalogue, folders, options.resourcesPageSize);
+  const skills = createSkillsExtension(ctx.catalogue, folders, options.skillsPageSizes);
 
   // One JSON Schema validator for every request: the SDK would otherwise build a new Ajv
   // instance for each stateless request's Server, which was the largest cost of a tool call.
@@ -96,6 +115,9 @@ export function createMcpHandler(ctx: ToolContext): McpHandler {
       return { resourceTemplates: SKILL_TEMPLATES };
     });
     server.setRequestHandler(ReadResourceRequestSchema, (request) => resources.read(request.params.uri));
+    server.setRequestHandler(ListSkillsRequestSchema, (request) => skills.list(request.params?.cursor));
+    server.setRequestHandler(GetSkillRequestSchema, (request) => skills.get(request.params.uri));
+    server.setRequestHandler(ReadDirectoryRequestSchema, (request) => skills.readDirectory(request.params.uri, request.params.cursor));
     return server;
   };
 

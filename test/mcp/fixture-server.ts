@@ -5,6 +5,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { loadSearchAndMcpRoutes } from '../../src/mcp/mount.js';
+import type { McpOptions } from '../../src/mcp/server.js';
 import { createApp } from '../../src/server/app.js';
 import { listen, type RunningServer } from '../../src/server/listen.js';
 import { buildFixtureCatalogue, type FixtureCatalogue } from '../search/fixture.js';
@@ -18,10 +19,10 @@ export interface FixtureServer {
   close(): Promise<void>;
 }
 
-/** Builds the fixture and starts the server on 127.0.0.1, port 0. */
-export async function startFixtureServer(): Promise<FixtureServer> {
+/** Builds the fixture and starts the server on 127.0.0.1, port 0 (`mcpOptions`: the MCP server's page sizes). */
+export async function startFixtureServer(mcpOptions: McpOptions = {}): Promise<FixtureServer> {
   const fixture = await buildFixtureCatalogue();
-  const routes = await loadSearchAndMcpRoutes(fixture.dist, fixture.baseUrl);
+  const routes = await loadSearchAndMcpRoutes(fixture.dist, fixture.baseUrl, {}, mcpOptions);
   const app = createApp({ routes, distDir: fixture.dist, baseUrl: fixture.baseUrl, submissionsOpen: false, config: { database: false, challenge_secret: false, challenge_site_key: false } });
   const server = await listen(app, { port: 0, host: '127.0.0.1' });
   const clients: Client[] = [];

@@ -45,7 +45,7 @@ describe('skills as MCP resources', () => {
 
   it('gives the resource templates', async () => {
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['skill://{loadout}/{skill}/SKILL.md', 'skill://{loadout}/{skill}/{+path}']);
+    expect(resourceTemplates.map((t) => t.uriTemplate)).toEqual(['skill://{loadout}/{skill}/SKILL.md', 'skill://{loadout}/{skill}/{+path}', 'skill://{loadout}/{version}/{skill}/{+path}']);
   });
 
   it.each(['skill://nextjs-app-router/no-skill/SKILL.md', 'skill://nope/add-route/SKILL.md', 'skill://nextjs-app-router/add-route/../../AGENTS.md', 'file:///etc/passwd'])('answers "resource not found" (-32002) for %s', async (uri) => {
@@ -80,7 +80,7 @@ describe('GET /mcp/server-card', () => {
     expect(card['name']).toMatch(/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/u);
     expect((card['description'] as string).length).toBeLessThanOrEqual(100);
     const meta = card._meta['catalogue.loadout/mcp'];
-    expect(meta?.capabilities).toEqual({ tools: { listChanged: false }, resources: { listChanged: false, subscribe: false } });
+    expect(meta?.capabilities).toEqual({ tools: { listChanged: false }, resources: { listChanged: false, subscribe: false }, extensions: { 'io.modelcontextprotocol/skills': { directoryRead: true } } });
     expect(meta?.tools.map((t) => t.name)).toHaveLength(6);
     expect(meta?.tools.every((t) => t.inputSchema !== undefined && t.outputSchema !== undefined)).toBe(true);
     const { tools } = await client.listTools();

@@ -6,6 +6,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openCatalogue } from '../../src/mcp/catalogue.js';
 import { createSkillResources } from '../../src/mcp/resources.js';
+import { createSkillFolders } from '../../src/mcp/skill-folders.js';
 import { startFixtureServer, type FixtureServer } from './fixture-server.js';
 
 let running: FixtureServer;
@@ -79,7 +80,8 @@ describe('the other paginated methods have one page, so no cursor is theirs', ()
 
 describe('resource pages', () => {
   it('follows the cursors it gives out through every resource once, and refuses any other', async () => {
-    const resources = createSkillResources(await openCatalogue(running.fixture.dist), 2);
+    const catalogue = await openCatalogue(running.fixture.dist);
+    const resources = createSkillResources(catalogue, createSkillFolders(catalogue), 2);
     const seen: string[] = [];
     const cursors: string[] = [];
     let cursor: string | undefined;

@@ -68,8 +68,8 @@ async function hashFolder(hash: ReturnType<typeof createHash>, dir: string, incl
 
 /**
  * The key of one loadout's outputs: its manifest and files (path and bytes), its history
- * (published versions and the commits holding them, dates), and the commit its verification
- * names. Pure.
+ * (published versions and the commits holding them, dates, and each version's changes, the
+ * changelog of versions.json), and the commit its verification names. Pure.
  */
 export function loadoutKey(source: LoadoutSource, history: LoadoutHistory, commit: string): string {
   const hash = createHash('sha256');
@@ -78,6 +78,7 @@ export function loadoutKey(source: LoadoutSource, history: LoadoutHistory, commi
     hash.update(`file ${path}\n`).update(source.files.get(path) ?? new Uint8Array()).update('\n');
   }
   hash.update(`irregular ${source.irregular.join('\n')}\n`);
-  hash.update(JSON.stringify({ versions: history.versions.map((v) => [v.version, v.commit, v.date]), published: history.published, updated: history.updated, since: history.currentSince, commit }));
+  // The changelog is an input too: a reworded or new commit subject changes versions.json.
+  hash.update(JSON.stringify({ versions: history.versions.map((v) => [v.version, v.commit, v.date, v.changes]), published: history.published, updated: history.updated, since: history.currentSince, changes: history.currentChanges, commit }));
   return hash.digest('hex');
 }

@@ -7,8 +7,13 @@
  * final content. The current version always comes from the working tree. `published` is the
  * date of the first commit that touched the folder, `updated` of the last one.
  *
+ * Each version also carries its changes: the subjects of the commits that touched the loadout
+ * folder from the commit that first set that version up to (not including) the commit that set
+ * the next one, newest first, in `git log` order. The oldest version also gets the commits
+ * before its manifest existed; a version bump not committed yet has no changes.
+ *
  * Git is read with a handful of processes whatever the catalogue's size: one `git log` for the
- * dates, one for manifest changes, and one `git cat-file --batch` for every blob.
+ * dates and subjects, one for manifest changes, and one `git cat-file --batch` for every blob.
  */
 import { spawn } from 'node:child_process';
 import { relative, resolve } from 'node:path';
@@ -33,6 +38,8 @@ export interface HistoricVersion {
   commit: string;
   /** `YYYY-MM-DD` the version was first committed. */
   date: string;
+  /** Subjects of the commits that made this version, newest first (see the module comment). */
+  changes: string[];
   /** Reads the folder at `commit`; undefined when it has no manifest there. */
   load(): Promise<Snapshot | undefined>;
 }
@@ -47,6 +54,8 @@ export interface LoadoutHistory {
   lastCommit: string | undefined;
   /** Date the working-tree version was first committed (undefined when not committed yet). */
   currentSince: string | undefined;
+  /** Subjects of the commits that made the working-tree version, newest first ([] when not committed yet). */
+  currentChanges: string[];
   /** Versions found in history but not published, each with the commit and why (for the build's warnings). */
   skipped: SkippedVersion[];
 }
@@ -103,29 +112,37 @@ export async function openHistory(loadoutsDir: string): Promise<CatalogueHistory
 }
 
 function emptyHistory(): CatalogueHistory {
-  return { head: undefined, dirty: new Set(), historyOf: async () => ({ versions: [], published: undefined, updated: undefined, lastCommit: undefined, currentSince: undefined, skipped: [] }), close: () => undefined };
+  return { head: undefined, dirty: new Set(), historyOf: async () => ({ versions: [], published: undefined, updated: undefined, lastCommit: undefined, currentSince: undefined, currentChanges: [], skipped: [] }), close: () => undefined };
 }
 
 interface FolderDates {
   first: string;
   last: string;
   lastCommit: string;
+  /** Every commit that touched the folder, newest first, with its subject. */
+  log: { commit: string; subject: string }[];
 }
 
-/** First and last commit dates, and the last commit, per loadout id. */
+/** First and last commit dates, the last commit and every commit with its subject, per loadout id. */
 async function readDates(git: SimpleGit, prefix: string): Promise<Map<string, FolderDates>> {
-  const out = await git.raw(['log', '--format=%x00%H %cs', '--name-only', '--', prefix === '' ? '.' : prefix]);
+  // %s is one line (git joins a multi-line subject); the tab ends the fixed-width fields.
+  const out = await git.raw(['log', '--format=%x00%H %cs%x09%s', '--name-only', '--', prefix === '' ? '.' : prefix]);
   const dates = new Map<string, FolderDates>();
   for (const block of out.split('\u0000').slice(1)) {
     const [header = '', ...paths] = block.split('\n');
-    const [commit = '', date = ''] = header.split(' ');
+    const tab = header.indexOf('\t');
+    const [commit = '', date = ''] = (tab < 0 ? header : header.slice(0, tab)).split(' ');
+    const subject = tab < 0 ? '' : header.slice(tab + 1);
     for (const path of paths) {
       const id = idOf(prefix, path);
       if (id === undefined) continue;
       const seen = dates.get(id);
       // git log lists newest first: the first date seen is the last change.
-      if (seen === undefined) dates.set(id, { first: date, last: date, lastCommit: commit });
-      else seen.first = date;
+      if (seen === undefined) dates.set(id, { first: date, last: date, lastCommit: commit, log: [{ commit, subject }] });
+      else {
+        seen.first = date;
+        if (seen.log[seen.log.length - 1]?.commit !== commit) seen.log.push({ commit, subject });
+      }
     }
   }
   return dates;
@@ -176,12 +193,14 @@ async function readLoadoutHistory(
   manifestCommits: { commit: string; parent: string | undefined; date: string }[],
 ): Promise<LoadoutHistory> {
   const dir = prefix === '' ? id : `${prefix}/${id}`;
-  const history: LoadoutHistory = { versions: [], published: dates?.first, updated: dates?.last, lastCommit: dates?.lastCommit, currentSince: undefined, skipped: [] };
+  const history: LoadoutHistory = { versions: [], published: dates?.first, updated: dates?.last, lastCommit: dates?.lastCommit, currentSince: undefined, currentChanges: [], skipped: [] };
   if (manifestCommits.length === 0) return history;
   // Version after each manifest commit, newest first.
   const texts = await Promise.all(manifestCommits.map((c) => blobs.read(`${c.commit}:${dir}/${MANIFEST_FILE}`)));
   const versions = texts.map((t) => (t === undefined ? undefined : readManifestVersion(Buffer.from(t).toString('utf8'))));
   for (let i = 0; i < versions.length && versions[i] === currentVersion; i++) history.currentSince = manifestCommits[i]?.date;
+  const changesOf = changeReader(dates?.log ?? [], manifestCommits, versions);
+  if (versions[0] === currentVersion) history.currentChanges = changesOf(0);
   const seen = new Set<string>([currentVersion]);
   // A version from history becomes part of addresses and paths: it must pass the manifest's rule.
   const publishable = (version: string, commit: string): boolean => {
@@ -198,15 +217,33 @@ async function readLoadoutHistory(
     seen.add(older);
     if (!publishable(older, from?.commit ?? change.parent)) continue;
     const parent = change.parent;
-    history.versions.push({ version: older, commit: parent, date: from?.date ?? change.date, load: () => readSnapshot(git, blobs, parent, dir) });
+    history.versions.push({ version: older, commit: parent, date: from?.date ?? change.date, changes: changesOf(i + 1), load: () => readSnapshot(git, blobs, parent, dir) });
   }
   // A version bump not committed yet: HEAD holds the committed version's final files.
   const committed = versions[0];
   if (committed !== undefined && !seen.has(committed) && publishable(committed, manifestCommits[0]?.commit ?? head)) {
-    history.versions.unshift({ version: committed, commit: head, date: manifestCommits[0]?.date ?? '', load: () => readSnapshot(git, blobs, head, dir) });
+    history.versions.unshift({ version: committed, commit: head, date: manifestCommits[0]?.date ?? '', changes: changesOf(0), load: () => readSnapshot(git, blobs, head, dir) });
   }
   history.versions.reverse();
   return history;
+}
+
+/**
+ * The changes of the version that manifest commit `i` holds (see the module comment):
+ * `log` is the folder's commits and `manifestCommits` the manifest's, both newest first;
+ * `versions[i]` is the version after manifest commit `i`. Pure.
+ */
+function changeReader(log: readonly { commit: string; subject: string }[], manifestCommits: readonly { commit: string }[], versions: readonly (string | undefined)[]): (i: number) => string[] {
+  const position = new Map(log.map((entry, index) => [entry.commit, index]));
+  return (i) => {
+    // The run of manifest commits that keep this version: from the oldest (start) to i.
+    let start = i;
+    while (start + 1 < versions.length && versions[start + 1] === versions[i]) start++;
+    const newest = i === 0 ? 0 : (position.get(manifestCommits[i - 1]?.commit ?? '') ?? -1) + 1;
+    const oldest = start === manifestCommits.length - 1 ? log.length - 1 : position.get(manifestCommits[start]?.commit ?? '');
+    if (oldest === undefined || (newest <= 0 && i !== 0)) return [];
+    return log.slice(newest, oldest + 1).map((entry) => entry.subject);
+  };
 }
 
 async function readSnapshot(git: SimpleGit, blobs: BlobReader, commit: string, dir: string): Promise<Snapshot | undefined> {

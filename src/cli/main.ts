@@ -5,7 +5,7 @@
  */
 import { Command, CommanderError, Option } from 'commander';
 import { LoadoutError } from '../catalogue/errors.js';
-import { isAgent, PUBLISHED_AGENTS } from '../catalogue/vocabulary.js';
+import { PUBLISHED_AGENTS } from '../catalogue/vocabulary.js';
 import { resolveConfig, parsePort } from './config.js';
 import { EXIT, ExitError } from './exit.js';
 
@@ -142,24 +142,80 @@ export async function main(argv: readonly string[]): Promise<number> {
 
   program
     .command('install')
-    .description('install a loadout into a project for one agent, and record it in loadout.lock.json')
+    .description('install a loadout into a project (or --global, your home folder) for one or more agents, and record it in the lock')
     .argument('<id>', 'loadout id')
-    .requiredOption('--agent <agent>', `agent: ${PUBLISHED_AGENTS.join(', ')}`)
+    .requiredOption('--agent <agents>', `agents separated by commas (${PUBLISHED_AGENTS.join(', ')}), or "detected"`)
     .option('--dir <dir>', 'project folder', '.')
+    .option('--global', 'install into your home folder (~/.claude, ~/.codex, …), locked in ~/.config/loadout/lock.json')
     .option('--version <version>', 'version to install (default: latest)')
     .option('--from <url-or-dir>', 'catalogue base URL, or a built tree', 'dist')
-    .option('--frozen', 'install exactly the version recorded in loadout.lock.json')
-    .option('--dry-run', 'show what would be written; write nothing')
+    .option('--frozen', 'install exactly the version recorded in the lock')
+    .option('--dry-run', 'show what would be written and its context cost; write nothing')
     .option('--force', 'overwrite files you changed since they were installed')
-    .option('--json', 'print the outcome as JSON')
-    .action(async (id: string, opts: { agent: string; dir: string; version?: string; from: string; frozen?: boolean; dryRun?: boolean; force?: boolean; json?: boolean }) => {
-      if (!isAgent(opts.agent)) throw new LoadoutError('usage', `--agent is ${JSON.stringify(opts.agent)} (expected one of ${PUBLISHED_AGENTS.join(', ')})`);
+    .option('--json', 'print the outcomes (one per agent) as JSON')
+    .action(async (id: string, opts: { agent: string; dir: string; global?: boolean; version?: string; from: string; frozen?: boolean; dryRun?: boolean; force?: boolean; json?: boolean }) => {
       const { installCommand } = await import('./commands/install.js');
       code = await installCommand(
-        { id, agent: opts.agent, dir: opts.dir, from: opts.from, frozen: opts.frozen === true, dryRun: opts.dryRun === true, force: opts.force === true, json: opts.json === true, ...(opts.version === undefined ? {} : { version: opts.version }) },
+        { id, agent: opts.agent, dir: opts.dir, global: opts.global === true, from: opts.from, frozen: opts.frozen === true, dryRun: opts.dryRun === true, force: opts.force === true, json: opts.json === true, ...(opts.version === undefined ? {} : { version: opts.version }) },
         out,
         err,
       );
+    });
+
+  program
+    .command('outdated')
+    .description('list installed loadouts with their latest version and local changes; exit 1 when one is outdated')
+    .option('--dir <dir>', 'project folder', '.')
+    .option('--global', 'the installs in your home folder')
+    .option('--from <url-or-dir>', "read every catalogue here instead of each install's source")
+    .option('--json', 'print [{id, agent, installed, latest, outdated, changed, source}] as JSON')
+    .action(async (opts: { dir: string; global?: boolean; from?: string; json?: boolean }) => {
+      const { outdatedCommand } = await import('./commands/outdated.js');
+      code = await outdatedCommand({ dir: opts.dir, global: opts.global === true, json: opts.json === true, ...(opts.from === undefined ? {} : { from: opts.from }) }, out, err);
+    });
+
+  program
+    .command('update')
+    .description('move installs to the latest version (or --to), showing the changelog, a diff per file and the context cost first')
+    .argument('[id...]', 'loadout ids (default: every install in the lock)')
+    .option('--agent <agent>', 'only the installs for this agent')
+    .option('--to <version>', 'version to move to (default: latest)')
+    .option('--from <url-or-dir>', "read every catalogue here instead of each install's source")
+    .option('--dir <dir>', 'project folder', '.')
+    .option('--global', 'the installs in your home folder')
+    .option('--dry-run', 'show the changes; write nothing')
+    .option('--force', 'overwrite files you changed since they were installed')
+    .option('--json', 'print {updates, current, written} as JSON')
+    .action(async (ids: string[], opts: { agent?: string; to?: string; from?: string; dir: string; global?: boolean; dryRun?: boolean; force?: boolean; json?: boolean }) => {
+      const { updateCommand } = await import('./commands/update.js');
+      const { agent, to, from } = opts;
+      code = await updateCommand({ ids, dir: opts.dir, global: opts.global === true, dryRun: opts.dryRun === true, force: opts.force === true, json: opts.json === true, ...(agent === undefined ? {} : { agent }), ...(to === undefined ? {} : { to }), ...(from === undefined ? {} : { from }) }, out, err);
+    });
+
+  program
+    .command('uninstall')
+    .description('remove an installed loadout: its unchanged files, its MCP servers, the folders it created when left empty')
+    .argument('<id>', 'loadout id')
+    .option('--agent <agent>', 'only the install for this agent (default: every agent)')
+    .option('--dir <dir>', 'project folder', '.')
+    .option('--global', 'the install in your home folder')
+    .option('--dry-run', 'show what would be removed; remove nothing')
+    .option('--force', 'also act on files installed outside the agent\'s own locations (changed files are still kept)')
+    .option('--json', 'print {removed, files_removed, reverted, kept, folders_removed, uninstalled} as JSON')
+    .action(async (id: string, opts: { agent?: string; dir: string; global?: boolean; dryRun?: boolean; force?: boolean; json?: boolean }) => {
+      const { uninstallCommand } = await import('./commands/uninstall.js');
+      code = await uninstallCommand({ id, dir: opts.dir, global: opts.global === true, dryRun: opts.dryRun === true, force: opts.force === true, json: opts.json === true, ...(opts.agent === undefined ? {} : { agent: opts.agent }) }, out);
+    });
+
+  program
+    .command('status')
+    .description('the drift check: each installed file ok, changed or missing, and untracked files; exit 1 on changed or missing')
+    .option('--dir <dir>', 'project folder', '.')
+    .option('--global', 'the installs in your home folder')
+    .option('--json', 'print {scope, lock, files, untracked, ok} as JSON')
+    .action(async (opts: { dir: string; global?: boolean; json?: boolean }) => {
+      const { statusCommand } = await import('./commands/status.js');
+      code = await statusCommand({ dir: opts.dir, global: opts.global === true, json: opts.json === true }, out);
     });
 
   const keys = program.command('keys').description('API keys for agents (the key is printed once; only its hash is stored)');

@@ -4,7 +4,7 @@
  */
 import type { FileEntry } from '../catalogue/manifest.js';
 import type { Agent } from '../catalogue/vocabulary.js';
-import { resolveInstallTarget, type ManualStep } from './layout.js';
+import { resolveInstallTarget, type InstallTarget, type ManualStep } from './layout.js';
 import { readMcpServers, toAntigravityJson, toCodexToml, toVsCodeJson } from './mcp-config.js';
 
 /** One file to install: the loadout path, its role and its project-relative target. */
@@ -29,12 +29,14 @@ const CONVERTERS: Partial<Record<Agent, (servers: Parameters<typeof toCodexToml>
 /**
  * Resolves the plan for `agent` from the manifest's file entries, in manifest order.
  * `readText(path)` gives a file's text, used to put converted MCP configuration into manual
- * steps; a file that does not parse gets a step without the snippet. Never throws.
+ * steps; a file that does not parse gets a step without the snippet. `resolve` gives each
+ * target: the project layout by default, the user layout for `--global` (`scope.ts`). Never
+ * throws.
  */
-export function resolveInstallPlan(files: readonly FileEntry[], agent: Agent, readText: (path: string) => string | undefined): InstallPlan {
+export function resolveInstallPlan(files: readonly FileEntry[], agent: Agent, readText: (path: string) => string | undefined, resolve: (entry: FileEntry, agent: Agent) => InstallTarget = resolveInstallTarget): InstallPlan {
   const plan: InstallPlan = { agent, files: [], manual_steps: [] };
   for (const entry of files) {
-    const resolved = resolveInstallTarget(entry, agent);
+    const resolved = resolve(entry, agent);
     if (resolved.target !== null) {
       plan.files.push({ entry, target: resolved.target });
     } else if (resolved.manual !== undefined) {

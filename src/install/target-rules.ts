@@ -124,6 +124,16 @@ const MCP_FILES: Record<Agent, string> = {
 
 const folders = (agent: Agent): string[] => [...new Set([...skillFolders(agent), ...OWN_FOLDERS[agent]])];
 
+/** `agent`'s own folders in a project (skills, rules, subagents), e.g. `['.claude/skills', '.claude/rules', '.claude/agents']`. */
+export function agentFolders(agent: Agent): readonly string[] {
+  return folders(agent);
+}
+
+/** `agent`'s MCP configuration file in a project, e.g. `.mcp.json`. */
+export function agentMcpFile(agent: Agent): string {
+  return MCP_FILES[agent];
+}
+
 /**
  * True when the well-formed `target` is one of `agent`'s own locations (rule 4 above): a
  * file below its skills, rules or subagents folders, its MCP configuration file, or, for an

@@ -4,8 +4,10 @@
  * path it reads or writes, so each is checked here, at the boundary, before it is used
  * (hardening issue 9, defect 13): versions match MAJOR.MINOR.PATCH, file paths follow the
  * `files[].path` rule (DESIGN.md section 3), roles are known, skill and agent names are
- * slugs, hashes are sha256, and `install_to` maps agents to a path or null. Install targets
- * are checked again, as targets, in `target-rules.ts`.
+ * slugs, hashes are sha256, `install_to` maps agents to a path or null, and `changes` (the
+ * changelog, optional in catalogues built before it existed) is an array of strings. Install
+ * targets are checked again, as targets, in `target-rules.ts`; changes are printed only after
+ * their control characters are made visible (`cli/terminal-text.ts`).
  */
 import type { VersionsDocument } from '../build/loadout-output.js';
 import { LoadoutError } from '../catalogue/errors.js';
@@ -48,6 +50,9 @@ function documentProblems(doc: unknown, id: string): string[] {
   doc['versions'].forEach((version: unknown, i) => {
     if (!isObject(version)) return problems.push(`versions[${i}] is ${show(version)} (expected an object)`);
     if (!(typeof version['version'] === 'string' && VERSION_PATTERN.test(version['version']))) problems.push(`versions[${i}].version is ${show(version['version'])} (expected a version such as "1.2.0")`);
+    const changes = version['changes'];
+    // Catalogues built before changelogs have none; when present they are printed, so only strings.
+    if (changes !== undefined && !(Array.isArray(changes) && changes.every((c) => typeof c === 'string'))) problems.push(`versions[${i}].changes is ${show(changes)} (expected an array of strings)`);
     if (!Array.isArray(version['files'])) return problems.push(`versions[${i}].files is ${show(version['files'])} (expected an array)`);
     version['files'].forEach((file: unknown, j) => {
       const entry = `versions[${i}].files[${j}]${isObject(file) && typeof file['path'] === 'string' ? ` (${show(file['path'])})` : ''}`;

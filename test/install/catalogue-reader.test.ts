@@ -122,7 +122,7 @@ describe('--from DIR: versions.json cannot make install read outside DIR', () =>
     expect(version.message).toBe('--version is "../../.." (expected MAJOR.MINOR.PATCH, such as 1.2.0)');
     writeFileSync(join(project, 'loadout.lock.json'), JSON.stringify({ lockfileVersion: 1, installs: [{ id: 'kit', agent: 'codex', version: '../../../../secret', source: s.dist, files: [] }] }));
     const frozen = await failure(installLoadout({ from: s.dist, id: 'kit', agent: 'codex', dir: project, frozen: true }));
-    expect(frozen.message).toContain('loadout.lock.json: the install of kit for codex has version "../../../../secret" (expected MAJOR.MINOR.PATCH)');
+    expect(frozen.message).toContain('loadout.lock.json is not a loadout lock file: installs[0].version is "../../../../secret" (expected MAJOR.MINOR.PATCH)');
   });
 });
 

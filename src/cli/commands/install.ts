@@ -1,31 +1,65 @@
-/** `loadout install <id> --agent A [--dir .] [--version V] [--from URL|DIR] [--frozen] [--dry-run] [--force]`. */
-import { installLoadout, type InstallOptions } from '../../install/install.js';
+/** `loadout install <id> --agent A[,B…]|detected [--dir .] [--global] [--version V] [--from URL|DIR] [--frozen] [--dry-run] [--force] [--json]`. */
+import { LoadoutError } from '../../catalogue/errors.js';
+import type { Agent } from '../../catalogue/vocabulary.js';
+import { detectAgents, parseAgentList } from '../../install/detect-agents.js';
+import { installLoadouts, type InstallOptions } from '../../install/install.js';
 import { EXIT } from '../exit.js';
+import { CONTEXT_NOTE, formatContext, scopeOf } from '../install-report.js';
 import type { Write } from '../report.js';
+import { printable, printableLine } from '../terminal-text.js';
+
+/** Options of {@link installCommand}: the core's, with `--agent` as given and the output flags. */
+export interface InstallCommandOptions extends Omit<InstallOptions, 'agents' | 'scope'> {
+  /** `--agent`: agent ids separated by commas, or `detected`. */
+  agent: string;
+  global: boolean;
+  json: boolean;
+}
 
 /**
  * Runs the install; returns 0 when installed (or planned with --dry-run), 1 on conflicts. A
  * target outside the agent's own locations, written because of --force, is printed as a
- * warning on stderr (also with --json, beside the outcome's `warnings`).
+ * warning on stderr (also with --json, beside each outcome's `warnings`). `--json` prints
+ * an array of outcomes, one per agent.
+ * @throws LoadoutError `usage` when `--agent detected` finds no agent
  */
-export async function installCommand(options: InstallOptions & { json: boolean }, out: Write, err: Write): Promise<number> {
-  const outcome = await installLoadout(options);
-  for (const w of outcome.warnings) err(`loadout: warning: ${w.message}; ${options.dryRun === true ? 'it would be written' : 'written'} because of --force\n`);
-  if (options.json) {
-    out(`${JSON.stringify(outcome, null, 2)}\n`);
-    return outcome.conflicts.length > 0 ? EXIT.failed : EXIT.ok;
+export async function installCommand(options: InstallCommandOptions, out: Write, err: Write): Promise<number> {
+  const { agent: agentFlag, global, json, ...core } = options;
+  const scope = scopeOf({ dir: options.dir, global });
+  const parsed = parseAgentList(agentFlag);
+  let agents: Agent[];
+  if (parsed === 'detected') {
+    const found = await detectAgents(scope);
+    if (found.length === 0) throw new LoadoutError('usage', `--agent detected: no agent's folders or files found in ${scope.root}`, { hint: 'Name the agents: --agent claude-code,cursor.' });
+    agents = found.map((d) => d.agent);
+    err(`loadout: detected ${found.map((d) => `${d.agent} (${d.found.join(', ')})`).join(', ')}\n`);
+  } else agents = parsed;
+  const outcomes = await installLoadouts({ ...core, agents, scope });
+  const conflicted = outcomes.some((o) => o.conflicts.length > 0);
+  for (const o of outcomes) for (const w of o.warnings) err(`loadout: warning: ${printableLine(w.message)}; ${options.dryRun === true || conflicted ? 'it would be written' : 'written'} because of --force\n`);
+  if (json) {
+    out(`${JSON.stringify(outcomes, null, 2)}\n`);
+    return conflicted ? EXIT.failed : EXIT.ok;
   }
-  for (const c of outcome.conflicts) {
-    err(`loadout: ${c.target}: exists with changes of yours (expected the bytes of ${outcome.id} ${outcome.version} ${c.path} or of the last install); nothing was written (--force overwrites)\n`);
+  for (const o of outcomes) {
+    for (const c of o.conflicts) {
+      const what = c.servers === undefined ? `exists with changes of yours (expected the bytes of ${o.id} ${o.version} ${c.path} or of the last install)` : `has servers of yours under the loadout's names (${c.servers.map(printableLine).join(', ')})`;
+      err(`loadout: ${c.target}: ${what}; nothing was written (--force overwrites)\n`);
+    }
   }
-  if (outcome.conflicts.length > 0) return EXIT.failed;
-  const verb = options.dryRun === true ? 'would install' : 'installed';
-  out(`${verb} ${outcome.id} ${outcome.version} for ${outcome.agent} from ${outcome.source}:\n`);
-  for (const f of outcome.files) out(`  ${f.target}  ← ${f.path}${outcome.unchanged.includes(f.target) ? ' (unchanged)' : ''}\n`);
-  if (outcome.manual_steps.length > 0) {
-    out('\nManual steps:\n');
-    for (const step of outcome.manual_steps) out(`- ${step.path}: ${step.text.replaceAll('\n', '\n    ')}\n`);
+  if (conflicted) return EXIT.failed;
+  for (const o of outcomes) {
+    const verb = options.dryRun === true ? 'would install' : 'installed';
+    out(`${verb} ${o.id} ${o.version} for ${o.agent} from ${printableLine(o.source)}${o.scope === 'user' ? ' into your home folder' : ''}:\n`);
+    for (const f of o.files) out(`  ${printableLine(f.target)}  ← ${printableLine(f.path)}${o.unchanged.includes(f.target) ? ' (unchanged)' : ''}\n`);
+    out(`  context: ${formatContext(o.context)}\n`);
+    if (o.manual_steps.length > 0) {
+      out('\nManual steps:\n');
+      for (const step of o.manual_steps) out(`- ${printableLine(step.path)}: ${printable(step.text).replaceAll('\n', '\n    ')}\n`);
+    }
+    out('\n');
   }
-  if (outcome.installed) out('\nrecorded in loadout.lock.json\n');
+  out(`(${CONTEXT_NOTE})\n`);
+  if (outcomes.some((o) => o.installed)) out(`recorded in ${scope.kind === 'user' ? '~/' : ''}${scope.lockPath}\n`);
   return EXIT.ok;
 }

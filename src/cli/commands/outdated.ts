@@ -1,0 +1,43 @@
+/** `loadout outdated [--dir .] [--global] [--from URL|DIR] [--json]`: exit 0 when everything is current, 1 when something is outdated (or a catalogue cannot be read). */
+import { listOutdated, type OutdatedRow } from '../../install/outdated.js';
+import { EXIT } from '../exit.js';
+import { scopeOf } from '../install-report.js';
+import type { Write } from '../report.js';
+import { printableLine } from '../terminal-text.js';
+
+/** Options of {@link outdatedCommand}. */
+export interface OutdatedCommandOptions {
+  dir: string;
+  global: boolean;
+  from?: string;
+  /** Print `[{id, agent, installed, latest, outdated, changed, source, error?}]`. */
+  json: boolean;
+}
+
+/** Lists the installs of the lock as a table (or JSON); returns 1 when one is outdated or its catalogue could not be read. */
+export async function outdatedCommand(options: OutdatedCommandOptions, out: Write, err: Write): Promise<number> {
+  const scope = scopeOf(options);
+  const rows = await listOutdated({ scope, ...(options.from === undefined ? {} : { from: options.from }) });
+  const failed = rows.some((r) => r.outdated || r.error !== undefined);
+  if (options.json) {
+    out(`${JSON.stringify(rows, null, 2)}\n`);
+    return failed ? EXIT.failed : EXIT.ok;
+  }
+  if (rows.length === 0) {
+    out(`nothing installed (${scope.lockPath} lists no installs)\n`);
+    return EXIT.ok;
+  }
+  out(formatOutdatedTable(rows));
+  for (const r of rows) if (r.error !== undefined) err(`loadout: ${r.id} for ${r.agent}: ${printableLine(r.error)}\n`);
+  return failed ? EXIT.failed : EXIT.ok;
+}
+
+/** Columns id, agent, installed, latest, status and local changes; one row per install. */
+export function formatOutdatedTable(rows: readonly OutdatedRow[]): string {
+  const header = ['id', 'agent', 'installed', 'latest', 'status', 'local changes'];
+  const cells = rows.map((r) => [r.id, r.agent, r.installed, r.latest ?? '?', r.error !== undefined ? 'unknown' : r.outdated ? 'outdated' : 'current', r.changed.length === 0 ? 'none' : r.changed.map(printableLine).join(', ')]);
+  const widths = header.map((h, c) => Math.max(h.length, ...cells.map((row) => (row[c] ?? '').length)));
+  const line = (row: string[]): string => row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c] ?? 0))).join('  ');
+  const outdated = rows.filter((r) => r.outdated).length;
+  return `${[line(header), ...cells.map(line)].join('\n')}\n${outdated === 0 ? 'everything is current' : `${outdated} outdated: loadout update shows what changes`}\n`;
+}

@@ -1,0 +1,37 @@
+/** `loadout uninstall <id> [--agent A] [--dir .] [--global] [--dry-run] [--force] [--json]`. */
+import { LoadoutError } from '../../catalogue/errors.js';
+import { isAgent, PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
+import { uninstallLoadout } from '../../install/uninstall.js';
+import { EXIT } from '../exit.js';
+import { scopeOf } from '../install-report.js';
+import type { Write } from '../report.js';
+import { printableLine } from '../terminal-text.js';
+
+/** Options of {@link uninstallCommand}. */
+export interface UninstallCommandOptions {
+  id: string;
+  agent?: string;
+  dir: string;
+  global: boolean;
+  dryRun: boolean;
+  force: boolean;
+  /** Print `{removed, files_removed, reverted, kept, folders_removed, uninstalled}`. */
+  json: boolean;
+}
+
+/** Uninstalls and says what went and what stayed; returns 0. @throws LoadoutError `usage` for a bad --agent */
+export async function uninstallCommand(options: UninstallCommandOptions, out: Write): Promise<number> {
+  if (options.agent !== undefined && !isAgent(options.agent)) throw new LoadoutError('usage', `--agent is ${JSON.stringify(options.agent)} (expected one of ${PUBLISHED_AGENTS.join(', ')})`);
+  const outcome = await uninstallLoadout({ scope: scopeOf(options), id: options.id, dryRun: options.dryRun, force: options.force, ...(options.agent === undefined ? {} : { agent: options.agent }) });
+  if (options.json) {
+    out(`${JSON.stringify(outcome, null, 2)}\n`);
+    return EXIT.ok;
+  }
+  const verb = options.dryRun ? 'would uninstall' : 'uninstalled';
+  out(`${verb} ${outcome.removed.map((r) => `${r.id} ${r.version} for ${r.agent}`).join(', ')}\n`);
+  for (const target of outcome.files_removed) out(`  removed   ${printableLine(target)}\n`);
+  for (const r of outcome.reverted) out(`  reverted  ${printableLine(r.target)} (took out ${r.servers.map(printableLine).join(', ') || 'nothing'}; the rest kept)\n`);
+  for (const k of outcome.kept) out(`  kept      ${printableLine(k.target)}: ${k.reason}\n`);
+  for (const folder of outcome.folders_removed) out(`  removed   ${printableLine(folder)}/ (left empty)\n`);
+  return EXIT.ok;
+}

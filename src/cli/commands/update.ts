@@ -1,0 +1,74 @@
+/** `loadout update [id…] [--agent A] [--to V] [--from URL|DIR] [--dir .] [--global] [--dry-run] [--force] [--json]`. */
+import { LoadoutError } from '../../catalogue/errors.js';
+import { isAgent, PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
+import { updateLoadouts, type LoadoutUpdate } from '../../install/update.js';
+import { EXIT } from '../exit.js';
+import { CONTEXT_NOTE, formatContextChange, scopeOf } from '../install-report.js';
+import type { Write } from '../report.js';
+import { printable, printableLine } from '../terminal-text.js';
+
+/** Options of {@link updateCommand}. */
+export interface UpdateCommandOptions {
+  ids: string[];
+  agent?: string;
+  to?: string;
+  from?: string;
+  dir: string;
+  global: boolean;
+  dryRun: boolean;
+  force: boolean;
+  /** Print `{updates: [{id, agent, source, from, to, changelog, files, manual_steps, warnings, context}], current, written}`. */
+  json: boolean;
+}
+
+/**
+ * Shows, per install, the changelog, each file's change with its unified diff and the change
+ * in context cost, then updates (unless --dry-run); returns 0. Everything the catalogue sent
+ * (commit subjects, file contents) goes through `printable` first.
+ * @throws LoadoutError `usage` for a bad --agent
+ */
+export async function updateCommand(options: UpdateCommandOptions, out: Write, err: Write): Promise<number> {
+  if (options.agent !== undefined && !isAgent(options.agent)) throw new LoadoutError('usage', `--agent is ${JSON.stringify(options.agent)} (expected one of ${PUBLISHED_AGENTS.join(', ')})`);
+  const outcome = await updateLoadouts({
+    scope: scopeOf(options),
+    ids: options.ids,
+    dryRun: options.dryRun,
+    force: options.force,
+    ...(options.agent === undefined ? {} : { agent: options.agent }),
+    ...(options.to === undefined ? {} : { to: options.to }),
+    ...(options.from === undefined ? {} : { from: options.from }),
+  });
+  for (const u of outcome.updates) for (const w of u.warnings) err(`loadout: warning: ${printableLine(w.message)}; ${outcome.written ? 'written' : 'it would be written'} because of --force\n`);
+  if (options.json) {
+    out(`${JSON.stringify(outcome, null, 2)}\n`);
+    return EXIT.ok;
+  }
+  for (const u of outcome.updates) out(formatUpdate(u, outcome.written));
+  for (const c of outcome.current) out(`${c.id} for ${c.agent} is at ${c.version} already\n`);
+  if (outcome.updates.length > 0) out(outcome.written ? `updated; recorded in the lock (${CONTEXT_NOTE})\n` : `nothing was written (--dry-run; ${CONTEXT_NOTE})\n`);
+  return EXIT.ok;
+}
+
+const ACTION: Record<LoadoutUpdate['files'][number]['action'], string> = { write: '', keep: ' [kept]', remove: '', none: '' };
+
+/** One install's update: heading, changelog, files with diffs, notes, context. */
+export function formatUpdate(u: LoadoutUpdate, written: boolean): string {
+  const lines: string[] = [`${written ? 'updated' : 'would update'} ${u.id} for ${u.agent}: ${u.from} → ${u.to}`];
+  lines.push(u.changelog.direction === 'downgrade' ? 'Changes taken back:' : 'Changelog:');
+  if (u.changelog.entries.length === 0) lines.push('  (the catalogue publishes no changes for these versions)');
+  for (const entry of u.changelog.entries) {
+    lines.push(`  ${entry.version}${entry.date === null ? '' : ` (${entry.date})`}`);
+    if (entry.changes.length === 0) lines.push('    (no changes listed)');
+    for (const change of entry.changes) lines.push(`    - ${printableLine(change)}`);
+  }
+  lines.push('Files:');
+  for (const f of u.files) lines.push(`  ${f.change.padEnd(9)} ${printableLine(f.target)}${ACTION[f.action]}${f.note === undefined ? '' : `: ${f.note}`}`);
+  if (u.diff_unavailable !== undefined) lines.push(`(no diffs: ${u.diff_unavailable})`);
+  for (const f of u.files) if (f.diff !== undefined) lines.push(printable(f.diff).replace(/\n$/u, ''));
+  lines.push(`Context for ${u.agent}: ${formatContextChange(u.context.before, u.context.after)}`);
+  if (u.manual_steps.length > 0) {
+    lines.push('Manual steps:');
+    for (const step of u.manual_steps) lines.push(`- ${printableLine(step.path)}: ${printable(step.text).replaceAll('\n', '\n    ')}`);
+  }
+  return `${lines.join('\n')}\n\n`;
+}

@@ -1,0 +1,59 @@
+/**
+ * Reading one version of a loadout from a catalogue, for install and update: its entry in
+ * `versions.json` and every file's bytes, each checked against the sha256 the version
+ * publishes before anything is done with it (DESIGN.md section 8). The catalogue's own checks
+ * (`catalogue-reader.ts`, `versions-document.ts`) have already made every address safe.
+ */
+import { sha256 } from '../build/record.js';
+import type { VersionEntry, VersionsDocument } from '../build/loadout-output.js';
+import { LoadoutError } from '../catalogue/errors.js';
+import type { FileEntry } from '../catalogue/manifest.js';
+import { decodeUtf8 } from '../catalogue/source.js';
+import type { CatalogueReader } from './catalogue-reader.js';
+
+/** One version, read and checked. */
+export interface FetchedVersion {
+  id: string;
+  version: string;
+  /** Its entry in versions.json. */
+  entry: VersionEntry;
+  /** Its file entries, in the form the install layout takes. */
+  files: FileEntry[];
+  /** Each file's bytes, by loadout path. */
+  bytes: Map<string, Uint8Array>;
+  /** A file's text (undefined when not UTF-8). */
+  text(path: string): string | undefined;
+}
+
+/**
+ * The entry of `version` in `doc`.
+ * @throws LoadoutError `not_found` naming the versions published
+ */
+export function findVersion(doc: VersionsDocument, version: string): VersionEntry {
+  const entry = doc.versions.find((v) => v.version === version);
+  if (entry === undefined) throw new LoadoutError('not_found', `${doc.id} has no version ${version} (published: ${doc.versions.map((v) => v.version).join(', ')})`);
+  return entry;
+}
+
+/**
+ * Reads every file of `version` of `doc.id` from `catalogue` and checks it.
+ * @throws LoadoutError `not_found` (version or file), `invalid_content` (a file fails its
+ *   sha256, or the version's manifest was invalid so a file has no role), `io`
+ */
+export async function fetchVersion(catalogue: CatalogueReader, doc: VersionsDocument, version: string): Promise<FetchedVersion> {
+  const entry = findVersion(doc, version);
+  const unplaceable = entry.files.find((f) => f.role === null);
+  if (unplaceable !== undefined) throw new LoadoutError('invalid_content', `${doc.id} ${version} cannot be installed: its manifest was not valid, so ${unplaceable.path} has no role`);
+  const bytes = new Map<string, Uint8Array>();
+  await Promise.all(
+    entry.files.map(async (f) => {
+      const data = await catalogue.readRaw(doc.id, version, f.path);
+      if (sha256(data) !== f.sha256) {
+        throw new LoadoutError('invalid_content', `${doc.id} ${version} ${f.path} does not match its published sha256 (expected ${f.sha256})`, { hint: 'The catalogue or a proxy changed the file; do not install it.' });
+      }
+      bytes.set(f.path, data);
+    }),
+  );
+  const files = entry.files.map((f) => ({ path: f.path, role: f.role, description: f.path, ...(f.agent === null ? {} : { agent: f.agent }), ...(f.skill === null ? {} : { skill: f.skill }), ...(f.install_to === undefined ? {} : { install_to: f.install_to }) }) as FileEntry);
+  return { id: doc.id, version, entry, files, bytes, text: (path) => decodeUtf8(bytes.get(path) ?? new Uint8Array()) };
+}

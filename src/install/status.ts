@@ -1,0 +1,104 @@
+/**
+ * `loadout status`, the drift check (issue 12 point 4): every file the lock owns is compared
+ * with its recorded sha256 and reported as `ok`, `changed` or `missing`; a merged MCP
+ * configuration file is judged by the servers the install added only (the rest of the file
+ * is the user's). Files in the locked agents' folders that no lock entry owns are listed as
+ * `untracked`. A CI step gates on `ok` (README, "Installing a loadout into a project").
+ *
+ * Reads only. A lock is untrusted: a target that would be read through a symbolic link leading
+ * out of the project, or in `.git`, is refused (rules 1 to 3 of `target-rules.ts`).
+ */
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { sha256 } from '../build/record.js';
+import { LoadoutError } from '../catalogue/errors.js';
+import type { Agent } from '../catalogue/vocabulary.js';
+import { readLock, type LockEntry, type LockFile } from './lock.js';
+import { ownedServerStates } from './mcp-merge.js';
+import { currentBytesReader } from './prepare.js';
+import type { InstallScope } from './scope.js';
+import { describeLandingProblem, describeTargetProblem, isGitSegment, realProjectRoot } from './target-rules.js';
+
+/** The state of a locked file. */
+export type FileState = 'ok' | 'changed' | 'missing';
+
+/** One locked file and its state. */
+export interface FileStatus {
+  id: string;
+  agent: Agent;
+  version: string;
+  target: string;
+  path: string;
+  state: FileState;
+  /** For a merged MCP configuration: the state of each server the install added. */
+  servers?: Record<string, FileState>;
+}
+
+/** What {@link readStatus} found. */
+export interface StatusReport {
+  scope: InstallScope['kind'];
+  /** The lock file read, absolute. */
+  lock: string;
+  files: FileStatus[];
+  /** Files in the agents' folders that no lock entry owns, relative to the root, sorted. */
+  untracked: string[];
+  /** True when every locked file is `ok` (untracked files do not count). */
+  ok: boolean;
+}
+
+/**
+ * The state of every file of `entry`.
+ * @throws LoadoutError `invalid_content` when a target breaks rules 1 to 3, `io`
+ */
+export async function readEntryStatus(scope: InstallScope, entry: LockEntry): Promise<FileStatus[]> {
+  const root = await realProjectRoot(scope.root);
+  const current = currentBytesReader(root, new Map());
+  const statuses: FileStatus[] = [];
+  for (const file of entry.files) {
+    const problem = describeTargetProblem(file.target) ?? (await describeLandingProblem(root, file.target));
+    if (problem !== undefined) throw new LoadoutError('invalid_content', `the lock's ${entry.id} install for ${entry.agent}: its target ${JSON.stringify(file.target)} ${problem}; nothing was read`, { hint: 'Fix or delete the lock entry.' });
+    const bytes = await current(file.target);
+    const base = { id: entry.id, agent: entry.agent, version: entry.version, target: file.target, path: file.path };
+    if (file.servers !== undefined) {
+      const servers = ownedServerStates(bytes === undefined ? undefined : Buffer.from(bytes).toString('utf8'), file.servers);
+      const states = Object.values(servers);
+      const state: FileState = bytes === undefined ? 'missing' : states.includes('changed') ? 'changed' : states.includes('missing') ? 'missing' : 'ok';
+      statuses.push({ ...base, state, servers });
+    } else statuses.push({ ...base, state: bytes === undefined ? 'missing' : sha256(bytes) === file.sha256 ? 'ok' : 'changed' });
+  }
+  return statuses;
+}
+
+/**
+ * Reads the lock of `scope` and reports every locked file and the untracked files.
+ * @throws LoadoutError `invalid_content` (a lock that is not acceptable), `io`
+ */
+export async function readStatus(scope: InstallScope): Promise<StatusReport> {
+  const lock = await readLock(scope.root, scope.lockPath);
+  const files: FileStatus[] = [];
+  for (const entry of lock.installs) files.push(...(await readEntryStatus(scope, entry)));
+  const untracked = await listUntracked(scope, lock);
+  return { scope: scope.kind, lock: join(scope.root, scope.lockPath), files, untracked, ok: files.every((f) => f.state === 'ok') };
+}
+
+/** Files below the folders of the locked agents that no lock entry owns. Symbolic links are listed, not followed; `.git` folders are skipped. */
+async function listUntracked(scope: InstallScope, lock: LockFile): Promise<string[]> {
+  const root = await realProjectRoot(scope.root);
+  const owned = new Set(lock.installs.flatMap((e) => e.files.map((f) => f.target)));
+  const agents = [...new Set(lock.installs.map((e) => e.agent))];
+  const shared = new Set(agents.flatMap((a) => scope.sharedFiles(a)));
+  const folders = [...new Set(agents.flatMap((a) => scope.trackedFolders(a)))];
+  const found = new Set<string>();
+  for (const folder of folders) {
+    // A tracked folder reached through a link out of the project is not looked into.
+    if ((await describeLandingProblem(root, folder)) !== undefined) continue;
+    const entries = await readdir(join(root, ...folder.split('/')), { recursive: true, withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (entry.isDirectory()) continue;
+      const rel = `${folder}/${join(entry.parentPath, entry.name).slice(join(root, ...folder.split('/')).length + 1).split('\\').join('/')}`;
+      if (rel.split('/').some(isGitSegment) || owned.has(rel) || shared.has(rel)) continue;
+      found.add(rel);
+    }
+  }
+  return [...found].sort();
+}

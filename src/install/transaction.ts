@@ -1,0 +1,138 @@
+/**
+ * Applying a set of file changes and the new lock together (issue 12 point 2: "the lock is
+ * updated atomically with the files"): every new file is first written beside its target as
+ * a temporary file; only when all are written are they renamed into place, the removed files
+ * removed and the lock replaced (through its own temporary file and rename). When a step fails,
+ * every target already changed gets its old bytes back, the temporary files and the folders
+ * this change created are removed, and the error is thrown: the project holds the old files
+ * and the old lock, or the new files and the new lock. (A process killed between two renames
+ * can still leave some files renamed; the next status then reports them as `changed`.)
+ *
+ * Every target is checked again here, whoever planned it: rules 1 to 3 of `target-rules.ts`.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { dirname, join, relative, sep } from 'node:path';
+import { LoadoutError } from '../catalogue/errors.js';
+import { lockText, writeFileAtomic, type LockFile } from './lock.js';
+import { describeLandingProblem, describeTargetProblem, realProjectRoot } from './target-rules.js';
+
+/** One change: write `bytes` at `target`, or remove `target`. Targets are relative to the root. */
+export type FileChange = { target: string; bytes: Uint8Array } | { target: string; remove: true };
+
+/** What {@link applyChanges} did. */
+export interface AppliedChanges {
+  /** Folders of `prune` that were left empty and removed. */
+  pruned: string[];
+}
+
+/**
+ * The folders that writing each of `targets` would create under `root` (relative, outermost
+ * first), so the lock can record them before anything is written. Targets must have passed
+ * rules 1 to 3.
+ */
+export async function foldersToCreate(root: string, targets: readonly string[]): Promise<Map<string, string[]>> {
+  const real = await realProjectRoot(root);
+  const result = new Map<string, string[]>();
+  for (const target of targets) {
+    const segments = target.split('/').slice(0, -1);
+    const missing: string[] = [];
+    for (let i = segments.length; i > 0; i--) {
+      const folder = segments.slice(0, i).join('/');
+      const exists = await stat(join(real, ...segments.slice(0, i))).then(
+        () => true,
+        () => false,
+      );
+      if (exists) break;
+      missing.unshift(folder);
+    }
+    if (missing.length > 0) result.set(target, missing);
+  }
+  return result;
+}
+
+const temporaryName = (path: string): string => `${path}.loadout-${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+
+/**
+ * Applies `changes` under `root` and writes `lock` at `lockPath` (relative to `root`); then
+ * removes each folder of `prune` (relative) that is left empty, deepest first.
+ * @throws LoadoutError `invalid_content` when a target breaks rules 1 to 3 (nothing changed);
+ *   `io` when a write fails (everything restored as it was)
+ */
+export async function applyChanges(root: string, changes: readonly FileChange[], lock: LockFile, lockPath: string, prune: readonly string[] = []): Promise<AppliedChanges> {
+  const real = await realProjectRoot(root);
+  for (const target of [...changes.map((c) => c.target), lockPath, ...prune]) {
+    const problem = describeTargetProblem(target) ?? (await describeLandingProblem(real, target));
+    if (problem !== undefined) throw new LoadoutError('invalid_content', `${target} ${problem}; nothing was changed`, { hint: '--force does not change this.' });
+  }
+  const absolute = (target: string): string => join(real, ...target.split('/'));
+  const backups = new Map<string, Uint8Array | undefined>();
+  for (const change of changes) {
+    backups.set(change.target, await readFile(absolute(change.target)).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw new LoadoutError('io', `cannot read ${change.target}: ${error.message}`, { cause: error });
+    }));
+  }
+
+  const created = new Map<string, string[]>();
+  const temps = new Map<string, string>();
+  const done: string[] = [];
+  const restore = async (): Promise<void> => {
+    for (const temp of temps.values()) await rm(temp, { force: true }).catch(() => undefined);
+    for (const target of done.reverse()) {
+      const old = backups.get(target);
+      await (old === undefined ? rm(absolute(target), { force: true }) : writeFileAtomic(absolute(target), old)).catch(() => undefined);
+    }
+    const folders = [...created.values()].flat().sort((a, b) => b.length - a.length);
+    for (const folder of folders) await rmdir(absolute(folder)).catch(() => undefined);
+  };
+  try {
+    for (const change of changes) {
+      if (!('bytes' in change)) continue;
+      const path = absolute(change.target);
+      const first = await mkdir(dirname(path), { recursive: true });
+      if (first !== undefined) created.set(change.target, foldersBetween(real, first, dirname(path)));
+      const temp = temporaryName(path);
+      temps.set(change.target, temp);
+      await writeFile(temp, change.bytes);
+    }
+    for (const change of changes) {
+      const temp = temps.get(change.target);
+      done.push(change.target);
+      if (temp !== undefined) {
+        await rename(temp, absolute(change.target));
+        temps.delete(change.target);
+      } else await rm(absolute(change.target), { force: true });
+    }
+    await writeFileAtomic(absolute(lockPath), lockText(lock));
+  } catch (error) {
+    await restore();
+    if (error instanceof LoadoutError) throw error;
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === 'ENOTDIR' || code === 'EEXIST' ? 'a file of the project stands where a folder is needed' : code === 'EISDIR' ? 'the project has a folder there' : (error as Error).message;
+    throw new LoadoutError('io', `cannot write the install: ${why}; every file and the lock were left as they were`, { cause: error });
+  }
+
+  const pruned: string[] = [];
+  for (const folder of [...new Set(prune)].sort((a, b) => b.split('/').length - a.split('/').length || (a < b ? 1 : -1))) {
+    // rmdir removes only an empty folder: a folder holding anything of the user's stays.
+    const removed = await rmdir(absolute(folder)).then(
+      () => true,
+      () => false,
+    );
+    if (removed) pruned.push(folder);
+  }
+  return { pruned };
+}
+
+/** The folders from `first` (the outermost one `mkdir` created) down to `last`, relative to `root`, outermost first. */
+function foldersBetween(root: string, first: string, last: string): string[] {
+  const folders: string[] = [];
+  let current = last;
+  for (;;) {
+    folders.unshift(relative(root, current).split(sep).join('/'));
+    if (current === first || dirname(current) === current) break;
+    current = dirname(current);
+  }
+  return folders;
+}

@@ -2,8 +2,9 @@
  * `loadout build`: checks every loadout and writes the static API tree (DESIGN.md sections
  * 1, 3 and 5): records, raw files for every version and `latest`, six per-agent zips and a
  * source zip per loadout, the list, tag and agent documents, the description document, the
- * authoring schema, the search index and the pages. A loadout that fails a check refuses the
- * whole build, and `out` is then left untouched. Loadouts whose inputs did not change since
+ * authoring schema, the search index, the pages and the Agent Skills discovery indexes
+ * (skill-discovery.ts). A loadout that fails a check refuses the whole build, and `out` is
+ * then left untouched. Loadouts whose inputs did not change since
  * the previous build stay as they are, and only the changed ones are written (`cache.ts`).
  */
 import { readFileSync } from 'node:fs';
@@ -22,6 +23,7 @@ import { openHistory, type CatalogueHistory, type LoadoutHistory } from './histo
 import { loadoutOutputPaths, writeLoadoutOutputs } from './loadout-output.js';
 import { writeTree, type OutputTree } from './output.js';
 import type { PublishedRecord } from './record.js';
+import { writeCatalogueDiscovery, writeLoadoutDiscovery } from './skill-discovery.js';
 
 /** Options of {@link buildCatalogue}. */
 export interface BuildOptions {
@@ -116,6 +118,8 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
         } else {
           const written = await writeLoadoutOutputs(tree, { base, run: p.run, history: p.history, commit: p.commit, checkedAt });
           record = written.record;
+          // Agent Skills discovery below loadouts/<id>/ (carried over with that folder when unchanged).
+          await writeLoadoutDiscovery(tree, record);
           versions = written.versions.map((v) => v.version);
           result.warnings.push(...written.warnings);
         }
@@ -126,6 +130,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
       });
     const finish = async (tree: OutputTree, records: PublishedRecord[]): Promise<void> => {
       await writeCatalogueDocuments(tree, base, records);
+      await writeCatalogueDiscovery(tree, records);
       await tree.writeJson(BUILD_CACHE_FILE, makeBuildCache(fingerprint, new Map(planned.map((p) => [p.run.source.id, p.key]))));
     };
     // A whole new tree replaces the live one; unchanged loadouts are carried over by hard links.

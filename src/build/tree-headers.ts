@@ -18,11 +18,19 @@
  * - `download`: `download/<id>/<agent>.zip`, `download/<id>/source.zip`.
  * - `asset`: `assets/…` (scripts and styles of the pages).
  * - `record`: `api/loadouts/<id>.json` and `api/loadouts/<id>/…` (`versions.json`).
- * - `page`: `loadouts/<id>/…` (a loadout's page).
+ * - `well-known`: what Agent Skills discovery serves besides its indexes, below
+ *   `.well-known/agent-skills/` and `.well-known/skills/` at the root and in
+ *   `loadouts/<id>/` (build/skill-discovery.ts): skill archives, `SKILL.md` files and the
+ *   legacy index's skill files. Loadout content, so it is served like raw files: plain text
+ *   (archives as zips), never as HTML, SVG or script.
+ * - `page`: `loadouts/<id>/…` (a loadout's page, and its discovery indexes
+ *   `loadouts/<id>/.well-known/{agent-skills,skills}/index.json`, which point at its
+ *   `well-known` content).
  * - `catalogue`: everything else: `api/loadouts.json`, `api/tags.json`, `api/agents.json`,
- *   `api/v1/…`, `api/search-index.json`, `api/schema.json`, `index.html`, `docs/…`.
+ *   `api/v1/…`, `api/search-index.json`, `api/schema.json`, `index.html`, `docs/…`, and the
+ *   catalogue-wide discovery indexes `.well-known/{agent-skills,skills}/index.json`.
  */
-export type AddressClass = 'pinned-raw' | 'raw' | 'download' | 'asset' | 'record' | 'page' | 'catalogue';
+export type AddressClass = 'pinned-raw' | 'raw' | 'download' | 'asset' | 'well-known' | 'record' | 'page' | 'catalogue';
 
 /** `Cache-Control` of pinned raw files: a year, and never revalidated (RFC 8246 `immutable`). */
 export const CACHE_IMMUTABLE = 'public, max-age=31536000, immutable';
@@ -45,13 +53,49 @@ const TYPES: Readonly<Record<string, string>> = {
   '.txt': 'text/plain; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
+  // sitemap.xml (sitemaps.org) and the Atom feed, feed.atom (RFC 4287 section 7).
+  '.xml': 'application/xml; charset=utf-8',
+  '.atom': 'application/atom+xml; charset=utf-8',
 };
 const FALLBACK_TYPE = 'application/octet-stream';
+
+/** The one dot folder the tree publishes (RFC 8615 well-known URIs). */
+export const WELL_KNOWN = '.well-known';
+
+/**
+ * Where in `segments` (a tree path split at `/`) the published `.well-known` folder is: at
+ * the root (`.well-known/…`) or in a loadout's folder (`loadouts/<id>/.well-known/…`, where
+ * Agent Skills clients look first for a path-relative index); -1 when nowhere. Exact
+ * spelling only. Pure.
+ */
+export function wellKnownIndexOf(segments: readonly string[]): number {
+  if (segments[0] === WELL_KNOWN) return 0;
+  if (segments[0] === 'loadouts' && segments[2] === WELL_KNOWN && segments[1] !== undefined && !segments[1].startsWith('.')) return 2;
+  return -1;
+}
+
+/**
+ * True when the tree path `path` is part of the published tree: no segment starts with `.`,
+ * except the `.well-known` folder where {@link wellKnownIndexOf} finds it. Other dot files
+ * (the build cache `.loadout-build.json`, the `.complete` marker, anything a build left) are
+ * never served nor published. `loadout serve` and `loadout publish` both decide with this.
+ * Pure.
+ */
+export function isPublishedPath(path: string): boolean {
+  const segments = path.split('/');
+  const allowed = wellKnownIndexOf(segments);
+  return segments.every((segment, i) => !segment.startsWith('.') || i === allowed);
+}
+
+/** True when `segments` after the `.well-known` folder name a discovery index (`agent-skills/index.json`, `skills/index.json`). */
+const isDiscoveryIndex = (rest: readonly string[]): boolean => rest.length === 2 && (rest[0] === 'agent-skills' || rest[0] === 'skills') && rest[1] === 'index.json';
 
 /** The class of the tree path `path` (see {@link AddressClass}). Pure. */
 export function addressClassOf(path: string): AddressClass {
   const segments = path.split('/');
   const [second] = segments.slice(1);
+  const wellKnown = wellKnownIndexOf(segments);
+  if (wellKnown >= 0 && !isDiscoveryIndex(segments.slice(wellKnown + 1))) return 'well-known';
   // Lower case: on a file system that ignores case, `RAW/…` is the raw folder.
   const top = segments[0]?.toLowerCase();
   if (top === 'raw') return segments.length >= 4 && segments[2] !== 'latest' ? 'pinned-raw' : 'raw';
@@ -63,18 +107,27 @@ export function addressClassOf(path: string): AddressClass {
 }
 
 /**
- * The `Content-Type` of the tree path `path`: `text/plain; charset=utf-8` under `raw/`,
- * otherwise by extension (`.json`, `.html`, `.zip`, `.css`, `.js`, `.txt`, `.svg`, `.png`),
- * and `application/octet-stream` for anything else. A path ending in `/` (a folder address)
- * is its `index.html`. Pure.
+ * The `Content-Type` of the tree path `path`: `text/plain; charset=utf-8` under `raw/` and
+ * for `well-known` content, except a skill archive (`.well-known/agent-skills/<name>.zip`,
+ * `application/zip`); otherwise by extension (`.json`, `.html`, `.zip`, `.css`, `.js`,
+ * `.txt`, `.svg`, `.png`), and `application/octet-stream` for anything else. A path ending
+ * in `/` (a folder address) is its `index.html`. Pure.
  */
 export function contentTypeFor(path: string): string {
   const cls = addressClassOf(path);
   if (cls === 'raw' || cls === 'pinned-raw') return RAW_CONTENT_TYPE;
+  if (cls === 'well-known') return isSkillArchive(path) ? (TYPES['.zip'] as string) : RAW_CONTENT_TYPE;
   const last = path.slice(path.lastIndexOf('/') + 1);
   if (last === '') return TYPES['.html'] as string;
   const dot = last.lastIndexOf('.');
   return dot <= 0 ? FALLBACK_TYPE : (TYPES[last.slice(dot).toLowerCase()] ?? FALLBACK_TYPE);
+}
+
+/** True for `…/.well-known/agent-skills/<name>.zip`, a skill archive the build writes (build/skill-discovery.ts). */
+function isSkillArchive(path: string): boolean {
+  const segments = path.split('/');
+  const rest = segments.slice(wellKnownIndexOf(segments) + 1);
+  return rest.length === 2 && rest[0] === 'agent-skills' && /^[a-z0-9-]+\.zip$/u.test(rest[1] ?? '');
 }
 
 /** The `Cache-Control` of the tree path `path`: {@link CACHE_IMMUTABLE} for pinned raw files, {@link CACHE_REVALIDATE} otherwise. Pure. */

@@ -48,6 +48,8 @@ const PHASE: Readonly<Record<AddressClass, 0 | 1 | 2>> = {
   raw: 0,
   download: 0,
   asset: 0,
+  // Skill archives and files before the discovery indexes (page, catalogue) that point at them.
+  'well-known': 0,
   record: 1,
   page: 1,
   catalogue: 2,

@@ -2,13 +2,16 @@
  * Reading the built tree for a publish: every published file with its sha256, and the bytes
  * again at upload time. Dot files and dot folders (`.loadout-build.json`, the build's
  * temporary trees) are not part of the published API and are skipped, as `loadout serve`
- * skips them. A symbolic link is followed only to a regular file inside `--out` (issue 9
- * "Also": nothing outside the tree reaches object storage); `--out` itself may be a link.
+ * skips them, except the `.well-known` folders of Agent Skills discovery (the one rule of
+ * both, `isPublishedPath` in build/tree-headers.ts). A symbolic link is followed only to a
+ * regular file inside `--out` (issue 9 "Also": nothing outside the tree reaches object
+ * storage); `--out` itself may be a link.
  */
 import { createHash } from 'node:crypto';
 import { constants, type Dirent } from 'node:fs';
 import { open, readdir, realpath, stat } from 'node:fs/promises';
 import { join, sep } from 'node:path';
+import { isPublishedPath } from '../build/tree-headers.js';
 import { LoadoutError } from '../catalogue/errors.js';
 import { mapConcurrent } from '../concurrency.js';
 import { describeKeyPathProblem } from './keys.js';
@@ -61,7 +64,7 @@ export async function readTree(out: string): Promise<Tree> {
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
       const path = prefix + entry.name;
-      if (entry.name.startsWith('.')) {
+      if (!isPublishedPath(path)) {
         skipped.push(path);
         continue;
       }
@@ -110,7 +113,7 @@ async function followLink(root: string, link: string, refuse: (what: string) => 
     return refuse('is a link to nothing');
   }
   if (!target.startsWith(root + sep)) return refuse(`is a link out of the tree (to ${target})`);
-  if (target.slice(root.length + 1).split(sep).some((s) => s.startsWith('.'))) return refuse('is a link to a dot file, which is never published');
+  if (!isPublishedPath(target.slice(root.length + 1).split(sep).join('/'))) return refuse('is a link to a dot file, which is never published');
   if (!(await stat(target)).isFile()) return refuse('is a link to something other than a file (links to folders are not followed)');
   return target;
 }

@@ -22,8 +22,11 @@ export interface AppDependencies {
   routes?: ((app: Hono) => void)[];
 }
 
-/** Paths whose answers any origin may read (DESIGN.md section 5: "CORS * for read APIs"). */
-export const READ_API_PATHS = ['/api/*', '/raw/*', '/download/*', '/mcp/server-card', '/.well-known/*'];
+/**
+ * Paths whose answers any origin may read (DESIGN.md section 5: "CORS * for read APIs"), the
+ * Agent Skills discovery of each loadout included.
+ */
+export const READ_API_PATHS = ['/api/*', '/raw/*', '/download/*', '/mcp/server-card', '/.well-known/*', '/loadouts/:id/.well-known/*'];
 
 /** Builds the app. Pure apart from reading `distDir` on requests. */
 export function createApp(deps: AppDependencies): Hono {

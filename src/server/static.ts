@@ -12,13 +12,31 @@
 import { createHash } from 'node:crypto';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
-import { addressClassOf, cacheControlFor, contentTypeFor } from '../build/tree-headers.js';
+import { addressClassOf, cacheControlFor, contentTypeFor, isPublishedPath } from '../build/tree-headers.js';
 import { problem } from './problem.js';
 
 /** CSP for raw files: nothing may load or run, and the document is sandboxed. */
 export const RAW_CSP = "default-src 'none'; sandbox";
 const HTML_TYPE = contentTypeFor('index.html');
-const PAGE_CSP = "default-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self'; img-src 'self' data:; frame-ancestors 'none'";
+/**
+ * CSP for the pages: scripts, styles, workers, fetches and images from this origin only
+ * (`worker-src` and `connect-src` fall back to `default-src`), inline style attributes (the
+ * challenge widget sets some), `data:` images, and never in a frame. Nothing is loosened for
+ * the embedded challenge: its widget, stylesheet and proof-of-work worker are served from this
+ * origin (src/pages/scripts/submit-challenge.ts). A hosted challenge vendor widens the docs
+ * page's policy with {@link pageCspWith} (src/submissions/page-routes.ts).
+ */
+export const PAGE_CSP = "default-src 'self'; style-src 'self' 'unsafe-inline'; script-src 'self'; img-src 'self' data:; frame-ancestors 'none'";
+
+/**
+ * {@link PAGE_CSP} with `origins` added to the directives a vendor's widget needs: its script,
+ * its frame, its styles and its API calls (Cloudflare Turnstile and hCaptcha document these
+ * under "Content Security Policy"). Pure.
+ */
+export function pageCspWith(origins: readonly string[]): string {
+  const extra = origins.join(' ');
+  return `default-src 'self'; style-src 'self' 'unsafe-inline' ${extra}; script-src 'self' ${extra}; frame-src ${extra}; connect-src 'self' ${extra}; img-src 'self' data:; frame-ancestors 'none'`;
+}
 
 /**
  * Splits and decodes a URL path (as sent, still percent-encoded) into its segments, or
@@ -101,8 +119,9 @@ export function createStaticServer(root: string, cacheBytes = 64 * 1024 * 1024):
       if (decoded === undefined) return problem(400, 'bad_path', `path ${JSON.stringify(pathname)} ${BAD_PATH_DETAIL}`);
       const wantsDirectory = decoded[decoded.length - 1] === '';
       const segments = decoded.filter((s) => s !== '');
-      // Dot files of the tree (the build cache, the complete marker) are not part of the published API.
-      if (segments.some((s) => s.startsWith('.'))) return problem(404, 'not_found', `nothing at ${pathname}`);
+      // Dot files of the tree (the build cache, the complete marker) are not part of the published API;
+      // the `.well-known` folders of Agent Skills discovery are (exactly that name, where the build writes them).
+      if (!isPublishedPath(segments.join('/'))) return problem(404, 'not_found', `nothing at ${pathname}`);
       let file = join(base, ...segments);
       if (file !== base && !file.startsWith(base + sep)) return problem(400, 'bad_path', 'path leaves the served folder');
       let found = await load(file);
@@ -116,7 +135,7 @@ export function createStaticServer(root: string, cacheBytes = 64 * 1024 * 1024):
       }
       if (found === undefined || found === 'directory') return problem(404, 'not_found', `nothing at ${pathname}`);
       const place = await placeInTree(base, file);
-      if (place === undefined) return problem(404, 'not_found', `nothing at ${pathname}`);
+      if (place === undefined || !isPublishedPath(place.join('/'))) return problem(404, 'not_found', `nothing at ${pathname}`);
       const headers = headersFor(place, found.etag);
       if (matchesEtag(request.headers.get('if-none-match'), found.etag)) return new Response(null, { status: 304, headers });
       headers.set('content-length', String(found.body.byteLength));
@@ -140,14 +159,16 @@ async function placeInTree(base: string, file: string): Promise<string[] | undef
 /**
  * Headers of the file at `place` (its real segments in the tree): its address class decides
  * the type and cache policy (build/tree-headers.ts, the same table `loadout publish` uses);
- * raw files also get the sandboxing CSP, pages theirs, and zips are attachments.
+ * raw files and `well-known` content also get the sandboxing CSP, pages theirs, and zips
+ * under `download/` are attachments.
  */
 function headersFor(place: string[], etag: string): Headers {
   const path = place.join('/');
   const type = contentTypeFor(path);
   const headers = new Headers({ etag, 'x-content-type-options': 'nosniff', 'content-type': type, 'cache-control': cacheControlFor(path) });
   const cls = addressClassOf(path);
-  if (cls === 'raw' || cls === 'pinned-raw') headers.set('content-security-policy', RAW_CSP);
+  // Loadout content (raw files, and the skill files and archives of Agent Skills discovery) is sandboxed.
+  if (cls === 'raw' || cls === 'pinned-raw' || cls === 'well-known') headers.set('content-security-policy', RAW_CSP);
   else if (type === HTML_TYPE) headers.set('content-security-policy', PAGE_CSP);
   if (cls === 'download') headers.set('content-disposition', `attachment; filename="${(place[place.length - 1] ?? '').replace(/[^\w.-]/gu, '_')}"`);
   return headers;

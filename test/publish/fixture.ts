@@ -53,11 +53,16 @@ export async function makeCatalogue(): Promise<Catalogue> {
   };
 }
 
-/** The published files of a tree (dot files and folders left out, as the spec's API has none), by relative path. */
+/**
+ * The published files of a tree, by relative path: dot files and folders are left out, as the
+ * spec's API has none, except the `.well-known` folders of Agent Skills discovery at the root
+ * and in `loadouts/<id>/` (README "Agent Skills discovery").
+ */
 export function readTreeBytes(dir: string, prefix = ''): Map<string, Buffer> {
   const files = new Map<string, Buffer>();
+  const wellKnownHere = prefix === '' || /^loadouts\/[^/.][^/]*\/$/u.test(prefix);
   for (const entry of readdirSync(join(dir, prefix), { withFileTypes: true })) {
-    if (entry.name.startsWith('.')) continue;
+    if (entry.name.startsWith('.') && !(entry.name === '.well-known' && wellKnownHere)) continue;
     const path = prefix + entry.name;
     if (entry.isDirectory()) for (const [p, b] of readTreeBytes(dir, `${path}/`)) files.set(p, b);
     else files.set(path, readFileSync(join(dir, path)));

@@ -21,9 +21,14 @@ function changedPaths(before: Map<string, Buffer>, after: Map<string, Buffer>): 
   return [...after].filter(([p, b]) => before.get(p) === undefined || sha(before.get(p) as Buffer) !== sha(b)).map(([p]) => p).sort();
 }
 
-/** What each address class must be uploaded before: 0 content, 1 records and pages, 2 catalogue documents (the test's own reading of issue 14). */
+/**
+ * What each address class must be uploaded before: 0 content, 1 records and pages, 2 catalogue
+ * documents (the test's own reading of issue 14); the skill files and archives of Agent Skills
+ * discovery are content, its indexes documents of their loadout (1) or of the catalogue (2).
+ */
 function phaseOf(key: string): number {
   if (/^(raw|download|assets)\//u.test(key)) return 0;
+  if (/(^|\/)\.well-known\/(agent-skills|skills)\/(?!index\.json$)/u.test(key)) return 0;
   if (/^api\/loadouts\/[^/]+(\.json|\/)/u.test(key) || key.startsWith('loadouts/')) return 1;
   return 2;
 }

@@ -87,7 +87,9 @@ describe('loadout publish refuses keys that are not plain paths (issue 9 "Also")
     const result = await publish(link, s3Store(s3.endpoint, BUCKET));
 
     const keys = await s3.listKeys(BUCKET);
-    expect(keys.filter((k) => k.split('/').some((s) => s.startsWith('.')))).toEqual([MANIFEST]);
+    // Only the manifest and the Agent Skills discovery folders, never .git or the build cache.
+    expect(keys.filter((k) => k.split('/').some((s) => s.startsWith('.') && s !== '.well-known'))).toEqual([MANIFEST]);
+    expect(keys).toEqual(expect.arrayContaining(['.well-known/agent-skills/index.json', 'loadouts/alpha/.well-known/agent-skills/index.json']));
     expect(result.skipped).toEqual(expect.arrayContaining(['.git', '.loadout-build.json']));
     const same = await s3.read(BUCKET, 'raw/alpha/latest/SAME.md');
     expect(same.body.equals(readTreeBytes(out).get('raw/alpha/latest/AGENTS.md') as Buffer)).toBe(true);

@@ -10,7 +10,7 @@ import { PUBLISHED_AGENTS, type Agent, type CompatibilityLevel } from '../catalo
 import type { ManualStep } from '../install/layout.js';
 import { readMcpServers } from '../install/mcp-config.js';
 import { resolveInstallPlan } from '../install/plan.js';
-import type { Verification } from '../verify/verification.js';
+import { securityVerdict, type Verification } from '../verify/verification.js';
 import { agentZipUrl, pageUrl, rawUrl, recordUrl, sourceZipUrl } from './addresses.js';
 
 /** A file entry of a published record. `agent` and `skill` are null where they do not apply. */
@@ -126,11 +126,11 @@ export function buildRecord(input: RecordInput): PublishedRecord {
     }),
   ) as Record<Agent, InstallEntry>;
 
-  const safety = verification.checks.find((c) => c.id === 'safety');
-  const scanned = safety !== undefined && (safety.status === 'pass' || safety.status === 'fail');
+  // flagged when the safety check fails or has notices, clean when it has neither (issue 11, point 1).
+  const verdict = securityVerdict(verification.checks);
   const security = {
     ...m.security,
-    ...(scanned ? { scanned: true, scanner: 'loadout verify (safety check)', verdict: safety.status === 'fail' ? ('flagged' as const) : ('clean' as const) } : {}),
+    ...(verdict === undefined ? {} : { scanned: true, scanner: 'loadout verify (safety check)', verdict }),
     scripts: m.security.scripts ?? [],
   };
 

@@ -2,7 +2,7 @@
  * The one reporter: check runs and diagnostics as a terminal table or as JSON.
  */
 import { formatDiagnostic } from '../catalogue/diagnostics.js';
-import type { CheckRun } from '../verify/run.js';
+import { NOTICE_PREFIX, type CheckRun } from '../verify/run.js';
 
 /** Writes text somewhere (stdout or stderr). */
 export type Write = (text: string) => void;
@@ -20,21 +20,30 @@ export function formatDiagnostics(runs: readonly CheckRun[]): string {
 const STATUS_MARK: Record<string, string> = { pass: 'pass', fail: 'FAIL', 'n/a': 'n/a', skip: 'skip' };
 
 /**
- * A table per loadout: check, status, summary and the first `maxDetails` detail lines.
+ * A table per loadout: check, status, summary, then the first `maxDetails` of its problem
+ * lines and the first `maxNotices` of its notices (`notice: file:line: message`, issue 11,
+ * point 1), each list saying how many more `--json` holds. The loadout's line counts failing
+ * checks and notices: `id: ok`, `id: ok, 2 notices`, `id: 1 failing check, 1 notice`.
  */
-export function formatRunsTable(runs: readonly CheckRun[], maxDetails = 3): string {
+export function formatRunsTable(runs: readonly CheckRun[], maxDetails = 3, maxNotices = 10): string {
   const lines: string[] = [];
   for (const run of runs) {
     const failed = run.results.filter((r) => r.status === 'fail').length;
-    lines.push(`${run.source.id}: ${failed === 0 ? 'ok' : `${failed} failing check${failed === 1 ? '' : 's'}`}`);
+    const notices = run.results.reduce((n, r) => n + r.details.filter(isNotice).length, 0);
+    const verdict = failed === 0 ? 'ok' : `${failed} failing check${failed === 1 ? '' : 's'}`;
+    lines.push(`${run.source.id}: ${verdict}${notices === 0 ? '' : `, ${notices} notice${notices === 1 ? '' : 's'}`}`);
     const width = Math.max(...run.results.map((r) => r.id.length));
+    const indent = `  ${' '.repeat(width)}        `;
     for (const result of run.results) {
       lines.push(`  ${result.id.padEnd(width)}  ${(STATUS_MARK[result.status] ?? result.status).padEnd(4)}  ${result.summary}`);
-      const shown = result.details.slice(0, maxDetails);
-      for (const detail of shown) lines.push(`  ${' '.repeat(width)}        ${detail}`);
-      if (result.details.length > shown.length) lines.push(`  ${' '.repeat(width)}        … and ${result.details.length - shown.length} more (use --json for all)`);
+      for (const [list, max] of [[result.details.filter((d) => !isNotice(d)), maxDetails], [result.details.filter(isNotice), maxNotices]] as const) {
+        for (const detail of list.slice(0, max)) lines.push(`${indent}${detail}`);
+        if (list.length > max) lines.push(`${indent}… and ${list.length - max} more (use --json for all)`);
+      }
     }
     lines.push('');
   }
   return lines.join('\n');
 }
+
+const isNotice = (detail: string): boolean => detail.startsWith(NOTICE_PREFIX);

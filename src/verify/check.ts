@@ -14,6 +14,14 @@ import type { YamlSource } from '../catalogue/yaml-document.js';
 /** Spec check `status`: `pass`, `fail`, `n/a` (does not apply), `skip` (could not run). */
 export type CheckStatus = 'pass' | 'fail' | 'n/a' | 'skip';
 
+/**
+ * How much a finding weighs (issue 11, point 1): a `blocking` finding fails its check (and
+ * `build` refuses the loadout); a `notice` leaves the check `pass` and is listed in its
+ * `details` prefixed `notice:` for a reader to judge (and sets `security.verdict: flagged`
+ * when the safety check has one).
+ */
+export type Severity = 'blocking' | 'notice';
+
 /** One problem found by a check, located in a file of the loadout (or its manifest). */
 export interface Finding {
   /** Path relative to the loadout folder (`loadout.yaml` for the manifest). */
@@ -24,6 +32,13 @@ export interface Finding {
   pointer?: string;
   message: string;
   hint?: string;
+  /**
+   * The rule that found it, a stable id such as `shell/pipe-to-interpreter` (the README's
+   * table of safety rules lists them); absent means the check's id.
+   */
+  rule?: string;
+  /** Absent means `blocking`. */
+  severity?: Severity;
 }
 
 /** What a check returns. `details` of the published check are derived from `findings` and `notes`. */
@@ -69,9 +84,19 @@ export function pass(summary: string, notes?: string[]): CheckOutcome {
   return notes === undefined ? { status: 'pass', summary, findings: [] } : { status: 'pass', summary, findings: [], notes };
 }
 
-/** A failing outcome when there are findings, else a passing one with `passSummary`. */
+/** True for a finding that fails its check (every finding not marked `notice`). */
+export const isBlocking = (finding: Finding): boolean => finding.severity !== 'notice';
+
+/**
+ * A failing outcome when a finding is blocking (`failSummary` gets their count), else a
+ * passing one with `passSummary`, followed by `; <n> notice(s)` when there are notices. The
+ * outcome keeps every finding, notices included.
+ */
 export function judge(findings: Finding[], passSummary: string, failSummary: (count: number) => string): CheckOutcome {
-  return findings.length === 0 ? pass(passSummary) : { status: 'fail', summary: failSummary(findings.length), findings };
+  const blocking = findings.filter(isBlocking).length;
+  const notices = findings.length - blocking;
+  if (blocking > 0) return { status: 'fail', summary: notices === 0 ? failSummary(blocking) : `${failSummary(blocking)}; ${plural(notices, 'notice')}`, findings };
+  return notices === 0 ? pass(passSummary) : { status: 'pass', summary: `${passSummary}; ${plural(notices, 'notice')}`, findings };
 }
 
 /** An outcome for a check that does not apply to this loadout. */

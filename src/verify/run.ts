@@ -8,7 +8,7 @@ import type { Manifest } from '../catalogue/manifest.js';
 import type { CheckId } from '../catalogue/vocabulary.js';
 import { validateAgainstSchema } from '../catalogue/schema.js';
 import { parseYamlSource, type YamlSource } from '../catalogue/yaml-document.js';
-import type { CheckContext, CheckOutcome, CheckStatus, Finding } from './check.js';
+import { isBlocking, type CheckContext, type CheckOutcome, type CheckStatus, type Finding, type Severity } from './check.js';
 import { CHECKS } from './checks/index.js';
 import { findCredentials, type CredentialScan } from './safety/credentials.js';
 import { TextView } from './text/view.js';
@@ -19,8 +19,22 @@ export interface CheckResult {
   name: string;
   status: CheckStatus;
   summary: string;
-  /** `file:line: message` lines, paths relative to the catalogue root. */
+  /**
+   * `file:line: message` lines, paths relative to the catalogue root: the blocking findings,
+   * then the notices as `notice: file:line: message` (issue 11, point 1), then notes.
+   */
   details: string[];
+}
+
+/** Prefix of a notice's line in a check's `details`. */
+export const NOTICE_PREFIX = 'notice: ';
+
+/** One finding of a run, located and labelled: which check and rule found it, and its weight. */
+export interface RunFinding extends Diagnostic {
+  check: CheckId;
+  /** The rule's stable id (the check's id when the check has no finer rules). */
+  rule: string;
+  severity: Severity;
 }
 
 /** The outcome of running checks over one loadout. */
@@ -29,8 +43,13 @@ export interface CheckRun {
   /** The manifest when it validates against the schema. */
   manifest: Manifest | undefined;
   results: CheckResult[];
-  /** The findings of every check as diagnostics, for the terminal and JSON reporters. */
+  /** The blocking findings of every check as diagnostics, for the terminal and JSON reporters. */
   diagnostics: Diagnostic[];
+  /**
+   * Every finding, blocking and notice, in check order. Absent on a run rebuilt from stored
+   * results (an unchanged loadout in an incremental build); their `details` still hold them.
+   */
+  findings?: RunFinding[];
 }
 
 /** Options of {@link runChecks}. */
@@ -75,6 +94,7 @@ export async function runChecks(source: LoadoutSource, options: RunChecksOptions
   };
   const results: CheckResult[] = [];
   const diagnostics: Diagnostic[] = [];
+  const findings: RunFinding[] = [];
   for (const check of CHECKS) {
     if (options.only !== undefined && !options.only.includes(check.id)) continue;
     let outcome: CheckOutcome;
@@ -84,11 +104,13 @@ export async function runChecks(source: LoadoutSource, options: RunChecksOptions
       outcome = { status: 'fail', summary: `internal error in the ${check.id} check (a bug): ${(error as Error).message}`, findings: [] };
     }
     earlier.set(check.id, outcome);
-    const located = outcome.findings.map((f) => toDiagnostic(source, f));
-    diagnostics.push(...located);
-    results.push({ id: check.id, name: check.name, status: outcome.status, summary: outcome.summary, details: [...located.map(formatDetail), ...(outcome.notes ?? [])] });
+    const blocking = outcome.findings.filter(isBlocking).map((f) => toDiagnostic(source, f));
+    const notices = outcome.findings.filter((f) => !isBlocking(f)).map((f) => toDiagnostic(source, f));
+    diagnostics.push(...blocking);
+    for (const f of outcome.findings) findings.push({ ...toDiagnostic(source, f), check: check.id, rule: f.rule ?? check.id, severity: f.severity ?? 'blocking' });
+    results.push({ id: check.id, name: check.name, status: outcome.status, summary: outcome.summary, details: [...blocking.map(formatDetail), ...notices.map((d) => NOTICE_PREFIX + formatDetail(d)), ...(outcome.notes ?? [])] });
   }
-  return { source, manifest, results, diagnostics };
+  return { source, manifest, results, diagnostics, findings };
 }
 
 function toDiagnostic(source: LoadoutSource, finding: Finding): Diagnostic {

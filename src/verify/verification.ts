@@ -1,7 +1,7 @@
 /**
  * The spec's `verification` object of a published record ("Verification" table).
  */
-import type { CheckResult } from './run.js';
+import { NOTICE_PREFIX, type CheckResult } from './run.js';
 
 /** Spec "Verification". `level` is `verified-install`; `agent_tests` is `not-run`. */
 export interface Verification {
@@ -55,4 +55,20 @@ export function summariseVerification(checks: CheckResult[], context: Verificati
     meaning: VERIFICATION_MEANING,
     checks,
   };
+}
+
+/** The notices of a check: its `details` lines prefixed `notice: `, without the prefix. */
+export function noticesOf(check: Pick<CheckResult, 'details'>): string[] {
+  return check.details.filter((d) => d.startsWith(NOTICE_PREFIX)).map((d) => d.slice(NOTICE_PREFIX.length));
+}
+
+/**
+ * The record's `security.verdict` (spec "Security": `clean` or `flagged`) from the `safety`
+ * check (issue 11, point 1): `flagged` when it fails or passes with notices, `clean` when it
+ * passes with none; undefined when it did not run (`skip`, `n/a`, or not among `checks`).
+ */
+export function securityVerdict(checks: readonly CheckResult[]): 'clean' | 'flagged' | undefined {
+  const safety = checks.find((c) => c.id === 'safety');
+  if (safety === undefined || (safety.status !== 'pass' && safety.status !== 'fail')) return undefined;
+  return safety.status === 'fail' || noticesOf(safety).length > 0 ? 'flagged' : 'clean';
 }

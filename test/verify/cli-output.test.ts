@@ -22,6 +22,23 @@ describe('loadout verify output', () => {
     expect(out).toMatch(/^ {2}references +pass /mu);
   });
 
+  it('shows notices: counted on the loadout line, listed under their check, which passes; the exit code ignores them', async () => {
+    const root = makeTempDir();
+    writeLoadout(root, { id: 'tools', files: baseFiles('Test tools', '# Setup\n\n```sh\nbrew install jq\nsudo apt-get install -y jq\n```\n') });
+    let out = '';
+    const code = await verifyCommand({ root, ids: [], json: false }, (t) => (out += t));
+    expect(code).toBe(0);
+    expect(out).toMatch(/^tools: ok, 2 notices$/mu);
+    expect(out).toMatch(/^ {2}safety +pass +\d+ files scanned: .*; 2 notices$/mu);
+    expect(out).toMatch(/^ +notice: loadouts\/tools\/AGENTS\.md:4: "brew install jq" installs system packages/mu);
+    expect(out).toMatch(/^ +notice: loadouts\/tools\/AGENTS\.md:5: "sudo apt-get install -y jq" installs system packages/mu);
+    let json = '';
+    await verifyCommand({ root, ids: [], json: true }, (t) => (json += t));
+    const safety = (JSON.parse(json) as { verification: { status: string; checks: { id: string; status: string; details: string[] }[] } }[])[0]?.verification.checks.find((c) => c.id === 'safety');
+    expect(safety?.status).toBe('pass');
+    expect(safety?.details.filter((d) => d.startsWith('notice: '))).toHaveLength(2);
+  });
+
   it('prints [{id, verification}] with --json and exits 0 when nothing fails', async () => {
     const root = catalogue();
     let out = '';

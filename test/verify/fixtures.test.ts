@@ -1,7 +1,9 @@
 /**
- * The fixture corpus (test/fixtures/checks/README.md): every `pass-*` catalogue passes every
- * check, and every `fail-*` catalogue fails exactly the check it was written for, with a
- * detail line naming the file and line given in its `expected.txt`.
+ * The fixture corpus: every `pass-*` catalogue passes every check, and every `fail-*`
+ * catalogue fails exactly the check it was written for, with a detail line naming the file
+ * and line given in its `expected.txt`. A `pass-*` catalogue with an `expected.txt` passes
+ * with exactly those notices (issue 11, point 1): one `notice:` detail line starting with each
+ * of its lines, and no other; one without has no notice at all.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,6 +37,11 @@ describe('fixture corpus', () => {
           if (name.startsWith('pass-')) {
             expect(failing.map((r) => `${r.id}: ${r.details.join(' | ')}`)).toEqual([]);
             expect(run.results.find((r) => r.id === check)?.status).toBe('pass');
+            const notices = run.results.flatMap((r) => r.details.filter((d) => d.startsWith('notice: ')).map((d) => d.slice('notice: '.length)));
+            const file = join(root, 'expected.txt');
+            const expected = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter((l) => l.trim() !== '') : [];
+            expect(notices.length, `notices:\n${notices.join('\n')}`).toBe(expected.length);
+            for (const line of expected) expect(notices.filter((n) => n.startsWith(line)), `notices:\n${notices.join('\n')}\nexpected one starting with:\n${line}`).toHaveLength(1);
             return;
           }
           expect(failing.map((r) => r.id)).toEqual([check]);

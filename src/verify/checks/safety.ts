@@ -3,11 +3,14 @@
  * (bidi controls, zero-width and tag characters, instructions in HTML comments), network use
  * that `security.network` does not declare, and scripts missing from `security.scripts`
  * (spec "Verification"; DESIGN.md section 4; issue 3, point 2). Every finding names a line.
- * `loadout.yaml` is scanned for credentials and hidden characters. Any finding fails the
- * check, and the build then publishes `security.verdict: flagged`.
+ * `loadout.yaml` is scanned for credentials and hidden characters. A blocking finding fails
+ * the check; notices (the system package manager, prose about administrator rights, a risky
+ * command shown as an example of what not to do; issue 11, points 1 and 2) leave it passing.
+ * The record's `security.verdict` is `flagged` when the check fails or has notices.
  */
 import { MANIFEST_FILE } from '../../catalogue/manifest.js';
 import { judge, plural, type Check, type CheckContext, type Finding } from '../check.js';
+import { ADMIN_NEEDLES, findAdminRights } from '../safety/admin-rights.js';
 import { findHiddenInstructions, findInvisibleCharacters } from '../safety/hidden-text.js';
 import { findNetworkUse, mcpServerNetworkUse, NETWORK_NEEDLES, undeclaredNetworkFinding } from '../safety/network.js';
 import { prepareScanText } from '../safety/scan-text.js';
@@ -16,8 +19,8 @@ import { findRiskyShell, SHELL_NEEDLES } from '../safety/shell-rules.js';
 import { NeedleSet } from '../text/needles.js';
 import { mcpServerEntries } from '../mcp/servers.js';
 
-/** The shell and network rules' needles, searched for in one pass over each file. */
-const NEEDLES = new NeedleSet([...SHELL_NEEDLES.needles, ...NETWORK_NEEDLES.needles]);
+/** The shell, administrator-rights and network rules' needles, searched for in one pass over each file. */
+const NEEDLES = new NeedleSet([...SHELL_NEEDLES.needles, ...ADMIN_NEEDLES.needles, ...NETWORK_NEEDLES.needles]);
 
 export const safety: Check = {
   id: 'safety',
@@ -38,13 +41,14 @@ export const safety: Check = {
       scans.push(scan);
       scan.view.needles(NEEDLES); // answers the shell and network rules' searches below
       const script = isScript(path, text);
-      findings.push(...findRiskyShell(scan), ...findInvisibleCharacters(scan), ...findHiddenInstructions(scan));
+      const shell = findRiskyShell(scan);
+      findings.push(...shell, ...findAdminRights(scan, new Set(shell.map((f) => f.line ?? 0))), ...findInvisibleCharacters(scan), ...findHiddenInstructions(scan));
       if (!declaresNetwork) {
         const use = findNetworkUse(scan);
         if (use !== undefined) findings.push(undeclaredNetworkFinding(path, use.line, use.what));
       }
       if (manifest !== undefined && script && !listedScripts.has(path)) {
-        findings.push({ file: path, line: 1, message: `is a script but is not listed in security.scripts (expected "${path}" in security.scripts of loadout.yaml)`, hint: 'List every script so that users can review what runs.' });
+        findings.push({ file: path, line: 1, rule: 'scripts/unlisted', message: `is a script but is not listed in security.scripts (expected "${path}" in security.scripts of loadout.yaml)`, hint: 'List every script so that users can review what runs.' });
       }
     }
     // The manifest's text is published too (summary, description, notes): no secrets or hidden characters there either.
@@ -76,6 +80,6 @@ function unknownListedScripts(context: CheckContext): Finding[] {
   return scripts.flatMap((path, index): Finding[] =>
     context.source.files.has(path)
       ? []
-      : [{ file: MANIFEST_FILE, line: context.manifestYaml?.lineOf(`/security/scripts/${index}`), pointer: `/security/scripts/${index}`, message: `security.scripts lists "${path}", which is not a file of the loadout (expected paths of the loadout's scripts)` }],
+      : [{ file: MANIFEST_FILE, line: context.manifestYaml?.lineOf(`/security/scripts/${index}`), pointer: `/security/scripts/${index}`, rule: 'scripts/unknown-listed', message: `security.scripts lists "${path}", which is not a file of the loadout (expected paths of the loadout's scripts)` }],
   );
 }

@@ -68,6 +68,7 @@ export const findCredentials: CredentialScan = async (files) => {
     return {
       file: file.path,
       line: new LineIndex(file.text).lineOf(m.range[0] - (starts[i] ?? 0)),
+      rule: 'credentials',
       message: `contains a credential: ${m.message.replace(/\s+/gu, ' ').slice(0, 120)} [${m.ruleId.replace('@secretlint/secretlint-rule-', 'secretlint:')}] (expected no secrets; use a placeholder such as \${API_KEY})`,
       hint: 'Remove the secret, revoke it, and refer to an environment variable instead.',
     };

@@ -50,7 +50,7 @@ export function findInvisibleCharacters(scan: ScanText): Finding[] {
     const key = `${line}\u0000${kind.slice(0, 12)}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    findings.push({ file: scan.path, line, message: `contains ${kind} (expected no hidden text)` });
+    findings.push({ file: scan.path, line, rule: 'hidden-text/invisible-characters', message: `contains ${kind} (expected no hidden text)` });
   }
   return findings;
 }
@@ -116,6 +116,7 @@ export function findHiddenInstructions(scan: ScanText): Finding[] {
     findings.push({
       file: scan.path,
       line,
+      rule: 'hidden-text/comment-instructions',
       message: `an HTML comment gives the agent hidden instructions ("${shorten(body)}") that a reader of the rendered file never sees (expected no instructions in comments)`,
     });
   }

@@ -11,14 +11,22 @@
 import type { Finding } from '../check.js';
 import { blankRanges } from '../text/markdown.js';
 import { NeedleSet } from '../text/needles.js';
-import { isWarned, type ScanText } from './scan-text.js';
+import type { ScanText } from './scan-text.js';
+import { isWarned } from './warnings.js';
 
-const REMOTE_URL = String.raw`(?:https?|ftp):\/\/(?!(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?:[:/]|$))(?!(?:[\w-]+\.)*example\.(?:com|org|net)\b)[\w.-]+`;
+/**
+ * A URL of another host. The host may be elided or a placeholder (`https://…/status`,
+ * `https://<host>/`, `https://{host}/`, `https://$HOST/`): the command still reaches a host.
+ * Loopback addresses and the documentation domains example.com, .org and .net (RFC 2606) do not.
+ */
+const REMOTE_URL = String.raw`(?:https?|ftp):\/\/(?!(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1\])(?:[:/]|$))(?!(?:[\w-]+\.)*example\.(?:com|org|net)\b)(?:[\w.-]+|…|\.\.\.|<[\w.-]+>|\{\{?[\w.-]+\}\}?|\$\{?\w+\}?)`;
 
 interface NetworkRule {
   needles: string[];
   pattern: RegExp;
   what: string;
+  /** A further test of a match's text, for what an expression cannot say simply. */
+  accept?: (match: string) => boolean;
 }
 
 /** Rules over code: fenced blocks and code spans in Markdown, the whole text of other files. */
@@ -26,9 +34,10 @@ const CODE_RULES: NetworkRule[] = [
   { needles: ['curl', 'wget'], pattern: new RegExp(String.raw`\b(?:curl|wget)\b[^\n]*?${REMOTE_URL}`, 'giu'), what: 'downloads from a remote URL' },
   { needles: ['invoke-', 'iwr', 'irm'], pattern: new RegExp(String.raw`\b(?:Invoke-WebRequest|Invoke-RestMethod|iwr|irm)\b[^\n]*?${REMOTE_URL}`, 'giu'), what: 'downloads from a remote URL' },
   {
-    needles: ['install', 'npx', 'add', 'dlx', 'bunx', 'uvx', 'pipx', ' get ', 'sync', 'require'],
+    // Language registries. The system package manager (apt, brew, winget, …) is a notice of its own (`shell-rules.ts`).
+    needles: ['install', 'npx', 'add', 'dlx', 'bunx', 'uvx', 'pipx', ' get ', 'sync', 'require', 'npm i', 'npm ci'],
     pattern:
-      /(?:^|[\s;&|(`$])(?:(?:npm|pnpm|yarn|bun)\s+(?:install|i|add|ci)\b|npx\s+(?:-y\s+|--yes\s+)?[@\w]|(?:pnpm\s+dlx|bunx|uvx|pipx\s+install)\s+\S|(?:pip[0-9.]*|python[0-9.]*\s+-m\s+pip)\s+install\s+\S|uv\s+(?:add|sync|pip\s+install|tool\s+install)\b|poetry\s+(?:add|install)\b|cargo\s+(?:install|add)\s|go\s+(?:get|install)\s+\S|gem\s+install\s|bundle\s+install\b|composer\s+(?:require|install)\b|brew\s+install\s|(?:apt|apt-get|dnf|yum|zypper)\s+(?:-\S+\s+)*install\s|apk\s+add\s|dotnet\s+(?:add\s+(?:\S+\s+)?package|tool\s+install)\s|Install-Module\s|Install-Package\s|winget\s+install\s|choco\s+install\s)/gimu,
+      /(?:^|[\s;&|(`$])(?:(?:npm|pnpm|yarn|bun)\s+(?:install|i|add|ci)\b|npx\s+(?:-y\s+|--yes\s+)?[@\w]|(?:pnpm\s+dlx|bunx|uvx|pipx\s+install)\s+\S|(?:pip[0-9.]*|python[0-9.]*\s+-m\s+pip)\s+install\s+\S|uv\s+(?:add|sync|pip\s+install|tool\s+install)\b|poetry\s+(?:add|install)\b|cargo\s+(?:install|add)\s|go\s+(?:get|install)\s+\S|gem\s+install\s|bundle\s+install\b|composer\s+(?:require|install)\b|dotnet\s+(?:add\s+(?:\S+\s+)?package|tool\s+install)\s|Install-Module\s|Install-Package\s)/gimu,
     what: 'installs packages from a registry',
   },
   { needles: ['git '], pattern: /(?:^|[\s;&|(`$])git\s+(?:clone|push|pull|fetch)\b/gimu, what: 'talks to a git remote' },
@@ -47,18 +56,33 @@ const PROGRAM_RULES: NetworkRule[] = [
   { needles: ['fetch(', 'axios', 'requests.', 'urlopen', 'httpx.'], pattern: new RegExp(String.raw`\b(?:fetch|axios(?:\.\w+)?|requests\.\w+|urlopen|httpx\.\w+)\(\s*[rfb]?["'\x60]${REMOTE_URL}`, 'giu'), what: 'requests a remote URL' },
   { needles: ['requests', 'urllib', 'httpx', 'aiohttp', 'http.client'], pattern: /^\s*(?:import|from)\s+(?:requests|urllib\.request|urllib3|httpx|aiohttp|http\.client)\b/gmu, what: 'imports an HTTP client' },
   { needles: ['socket', 'net'], pattern: /^\s*(?:import|from)\s+(?:socket|asyncio\.streams)\b|\brequire\(\s*["'](?:node:)?(?:net|tls|dgram)["']\)|\bfrom\s+["'](?:node:)?(?:net|tls|dgram)["']/gmu, what: 'opens network sockets' },
-  { needles: ['fetch(', 'axios', 'http'], pattern: /\bfetch\(|\brequire\(\s*["'](?:axios|node-fetch|undici|https?)["']\)|\bfrom\s+["'](?:axios|node-fetch|undici|node:https?|https?)["']/gu, what: 'makes HTTP requests' },
+  // Node's http and https modules serve as often as they request: only their client calls count.
+  {
+    needles: ['fetch(', 'axios', 'node-fetch', 'undici', 'http.get', 'http.request', 'https.get', 'https.request'],
+    pattern: /\bfetch\(|\brequire\(\s*["'](?:axios|node-fetch|undici)["']\)|\bfrom\s+["'](?:axios|node-fetch|undici)["']|\bhttps?\.(?:get|request)\(/gu,
+    what: 'makes HTTP requests',
+  },
   { needles: ['invoke-webrequest', 'invoke-restmethod'], pattern: /\bInvoke-(?:WebRequest|RestMethod)\b/giu, what: 'makes HTTP requests' },
 ];
 
 /**
  * Prose that tells the agent to get something from a URL, or to send something to one. A
- * verb inside a link's text ("[Send feedback](https://…)") names a page, it is no instruction.
+ * verb inside a link's text ("[Send feedback](https://…)") names a page, it is no instruction;
+ * nor is a link a few clauses after a verb ("a tool call (the pattern in the official
+ * [sample](https://…))"): a link's address counts only when at most a few words stand between
+ * the verb and the link ("Download [the schema](https://…)").
  */
 const PROSE_RULE: NetworkRule = {
   needles: ['http'],
   pattern: new RegExp(String.raw`(?<!\[[^\]\n]{0,80})\b(?:fetch|download|retrieve|scrape|crawl|pull|curl|wget|call|post|send|upload|submit)\b[^.\n]{0,60}?${REMOTE_URL}`, 'giu'),
   what: 'tells the agent to fetch from or send to a remote URL',
+  accept: (match) => {
+    // The match ends with the URL's host.
+    const url = /(?:https?|ftp):\/\/\S*$/u.exec(match)?.index ?? 0;
+    if (!match.slice(0, url).endsWith('](')) return true;
+    const open = match.lastIndexOf('[', url);
+    return /^\w+[\s\w'’-]{0,30}$/u.test(match.slice(0, open));
+  },
 };
 
 /** Every needle of every rule, found in one pass over a file. */
@@ -95,7 +119,7 @@ export function findNetworkUse(scan: ScanText, readingOrLegacy?: NetworkReading 
       global.lastIndex = 0;
       for (let m = global.exec(text); m !== null; m = global.exec(text)) {
         const line = scan.lines.lineOf(offset + m.index + (m[0].length - m[0].trimStart().length));
-        if (!isWarned(scan, line, { start: offset + m.index, end: offset + m.index + m[0].length })) {
+        if ((rule.accept?.(m[0]) ?? true) && !isWarned(scan, line, { start: offset + m.index, end: offset + m.index + m[0].length })) {
           hits.push({ line, what: rule.what });
           break;
         }
@@ -130,6 +154,7 @@ export function undeclaredNetworkFinding(file: string, line: number | undefined,
   return {
     file,
     ...(line === undefined ? {} : { line }),
+    rule: 'network/undeclared',
     message: `uses the network (${what}) but security.network is false (expected security.network: true in loadout.yaml)`,
     hint: 'Set security.network: true, or remove the network use.',
   };

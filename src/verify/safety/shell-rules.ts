@@ -3,17 +3,32 @@
  * `curl … | sh`"): piping a download into an interpreter, `rm -rf` of `/`, `~` or `$HOME`,
  * `chmod 777`, `sudo`, turning off TLS verification, and running base64-decoded text.
  * Each rule is a regular expression applied to a whole file; a cheap substring test skips
- * files that cannot match (one pass finds every rule's needles). Lines that warn against the command are not flagged (see `isWarned`).
+ * files that cannot match (one pass finds every rule's needles).
+ *
+ * Blocking or notice (issue 11, points 1 and 2): a match fails the check, except that
+ * - the system package manager (`apt-get install`, `brew install`, … with or without `sudo`)
+ *   is always a notice: installing a tool the way its vendor documents it is for a reader to
+ *   judge, not a reason to refuse the loadout;
+ * - a match that Markdown shows as an example of what not to do (see `isCounterExample`) is a
+ *   notice;
+ * - prose that says a tool needs administrator rights ("needs passwordless sudo") is a notice
+ *   ({@link findAdminRights}).
  */
-import { isWarned, type ScanText } from './scan-text.js';
-import type { Finding } from '../check.js';
+import type { Finding, Severity } from '../check.js';
+import type { ScanText } from './scan-text.js';
+import { networkReading } from './network.js';
+import { isCounterExample } from './warnings.js';
 import { NeedleSet } from '../text/needles.js';
 
 interface ShellRule {
+  /** Stable id (`shell/<what>`), named in findings and in the README's table of rules. */
+  id: string;
   /** Lower-case substrings of which at least one must occur for the rule to run. */
   needles: string[];
   pattern: RegExp;
   reason: string;
+  /** Set for rules whose every match is a notice. */
+  severity?: Severity;
 }
 
 /** What may stand before a program's name: sudo, env, and a bin folder (`| sudo env /usr/bin/bash`). */
@@ -36,62 +51,95 @@ const PIPE_TO = String.raw`\|(?!\|)(?:${COMMAND_CHAR}*\|(?!\|))*?(?:\s|\\\n)*`;
 const DECODE = String.raw`(?:-[a-zA-Z]*[dD][a-zA-Z]*|--decode)\b`;
 const DOWNLOADERS = String.raw`(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)`;
 const HOME_OR_ROOT = String.raw`["']?(?:\/\*?|~\/?\*?|\$\{?HOME\}?\/?\*?)["']?(?=$|[\s;&|)\x60])`;
+/**
+ * System package managers: Debian/Ubuntu, Fedora/RHEL, SUSE, Arch, Alpine, Homebrew,
+ * MacPorts, Snap, FreeBSD, Chocolatey, winget, Scoop. Language registries (npm, pip, …) are
+ * network use instead (`network.ts`).
+ */
+export const SYSTEM_PACKAGE_MANAGERS = String.raw`(?:apt-get|apt|aptitude|dnf|yum|zypper|pacman|apk|brew|port|snap|pkg|choco|winget|scoop)`;
+/** `sudo` and its flags (`sudo -E`), before a command. */
+const SUDO = String.raw`sudo[ \t]+(?:-[a-zA-Z]+[ \t]+)*`;
 
 const RULES: ShellRule[] = [
   {
+    id: 'shell/pipe-to-interpreter',
     needles: ['curl', 'wget', 'iwr', 'irm', 'invoke-'],
     pattern: new RegExp(String.raw`\b${DOWNLOADERS}\b${COMMAND_CHAR}*${PIPE_TO}${INTERPRETERS}`, 'giu'),
     reason: 'pipes a download into an interpreter, which runs code nobody reviewed',
   },
   {
+    id: 'shell/run-downloaded-script',
     needles: ['curl', 'wget'],
     pattern: new RegExp(String.raw`\b(?:ba|z)?sh\s+(?:-c\s+["']?\$\(|<\(\s*)\s*(?:curl|wget)\b`, 'giu'),
     reason: 'runs a downloaded script in a shell, which runs code nobody reviewed',
   },
   {
+    id: 'shell/invoke-expression-download',
     needles: ['iex', 'invoke-expression'],
     pattern: /\b(?:iex|invoke-expression)\b[\s(]*(?:\(?\s*(?:iwr|irm|invoke-webrequest|invoke-restmethod|new-object\s+(?:system\.)?net\.webclient))/giu,
     reason: 'runs a download with Invoke-Expression, which runs code nobody reviewed',
   },
   {
+    id: 'shell/rm-root-or-home',
     needles: ['rm '],
     pattern: new RegExp(String.raw`\brm\s+(?:-{1,2}[\w-]+\s+)*(?:-[a-z]*r[a-z]*|--recursive)\s+(?:-{1,2}[\w-]+\s+)*(?:--\s+)?${HOME_OR_ROOT}`, 'giu'),
     reason: 'deletes the root or home folder recursively (rm -rf /, ~ or $HOME)',
   },
   {
+    id: 'shell/rm-root-or-home',
     needles: ['--no-preserve-root'],
     pattern: /\brm\b[^\n]*--no-preserve-root/giu,
     reason: 'deletes with --no-preserve-root',
   },
   {
+    id: 'shell/chmod-777',
     needles: ['chmod'],
     pattern: /\bchmod\s+(?:-[a-z]+\s+)*(?:0?777|(?:a|ugo)[+=]rwx)\b/giu,
     reason: 'makes files writable by everyone (chmod 777)',
   },
   {
+    id: 'shell/sudo',
     needles: ['sudo'],
-    // A command follows, not a sentence about sudo ("sudo is not needed here").
-    pattern: /(?:^[ \t]*(?:[$#>][ \t]+)?|&&[ \t]*|\|\|[ \t]*|[;|(`][ \t]*|\$\([ \t]*)sudo[ \t]+(?=[\w-])(?!(?:is|was|are|isn't|can|cannot|could|may|might|must|should|will|would|access|privileges?|rights|permissions?|password|or|and|if|when|only|not)\b)/gimu,
+    // A command follows, not a sentence about sudo ("sudo is not needed here"), nor the system package manager (below).
+    pattern: new RegExp(
+      String.raw`(?:^[ \t]*(?:[$#>][ \t]+)?|&&[ \t]*|\|\|[ \t]*|[;|(\x60][ \t]*|\$\([ \t]*)sudo[ \t]+(?=[\w./~$-])(?!(?:is|was|are|isn't|can|cannot|could|may|might|must|should|will|would|access|privileges?|rights|permissions?|password|or|and|if|when|only|not)\b)(?!(?:-[a-zA-Z]+[ \t]+)*${SYSTEM_PACKAGE_MANAGERS}\b)`,
+      'gimu',
+    ),
     reason: 'runs a command as root with sudo',
   },
   {
+    id: 'shell/system-package-install',
+    needles: ['sudo', 'apt ', 'apt-get', 'aptitude', 'dnf ', 'yum ', 'zypper', 'pacman', 'apk add', 'brew ', 'port install', 'snap install', 'pkg install', 'choco ', 'winget', 'scoop '],
+    // With sudo, any use of the package manager; without, an install. The command starts a line, a span or a command of a list.
+    pattern: new RegExp(
+      String.raw`(?:^|(?<=[\s;&|(\x60]))(?:${SUDO}${SYSTEM_PACKAGE_MANAGERS}\b[^\n\x60;&|]*|${SYSTEM_PACKAGE_MANAGERS}[ \t]+(?:-\S+[ \t]+)*(?:install|add|-S[a-z]*)\b[^\n\x60;&|]*)`,
+      'gimu',
+    ),
+    reason: 'installs system packages with the system package manager, which reaches the network and usually needs root',
+    severity: 'notice',
+  },
+  {
+    id: 'shell/tls-off',
     needles: ['curl'],
     pattern: /\bcurl\b[^\n|;]*?\s(?:-[a-zA-Z]*k[a-zA-Z]*|--insecure)\b/gu,
     reason: 'turns off TLS certificate verification (curl -k / --insecure)',
   },
   {
+    id: 'shell/tls-off',
     needles: ['no-check-certificate', 'tls_reject_unauthorized', 'rejectunauthorized', 'ssl_no_verify', 'strict-ssl', 'insecureskipverify', 'verify=false', 'verify = false', 'unverified_context', 'skipcertificatecheck', 'pythonhttpsverify', 'trusted-host', 'cert_none'],
     pattern:
       /--no-check-certificate\b|\bNODE_TLS_REJECT_UNAUTHORIZED\s*[=:]\s*["']?0\b|\brejectUnauthorized\s*[:=]\s*false\b|\bGIT_SSL_NO_VERIFY\s*=\s*["']?(?:1|true)\b|\bstrict-ssl\s*(?:=\s*|\s+)false\b|\bInsecureSkipVerify\s*:\s*true\b|\bverify\s*=\s*False\b|_create_unverified_context\b|-SkipCertificateCheck\b|\bPYTHONHTTPSVERIFY\s*=\s*["']?0\b|--trusted-host\b|\bverify_mode\s*=\s*ssl\.CERT_NONE\b/gu,
     reason: 'turns off TLS certificate verification',
   },
   {
+    id: 'shell/tls-off',
     // git reads its keys and booleans in any case: http.sslVerify, http.sslverify "false", …
     needles: ['sslverify'],
     pattern: /\bhttp\.sslverify["']?\s*(?:=\s*|\s+)["']?(?:false|no|off|0)\b/giu,
     reason: 'turns off TLS certificate verification (git http.sslVerify)',
   },
   {
+    id: 'shell/base64-exec',
     needles: ['base64', 'atob', 'b64decode', 'frombase64string', 'encodedcommand', '-enc '],
     pattern: new RegExp(
       [
@@ -117,16 +165,24 @@ export function findRiskyShell(scan: ScanText): Finding[] {
   const present = scan.view.needles(SHELL_NEEDLES);
   if (present.size === 0) return findings;
   const seen = new Set<string>();
+  // A program's strings are messages ("install it with: brew install x"), not commands; only its risky calls count.
+  const program = networkReading(scan.path, scan.text) === 'program';
   for (const rule of RULES) {
-    if (!rule.needles.some((n) => present.has(n))) continue;
+    if (!rule.needles.some((n) => present.has(n)) || (program && rule.severity === 'notice')) continue;
     rule.pattern.lastIndex = 0;
     for (let m = rule.pattern.exec(scan.text); m !== null; m = rule.pattern.exec(scan.text)) {
       if (m[0].length === 0) rule.pattern.lastIndex++;
       const line = scan.lines.lineOf(m.index + leadingSpace(m[0]));
       const key = `${line}\u0000${rule.reason}`;
-      if (seen.has(key) || isWarned(scan, line, { start: m.index, end: m.index + m[0].length })) continue;
+      if (seen.has(key)) continue;
       seen.add(key);
-      findings.push({ file: scan.path, line, message: `${quote(m[0])} ${rule.reason} (expected no risky shell commands)` });
+      if (rule.severity === 'notice') {
+        findings.push({ file: scan.path, line, rule: rule.id, severity: 'notice', message: `${quote(m[0])} ${rule.reason}` });
+      } else if (isCounterExample(scan, line, { start: m.index, end: m.index + m[0].length })) {
+        findings.push({ file: scan.path, line, rule: rule.id, severity: 'notice', message: `${quote(m[0])} ${rule.reason}, shown as an example of what not to do` });
+      } else {
+        findings.push({ file: scan.path, line, rule: rule.id, message: `${quote(m[0])} ${rule.reason} (expected no risky shell commands)` });
+      }
     }
   }
   return findings;

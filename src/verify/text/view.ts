@@ -6,7 +6,8 @@
  * anchors). Keyed by path in the run, not by text: hashing every text for a lookup cost more
  * than the lookups saved.
  */
-import { readFrontMatter, type FrontMatter } from '../../catalogue/front-matter.js';
+import type { FrontMatter } from '../../catalogue/front-matter.js';
+import { readAgentFrontMatter } from './front-matter.js';
 import { LineIndex } from './line-index.js';
 import type { NeedleSet } from './needles.js';
 import { blankRanges, findCodeBlocks, findCodeSpans, type CodeBlock, type TextRange } from './markdown.js';
@@ -47,9 +48,9 @@ export class TextView {
     return found;
   }
 
-  /** The Markdown front matter (see {@link readFrontMatter}). */
+  /** The Markdown front matter, as the agents read it (see {@link readAgentFrontMatter}). */
   get frontMatter(): FrontMatter {
-    return (this.#frontMatter ??= readFrontMatter(this.text));
+    return (this.#frontMatter ??= readAgentFrontMatter(this.text));
   }
 
   /** Offset ↔ line lookups. */

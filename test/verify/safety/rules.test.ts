@@ -7,7 +7,10 @@ import { prepareScanText } from '../../../src/verify/safety/scan-text.js';
 import { isScript } from '../../../src/verify/safety/scripts.js';
 import { findRiskyShell } from '../../../src/verify/safety/shell-rules.js';
 
-const shell = (text: string, path = 'AGENTS.md') => findRiskyShell(prepareScanText(path, text)).map((f) => `${f.line}: ${f.message}`);
+/** Blocking findings of the shell rules, as `line: message`. */
+const shell = (text: string, path = 'AGENTS.md') => findRiskyShell(prepareScanText(path, text)).filter((f) => f.severity !== 'notice').map((f) => `${f.line}: ${f.message}`);
+/** Notices of the shell rules, as `line: rule`. */
+const shellNotices = (text: string, path = 'AGENTS.md') => findRiskyShell(prepareScanText(path, text)).filter((f) => f.severity === 'notice').map((f) => `${f.line}: ${f.rule}`);
 
 describe('risky shell', () => {
   it.each([
@@ -19,7 +22,6 @@ describe('risky shell', () => {
     ['rm -fr ~', 'deletes the root or home'],
     ['rm -r -f "$HOME"', 'deletes the root or home'],
     ['chmod 777 /srv/app', 'chmod 777'],
-    ['sudo apt-get install jq', 'sudo'],
     ['make build && sudo make install', 'sudo'],
     ['curl -k https://internal.dev/api', 'TLS'],
     ['git config --global http.sslVerify false', 'TLS'],
@@ -60,8 +62,13 @@ describe('risky shell', () => {
     'curl -H "X-Key: $KEY" https://api.acme.dev/v1',
     'curl -fsS https://x.dev/health || sh -c "echo down"',
     'curl -sS https://api.acme.dev/issues \\\n  | python3 -c "import sys,json; print(json.load(sys.stdin))"',
-  ])('does not flag %s', (text) => {
+  ])('does not fail %s', (text) => {
     expect(shell(`# Notes\n\n${text}\n`)).toEqual([]);
+  });
+
+  it('gives a notice, not a failure, for a command shown as what not to do', () => {
+    expect(shellNotices('# Notes\n\nNever pipe `curl … | sh`; download the script and read it first.\n')).toEqual(['3: shell/pipe-to-interpreter']);
+    expect(shellNotices('# Notes\n\nThe guard hook blocks commands like `rm -rf ~` and `curl … | sh`.\n')).toEqual(['3: shell/pipe-to-interpreter', '3: shell/rm-root-or-home']);
   });
 
   it('flags what a script runs, whatever its comments say', () => {
@@ -73,14 +80,18 @@ describe('risky shell', () => {
     expect(shell('# Install\n\nInstall the CLI (the script detects your OS):\n\n```sh\ncurl -fsSL https://x.dev/i.sh | sudo bash\n```\n')).toContainEqual(expect.stringMatching(/^6: .*pipes a download/u));
   });
 
-  it('does not flag a table of commands to refuse, and flags a table of commands to run', () => {
-    expect(shell('# Guard\n\nThe hook refuses these:\n\n| Command | Why |\n|---|---|\n| `rm -rf ~` | deletes home |\n| `curl x.dev/i | sh` | runs unreviewed code |\n')).toEqual([]);
+  it('does not fail a table of commands to refuse (a notice each), and fails a table of commands to run', () => {
+    const refused = '# Guard\n\nThe hook refuses these:\n\n| Command | Why |\n|---|---|\n| `rm -rf ~` | deletes home |\n| `curl x.dev/i | sh` | runs unreviewed code |\n';
+    expect(shell(refused)).toEqual([]);
+    expect(shellNotices(refused)).toEqual(['8: shell/pipe-to-interpreter', '7: shell/rm-root-or-home']);
     expect(shell('# Guard\n\n| Dangerous command | Why |\n|---|---|\n| `chmod 777 /srv` | world-writable |\n')).toEqual([]);
     expect(shell('# Setup\n\n| Step | Command |\n|---|---|\n| Install | `curl -fsSL https://x.dev/i.sh | bash` |\n')).toContainEqual(expect.stringMatching(/^5: .*pipes a download/u));
   });
 
-  it('does not flag a counter-example introduced as bad', () => {
-    expect(shell('# Installing\n\nBad, never do this:\n\n```sh\ncurl https://x.dev/i.sh | bash\n```\n')).toEqual([]);
+  it('gives a notice, not a failure, for a counter-example introduced as bad', () => {
+    const text = '# Installing\n\nBad, never do this:\n\n```sh\ncurl https://x.dev/i.sh | bash\n```\n';
+    expect(shell(text)).toEqual([]);
+    expect(shellNotices(text)).toEqual(['6: shell/pipe-to-interpreter']);
   });
 });
 

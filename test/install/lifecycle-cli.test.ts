@@ -1,0 +1,148 @@
+/**
+ * The life-cycle commands from the CLI (issue 12 points 1 to 5): exit codes for CI, several
+ * agents and `detected`, `--global` with HOME pointed at a temporary folder, and the
+ * walk-through of the README (install, outdated, update, status as a gate, uninstall).
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { LockFile } from '../../src/install/lock.js';
+import { runCli } from '../helpers/cli.js';
+import { makeTempDir } from '../helpers/temp.js';
+import { listProject, makeProject } from './hostile-fixture.js';
+import { buildLifecycleCatalogue, contentOf, serveCatalogue, V1, V2, type LifecycleCatalogue } from './lifecycle-fixture.js';
+
+let catalogue: LifecycleCatalogue;
+let folder: string;
+beforeAll(async () => {
+  folder = mkdtempSync(join(tmpdir(), 'loadout-lifecycle-cli-'));
+  catalogue = await buildLifecycleCatalogue(folder);
+});
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
+
+describe('the walk-through from the README, against loadout serve', () => {
+  it('install, outdated (exit 1), update, status as a CI gate (exit 0, then 1 on drift), uninstall', async () => {
+    const base = await serveCatalogue(catalogue.dist);
+    const project = makeProject();
+    const cli = (...args: string[]): ReturnType<typeof runCli> => runCli([...args, '--dir', project], project);
+
+    const install = await cli('install', 'kit', '--agent', 'claude-code', '--from', base, '--version', '1.0.0');
+    expect(install.code, install.stderr).toBe(0);
+    expect(install.stdout).toContain('installed kit 1.0.0 for claude-code');
+    expect(install.stdout).toMatch(/context: always [\d,]+ bytes \(~[\d,]+ tokens\); on demand [\d,]+ bytes/u);
+
+    const outdated = await cli('outdated');
+    expect(outdated.code).toBe(1);
+    expect(outdated.stdout).toMatch(/kit +claude-code +1\.0\.0 +1\.1\.0 +outdated +none/u);
+
+    const update = await cli('update');
+    expect(update.code, update.stderr).toBe(0);
+    expect(update.stdout).toContain('updated kit for claude-code: 1.0.0 → 1.1.0');
+    expect(update.stdout).toContain('Changelog:\n  1.1.0 (2026-02-20)\n    - Add the search server\n    - kit 1.1.0');
+    expect(update.stdout).toContain('removed   .claude/rules/old.md');
+    expect(update.stdout).toContain('added     .claude/skills/review/references/new.md');
+    expect(update.stdout).toMatch(/Context for claude-code: always ~[\d,]+ → ~[\d,]+ tokens \([+−±][\d,]+\)/u);
+
+    expect((await cli('outdated', '--json')).code).toBe(0);
+    const clean = await cli('status');
+    expect(clean.code).toBe(0);
+    expect(clean.stdout).toContain('ok: 8 files as installed');
+
+    writeFileSync(join(project, 'CLAUDE.md'), 'edited\n');
+    rmSync(join(project, '.claude/agents/reviewer.md'));
+    mkdirSync(join(project, '.claude/skills/mine'), { recursive: true });
+    writeFileSync(join(project, '.claude/skills/mine/SKILL.md'), 'mine\n');
+    const drift = await cli('status', '--json');
+    expect(drift.code).toBe(1);
+    const report = JSON.parse(drift.stdout) as { files: { target: string; state: string }[]; untracked: string[]; ok: boolean };
+    expect(report.ok).toBe(false);
+    expect(report.files.filter((f) => f.state !== 'ok').map((f) => [f.target, f.state])).toEqual([
+      ['CLAUDE.md', 'changed'],
+      ['.claude/agents/reviewer.md', 'missing'],
+    ]);
+    expect(report.untracked).toEqual(['.claude/skills/mine/SKILL.md']);
+
+    const uninstall = await cli('uninstall', 'kit');
+    expect(uninstall.code, uninstall.stderr).toBe(0);
+    expect(uninstall.stdout).toContain('kept      CLAUDE.md: changed since it was installed');
+    expect(uninstall.stdout).toContain('reverted  .mcp.json');
+    expect(listProject(project)).toEqual(['.claude', '.claude/skills', '.claude/skills/mine', '.claude/skills/mine/SKILL.md', 'CLAUDE.md', 'loadout.lock.json']);
+  });
+});
+
+describe('several agents and detected', () => {
+  it('--agent claude-code,cursor installs for both and records two lock entries sharing AGENTS.md', async () => {
+    const project = makeProject();
+    const both = await runCli(['install', 'kit', '--agent', 'claude-code,cursor', '--from', catalogue.dist, '--dir', project, '--json'], project);
+    expect(both.code, both.stderr).toBe(0);
+    expect((JSON.parse(both.stdout) as { agent: string; installed: boolean }[]).map((o) => [o.agent, o.installed])).toEqual([['claude-code', true], ['cursor', true]]);
+    expect(readJson<LockFile>(join(project, 'loadout.lock.json')).installs.map((e) => e.agent)).toEqual(['claude-code', 'cursor']);
+    expect(existsSync(join(project, '.cursor/rules/style.mdc'))).toBe(true);
+
+    // Uninstalling one agent leaves the file both own.
+    const one = await runCli(['uninstall', 'kit', '--agent', 'claude-code', '--dir', project], project);
+    expect(one.stdout).toContain('kept      AGENTS.md: another install owns it too');
+    expect(readFileSync(join(project, 'AGENTS.md'), 'utf8')).toBe(contentOf(V2, 'AGENTS.md'));
+    expect(existsSync(join(project, '.claude'))).toBe(false);
+  });
+
+  it('--agent detected installs for the agents whose folders are in the project and says which it found', async () => {
+    const project = makeProject();
+    mkdirSync(join(project, '.cursor'));
+    writeFileSync(join(project, 'GEMINI.md'), '');
+    const detected = await runCli(['install', 'kit', '--agent', 'detected', '--from', catalogue.dist, '--dir', project, '--force'], project);
+    expect(detected.code, detected.stderr).toBe(0);
+    expect(detected.stderr).toContain('loadout: detected cursor (.cursor), gemini-cli (GEMINI.md)');
+    expect(detected.stdout).toContain('installed kit 1.1.0 for cursor');
+    expect(detected.stdout).toContain('installed kit 1.1.0 for gemini-cli');
+
+    const none = makeProject();
+    const nothing = await runCli(['install', 'kit', '--agent', 'detected', '--from', catalogue.dist, '--dir', none], none);
+    expect(nothing.code).toBe(2);
+    expect(nothing.stderr).toContain("--agent detected: no agent's folders or files found in");
+    const bad = await runCli(['install', 'kit', '--agent', 'cursor,vim', '--from', catalogue.dist, '--dir', none], none);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--agent is "cursor,vim"');
+  });
+});
+
+describe('--global, with HOME pointed at a temporary folder', () => {
+  it('installs into the user folders each agent documents, locks in ~/.config/loadout/lock.json, and lists the rest as manual steps', async () => {
+    const home = makeTempDir('loadout-home-');
+    const cwd = makeProject();
+    const env = { HOME: home };
+    const install = await runCli(['install', 'kit', '--agent', 'claude-code,codex,gemini-cli,cursor', '--global', '--from', catalogue.dist, '--version', '1.0.0'], cwd, env);
+    expect(install.code, install.stderr).toBe(0);
+    expect(install.stdout).toContain('installed kit 1.0.0 for claude-code from');
+    expect(install.stdout).toContain('recorded in ~/.config/loadout/lock.json');
+    const read = (p: string): string => readFileSync(join(home, p), 'utf8');
+    expect(read('.claude/CLAUDE.md')).toBe(contentOf(V1, 'CLAUDE.md'));
+    expect(read('.claude/AGENTS.md')).toBe(contentOf(V1, 'AGENTS.md'));
+    expect(read('.claude/skills/review/SKILL.md')).toBe(contentOf(V1, 'skills/review/SKILL.md'));
+    expect(read('.claude/rules/old.md')).toBe(contentOf(V1, 'rules/old.md'));
+    expect(read('.claude/agents/reviewer.md')).toBe(contentOf(V1, 'agents/reviewer.md'));
+    expect(read('.codex/AGENTS.md')).toBe(contentOf(V1, 'AGENTS.md'));
+    expect(read('.agents/skills/review/SKILL.md')).toBe(contentOf(V1, 'skills/review/SKILL.md'));
+    expect(read('.gemini/GEMINI.md')).toBe(contentOf(V1, 'GEMINI.md'));
+    expect(readJson<{ mcpServers: object }>(join(home, '.gemini/settings.json')).mcpServers).toHaveProperty('kit-docs');
+    expect(readJson<{ mcpServers: object }>(join(home, '.cursor/mcp.json')).mcpServers).toHaveProperty('kit-docs');
+    expect(read('.cursor/skills/review/SKILL.md')).toBe(contentOf(V1, 'skills/review/SKILL.md'));
+    // Claude Code's user MCP servers live in ~/.claude.json, which its own command manages; Cursor has no user rules file.
+    expect(install.stdout).toMatch(/Manual steps:\n- mcp\/servers\.json: claude-code has no user-level file for mcp files/u);
+    expect(install.stdout).toContain('- rules/style.md: cursor has no user-level file for rules files');
+    expect(listProject(cwd)).toEqual([]);
+    expect(readJson<LockFile>(join(home, '.config/loadout/lock.json')).installs.map((e) => [e.agent, e.version])).toEqual([['claude-code', '1.0.0'], ['codex', '1.0.0'], ['cursor', '1.0.0'], ['gemini-cli', '1.0.0']]);
+
+    expect((await runCli(['status', '--global'], cwd, env)).code).toBe(0);
+    expect((await runCli(['outdated', '--global'], cwd, env)).code).toBe(1);
+    const update = await runCli(['update', '--global', '--agent', 'codex'], cwd, env);
+    expect(update.code, update.stderr).toBe(0);
+    expect(read('.agents/skills/review/references/new.md')).toBe(contentOf(V2, 'skills/review/references/new.md'));
+    const uninstall = await runCli(['uninstall', 'kit', '--global'], cwd, env);
+    expect(uninstall.code, uninstall.stderr).toBe(0);
+    expect(listProject(home)).toEqual(['.config', '.config/loadout', '.config/loadout/lock.json']);
+  });
+});

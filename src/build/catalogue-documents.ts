@@ -1,17 +1,18 @@
 /**
  * The catalogue-wide documents of the static tree: `api/loadouts.json`, `api/tags.json`,
  * `api/agents.json`, the description document, the authoring schema, the search index, and
- * the home and docs pages (DESIGN.md section 5).
+ * the pages that list them: home, docs, sitemap, feed and the pages' assets (DESIGN.md
+ * section 5; `src/pages/`).
  */
 import { readAuthoringSchema } from '../catalogue/schema.js';
 import { PUBLISHED_AGENTS } from '../catalogue/vocabulary.js';
 import { ADAPTER_TARGETS, SKILL_DIRS } from '../install/layout.js';
+import { writeCataloguePages } from '../pages/write.js';
 import { searchRowOf } from '../search/document.js';
 import { writeSearchIndex } from '../search/index-file.js';
 import { schemaUrl } from './addresses.js';
 import { describeApi } from './description.js';
 import type { OutputTree } from './output.js';
-import { renderDocsPage, renderIndexPage } from './pages.js';
 import type { PublishedRecord } from './record.js';
 
 /**
@@ -35,8 +36,7 @@ export async function writeCatalogueDocuments(tree: OutputTree, base: string, re
   await tree.writeJson('api/v1/index.json', describeApi(base, false, { database: false, challenge_secret: false, challenge_site_key: false }));
   await tree.writeJson('api/schema.json', { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: schemaUrl(base), ...readAuthoringSchema() });
   await writeSearchIndex(tree, records);
-  await tree.write('index.html', renderIndexPage(base, records));
-  await tree.write('docs/index.html', renderDocsPage(base));
+  await writeCataloguePages(tree, base, records);
 }
 
 /** Tag counts, most used first, then by name. */

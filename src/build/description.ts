@@ -45,7 +45,7 @@ export const SUBMISSION_FIELDS: ApiDescription['fields'] = {
   notes: { type: 'string', required: false, rule: 'addressed to reviewers; at most 4000 characters' },
   rights_confirmed: { type: 'boolean', required: true, rule: 'must be true' },
   id: { type: 'string', required: false, rule: 'slug of at most 64 characters; derived from name when absent' },
-  challenge_token: { type: 'string', required: 'browsers', rule: 'bot-challenge result, sent with form_token' },
+  challenge_token: { type: 'string', required: 'browsers', rule: 'bot-challenge result (the ALTCHA widget\'s payload, or the vendor widget\'s token), sent with form_token; passes once' },
   form_token: { type: 'string', required: 'browsers', rule: 'from GET /api/v1/submissions/session; single use, 2 hours' },
 };
 
@@ -55,9 +55,10 @@ export const ENDPOINTS: Record<string, string> = {
   'GET /api/v1/search': 'Ranked search: q, agent, tags, category, verified, has, limit (1-50, default 20), offset (default 0).',
   'POST /mcp': 'Read-only MCP server over Streamable HTTP (stateless).',
   'GET /mcp/server-card': 'MCP server card (experimental extension).',
-  'GET /api/v1/submissions/session': 'A signed single-use form token and the challenge site key, for the browser form.',
+  'GET /api/v1/submissions/session': 'A signed single-use form token and what the challenge widget needs (challenge_provider, challenge_site_key, challenge_url), for the browser form.',
+  'GET /api/v1/submissions/challenge': 'A new signed ALTCHA proof-of-work challenge for the form\'s widget (CHALLENGE_PROVIDER altcha, the default).',
   'POST /api/v1/submissions': 'Submit a loadout (browser: form_token + challenge_token; agents: Authorization: Bearer <API_KEY>).',
-  'GET /api/v1/submissions/{submission_id}': 'Status of a submission.',
+  'GET /api/v1/submissions/{submission_id}': 'Status of a submission (as a page: /submissions/{submission_id}/).',
   'GET /api/loadouts.json': 'Every loadout, summary fields.',
   'GET /api/loadouts/{loadout_id}.json': 'The published record of a loadout.',
   'GET /api/loadouts/{loadout_id}/versions.json': 'Every published version with its date, file hashes and check counts.',

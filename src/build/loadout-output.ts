@@ -14,7 +14,7 @@ import { summariseVerification } from '../verify/verification.js';
 import { rawUrl } from './addresses.js';
 import type { HistoricVersion, LoadoutHistory } from './history.js';
 import type { OutputTree } from './output.js';
-import { renderLoadoutPage } from './pages.js';
+import { renderLoadoutPage } from '../pages/loadout.js';
 import { buildRecord, sha256, type PublishedRecord } from './record.js';
 import { writeZip } from './zip.js';
 
@@ -86,7 +86,10 @@ export async function writeLoadoutOutputs(tree: OutputTree, input: LoadoutOutput
   const versions = await Promise.all(history.versions.map((old) => writeHistoricVersion(tree, base, manifest.id, old, warnings)));
   const current = await writeCurrentVersion(tree, base, run, record, history.currentSince);
   const published = [...versions.filter((v): v is VersionEntry => v !== undefined), current];
-  await tree.writeJson(`api/loadouts/${manifest.id}/versions.json`, { id: manifest.id, latest: manifest.version, versions: published });
+  const versionsDocument = { id: manifest.id, latest: manifest.version, versions: published };
+  await tree.writeJson(`api/loadouts/${manifest.id}/versions.json`, versionsDocument);
+  // The page shows the version history, so it is written once versions.json is known.
+  await tree.write(`loadouts/${manifest.id}/index.html`, renderLoadoutPage(base, record, versionsDocument));
   return { record, versions: published, warnings };
 }
 
@@ -103,7 +106,7 @@ async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun
   const { id, version } = record;
   const manifest = run.manifest as Manifest;
   const texts = new Map(record.files.map((f) => [f.path, f.content]));
-  const writes: Promise<void>[] = [tree.writeJson(`api/loadouts/${id}.json`, record), tree.write(`loadouts/${id}/index.html`, renderLoadoutPage(base, record))];
+  const writes: Promise<void>[] = [tree.writeJson(`api/loadouts/${id}.json`, record)];
   for (const file of record.files) {
     writes.push(tree.write(`raw/${id}/${version}/${file.path}`, file.content), tree.write(`raw/${id}/latest/${file.path}`, file.content));
   }

@@ -3,12 +3,14 @@
  * is passed explicitly (DESIGN.md section 2 lists the variables).
  */
 import { LoadoutError } from '../catalogue/errors.js';
+import { CHALLENGE_PROVIDERS, type ChallengeProvider } from '../submissions/challenge.js';
 import type { SubmissionsConfig } from '../submissions/setup.js';
 
 /**
  * Everything the commands read from the environment: the submissions API's settings
  * (`DATABASE_URL`, default `sqlite:data/catalogue.db`; `SUBMISSIONS_OPEN`, default true;
- * `FORM_TOKEN_SECRET`; `CHALLENGE_*`; rate limits `RATE_LIMIT_PER_ADDRESS` (30),
+ * `FORM_TOKEN_SECRET`; `CHALLENGE_PROVIDER` (default `altcha`, or `turnstile`, `hcaptcha`),
+ * `CHALLENGE_SECRET`, `CHALLENGE_SITE_KEY`, `CHALLENGE_VERIFY_URL`; rate limits `RATE_LIMIT_PER_ADDRESS` (30),
  * `RATE_LIMIT_PER_KEY` (120) per `RATE_LIMIT_WINDOW_SECONDS` (3600); `TRUST_PROXY`), plus
  * `LOADOUT_BASE_URL` (default `http://localhost:8787`, no trailing slash) and `PORT` (8787).
  */
@@ -32,15 +34,20 @@ export function resolveConfig(env: NodeJS.ProcessEnv = process.env): ResolvedCon
   if (open !== undefined && open !== 'true' && open !== 'false') {
     throw new LoadoutError('config', `SUBMISSIONS_OPEN is ${JSON.stringify(open)} (expected true or false)`);
   }
+  const provider = env['CHALLENGE_PROVIDER'] === undefined || env['CHALLENGE_PROVIDER'] === '' ? 'altcha' : env['CHALLENGE_PROVIDER'];
+  if (!(CHALLENGE_PROVIDERS as readonly string[]).includes(provider)) {
+    throw new LoadoutError('config', `CHALLENGE_PROVIDER is ${JSON.stringify(provider)} (expected ${CHALLENGE_PROVIDERS.join(', ')})`);
+  }
   return {
     baseUrl,
     port,
     databaseUrl: env['DATABASE_URL'] ?? 'sqlite:data/catalogue.db',
     submissionsOpen: open !== 'false',
     formTokenSecret: nonEmpty(env['FORM_TOKEN_SECRET']),
+    challengeProvider: provider as ChallengeProvider,
     challengeSecret: nonEmpty(env['CHALLENGE_SECRET']),
     challengeSiteKey: nonEmpty(env['CHALLENGE_SITE_KEY']),
-    challengeVerifyUrl: env['CHALLENGE_VERIFY_URL'] ?? 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+    challengeVerifyUrl: nonEmpty(env['CHALLENGE_VERIFY_URL']),
     rateLimits: {
       perAddress: parsePositive(env, 'RATE_LIMIT_PER_ADDRESS', 30),
       perKey: parsePositive(env, 'RATE_LIMIT_PER_KEY', 120),

@@ -6,10 +6,20 @@
 import { sql } from 'kysely';
 import type { Db } from './tables.js';
 
-/** Used form-token nonces. Recording a nonce happens with the submission (SubmissionStore.create). */
+/**
+ * Used single-use nonces: form-token nonces (recorded with the submission, in
+ * SubmissionStore.submit's transaction) and bot-challenge solutions (recorded by {@link consume}
+ * when they pass, under a `challenge:` prefix, so that no solution passes twice).
+ */
 export interface NonceStore {
   /** True when `nonce` is recorded as used. */
   isUsed(nonce: string): Promise<boolean>;
+  /**
+   * Records `nonce` as used at `usedAt` (ISO) until `expiresAt` (ISO). Atomic: of concurrent
+   * calls with one nonce exactly one resolves true.
+   * @returns false, writing nothing, when `nonce` was recorded already.
+   */
+  consume(nonce: string, usedAt: string, expiresAt: string): Promise<boolean>;
   /** Deletes nonces whose token expired before `now` (ISO): they can no longer be replayed anyway. */
   purgeExpired(now: string): Promise<void>;
 }
@@ -30,6 +40,15 @@ export function createNonceStore(db: Db): NonceStore {
   return {
     async isUsed(nonce) {
       return (await db.selectFrom('form_token_nonces').select('nonce').where('nonce', '=', nonce).executeTakeFirst()) !== undefined;
+    },
+    async consume(nonce, usedAt, expiresAt) {
+      const inserted = await db
+        .insertInto('form_token_nonces')
+        .values({ nonce, used_at: usedAt, expires_at: expiresAt })
+        .onConflict((oc) => oc.column('nonce').doNothing())
+        .returning('nonce')
+        .executeTakeFirst();
+      return inserted !== undefined;
     },
     async purgeExpired(now) {
       await db.deleteFrom('form_token_nonces').where('expires_at', '<', now).execute();

@@ -1,13 +1,15 @@
 /**
  * The submissions API (spec "Endpoints" and "Authentication"; DESIGN.md section 5):
- * `GET /api/v1/submissions/session`, `POST /api/v1/submissions` and
- * `GET /api/v1/submissions/<id>`, mounted into the app through its `routes` hook.
+ * `GET /api/v1/submissions/session`, `GET /api/v1/submissions/challenge` (ALTCHA),
+ * `POST /api/v1/submissions` and `GET /api/v1/submissions/<id>`, plus the status page
+ * `/submissions/<id>/` (page-routes.ts), mounted into the app through its `routes` hook.
  *
  * POST answers, in the order they are decided: 503 `submissions_closed` (closed, no
  * database), 429 per client address, 415, 413, 400, 401 (no, wrong or revoked API key; no,
  * forged, expired or used form token), 429 per API key, 503 (browser path without a
- * configured challenge), 403 (challenge refused), 422 (every field violation at once), 409
- * (id taken), 202.
+ * configured challenge), 403 (challenge refused, or its solution used already), 422 (every
+ * field violation at once), 409 (id taken), 202. A challenge solution is spent once it passes,
+ * also when the body then fails (the widget solves a new one).
  */
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, Hono } from 'hono';
@@ -19,6 +21,7 @@ import type { ChallengeVerifier } from './challenge.js';
 import { issueFormToken, verifyFormToken } from './form-token.js';
 import { hitRateLimit, type RateLimits } from './rate-limit.js';
 import { submitLoadout, type SubmitContext } from './service.js';
+import { mountPageRoutes } from './page-routes.js';
 import { statusDocument } from './status.js';
 import { validateSubmission } from './validate.js';
 
@@ -32,9 +35,7 @@ export interface SubmissionsOptions {
   baseUrl: string;
   /** HMAC key of form tokens (`FORM_TOKEN_SECRET`). */
   formTokenSecret: string;
-  /** `CHALLENGE_SITE_KEY`, for the session endpoint. */
-  challengeSiteKey: string | undefined;
-  /** Verifies challenge tokens; undefined when `CHALLENGE_SECRET` is not set (browser path closed). */
+  /** The bot challenge of the browser path; undefined closes that path (agents still submit). */
   challenge: ChallengeVerifier | undefined;
   /** True when the published catalogue has a loadout with this id. */
   catalogueHas(loadoutId: string): Promise<boolean>;
@@ -55,9 +56,14 @@ export function createSubmissionRoutes(options: SubmissionsOptions): (app: Hono)
   const closed = (why: string): Response => problem(503, 'submissions_closed', why, { headers: { 'retry-after': '3600' } });
   const closedReason = (): string | undefined =>
     options.stores === undefined ? 'submissions are closed: no database is configured (DATABASE_URL)' : !options.open ? 'submissions are closed on this server (SUBMISSIONS_OPEN=false)' : undefined;
-  const browserClosed = options.challenge === undefined || options.challengeSiteKey === undefined
-    ? 'browser submissions are closed: the server has no CHALLENGE_SECRET and CHALLENGE_SITE_KEY to verify the challenge (agents may submit with an API key)'
-    : undefined;
+  const challenge = options.challenge;
+  const browserClosed =
+    challenge === undefined
+      ? 'browser submissions are closed: the server has no bot challenge configured (agents may submit with an API key)'
+      : challenge.provider !== 'altcha' && challenge.siteKey === undefined
+        ? `browser submissions are closed: CHALLENGE_PROVIDER is ${challenge.provider} but CHALLENGE_SITE_KEY is not set (agents may submit with an API key)`
+        : undefined;
+  const challengeUrl = `${options.baseUrl}/api/v1/submissions/challenge`;
 
   const limited = async (stores: Stores, bucket: string, limit: number, at: Date): Promise<Response | undefined> => {
     const verdict = await hitRateLimit(stores.rateLimits, bucket, limit, options.limits.windowSeconds, at);
@@ -81,7 +87,29 @@ export function createSubmissionRoutes(options: SubmissionsOptions): (app: Hono)
         await options.stores.rateLimits.purgeExpired(at.toISOString());
       }
       const token = issueFormToken(options.formTokenSecret, at);
-      return c.json({ form_token: token.token, challenge_site_key: options.challengeSiteKey, expires_at: token.expiresAt.toISOString() }, 200, { 'cache-control': 'no-store' });
+      const provider = challenge?.provider ?? null;
+      return c.json(
+        {
+          form_token: token.token,
+          expires_at: token.expiresAt.toISOString(),
+          // What the widget needs: ALTCHA fetches its challenge from us, a vendor's widget needs the site key.
+          challenge_provider: provider,
+          challenge_site_key: challenge?.siteKey ?? null,
+          challenge_url: provider === 'altcha' ? challengeUrl : null,
+        },
+        200,
+        { 'cache-control': 'no-store' },
+      );
+    });
+
+    app.get('/api/v1/submissions/challenge', async (c) => {
+      const reason = closedReason() ?? browserClosed;
+      if (reason !== undefined || options.stores === undefined || challenge === undefined) return closed(reason ?? '');
+      if (challenge.issue === undefined) return problem(404, 'not_found', `no challenge here: the challenge provider is ${challenge.provider}, whose widget fetches its challenge from the vendor`);
+      const at = now();
+      const tooMany = await limited(options.stores, `challenge:${clientAddress(c, options.trustProxy)}`, options.limits.perAddress, at);
+      if (tooMany !== undefined) return tooMany;
+      return c.json(await challenge.issue(at), 200, { 'cache-control': 'no-store' });
     });
 
     app.get('/api/v1/submissions/:id', async (c) => {
@@ -123,18 +151,22 @@ export function createSubmissionRoutes(options: SubmissionsOptions): (app: Hono)
         const check = verifyFormToken(options.formTokenSecret, formToken, at);
         if (!check.ok) return unauthorized(check.problem === 'expired' ? 'the form token has expired (expected a token less than 2 hours old: get a new one from GET /api/v1/submissions/session)' : 'the form token is not valid (expected the string from GET /api/v1/submissions/session)');
         if (await stores.nonces.isUsed(check.nonce)) return unauthorized('the form token has been used already (expected a fresh one from GET /api/v1/submissions/session)');
-        if (options.challenge === undefined || browserClosed !== undefined) return closed(browserClosed ?? '');
+        if (challenge === undefined || browserClosed !== undefined) return closed(browserClosed ?? '');
         if (typeof challengeToken !== 'string' || challengeToken === '') return unauthorized('no challenge_token (expected the token the challenge widget gave)');
         let verdict;
         try {
-          verdict = await options.challenge.verify(challengeToken, address);
+          verdict = await challenge.verify(challengeToken, address, at);
         } catch (error) {
           // The error names CHALLENGE_VERIFY_URL, which is the operator's business: it goes to
           // the server's log, and the client hears only that the vendor did not answer.
           console.error(error);
           return problem(503, 'challenge_unavailable', 'the bot-challenge vendor did not answer, so the challenge could not be checked (the cause is logged on the server); try again shortly', { headers: { 'retry-after': '30' } });
         }
-        if (!verdict.success) return problem(403, 'forbidden', `the challenge was not passed (vendor error codes: ${verdict.errorCodes.join(', ') || 'none'}); solve the challenge again`, { extra: { challenge_errors: verdict.errorCodes } });
+        if (!verdict.success) return problem(403, 'forbidden', `the challenge was not passed (error codes: ${verdict.errorCodes.join(', ') || 'none'}); solve the challenge again`, { extra: { challenge_errors: verdict.errorCodes } });
+        // Single use, whichever the provider: the first request to record the solution wins.
+        if (verdict.replay !== undefined && !(await stores.nonces.consume(`challenge:${verdict.replay.key}`, at.toISOString(), verdict.replay.expiresAt.toISOString()))) {
+          return problem(403, 'forbidden', 'the challenge solution has been used already (each solution passes once); solve a new challenge', { extra: { challenge_errors: ['already-used'] } });
+        }
         context.nonce = { nonce: check.nonce, expiresAt: check.expiresAt.toISOString() };
       }
 
@@ -149,6 +181,8 @@ export function createSubmissionRoutes(options: SubmissionsOptions): (app: Hono)
       const statusUrl = `${options.baseUrl}/api/v1/submissions/${outcome.id}`;
       return c.json({ id: outcome.id, status: outcome.status, status_url: statusUrl, loadout_id: outcome.loadoutId, verification: outcome.verification }, 202, { location: statusUrl, 'cache-control': 'no-store' });
     });
+
+    mountPageRoutes(app, { stores: options.stores, baseUrl: options.baseUrl, challenge });
 
     app.all('/api/v1/submissions', (c) => problem(405, 'method_not_allowed', `${c.req.method} is not allowed on /api/v1/submissions (expected POST)`, { headers: { allow: 'POST' } }));
   };

@@ -1,7 +1,9 @@
 /**
  * Wiring the submissions API from the configuration (DESIGN.md section 2): opens and migrates
- * the database, finds or creates the form-token secret, builds the challenge verifier, and
- * reports truthfully what the description document says (`submissions_open`, `config`).
+ * the database, finds or creates the form-token secret, builds the bot challenge (ALTCHA with
+ * `CHALLENGE_SECRET` or a key generated into the data folder by default; a hosted vendor with
+ * `CHALLENGE_PROVIDER`; issue 10 point 1), and reports truthfully what the description
+ * document says (`submissions_open`, `config`).
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { access } from 'node:fs/promises';
@@ -13,7 +15,8 @@ import { LoadoutError } from '../catalogue/errors.js';
 import { isNoDatabase, openDatabase, type Database } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrations.js';
 import { createStores } from '../storage/stores.js';
-import { createSiteverifyVerifier } from './challenge.js';
+import { createAltchaVerifier } from './altcha.js';
+import { createSiteverifyVerifier, VENDOR_VERIFY_URLS, type ChallengeProvider, type ChallengeVerifier } from './challenge.js';
 import type { RateLimits } from './rate-limit.js';
 import { createSubmissionRoutes } from './routes.js';
 
@@ -22,9 +25,12 @@ export interface SubmissionsConfig {
   databaseUrl: string;
   submissionsOpen: boolean;
   formTokenSecret: string | undefined;
+  /** `CHALLENGE_PROVIDER`: `altcha` (default), `turnstile` or `hcaptcha`. */
+  challengeProvider: ChallengeProvider;
   challengeSecret: string | undefined;
   challengeSiteKey: string | undefined;
-  challengeVerifyUrl: string;
+  /** `CHALLENGE_VERIFY_URL`; undefined for the vendor's own siteverify address. */
+  challengeVerifyUrl: string | undefined;
   baseUrl: string;
   rateLimits: RateLimits;
   trustProxy: boolean;
@@ -44,14 +50,18 @@ export interface SubmissionsSetup {
 
 /** Name of the generated form-token secret inside the data folder. */
 export const FORM_TOKEN_SECRET_FILE = 'form-token-secret';
+/** Name of the generated ALTCHA key inside the data folder (when `CHALLENGE_SECRET` is unset). */
+export const CHALLENGE_SECRET_FILE = 'challenge-secret';
 
 /**
  * Sets up the submissions API for the tree in `distDir`. With `DATABASE_URL` empty or `none`
  * the API answers 503 `submissions_closed`.
- * @throws LoadoutError `config` for a bad DATABASE_URL, `io` when the database cannot be
- *   opened or migrated (the server should not start half-working).
+ * @throws LoadoutError `config` for a bad DATABASE_URL or an incomplete challenge
+ *   configuration ({@link resolveChallenge}), `io` when the database cannot be opened or
+ *   migrated or a secret cannot be written (the server should not start half-working).
  */
 export async function setUpSubmissions(config: SubmissionsConfig, options: { distDir: string; dataDir: string }): Promise<SubmissionsSetup> {
+  const challenge = resolveChallenge(config, options.dataDir);
   let database: Database | undefined;
   if (!isNoDatabase(config.databaseUrl)) {
     database = openDatabase(config.databaseUrl);
@@ -62,13 +72,11 @@ export async function setUpSubmissions(config: SubmissionsConfig, options: { dis
       throw error instanceof LoadoutError ? error : new LoadoutError('io', `cannot prepare the database ${database.label}: ${(error as Error).message}`, { cause: error });
     }
   }
-  const challenge = config.challengeSecret === undefined ? undefined : createSiteverifyVerifier({ secret: config.challengeSecret, verifyUrl: config.challengeVerifyUrl });
   const mount = createSubmissionRoutes({
     open: config.submissionsOpen,
     stores: database === undefined ? undefined : createStores(database),
     baseUrl: config.baseUrl,
     formTokenSecret: config.formTokenSecret ?? readOrCreateSecret(options.dataDir),
-    challengeSiteKey: config.challengeSiteKey,
     challenge,
     catalogueHas: (id) => catalogueHas(options.distDir, id),
     limits: config.rateLimits,
@@ -77,7 +85,8 @@ export async function setUpSubmissions(config: SubmissionsConfig, options: { dis
   return {
     mount,
     submissionsOpen: config.submissionsOpen && database !== undefined,
-    report: { database: database !== undefined, challenge_secret: config.challengeSecret !== undefined, challenge_site_key: config.challengeSiteKey !== undefined },
+    // ALTCHA always has its key (set or generated) and has no site key; a vendor needs both.
+    report: { database: database !== undefined, challenge_secret: true, challenge_site_key: challenge.siteKey !== undefined },
     database,
     close: async () => database?.close(),
   };
@@ -92,18 +101,50 @@ export async function catalogueHas(distDir: string, id: string): Promise<boolean
 }
 
 /**
- * The form-token secret from `<dataDir>/form-token-secret`, created (32 random bytes, hex,
- * mode 0600) on first start. Several instances must share FORM_TOKEN_SECRET instead.
+ * The bot challenge the configuration asks for (issue 10 point 1):
+ * - `altcha` (default): keyed by `CHALLENGE_SECRET`, or by `<dataDir>/challenge-secret`,
+ *   generated on first start; `CHALLENGE_SITE_KEY` must be unset (ALTCHA has no site key, so a
+ *   set one means the operator meant a vendor).
+ * - `turnstile`, `hcaptcha`: `CHALLENGE_SECRET` and `CHALLENGE_SITE_KEY` are both required;
+ *   `CHALLENGE_VERIFY_URL` defaults to the vendor's siteverify address.
+ * @throws LoadoutError `config` naming the missing or contradicting variable; `io` when the
+ *   generated key cannot be written.
  */
-export function readOrCreateSecret(dataDir: string): string {
-  const file = resolve(dataDir, FORM_TOKEN_SECRET_FILE);
+export function resolveChallenge(config: SubmissionsConfig, dataDir: string): ChallengeVerifier {
+  const provider = config.challengeProvider;
+  if (provider === 'altcha') {
+    if (config.challengeSiteKey !== undefined) {
+      throw new LoadoutError('config', 'CHALLENGE_SITE_KEY is set, but CHALLENGE_PROVIDER is altcha (the default), which has no site key', {
+        hint: 'Set CHALLENGE_PROVIDER=turnstile or CHALLENGE_PROVIDER=hcaptcha to use that vendor, or unset CHALLENGE_SITE_KEY.',
+      });
+    }
+    return createAltchaVerifier({ secret: config.challengeSecret ?? readOrCreateSecret(dataDir, CHALLENGE_SECRET_FILE, 'CHALLENGE_SECRET') });
+  }
+  for (const [name, value] of [['CHALLENGE_SECRET', config.challengeSecret], ['CHALLENGE_SITE_KEY', config.challengeSiteKey]] as const) {
+    if (value === undefined) {
+      throw new LoadoutError('config', `CHALLENGE_PROVIDER is ${provider}, but ${name} is not set (expected the ${name === 'CHALLENGE_SECRET' ? 'secret key' : 'site key'} from the ${provider} dashboard)`, {
+        hint: `Set ${name}, or unset CHALLENGE_PROVIDER to use the embedded ALTCHA challenge.`,
+      });
+    }
+  }
+  return createSiteverifyVerifier({ provider, secret: config.challengeSecret as string, siteKey: config.challengeSiteKey, verifyUrl: config.challengeVerifyUrl ?? VENDOR_VERIFY_URLS[provider] });
+}
+
+/**
+ * A secret from `<dataDir>/<file>` (default the form-token secret), created (32 random bytes,
+ * hex, mode 0600) on first start. Several instances must share the variable (`variable`,
+ * default FORM_TOKEN_SECRET) instead.
+ * @throws LoadoutError `io` when the file cannot be created, `config` when it holds a short secret.
+ */
+export function readOrCreateSecret(dataDir: string, name = FORM_TOKEN_SECRET_FILE, variable = 'FORM_TOKEN_SECRET'): string {
+  const file = resolve(dataDir, name);
   try {
     mkdirSync(dataDir, { recursive: true });
     writeFileSync(file, `${randomBytes(32).toString('hex')}\n`, { flag: 'wx', mode: 0o600 });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new LoadoutError('io', `cannot create ${file}: ${(error as Error).message}`, { cause: error, hint: 'Set FORM_TOKEN_SECRET instead.' });
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new LoadoutError('io', `cannot create ${file}: ${(error as Error).message}`, { cause: error, hint: `Set ${variable} instead.` });
   }
   const secret = readFileSync(file, 'utf8').trim();
-  if (secret.length < 32) throw new LoadoutError('config', `${file} holds a secret shorter than 32 characters`, { hint: 'Delete the file to generate a new one, or set FORM_TOKEN_SECRET.' });
+  if (secret.length < 32) throw new LoadoutError('config', `${file} holds a secret shorter than 32 characters`, { hint: `Delete the file to generate a new one, or set ${variable}.` });
   return secret;
 }

@@ -1,12 +1,12 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadSearchAndMcpRoutes } from '../../src/mcp/mount.js';
 import { createApp } from '../../src/server/app.js';
 import { listen, type RunningServer } from '../../src/server/listen.js';
-import { buildFixtureCatalogue, type FixtureCatalogue } from './fixture.js';
+import { buildFixtureCatalogue, FIXTURE_IDS, type FixtureCatalogue } from './fixture.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -34,39 +34,41 @@ afterAll(async () => {
 });
 
 describe.skipIf(!existsSync(CHROMIUM))('client-side search on the home page', () => {
-  it('shows results from the downloaded index as the user types, matching the server', async () => {
+  /** The ids of the cards shown, in order. */
+  const shown = (page: Page): Promise<(string | undefined)[]> => page.locator('#loadouts > li:not([hidden])').evaluateAll((items) => items.map((li) => (li as HTMLElement).dataset['id']));
+
+  it('ranks as the user types with the downloaded index, exactly as the server does', async () => {
     const page = await browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    // Console errors name no address, so failed responses are collected instead (the browser's own favicon request aside).
+    // Console errors name no address, so failed responses are collected instead.
     page.on('response', (r) => {
-      if (r.status() >= 400 && !r.url().endsWith('/favicon.ico')) errors.push(`${r.status()} ${r.url()}`);
+      if (r.status() >= 400) errors.push(`${r.status()} ${r.url()}`);
     });
     await page.goto(`${server.url}/`);
-    expect(await page.locator('#loadouts').isVisible()).toBe(true);
-    expect(await page.locator('#search-results').isHidden()).toBe(true);
+    const all = await shown(page);
+    expect(all).toHaveLength(FIXTURE_IDS.length);
 
     for (const q of ['tail', 'nexjs', 'fastapi', 'python', 'title:foo^10~', 'svelte']) {
-      await page.fill('#search', q);
+      await page.fill('#q', q);
       const server_ = (await (await fetch(`${server.url}/api/v1/search?limit=50&q=${encodeURIComponent(q)}`)).json()) as { total: number; results: { id: string }[] };
-      await page.waitForFunction((n) => document.querySelector('#search-status')?.textContent === `${n} ${n === 1 ? 'loadout' : 'loadouts'} found`, server_.total);
-      const shown = await page.locator('#search-results li').evaluateAll((items) => items.map((li) => (li as HTMLElement).dataset['id']));
-      expect(shown, q).toEqual(server_.results.map((r) => r.id));
+      await page.waitForFunction((n) => document.querySelector('#results-status')?.textContent === `${n} ${n === 1 ? 'loadout' : 'loadouts'} found`, server_.total);
+      expect(await shown(page), q).toEqual(server_.results.map((r) => r.id));
     }
-    expect(await page.locator('#search-results li').first().textContent()).toContain('SvelteKit App');
-    expect(await page.locator('#loadouts').isHidden()).toBe(true);
+    expect(await page.locator('#loadouts > li:not([hidden])').first().textContent()).toContain('SvelteKit App');
 
-    await page.fill('#search', '');
-    expect(await page.locator('#loadouts').isVisible()).toBe(true);
-    expect(await page.locator('#search-results').isHidden()).toBe(true);
+    // An empty query shows every loadout again, in the server's listing order.
+    await page.fill('#q', '');
+    await page.waitForFunction((n) => document.querySelector('#results-status')?.textContent === `${n} loadouts`, FIXTURE_IDS.length);
+    expect(await shown(page)).toEqual(all);
     expect(errors).toEqual([]);
   });
 
   it('keeps the typed query as text, never as HTML', async () => {
     const page = await browser.newPage();
     await page.goto(`${server.url}/`);
-    await page.fill('#search', '<img src=x onerror=alert(1)>');
-    await page.waitForFunction(() => (document.querySelector('#search-status')?.textContent ?? '').endsWith('found'));
-    expect(await page.locator('#search-results img').count()).toBe(0);
+    await page.fill('#q', '<img src=x onerror=alert(1)>');
+    await page.waitForFunction(() => (document.querySelector('#results-status')?.textContent ?? '').endsWith('found'));
+    expect(await page.locator('#loadouts img').count()).toBe(0);
   });
 });

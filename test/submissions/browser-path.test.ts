@@ -9,15 +9,15 @@ import { DATABASE_KINDS } from '../storage/databases.js';
 import { CHALLENGE_SECRET, FORM_SECRET, json, SITE_KEY, startHarness, validBody } from './harness.js';
 
 describe.each(DATABASE_KINDS)('browser submissions on $kind', ({ kind, skip }) => {
-  it.skipIf(skip)('issues a session: {form_token, challenge_site_key, expires_at} two hours ahead', async () => {
+  it.skipIf(skip)('issues a session: form_token and expires_at two hours ahead, and what the vendor widget needs', async () => {
     const h = await startHarness(kind);
     const before = Date.now();
     const response = await fetch(`${h.url}/api/v1/submissions/session`);
     const body = await json(response);
     expect(response.status, JSON.stringify(body)).toBe(200);
     expect(response.headers.get('cache-control')).toBe('no-store');
-    expect(Object.keys(body).sort()).toEqual(['challenge_site_key', 'expires_at', 'form_token']);
-    expect(body['challenge_site_key']).toBe(SITE_KEY);
+    expect(Object.keys(body).sort()).toEqual(['challenge_provider', 'challenge_site_key', 'challenge_url', 'expires_at', 'form_token']);
+    expect(body).toMatchObject({ challenge_provider: 'turnstile', challenge_site_key: SITE_KEY, challenge_url: null });
     const expires = Date.parse(String(body['expires_at']));
     // Token expiry is whole seconds: at most one second before `before` + 2 hours.
     expect(expires - before, String(body['expires_at'])).toBeGreaterThan((FORM_TOKEN_LIFETIME_SECONDS - 5) * 1000);
@@ -98,11 +98,11 @@ describe.each(DATABASE_KINDS)('browser submissions on $kind', ({ kind, skip }) =
     expect((await h.post(validBody({ form_token: token, challenge_token: 'pass-2' }))).status).toBe(202);
   });
 
-  it.skipIf(skip)('closes the browser path with 503 when no challenge secret is configured; agents still submit', async () => {
+  it.skipIf(skip)('closes the browser path with 503 when no challenge is configured; agents still submit', async () => {
     const h = await startHarness(kind, { noChallenge: true });
     const session = await fetch(`${h.url}/api/v1/submissions/session`);
     expect(session.status).toBe(503);
-    expect(await json(session)).toMatchObject({ code: 'submissions_closed', detail: expect.stringMatching(/CHALLENGE_SECRET/) as unknown });
+    expect(await json(session)).toMatchObject({ code: 'submissions_closed', detail: expect.stringMatching(/no bot challenge configured/) as unknown });
     const token = issueFormToken(FORM_SECRET, new Date()).token;
     expect((await h.post(validBody({ form_token: token, challenge_token: 'pass-1' }))).status).toBe(503);
     expect((await h.post(validBody(), { authorization: `Bearer ${h.key}` })).status).toBe(202);

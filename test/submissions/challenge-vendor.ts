@@ -19,8 +19,11 @@ export interface ChallengeVendor {
   contentTypes: string[];
 }
 
-/** Starts the vendor for `secret`; closed when the test finishes. */
-export async function startChallengeVendor(secret: string): Promise<ChallengeVendor> {
+/**
+ * Starts the vendor for `secret`; closed when the test finishes. `forgetful`: it passes a
+ * `pass…` token every time (a vendor whose replay window has passed, or that does not check).
+ */
+export async function startChallengeVendor(secret: string, options: { forgetful?: boolean } = {}): Promise<ChallengeVendor> {
   const requests: Record<string, string>[] = [];
   const contentTypes: string[] = [];
   const used = new Set<string>();
@@ -40,7 +43,7 @@ export async function startChallengeVendor(secret: string): Promise<ChallengeVen
       if (response === undefined || response === '') return answer(false, ['missing-input-response']);
       if (!response.startsWith('pass')) return answer(false, ['invalid-input-response']);
       if (used.has(response)) return answer(false, ['timeout-or-duplicate']);
-      used.add(response);
+      if (options.forgetful !== true) used.add(response);
       return answer(true, []);
     });
   });

@@ -12,7 +12,7 @@ import { listen } from '../../src/server/listen.js';
 import type { Database } from '../../src/storage/database.js';
 import { createStores, type Stores } from '../../src/storage/stores.js';
 import { createApiKey } from '../../src/submissions/api-key.js';
-import { createSiteverifyVerifier } from '../../src/submissions/challenge.js';
+import { createSiteverifyVerifier, type ChallengeVerifier } from '../../src/submissions/challenge.js';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../src/submissions/rate-limit.js';
 import { catalogueHas } from '../../src/submissions/setup.js';
 import { createSubmissionRoutes, type SubmissionsOptions } from '../../src/submissions/routes.js';
@@ -48,13 +48,17 @@ export interface HarnessOptions {
   noChallenge?: boolean;
   /** Siteverify address to use instead of the fake vendor's (e.g. one that does not answer). */
   challengeUrl?: string;
+  /** A challenge to use instead of the fake vendor (e.g. ALTCHA). */
+  challenge?: ChallengeVerifier;
+  /** The fake vendor forgets the tokens it passed, so only the server's own record refuses a replay. */
+  forgetfulVendor?: boolean;
 }
 
 /** Starts a server on a fresh database of `kind`. */
 export async function startHarness(kind: TestDatabaseKind, options: HarnessOptions = {}): Promise<Harness> {
   const database = await openTestDatabase(kind);
   const stores = createStores(database);
-  const vendor = await startChallengeVendor(CHALLENGE_SECRET);
+  const vendor = await startChallengeVendor(CHALLENGE_SECRET, { forgetful: options.forgetfulVendor === true });
   const distDir = makeTempDir('loadout-dist-');
   mkdirSync(join(distDir, 'api', 'loadouts'), { recursive: true });
   writeFileSync(join(distDir, 'api', 'loadouts.json'), '[]');
@@ -64,8 +68,7 @@ export async function startHarness(kind: TestDatabaseKind, options: HarnessOptio
     stores: options.noDatabase === true ? undefined : stores,
     baseUrl: 'http://catalogue.test',
     formTokenSecret: FORM_SECRET,
-    challengeSiteKey: options.noChallenge === true ? undefined : SITE_KEY,
-    challenge: options.noChallenge === true ? undefined : createSiteverifyVerifier({ secret: CHALLENGE_SECRET, verifyUrl: options.challengeUrl ?? vendor.url, timeoutMs: 5000 }),
+    challenge: options.noChallenge === true ? undefined : (options.challenge ?? createSiteverifyVerifier({ secret: CHALLENGE_SECRET, siteKey: SITE_KEY, verifyUrl: options.challengeUrl ?? vendor.url, timeoutMs: 5000 })),
     catalogueHas: (id) => catalogueHas(distDir, id),
     limits: { ...DEFAULT_RATE_LIMITS, perAddress: 1000, perKey: 1000, ...options.limits },
   };

@@ -1,0 +1,102 @@
+/**
+ * The home page (issue 10 point 3): every loadout as a card (title, summary, the agents it
+ * supports, its verification badge, counts of rules, skills and MCP servers, featured and
+ * deprecated marks), in the order of the search API's empty query (featured, then newest
+ * update, then id). Without JavaScript the full list shows; with it, `assets/home.js` shows
+ * the filter bar (agent, category, stack, verified, has) and search as you type, kept in the
+ * URL with the search API's own parameter names (`q`, `agent`, `category`, `tags`,
+ * `verified`, `has`), so a filtered view can be shared and maps onto `GET /api/v1/search`.
+ */
+import { CATEGORIES, HAS_VALUES, PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
+import type { PublishedRecord } from '../build/record.js';
+import { escapeHtml, plural } from './html.js';
+import { AGENT_NAMES, renderPage } from './layout.js';
+import { HOME_SCRIPT_PATH } from './scripts/home.js';
+import { verificationBadge } from './verification.js';
+
+/** The fields of a record the home page reads (the build passes records without file contents). */
+export type HomeRecord = Pick<PublishedRecord, 'id' | 'title' | 'summary' | 'version' | 'categories' | 'stacks' | 'compatibility' | 'counts' | 'featured' | 'deprecated' | 'updated'> & {
+  verification: Pick<PublishedRecord['verification'], 'verified'>;
+};
+
+/** Order of the search API without a query: featured first, then updated (newest first, undated last), then id. Pure. */
+export function listingOrder(a: HomeRecord, b: HomeRecord): number {
+  if (a.featured !== b.featured) return a.featured ? -1 : 1;
+  const au = a.updated ?? null;
+  const bu = b.updated ?? null;
+  if (au !== bu) {
+    if (au === null) return 1;
+    if (bu === null) return -1;
+    return au < bu ? 1 : -1;
+  }
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** The agents a loadout supports: every agent whose compatibility is not `unsupported`. */
+export function supportedAgents(r: Pick<HomeRecord, 'compatibility'>): Agent[] {
+  return PUBLISHED_AGENTS.filter((a) => r.compatibility[a] !== 'unsupported');
+}
+
+const HAS_LABELS: Record<(typeof HAS_VALUES)[number], string> = { skills: 'Skills', mcp: 'MCP servers', rules: 'Rules' };
+
+function card(r: HomeRecord): string {
+  const agents = supportedAgents(r);
+  const has = HAS_VALUES.filter((h) => r.counts[h] > 0);
+  const data = [
+    `data-id="${escapeHtml(r.id)}"`,
+    `data-agents="${escapeHtml(agents.join(' '))}"`,
+    `data-categories="${escapeHtml(r.categories.join(' '))}"`,
+    `data-stacks="${escapeHtml(r.stacks.join(' '))}"`,
+    `data-verified="${r.verification.verified ? 'true' : 'false'}"`,
+    `data-has="${escapeHtml(has.join(' '))}"`,
+  ].join(' ');
+  const marks = [verificationBadge(r.verification.verified), r.featured ? '<span class="badge star">★ Featured</span>' : '', r.deprecated ? '<span class="badge bad">Deprecated</span>' : '', `<span class="small muted">v${escapeHtml(r.version)}</span>`]
+    .filter((m) => m !== '')
+    .join(' ');
+  const agentText = agents.length === PUBLISHED_AGENTS.length ? 'All six agents' : agents.map((a) => AGENT_NAMES[a]).join(', ') || 'No agent';
+  return `<li class="card${r.deprecated ? ' deprecated' : ''}" ${data}>
+<h2><a href="loadouts/${escapeHtml(r.id)}/">${escapeHtml(r.title)}</a></h2>
+<p class="marks">${marks}</p>
+<p>${escapeHtml(r.summary)}</p>
+<p class="agents"><span class="vh">Agents: </span>${escapeHtml(agentText)}</p>
+<p class="counts">${plural(r.counts.rules, 'rule')} · ${plural(r.counts.skills, 'skill')} · ${plural(r.counts.mcp, 'MCP server')}</p>
+<p>${[...r.categories, ...r.stacks].map((t) => `<span class="tag">${escapeHtml(t)}</span>`).join('')}</p>
+</li>`;
+}
+
+const option = (value: string, label: string): string => `<option value="${escapeHtml(value)}">${escapeHtml(label)}</option>`;
+
+/** The home page for `records` (any order; sorted here). Pure. */
+export function renderHomePage(base: string, records: readonly HomeRecord[]): string {
+  const sorted = [...records].sort(listingOrder);
+  const stackCounts = new Map<string, number>();
+  for (const r of records) for (const s of r.stacks) stackCounts.set(s, (stackCounts.get(s) ?? 0) + 1);
+  const stacks = [...stackCounts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  const categories = CATEGORIES.filter((c) => records.some((r) => r.categories.includes(c)));
+  const filters = `<form class="filters" id="filters" role="search" aria-label="Find a loadout" hidden>
+<div class="search"><label for="q">Search loadouts</label><input id="q" name="q" type="search" autocomplete="off" maxlength="200" placeholder="e.g. nextjs, fastapi tests, godot" aria-describedby="results-status"></div>
+<div><label for="f-agent">Agent</label><select id="f-agent" name="agent">${option('', 'Any agent')}${PUBLISHED_AGENTS.map((a) => option(a, AGENT_NAMES[a])).join('')}</select></div>
+<div><label for="f-category">Category</label><select id="f-category" name="category">${option('', 'Any category')}${categories.map((c) => option(c, c)).join('')}</select></div>
+<div><label for="f-tags">Stack</label><select id="f-tags" name="tags">${option('', 'Any stack')}${stacks.map(([s, n]) => option(s, `${s} (${n})`)).join('')}</select></div>
+<div><label for="f-verified">Checks</label><select id="f-verified" name="verified">${option('', 'Any')}${option('true', 'Verified only')}${option('false', 'Failed checks')}</select></div>
+<div><label for="f-has">Has</label><select id="f-has" name="has">${option('', 'Anything')}${HAS_VALUES.map((h) => option(h, HAS_LABELS[h])).join('')}</select></div>
+<div><button type="button" id="clear">Clear filters</button></div>
+</form>`;
+  const body = `<h1>Loadout Catalogue</h1>
+<p class="lead">Versioned bundles of instructions, rules, skills and MCP configuration for coding agents: find one for your stack and agent, see what it installs and whether it passed its checks, and install it.</p>
+${filters}
+<p id="results-status" class="muted" role="status" aria-live="polite">${plural(records.length, 'loadout')}</p>
+<ul class="cards" id="loadouts">
+${sorted.map(card).join('\n')}
+</ul>
+<p id="no-results" hidden>No loadout matches. Try fewer filters or other words.</p>`;
+  return renderPage({
+    title: 'Loadout Catalogue',
+    description: 'Find a loadout (instructions, rules, skills and MCP configuration) for your coding agent and stack, and install it.',
+    base,
+    path: '',
+    current: 'home',
+    scripts: [HOME_SCRIPT_PATH],
+    body,
+  });
+}

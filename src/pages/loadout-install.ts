@@ -1,0 +1,87 @@
+/**
+ * The install box of a loadout page (issue 10 point 4): one panel per agent with the
+ * command and its copy button, the zip link, the context cost, the file targets and the
+ * manual steps. Without JavaScript every panel shows, each under its heading; with it,
+ * `assets/loadout.js` turns the hidden tab list into keyboard-accessible tabs (WAI-ARIA
+ * Authoring Practices, "Tabs with automatic activation") and remembers the agent chosen.
+ */
+import type { PublishedRecord } from '../build/record.js';
+import { PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
+import { escapeHtml, formatBytes, plural } from './html.js';
+import { AGENT_NAMES } from './layout.js';
+
+/** A size in the context window (`install/context-cost.ts` ContextSize). */
+export interface ContextSizeView {
+  bytes: number;
+  tokens: number;
+}
+
+/** The context cost of a loadout for one agent, where the versions document carries it. */
+export interface ContextCostView {
+  always: ContextSizeView;
+  on_demand: ContextSizeView;
+}
+
+/** Percent-encodes each segment of a file path, keeping `/` (as `build/addresses.ts`). */
+export const encodePath = (path: string): string => path.split('/').map(encodeURIComponent).join('/');
+
+/** The command that installs loadout `id` for `agent` from the catalogue at `base`. */
+export function installCommand(id: string, agent: Agent, base: string): string {
+  return `loadout install ${id} --agent ${agent} --from ${base}`;
+}
+
+/** A copy button for the text of the element `targetId`; hidden until the script shows it. */
+export function copyButton(targetId: string, label: string): string {
+  return `<button type="button" class="copy" data-copy="${escapeHtml(targetId)}" aria-label="${escapeHtml(label)}" hidden>Copy</button>`;
+}
+
+const COMPAT_BADGE: Record<string, string> = { native: 'ok', adapter: 'note', unsupported: 'bad' };
+
+/** `~1,234 tokens (4.8 KB)`. */
+export function formatContext(size: ContextSizeView): string {
+  return `~${size.tokens.toLocaleString('en')} tokens (${formatBytes(size.bytes)})`;
+}
+
+function panel(r: PublishedRecord, agent: Agent, base: string, root: string, context: ContextCostView | undefined): string {
+  const entry = r.install[agent];
+  const compat = r.compatibility[agent];
+  const cmdId = `cmd-${agent}`;
+  const files = entry.files
+    .map((f) => `<li><code>${escapeHtml(f.target)}</code><span class="from">from <a href="${escapeHtml(`${root}raw/${r.id}/${r.version}/${encodePath(f.path)}`)}">${escapeHtml(f.path)}</a> (${escapeHtml(f.role)})</span></li>`)
+    .join('');
+  const steps = entry.manual_steps
+    .map((s, i) => {
+      const id = `step-${agent}-${i}`;
+      return `<li><p><strong>${escapeHtml(s.kind)}</strong> <code>${escapeHtml(s.path)}</code> ${copyButton(id, `Copy manual step ${i + 1} for ${AGENT_NAMES[agent]}`)}</p><pre id="${id}" tabindex="0"><code>${escapeHtml(s.text)}</code></pre></li>`;
+    })
+    .join('');
+  const cost =
+    context === undefined
+      ? ''
+      : `<p class="small">Context cost: ${formatContext(context.always)} at the start of every session; ${formatContext(context.on_demand)} more when its skills, subagents and scoped rules are used.</p>`;
+  const warning = compat === 'unsupported' ? `<p class="error">This loadout does not support ${escapeHtml(AGENT_NAMES[agent])}.</p>` : '';
+  return `<section class="panel" id="panel-${agent}" data-agent="${agent}" aria-labelledby="heading-${agent}">
+<h3 id="heading-${agent}">${escapeHtml(AGENT_NAMES[agent])} <span class="badge ${COMPAT_BADGE[compat] ?? 'plain'}">${escapeHtml(compat)}</span></h3>
+${warning}
+<div class="command"><pre id="${cmdId}" tabindex="0"><code>${escapeHtml(installCommand(r.id, agent, base))}</code></pre>${copyButton(cmdId, `Copy the install command for ${AGENT_NAMES[agent]}`)}</div>
+<p><a class="button" href="${escapeHtml(`${root}download/${r.id}/${agent}.zip`)}" download>Download ${escapeHtml(agent)}.zip</a> <span class="small muted">${plural(entry.files.length, 'file')} · ${plural(entry.manual_steps.length, 'manual step')}</span></p>
+${cost}
+<h4 id="files-${agent}">Files it installs</h4>
+<ul class="targets" aria-labelledby="files-${agent}">${files === '' ? '<li>None.</li>' : files}</ul>
+${steps === '' ? '' : `<h4>Manual steps</h4><ol class="steps">${steps}</ol>`}
+</section>`;
+}
+
+/**
+ * The install box: the tab list (hidden until the script runs) and one panel per agent.
+ * `context` is the latest version's cost per agent, when the versions document has it. Pure.
+ */
+export function renderInstallBox(r: PublishedRecord, base: string, root: string, context: Partial<Record<Agent, ContextCostView>> | undefined): string {
+  const tabs = PUBLISHED_AGENTS.map(
+    (a) => `<button type="button" role="tab" id="tab-${a}" aria-controls="panel-${a}" aria-selected="false" tabindex="-1" data-agent="${a}">${escapeHtml(AGENT_NAMES[a])}</button>`,
+  ).join('');
+  return `<div class="install" id="install-box">
+<div role="tablist" aria-label="Agent" hidden>${tabs}</div>
+${PUBLISHED_AGENTS.map((a) => panel(r, a, base, root, context?.[a])).join('\n')}
+</div>`;
+}

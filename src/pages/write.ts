@@ -1,0 +1,55 @@
+/**
+ * What the build writes for the pages besides each loadout's own page (which
+ * `build/loadout-output.ts` writes with its other outputs): the stylesheet and the page
+ * scripts, the challenge widget's files copied from the installed `altcha` package (served
+ * from the catalogue's own origin, never a CDN), the home and docs pages, `sitemap.xml` and
+ * the Atom feed.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import type { OutputTree } from '../build/output.js';
+import { renderDocsPage } from './docs.js';
+import { renderAtomFeed, renderSitemap, type FeedRecord } from './feeds.js';
+import { renderHomePage, type HomeRecord } from './home.js';
+import { FEED_PATH, SITEMAP_PATH } from './layout.js';
+import { HOME_SCRIPT, HOME_SCRIPT_PATH } from './scripts/home.js';
+import { LOADOUT_SCRIPT, LOADOUT_SCRIPT_PATH } from './scripts/loadout.js';
+import { SUBMIT_SCRIPT, SUBMIT_SCRIPT_PATH } from './scripts/submit.js';
+import { ALTCHA_ASSETS, SUBMIT_CHALLENGE_SCRIPT, SUBMIT_CHALLENGE_SCRIPT_PATH } from './scripts/submit-challenge.js';
+import { SUBMIT_FILES_SCRIPT, SUBMIT_FILES_SCRIPT_PATH } from './scripts/submit-files.js';
+import { STYLESHEET, STYLESHEET_PATH } from './style.js';
+
+/** The fields of a record the catalogue-wide pages read (records come without file contents). */
+export type CataloguePageRecord = HomeRecord & FeedRecord;
+
+let altchaDist: string | undefined;
+
+/** `node_modules/altcha/dist` of the installed widget. */
+function altchaDistDir(): string {
+  // The package's `exports` hide package.json; resolve its CommonJS entry (dist/main/…) and step up.
+  altchaDist ??= join(dirname(createRequire(import.meta.url).resolve('altcha')), '..');
+  return altchaDist;
+}
+
+/**
+ * Writes the shared assets, the home and docs pages, the sitemap and the feed into `tree`.
+ * @throws LoadoutError `internal` from the tree on a bad path; the file system's error when
+ *   the `altcha` package is not installed.
+ */
+export async function writeCataloguePages(tree: OutputTree, base: string, records: readonly CataloguePageRecord[]): Promise<void> {
+  const scripts: [string, string][] = [
+    [STYLESHEET_PATH, STYLESHEET],
+    [HOME_SCRIPT_PATH, HOME_SCRIPT],
+    [LOADOUT_SCRIPT_PATH, LOADOUT_SCRIPT],
+    [SUBMIT_FILES_SCRIPT_PATH, SUBMIT_FILES_SCRIPT],
+    [SUBMIT_CHALLENGE_SCRIPT_PATH, SUBMIT_CHALLENGE_SCRIPT],
+    [SUBMIT_SCRIPT_PATH, SUBMIT_SCRIPT],
+  ];
+  for (const [path, text] of scripts) await tree.write(path, text);
+  for (const asset of ALTCHA_ASSETS) await tree.write(asset.path, readFileSync(join(altchaDistDir(), asset.from)));
+  await tree.write('index.html', renderHomePage(base, records));
+  await tree.write('docs/index.html', renderDocsPage(base));
+  await tree.write(SITEMAP_PATH, renderSitemap(base, records));
+  await tree.write(FEED_PATH, renderAtomFeed(base, records));
+}

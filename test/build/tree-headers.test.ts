@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressClassOf, cacheControlFor, contentTypeFor } from '../../src/build/tree-headers.js';
+import { addressClassOf, cacheControlFor, contentTypeFor, isPublishedPath } from '../../src/build/tree-headers.js';
 
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'public, max-age=60, must-revalidate';
@@ -38,5 +38,27 @@ describe('headers of a published path', () => {
       'catalogue',
       'catalogue',
     ]);
+  });
+});
+
+describe('Agent Skills discovery (.well-known) paths', () => {
+  it('publishes exactly the .well-known folders at the root and in a loadout\'s folder, and no other dot file', () => {
+    for (const path of ['.well-known/agent-skills/index.json', '.well-known/skills/x/SKILL.md', 'loadouts/x/.well-known/agent-skills/x.zip']) expect(isPublishedPath(path), path).toBe(true);
+    for (const path of ['.loadout-build.json', '.complete', '.WELL-KNOWN/agent-skills/index.json', 'api/.well-known/agent-skills/index.json', 'raw/x/latest/.well-known/a', 'loadouts/.x/.well-known/a', 'loadouts/x/y/.well-known/a', '.well-known/.hidden', 'loadouts/x/.well-known/skills/.git/config']) {
+      expect(isPublishedPath(path), path).toBe(false);
+    }
+  });
+
+  it('serves skill files as sandboxed text whatever their name, archives as zips, and the indexes as JSON documents of their loadout or of the catalogue', () => {
+    for (const path of ['.well-known/skills/x/templates/page.html', 'loadouts/x/.well-known/skills/x/icon.svg', 'loadouts/x/.well-known/agent-skills/x/SKILL.md', 'loadouts/x/.well-known/skills/x/run.js', '.well-known/agent-skills/x/data.json']) {
+      expect(contentTypeFor(path), path).toBe('text/plain; charset=utf-8');
+      expect(addressClassOf(path), path).toBe('well-known');
+    }
+    expect(contentTypeFor('loadouts/x/.well-known/agent-skills/x.zip')).toBe('application/zip');
+    // A zip deeper in a skill folder is a skill file, not an archive the build wrote.
+    expect(contentTypeFor('loadouts/x/.well-known/skills/x/a.zip')).toBe('text/plain; charset=utf-8');
+    expect(['loadouts/x/.well-known/agent-skills/index.json', 'loadouts/x/.well-known/skills/index.json', '.well-known/agent-skills/index.json', '.well-known/skills/index.json'].map(addressClassOf)).toEqual(['page', 'page', 'catalogue', 'catalogue']);
+    expect(contentTypeFor('.well-known/agent-skills/index.json')).toBe('application/json; charset=utf-8');
+    expect(cacheControlFor('loadouts/x/.well-known/agent-skills/x.zip')).toBe(REVALIDATE);
   });
 });

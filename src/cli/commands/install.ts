@@ -6,7 +6,7 @@ import { installLoadouts, type InstallOptions } from '../../install/install.js';
 import { EXIT } from '../exit.js';
 import { CONTEXT_NOTE, formatContext, scopeOf } from '../install-report.js';
 import type { Write } from '../report.js';
-import { printable, printableLine } from '../terminal-text.js';
+import { printable, printableJson, printableLine } from '../terminal-text.js';
 
 /** Options of {@link installCommand}: the core's, with `--agent` as given and the output flags. */
 export interface InstallCommandOptions extends Omit<InstallOptions, 'agents' | 'scope'> {
@@ -38,7 +38,7 @@ export async function installCommand(options: InstallCommandOptions, out: Write,
   const conflicted = outcomes.some((o) => o.conflicts.length > 0);
   for (const o of outcomes) for (const w of o.warnings) err(`loadout: warning: ${printableLine(w.message)}; ${options.dryRun === true || conflicted ? 'it would be written' : 'written'} because of --force\n`);
   if (json) {
-    out(`${JSON.stringify(outcomes, null, 2)}\n`);
+    out(`${printableJson(outcomes)}\n`);
     return conflicted ? EXIT.failed : EXIT.ok;
   }
   for (const o of outcomes) {

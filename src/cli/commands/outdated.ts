@@ -3,7 +3,7 @@ import { listOutdated, type OutdatedRow } from '../../install/outdated.js';
 import { EXIT } from '../exit.js';
 import { scopeOf } from '../install-report.js';
 import type { Write } from '../report.js';
-import { printableLine } from '../terminal-text.js';
+import { printableJson, printableLine } from '../terminal-text.js';
 
 /** Options of {@link outdatedCommand}. */
 export interface OutdatedCommandOptions {
@@ -20,7 +20,7 @@ export async function outdatedCommand(options: OutdatedCommandOptions, out: Writ
   const rows = await listOutdated({ scope, ...(options.from === undefined ? {} : { from: options.from }) });
   const failed = rows.some((r) => r.outdated || r.error !== undefined);
   if (options.json) {
-    out(`${JSON.stringify(rows, null, 2)}\n`);
+    out(`${printableJson(rows)}\n`);
     return failed ? EXIT.failed : EXIT.ok;
   }
   if (rows.length === 0) {

@@ -3,7 +3,7 @@ import { readStatus } from '../../install/status.js';
 import { EXIT } from '../exit.js';
 import { scopeOf } from '../install-report.js';
 import type { Write } from '../report.js';
-import { printableLine } from '../terminal-text.js';
+import { printableJson, printableLine } from '../terminal-text.js';
 
 /** Options of {@link statusCommand}. */
 export interface StatusCommandOptions {
@@ -17,7 +17,7 @@ export interface StatusCommandOptions {
 export async function statusCommand(options: StatusCommandOptions, out: Write): Promise<number> {
   const report = await readStatus(scopeOf(options));
   if (options.json) {
-    out(`${JSON.stringify(report, null, 2)}\n`);
+    out(`${printableJson(report)}\n`);
     return report.ok ? EXIT.ok : EXIT.failed;
   }
   if (report.files.length === 0) out(`nothing installed (${printableLine(report.lock)} lists no installs)\n`);

@@ -5,7 +5,7 @@ import { uninstallLoadout } from '../../install/uninstall.js';
 import { EXIT } from '../exit.js';
 import { scopeOf } from '../install-report.js';
 import type { Write } from '../report.js';
-import { printableLine } from '../terminal-text.js';
+import { printableJson, printableLine } from '../terminal-text.js';
 
 /** Options of {@link uninstallCommand}. */
 export interface UninstallCommandOptions {
@@ -24,7 +24,7 @@ export async function uninstallCommand(options: UninstallCommandOptions, out: Wr
   if (options.agent !== undefined && !isAgent(options.agent)) throw new LoadoutError('usage', `--agent is ${JSON.stringify(options.agent)} (expected one of ${PUBLISHED_AGENTS.join(', ')})`);
   const outcome = await uninstallLoadout({ scope: scopeOf(options), id: options.id, dryRun: options.dryRun, force: options.force, ...(options.agent === undefined ? {} : { agent: options.agent }) });
   if (options.json) {
-    out(`${JSON.stringify(outcome, null, 2)}\n`);
+    out(`${printableJson(outcome)}\n`);
     return EXIT.ok;
   }
   const verb = options.dryRun ? 'would uninstall' : 'uninstalled';

@@ -5,7 +5,7 @@ import { updateLoadouts, type LoadoutUpdate } from '../../install/update.js';
 import { EXIT } from '../exit.js';
 import { CONTEXT_NOTE, formatContextChange, scopeOf } from '../install-report.js';
 import type { Write } from '../report.js';
-import { printable, printableLine } from '../terminal-text.js';
+import { printable, printableJson, printableLine } from '../terminal-text.js';
 
 /** Options of {@link updateCommand}. */
 export interface UpdateCommandOptions {
@@ -40,7 +40,7 @@ export async function updateCommand(options: UpdateCommandOptions, out: Write, e
   });
   for (const u of outcome.updates) for (const w of u.warnings) err(`loadout: warning: ${printableLine(w.message)}; ${outcome.written ? 'written' : 'it would be written'} because of --force\n`);
   if (options.json) {
-    out(`${JSON.stringify(outcome, null, 2)}\n`);
+    out(`${printableJson(outcome)}\n`);
     return EXIT.ok;
   }
   for (const u of outcome.updates) out(formatUpdate(u, outcome.written));

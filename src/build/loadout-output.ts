@@ -7,7 +7,8 @@
 import { describePathProblem } from '../catalogue/file-path.js';
 import { MANIFEST_FILE, type FileEntry, type Manifest } from '../catalogue/manifest.js';
 import { decodeUtf8, type LoadoutSource } from '../catalogue/source.js';
-import { PUBLISHED_AGENTS } from '../catalogue/vocabulary.js';
+import { PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
+import { measureContextForAgents, type ContextCost } from '../install/context-cost.js';
 import { resolveInstallPlan } from '../install/plan.js';
 import { runChecks, type CheckRun } from '../verify/run.js';
 import { summariseVerification } from '../verify/verification.js';
@@ -28,6 +29,10 @@ export interface VersionEntry {
   /** The version's files: their manifest entry (what an installer needs to place them) plus hash, size and address. */
   files: VersionFile[];
   checks: { pass: number; fail: number; skip: number; not_applicable: number };
+  /** Subjects of the commits that made this version, newest first (the changelog; `history.ts`). */
+  changes: string[];
+  /** Context cost per agent of the six (`install/context-cost.ts`); all zero for a version whose manifest was invalid. */
+  context: Record<Agent, ContextCost>;
 }
 
 /** `api/loadouts/<id>/versions.json`: every published version, oldest first. */
@@ -84,7 +89,7 @@ export async function writeLoadoutOutputs(tree: OutputTree, input: LoadoutOutput
   const record = buildRecord({ baseUrl: base, manifest, texts: decodeAll(run.source), verification, published: history.published, updated: history.updated });
   const warnings: string[] = [];
   const versions = await Promise.all(history.versions.map((old) => writeHistoricVersion(tree, base, manifest.id, old, warnings)));
-  const current = await writeCurrentVersion(tree, base, run, record, history.currentSince);
+  const current = await writeCurrentVersion(tree, base, run, record, history);
   const published = [...versions.filter((v): v is VersionEntry => v !== undefined), current];
   const versionsDocument = { id: manifest.id, latest: manifest.version, versions: published };
   await tree.writeJson(`api/loadouts/${manifest.id}/versions.json`, versionsDocument);
@@ -92,6 +97,8 @@ export async function writeLoadoutOutputs(tree: OutputTree, input: LoadoutOutput
   await tree.write(`loadouts/${manifest.id}/index.html`, renderLoadoutPage(base, record, versionsDocument));
   return { record, versions: published, warnings };
 }
+
+const decodeText = (bytes: Uint8Array | undefined): string | undefined => (bytes === undefined ? undefined : decodeUtf8(bytes));
 
 function decodeAll(source: LoadoutSource): Map<string, string> {
   const texts = new Map<string, string>();
@@ -102,7 +109,7 @@ function decodeAll(source: LoadoutSource): Map<string, string> {
   return texts;
 }
 
-async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun, record: PublishedRecord, since: string | undefined): Promise<VersionEntry> {
+async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun, record: PublishedRecord, history: LoadoutHistory): Promise<VersionEntry> {
   const { id, version } = record;
   const manifest = run.manifest as Manifest;
   const texts = new Map(record.files.map((f) => [f.path, f.content]));
@@ -119,11 +126,13 @@ async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun
   await Promise.all(writes);
   return {
     version,
-    date: since ?? null,
+    date: history.currentSince ?? null,
     commit: record.verification.commit,
     latest: true,
     files: record.files.map((f) => ({ path: f.path, ...entryFields(manifest.files.find((e) => e.path === f.path)), sha256: f.sha256, bytes: f.bytes, raw_url: f.raw_url })),
     checks: record.verification.counts,
+    changes: history.currentChanges,
+    context: measureContextForAgents(manifest.files, (p) => texts.get(p)),
   };
 }
 
@@ -154,5 +163,7 @@ async function writeHistoricVersion(tree: OutputTree, base: string, id: string, 
   }
   await Promise.all(writes);
   const counts = summariseVerification(run.results, { checkedAt: new Date(0), commit: old.commit, contentCurrent: true }).counts;
-  return { version: old.version, date: old.date, commit: old.commit, latest: false, files, checks: counts };
+  const published = new Set(files.map((f) => f.path));
+  const context = measureContextForAgents(run.manifest?.files.filter((f) => published.has(f.path)) ?? [], (p) => decodeText(snapshot.files.get(p)));
+  return { version: old.version, date: old.date, commit: old.commit, latest: false, files, checks: counts, changes: old.changes, context };
 }

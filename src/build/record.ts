@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { ADAPTER_AGENTS } from '../adapters/generate.js';
 import type { FileEntry, Manifest } from '../catalogue/manifest.js';
 import { PUBLISHED_AGENTS, type Agent, type CompatibilityLevel } from '../catalogue/vocabulary.js';
+import { measureContextForAgents, type ContextCost } from '../install/context-cost.js';
 import type { ManualStep } from '../install/layout.js';
 import { readMcpServers } from '../install/mcp-config.js';
 import { resolveInstallPlan } from '../install/plan.js';
@@ -54,6 +55,8 @@ export type PublishedRecord = Omit<Manifest, 'files' | 'compatibility' | 'tested
   source_zip_url: string;
   verification: Verification;
   install: Record<Agent, InstallEntry>;
+  /** Context cost per agent: bytes and estimated tokens loaded always and on demand (`install/context-cost.ts`, issue 12 point 6). */
+  context: Record<Agent, ContextCost>;
 };
 
 /** Everything {@link buildRecord} needs. Texts are the decoded files of this version. */
@@ -155,6 +158,7 @@ export function buildRecord(input: RecordInput): PublishedRecord {
     source_zip_url: sourceZipUrl(base, m.id),
     verification,
     install,
+    context: measureContextForAgents(m.files, (p) => texts.get(p)),
   };
 }
 

@@ -118,7 +118,8 @@ describe('update keeps what the user changed', () => {
     expect(status.untracked).toEqual(['.claude/rules/old.md']);
 
     // Back to 1.0.0 and forward again with --force: the user's AGENTS.md is overwritten.
-    await updateLoadouts({ scope, ids: ['kit'], to: '1.0.0', force: true });
+    const down = await updateLoadouts({ scope, ids: ['kit'], to: '1.0.0', force: true });
+    expect(down.updates[0]?.changelog).toEqual({ direction: 'downgrade', entries: [{ version: '1.1.0', date: '2026-02-20', changes: ['Add the search server', 'kit 1.1.0'] }] });
     expect(readFileSync(join(project, 'AGENTS.md'), 'utf8')).toBe(contentOf(V1, 'AGENTS.md'));
     const back = await updateLoadouts({ scope, ids: ['kit'], force: true, dryRun: true });
     expect(back.updates[0]?.changelog.entries.map((e) => e.version)).toEqual(['1.1.0']);

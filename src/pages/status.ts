@@ -28,7 +28,7 @@ export function renderStatusPage(base: string, doc: SubmissionStatusDocument): s
   const body = `<nav aria-label="Breadcrumb" class="small"><a href="../../docs/#submit">Submit a loadout</a> › Submission</nav>
 <h1>Submission of ${escapeHtml(doc.loadout_id)}</h1>
 <p><span class="badge ${state.badge}" id="submission-status">${escapeHtml(doc.status)}</span> ${escapeHtml(state.text)}</p>
-<div class="table-wrap"><table>
+<div class="table-wrap"><table class="facts">
 <tbody>
 <tr><th scope="row">Submission</th><td><code>${escapeHtml(doc.id)}</code></td></tr>
 <tr><th scope="row">Loadout id</th><td><code>${escapeHtml(doc.loadout_id)}</code></td></tr>

@@ -13,7 +13,7 @@ export const STYLESHEET = `:root{color-scheme:light dark;--bg:#fff;--fg:#1b1f24;
 --accent:#0b57d0;--accent-fg:#fff;--code:#f3f4f6;--ok:#116329;--ok-bg:#dafbe1;--bad:#a40e26;--bad-bg:#ffebe9;--star:#6b4b00;--star-bg:#fff1c2;
 --note:#0a4a8a;--note-bg:#ddf4ff;--focus:#bf3989}
 @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9da7b3;--line:#3d444d;--card:#161b22;--link:#79b8ff;
---accent:#2f81f7;--accent-fg:#fff;--code:#1c2128;--ok:#7ee2a8;--ok-bg:#0f2e1c;--bad:#ffa198;--bad-bg:#3c1618;--star:#f2cc60;--star-bg:#3a2d00;
+--accent:#1a5fd0;--accent-fg:#fff;--code:#1c2128;--ok:#7ee2a8;--ok-bg:#0f2e1c;--bad:#ffa198;--bad-bg:#3c1618;--star:#f2cc60;--star-bg:#3a2d00;
 --note:#9ecbff;--note-bg:#0c2d4f;--focus:#ff7bbf}}
 *,*::before,*::after{box-sizing:border-box}
 [hidden]{display:none!important}
@@ -34,7 +34,7 @@ h1{font-size:1.9rem;line-height:1.2;margin:.6rem 0}h2{font-size:1.35rem;margin:2
 code,pre,kbd{font:14px/1.5 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 code{background:var(--code);padding:.05rem .3rem;border-radius:4px;overflow-wrap:break-word}
 pre{background:var(--code);padding:.8rem;border-radius:6px;overflow:auto;max-height:32rem;margin:.4rem 0}pre code{background:none;padding:0}
-table{border-collapse:collapse;width:100%}th,td{border-bottom:1px solid var(--line);padding:.4rem .5rem;text-align:left;vertical-align:top}
+table{border-collapse:collapse;width:100%}table.facts{width:auto;min-width:min(100%,36rem)}th,td{border-bottom:1px solid var(--line);padding:.4rem .5rem;text-align:left;vertical-align:top}
 th{font-weight:600}.table-wrap{overflow-x:auto;margin:.4rem 0}
 ul.plain{list-style:none;padding:0;margin:0}
 .badge{display:inline-block;font-size:.8rem;font-weight:600;line-height:1.4;padding:.05rem .5rem;border-radius:999px;border:1px solid transparent;white-space:nowrap}
@@ -57,15 +57,14 @@ textarea{width:100%;min-height:5rem}
 .card h2{font-size:1.1rem;margin:0}.card h2 a{text-decoration:none}.card h2 a:hover{text-decoration:underline}
 .card p{margin:0}.card .marks{display:flex;flex-wrap:wrap;gap:.3rem;align-items:center}
 .card .agents{font-size:.85rem;color:var(--muted)}.card .counts{font-size:.85rem;color:var(--muted)}
-.card.deprecated{opacity:.85}
+.card.deprecated{border-style:dashed}
 /* loadout */
 .toc ul{display:flex;flex-wrap:wrap;gap:.2rem 1rem;list-style:none;padding:0;margin:.4rem 0}
 .meta{display:flex;flex-wrap:wrap;gap:.3rem 1rem;color:var(--muted);font-size:.95rem;padding:0;list-style:none}
 .install{border:1px solid var(--line);border-radius:8px;padding:0 1rem 1rem;margin:1rem 0}
-[role=tablist]{display:flex;flex-wrap:wrap;gap:.3rem;border-bottom:1px solid var(--line);margin:0 -1rem 1rem;padding:.6rem 1rem 0}
-[role=tab]{border-radius:6px 6px 0 0;border-bottom:none;margin-bottom:-1px;background:var(--bg)}
-[role=tab][aria-selected=true]{border-color:var(--line);border-bottom:2px solid var(--accent);font-weight:700}
-[role=tab][aria-selected=false]{border-color:transparent}
+[role=tablist]{display:flex;flex-wrap:wrap;gap:.2rem;border-bottom:1px solid var(--line);margin:0 -1rem 1rem;padding:.4rem 1rem 0}
+[role=tab]{border:none;border-bottom:3px solid transparent;border-radius:0;background:none;padding:.5rem .7rem;margin-bottom:-1px}
+[role=tab]:hover{border-bottom-color:var(--line)}[role=tab][aria-selected=true]{border-bottom-color:var(--accent);font-weight:700}
 .command{display:flex;gap:.5rem;align-items:stretch}.command pre{flex:1 1 auto;min-width:0;margin:0;white-space:pre;overflow-x:auto}
 .targets{list-style:none;padding:0;margin:.6rem 0}.targets li{padding:.35rem 0;border-bottom:1px solid var(--line)}.targets li:last-child{border-bottom:none}
 .targets .from{display:block;font-size:.9rem;color:var(--muted)}
@@ -74,7 +73,8 @@ textarea{width:100%;min-height:5rem}
 .notice{color:var(--note)}.check-fail{color:var(--bad);font-weight:600}.check-pass{color:var(--ok);font-weight:600}
 td ul{margin:.2rem 0;padding-left:1.1rem}td li{overflow-wrap:anywhere}
 /* form */
-.form-grid{display:grid;gap:1.1rem;max-width:46rem}
+.form-grid{display:grid;grid-template-columns:minmax(0,1fr);gap:1.1rem;max-width:46rem}
+fieldset{min-width:0}input[type=file]{max-width:100%}
 .field label,.field legend{font-weight:600;display:block}.field .hint{color:var(--muted);font-size:.9rem;margin:.1rem 0 .3rem}
 .field input[type=text],.field input[type=email],.field input[type=url],.field select{width:100%}
 fieldset{border:1px solid var(--line);border-radius:8px;padding:.6rem .9rem}
@@ -87,7 +87,7 @@ fieldset{border:1px solid var(--line);border-radius:8px;padding:.6rem .9rem}
 .files-list li{border:1px solid var(--line);border-radius:6px;padding:.5rem .6rem;display:grid;grid-template-columns:1fr auto;gap:.3rem .6rem;align-items:center}
 .files-list li input{width:100%}.files-list .size{font-size:.85rem;color:var(--muted)}
 .files-list li .error{grid-column:1/-1}
-.adders{display:flex;flex-wrap:wrap;gap:.6rem;align-items:center}
+.adders{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(100%,16rem),1fr));gap:.6rem}.adders input[type=file]{width:100%;margin-top:.2rem}.adders label{font-weight:600}
 .paste{display:grid;gap:.4rem;margin-top:.6rem}
 altcha-widget{display:block;max-width:26rem}
 @media (max-width:40rem){h1{font-size:1.55rem}main{padding:.6rem .8rem 2rem}.cards{grid-template-columns:1fr}

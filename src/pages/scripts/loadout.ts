@@ -4,7 +4,8 @@
  *   "Tabs with automatic activation" pattern: the selected tab is the only one in the tab
  *   order; Left and Right arrows move between tabs (wrapping), Home and End go to the first and
  *   last; the panel follows the focused tab. The agent chosen is kept in `localStorage`, so
- *   the next loadout page opens on it; `#install-<agent>` in the address picks one too;
+ *   the next loadout page opens on it; `#install-<agent>` in the address picks one too (also
+ *   when only the fragment changes);
  * - copy buttons copy the text of the element they name (`data-copy`) with the Clipboard API,
  *   and say so in a live region.
  */
@@ -46,10 +47,11 @@ export const LOADOUT_SCRIPT = `// Install tabs and copy buttons of a Loadout Cat
       remember(tabs[index].dataset.agent);
     };
     var indexOf = function (agent) { for (var i = 0; i < tabs.length; i++) if (tabs[i].dataset.agent === agent) return i; return -1; };
-    var fromHash = /^#install-(.+)$/.exec(location.hash);
-    var start = indexOf(fromHash ? fromHash[1] : remembered());
+    var hashAgent = function () { var m = /^#install-(.+)$/.exec(location.hash); return m ? indexOf(m[1]) : -1; };
+    var start = hashAgent() >= 0 ? hashAgent() : indexOf(remembered());
     tablist.hidden = false;
     select(start < 0 ? 0 : start, false);
+    window.addEventListener('hashchange', function () { var i = hashAgent(); if (i >= 0) select(i, false); });
     tabs.forEach(function (tab, i) {
       tab.addEventListener('click', function () { select(i, false); });
       tab.addEventListener('keydown', function (event) {

@@ -38,7 +38,7 @@ export const SUBMIT_SCRIPT = `// The Loadout Catalogue submission form (generate
   var LABELS = { 'f-name': 'Name', 'f-id': 'Loadout id', 'f-summary': 'Summary', 'f-description': 'Description', 'f-highlights': 'Highlights',
     'f-category': 'Category', 'f-stacks': 'Stacks', 'f-agents': 'Agents', 'f-files': 'Files', 'f-licence': 'Licence', 'f-author-name': 'Author name',
     'f-author-url': 'Author URL', 'f-author-github': 'GitHub user', 'f-contact-email': 'Contact e-mail', 'f-source-url': 'Source URL',
-    'f-notes': 'Notes', 'f-rights': 'Rights', 'f-challenge': 'Challenge' };
+    'f-notes': 'Notes', 'f-rights': 'The rights box', 'f-challenge': 'Challenge' };
   var POINTERS = { name: 'f-name', id: 'f-id', summary: 'f-summary', description: 'f-description', highlights: 'f-highlights', category: 'f-category',
     stacks: 'f-stacks', agents: 'f-agents', files: 'f-files', licence: 'f-licence', contact_email: 'f-contact-email', source_url: 'f-source-url',
     notes: 'f-notes', rights_confirmed: 'f-rights', challenge_token: 'f-challenge', form_token: 'f-challenge' };
@@ -118,12 +118,13 @@ export const SUBMIT_SCRIPT = `// The Loadout Catalogue submission form (generate
     if (highlights.length > 0) body.highlights = highlights;
     if (value('f-category') === '') fail('f-category', 'is missing (expected one of the categories)'); else body.category = value('f-category');
     var stacks = value('f-stacks').split(/[\\s,]+/).filter(function (s) { return s !== ''; });
-    if (stacks.length < 1 || stacks.length > 8) fail('f-stacks', 'has ' + stacks.length + ' stacks (expected 1 to 8)');
+    if (stacks.length === 0) fail('f-stacks', 'are missing (expected 1 to 8 slugs separated by commas)');
+    else if (stacks.length > 8) fail('f-stacks', 'are ' + stacks.length + ' (expected 1 to 8)');
     stacks.forEach(function (s) { if (!SLUG.test(s) || s.length > 40) fail('f-stacks', '"' + s + '" is not a slug (expected lowercase letters and digits separated by hyphens, such as "react-native")'); });
     body.stacks = stacks;
     var agents = Array.prototype.filter.call(form.querySelectorAll('input[name=agents]'), function (c) { return c.checked; }).map(function (c) { return c.value; })
       .filter(function (a) { return AGENTS.indexOf(a) >= 0; });
-    if (agents.length === 0) fail('f-agents', 'none chosen (expected at least one agent)');
+    if (agents.length === 0) fail('f-agents', 'are not chosen (expected at least one agent)');
     body.agents = agents;
     var files = Files.list();
     var L = Files.LIMITS;
@@ -138,7 +139,8 @@ export const SUBMIT_SCRIPT = `// The Loadout Catalogue submission form (generate
       if (f.bytes > L.fileBytes) errors.push({ file: i, message: 'is ' + f.bytes + ' bytes (expected at most ' + L.fileBytes + ' bytes, 32 KB)' });
       if (f.content.indexOf('\\u0000') >= 0) errors.push({ file: i, message: 'is not text (it contains a NUL character)' });
     });
-    if (files.length < 1 || files.length > L.files) fail('f-files', 'has ' + files.length + ' files (expected 1 to ' + L.files + ')');
+    if (files.length === 0) fail('f-files', 'are missing (expected 1 to ' + L.files + ' files, one of them AGENTS.md)');
+    else if (files.length > L.files) fail('f-files', 'are ' + files.length + ' (expected at most ' + L.files + ')');
     if (totalBytes > L.totalBytes) fail('f-files', 'hold ' + totalBytes + ' bytes in all (expected at most ' + L.totalBytes + ' bytes, 128 KB)');
     if (files.length > 0 && !seen['AGENTS.md']) fail('f-files', 'have no AGENTS.md (expected a file with the path "AGENTS.md")');
     body.files = files.map(function (f) { return { path: f.path, content: f.content }; });
@@ -158,7 +160,7 @@ export const SUBMIT_SCRIPT = `// The Loadout Catalogue submission form (generate
     if (source !== '') { if (!isUrl(source, ['https:'])) fail('f-source-url', 'is not an https URL (expected one such as "https://github.com/you/repo")'); body.source_url = source; }
     var notes = value('f-notes').trim();
     if (notes !== '') { if (chars(notes) > 4000) fail('f-notes', 'has ' + chars(notes) + ' characters (expected at most 4000)'); body.notes = notes; }
-    if (!document.getElementById('f-rights').checked) fail('f-rights', 'is not confirmed (expected the box ticked: you may publish these files under the licence)');
+    if (!document.getElementById('f-rights').checked) fail('f-rights', 'is not ticked (expected it ticked: you may publish these files under the licence)');
     body.rights_confirmed = document.getElementById('f-rights').checked;
     return { body: body, errors: errors };
   }

@@ -1,0 +1,164 @@
+/**
+ * The quality bars of issue 10 point 5 over every page (home, a loadout page, docs with the
+ * form, a submission's status page): no axe-core violations in the light and the dark colour
+ * scheme, in the states people see (filters applied, the form's errors shown, the widget
+ * mounted); no horizontal scrolling at 390 px; notices shown apart from other details; the
+ * sitemap and the Atom feed well-formed and complete. Screenshots of each page at 1280 and
+ * 390 px (and dark at 1280) go to `test/artifacts/`.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createStores } from '../../src/storage/stores.js';
+import { createApiKey } from '../../src/submissions/api-key.js';
+import { SPECS } from './fixture.js';
+import { HAS_CHROMIUM, launchBrowser, screenshot, startPagesServer, watchErrors, type PagesServer } from './harness.js';
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+let server: PagesServer;
+let browser: Awaited<ReturnType<typeof launchBrowser>>;
+let statusPath: string;
+
+beforeAll(async () => {
+  if (!HAS_CHROMIUM) return;
+  server = await startPagesServer();
+  browser = await launchBrowser();
+  // A submission through the agent path whose checks partly fail (a broken link) and that
+  // installs with the system package manager (a notice), for the status page.
+  const database = server.submissions.database;
+  if (database === undefined) throw new Error('the pages server has no database');
+  const { key } = await createApiKey(createStores(database).keys, 'quality test', new Date());
+  const response = await fetch(`${server.url}/api/v1/submissions`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({
+      name: 'Go Service <b>Kit</b>',
+      summary: 'Conventions for Go HTTP services with chi, sqlc and table-driven tests.',
+      category: 'web-app',
+      stacks: ['go'],
+      agents: ['codex', 'cursor'],
+      files: [{ path: 'AGENTS.md', content: '# Go Service Kit\n\nSee [the guide](docs/guide.md).\n\n```sh\nsudo apt-get install golang\n```\n' }],
+      licence: 'Apache-2.0',
+      rights_confirmed: true,
+    }),
+  });
+  const body = (await response.json()) as { id: string; status: string };
+  if (response.status !== 202) throw new Error(`submission answered ${response.status}: ${JSON.stringify(body)}`);
+  statusPath = `/submissions/${body.id}/`;
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+interface AxeViolation {
+  id: string;
+  impact: string;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core's violations on `page` as it is now (WCAG 2.x A and AA, and best practices). */
+async function axeViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern.
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: AxeViolation[] }> } }).axe;
+    return (await axe.run(document)).violations;
+  });
+  return violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** Puts the page in the state people see it in. */
+const STATES: Record<string, (page: Page) => Promise<void>> = {
+  home: async (page) => {
+    await page.waitForFunction(() => document.getElementById('loadouts')?.dataset['state'] === 'ready');
+  },
+  loadout: async (page) => {
+    await page.click('#file-0 summary');
+  },
+  docs: async (page) => {
+    // Focus mounts the challenge widget; an empty submit shows every error.
+    await page.focus('#f-name');
+    await page.waitForSelector('altcha-widget');
+    await page.click('#submit-button');
+    await page.waitForSelector('#error-summary:not([hidden])');
+  },
+  status: async () => undefined,
+};
+
+const paths = (): Record<string, string> => ({ home: '/?category=web-app', loadout: '/loadouts/godot-gdscript/', docs: '/docs/', status: statusPath });
+
+describe.skipIf(!HAS_CHROMIUM)('page quality', () => {
+  for (const name of ['home', 'loadout', 'docs', 'status']) {
+    it(`${name}: no axe-core violations in light and dark, usable at 390 px, screenshots saved`, async () => {
+      const page = await browser.context.newPage();
+      const errors = watchErrors(page);
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.setViewportSize({ width: 1280, height: 900 });
+        await page.goto(`${server.url}${paths()[name]}`);
+        await STATES[name]?.(page);
+        expect(await axeViolations(page), `${name} ${scheme}`).toEqual([]);
+        await screenshot(page, scheme === 'light' ? name : `${name}-dark`, 1280);
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      await screenshot(page, name, 390);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} scrolls sideways at 390 px`).toBeLessThanOrEqual(390);
+      expect(await axeViolations(page), `${name} at 390 px`).toEqual([]);
+      // The docs page's empty submit is the form's own check: nothing reached the server.
+      expect(errors).toEqual([]);
+      await page.close();
+    });
+  }
+
+  it('shows check notices apart from the other details, on the loadout page and the status page', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${server.url}/loadouts/godot-gdscript/`);
+    const notice = page.locator('li.notice').first();
+    expect(await notice.locator('.badge').textContent()).toBe('Notice');
+    expect(await notice.textContent()).toMatch(/AGENTS\.md:\d+:/);
+    expect(await notice.textContent()).not.toContain('notice:');
+    await page.goto(`${server.url}${statusPath}`);
+    expect(await page.locator('#submission-status').textContent()).toBe('checks-failed');
+    expect(await page.locator('h1').textContent()).toBe('Submission of go-service-b-kit-b');
+    expect(await page.locator('td.check-fail').count()).toBeGreaterThan(0);
+    expect(await page.locator('li.notice').count()).toBeGreaterThan(0);
+    await page.close();
+  });
+
+  it('publishes a sitemap of every page and an Atom feed of loadouts, newest update first', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${server.url}/`);
+    const sitemap = await fetch(`${server.url}/sitemap.xml`);
+    expect(sitemap.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+    const feed = await fetch(`${server.url}/feed.atom`);
+    expect(feed.headers.get('content-type')).toBe('application/atom+xml; charset=utf-8');
+    const parsed = await page.evaluate(
+      ([sitemapXml, feedXml]) => {
+        const parse = (xml: string): Document => new DOMParser().parseFromString(xml, 'application/xml');
+        const s = parse(sitemapXml ?? '');
+        const f = parse(feedXml ?? '');
+        const atom = 'http://www.w3.org/2005/Atom';
+        return {
+          errors: s.getElementsByTagName('parsererror').length + f.getElementsByTagName('parsererror').length,
+          locs: Array.from(s.getElementsByTagName('loc'), (l) => l.textContent),
+          self: f.querySelector('link[rel=self]')?.getAttribute('href'),
+          entries: Array.from(f.getElementsByTagNameNS(atom, 'entry'), (e) => ({ id: e.getElementsByTagNameNS(atom, 'id')[0]?.textContent, updated: e.getElementsByTagNameNS(atom, 'updated')[0]?.textContent })),
+        };
+      },
+      [await sitemap.text(), await feed.text()],
+    );
+    expect(parsed.errors).toBe(0);
+    expect(parsed.locs).toEqual(expect.arrayContaining([`${server.url}/`, `${server.url}/docs/`, ...SPECS.map((s) => `${server.url}/loadouts/${s.id}/`)]));
+    expect(parsed.locs).toHaveLength(SPECS.length + 2);
+    expect(parsed.self).toBe(`${server.url}/feed.atom`);
+    expect(parsed.entries).toHaveLength(SPECS.length);
+    expect(parsed.entries[0]).toEqual({ id: `${server.url}/loadouts/nextjs-app-router/`, updated: '2026-11-01T00:00:00Z' });
+    const updated = parsed.entries.map((e) => e.updated ?? '');
+    expect(updated).toEqual([...updated].sort().reverse());
+    await page.close();
+  });
+});

@@ -43,6 +43,8 @@ export interface SubmissionsSetup {
   submissionsOpen: boolean;
   /** `config` of the description document. */
   report: ServiceConfigReport;
+  /** The bot challenge the browser form uses. */
+  challengeProvider: ChallengeProvider;
   /** The open database, if any. */
   database: Database | undefined;
   close(): Promise<void>;
@@ -87,6 +89,7 @@ export async function setUpSubmissions(config: SubmissionsConfig, options: { dis
     submissionsOpen: config.submissionsOpen && database !== undefined,
     // ALTCHA always has its key (set or generated) and has no site key; a vendor needs both.
     report: { database: database !== undefined, challenge_secret: true, challenge_site_key: challenge.siteKey !== undefined },
+    challengeProvider: challenge.provider,
     database,
     close: async () => database?.close(),
   };

@@ -25,6 +25,7 @@ const CONFIG_VARIABLES = /^(?:LOADOUT_BASE_URL|PORT|DATABASE_URL|SUBMISSIONS_OPE
 let root: string;
 let child: ChildProcess;
 let url: string;
+let served = '';
 let browser: Awaited<ReturnType<typeof launchBrowser>> | undefined;
 
 beforeAll(async () => {
@@ -42,7 +43,10 @@ beforeAll(async () => {
     child.stdout?.on('data', (d: Buffer) => {
       output += d.toString();
       const found = / at (http:\/\/\S+) /u.exec(output)?.[1];
-      if (found !== undefined) resolve(found);
+      if (found !== undefined) {
+        served = output;
+        resolve(found);
+      }
     });
     child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
     child.on('exit', (code) => reject(new Error(`serve exited with ${code}: ${output}`)));
@@ -61,6 +65,7 @@ afterAll(async () => {
 
 describe('npm start with no configuration', () => {
   it('serves the ALTCHA challenge from a key generated into data/, and says so truthfully', async () => {
+    expect(served).toContain('bot challenge: altcha');
     const description = (await (await fetch(`${url}/api/v1`)).json()) as Record<string, unknown>;
     expect(description).toMatchObject({ submissions_open: true, config: { database: true, challenge_secret: true, challenge_site_key: false } });
     const session = await fetch(`${url}/api/v1/submissions/session`);

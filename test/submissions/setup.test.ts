@@ -4,10 +4,11 @@
  * document reports `submissions_open` and `config` truthfully, a vendor needs its secret and
  * site key, and a vendor that does not answer is a 503.
  */
-import { existsSync, statSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { createApp } from '../../src/server/app.js';
+import { PAGE_CSP, pageCspWith } from '../../src/server/static.js';
 import { listen } from '../../src/server/listen.js';
 import { createSiteverifyVerifier } from '../../src/submissions/challenge.js';
 import { DEFAULT_RATE_LIMITS } from '../../src/submissions/rate-limit.js';
@@ -81,6 +82,23 @@ describe('setUpSubmissions', () => {
     const noChallenge = await fetch(`${url}/api/v1/submissions/challenge`);
     expect(noChallenge.status).toBe(404);
     expect(existsSync(join(dir, 'data', CHALLENGE_SECRET_FILE))).toBe(false);
+  });
+
+  it('widens the docs page CSP to the vendor, and only the docs page; ALTCHA keeps the pages policy', async () => {
+    const dir = makeTempDir();
+    for (const page of ['docs', 'loadouts/x']) {
+      mkdirSync(join(dir, page), { recursive: true });
+      writeFileSync(join(dir, page, 'index.html'), '<!doctype html><title>page</title>');
+    }
+    const csp = async (url: string, path: string): Promise<string | null> => (await fetch(`${url}${path}`)).headers.get('content-security-policy');
+    const turnstile = await startServer(dir, config(dir, { challengeProvider: 'turnstile', challengeSecret: 's', challengeSiteKey: 'k' }));
+    expect(await csp(turnstile, '/docs/')).toBe(pageCspWith(['https://challenges.cloudflare.com']));
+    expect(await csp(turnstile, '/docs/')).toContain("frame-src https://challenges.cloudflare.com;");
+    expect(await csp(turnstile, '/loadouts/x/')).toBe(PAGE_CSP);
+    const hcaptcha = await startServer(dir, config(dir, { challengeProvider: 'hcaptcha', challengeSecret: 's', challengeSiteKey: 'k' }));
+    expect(await csp(hcaptcha, '/docs/')).toContain("script-src 'self' https://hcaptcha.com https://*.hcaptcha.com;");
+    const altcha = await startServer(dir, config(dir));
+    expect(await csp(altcha, '/docs/')).toBe(PAGE_CSP);
   });
 
   it('refuses an incomplete or contradicting challenge configuration at start, naming the variable', async () => {

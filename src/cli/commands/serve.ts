@@ -30,7 +30,7 @@ export async function serveCommand(options: ServeOptions, out: Write): Promise<R
   const routes: AppDependencies['routes'] = [];
   routes.push(...(await loadSearchAndMcpRoutes(options.out, options.config.baseUrl)));
   // Submissions: opens DATABASE_URL (the SQLite file is created on first start), runs the
-  // migrations, and finds or generates the form-token secret in data/.
+  // migrations, and finds or generates the form-token secret and the ALTCHA key in data/.
   const submissions = await setUpSubmissions(options.config, { distDir: options.out, dataDir: 'data' });
   routes.push(submissions.mount);
   const app = createApp({
@@ -52,6 +52,6 @@ export async function serveCommand(options: ServeOptions, out: Write): Promise<R
     await closeServer();
     await submissions.close();
   };
-  out(`serving ${options.out} at ${server.url} (published addresses use ${options.config.baseUrl})\n`);
+  out(`serving ${options.out} at ${server.url} (published addresses use ${options.config.baseUrl}; bot challenge: ${submissions.challengeProvider})\n`);
   return server;
 }

@@ -52,13 +52,17 @@ function panel(r: PublishedRecord, agent: Agent, base: string, root: string, con
   const steps = entry.manual_steps
     .map((s, i) => {
       const id = `step-${agent}-${i}`;
-      return `<li><p><strong>${escapeHtml(s.kind)}</strong> <code>${escapeHtml(s.path)}</code> ${copyButton(id, `Copy manual step ${i + 1} for ${AGENT_NAMES[agent]}`)}</p><pre id="${id}" tabindex="0"><code>${escapeHtml(s.text)}</code></pre></li>`;
+      // A step is a sentence or two, then, after a blank line, the snippet to paste (install/layout.ts ManualStep).
+      const [lead = '', ...rest] = s.text.split(/\n\s*\n/u);
+      const snippet = rest.join('\n\n').trim();
+      const paste = snippet === '' ? '' : `<div class="command"><pre id="${id}" tabindex="0"><code>${escapeHtml(snippet)}</code></pre>${copyButton(id, `Copy the snippet of manual step ${i + 1} for ${AGENT_NAMES[agent]}`)}</div>`;
+      return `<li><p><strong>${escapeHtml(s.kind)}</strong> <code>${escapeHtml(s.path)}</code>: ${escapeHtml(lead)}</p>${paste}</li>`;
     })
     .join('');
   const cost =
     context === undefined
       ? ''
-      : `<p class="small">Context cost: ${formatContext(context.always)} at the start of every session; ${formatContext(context.on_demand)} more when its skills, subagents and scoped rules are used.</p>`;
+      : `<p class="small">Context cost: ${formatContext(context.always)} at the start of every session${context.on_demand.bytes === 0 ? '' : `; ${formatContext(context.on_demand)} more when its skills, subagents and scoped rules are used`}.</p>`;
   const warning = compat === 'unsupported' ? `<p class="error">This loadout does not support ${escapeHtml(AGENT_NAMES[agent])}.</p>` : '';
   return `<section class="panel" id="panel-${agent}" data-agent="${agent}" aria-labelledby="heading-${agent}">
 <h3 id="heading-${agent}">${escapeHtml(AGENT_NAMES[agent])} <span class="badge ${COMPAT_BADGE[compat] ?? 'plain'}">${escapeHtml(compat)}</span></h3>

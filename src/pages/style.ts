@@ -65,7 +65,7 @@ textarea{width:100%;min-height:5rem}
 [role=tablist]{display:flex;flex-wrap:wrap;gap:.2rem;border-bottom:1px solid var(--line);margin:0 -1rem 1rem;padding:.4rem 1rem 0}
 [role=tab]{border:none;border-bottom:3px solid transparent;border-radius:0;background:none;padding:.5rem .7rem;margin-bottom:-1px}
 [role=tab]:hover{border-bottom-color:var(--line)}[role=tab][aria-selected=true]{border-bottom-color:var(--accent);font-weight:700}
-.command{display:flex;gap:.5rem;align-items:stretch}.command pre{flex:1 1 auto;min-width:0;margin:0;white-space:pre;overflow-x:auto}
+.command{display:flex;gap:.5rem;align-items:flex-start}.command pre{flex:1 1 auto;min-width:0;margin:0;white-space:pre;overflow-x:auto}
 .targets{list-style:none;padding:0;margin:.6rem 0}.targets li{padding:.35rem 0;border-bottom:1px solid var(--line)}.targets li:last-child{border-bottom:none}
 .targets .from{display:block;font-size:.9rem;color:var(--muted)}
 .file{border:1px solid var(--line);border-radius:6px;margin:.5rem 0}.file>summary{padding:.5rem .7rem;cursor:pointer}

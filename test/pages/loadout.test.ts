@@ -80,8 +80,11 @@ describe.skipIf(!HAS_CHROMIUM)('the loadout page', () => {
     await page.waitForFunction(() => document.querySelector('#panel-codex button.copy')?.textContent === 'Copied');
     expect(await clipboard(page)).toBe(`loadout install dbt-analytics --agent codex --from ${server.url}`);
     expect(await page.locator('#copy-status').textContent()).toBe('Copied to the clipboard.');
-    // Codex reads MCP servers as TOML: a manual step with its own copy button.
-    expect(await page.locator('#panel-codex .steps pre').textContent()).toContain('[mcp_servers.postgres]');
+    // Codex reads MCP servers as TOML: a manual step whose snippet has its own copy button.
+    expect(await page.locator('#panel-codex .steps p').textContent()).toMatch(/^merge-config \.codex\/config\.toml: Add each server/);
+    await page.click('#panel-codex .steps button.copy');
+    await page.waitForFunction(() => document.querySelector('#panel-codex .steps button.copy')?.textContent === 'Copied');
+    expect(await clipboard(page)).toMatch(/^\[mcp_servers\.postgres\]\ncommand = "uvx"\n/);
 
     const record = (await (await fetch(`${server.url}/api/loadouts/dbt-analytics.json`)).json()) as { files: { path: string; content: string }[] };
     const index = record.files.findIndex((f) => f.path === 'mcp/servers.json');

@@ -43,6 +43,18 @@ export async function main(argv: readonly string[]): Promise<number> {
     });
 
   program
+    .command('import')
+    .description('make loadouts/<id>/ from skills, Copilot instructions or agents, Cursor rules, a Claude Code plugin or an AGENTS.md, then verify it')
+    .argument('<path>', 'the folder or file to import')
+    .option('--id <id>', 'loadout id (default: from the plugin, the single skill or the folder name)')
+    .option('--dry-run', 'show what would be written and how it checks; write nothing')
+    .option('--json', 'print {id, dir, written, files, skipped, todo, checks} as JSON')
+    .action(async (source: string, opts: { id?: string; dryRun?: boolean; json?: boolean }) => {
+      const { importCommand } = await import('./commands/import.js');
+      code = await importCommand({ root: root(), source, dryRun: opts.dryRun === true, json: opts.json === true, today: new Date().toISOString().slice(0, 10), ...(opts.id === undefined ? {} : { id: opts.id }) }, out);
+    });
+
+  program
     .command('validate')
     .description('check loadout.yaml against the schema and the files present (the listing check)')
     .argument('[id...]', 'loadout ids (default: all)')

@@ -30,7 +30,6 @@ const SKILL_PATH_IN_CODE = /(?:(?<![\w./@-])(?:\.\/)?(references\/[\w-][\w./-]*\
 /** Links and `@` imports of a Markdown text, with 1-based lines. Pure. */
 export function findMarkdownReferences(text: string, view = new TextView(text)): Reference[] {
   const prose = view.prose;
-  const lines = view.lines;
   const refs: Reference[] = [];
   const add = (kind: Reference['kind'], raw: string, offset: number): void => {
     // `[#<n>](<url>)`: an angle-bracketed bare word is a template placeholder, not a file.
@@ -38,7 +37,7 @@ export function findMarkdownReferences(text: string, view = new TextView(text)):
     const dest = raw.startsWith('<') && raw.endsWith('>') ? raw.slice(1, -1) : raw;
     const hash = dest.indexOf('#');
     const target = hash < 0 ? dest : dest.slice(0, hash);
-    refs.push({ kind, target: target.replace(/\?.*$/u, ''), anchor: hash < 0 ? undefined : safeDecode(dest.slice(hash + 1)), line: lines.lineOf(offset) });
+    refs.push({ kind, target: target.replace(/\?.*$/u, ''), anchor: hash < 0 ? undefined : safeDecode(dest.slice(hash + 1)), line: view.lines.lineOf(offset) });
   };
   // Each expression runs only when the text has the characters it needs.
   for (const [re, needle, kind] of [[INLINE, '](', 'link'], [DEFINITION, ']:', 'link'], [HTML, '<', 'link'], [IMPORT, '@', 'import']] as const) {
@@ -56,14 +55,14 @@ export function findMarkdownReferences(text: string, view = new TextView(text)):
  */
 export function findSkillPaths(text: string, view = new TextView(text)): Reference[] {
   const refs: Reference[] = [];
-  const { blocks, lines } = view;
+  const { blocks } = view;
   const prose = view.withoutBlocks;
   const code = blankRanges(text, complement(blocks.map((b) => ({ start: b.contentStart, end: b.contentEnd })), text.length));
-  for (const [view, re] of [[prose, SKILL_PATH], [code, SKILL_PATH_IN_CODE]] as const) {
+  for (const [part, re] of [[prose, SKILL_PATH], [code, SKILL_PATH_IN_CODE]] as const) {
     re.lastIndex = 0;
-    for (let m = re.exec(view); m !== null; m = re.exec(view)) {
+    for (let m = re.exec(part); m !== null; m = re.exec(part)) {
       const path = m[1] ?? m[2] ?? '';
-      refs.push({ kind: 'skill-path', target: path.replace(/\.$/u, ''), anchor: undefined, line: lines.lineOf(m.index + m[0].indexOf(path)) });
+      refs.push({ kind: 'skill-path', target: path.replace(/\.$/u, ''), anchor: undefined, line: view.lines.lineOf(m.index + m[0].indexOf(path)) });
     }
   }
   return refs;

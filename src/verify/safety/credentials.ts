@@ -44,33 +44,52 @@ export interface CredentialSource {
 export type CredentialScan = (files: readonly CredentialSource[]) => Promise<Finding[]>;
 
 /**
- * Findings for credentials in `files`. The files are linted as one text, joined by blank
- * lines (one secretlint call per loadout instead of one per file, which is most of its cost),
- * and each message is mapped back to its file and line. Secrets are masked in messages, so a
- * published record never repeats them. Never throws for content.
+ * A loadout's files as one text, joined by blank lines: `content`, and where each file
+ * (`paths[i]`) starts in it (`starts[i]`, in UTF-16 code units). How the scan reads a loadout.
  */
-export const findCredentials: CredentialScan = async (files) => {
-  if (files.length === 0) return [];
+export interface JoinedSources {
+  paths: string[];
+  starts: number[];
+  content: string;
+}
+
+/** Joins `files` for {@link findJoinedCredentials}. Pure. */
+export function joinSources(files: readonly CredentialSource[]): JoinedSources {
   const starts: number[] = [];
   let content = '';
   for (const f of files) {
     starts.push(content.length);
     content += `${f.text}\n\n`;
   }
+  return { paths: files.map((f) => f.path), starts, content };
+}
+
+/**
+ * Findings for credentials in `files`. The files are linted as one text, joined by blank
+ * lines (one secretlint call per loadout instead of one per file, which is most of its cost),
+ * and each message is mapped back to its file and line. Secrets are masked in messages, so a
+ * published record never repeats them. Never throws for content.
+ */
+export const findCredentials: CredentialScan = async (files) => (files.length === 0 ? [] : findJoinedCredentials(joinSources(files)));
+
+/** {@link findCredentials} over files already joined by {@link joinSources}. */
+export async function findJoinedCredentials({ paths, starts, content }: JoinedSources): Promise<Finding[]> {
+  if (paths.length === 0) return [];
   const result = await lintSource({
     source: { content, filePath: 'loadout.txt', ext: '.txt', contentType: 'text' },
     options: { config: CONFIG, maskSecrets: true, noPhysicFilePath: true },
   });
+  if (result.messages.length === 0) return [];
+  const lines = new LineIndex(content);
   return result.messages.map((m) => {
     let i = starts.length - 1;
     while (i > 0 && (starts[i] ?? 0) > m.range[0]) i--;
-    const file = files[i] ?? files[0]!;
     return {
-      file: file.path,
-      line: new LineIndex(file.text).lineOf(m.range[0] - (starts[i] ?? 0)),
+      file: paths[i] ?? '',
+      line: lines.lineOf(m.range[0]) - lines.lineOf(starts[i] ?? 0) + 1,
       rule: 'credentials',
       message: `contains a credential: ${m.message.replace(/\s+/gu, ' ').slice(0, 120)} [${m.ruleId.replace('@secretlint/secretlint-rule-', 'secretlint:')}] (expected no secrets; use a placeholder such as \${API_KEY})`,
       hint: 'Remove the secret, revoke it, and refer to an environment variable instead.',
     };
   });
-};
+}

@@ -9,27 +9,48 @@ import { isMarkdownPath, type CodeBlock, type TextRange } from '../text/markdown
 
 /** A file's text with the views the safety rules need. */
 export interface ScanText {
-  path: string;
-  text: string;
-  lines: LineIndex;
+  readonly path: string;
+  readonly text: string;
+  readonly lines: LineIndex;
   /** The shared views of the text (code blanked, …). */
-  view: TextView;
-  markdown: boolean;
+  readonly view: TextView;
+  readonly markdown: boolean;
   /** Fenced code blocks (Markdown only). */
-  blocks: CodeBlock[];
+  readonly blocks: CodeBlock[];
   /** The code of the file: for Markdown the contents of fenced blocks and code spans, for other files the whole text. Sorted, not overlapping. */
-  codeRegions: TextRange[];
+  readonly codeRegions: TextRange[];
 }
 
-/** Prepares `text` of the loadout file `path`, sharing `view` when the caller has one. Pure. */
+/**
+ * Prepares `text` of the loadout file `path`, sharing `view` when the caller has one. Pure.
+ * Lines, blocks and code regions are computed when a rule first reads them: most files give
+ * no rule a reason to.
+ */
 export function prepareScanText(path: string, text: string, view = new TextView(text)): ScanText {
-  const lines = view.lines;
-  if (!isMarkdownPath(path)) return { path, text, lines, view, markdown: false, blocks: [], codeRegions: [{ start: 0, end: text.length }] };
-  const blocks = view.blocks;
+  const markdown = isMarkdownPath(path);
+  let codeRegions: TextRange[] | undefined;
+  return {
+    path,
+    text,
+    view,
+    markdown,
+    get lines() {
+      return view.lines;
+    },
+    get blocks() {
+      return markdown ? view.blocks : [];
+    },
+    get codeRegions() {
+      return (codeRegions ??= markdown ? markdownCode(text, view) : [{ start: 0, end: text.length }]);
+    },
+  };
+}
+
+/** Fenced blocks' contents and code spans, sorted. */
+function markdownCode(text: string, view: TextView): TextRange[] {
   // A code span that fills the first cell of a table row names a term ("| `npm install` | Download … |"), it does not run it.
   const spans = view.codeSpans.filter((s) => !isTermCell(text, s));
-  const codeRegions = [...blocks.map((b) => ({ start: b.contentStart, end: b.contentEnd })), ...spans].sort((a, b) => a.start - b.start);
-  return { path, text, lines, view, markdown: true, blocks, codeRegions };
+  return [...view.blocks.map((b) => ({ start: b.contentStart, end: b.contentEnd })), ...spans].sort((a, b) => a.start - b.start);
 }
 
 function isTermCell(text: string, span: TextRange): boolean {

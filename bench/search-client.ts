@@ -1,7 +1,8 @@
 /**
  * The load generator of `bench/search.ts`, run as a second process (`child_process.fork`):
- * keeps `concurrency` requests in flight over keep-alive connections for `seconds`, rotating
- * through the given requests, and reports latency percentiles (ms) and requests per second.
+ * keeps `concurrency` requests in flight over keep-alive connections for `warmupSeconds` and
+ * then `seconds`, taking the given requests in order (starting over at the end, which it
+ * reports as `wrapped`), and reports latency percentiles (ms) and requests per second.
  * Loopback only; Node's own `http`, no dependency.
  */
 import { Agent, request } from 'node:http';
@@ -30,6 +31,8 @@ export interface ClientReport {
   p50: number;
   p99: number;
   rps: number;
+  /** True when the requests ran out and were sent again (so an all-different run was not). */
+  wrapped: boolean;
 }
 
 function once(agent: Agent, base: URL, r: BenchRequest): Promise<boolean> {
@@ -72,7 +75,7 @@ async function run(job: ClientJob): Promise<ClientReport> {
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const at = (q: number): number => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
-  return { requests: latencies.length, errors, p50: at(0.5), p99: at(0.99), rps: latencies.length / elapsed };
+  return { requests: latencies.length, errors, p50: at(0.5), p99: at(0.99), rps: latencies.length / elapsed, wrapped: next > job.requests.length };
 }
 
 process.once('message', (job: ClientJob) => {

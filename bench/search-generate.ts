@@ -10,6 +10,7 @@ import type { Manifest } from '../src/catalogue/manifest.js';
 import { CATEGORIES, PUBLISHED_AGENTS } from '../src/catalogue/vocabulary.js';
 import { SKILL_DIRS, ADAPTER_TARGETS } from '../src/install/layout.js';
 import { writeSearchIndex } from '../src/search/index-file.js';
+import { compileSettings, queryTerms, SEARCH_SETTINGS } from '../src/search/settings.js';
 import { summariseVerification } from '../src/verify/verification.js';
 import { baseFiles, testManifest, writeLoadout, type TestFile, type TestLoadout } from '../test/helpers/loadouts.js';
 
@@ -79,24 +80,30 @@ export function writeSyntheticCatalogue(root: string, loadouts: readonly TestLoa
   for (const spec of loadouts) writeLoadout(root, spec);
 }
 
+/** The published record of one synthetic loadout, as `loadout build` makes it (without the ten checks, which all pass). */
+export function syntheticRecord(spec: TestLoadout, baseUrl: string): PublishedRecord {
+  const files = spec.files ?? [];
+  const manifest = testManifest({ ...spec, files }) as unknown as Manifest;
+  return buildRecord({ baseUrl, manifest, texts: new Map(files.map((f) => [f.path, f.content])), verification: SYNTHETIC_VERIFICATION, published: '2026-01-01', updated: undefined });
+}
+
+const SYNTHETIC_VERIFICATION = summariseVerification([], { checkedAt: new Date('2026-11-22T00:00:00Z'), commit: 'synthetic', contentCurrent: true });
+
 /**
  * Writes what `loadout serve` reads for search, MCP and static records (records, versions,
- * agents, tags and the search index), through the build's own `buildRecord` and
- * `writeSearchIndex` but without the ten checks, zips and pages, which take about 90 ms a
+ * agents, tags, the search index and its binary form), through the build's own `buildRecord`
+ * and `writeSearchIndex` but without the ten checks, zips and pages, which take about 90 ms a
  * loadout here and are measured by the build benchmark instead. Returns the ids.
  */
 export async function writeSyntheticTree(out: string, loadouts: readonly TestLoadout[], baseUrl: string): Promise<string[]> {
-  const verification = summariseVerification([], { checkedAt: new Date('2026-11-22T00:00:00Z'), commit: 'synthetic', contentCurrent: true });
   await writeTree(out, async (tree) => {
     const summaries: PublishedRecord[] = [];
     const counts = { stacks: new Map<string, number>(), categories: new Map<string, number>() };
     for (const spec of loadouts) {
-      const files = spec.files ?? [];
-      const manifest = testManifest({ ...spec, files }) as unknown as Manifest;
-      const record = buildRecord({ baseUrl, manifest, texts: new Map(files.map((f) => [f.path, f.content])), verification, published: '2026-01-01', updated: undefined });
+      const record = syntheticRecord(spec, baseUrl);
       await tree.writeJson(`api/loadouts/${record.id}.json`, record);
       const versionFiles = record.files.map((f) => ({ path: f.path, sha256: f.sha256, bytes: f.bytes, raw_url: f.raw_url }));
-      await tree.writeJson(`api/loadouts/${record.id}/versions.json`, { id: record.id, latest: record.version, versions: [{ version: record.version, date: null, commit: null, latest: true, files: versionFiles, checks: verification.counts }] });
+      await tree.writeJson(`api/loadouts/${record.id}/versions.json`, { id: record.id, latest: record.version, versions: [{ version: record.version, date: null, commit: null, latest: true, files: versionFiles, checks: SYNTHETIC_VERIFICATION.counts }] });
       for (const f of record.files) await tree.write(`raw/${record.id}/latest/${f.path}`, f.content);
       for (const t of record.stacks) counts.stacks.set(t, (counts.stacks.get(t) ?? 0) + 1);
       for (const t of record.categories) counts.categories.set(t, (counts.categories.get(t) ?? 0) + 1);
@@ -118,14 +125,41 @@ export const BENCH_QUERIES: string[] = [
   'q=caching&has=skills', 'q=terraform%20aws', 'q=discord%20bot', 'q=chrome%20extension', 'q=obsrvability', 'q=go%20gin&verified=true', 'q=vue%20forms', 'q=llm%20agent',
 ];
 
-/** `count` different two-word searches (a stack and a topic word), in a fixed order. */
-export function uniqueQueries(count: number): string[] {
-  const words = TOPICS.flatMap((t) => t.split(' '));
+/**
+ * `count` different searches, as people type them: a stack and a topic word, often a third
+ * word (a noun, another topic word or stack), in a seeded random order. One in eight has a
+ * letter dropped from one word (a typo: fuzzy matching), one in eight ends in a word still
+ * being typed (a prefix). No two are the same after the engine's term processing (case,
+ * stop words), so none can be answered from the server's cache. `seed` gives disjoint-enough
+ * sequences for separate runs; callers that need disjoint sets slice one sequence.
+ */
+export function allDifferentQueries(count: number, seed = 7): string[] {
+  const next = random(seed);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(next() * list.length)] as T;
+  const topicWords = [...new Set(TOPICS.flatMap((t) => t.split(' ')))];
+  const thirds = [...NOUNS.map((n) => n.toLowerCase()), ...topicWords, ...STACKS];
+  const compiled = compileSettings(SEARCH_SETTINGS);
+  const seen = new Set<string>();
   const queries: string[] = [];
-  for (let i = 0; queries.length < count; i++) {
-    const q = `${STACKS[i % STACKS.length] ?? ''} ${words[Math.floor(i / STACKS.length) % words.length] ?? ''}`;
-    if (!queries.includes(q)) queries.push(q);
-    if (i > count * 4) break;
+  for (let tries = 0; queries.length < count && tries < count * 20; tries++) {
+    const words = [pick(STACKS), pick(topicWords)];
+    if (next() < 0.75) words.push(pick(thirds));
+    const roll = next();
+    const at = Math.floor(next() * words.length);
+    const word = words[at] as string;
+    if (roll < 0.125 && word.length >= 5) {
+      const cut = 1 + Math.floor(next() * (word.length - 2));
+      words[at] = word.slice(0, cut) + word.slice(cut + 1);
+    } else if (roll < 0.25) {
+      const last = words[words.length - 1] as string;
+      if (last.length >= 4) words[words.length - 1] = last.slice(0, 2 + Math.floor(next() * (last.length - 2)));
+    }
+    const q = words.join(' ');
+    const key = queryTerms(compiled, q).join(' ');
+    if (seen.has(key)) continue;
+    seen.add(key);
+    queries.push(q);
   }
+  if (queries.length < count) throw new Error(`only ${queries.length} different searches could be made (asked for ${count})`);
   return queries;
 }

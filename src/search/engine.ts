@@ -1,17 +1,22 @@
 /**
- * Ranked search over the built index (DESIGN.md section 5): BM25+ over weighted fields
- * (MiniSearch), prefix matching as the user types, typo tolerance, featured and verified
- * ranked up and deprecated down; an empty query lists every loadout by featured, then
- * updated (newest first), then id. Filters combine with AND. Loaded once per process.
+ * Ranked search over the built index (DESIGN.md section 5): BM25+ over weighted fields,
+ * prefix matching as the user types, typo tolerance, featured and verified ranked up and
+ * deprecated down; an empty query lists every loadout by featured, then updated (newest
+ * first), then id. Filters combine with AND. Loaded once per process.
+ *
+ * The server ranks over the binary form of the index (`ranking-file.ts`, `ranker.ts`), which
+ * scores as MiniSearch does over `api/search-index.json` (what the pages use), in typed
+ * arrays: no result object per match, and only the page asked for is sorted.
  */
-import MiniSearch, { type SearchResult as MiniResult } from 'minisearch';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LoadoutError } from '../catalogue/errors.js';
-import type { SearchRow, SearchDocument } from './document.js';
-import { miniSearchOptions, type SearchIndexFile } from './index-file.js';
+import type { SearchRow } from './document.js';
+import type { SearchIndexFile } from './index-file.js';
 import type { SearchQuery } from './query.js';
-import { compileSettings, documentBoostOf, fuzzyRule, prefixRule, queryTerms, SEARCH_INDEX_FORMAT, SEARCH_INDEX_PATH } from './settings.js';
+import { createRanker } from './ranker.js';
+import { decodeRankingIndex, DOC_FLAG, encodeRankingIndex, SEARCH_RANKING_PATH, type RankingIndex } from './ranking-file.js';
+import { compileSettings, queryTerms, SEARCH_INDEX_FORMAT, SEARCH_INDEX_PATH } from './settings.js';
 
 /** One result: the row's fields with `score` after `version` (DESIGN.md section 5). */
 export type SearchResult = Pick<SearchRow, 'id' | 'title' | 'summary' | 'version'> & { score: number } & Omit<SearchRow, 'id' | 'title' | 'summary' | 'version'>;
@@ -33,123 +38,101 @@ export interface SearchEngine {
   readonly size: number;
   /** Runs a checked query. Never throws for any `q`. */
   search(query: SearchQuery): SearchResponse;
-  /** The same answer as {@link search}, as the JSON text `JSON.stringify` would give, built from each row's JSON made once. */
+  /** The same answer as {@link search}, as the JSON text `JSON.stringify` would give, built from each row's JSON made at build time. */
   searchJson(query: SearchQuery): string;
-  /** The row of one loadout, or undefined. */
-  row(id: string): SearchRow | undefined;
 }
 
-/** Options of {@link createSearchEngine}. */
+/** Options of {@link openSearchEngine}. */
 export interface SearchEngineOptions {
   /**
    * Matches kept, over all cached searches, for repeated searches (least recently used
    * searches dropped first; 12 bytes a match); 0 turns the cache off. The index never changes
-   * while a server runs, so a kept ranking stays right: popular searches and agents repeating
-   * a query are answered without ranking again. Default 1,000,000 (12 MB at most).
+   * while a server runs, so kept matches stay right: a repeated search (another page, an
+   * agent asking again) skips scoring and only selects its page. Default 1,000,000 (12 MB at
+   * most). No target depends on it: the benchmark's headline figures have every query different.
    */
   cacheMatches?: number;
 }
 
-/** Builds an engine from a parsed index file. @throws LoadoutError `invalid_content` on another format. */
+/** Builds an engine from a parsed index file (encoding its binary form in memory). @throws LoadoutError `invalid_content` on another format. */
 export function createSearchEngine(file: SearchIndexFile, options: SearchEngineOptions = {}): SearchEngine {
   if (file.format !== SEARCH_INDEX_FORMAT) {
     throw new LoadoutError('invalid_content', `the search index has format ${JSON.stringify(file.format)} (expected ${SEARCH_INDEX_FORMAT})`, { hint: 'Run `loadout build` again.' });
   }
-  const settings = file.settings;
-  const compiled = compileSettings(settings);
-  const mini = MiniSearch.loadJS<SearchDocument>(file.index, miniSearchOptions(settings));
-  const rows = new Map(file.documents.map((r) => [r.id, r]));
-  const boosts = new Map(file.documents.map((r) => [r.id, documentBoostOf(settings, r)]));
-  const listing = [...file.documents].sort(listingOrder);
-  // The index's own words: a query term found here is complete and spelled right.
-  const vocabulary = new Set(file.index.index.map(([term]) => term));
-  const known = (term: string): boolean => vocabulary.has(term);
-  const prefix = prefixRule(settings, known);
-  const fuzzy = fuzzyRule(settings, known);
+  return openSearchEngine(decodeRankingIndex(encodeRankingIndex(file)), options);
+}
 
-  const rowList = file.documents;
-  const rowIndex = new Map(rowList.map((r, i) => [r.id, i]));
-  const cache = createRankingCache(options.cacheMatches ?? 1_000_000);
+/** Builds an engine over a decoded ranking file. */
+export function openSearchEngine(index: RankingIndex, options: SearchEngineOptions = {}): SearchEngine {
+  const compiled = compileSettings(index.settings);
+  const rank = createRanker(index);
+  const rows = Buffer.from(index.rows.buffer, index.rows.byteOffset, index.rows.byteLength);
+  const cache = createMatchCache(options.cacheMatches ?? 1_000_000);
 
-  const rank = (query: SearchQuery, terms: string[]): Match[] => {
-    const keep = filterOf(query);
-    let matches: Match[];
+  /** The page of `query`: documents and scores, best first, and the total before paging. */
+  const pageOf = (query: SearchQuery): { total: number; docs: number[]; scores: number[] } => {
+    const keep = filterOf(index, query);
+    const end = query.offset + query.limit;
     if (query.q === '') {
-      matches = listing.filter(keep).map((row) => ({ row, score: 0 }));
-    } else {
-      const found: MiniResult[] =
-        terms.length === 0
-          ? []
-          : mini.search(terms.join(' '), {
-              combineWith: 'OR',
-              prefix,
-              fuzzy,
-              weights: settings.weights,
-              boost: settings.boost,
-              bm25: settings.bm25,
-              boostDocument: (id: string) => boosts.get(id) ?? 1,
-              filter: (result) => {
-                const row = rows.get(result.id as string);
-                return row !== undefined && keep(row);
-              },
-            });
-      matches = found.map((m) => ({ row: rows.get(m.id as string) as SearchRow, score: m.score }));
-      matches.sort((a, b) => b.score - a.score || compareIds(a.row.id, b.row.id));
+      const docs: number[] = [];
+      let total = 0;
+      for (const doc of index.listing) {
+        if (!keep(doc)) continue;
+        if (total >= query.offset && total < end) docs.push(doc);
+        total++;
+      }
+      return { total, docs, scores: docs.map(() => 0) };
     }
-    return matches;
-  };
-
-  const ranked = (query: SearchQuery): Ranking => {
-    const terms = query.q === '' ? [] : queryTerms(compiled, query.q);
-    // Same terms and filters, same ranking: "Next.js", "nextjs " and "NEXTJS" share an entry.
-    const key = JSON.stringify([query.q === '', terms, query.agent, query.tags, query.category, query.verified, query.has]);
-    let ranking = cache.get(key);
-    if (ranking === undefined) {
-      const matches = rank(query, terms);
-      ranking = { rows: Int32Array.from(matches, (m) => rowIndex.get(m.row.id) ?? 0), scores: Float64Array.from(matches, (m) => m.score) };
-      cache.set(key, ranking);
+    const terms = queryTerms(compiled, query.q);
+    if (terms.length === 0) return { total: 0, docs: [], scores: [] };
+    // Same terms and filters, same matches: "Next.js", "nextjs " and "NEXTJS" share an entry.
+    const key = JSON.stringify([terms, query.agent, query.tags, query.category, query.verified, query.has]);
+    let matches = cache.get(key);
+    if (matches === undefined) {
+      const found = rank(terms, keep);
+      matches = { count: found.count, docs: found.docs.slice(0, found.count), scores: found.scores.slice(0, found.count) };
+      cache.set(key, matches);
     }
-    return ranking;
+    const best = bestOf(matches, end).slice(query.offset);
+    return { total: matches.count, docs: best.map((i) => matches.docs[i] ?? 0), scores: best.map((i) => matches.scores[i] ?? 0) };
   };
-  const pageOf = (query: SearchQuery, ranking: Ranking): number[] => {
-    const end = Math.min(ranking.rows.length, query.offset + query.limit);
-    const indexes: number[] = [];
-    for (let i = query.offset; i < end; i++) indexes.push(i);
-    return indexes;
-  };
-  // The JSON of each result around its score, made once per row the first time it is shown.
-  const rowJson: ([string, string] | undefined)[] = new Array(rowList.length);
-  const jsonOf = (index: number, score: number): string => {
-    let parts = rowJson[index];
-    if (parts === undefined) {
-      const { id, title, summary, version, ...rest } = rowList[index] as SearchRow;
-      parts = [`${JSON.stringify({ id, title, summary, version }).slice(0, -1)},"score":`, `,${JSON.stringify(rest).slice(1)}`];
-      rowJson[index] = parts;
-    }
-    return `${parts[0]}${roundScore(score)}${parts[1]}`;
+  /** The result JSON of `doc` with `score`. */
+  const jsonOf = (doc: number, score: number): string => {
+    const start = index.rowStart[doc] ?? 0;
+    const split = index.rowSplit[doc] ?? 0;
+    return `${rows.toString('utf8', start, split)}${roundScore(score)}${rows.toString('utf8', split, index.rowStart[doc + 1] ?? 0)}`;
   };
 
   return {
-    size: rows.size,
-    row: (id) => rows.get(id),
+    size: index.documents,
     search(query) {
-      const ranking = ranked(query);
-      const results = pageOf(query, ranking).map((i) => resultOf(rowList[ranking.rows[i] ?? 0] as SearchRow, ranking.scores[i] ?? 0));
-      return { query: query.q, total: ranking.rows.length, limit: query.limit, offset: query.offset, results };
+      const page = pageOf(query);
+      const results = page.docs.map((doc, i) => JSON.parse(jsonOf(doc, page.scores[i] ?? 0)) as SearchResult);
+      return { query: query.q, total: page.total, limit: query.limit, offset: query.offset, results };
     },
     searchJson(query) {
-      const ranking = ranked(query);
-      const results = pageOf(query, ranking).map((i) => jsonOf(ranking.rows[i] ?? 0, ranking.scores[i] ?? 0));
-      return `{"query":${JSON.stringify(query.q)},"total":${ranking.rows.length},"limit":${query.limit},"offset":${query.offset},"results":[${results.join(',')}]}`;
+      const page = pageOf(query);
+      const results = page.docs.map((doc, i) => jsonOf(doc, page.scores[i] ?? 0));
+      return `{"query":${JSON.stringify(query.q)},"total":${page.total},"limit":${query.limit},"offset":${query.offset},"results":[${results.join(',')}]}`;
     },
   };
 }
 
 /**
- * Reads `dist/api/search-index.json` and builds the engine.
+ * Reads the index of the built tree at `distDir` and builds the engine: the binary
+ * `.search-ranking.bin` when the tree has one this code can read, else `api/search-index.json`
+ * (a tree built by an older version), encoded in memory.
  * @throws LoadoutError `not_found` when the index is missing, `invalid_content` when it does not parse.
  */
 export async function loadSearchEngine(distDir: string, options: SearchEngineOptions = {}): Promise<SearchEngine> {
+  const binary = await readFile(join(distDir, SEARCH_RANKING_PATH)).catch(() => undefined);
+  if (binary !== undefined) {
+    try {
+      return openSearchEngine(decodeRankingIndex(binary), options);
+    } catch (error) {
+      if (!(error instanceof LoadoutError && error.code === 'invalid_content')) throw error;
+    }
+  }
   const path = join(distDir, SEARCH_INDEX_PATH);
   const text = await readFile(path, 'utf8').catch((cause: unknown) => {
     throw new LoadoutError('not_found', `${path} is missing: the catalogue was built without a search index`, { cause, hint: 'Run `loadout build` first.' });
@@ -163,37 +146,96 @@ export async function loadSearchEngine(distDir: string, options: SearchEngineOpt
   return createSearchEngine(file, options);
 }
 
-/** The AND of the query's filters. */
-function filterOf(query: SearchQuery): (row: SearchRow) => boolean {
+/** The AND of the query's filters, over document numbers. */
+function filterOf(index: RankingIndex, query: SearchQuery): (doc: number) => boolean {
   const { agent, tags, category, verified, has } = query;
-  return (row) =>
-    (agent === undefined || row.compatibility[agent] !== 'unsupported') &&
-    (category === undefined || row.categories.includes(category)) &&
-    (verified === undefined || row.verified === verified) &&
-    (has === undefined || row.counts[has] > 0) &&
-    tags.every((t) => row.stacks.includes(t) || row.categories.includes(t));
-}
-
-/** Empty-query order: featured first, then updated (newest first, undated last), then id. */
-function listingOrder(a: SearchRow, b: SearchRow): number {
-  if (a.featured !== b.featured) return a.featured ? -1 : 1;
-  if (a.updated !== b.updated) {
-    if (a.updated === null) return 1;
-    if (b.updated === null) return -1;
-    return a.updated < b.updated ? 1 : -1;
+  // A loadout whose compatibility does not name the agent counts as supporting it (not `unsupported`).
+  const agentBit = agent === undefined ? -1 : index.agents.indexOf(agent);
+  const agentMask = agentBit < 0 ? 0 : (1 << agentBit) >>> 0;
+  let flagMask = 0;
+  let flagWant = 0;
+  if (verified !== undefined) {
+    flagMask |= DOC_FLAG.verified;
+    if (verified) flagWant |= DOC_FLAG.verified;
   }
-  return compareIds(a.id, b.id);
+  if (has !== undefined) {
+    flagMask |= DOC_FLAG[has];
+    flagWant |= DOC_FLAG[has];
+  }
+  // Each required tag as the numbers it may have in `docTags` (-1: no such stack or category).
+  const categoryNumber = (c: string): number => {
+    const i = index.categories.indexOf(c);
+    return i < 0 ? -1 : index.stacks.length + i;
+  };
+  const required: [number, number][] = tags.map((t) => [index.stacks.indexOf(t), categoryNumber(t)]);
+  if (category !== undefined) required.push([-1, categoryNumber(category)]);
+  if (required.some(([s, c]) => s < 0 && c < 0)) return () => false;
+  const { docAgents, docFlags, docTagStart, docTags } = index;
+  const hasTag = (doc: number, [s, c]: [number, number]): boolean => {
+    for (let i = docTagStart[doc] ?? 0, end = docTagStart[doc + 1] ?? 0; i < end; i++) {
+      const tag = docTags[i];
+      if (tag === s || tag === c) return true;
+    }
+    return false;
+  };
+  return (doc) => (((docAgents[doc] ?? 0) & agentMask) >>> 0) === agentMask && ((docFlags[doc] ?? 0) & flagMask) === flagWant && required.every((r) => hasTag(doc, r));
 }
 
-/** A ranking as kept in the cache: row indexes and scores, best first. */
-interface Ranking {
-  rows: Int32Array;
+/** Scored matches: `docs[i]` has `scores[i]`. */
+interface ScoredMatches {
+  count: number;
+  docs: Int32Array;
   scores: Float64Array;
 }
 
-/** An LRU map of rankings holding at most `budget` matches in all (a Map iterates oldest first). */
-function createRankingCache(budget: number): { get(key: string): Ranking | undefined; set(key: string, ranking: Ranking): void } {
-  const entries = new Map<string, Ranking>();
+/**
+ * The places in `matches` of the best `k`, best first: higher score, then lower document
+ * number (lower id). Selects with a heap of `k` when that is far fewer than the matches, so a
+ * page of 20 out of 2,000 matches sorts 20.
+ */
+export function bestOf(matches: ScoredMatches, k: number): number[] {
+  const { count, docs, scores } = matches;
+  const better = (i: number, j: number): boolean => {
+    const a = scores[i] ?? 0;
+    const b = scores[j] ?? 0;
+    return a > b || (a === b && (docs[i] ?? 0) < (docs[j] ?? 0));
+  };
+  const byRank = (i: number, j: number): number => (better(i, j) ? -1 : better(j, i) ? 1 : 0);
+  if (k * 4 >= count) return Array.from({ length: count }, (_, i) => i).sort(byRank).slice(0, k);
+  // A heap whose root is the worst of the best k so far.
+  const heap: number[] = [];
+  const siftDown = (at: number): void => {
+    for (;;) {
+      const left = 2 * at + 1;
+      const right = left + 1;
+      let worst = at;
+      if (left < heap.length && better(heap[worst] ?? 0, heap[left] ?? 0)) worst = left;
+      if (right < heap.length && better(heap[worst] ?? 0, heap[right] ?? 0)) worst = right;
+      if (worst === at) return;
+      [heap[at], heap[worst]] = [heap[worst] ?? 0, heap[at] ?? 0];
+      at = worst;
+    }
+  };
+  for (let i = 0; i < count; i++) {
+    if (heap.length < k) {
+      heap.push(i);
+      for (let at = heap.length - 1; at > 0; ) {
+        const parent = (at - 1) >> 1;
+        if (!better(heap[parent] ?? 0, heap[at] ?? 0)) break;
+        [heap[at], heap[parent]] = [heap[parent] ?? 0, heap[at] ?? 0];
+        at = parent;
+      }
+    } else if (k > 0 && better(i, heap[0] ?? 0)) {
+      heap[0] = i;
+      siftDown(0);
+    }
+  }
+  return heap.sort(byRank);
+}
+
+/** An LRU map of matches holding at most `budget` matches in all (a Map iterates oldest first). */
+function createMatchCache(budget: number): { get(key: string): ScoredMatches | undefined; set(key: string, matches: ScoredMatches): void } {
+  const entries = new Map<string, ScoredMatches>();
   let held = 0;
   return {
     get(key) {
@@ -204,30 +246,19 @@ function createRankingCache(budget: number): { get(key: string): Ranking | undef
       }
       return hit;
     },
-    set(key, ranking) {
-      if (ranking.rows.length > budget) return;
-      entries.set(key, ranking);
-      held += ranking.rows.length;
+    set(key, matches) {
+      // An entry counts one match at least, so that searches without matches are bounded too.
+      const size = Math.max(1, matches.count);
+      if (size > budget) return;
+      entries.set(key, matches);
+      held += size;
       for (const [oldest, old] of entries) {
         if (held <= budget) break;
         entries.delete(oldest);
-        held -= old.rows.length;
+        held -= Math.max(1, old.count);
       }
     },
   };
-}
-
-/** A ranked match. */
-interface Match {
-  row: SearchRow;
-  score: number;
-}
-
-const compareIds = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-function resultOf(row: SearchRow, score: number): SearchResult {
-  const { id, title, summary, version, ...rest } = row;
-  return { id, title, summary, version, score: roundScore(score), ...rest };
 }
 
 /** Scores are shown with three decimals. */

@@ -13,6 +13,7 @@ import type { PublishedRecord } from '../build/record.js';
 import type { OutputTree } from '../build/output.js';
 import { pathInsideSkill } from '../install/layout.js';
 import { CLIENT_SCRIPT, CLIENT_SCRIPT_PATH, MINISEARCH_SCRIPT_PATH } from './client-script.js';
+import { encodeRankingIndex, SEARCH_RANKING_PATH } from './ranking-file.js';
 import { searchDocumentOf, searchRowOf, type SearchDocument, type SearchRow } from './document.js';
 import { compileSettings, SEARCH_INDEX_FORMAT, SEARCH_INDEX_PATH, SEARCH_SETTINGS, type CompiledSettings, type SearchSettings } from './settings.js';
 
@@ -104,12 +105,15 @@ export function buildSkillsFile(records: readonly PublishedRecord[]): SkillsFile
 }
 
 /**
- * Writes the index, the skills document and the pages' scripts (`assets/minisearch.js`, the
+ * Writes the index, its binary form for the server (`.search-ranking.bin`, see
+ * `ranking-file.ts`), the skills document and the pages' scripts (`assets/minisearch.js`, the
  * MiniSearch browser bundle, and `assets/search.js`) into the tree being built.
  */
 export async function writeSearchIndex(tree: OutputTree, records: readonly PublishedRecord[]): Promise<void> {
+  const file = buildSearchIndexFile(records);
   // Compact JSON: the pages download this file.
-  await tree.write(SEARCH_INDEX_PATH, `${JSON.stringify(buildSearchIndexFile(records))}\n`);
+  await tree.write(SEARCH_INDEX_PATH, `${JSON.stringify(file)}\n`);
+  await tree.write(SEARCH_RANKING_PATH, encodeRankingIndex(file));
   await tree.write(SKILLS_PATH, `${JSON.stringify(buildSkillsFile(records))}\n`);
   await tree.write(MINISEARCH_SCRIPT_PATH, readMiniSearchBrowserBundle());
   await tree.write(CLIENT_SCRIPT_PATH, CLIENT_SCRIPT);

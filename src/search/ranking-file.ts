@@ -1,0 +1,339 @@
+/**
+ * The server's copy of the search index (issue 13): the MiniSearch index and the result rows
+ * of `api/search-index.json`, laid out as typed arrays in one binary file. `loadout build`
+ * writes it beside the JSON as the dot file {@link SEARCH_RANKING_PATH} (dot files are never
+ * served nor published, so the pages keep downloading the JSON); `loadout serve` and
+ * `loadout search` read it into one buffer and rank over views of it, so that a server starts
+ * without parsing 10 MB of JSON or building a Map per posting, and holds a few MB for 10,000
+ * loadouts instead of a MiniSearch object graph.
+ *
+ * Layout (little- or big-endian as the header says; every section starts at a multiple of 8):
+ *
+ *   bytes 0-3   "LSR1"
+ *   bytes 4-7   header length H (uint32)
+ *   bytes 8-    header: JSON ({@link RankingHeader}), padded with spaces to a multiple of 8
+ *   then        the sections of {@link SECTION_TYPES}, at the offsets the header gives
+ *
+ * Documents are numbered by their place in `documents` of the index file (sorted by id), so a
+ * lower number is a lower id. Field numbers are places in `settings.fields` (the order in
+ * which MiniSearch scores the fields).
+ */
+import type { AsPlainObject } from 'minisearch';
+import { endianness } from 'node:os';
+import { LoadoutError } from '../catalogue/errors.js';
+import { HAS_VALUES, PUBLISHED_AGENTS } from '../catalogue/vocabulary.js';
+import type { SearchRow } from './document.js';
+import type { SearchSettings } from './settings.js';
+
+/** Where `loadout build` writes the file, relative to `dist/`. */
+export const SEARCH_RANKING_PATH = '.search-ranking.bin';
+
+/** The `format` of the header; a reader refuses any other. */
+export const SEARCH_RANKING_FORMAT = 'loadout-search-ranking/1';
+
+const MAGIC = 'LSR1';
+
+/** Bits of `docFlags`. */
+export const DOC_FLAG = { verified: 1, featured: 2, deprecated: 4, rules: 8, skills: 16, mcp: 32 } as const;
+
+/** The sections and their element types, in file order. */
+const SECTION_TYPES = {
+  /** The index's terms, sorted by UTF-16 code units, joined by "\n" (UTF-8). */
+  terms: Uint8Array,
+  /** Per term t, its (term, field) pairs are `termPairs[t]` to `termPairs[t + 1]` (T + 1 entries). */
+  termPairs: Uint32Array,
+  /** Per pair, the field number; a term's pairs are in field order. */
+  pairField: Uint8Array,
+  /** Per pair p, its postings are `pairPostings[p]` to `pairPostings[p + 1]` (P + 1 entries). */
+  pairPostings: Uint32Array,
+  /** Per posting, the document. */
+  postingDocs: Uint32Array,
+  /** Per posting, the term's frequency in the field. */
+  postingFreqs: Uint32Array,
+  /** Per document d and field f, at `d * F + f`: the field's length in terms (MiniSearch's `fieldLength`). */
+  fieldLengths: Uint32Array,
+  /** Per document, the bits of {@link DOC_FLAG}. */
+  docFlags: Uint8Array,
+  /** Per document, bit i set when `compatibility[agents[i]]` is not `unsupported`. */
+  docAgents: Uint32Array,
+  /** Per document d, its tags are `docTags[docTagStart[d]]` to `docTags[docTagStart[d + 1]]` (D + 1 entries). */
+  docTagStart: Uint32Array,
+  /** Tag numbers: stack s is s, category c is `stacks.length + c`. */
+  docTags: Uint32Array,
+  /** The documents in the order of an empty query: featured first, then updated (newest first, undated last), then id. */
+  listing: Uint32Array,
+  /** Per document d, its result JSON is `rows[rowStart[d]]` to `rows[rowStart[d + 1]]` (D + 1 entries). */
+  rowStart: Uint32Array,
+  /** Per document, where its score goes in `rows` (the JSON before it ends with `"score":`). */
+  rowSplit: Uint32Array,
+  /** Each document's result JSON without its score value (UTF-8). */
+  rows: Uint8Array,
+} as const;
+
+type SectionName = keyof typeof SECTION_TYPES;
+type Section<N extends SectionName> = InstanceType<(typeof SECTION_TYPES)[N]>;
+
+/** The JSON header of the file. */
+export interface RankingHeader {
+  format: typeof SEARCH_RANKING_FORMAT;
+  /** Byte order of the sections (`os.endianness()` of the machine that wrote them). */
+  endianness: 'LE' | 'BE';
+  settings: SearchSettings;
+  /** MiniSearch's document count: the N of the inverse document frequency. */
+  documentCount: number;
+  /** Number of documents (result rows), D. */
+  documents: number;
+  /** Per field, MiniSearch's average field length, in terms. */
+  averageFieldLength: number[];
+  /** The agents of `docAgents`, in bit order. */
+  agents: string[];
+  /** The stacks and categories that `docTags` numbers. */
+  stacks: string[];
+  categories: string[];
+  /** Per section, its byte offset in the file and its length in elements. */
+  sections: Record<SectionName, { offset: number; length: number }>;
+}
+
+/** A decoded file: the header's fields, the sections as views of the file's bytes, and the terms as strings. */
+export type RankingIndex = Omit<RankingHeader, 'format' | 'endianness' | 'sections'> & { [N in Exclude<SectionName, 'terms'>]: Section<N> } & {
+  /** The terms, sorted by UTF-16 code units. */
+  terms: string[];
+};
+
+/** The parts of `api/search-index.json` that the binary form is made from. */
+export interface RankingSource {
+  settings: SearchSettings;
+  /** Sorted by id. */
+  documents: readonly SearchRow[];
+  index: AsPlainObject;
+}
+
+const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Encodes the index file's MiniSearch index and rows. Pure: the same index file gives the same
+ * bytes. Postings of documents that the index no longer lists (MiniSearch's discarded
+ * documents, which `loadout build` never leaves) are dropped.
+ * @throws LoadoutError `internal` when a term contains a line break or there are more than 32 agents or 255 fields.
+ */
+export function encodeRankingIndex(source: RankingSource): Uint8Array {
+  const { settings, documents, index } = source;
+  const fields = settings.fields;
+  const fieldCount = fields.length;
+  if (fieldCount > 255 || PUBLISHED_AGENTS.length > 32) throw new LoadoutError('internal', `the search ranking file holds at most 255 fields and 32 agents (got ${fieldCount} and ${PUBLISHED_AGENTS.length})`);
+  const docOfId = new Map(documents.map((row, d) => [row.id, d]));
+  const docOfShortId = new Map<string, number>();
+  for (const [shortId, id] of Object.entries(index.documentIds)) {
+    const d = docOfId.get(String(id));
+    if (d !== undefined) docOfShortId.set(shortId, d);
+  }
+
+  // Terms and postings.
+  const entries = [...index.index].sort((a, b) => compareStrings(a[0], b[0]));
+  const termPairs: number[] = [0];
+  const pairField: number[] = [];
+  const pairPostings: number[] = [0];
+  const postingDocs: number[] = [];
+  const postingFreqs: number[] = [];
+  for (const [term, byField] of entries) {
+    if (term.includes('\n')) throw new LoadoutError('internal', `the search index has the term ${JSON.stringify(term)} (expected no line break in a term)`);
+    fields.forEach((field, f) => {
+      const fieldId = index.fieldIds[field];
+      const freqs = fieldId === undefined ? undefined : byField[String(fieldId)];
+      if (freqs === undefined) return;
+      const before = postingDocs.length;
+      for (const [shortId, freq] of Object.entries(freqs)) {
+        const d = docOfShortId.get(shortId);
+        if (d === undefined) continue;
+        postingDocs.push(d);
+        postingFreqs.push(freq);
+      }
+      if (postingDocs.length === before) return;
+      pairField.push(f);
+      pairPostings.push(postingDocs.length);
+    });
+    termPairs.push(pairField.length);
+  }
+
+  const fieldLengths = new Uint32Array(documents.length * fieldCount);
+  for (const [shortId, lengths] of Object.entries(index.fieldLength)) {
+    const d = docOfShortId.get(shortId);
+    if (d === undefined) continue;
+    fields.forEach((field, f) => {
+      const fieldId = index.fieldIds[field];
+      fieldLengths[d * fieldCount + f] = fieldId === undefined ? 0 : (lengths[fieldId] ?? 0);
+    });
+  }
+
+  // Filters and the empty query's order.
+  const stacks = [...new Set(documents.flatMap((r) => r.stacks))].sort(compareStrings);
+  const categories = [...new Set(documents.flatMap((r) => r.categories))].sort(compareStrings);
+  const stackNumber = new Map(stacks.map((s, i) => [s, i]));
+  const categoryNumber = new Map(categories.map((c, i) => [c, stacks.length + i]));
+  const docTagStart: number[] = [0];
+  const docTags: number[] = [];
+  const docFlags = new Uint8Array(documents.length);
+  const docAgents = new Uint32Array(documents.length);
+  documents.forEach((row, d) => {
+    for (const s of new Set(row.stacks)) docTags.push(stackNumber.get(s) ?? 0);
+    for (const c of new Set(row.categories)) docTags.push(categoryNumber.get(c) ?? 0);
+    docTagStart.push(docTags.length);
+    let flags = (row.verified ? DOC_FLAG.verified : 0) | (row.featured ? DOC_FLAG.featured : 0) | (row.deprecated ? DOC_FLAG.deprecated : 0);
+    for (const has of HAS_VALUES) if (row.counts[has] > 0) flags |= DOC_FLAG[has];
+    docFlags[d] = flags;
+    // `>>> 0` keeps bit 31 positive; compatibility may lack an agent, which then counts as supported.
+    docAgents[d] = PUBLISHED_AGENTS.reduce((bits, agent, i) => (row.compatibility[agent] === 'unsupported' ? bits : (bits | (1 << i)) >>> 0), 0);
+  });
+  const listing = documents.map((_, d) => d).sort((a, b) => listingOrder(documents[a] as SearchRow, documents[b] as SearchRow));
+
+  // Result rows: the JSON around the score, as the engine writes it.
+  const rowTexts: string[] = [];
+  const rowSplit = new Uint32Array(documents.length);
+  const rowStart: number[] = [0];
+  let rowBytes = 0;
+  documents.forEach((row, d) => {
+    const { id, title, summary, version, ...rest } = row;
+    const head = `${JSON.stringify({ id, title, summary, version }).slice(0, -1)},"score":`;
+    const tail = `,${JSON.stringify(rest).slice(1)}`;
+    rowSplit[d] = rowBytes + Buffer.byteLength(head);
+    rowBytes += Buffer.byteLength(head) + Buffer.byteLength(tail);
+    rowStart.push(rowBytes);
+    rowTexts.push(head, tail);
+  });
+
+  const content: { [N in SectionName]: ArrayLike<number> } = {
+    terms: Buffer.from(entries.map(([term]) => term).join('\n')),
+    termPairs,
+    pairField,
+    pairPostings,
+    postingDocs,
+    postingFreqs,
+    fieldLengths,
+    docFlags,
+    docAgents,
+    docTagStart,
+    docTags,
+    listing,
+    rowStart,
+    rowSplit,
+    rows: Buffer.from(rowTexts.join('')),
+  };
+  const averageFieldLength = fields.map((field) => {
+    const fieldId = index.fieldIds[field];
+    return fieldId === undefined ? 1 : (index.averageFieldLength[fieldId] ?? 1);
+  });
+  const header: Omit<RankingHeader, 'sections'> = {
+    format: SEARCH_RANKING_FORMAT,
+    endianness: endianness(),
+    settings,
+    documentCount: index.documentCount,
+    documents: documents.length,
+    averageFieldLength,
+    agents: [...PUBLISHED_AGENTS],
+    stacks,
+    categories,
+  };
+
+  // The header's length depends on the offsets it lists: lay the sections out after a header
+  // of the final length (offsets are written as fixed-width numbers, so one pass suffices).
+  const names = Object.keys(SECTION_TYPES) as SectionName[];
+  const headerFor = (start: number): { text: string; sections: RankingHeader['sections'] } => {
+    let offset = start;
+    const sections = {} as RankingHeader['sections'];
+    for (const name of names) {
+      const length = content[name].length;
+      sections[name] = { offset, length };
+      offset = align8(offset + length * SECTION_TYPES[name].BYTES_PER_ELEMENT);
+    }
+    return { text: JSON.stringify({ ...header, sections }), sections };
+  };
+  let headerBytes = align8(8 + Buffer.byteLength(headerFor(0).text));
+  let laid = headerFor(headerBytes);
+  // Offsets have more digits than zeros: grow until the header fits before the first section.
+  while (align8(8 + Buffer.byteLength(laid.text)) > headerBytes) {
+    headerBytes = align8(8 + Buffer.byteLength(laid.text));
+    laid = headerFor(headerBytes);
+  }
+  const last = names[names.length - 1] as SectionName;
+  const total = align8(laid.sections[last].offset + content[last].length * SECTION_TYPES[last].BYTES_PER_ELEMENT);
+  const out = Buffer.alloc(total, 0);
+  out.write(MAGIC, 0, 'latin1');
+  const headerText = laid.text.padEnd(headerBytes - 8, ' ');
+  new DataView(out.buffer, out.byteOffset, 8).setUint32(4, Buffer.byteLength(headerText), endianness() === 'LE');
+  out.write(headerText, 8, 'utf8');
+  for (const name of names) {
+    const { offset, length } = laid.sections[name];
+    new SECTION_TYPES[name](out.buffer, out.byteOffset + offset, length).set(content[name]);
+  }
+  return out;
+}
+
+/**
+ * Reads a file written by {@link encodeRankingIndex}. The sections are views of `bytes` (copied
+ * once when `bytes` is not 8-aligned), so the caller must not change them.
+ * @throws LoadoutError `invalid_content` when the file is not of this format, was written with the other byte order, or is truncated.
+ */
+export function decodeRankingIndex(bytes: Uint8Array): RankingIndex {
+  const bad = (what: string): LoadoutError => new LoadoutError('invalid_content', `the search ranking file ${what}`, { hint: 'Run `loadout build` again.' });
+  const data = bytes.byteOffset % 8 === 0 ? bytes : new Uint8Array(bytes);
+  const view = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  if (view.byteLength < 8 || view.toString('latin1', 0, 4) !== MAGIC) throw bad(`does not start with ${MAGIC} (expected a file written by loadout build)`);
+  const little = endianness() === 'LE';
+  const headerLength = new DataView(data.buffer, data.byteOffset, 8).getUint32(4, little);
+  if (8 + headerLength > view.byteLength) throw bad(`is ${view.byteLength} bytes long (expected a header of ${headerLength} bytes after the first 8)`);
+  let header: RankingHeader;
+  try {
+    header = JSON.parse(view.toString('utf8', 8, 8 + headerLength)) as RankingHeader;
+  } catch {
+    throw bad('has a header that is not JSON');
+  }
+  if (header.format !== SEARCH_RANKING_FORMAT) throw bad(`has format ${JSON.stringify(header.format)} (expected ${SEARCH_RANKING_FORMAT})`);
+  if (header.endianness !== endianness()) throw bad(`was written on a ${header.endianness} machine (expected ${endianness()})`);
+  const section = <N extends SectionName>(name: N): Section<N> => {
+    const place = header.sections[name] as { offset: number; length: number } | undefined;
+    const type = SECTION_TYPES[name];
+    if (place === undefined || place.offset % 8 !== 0 || place.offset + place.length * type.BYTES_PER_ELEMENT > view.byteLength) throw bad(`has no whole section ${name} (expected it within the file's ${view.byteLength} bytes)`);
+    // A file read from disk is backed by an ArrayBuffer (never shared memory).
+    return new type(data.buffer as ArrayBuffer, data.byteOffset + place.offset, place.length) as Section<N>;
+  };
+  const termBytes = section('terms');
+  const termText = Buffer.from(termBytes.buffer, termBytes.byteOffset, termBytes.byteLength).toString('utf8');
+  const { format: _format, endianness: _endianness, sections: _sections, ...rest } = header;
+  const decoded: RankingIndex = {
+    ...rest,
+    terms: termText === '' ? [] : termText.split('\n'),
+    termPairs: section('termPairs'),
+    pairField: section('pairField'),
+    pairPostings: section('pairPostings'),
+    postingDocs: section('postingDocs'),
+    postingFreqs: section('postingFreqs'),
+    fieldLengths: section('fieldLengths'),
+    docFlags: section('docFlags'),
+    docAgents: section('docAgents'),
+    docTagStart: section('docTagStart'),
+    docTags: section('docTags'),
+    listing: section('listing'),
+    rowStart: section('rowStart'),
+    rowSplit: section('rowSplit'),
+    rows: section('rows'),
+  };
+  const d = decoded.documents;
+  const t = decoded.terms.length;
+  if (decoded.termPairs.length !== t + 1 || decoded.rowStart.length !== d + 1 || decoded.listing.length !== d || decoded.fieldLengths.length !== d * decoded.settings.fields.length) {
+    throw bad(`has sections of the wrong lengths for ${t} terms and ${d} documents`);
+  }
+  return decoded;
+}
+
+/** Empty-query order: featured first, then updated (newest first, undated last), then id. */
+export function listingOrder(a: SearchRow, b: SearchRow): number {
+  if (a.featured !== b.featured) return a.featured ? -1 : 1;
+  if (a.updated !== b.updated) {
+    if (a.updated === null) return 1;
+    if (b.updated === null) return -1;
+    return a.updated < b.updated ? 1 : -1;
+  }
+  return compareStrings(a.id, b.id);
+}
+
+const align8 = (n: number): number => Math.ceil(n / 8) * 8;

@@ -47,8 +47,8 @@ export async function checkCatalogue(location: CatalogueLocation, ids: readonly 
 
 /** Loadouts from which a credential scan worker pays for its start (about 0.1 s). */
 const SCANNER_FROM = 32;
-/** Loadouts checked at once when scans run on the worker. */
-const IN_FLIGHT = 8;
+/** Loadouts checked at once when scans run on the worker: enough for this thread to go on while the worker starts. */
+const IN_FLIGHT = 32;
 
 /** True when no check of the run failed. */
 export const passed = (run: CheckRun): boolean => run.results.every((r) => r.status !== 'fail');

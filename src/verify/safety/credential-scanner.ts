@@ -2,8 +2,9 @@
  * The credential scan on a worker thread. secretlint's rules are most of the cost of
  * `verify` (about 0.6 ms of a loadout's 1.9 ms here), and they need nothing but the texts, so
  * a second core can run them while this thread runs the other checks of the next loadouts.
- * Until the worker has started (about 0.1 s), scans run in this thread; the findings are the
- * same either way.
+ * Scans sent before the worker has started (about 0.1 s) wait for it, so that this thread
+ * never loads secretlint; after the worker failed or was closed, they run in this thread. The
+ * findings are the same either way.
  */
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
@@ -82,9 +83,9 @@ export class CredentialScanner {
     return this.#ready && this.#failure === undefined;
   }
 
-  /** {@link findCredentials} on the worker once it runs, in this thread before and after. */
+  /** {@link findCredentials} on the worker; in this thread once the worker failed or was closed. */
   readonly scan: CredentialScan = (files) => {
-    if (!this.onWorker) return findCredentials(files);
+    if (this.#failure !== undefined) return findCredentials(files);
     const id = this.#nextId++;
     const { paths, starts, content } = joinSources(files);
     const utf8 = ENCODER.encode(content);

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { CredentialScanner } from '../../../src/verify/safety/credential-scanner.js';
-import { findCredentials } from '../../../src/verify/safety/credentials.js';
+import { findBatchCredentials, findCredentials, joinSources } from '../../../src/verify/safety/credentials.js';
 import { findHiddenInstructions, findInvisibleCharacters } from '../../../src/verify/safety/hidden-text.js';
 import { findNetworkUse, mcpServerNetworkUse } from '../../../src/verify/safety/network.js';
 import { prepareScanText } from '../../../src/verify/safety/scan-text.js';
@@ -204,6 +204,20 @@ describe('credentials (secretlint recommended rules)', () => {
     expect(await findCredentials([{ path: 'AGENTS.md', text }])).toEqual([]);
   });
 
+  it('finds the same for loadouts scanned together as for each alone, the same secret in each', async () => {
+    const token = ['ghp', '_', 'wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx'].join('');
+    const key = ['AKIA', 'IOSFODNN7', 'EXAMPLX'].join('');
+    const loadouts = [
+      [{ path: 'AGENTS.md', text: `# A\n\nexport GITHUB_TOKEN=${token}\n` }],
+      [{ path: 'AGENTS.md', text: '# B\n\nNothing here.\n' }, { path: 'rules/ci.md', text: `# CI\n\nGITHUB_TOKEN=${token}\naws_access_key_id = ${key}\n` }],
+      [],
+      [{ path: 'scripts/x.sh', text: `#!/bin/sh\n\n\n\ncurl -H "Authorization: token ${token}" https://api.github.com\n` }],
+    ];
+    const alone = await Promise.all(loadouts.map((files) => findCredentials(files)));
+    expect(alone.map((f) => f.map((x) => `${x.file}:${x.line}`))).toEqual([['AGENTS.md:3'], ['rules/ci.md:3'], [], ['scripts/x.sh:5']]);
+    expect(await findBatchCredentials(loadouts.map(joinSources))).toEqual(alone);
+  });
+
   it('finds the same on a worker thread as in this one, and refuses scans once closed', async () => {
     const token = ['ghp', '_', 'wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx'].join('');
     const files = [
@@ -212,9 +226,13 @@ describe('credentials (secretlint recommended rules)', () => {
     ];
     const scanner = new CredentialScanner();
     try {
+      // Sent before the worker has started: the scans wait for it, in one batch.
+      const early = Promise.all([scanner.scan(files), scanner.scan([{ path: 'AGENTS.md', text: '\uFEFF# B\n' }, ...files])]);
       const here = await findCredentials(files);
       expect(here).toHaveLength(1);
-      // Until the worker has started, scans run in this thread; wait until one has run there.
+      const [first, withBom] = await early;
+      expect(first).toEqual(here);
+      expect(withBom).toEqual(here);
       await vi.waitFor(() => expect(scanner.onWorker).toBe(true), { timeout: 20_000, interval: 50 });
       expect(await scanner.scan(files)).toEqual(here);
       expect(await scanner.scan([])).toEqual([]);

@@ -101,6 +101,7 @@ const AGENT_ADDRESS = /\b(?:note to|attention|dear)\s+(?:the\s+)?(?:ai|agent|ass
 export function findHiddenInstructions(scan: ScanText): Finding[] {
   if (!scan.markdown) return [];
   const findings: Finding[] = [];
+  if (!scan.text.includes('<!--')) return findings;
   // Outside code: a comment shown in a code block or a code span is visible to a reader.
   const outsideCode = scan.view.prose;
   if (!outsideCode.includes('<!--')) return findings;

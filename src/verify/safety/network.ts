@@ -9,7 +9,6 @@
  * tells the agent to fetch or download a URL.
  */
 import type { Finding } from '../check.js';
-import { blankRanges } from '../text/markdown.js';
 import { NeedleSet } from '../text/needles.js';
 import type { ScanText } from './scan-text.js';
 import { isWarned } from './warnings.js';
@@ -108,13 +107,11 @@ export function networkReading(path: string, text: string): NetworkReading {
 export function findNetworkUse(scan: ScanText, readingOrLegacy?: NetworkReading | boolean): { line: number; what: string } | undefined {
   const reading = typeof readingOrLegacy === 'string' ? readingOrLegacy : networkReading(scan.path, scan.text);
   const hits: { line: number; what: string }[] = [];
-  // A rule runs on a part of the file only when the part has one of its needles.
+  // A rule runs only when the file has one of its needles.
   const found = scan.view.needles(NETWORK_NEEDLES);
   const present = (rule: NetworkRule): boolean => rule.needles.some((n) => found.has(n));
   const tryRules = (text: string, rules: NetworkRule[], offset = 0): void => {
-    const lower = scan.view.lower.slice(offset, offset + text.length);
     for (const rule of rules) {
-      if (!rule.needles.some((n) => lower.includes(n))) continue;
       const global = rule.pattern;
       global.lastIndex = 0;
       for (let m = global.exec(text); m !== null; m = global.exec(text)) {
@@ -129,9 +126,13 @@ export function findNetworkUse(scan: ScanText, readingOrLegacy?: NetworkReading 
   if (reading === 'program') tryRules(scan.text, PROGRAM_RULES.filter(present));
   else {
     const rules = CODE_RULES.filter(present);
-    if (rules.length > 0) for (const r of scan.codeRegions) tryRules(scan.text.slice(r.start, r.end), rules, r.start);
+    // Regions come in order: the first with a use holds the file's first use in code.
+    for (const r of rules.length === 0 ? [] : scan.codeRegions) {
+      tryRules(scan.text.slice(r.start, r.end), rules, r.start);
+      if (hits.length > 0) break;
+    }
   }
-  if (scan.markdown && present(PROSE_RULE)) tryRules(blankRanges(scan.text, scan.codeRegions), [PROSE_RULE]);
+  if (scan.markdown && present(PROSE_RULE)) tryRules(scan.view.prose, [PROSE_RULE]);
   hits.sort((a, b) => a.line - b.line);
   return hits[0];
 }

@@ -84,9 +84,16 @@ export class NeedleSet {
 
   /** True when every needle of `other` is one of these, so that one search answers for both. */
   covers(other: NeedleSet): boolean {
-    for (const n of other.needles) if (!this.needles.has(n)) return false;
-    return true;
+    let answer = this.#covers.get(other);
+    if (answer === undefined) {
+      answer = [...other.needles].every((n) => this.needles.has(n));
+      this.#covers.set(other, answer);
+    }
+    return answer;
   }
+
+  /** Answers of {@link covers}: sets are fixed, and the question is asked once per file. */
+  readonly #covers = new WeakMap<NeedleSet, boolean>();
 
   /** The needles (lower-case) that occur in `text`, ignoring ASCII case. Pure. */
   findIn(text: string): Set<string> {

@@ -23,16 +23,10 @@ export class TextView {
   #withoutBlocks: string | undefined;
   #codeSpans: TextRange[] | undefined;
   #prose: string | undefined;
-  #lower: string | undefined;
   #frontMatter: FrontMatter | undefined;
   readonly #needles = new Map<NeedleSet, ReadonlySet<string>>();
 
   constructor(readonly text: string) {}
-
-  /** The text in lower case, for cheap substring tests before a rule's expression runs. */
-  get lower(): string {
-    return (this.#lower ??= this.text.toLowerCase());
-  }
 
   /**
    * The needles of `set` that occur in the text, ignoring case. An earlier answer for a set

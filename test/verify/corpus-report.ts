@@ -15,11 +15,19 @@ import { checkCorpus, type CorpusFinding } from './corpus-findings.js';
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const out = resolve(REPO, process.argv[2] ?? 'test-results/corpus-report.md');
 
-/** A table cell: one line, pipes escaped, at most 160 characters. */
-function cell(text: string): string {
+/** A table cell: one line, at most 160 characters, pipes escaped (GFM tables); outside code, `<` and backslashes too. */
+function cell(text: string, code = false): string {
   const one = text.replace(/\s+/gu, ' ').trim();
   const short = one.length > 160 ? `${one.slice(0, 157)}…` : one;
-  return short.replace(/\\/gu, '\\\\').replace(/\|/gu, '\\|').replace(/</gu, '&lt;');
+  return code ? short.replace(/\|/gu, '\\|') : short.replace(/\\/gu, '\\\\').replace(/\|/gu, '\\|').replace(/</gu, '&lt;');
+}
+
+/** A code span holding `text`, fenced with more backticks than it has in a row (CommonMark 6.1). */
+function code(text: string): string {
+  if (text === '') return '';
+  const longest = Math.max(0, ...[...text.matchAll(/`+/gu)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence} ${cell(text, true)} ${fence}`;
 }
 
 function report(items: number, findings: CorpusFinding[]): string {
@@ -41,7 +49,7 @@ function report(items: number, findings: CorpusFinding[]): string {
   for (const rule of rules) {
     lines.push('', `## ${rule}`, '', '| kind | file | line | text | message |', '|---|---|---:|---|---|');
     const of = findings.filter((f) => f.rule === rule).sort((a, b) => (a.severity === b.severity ? (a.file === b.file ? (a.line ?? 0) - (b.line ?? 0) : a.file < b.file ? -1 : 1) : a.severity === 'blocking' ? -1 : 1));
-    for (const f of of) lines.push(`| ${f.severity} | ${cell(f.file)} | ${f.line ?? ''} | \`${cell(f.text).replace(/`/gu, "'")}\` | ${cell(f.message)} |`);
+    for (const f of of) lines.push(`| ${f.severity} | ${cell(f.file)} | ${f.line ?? ''} | ${code(f.text)} | ${cell(f.message)} |`);
   }
   return `${lines.join('\n')}\n`;
 }

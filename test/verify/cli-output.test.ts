@@ -29,7 +29,7 @@ describe('loadout verify output', () => {
     const code = await verifyCommand({ root, ids: [], json: false }, (t) => (out += t));
     expect(code).toBe(0);
     expect(out).toMatch(/^tools: ok, 2 notices$/mu);
-    expect(out).toMatch(/^ {2}safety +pass +\d+ files scanned: .*; 2 notices$/mu);
+    expect(out).toMatch(/^ {2}safety +pass +\d+ files scanned: nothing that blocks publishing; 2 notices$/mu);
     expect(out).toMatch(/^ +notice: loadouts\/tools\/AGENTS\.md:4: "brew install jq" installs system packages/mu);
     expect(out).toMatch(/^ +notice: loadouts\/tools\/AGENTS\.md:5: "sudo apt-get install -y jq" installs system packages/mu);
     let json = '';

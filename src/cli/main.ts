@@ -142,14 +142,15 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--category <category>', 'only loadouts in this category')
     .option('--verified <bool>', 'true or false')
     .option('--has <kind>', 'skills, mcp or rules')
+    .option('--max-always-tokens <n>', 'only loadouts adding at most n tokens at every session start (for --agent, else for every agent they support)')
     .option('--limit <n>', 'results to show, 1 to 50 (default 20)')
     .option('--offset <n>', 'results to skip (default 0)')
     .option('--out <dir>', 'built tree to search', 'dist')
     .option('--json', 'print the GET /api/v1/search response as JSON')
-    .action(async (words: string[], opts: { agent?: string; tags?: string; category?: string; verified?: string; has?: string; limit?: string; offset?: string; out: string; json?: boolean }) => {
+    .action(async (words: string[], opts: { agent?: string; tags?: string; category?: string; verified?: string; has?: string; maxAlwaysTokens?: string; limit?: string; offset?: string; out: string; json?: boolean }) => {
       const { searchCommand } = await import('./commands/search.js');
-      const { json, ...flags } = opts;
-      code = await searchCommand({ ...flags, q: words.join(' '), json: json === true }, out);
+      const { json, maxAlwaysTokens, ...flags } = opts;
+      code = await searchCommand({ ...flags, ...(maxAlwaysTokens === undefined ? {} : { max_always_tokens: maxAlwaysTokens }), q: words.join(' '), json: json === true }, out);
     });
 
   program

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { CATEGORIES, COMPATIBILITY_LEVELS, HAS_VALUES, PUBLISHED_AGENTS, ROLES, SLUG_PATTERN } from '../catalogue/vocabulary.js';
-import { MAX_LIMIT, MAX_OFFSET, MAX_QUERY_LENGTH } from '../search/query.js';
+import { MAX_ALWAYS_TOKENS, MAX_LIMIT, MAX_OFFSET, MAX_QUERY_LENGTH } from '../search/query.js';
 
 const loadoutId = z.string().regex(SLUG_PATTERN, 'a lowercase slug such as "nextjs-app-router"').describe('Loadout id, e.g. "nextjs-app-router" (from search_loadouts).');
 const agent = z.enum(PUBLISHED_AGENTS);
@@ -18,6 +18,7 @@ export const searchInput = z.strictObject({
   category: z.enum(CATEGORIES).optional().describe('Only loadouts in this category.'),
   verified: z.boolean().optional().describe('Only loadouts whose automated checks passed (true) or did not (false).'),
   has: z.enum(HAS_VALUES).optional().describe('Only loadouts that include at least one skill, MCP server or rule.'),
+  max_always_tokens: z.number().int().min(0).max(MAX_ALWAYS_TOKENS).optional().describe('Only loadouts that add at most this many tokens (estimated, 4 bytes each) to the context at the start of every session: for the agent given, or else for every agent the loadout supports.'),
   limit: z.number().int().min(1).max(MAX_LIMIT).default(10).describe(`How many results to return, 1 to ${MAX_LIMIT}.`),
   offset: z.number().int().min(0).max(MAX_OFFSET).default(0).describe('How many results to skip, for paging.'),
 });
@@ -35,6 +36,7 @@ export const searchResult = z.object({
   stacks: z.array(z.string()),
   compatibility,
   counts,
+  always_tokens: z.record(z.string(), z.number().int()),
   verified: z.boolean(),
   featured: z.boolean(),
   deprecated: z.boolean(),

@@ -43,7 +43,7 @@ const searchLoadouts = define({
   description:
     'Find loadouts (versioned bundles of AGENTS.md instructions, rules, skills and MCP configuration for coding agents) that fit a project. ' +
     'Describe the stack or task in plain words; results are ranked best first, with featured and verified loadouts ranked up and deprecated ones down. ' +
-    'Narrow with agent, tags, category, verified or has. Then call get_loadout for details or get_install_instructions to install one.',
+    'Narrow with agent, tags, category, verified, has or max_always_tokens (the context each session starts with). Then call get_loadout for details or get_install_instructions to install one.',
   input: s.searchInput,
   output: s.searchOutput,
   async run(args, { engine }) {
@@ -57,6 +57,7 @@ const searchLoadouts = define({
         ...(args.category === undefined ? {} : { category: args.category }),
         ...(args.verified === undefined ? {} : { verified: args.verified }),
         ...(args.has === undefined ? {} : { has: args.has }),
+        ...(args.max_always_tokens === undefined ? {} : { max_always_tokens: args.max_always_tokens }),
       }),
     };
   },

@@ -4,7 +4,7 @@
  * File contents are never indexed or kept: the index stays small enough for the pages to
  * download and for the server to hold 10,000 loadouts well under its memory target.
  */
-import type { Agent, CompatibilityLevel } from '../catalogue/vocabulary.js';
+import { PUBLISHED_AGENTS, type Agent, type CompatibilityLevel } from '../catalogue/vocabulary.js';
 import type { PublishedRecord } from '../build/record.js';
 import type { CompiledSettings } from './settings.js';
 
@@ -18,6 +18,8 @@ export interface SearchRow {
   stacks: string[];
   compatibility: Record<Agent, CompatibilityLevel>;
   counts: { rules: number; skills: number; mcp: number };
+  /** Per agent, the estimated tokens loaded at every session start (`context[agent].always.tokens` of the record). */
+  always_tokens: Record<Agent, number>;
   verified: boolean;
   featured: boolean;
   deprecated: boolean;
@@ -54,6 +56,7 @@ export function searchRowOf(r: PublishedRecord): SearchRow {
     stacks: r.stacks,
     compatibility: r.compatibility,
     counts: r.counts,
+    always_tokens: Object.fromEntries(PUBLISHED_AGENTS.map((a) => [a, r.context[a].always.tokens])) as Record<Agent, number>,
     verified: r.verification.verified,
     featured: r.featured,
     deprecated: r.deprecated,

@@ -19,6 +19,11 @@ export interface SearchQuery {
   category?: Category;
   verified?: boolean;
   has?: HasValue;
+  /**
+   * Only loadouts whose context cost at session start (`always` tokens, issue 12 point 6) is at
+   * most this: for `agent` when given, else for every agent the loadout supports.
+   */
+  max_always_tokens?: number;
   /** 1 to {@link MAX_LIMIT}; default {@link DEFAULT_LIMIT}. */
   limit: number;
   /** 0 or more; default 0. */
@@ -38,9 +43,11 @@ export const MAX_LIMIT = 50;
 export const MAX_QUERY_LENGTH = 200;
 /** Largest accepted `offset`. */
 export const MAX_OFFSET = 100_000;
+/** Largest accepted `max_always_tokens` (a context window of ten million tokens is beyond any agent's). */
+export const MAX_ALWAYS_TOKENS = 10_000_000;
 
-/** The parameter names, in the spec's order. */
-export const SEARCH_PARAMETERS = ['q', 'agent', 'tags', 'category', 'verified', 'has', 'limit', 'offset'] as const;
+/** The parameter names: the spec's, with `max_always_tokens` (issue 12 point 6) before the paging ones. */
+export const SEARCH_PARAMETERS = ['q', 'agent', 'tags', 'category', 'verified', 'has', 'max_always_tokens', 'limit', 'offset'] as const;
 
 /** Raw values per parameter name (every occurrence, as `URLSearchParams.getAll` gives them). */
 export type RawParameters = (name: string) => readonly string[];
@@ -95,6 +102,7 @@ export function parseSearchParameters(raw: RawParameters): { query?: SearchQuery
   const category = oneOf('category', CATEGORIES);
   const verifiedValue = oneOf('verified', ['true', 'false'] as const);
   const has = oneOf('has', HAS_VALUES);
+  const maxAlways = raw('max_always_tokens').length === 0 ? undefined : integer('max_always_tokens', 0, MAX_ALWAYS_TOKENS, -1);
   const limit = integer('limit', 1, MAX_LIMIT, DEFAULT_LIMIT);
   const offset = integer('offset', 0, MAX_OFFSET, 0);
   if (errors.length > 0) return { errors };
@@ -106,6 +114,7 @@ export function parseSearchParameters(raw: RawParameters): { query?: SearchQuery
       ...(category === undefined ? {} : { category }),
       ...(verifiedValue === undefined ? {} : { verified: verifiedValue === 'true' }),
       ...(has === undefined ? {} : { has }),
+      ...(maxAlways === undefined ? {} : { max_always_tokens: maxAlways }),
       limit,
       offset,
     },

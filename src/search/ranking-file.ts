@@ -56,6 +56,8 @@ const SECTION_TYPES = {
   docFlags: Uint8Array,
   /** Per document, bit i set when `compatibility[agents[i]]` is not `unsupported`. */
   docAgents: Uint32Array,
+  /** Per document d and agent i, at `d * A + i`: the tokens the agent loads at every session start (`always_tokens`, issue 12 point 6). */
+  docAlwaysTokens: Uint32Array,
   /** Per document d, its tags are `docTags[docTagStart[d]]` to `docTags[docTagStart[d + 1]]` (D + 1 entries). */
   docTagStart: Uint32Array,
   /** Tag numbers: stack s is s, category c is `stacks.length + c`. */
@@ -174,7 +176,9 @@ export function encodeRankingIndex(source: RankingSource): Uint8Array {
   const docTags: number[] = [];
   const docFlags = new Uint8Array(documents.length);
   const docAgents = new Uint32Array(documents.length);
+  const docAlwaysTokens = new Uint32Array(documents.length * PUBLISHED_AGENTS.length);
   documents.forEach((row, d) => {
+    PUBLISHED_AGENTS.forEach((agent, i) => (docAlwaysTokens[d * PUBLISHED_AGENTS.length + i] = row.always_tokens[agent]));
     for (const s of new Set(row.stacks)) docTags.push(stackNumber.get(s) ?? 0);
     for (const c of new Set(row.categories)) docTags.push(categoryNumber.get(c) ?? 0);
     docTagStart.push(docTags.length);
@@ -211,6 +215,7 @@ export function encodeRankingIndex(source: RankingSource): Uint8Array {
     fieldLengths,
     docFlags,
     docAgents,
+    docAlwaysTokens,
     docTagStart,
     docTags,
     listing,
@@ -310,6 +315,7 @@ export function decodeRankingIndex(bytes: Uint8Array): RankingIndex {
     fieldLengths: section('fieldLengths'),
     docFlags: section('docFlags'),
     docAgents: section('docAgents'),
+    docAlwaysTokens: section('docAlwaysTokens'),
     docTagStart: section('docTagStart'),
     docTags: section('docTags'),
     listing: section('listing'),
@@ -319,7 +325,7 @@ export function decodeRankingIndex(bytes: Uint8Array): RankingIndex {
   };
   const d = decoded.documents;
   const t = decoded.terms.length;
-  if (decoded.termPairs.length !== t + 1 || decoded.rowStart.length !== d + 1 || decoded.listing.length !== d || decoded.fieldLengths.length !== d * decoded.settings.fields.length) {
+  if (decoded.termPairs.length !== t + 1 || decoded.rowStart.length !== d + 1 || decoded.listing.length !== d || decoded.fieldLengths.length !== d * decoded.settings.fields.length || decoded.docAlwaysTokens.length !== d * decoded.agents.length) {
     throw bad(`has sections of the wrong lengths for ${t} terms and ${d} documents`);
   }
   return decoded;

@@ -59,7 +59,7 @@ describe('MCP initialize and tools/list', () => {
       expect(tool.description?.length ?? 0).toBeGreaterThan(120);
     }
     const search = tools[0];
-    expect(Object.keys(search?.inputSchema.properties ?? {})).toEqual(['query', 'agent', 'tags', 'category', 'verified', 'has', 'limit', 'offset']);
+    expect(Object.keys(search?.inputSchema.properties ?? {})).toEqual(['query', 'agent', 'tags', 'category', 'verified', 'has', 'max_always_tokens', 'limit', 'offset']);
     expect(tools[2]?.inputSchema.required).toEqual(['id', 'path']);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * `loadout search <query> [--agent A] [--tags T,U] [--category C] [--verified true|false]
- * [--has skills|mcp|rules] [--limit N] [--offset N] [--json] [--out dist]`: the same ranked
+ * [--has skills|mcp|rules] [--max-always-tokens N] [--limit N] [--offset N] [--json] [--out dist]`: the same ranked
  * search as `GET /api/v1/search`, over the index in the built tree (DESIGN.md section 2).
  */
 import { LoadoutError } from '../../catalogue/errors.js';
@@ -19,6 +19,8 @@ export interface SearchCommandOptions {
   category?: string;
   verified?: string;
   has?: string;
+  /** `--max-always-tokens`. */
+  max_always_tokens?: string;
   limit?: string;
   offset?: string;
   /** Print the `GET /api/v1/search` response as JSON. */
@@ -34,7 +36,7 @@ export async function searchCommand(options: SearchCommandOptions, out: Write): 
   const { query, errors } = parseSearchParameters(fromRecord(flags));
   if (query === undefined) {
     // The parameter names are the flag names, so the messages read as flags.
-    throw new LoadoutError('usage', errors.map((e) => e.message.replace(/^q is/u, 'the query is').replace(/^(\w+) is/u, '--$1 is')).join('; '));
+    throw new LoadoutError('usage', errors.map((e) => e.message.replace(/^q is/u, 'the query is').replace(/^(\w+) is/u, (_, name: string) => `--${name.replaceAll('_', '-')} is`)).join('; '));
   }
   const engine = await loadSearchEngine(dir);
   const response = engine.search(query);

@@ -86,7 +86,7 @@ export function openSearchEngine(index: RankingIndex, options: SearchEngineOptio
     const terms = queryTerms(compiled, query.q);
     if (terms.length === 0) return { total: 0, docs: [], scores: [] };
     // Same terms and filters, same matches: "Next.js", "nextjs " and "NEXTJS" share an entry.
-    const key = JSON.stringify([terms, query.agent, query.tags, query.category, query.verified, query.has]);
+    const key = JSON.stringify([terms, query.agent, query.tags, query.category, query.verified, query.has, query.max_always_tokens]);
     let matches = cache.get(key);
     if (matches === undefined) {
       const found = rank(terms, keep);
@@ -178,7 +178,24 @@ function filterOf(index: RankingIndex, query: SearchQuery): (doc: number) => boo
     }
     return false;
   };
-  return (doc) => (((docAgents[doc] ?? 0) & agentMask) >>> 0) === agentMask && ((docFlags[doc] ?? 0) & flagMask) === flagWant && required.every((r) => hasTag(doc, r));
+  const fitsContext = contextFilterOf(index, query.max_always_tokens, agentBit);
+  return (doc) => (((docAgents[doc] ?? 0) & agentMask) >>> 0) === agentMask && ((docFlags[doc] ?? 0) & flagMask) === flagWant && required.every((r) => hasTag(doc, r)) && fitsContext(doc);
+}
+
+/**
+ * `max_always_tokens` (issue 12 point 6): the tokens loaded at session start are at most `max`
+ * for the agent of bit `agentBit`, or, with no agent (-1), for every agent the loadout supports.
+ */
+function contextFilterOf(index: RankingIndex, max: number | undefined, agentBit: number): (doc: number) => boolean {
+  if (max === undefined) return () => true;
+  const { docAlwaysTokens, docAgents } = index;
+  const agents = index.agents.length;
+  if (agentBit >= 0) return (doc) => (docAlwaysTokens[doc * agents + agentBit] ?? 0) <= max;
+  return (doc) => {
+    const supported = docAgents[doc] ?? 0;
+    for (let i = 0; i < agents; i++) if ((supported >>> i) & 1 && (docAlwaysTokens[doc * agents + i] ?? 0) > max) return false;
+    return true;
+  };
 }
 
 /** Scored matches: `docs[i]` has `scores[i]`. */

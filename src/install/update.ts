@@ -21,7 +21,7 @@ import { readLock, withEntries, type LockEntry } from './lock.js';
 import { currentBytesReader, prepareInstall } from './prepare.js';
 import type { InstallScope } from './scope.js';
 import { applyChanges, foldersToCreate, type FileChange } from './transaction.js';
-import { loadDiffer, NO_DIFFER } from './unified-diff.js';
+import { unifiedDiff } from './unified-diff.js';
 
 /** Options of {@link updateLoadouts}. */
 export interface UpdateOptions {
@@ -49,7 +49,7 @@ export interface FileUpdate {
   path: string;
   change: 'added' | 'removed' | 'modified' | 'unchanged';
   action: 'write' | 'keep' | 'remove' | 'none';
-  /** The unified diff between the versions' files (absent for unchanged files, and when no differ is installed). */
+  /** The unified diff between the versions' files (absent for unchanged files). */
   diff?: string;
   note?: string;
 }
@@ -97,7 +97,6 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
   const missing = options.ids.filter((id) => !selected.some((e) => e.id === id));
   if (missing.length > 0) throw new LoadoutError('usage', `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not installed${options.agent === undefined ? '' : ` for ${options.agent}`} (expected ids in ${scope.lockPath}: ${[...new Set(lock.installs.map((e) => e.id))].join(', ') || 'none'})`);
 
-  const differ = await loadDiffer();
   const pending = new Map<string, Uint8Array | null>();
   const current = currentBytesReader(scope.root, pending);
   const outcome: UpdateOutcome = { updates: [], current: [], written: false };
@@ -121,7 +120,7 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
     const prepared = await prepareInstall({ scope, fetched: next, agent: entry.agent, lock, previous: entry, force, current });
     const oldText = (path: string): string | undefined => (previousVersion === undefined ? undefined : previousVersion.text(path));
     const diffOf = (name: string, before: string | undefined, after: string | undefined): { diff?: string } =>
-      differ === undefined || before === undefined || after === undefined ? {} : { diff: differ(name, before, after, `${entry.id} ${entry.version}`, `${entry.id} ${to}`) };
+      before === undefined || after === undefined ? {} : { diff: unifiedDiff(name, before, after, `${entry.id} ${entry.version}`, `${entry.id} ${to}`) };
 
     const files: FileUpdate[] = [];
     for (const file of prepared.files) {
@@ -160,7 +159,7 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
       manual_steps: prepared.manual_steps,
       warnings: prepared.warnings,
       context: { before: previousVersion === undefined ? null : measureContext(previousVersion.files, entry.agent, previousVersion.text, scope.resolveTarget), after: prepared.context },
-      ...(differ === undefined ? { diff_unavailable: NO_DIFFER } : previousVersion === undefined ? { diff_unavailable: `${entry.id} ${entry.version} is no longer published, so changed files cannot be compared` } : {}),
+      ...(previousVersion === undefined ? { diff_unavailable: `${entry.id} ${entry.version} is no longer published, so changed files cannot be compared` } : {}),
     });
   }
   if (options.dryRun === true || outcome.updates.length === 0) return outcome;

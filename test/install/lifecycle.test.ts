@@ -125,21 +125,17 @@ describe('update keeps what the user changed', () => {
     expect(back.updates[0]?.changelog.entries.map((e) => e.version)).toEqual(['1.1.0']);
   });
 
-  it('shows a unified diff per file when the diff package is installed, and says why not otherwise', async () => {
+  it('shows a unified diff per file', async () => {
     const project = makeProject();
     const scope = projectScope(project);
     await installLoadout({ from: catalogue.dist, id: 'kit', agent: 'cursor', dir: project, version: '1.0.0' });
     const [plan] = (await updateLoadouts({ scope, ids: [], dryRun: true })).updates;
     const agents = plan?.files.find((f) => f.target === 'AGENTS.md');
-    if (plan?.diff_unavailable === undefined) {
-      expect(agents?.diff).toContain('--- a/AGENTS.md\tkit 1.0.0');
-      expect(agents?.diff).toContain('-Version one.\n+Version two.');
-      expect(plan?.files.find((f) => f.change === 'added')?.diff).toContain('+A new reference.');
-      expect(plan?.files.find((f) => f.change === 'removed')?.diff).toContain('-Write small commits.');
-    } else {
-      expect(plan.diff_unavailable).toBe('diffs need the "diff" package (npm install diff), which is not installed');
-      expect(agents?.diff).toBeUndefined();
-    }
+    expect(plan?.diff_unavailable).toBeUndefined();
+    expect(agents?.diff).toContain('--- a/AGENTS.md\tkit 1.0.0');
+    expect(agents?.diff).toContain('-Version one.\n+Version two.');
+    expect(plan?.files.find((f) => f.change === 'added')?.diff).toContain('+A new reference.');
+    expect(plan?.files.find((f) => f.change === 'removed')?.diff).toContain('-Write small commits.');
   });
 });
 

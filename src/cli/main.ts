@@ -79,9 +79,10 @@ export async function main(argv: readonly string[]): Promise<number> {
     .description('run the ten checks on each loadout')
     .argument('[id...]', 'loadout ids (default: all)')
     .option('--json', 'print [{id, verification}] as JSON')
-    .action(async (ids: string[], opts: { json?: boolean }) => {
+    .option('--markdown', 'print a Markdown table per loadout (for a CI job summary)')
+    .action(async (ids: string[], opts: { json?: boolean; markdown?: boolean }) => {
       const { verifyCommand } = await import('./commands/verify.js');
-      code = await verifyCommand({ root: root(), ids, json: opts.json === true }, out);
+      code = await verifyCommand({ root: root(), ids, json: opts.json === true, markdown: opts.markdown === true }, out);
     });
 
   program

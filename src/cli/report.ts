@@ -47,3 +47,36 @@ export function formatRunsTable(runs: readonly CheckRun[], maxDetails = 3, maxNo
 }
 
 const isNotice = (detail: string): boolean => detail.startsWith(NOTICE_PREFIX);
+
+/**
+ * A GitHub-flavoured Markdown section per loadout (for a job summary, `$GITHUB_STEP_SUMMARY`):
+ * a heading with the verdict, then a table of check, status and summary, with each check's
+ * detail lines (problems first, then notices) below its summary. Every value is escaped
+ * (`&`, `<`, `>`, `|`, backticks, line breaks), since loadout content comes from contributors.
+ */
+export function formatRunsMarkdown(runs: readonly CheckRun[]): string {
+  const lines: string[] = [];
+  for (const run of runs) {
+    const failed = run.results.filter((r) => r.status === 'fail').length;
+    const notices = run.results.reduce((n, r) => n + r.details.filter(isNotice).length, 0);
+    const verdict = failed === 0 ? '✅ passes every check' : `❌ ${failed} failing check${failed === 1 ? '' : 's'}`;
+    lines.push(`### ${escapeMarkdown(run.source.id)}: ${verdict}${notices === 0 ? '' : `, ${notices} notice${notices === 1 ? '' : 's'}`}`, '', '| check | status | summary |', '|---|---|---|');
+    for (const result of run.results) {
+      const details = [...result.details.filter((d) => !isNotice(d)), ...result.details.filter(isNotice)];
+      const cell = [escapeMarkdown(result.summary), ...details.map((d) => `• ${escapeMarkdown(d)}`)].join('<br>');
+      lines.push(`| ${escapeMarkdown(result.id)} | ${result.status === 'fail' ? '**fail**' : escapeMarkdown(result.status)} | ${cell} |`);
+    }
+    lines.push('');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** `text` as literal text inside a Markdown table cell. */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/&/gu, '&amp;')
+    .replace(/</gu, '&lt;')
+    .replace(/>/gu, '&gt;')
+    .replace(/([\\`|*_[\]])/gu, '\\$1')
+    .replace(/\r?\n/gu, ' ');
+}

@@ -1,14 +1,16 @@
-/** `loadout verify [id…] [--json]`: the ten checks (DESIGN.md sections 2 and 4). */
+/** `loadout verify [id…] [--json | --markdown]`: the ten checks (DESIGN.md sections 2 and 4). */
 import { checkCatalogue, passed } from '../../verify/catalogue.js';
 import { summariseVerification } from '../../verify/verification.js';
 import { EXIT } from '../exit.js';
-import { formatRunsTable, runsAsJson, type Write } from '../report.js';
+import { formatRunsMarkdown, formatRunsTable, runsAsJson, type Write } from '../report.js';
 
 /** Options of `loadout verify`. */
 export interface VerifyOptions {
   root: string;
   ids: string[];
   json: boolean;
+  /** Print Markdown tables (for a CI job summary) instead of the terminal table. */
+  markdown?: boolean;
 }
 
 /** Runs the command; returns 0 when no check fails, else 1. With `--json`: `[{id, verification}]`. */
@@ -17,6 +19,8 @@ export async function verifyCommand(options: VerifyOptions, out: Write): Promise
   if (options.json) {
     const checkedAt = new Date();
     out(runsAsJson(runs, (run) => ({ verification: summariseVerification(run.results, { checkedAt, commit: 'working-tree', contentCurrent: true }) })));
+  } else if (options.markdown === true) {
+    out(formatRunsMarkdown(runs));
   } else {
     out(formatRunsTable(runs));
   }

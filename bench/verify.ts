@@ -168,13 +168,16 @@ async function timeOneLoadout(id: string): Promise<{ p50: number; p90: number; p
   return rounds;
 }
 
-/** True when lib/ was compiled after the last change to src/ (so that the process runs the code measured here). */
+/**
+ * True when lib/ was compiled after the last change to the code that `verify` runs
+ * (src/verify, src/catalogue, src/cli), so that the process runs the code measured here.
+ */
 function libIsCurrent(): boolean {
   const lib = join(REPO, 'lib/cli/main.js');
   if (!existsSync(lib)) return false;
   const newest = (dir: string): number =>
     readdirSync(dir, { withFileTypes: true }).reduce((m, e) => Math.max(m, e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs), 0);
-  return statSync(lib).mtimeMs >= newest(join(REPO, 'src'));
+  return ['verify', 'catalogue', 'cli'].every((part) => statSync(lib).mtimeMs >= newest(join(REPO, 'src', part)));
 }
 
 const root = mkdtempSync(join(tmpdir(), 'loadout-bench-verify-'));

@@ -6,7 +6,7 @@
  */
 import { readAuthoringSchema } from '../catalogue/schema.js';
 import { PUBLISHED_AGENTS } from '../catalogue/vocabulary.js';
-import { ADAPTER_TARGETS, SKILL_DIRS } from '../install/layout.js';
+import { ADAPTER_TARGETS, SKILL_DIRS } from '../install/layout/layout.js';
 import { writeCataloguePages } from '../pages/write.js';
 import { searchRowOf } from '../search/document.js';
 import { writeSearchIndex } from '../search/index-file.js';

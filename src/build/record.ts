@@ -7,10 +7,10 @@ import { createHash } from 'node:crypto';
 import { ADAPTER_AGENTS } from '../adapters/generate.js';
 import type { FileEntry, Manifest } from '../catalogue/manifest.js';
 import { PUBLISHED_AGENTS, type Agent, type CompatibilityLevel } from '../catalogue/vocabulary.js';
-import { measureContextForAgents, type ContextCost } from '../install/context-cost.js';
-import type { ManualStep } from '../install/layout.js';
-import { readMcpServers } from '../install/mcp-config.js';
-import { resolveInstallPlan } from '../install/plan.js';
+import { measureContextForAgents, type ContextCost } from '../install/layout/context-cost.js';
+import type { ManualStep } from '../install/layout/layout.js';
+import { readMcpServers } from '../install/project/mcp-config.js';
+import { resolveInstallPlan } from '../install/layout/plan.js';
 import { securityVerdict, type Verification } from '../verify/verification.js';
 import { agentZipUrl, pageUrl, rawUrl, recordUrl, sourceZipUrl } from './addresses.js';
 

@@ -34,7 +34,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describePathProblem } from '../catalogue/file-path.js';
 import { readFrontMatter } from '../catalogue/front-matter.js';
-import { pathInsideSkill } from '../install/layout.js';
+import { pathInsideSkill } from '../install/layout/layout.js';
 import type { OutputTree } from './output.js';
 import type { PublishedRecord } from './record.js';
 import { writeZip } from './zip.js';

@@ -3,8 +3,8 @@
  * terminal: the scope from `--dir` / `--global`, and context cost as one line.
  */
 import { homedir } from 'node:os';
-import type { ContextCost } from '../install/context-cost.js';
-import { projectScope, userScope, type InstallScope } from '../install/scope.js';
+import type { ContextCost } from '../install/layout/context-cost.js';
+import { projectScope, userScope, type InstallScope } from '../install/project/scope.js';
 
 /** The scope of `--global` (the home folder, `HOME`) or else the project folder `dir`. */
 export function scopeOf(options: { dir: string; global: boolean }): InstallScope {

@@ -9,7 +9,7 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LoadoutError } from '../catalogue/errors.js';
 import { isAgent, PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
-import type { InstallScope } from './scope.js';
+import type { InstallScope } from './project/scope.js';
 
 /** The word of `--agent` that asks for detection. */
 export const DETECTED = 'detected';

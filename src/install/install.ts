@@ -12,14 +12,14 @@
 import { join, resolve } from 'node:path';
 import { LoadoutError } from '../catalogue/errors.js';
 import { SLUG_PATTERN, VERSION_PATTERN, type Agent } from '../catalogue/vocabulary.js';
-import { openCatalogue } from './catalogue-reader.js';
-import type { ContextCost } from './context-cost.js';
-import { fetchVersion, type FetchedVersion } from './fetch-version.js';
-import type { ManualStep } from './layout.js';
-import { readLock, withEntries, type LockEntry } from './lock.js';
+import { openCatalogue } from './catalogue/catalogue-reader.js';
+import type { ContextCost } from './layout/context-cost.js';
+import { fetchVersion, type FetchedVersion } from './catalogue/fetch-version.js';
+import type { ManualStep } from './layout/layout.js';
+import { readLock, withEntries, type LockEntry } from './project/lock.js';
 import { currentBytesReader, prepareInstall, type PreparedInstall } from './prepare.js';
-import { projectScope, type InstallScope } from './scope.js';
-import { applyChanges, foldersToCreate, type FileChange } from './transaction.js';
+import { projectScope, type InstallScope } from './project/scope.js';
+import { applyChanges, foldersToCreate, type FileChange } from './project/transaction.js';
 
 /** Options of {@link installLoadouts}. */
 export interface InstallOptions {

@@ -7,9 +7,9 @@
 import { LoadoutError } from '../catalogue/errors.js';
 import type { Agent } from '../catalogue/vocabulary.js';
 import type { VersionsDocument } from '../build/loadout-output.js';
-import { openCatalogue } from './catalogue-reader.js';
-import { readLock } from './lock.js';
-import type { InstallScope } from './scope.js';
+import { openCatalogue } from './catalogue/catalogue-reader.js';
+import { readLock } from './project/lock.js';
+import type { InstallScope } from './project/scope.js';
 import { readEntryStatus } from './status.js';
 import { compareVersions } from './changelog.js';
 

@@ -10,16 +10,16 @@ import { join } from 'node:path';
 import { sha256 } from '../build/record.js';
 import { LoadoutError } from '../catalogue/errors.js';
 import type { Agent, Role } from '../catalogue/vocabulary.js';
-import { measureContext, type ContextCost } from './context-cost.js';
-import type { FetchedVersion } from './fetch-version.js';
-import type { ManualStep } from './layout.js';
-import { readMcpServers } from './mcp-config.js';
-import { isMergedTarget, mergeServers, removeServers } from './mcp-merge.js';
-import type { LockEntry, LockFile, LockedFile } from './lock.js';
-import { lockedHash, otherOwners } from './lock.js';
-import { resolveInstallPlan } from './plan.js';
-import type { InstallScope } from './scope.js';
-import { describeLandingProblem, describeTargetProblem, realProjectRoot } from './target-rules.js';
+import { measureContext, type ContextCost } from './layout/context-cost.js';
+import type { FetchedVersion } from './catalogue/fetch-version.js';
+import type { ManualStep } from './layout/layout.js';
+import { readMcpServers } from './project/mcp-config.js';
+import { isMergedTarget, mergeServers, removeServers } from './project/mcp-merge.js';
+import type { LockEntry, LockFile, LockedFile } from './project/lock.js';
+import { lockedHash, otherOwners } from './project/lock.js';
+import { resolveInstallPlan } from './layout/plan.js';
+import type { InstallScope } from './project/scope.js';
+import { describeLandingProblem, describeTargetProblem, realProjectRoot } from './layout/target-rules.js';
 
 /**
  * One planned file. `state`: `new` (nothing there), `same` (already as planned), `replace`

@@ -13,11 +13,11 @@ import { join } from 'node:path';
 import { sha256 } from '../build/record.js';
 import { LoadoutError } from '../catalogue/errors.js';
 import type { Agent } from '../catalogue/vocabulary.js';
-import { readLock, type LockEntry, type LockFile } from './lock.js';
-import { ownedServerStates } from './mcp-merge.js';
+import { readLock, type LockEntry, type LockFile } from './project/lock.js';
+import { ownedServerStates } from './project/mcp-merge.js';
 import { currentBytesReader } from './prepare.js';
-import type { InstallScope } from './scope.js';
-import { describeLandingProblem, describeTargetProblem, isGitSegment, realProjectRoot } from './target-rules.js';
+import type { InstallScope } from './project/scope.js';
+import { describeLandingProblem, describeTargetProblem, isGitSegment, realProjectRoot } from './layout/target-rules.js';
 
 /** The state of a locked file. */
 export type FileState = 'ok' | 'changed' | 'missing';

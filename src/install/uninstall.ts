@@ -12,11 +12,11 @@
  */
 import { LoadoutError } from '../catalogue/errors.js';
 import { SLUG_PATTERN, type Agent } from '../catalogue/vocabulary.js';
-import { readLock, withEntries } from './lock.js';
+import { readLock, withEntries } from './project/lock.js';
 import { currentBytesReader, describeLockedProblem, prepareRemoval } from './prepare.js';
-import type { InstallScope } from './scope.js';
-import { realProjectRoot } from './target-rules.js';
-import { applyChanges, type FileChange } from './transaction.js';
+import type { InstallScope } from './project/scope.js';
+import { realProjectRoot } from './layout/target-rules.js';
+import { applyChanges, type FileChange } from './project/transaction.js';
 
 /** Options of {@link uninstallLoadout}. */
 export interface UninstallOptions {

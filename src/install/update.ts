@@ -11,16 +11,16 @@
  */
 import { LoadoutError } from '../catalogue/errors.js';
 import { VERSION_PATTERN, type Agent } from '../catalogue/vocabulary.js';
-import { openCatalogue } from './catalogue-reader.js';
+import { openCatalogue } from './catalogue/catalogue-reader.js';
 import { changelogBetween, type Changelog } from './changelog.js';
-import { measureContext, type ContextCost } from './context-cost.js';
-import { fetchVersion } from './fetch-version.js';
+import { measureContext, type ContextCost } from './layout/context-cost.js';
+import { fetchVersion } from './catalogue/fetch-version.js';
 import { withCreatedFolders } from './install.js';
-import type { ManualStep } from './layout.js';
-import { readLock, withEntries, type LockEntry } from './lock.js';
+import type { ManualStep } from './layout/layout.js';
+import { readLock, withEntries, type LockEntry } from './project/lock.js';
 import { currentBytesReader, prepareInstall } from './prepare.js';
-import type { InstallScope } from './scope.js';
-import { applyChanges, foldersToCreate, type FileChange } from './transaction.js';
+import type { InstallScope } from './project/scope.js';
+import { applyChanges, foldersToCreate, type FileChange } from './project/transaction.js';
 import { unifiedDiff } from './unified-diff.js';
 
 /** Options of {@link updateLoadouts}. */

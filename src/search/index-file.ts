@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { PublishedRecord } from '../build/record.js';
 import type { OutputTree } from '../build/output.js';
-import { pathInsideSkill } from '../install/layout.js';
+import { pathInsideSkill } from '../install/layout/layout.js';
 import { CLIENT_SCRIPT, CLIENT_SCRIPT_PATH, MINISEARCH_SCRIPT_PATH } from './client-script.js';
 import { encodeRankingIndex, SEARCH_RANKING_PATH } from './ranking-file.js';
 import { searchDocumentOf, searchRowOf, type SearchDocument, type SearchRow } from './document.js';

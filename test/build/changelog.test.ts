@@ -14,7 +14,7 @@ import type { LoadoutHistory } from '../../src/build/history.js';
 import type { VersionsDocument } from '../../src/build/loadout-output.js';
 import type { PublishedRecord } from '../../src/build/record.js';
 import type { LoadoutSource } from '../../src/catalogue/source.js';
-import { measureContextForAgents } from '../../src/install/context-cost.js';
+import { measureContextForAgents } from '../../src/install/layout/context-cost.js';
 import { publishedRecordErrors } from '../helpers/published-schema.js';
 import { writeLoadout } from '../helpers/loadouts.js';
 import { commitAll } from '../helpers/temp.js';

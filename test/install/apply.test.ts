@@ -2,8 +2,8 @@ import { mkdirSync, readFileSync, readdirSync, realpathSync, symlinkSync, writeF
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../src/catalogue/manifest.js';
-import { applyInstallPlan } from '../../src/install/apply.js';
-import { resolveInstallPlan } from '../../src/install/plan.js';
+import { applyInstallPlan } from '../../src/install/project/apply.js';
+import { resolveInstallPlan } from '../../src/install/layout/plan.js';
 import { makeTempDir } from '../helpers/temp.js';
 
 const files: FileEntry[] = [

@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../src/catalogue/manifest.js';
 import { PUBLISHED_AGENTS } from '../../src/catalogue/vocabulary.js';
-import { estimateTokens, measureContext, measureContextForAgents, ruleAlwaysApplies } from '../../src/install/context-cost.js';
-import { resolveUserTarget } from '../../src/install/user-layout.js';
+import { estimateTokens, measureContext, measureContextForAgents, ruleAlwaysApplies } from '../../src/install/layout/context-cost.js';
+import { resolveUserTarget } from '../../src/install/layout/user-layout.js';
 
 const TEXTS: Record<string, string> = {
   // "# Tiny\n" 7 + "\n" 1 + "Run the tests.\n" 15 = 23

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../src/build/build.js';
 import { installLoadout } from '../../src/install/install.js';
-import { LOCK_FILE, type LockFile } from '../../src/install/lock.js';
+import { LOCK_FILE, type LockFile } from '../../src/install/project/lock.js';
 import { createApp } from '../../src/server/app.js';
 import { listen, type RunningServer } from '../../src/server/listen.js';
 import { runCli } from '../helpers/cli.js';

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../src/catalogue/manifest.js';
 import { PUBLISHED_AGENTS, ROLES, type Agent } from '../../src/catalogue/vocabulary.js';
-import { isDiscoverable } from '../../src/install/discovery.js';
-import { resolveInstallTarget } from '../../src/install/layout.js';
-import { resolveInstallPlan } from '../../src/install/plan.js';
+import { isDiscoverable } from '../../src/install/layout/discovery.js';
+import { resolveInstallTarget } from '../../src/install/layout/layout.js';
+import { resolveInstallPlan } from '../../src/install/layout/plan.js';
 import { parse as parseToml } from 'smol-toml';
 
 const entry = (path: string, role: FileEntry['role'], extra: Partial<FileEntry> = {}): FileEntry => ({ path, role, description: 'x', ...extra });

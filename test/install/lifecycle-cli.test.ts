@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LockFile } from '../../src/install/lock.js';
+import type { LockFile } from '../../src/install/project/lock.js';
 import { runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp.js';
 import { listProject, makeProject } from './hostile-fixture.js';

@@ -13,9 +13,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import { LoadoutError } from '../catalogue/errors.js';
+import { LoadoutError } from '../../catalogue/errors.js';
 import { lockText, writeFileAtomic, type LockFile } from './lock.js';
-import { describeLandingProblem, describeTargetProblem, realProjectRoot } from './target-rules.js';
+import { describeLandingProblem, describeTargetProblem, realProjectRoot } from '../layout/target-rules.js';
 
 /** One change: write `bytes` at `target`, or remove `target`. Targets are relative to the root. */
 export type FileChange = { target: string; bytes: Uint8Array } | { target: string; remove: true };

@@ -2,10 +2,10 @@
  * The install plan of a loadout for one agent: every file with a non-null target, and the
  * manual steps for the files the agent cannot take as they are (spec: `install[<agent>]`).
  */
-import type { FileEntry } from '../catalogue/manifest.js';
-import type { Agent } from '../catalogue/vocabulary.js';
+import type { FileEntry } from '../../catalogue/manifest.js';
+import type { Agent } from '../../catalogue/vocabulary.js';
 import { resolveInstallTarget, type InstallTarget, type ManualStep } from './layout.js';
-import { readMcpServers, toAntigravityJson, toCodexToml, toVsCodeJson } from './mcp-config.js';
+import { readMcpServers, toAntigravityJson, toCodexToml, toVsCodeJson } from '../project/mcp-config.js';
 
 /** One file to install: the loadout path, its role and its project-relative target. */
 export interface PlannedFile {

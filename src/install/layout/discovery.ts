@@ -5,7 +5,7 @@
  * cursor.com/docs/skills, geminicli.com "Managing Agent Skills" and GitHub's "About agent
  * skills", which list the compatible skill folders each agent scans.
  */
-import type { Agent, Role } from '../catalogue/vocabulary.js';
+import type { Agent, Role } from '../../catalogue/vocabulary.js';
 
 type Matcher = (target: string) => boolean;
 

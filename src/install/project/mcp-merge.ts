@@ -8,7 +8,7 @@
  * canonical JSON. Pure: text in, text out.
  */
 import { createHash } from 'node:crypto';
-import type { Role } from '../catalogue/vocabulary.js';
+import type { Role } from '../../catalogue/vocabulary.js';
 import type { McpServerConfig } from './mcp-config.js';
 
 /** True when a file of `role` at `target` is merged rather than written whole: MCP configuration into a JSON file. */

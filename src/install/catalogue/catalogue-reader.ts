@@ -10,11 +10,11 @@
  */
 import { readFile, realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, sep } from 'node:path';
-import { rawUrl, versionsUrl } from '../build/addresses.js';
-import type { VersionsDocument } from '../build/loadout-output.js';
-import { LoadoutError } from '../catalogue/errors.js';
-import { describePathProblem } from '../catalogue/file-path.js';
-import { SLUG_PATTERN, VERSION_PATTERN } from '../catalogue/vocabulary.js';
+import { rawUrl, versionsUrl } from '../../build/addresses.js';
+import type { VersionsDocument } from '../../build/loadout-output.js';
+import { LoadoutError } from '../../catalogue/errors.js';
+import { describePathProblem } from '../../catalogue/file-path.js';
+import { SLUG_PATTERN, VERSION_PATTERN } from '../../catalogue/vocabulary.js';
 import { parseVersionsDocument } from './versions-document.js';
 
 /** A catalogue to install from. */

@@ -12,8 +12,8 @@
  *   carries the converted configuration.
  * - Codex custom agents are TOML files and Antigravity documents no subagent folder.
  */
-import type { FileEntry } from '../catalogue/manifest.js';
-import type { Agent, Role } from '../catalogue/vocabulary.js';
+import type { FileEntry } from '../../catalogue/manifest.js';
+import type { Agent, Role } from '../../catalogue/vocabulary.js';
 
 /** A manual step of an install entry: `{kind, text, path}` (DESIGN.md section 3). */
 export interface ManualStep {

@@ -6,12 +6,12 @@
  * same target rules in both.
  */
 import { resolve } from 'node:path';
-import type { FileEntry } from '../catalogue/manifest.js';
-import type { Agent, Role } from '../catalogue/vocabulary.js';
-import { resolveInstallTarget, type InstallTarget } from './layout.js';
+import type { FileEntry } from '../../catalogue/manifest.js';
+import type { Agent, Role } from '../../catalogue/vocabulary.js';
+import { resolveInstallTarget, type InstallTarget } from '../layout/layout.js';
 import { LOCK_FILE, USER_LOCK_FILE } from './lock.js';
-import { agentFolders, agentMcpFile, describeAgentLocations, isAgentLocation } from './target-rules.js';
-import { isUserLocation, resolveUserTarget, userLocations } from './user-layout.js';
+import { agentFolders, agentMcpFile, describeAgentLocations, isAgentLocation } from '../layout/target-rules.js';
+import { isUserLocation, resolveUserTarget, userLocations } from '../layout/user-layout.js';
 
 /** A project or the user's home folder, with its layout and rules. */
 export interface InstallScope {

@@ -23,8 +23,8 @@
  * An entry's `install_to` is for projects: in the user scope a path override is not used
  * (the default above applies), while `null` still means "not installed".
  */
-import type { FileEntry } from '../catalogue/manifest.js';
-import type { Agent, Role } from '../catalogue/vocabulary.js';
+import type { FileEntry } from '../../catalogue/manifest.js';
+import type { Agent, Role } from '../../catalogue/vocabulary.js';
 import { ADAPTER_TARGETS, baseName, pathInsideSkill, type InstallTarget } from './layout.js';
 
 /** User-level skill folders, relative to the home folder (null: none documented). */

@@ -21,8 +21,8 @@
  */
 import { lstat, realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { describePathProblem } from '../catalogue/file-path.js';
-import type { Agent, Role } from '../catalogue/vocabulary.js';
+import { describePathProblem } from '../../catalogue/file-path.js';
+import type { Agent, Role } from '../../catalogue/vocabulary.js';
 import { skillFolders } from './discovery.js';
 
 /** Characters HFS+ ignores in names (git's `is_hfs_dotgit`): `.g\u200cit` is `.git` there. */

@@ -28,9 +28,9 @@
  * help.openai.com). Bytes are UTF-8 bytes, so for English text a byte is a character; each
  * vendor's tokenizer differs, so treat the figure as the size class, not an exact count.
  */
-import { readFrontMatter } from '../catalogue/front-matter.js';
-import type { FileEntry } from '../catalogue/manifest.js';
-import { PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
+import { readFrontMatter } from '../../catalogue/front-matter.js';
+import type { FileEntry } from '../../catalogue/manifest.js';
+import { PUBLISHED_AGENTS, type Agent } from '../../catalogue/vocabulary.js';
 import { resolveInstallTarget, type InstallTarget } from './layout.js';
 
 /** Bytes per estimated token (see the module comment for the source). */

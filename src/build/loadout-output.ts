@@ -31,7 +31,7 @@ export interface VersionEntry {
   checks: { pass: number; fail: number; skip: number; not_applicable: number };
   /** Subjects of the commits that made this version, newest first (the changelog; `history.ts`). */
   changes: string[];
-  /** Context cost per agent of the six (`install/context-cost.ts`); all zero for a version whose manifest was invalid. */
+  /** Context cost per agent of the six (`install/layout/context-cost.ts`); all zero for a version whose manifest was invalid. */
   context: Record<Agent, ContextCost>;
 }
 

@@ -55,7 +55,7 @@ export type PublishedRecord = Omit<Manifest, 'files' | 'compatibility' | 'tested
   source_zip_url: string;
   verification: Verification;
   install: Record<Agent, InstallEntry>;
-  /** Context cost per agent: bytes and estimated tokens loaded always and on demand (`install/context-cost.ts`, issue 12 point 6). */
+  /** Context cost per agent: bytes and estimated tokens loaded always and on demand (`install/layout/context-cost.ts`, issue 12 point 6). */
   context: Record<Agent, ContextCost>;
 };
 

@@ -26,5 +26,5 @@ export function formatContextChange(before: ContextCost | null, after: ContextCo
   return `always ~${number(before.always.tokens)} → ~${number(after.always.tokens)} tokens (${sign}${number(Math.abs(delta))}); on demand ~${number(before.on_demand.tokens)} → ~${number(after.on_demand.tokens)} tokens`;
 }
 
-/** Tokens are estimated at 4 bytes each (`install/context-cost.ts`). */
+/** Tokens are estimated at 4 bytes each (`install/layout/context-cost.ts`). */
 export const CONTEXT_NOTE = 'tokens estimated at 4 bytes each';

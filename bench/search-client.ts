@@ -26,7 +26,10 @@ export interface ClientJob {
 
 /** What the client sends back. */
 export interface ClientReport {
+  /** Requests answered while recording (after the warm-up). */
   requests: number;
+  /** Requests answered in all, warm-up included (for costs per request). */
+  answered: number;
   errors: number;
   p50: number;
   p99: number;
@@ -51,6 +54,7 @@ async function run(job: ClientJob): Promise<ClientReport> {
   const agent = new Agent({ keepAlive: true, maxSockets: job.concurrency });
   const latencies: number[] = [];
   let errors = 0;
+  let answered = 0;
   let next = 0;
   let recording = false;
   let stop = false;
@@ -59,6 +63,7 @@ async function run(job: ClientJob): Promise<ClientReport> {
       const r = job.requests[next++ % job.requests.length] as BenchRequest;
       const start = process.hrtime.bigint();
       const ok = await once(agent, base, r);
+      answered++;
       if (!recording) continue;
       latencies.push(Number(process.hrtime.bigint() - start) / 1e6);
       if (!ok) errors++;
@@ -75,7 +80,7 @@ async function run(job: ClientJob): Promise<ClientReport> {
   agent.destroy();
   latencies.sort((a, b) => a - b);
   const at = (q: number): number => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
-  return { requests: latencies.length, errors, p50: at(0.5), p99: at(0.99), rps: latencies.length / elapsed, wrapped: next > job.requests.length };
+  return { requests: latencies.length, answered, errors, p50: at(0.5), p99: at(0.99), rps: latencies.length / elapsed, wrapped: next > job.requests.length };
 }
 
 process.once('message', (job: ClientJob) => {

@@ -19,6 +19,7 @@
  */
 import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -49,37 +50,57 @@ const baseUrl = 'http://127.0.0.1:8787';
 const WARMUP_SECONDS = 1;
 const load = (): string => loadavg().map((l) => l.toFixed(2)).join(', ');
 
-/** A started `loadout serve`: its address, and the wall and CPU time from spawn until its first search answer. */
+/** A started `loadout serve`: its address, and the wall and CPU time from spawn until its first search answer, and until MCP answers. */
 interface StartedServer {
   child: ChildProcess;
   url: string;
   wallMs: number;
   cpuMs: number | undefined;
+  /** Wall time until MCP answers too (the server loads MCP and submissions after it answers search). */
+  wholeMs: number;
 }
 
-/** Starts `loadout serve` on `dist` and waits for its first answer to a search. */
+/** A free loopback port (bound and released: the server binds it next). */
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+/** Sends `request` until it is answered 200 (refused connections while the server starts), every 2 ms. */
+async function firstAnswer(url: string, init?: RequestInit): Promise<void> {
+  for (;;) {
+    const response = await fetch(url, init).catch(() => undefined);
+    if (response !== undefined) {
+      await response.text();
+      if (response.status === 200) return;
+      throw new Error(`${url} answered ${response.status}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+/** Starts `loadout serve` on `dist` and waits for its first answer to a search, then to MCP. */
 async function startServer(root: string, dist: string): Promise<StartedServer> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
-  const child = spawn(process.execPath, [here('../bin/loadout'), 'serve', '--out', dist, '--port', '0', '--host', '127.0.0.1'], {
+  const child = spawn(process.execPath, [here('../bin/loadout'), 'serve', '--out', dist, '--port', String(port), '--host', '127.0.0.1'], {
     cwd: root,
     env: { ...process.env, DATABASE_URL: `sqlite:${join(root, 'data', 'catalogue.db')}`, LOADOUT_BASE_URL: baseUrl },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
-  let stdout = '';
   let stderr = '';
   child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on('data', (d: Buffer) => {
-      stdout += d.toString();
-      const m = /at (http:\/\/\S+)/u.exec(stdout);
-      if (m !== null) resolve(m[1] as string);
-    });
-    child.once('exit', (code) => reject(new Error(`loadout serve exited with ${code}:\n${stderr}`)));
-  });
-  const response = await fetch(`${url}/api/v1/search?q=nextjs`);
-  await response.text();
-  if (response.status !== 200) throw new Error(`the first search answered ${response.status}`);
-  return { child, url, wallMs: performance.now() - started, cpuMs: cpuTimeMs(child.pid) };
+  const exited = new Promise<never>((_, reject) => child.once('exit', (code) => reject(new Error(`loadout serve exited with ${code}:\n${stderr}`))));
+  await Promise.race([firstAnswer(`${url}/api/v1/search?q=nextjs`), exited]);
+  const wallMs = performance.now() - started;
+  const cpuMs = cpuTimeMs(child.pid);
+  const list = { method: 'POST', headers: mcpRequest({}, 0).headers, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) };
+  await Promise.race([firstAnswer(`${url}/mcp`, list), exited]);
+  return { child, url, wallMs, cpuMs, wholeMs: performance.now() - started };
 }
 
 /** User + system CPU time of a process in ms (Linux `/proc`; undefined elsewhere). */
@@ -183,6 +204,7 @@ try {
   const server = started[started.length - 1] as StartedServer;
   const showMs = (s: StartedServer): string => `${s.wallMs.toFixed(0)} ms${s.cpuMs === undefined ? '' : ` (CPU ${s.cpuMs} ms)`}`;
   console.log(`server start until it answers search (loadout serve, ${starts} starts): ${started.map(showMs).join(', ')}`);
+  console.log(`  and until MCP answers too (it loads after search): ${started.map((s) => `${s.wholeMs.toFixed(0)} ms`).join(', ')}`);
   console.log(`per scenario ${WARMUP_SECONDS} s warm-up and ${seconds} s with 1 connection (latency), then the same with ${concurrency} (throughput)\n`);
 
   // Every search different: one sequence, sliced so that no scenario repeats another's searches.
@@ -198,17 +220,21 @@ try {
     { name: 'search, 24 repeated', light: BENCH_QUERIES.map((q) => ({ method: 'GET', path: `/api/v1/search?${q}` })), loaded: BENCH_QUERIES.map((q) => ({ method: 'GET', path: `/api/v1/search?${q}` })), allDifferent: false },
   ];
 
-  console.log(`${''.padEnd(24)}${'1 connection'.padEnd(22)}${concurrency} connections`);
-  console.log(`${'scenario'.padEnd(24)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${''.padEnd(6)}${'req/s'.padStart(7)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}  requests, errors`);
-  const results = new Map<string, { light: ClientReport; loaded: ClientReport; allDifferent: boolean }>();
+  console.log(`${''.padEnd(24)}${'1 connection'.padEnd(22)}${`${concurrency} connections`.padEnd(24)}µs/request`);
+  console.log(`${'scenario'.padEnd(24)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${''.padEnd(6)}${'req/s'.padStart(7)}${'p50 ms'.padStart(8)}${'p99 ms'.padStart(8)}${'server CPU'.padStart(11)}  requests, errors`);
+  const results = new Map<string, { light: ClientReport; loaded: ClientReport; allDifferent: boolean; cpuUs: number | undefined }>();
   for (const scenario of scenarios) {
+    const cpuBefore = cpuTimeMs(server.child.pid);
     const light = await drive(server.url, scenario.light, 1);
     const loaded = await drive(server.url, scenario.loaded, concurrency);
-    results.set(scenario.name, { light, loaded, allDifferent: scenario.allDifferent });
+    const cpuAfter = cpuTimeMs(server.child.pid);
+    // The server's own CPU time per request: what the machine's other load does not inflate much.
+    const cpuUs = cpuBefore === undefined || cpuAfter === undefined ? undefined : ((cpuAfter - cpuBefore) * 1000) / (light.answered + loaded.answered);
+    results.set(scenario.name, { light, loaded, allDifferent: scenario.allDifferent, cpuUs });
     const repeated = scenario.allDifferent && (light.wrapped || loaded.wrapped) ? '  (ran out of different searches: some repeated)' : '';
     console.log(
       `${scenario.name.padEnd(24)}${light.p50.toFixed(2).padStart(8)}${light.p99.toFixed(2).padStart(8)}${''.padEnd(6)}${loaded.rps.toFixed(0).padStart(7)}${loaded.p50.toFixed(1).padStart(8)}${loaded.p99.toFixed(1).padStart(8)}` +
-        `  ${light.requests + loaded.requests}, ${light.errors + loaded.errors}${repeated}`,
+        `${(cpuUs === undefined ? '' : cpuUs.toFixed(0)).padStart(9)}  ${light.requests + loaded.requests}, ${light.errors + loaded.errors}${repeated}`,
     );
   }
   console.log('(the last row is for reference: 24 searches repeated, answered from the cache; no target)');

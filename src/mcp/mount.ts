@@ -4,7 +4,7 @@
  * instance answers the same).
  */
 import type { Hono } from 'hono';
-import { loadSearchEngine, type SearchEngineOptions } from '../search/engine.js';
+import { loadSearchEngine, type SearchEngine, type SearchEngineOptions } from '../search/engine.js';
 import { mountSearch } from '../search/route.js';
 import { openCatalogue } from './catalogue.js';
 import { mountMcp } from './route.js';
@@ -17,6 +17,14 @@ import type { McpOptions } from './server.js';
  */
 export async function loadSearchAndMcpRoutes(distDir: string, baseUrl: string, searchOptions: SearchEngineOptions = {}, mcpOptions: McpOptions = {}): Promise<((app: Hono) => void)[]> {
   const engine = await loadSearchEngine(distDir, searchOptions);
+  return [mountSearch(engine), await loadMcpRoutes(engine, distDir, baseUrl, mcpOptions)];
+}
+
+/**
+ * The MCP routes over `distDir` with a search engine already loaded (`loadout serve` loads
+ * search first and MCP once it listens). Same arguments and errors as {@link loadSearchAndMcpRoutes}.
+ */
+export async function loadMcpRoutes(engine: SearchEngine, distDir: string, baseUrl: string, mcpOptions: McpOptions = {}): Promise<(app: Hono) => void> {
   const catalogue = await openCatalogue(distDir);
-  return [mountSearch(engine), mountMcp({ engine, catalogue, baseUrl: baseUrl.replace(/\/+$/u, '') }, mcpOptions)];
+  return mountMcp({ engine, catalogue, baseUrl: baseUrl.replace(/\/+$/u, '') }, mcpOptions);
 }

@@ -48,8 +48,10 @@ export interface SearchEngineOptions {
    * Matches kept, over all cached searches, for repeated searches (least recently used
    * searches dropped first; 12 bytes a match); 0 turns the cache off. The index never changes
    * while a server runs, so kept matches stay right: a repeated search (another page, an
-   * agent asking again) skips scoring and only selects its page. Default 1,000,000 (12 MB at
-   * most). No target depends on it: the benchmark's headline figures have every query different.
+   * agent asking again) skips scoring and only selects its page. Default 100,000 (1.2 MB at
+   * most): scoring costs about as much as answering the request, so a larger cache would buy
+   * little and hold memory. No target depends on it: the benchmark's headline figures have
+   * every query different.
    */
   cacheMatches?: number;
 }
@@ -67,7 +69,7 @@ export function openSearchEngine(index: RankingIndex, options: SearchEngineOptio
   const compiled = compileSettings(index.settings);
   const rank = createRanker(index);
   const rows = Buffer.from(index.rows.buffer, index.rows.byteOffset, index.rows.byteLength);
-  const cache = createMatchCache(options.cacheMatches ?? 1_000_000);
+  const cache = createMatchCache(options.cacheMatches ?? 100_000);
 
   /** The page of `query`: documents and scores, best first, and the total before paging. */
   const pageOf = (query: SearchQuery): { total: number; docs: number[]; scores: number[] } => {
@@ -89,8 +91,7 @@ export function openSearchEngine(index: RankingIndex, options: SearchEngineOptio
     const key = JSON.stringify([terms, query.agent, query.tags, query.category, query.verified, query.has, query.max_always_tokens]);
     let matches = cache.get(key);
     if (matches === undefined) {
-      const found = rank(terms, keep);
-      matches = { count: found.count, docs: found.docs.slice(0, found.count), scores: found.scores.slice(0, found.count) };
+      matches = rank(terms, keep);
       cache.set(key, matches);
     }
     const best = bestOf(matches, end).slice(query.offset);
@@ -107,7 +108,8 @@ export function openSearchEngine(index: RankingIndex, options: SearchEngineOptio
     size: index.documents,
     search(query) {
       const page = pageOf(query);
-      const results = page.docs.map((doc, i) => JSON.parse(jsonOf(doc, page.scores[i] ?? 0)) as SearchResult);
+      // One parse for the page (the rows are JSON already).
+      const results = JSON.parse(`[${page.docs.map((doc, i) => jsonOf(doc, page.scores[i] ?? 0)).join(',')}]`) as SearchResult[];
       return { query: query.q, total: page.total, limit: query.limit, offset: query.offset, results };
     },
     searchJson(query) {
@@ -250,8 +252,8 @@ export function bestOf(matches: ScoredMatches, k: number): number[] {
   return heap.sort(byRank);
 }
 
-/** An LRU map of matches holding at most `budget` matches in all (a Map iterates oldest first). */
-function createMatchCache(budget: number): { get(key: string): ScoredMatches | undefined; set(key: string, matches: ScoredMatches): void } {
+/** An LRU map of matches holding at most `budget` matches in all (a Map iterates oldest first); 0 keeps none. */
+function createMatchCache(budget: number): { get(key: string): ScoredMatches | undefined; set(key: string, found: ScoredMatches): void } {
   const entries = new Map<string, ScoredMatches>();
   let held = 0;
   return {
@@ -263,10 +265,15 @@ function createMatchCache(budget: number): { get(key: string): ScoredMatches | u
       }
       return hit;
     },
-    set(key, matches) {
+    set(key, found) {
       // An entry counts one match at least, so that searches without matches are bounded too.
-      const size = Math.max(1, matches.count);
+      const size = Math.max(1, found.count);
       if (size > budget) return;
+      // A copy (the ranker reuses its arrays), in one buffer: scores, then documents.
+      const buffer = new ArrayBuffer(found.count * 12);
+      const matches: ScoredMatches = { count: found.count, scores: new Float64Array(buffer, 0, found.count), docs: new Int32Array(buffer, found.count * 8, found.count) };
+      matches.scores.set(found.scores.subarray(0, found.count));
+      matches.docs.set(found.docs.subarray(0, found.count));
       entries.set(key, matches);
       held += size;
       for (const [oldest, old] of entries) {

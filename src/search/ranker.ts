@@ -39,7 +39,7 @@ export type Ranker = (terms: readonly string[], keep: (doc: number) => boolean) 
 /** MiniSearch's `maxFuzzy`, the bound on a fractional `fuzzyDistance`. */
 const MAX_FUZZY = 6;
 
-/** Builds the ranker of `index` (its scratch arrays: about 40 bytes a document). */
+/** Builds the ranker of `index` (its arrays: about 40 bytes a document and 8 a document field). */
 export function createRanker(index: RankingIndex): Ranker {
   const { settings, terms, termPairs, pairField, pairPostings, postingDocs, postingFreqs, fieldLengths, averageFieldLength, docFlags } = index;
   const documents = index.documents;
@@ -57,7 +57,7 @@ export function createRanker(index: RankingIndex): Ranker {
   const known = (term: string): boolean => findTerm(terms, term) >= 0;
   const prefixOf = prefixRule(settings, known);
   const fuzzyOf = fuzzyRule(settings, known);
-  const byLength = termsByLength(terms);
+  let fuzzyIndex: FuzzyIndex | undefined;
 
   // Scratch, per document: the score of the current query term and of the whole query, the
   // number of distinct query terms matched, and stamps saying which query or term wrote them.
@@ -79,6 +79,16 @@ export function createRanker(index: RankingIndex): Ranker {
     return ++stamp;
   };
 
+  // MiniSearch's BM25+ length normalisation of each document's field, `k × (1 − b + b × length / average)`:
+  // the same operations, done once here instead of once per posting.
+  const norm = new Float64Array(documents * fieldCount);
+  for (let doc = 0; doc < documents; doc++) {
+    for (let field = 0; field < fieldCount; field++) {
+      norm[doc * fieldCount + field] = k * (1 - b + (b * (fieldLengths[doc * fieldCount + field] ?? 0)) / (averageFieldLength[field] ?? 1));
+    }
+  }
+  const k1 = k + 1;
+
   let termCount = 0;
   let termStampNow = 0;
   /** Adds the postings of `term` (a term number) with `weight` to the current query term's scores. */
@@ -88,16 +98,14 @@ export function createRanker(index: RankingIndex): Ranker {
       const from = pairPostings[p] ?? 0;
       const to = pairPostings[p + 1] ?? 0;
       const matchingCount = to - from;
-      const avgFieldLength = averageFieldLength[field] ?? 1;
-      const boost = fieldBoost[field] ?? 1;
-      // MiniSearch's calcBM25Score, term for term (the same operations in the same order).
+      // MiniSearch's calcBM25Score and weighting, term for term (the same operations in the same order).
       const invDocFreq = Math.log(1 + (totalCount - matchingCount + 0.5) / (matchingCount + 0.5));
+      const weightedBoost = weight * (fieldBoost[field] ?? 1);
       for (let i = from; i < to; i++) {
         const doc = postingDocs[i] ?? 0;
         const termFreq = postingFreqs[i] ?? 0;
-        const fieldLength = fieldLengths[doc * fieldCount + field] ?? 0;
-        const rawScore = invDocFreq * (delta + (termFreq * (k + 1)) / (termFreq + k * (1 - b + (b * fieldLength) / avgFieldLength)));
-        const weighted = weight * boost * (docBoost[doc] ?? 1) * rawScore;
+        const rawScore = invDocFreq * (delta + (termFreq * k1) / (termFreq + (norm[doc * fieldCount + field] ?? 0)));
+        const weighted = weightedBoost * (docBoost[doc] ?? 1) * rawScore;
         if (termStamp[doc] === termStampNow) {
           termScore[doc] = (termScore[doc] ?? 0) + weighted;
         } else {
@@ -133,7 +141,8 @@ export function createRanker(index: RankingIndex): Ranker {
       const fuzzy = fuzzyOf(queryTerm);
       const maxDistance = fuzzy === false ? 0 : fuzzy < 1 ? Math.min(MAX_FUZZY, Math.round(queryTerm.length * fuzzy)) : fuzzy;
       if (maxDistance > 0) {
-        for (const [t, distance] of fuzzyMatches(terms, byLength, queryTerm, maxDistance)) {
+        fuzzyIndex ??= createFuzzyIndex(terms);
+        for (const [t, distance] of fuzzyIndex.matches(queryTerm, maxDistance)) {
           if (distance === 0 || (prefix && (terms[t] as string).startsWith(queryTerm))) continue;
           const length = (terms[t] as string).length;
           score(t, (fuzzyWeight * length) / (length + distance));
@@ -189,46 +198,86 @@ function lowerBound(terms: readonly string[], term: string): number {
   return lo;
 }
 
-/** Term numbers grouped by length: `order[start[n]]` to `order[start[n + 1]]` have n UTF-16 units, in sorted order. */
-interface LengthIndex {
-  order: Int32Array;
-  start: Int32Array;
+/** Finds the terms near a query term. Built on the first fuzzy query (a few ms at 20,000 terms). */
+interface FuzzyIndex {
+  /**
+   * The terms within `maxDistance` Levenshtein edits (insertions, deletions, substitutions of
+   * UTF-16 units, as MiniSearch's `fuzzyGet`) of `query`, as [term number, distance], in sorted order.
+   */
+  matches(query: string, maxDistance: number): [number, number][];
 }
 
-function termsByLength(terms: readonly string[]): LengthIndex {
+function createFuzzyIndex(terms: readonly string[]): FuzzyIndex {
+  // Term numbers by length: `byLength[start[n]]` to `byLength[start[n + 1]]` have n units.
   const longest = terms.reduce((max, t) => Math.max(max, t.length), 0);
   const start = new Int32Array(longest + 2);
   for (const t of terms) start[t.length + 1] = (start[t.length + 1] ?? 0) + 1;
   for (let n = 1; n < start.length; n++) start[n] = (start[n] ?? 0) + (start[n - 1] ?? 0);
   const next = start.slice();
-  const order = new Int32Array(terms.length);
+  const byLength = new Int32Array(terms.length);
   terms.forEach((t, i) => {
-    order[next[t.length] ?? 0] = i;
+    byLength[next[t.length] ?? 0] = i;
     next[t.length] = (next[t.length] ?? 0) + 1;
   });
-  return { order, start };
+  // The terms written backwards, sorted, with their numbers: terms that end alike are neighbours.
+  const reversedOrder = terms.map((t, i) => [reverse(t), i] as const).sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  const reversed = reversedOrder.map(([r]) => r);
+  const reversedTerm = Int32Array.from(reversedOrder, ([, i]) => i);
+  const previous = new Uint8Array(256);
+  const current = new Uint8Array(256);
+
+  /** Every term of length `lowest` to `highest` compared with the query (any distance). */
+  const scan = (query: string, maxDistance: number): [number, number][] => {
+    const found: [number, number][] = [];
+    const rows = query.length + 1 > previous.length ? [new Uint8Array(query.length + 1), new Uint8Array(query.length + 1)] : [previous, current];
+    for (let n = Math.max(0, query.length - maxDistance); n <= Math.min(longest, query.length + maxDistance); n++) {
+      for (let j = start[n] ?? 0, end = start[n + 1] ?? 0; j < end; j++) {
+        const t = byLength[j] ?? 0;
+        const distance = editDistance(query, terms[t] as string, maxDistance, rows[0] as Uint8Array, rows[1] as Uint8Array);
+        if (distance <= maxDistance) found.push([t, distance]);
+      }
+    }
+    return found;
+  };
+
+  /**
+   * One edit at most: a term within one edit either starts with the query's first unit (the
+   * edit is later: one range of the sorted terms) or differs there, and then the rest of it
+   * is the query without its first unit (a deletion), the query's rest after another first
+   * unit (a substitution) or the whole query after one more unit (an insertion): the last two
+   * are ranges of the reversed terms.
+   */
+  const near = (query: string): [number, number][] => {
+    const candidates = new Set<number>();
+    const first = query.charCodeAt(0);
+    for (let t = lowerBound(terms, query.charAt(0)), end = first === 0xffff ? terms.length : lowerBound(terms, String.fromCharCode(first + 1)); t < end; t++) {
+      if (Math.abs((terms[t] as string).length - query.length) <= 1) candidates.add(t);
+    }
+    const deleted = findTerm(terms, query.slice(1));
+    if (deleted >= 0) candidates.add(deleted);
+    for (const [ending, length] of [[reverse(query.slice(1)), query.length], [reverse(query), query.length + 1]] as const) {
+      for (let r = lowerBound(reversed, ending); r < reversed.length && (reversed[r] as string).startsWith(ending); r++) {
+        if ((reversed[r] as string).length === length) candidates.add(reversedTerm[r] ?? 0);
+      }
+    }
+    const found: [number, number][] = [];
+    for (const t of candidates) {
+      const distance = editDistance(query, terms[t] as string, 1, previous, current);
+      if (distance <= 1) found.push([t, distance]);
+    }
+    return found;
+  };
+
+  return {
+    matches: (query, maxDistance) => (query.length > 0 && maxDistance === 1 ? near(query) : scan(query, maxDistance)).sort((x, y) => x[0] - y[0]),
+  };
 }
 
-/**
- * The terms within `maxDistance` Levenshtein edits (insertions, deletions, substitutions of
- * UTF-16 units, as MiniSearch's `fuzzyGet`) of `query`, as [term number, distance], in sorted
- * order. Only terms whose length is within `maxDistance` of the query's are compared.
- */
-function fuzzyMatches(terms: readonly string[], byLength: LengthIndex, query: string, maxDistance: number): [number, number][] {
-  const found: [number, number][] = [];
-  const lowest = Math.max(0, query.length - maxDistance);
-  const highest = Math.min(byLength.start.length - 2, query.length + maxDistance);
-  const previous = new Uint8Array(query.length + 1);
-  const current = new Uint8Array(query.length + 1);
-  for (let n = lowest; n <= highest; n++) {
-    for (let j = byLength.start[n] ?? 0, end = byLength.start[n + 1] ?? 0; j < end; j++) {
-      const t = byLength.order[j] ?? 0;
-      const distance = editDistance(query, terms[t] as string, maxDistance, previous, current);
-      if (distance <= maxDistance) found.push([t, distance]);
-    }
-  }
-  return found.sort((x, y) => x[0] - y[0]);
-}
+const reverse = (text: string): string => {
+  let out = '';
+  for (let i = text.length - 1; i >= 0; i--) out += text.charAt(i);
+  return out;
+};
 
 /** Levenshtein distance of `a` and `b`, or `max + 1` once it must exceed `max` (rows of `a.length + 1`, reused). */
 function editDistance(a: string, b: string, max: number, previous: Uint8Array, current: Uint8Array): number {

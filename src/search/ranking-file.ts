@@ -29,7 +29,7 @@ import type { SearchSettings } from './settings.js';
 export const SEARCH_RANKING_PATH = '.search-ranking.bin';
 
 /** The `format` of the header; a reader refuses any other. */
-export const SEARCH_RANKING_FORMAT = 'loadout-search-ranking/1';
+export const SEARCH_RANKING_FORMAT = 'loadout-search-ranking/2';
 
 const MAGIC = 'LSR1';
 

@@ -6,7 +6,7 @@ import { LoadoutError } from '../../src/catalogue/errors.js';
 import { createSearchEngine, loadSearchEngine } from '../../src/search/engine.js';
 import type { SearchIndexFile } from '../../src/search/index-file.js';
 import { fromRecord, parseSearchParameters, type SearchQuery } from '../../src/search/query.js';
-import { decodeRankingIndex, encodeRankingIndex, SEARCH_RANKING_PATH } from '../../src/search/ranking-file.js';
+import { decodeRankingIndex, encodeRankingIndex, SEARCH_RANKING_FORMAT, SEARCH_RANKING_PATH } from '../../src/search/ranking-file.js';
 import { SEARCH_INDEX_PATH } from '../../src/search/settings.js';
 import { createApp } from '../../src/server/app.js';
 import { buildFixtureCatalogue, FIXTURE_IDS, type FixtureCatalogue } from './fixture.js';
@@ -76,8 +76,8 @@ describe('the binary search index', () => {
     expectInvalid(bytes.subarray(0, 100), /bytes long \(expected a header of/u);
     expectInvalid(bytes.subarray(0, bytes.length - 1024), /has no whole section/u);
     const other = Buffer.from(bytes);
-    other.write('loadout-search-ranking/9', other.indexOf('loadout-search-ranking/1'), 'latin1');
-    expectInvalid(other, /has format "loadout-search-ranking\/9" \(expected loadout-search-ranking\/1\)/u);
+    other.write('loadout-search-ranking/9', other.indexOf(SEARCH_RANKING_FORMAT), 'latin1');
+    expectInvalid(other, /has format "loadout-search-ranking\/9" \(expected loadout-search-ranking\/2\)/u);
   });
 
   it('falls back to the JSON index when the tree has no binary index or one this code cannot read', async () => {

@@ -2,10 +2,12 @@
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LoadoutError } from '../../catalogue/errors.js';
-import { createApp, type AppDependencies } from '../../server/app.js';
+import { loadSearchEngine } from '../../search/engine.js';
+import { mountSearch, SEARCH_ROUTE } from '../../search/route.js';
+import { createApp } from '../../server/app.js';
 import { listen, type RunningServer } from '../../server/listen.js';
-import { loadSearchAndMcpRoutes } from '../../mcp/mount.js';
-import { setUpSubmissions } from '../../submissions/setup.js';
+import { createStagedApp } from '../../server/staged-app.js';
+import type { SubmissionsSetup } from '../../submissions/setup.js';
 import type { ResolvedConfig } from '../config.js';
 import type { Write } from '../report.js';
 
@@ -18,40 +20,57 @@ export interface ServeOptions {
 }
 
 /**
- * Starts the server and resolves once it listens.
- * @throws LoadoutError `not_found` when `out` holds no built tree, `config` when the port is taken.
+ * Starts the server and resolves once every route answers. Search answers earlier: the server
+ * listens as soon as the search index is loaded, and loads MCP and submissions meanwhile
+ * (`server/staged-app.ts`; issue 13: search answers within a second of start).
+ * @throws LoadoutError `not_found` when `out` holds no built tree, `config` when the port is
+ * taken; any error of setting up MCP or submissions, after closing the server.
  */
 export async function serveCommand(options: ServeOptions, out: Write): Promise<RunningServer> {
   await access(join(options.out, 'api', 'loadouts.json')).catch((cause: unknown) => {
     throw new LoadoutError('not_found', `${options.out} holds no built catalogue`, { cause, hint: 'Run `loadout build` first.' });
   });
+  const { out: distDir, config } = options;
+  const engine = await loadSearchEngine(distDir);
+  // Until the whole app has loaded, search is answered by an app with the search route alone
+  // (the same middleware; its description document is never asked for).
+  const searchOnly = createApp({ routes: [mountSearch(engine)], distDir, baseUrl: config.baseUrl, submissionsOpen: false, config: { database: false, challenge_secret: false, challenge_site_key: false } });
+
   // Routes beyond the static tree. Search and MCP (src/search, src/mcp) and submissions
-  // (src/submissions) each add one mount function here.
-  const routes: AppDependencies['routes'] = [];
-  routes.push(...(await loadSearchAndMcpRoutes(options.out, options.config.baseUrl)));
-  // Submissions: opens DATABASE_URL (the SQLite file is created on first start), runs the
-  // migrations, and finds or generates the form-token secret and the ALTCHA key in data/.
-  const submissions = await setUpSubmissions(options.config, { distDir: options.out, dataDir: 'data' });
-  routes.push(submissions.mount);
-  const app = createApp({
-    routes,
-    distDir: options.out,
-    baseUrl: options.config.baseUrl,
-    submissionsOpen: submissions.submissionsOpen,
-    config: submissions.report,
-  });
+  // (src/submissions) each add one mount function here; MCP and submissions are imported here,
+  // after listening, because importing them is most of the start-up.
+  let submissions: SubmissionsSetup | undefined;
+  const whole = (async () => {
+    const [{ loadMcpRoutes }, { setUpSubmissions }] = await Promise.all([import('../../mcp/mount.js'), import('../../submissions/setup.js')]);
+    const mcp = await loadMcpRoutes(engine, distDir, config.baseUrl);
+    // Submissions: opens DATABASE_URL (the SQLite file is created on first start), runs the
+    // migrations, and finds or generates the form-token secret and the ALTCHA key in data/.
+    submissions = await setUpSubmissions(config, { distDir, dataDir: 'data' });
+    return createApp({ routes: [mountSearch(engine), mcp, submissions.mount], distDir, baseUrl: config.baseUrl, submissionsOpen: submissions.submissionsOpen, config: submissions.report });
+  })();
+  // Not awaited yet: a failure is handled below, after listening.
+  whole.catch(() => undefined);
+
   let server: RunningServer;
   try {
-    server = await listen(app, { port: options.port, host: options.host });
+    server = await listen(createStagedApp({ paths: [SEARCH_ROUTE], app: searchOnly }, whole), { port: options.port, host: options.host });
   } catch (error) {
-    await submissions.close();
+    await whole.then(() => submissions?.close(), () => undefined);
     throw error;
   }
+  try {
+    await whole;
+  } catch (error) {
+    await server.close();
+    await submissions?.close();
+    throw error;
+  }
+  const setup = submissions as SubmissionsSetup;
   const closeServer = server.close;
   server.close = async () => {
     await closeServer();
-    await submissions.close();
+    await setup.close();
   };
-  out(`serving ${options.out} at ${server.url} (published addresses use ${options.config.baseUrl}; bot challenge: ${submissions.challengeProvider})\n`);
+  out(`serving ${distDir} at ${server.url} (published addresses use ${config.baseUrl}; bot challenge: ${setup.challengeProvider})\n`);
   return server;
 }

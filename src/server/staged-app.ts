@@ -1,0 +1,44 @@
+/**
+ * An app that answers a few paths before the rest of it has loaded (issue 13: `loadout serve`
+ * answers search within a second of its start). Search needs only its binary index, which
+ * loads in milliseconds; the MCP SDK and submissions (database, migrations, the ten checks)
+ * take about a second of CPU to import and set up. So the server listens as soon as the early
+ * app is ready: requests for its paths are answered by it, every other request waits for the
+ * whole app, and once the whole app has loaded it answers everything.
+ */
+import { Hono } from 'hono';
+import { rawPathname } from './app.js';
+import { problem } from './problem.js';
+
+/** The app answering `paths` (exact paths as sent) until the whole app has loaded. */
+export interface EarlyApp {
+  paths: readonly string[];
+  app: Hono;
+}
+
+/**
+ * The app to listen with. Both apps receive the request and the Node bindings (`c.env`)
+ * unchanged, so they answer as they would alone. When `whole` rejects, waiting requests get a
+ * 500 problem (`internal_error`): the caller closes the server and reports the error.
+ */
+export function createStagedApp(early: EarlyApp, whole: Promise<Hono>): Hono {
+  let loaded: Hono | undefined;
+  let failed = false;
+  whole.then(
+    (app) => {
+      loaded = app;
+    },
+    () => {
+      failed = true;
+    },
+  );
+  const front = new Hono();
+  front.all('*', async (c) => {
+    if (loaded !== undefined) return loaded.fetch(c.req.raw, c.env);
+    if (early.paths.includes(rawPathname(c.req.url))) return early.app.fetch(c.req.raw, c.env);
+    const app = failed ? undefined : await whole.catch(() => undefined);
+    if (app === undefined) return problem(500, 'internal_error', 'the server failed to start (the error is reported where it was started)');
+    return app.fetch(c.req.raw, c.env);
+  });
+  return front;
+}

@@ -239,10 +239,16 @@ try {
   }
   console.log('(the last row is for reference: 24 searches repeated, answered from the cache; no target)');
 
-  // Idle after the load: what the process holds once the requests stop (no forced collection).
-  await new Promise((resolve) => setTimeout(resolve, 5000));
-  const memory = memoryMb(server.child.pid);
-  console.log(`\nserver resident memory idle 5 s after the load: ${memory.rss.toFixed(0)} MB${memory.peak === undefined ? '' : ` (peak ${memory.peak.toFixed(0)} MB)`}`);
+  // Idle after the load: what the process holds once the requests stop, with no forced
+  // collection. V8 keeps the heap it grew under load until its memory reducer runs, some 10 to
+  // 30 s into idleness: sampled at once, after 10 s and after 30 s; the target is on the last.
+  const idle: { seconds: number; rss: number }[] = [];
+  for (const seconds of [0, 10, 30]) {
+    await new Promise((resolve) => setTimeout(resolve, (seconds - (idle[idle.length - 1]?.seconds ?? 0)) * 1000));
+    idle.push({ seconds, rss: memoryMb(server.child.pid).rss });
+  }
+  const memory = { rss: (idle[idle.length - 1] as { rss: number }).rss, peak: memoryMb(server.child.pid).peak };
+  console.log(`\nserver resident memory idle after the load: ${idle.map((m) => `${m.rss.toFixed(0)} MB after ${m.seconds} s`).join(', ')}${memory.peak === undefined ? '' : ` (peak ${memory.peak.toFixed(0)} MB)`}`);
 
   const get = (name: string): { light: ClientReport; loaded: ClientReport } => results.get(name) as { light: ClientReport; loaded: ClientReport };
   const search = get('search, all different');
@@ -256,7 +262,7 @@ try {
     [`search, every query different / static record throughput: ${(search.loaded.rps / staticRecord.loaded.rps).toFixed(2)} (target >= ${TARGETS.searchVsStatic}; static ${staticRecord.loaded.rps.toFixed(0)} req/s)`, search.loaded.rps / staticRecord.loaded.rps >= TARGETS.searchVsStatic],
     [`MCP search_loadouts / search API throughput, every query different: ${(mcp.loaded.rps / search.loaded.rps).toFixed(2)} (target >= ${TARGETS.mcpVsSearch}; MCP ${mcp.loaded.rps.toFixed(0)} req/s)`, mcp.loaded.rps / search.loaded.rps >= TARGETS.mcpVsSearch],
     [`server start until it answers search, slowest of ${starts}: ${showMs(slowest)} (target < ${TARGETS.startMs} ms)`, slowest.wallMs < TARGETS.startMs],
-    [`server resident memory, idle after the load: ${memory.rss.toFixed(0)} MB (target < ${TARGETS.rssMb} MB)`, memory.rss < TARGETS.rssMb],
+    [`server resident memory, idle 30 s after the load: ${memory.rss.toFixed(0)} MB (target < ${TARGETS.rssMb} MB; ${(idle[0] as { rss: number }).rss.toFixed(0)} MB as the load ends)`, memory.rss < TARGETS.rssMb],
     [`every search different: ${allDifferent ? 'yes' : 'no, the client ran out'}; errors: ${errors} (target 0)`, allDifferent && errors === 0],
   ];
   console.log('');

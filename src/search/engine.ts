@@ -203,8 +203,8 @@ function contextFilterOf(index: RankingIndex, max: number | undefined, agentBit:
 /** Scored matches: `docs[i]` has `scores[i]`. */
 interface ScoredMatches {
   count: number;
-  docs: Int32Array;
-  scores: Float64Array;
+  docs: ArrayLike<number>;
+  scores: ArrayLike<number>;
 }
 
 /**
@@ -269,11 +269,10 @@ function createMatchCache(budget: number): { get(key: string): ScoredMatches | u
       // An entry counts one match at least, so that searches without matches are bounded too.
       const size = Math.max(1, found.count);
       if (size > budget) return;
-      // A copy (the ranker reuses its arrays), in one buffer: scores, then documents.
-      const buffer = new ArrayBuffer(found.count * 12);
-      const matches: ScoredMatches = { count: found.count, scores: new Float64Array(buffer, 0, found.count), docs: new Int32Array(buffer, found.count * 8, found.count) };
-      matches.scores.set(found.scores.subarray(0, found.count));
-      matches.docs.set(found.docs.subarray(0, found.count));
+      // A copy (the ranker reuses its arrays), in plain arrays: on the JS heap, not a backing
+      // store per entry (thousands of those a second, in malloc's arenas, held the server's
+      // resident memory up long after they were freed).
+      const matches: ScoredMatches = { count: found.count, scores: Array.from({ length: found.count }, (_, i) => found.scores[i] ?? 0), docs: Array.from({ length: found.count }, (_, i) => found.docs[i] ?? 0) };
       entries.set(key, matches);
       held += size;
       for (const [oldest, old] of entries) {

@@ -45,10 +45,10 @@ export interface SearchEngine {
 /** Options of {@link openSearchEngine}. */
 export interface SearchEngineOptions {
   /**
-   * Matches kept, over all cached searches, for repeated searches (least recently used
-   * searches dropped first; 12 bytes a match); 0 turns the cache off. The index never changes
-   * while a server runs, so kept matches stay right: a repeated search (another page, an
-   * agent asking again) skips scoring and only selects its page. Default 100,000 (1.2 MB at
+   * Matches kept, over all cached searches, for repeated searches (kept from the second time a
+   * search is made; least recently used searches dropped first; 12 bytes a match); 0 turns the
+   * cache off. The index never changes while a server runs, so kept matches stay right: a
+   * repeated search (another page, an agent asking again) skips scoring and only selects its page. Default 100,000 (1.2 MB at
    * most): scoring costs about as much as answering the request, so a larger cache would buy
    * little and hold memory. No target depends on it: the benchmark's headline figures have
    * every query different.
@@ -252,9 +252,19 @@ export function bestOf(matches: ScoredMatches, k: number): number[] {
   return heap.sort(byRank);
 }
 
-/** An LRU map of matches holding at most `budget` matches in all (a Map iterates oldest first); 0 keeps none. */
+/** Searches remembered as seen once, for the cache's admission (see {@link createMatchCache}). */
+const SEEN_KEYS = 4096;
+
+/**
+ * An LRU map of matches holding at most `budget` matches in all (a Map iterates oldest first);
+ * 0 keeps none. A search is kept the second time it misses, not the first: under searches that
+ * are all different, entries that would never be asked for again would otherwise churn through
+ * the cache, live just long enough for V8 to move them to the old generation, and grow the heap.
+ * Seen keys are held in a set of at most {@link SEEN_KEYS}, emptied when full.
+ */
 function createMatchCache(budget: number): { get(key: string): ScoredMatches | undefined; set(key: string, found: ScoredMatches): void } {
   const entries = new Map<string, ScoredMatches>();
+  const seen = new Set<string>();
   let held = 0;
   return {
     get(key) {
@@ -269,9 +279,15 @@ function createMatchCache(budget: number): { get(key: string): ScoredMatches | u
       // An entry counts one match at least, so that searches without matches are bounded too.
       const size = Math.max(1, found.count);
       if (size > budget) return;
+      if (!seen.has(key)) {
+        if (seen.size >= SEEN_KEYS) seen.clear();
+        seen.add(key);
+        return;
+      }
+      seen.delete(key);
       // A copy (the ranker reuses its arrays), in plain arrays: on the JS heap, not a backing
-      // store per entry (thousands of those a second, in malloc's arenas, held the server's
-      // resident memory up long after they were freed).
+      // store per entry (small backing stores, freed by the thousand, held malloc's arenas and
+      // the server's resident memory up after a load).
       const matches: ScoredMatches = { count: found.count, scores: Array.from({ length: found.count }, (_, i) => found.scores[i] ?? 0), docs: Array.from({ length: found.count }, (_, i) => found.docs[i] ?? 0) };
       entries.set(key, matches);
       held += size;

@@ -17,11 +17,11 @@ export interface EarlyApp {
 }
 
 /**
- * The app to listen with. Both apps receive the request and the Node bindings (`c.env`)
- * unchanged, so they answer as they would alone. When `whole` rejects, waiting requests get a
+ * The app to listen with; `onRequest` is called as each request arrives. Both apps receive the
+ * request and the Node bindings (`c.env`) unchanged, so they answer as they would alone. When `whole` rejects, waiting requests get a
  * 500 problem (`internal_error`): the caller closes the server and reports the error.
  */
-export function createStagedApp(early: EarlyApp, whole: Promise<Hono>): Hono {
+export function createStagedApp(early: EarlyApp, whole: Promise<Hono>, onRequest: () => void = () => undefined): Hono {
   let loaded: Hono | undefined;
   let failed = false;
   whole.then(
@@ -34,6 +34,7 @@ export function createStagedApp(early: EarlyApp, whole: Promise<Hono>): Hono {
   );
   const front = new Hono();
   front.all('*', async (c) => {
+    onRequest();
     if (loaded !== undefined) return loaded.fetch(c.req.raw, c.env);
     if (early.paths.includes(rawPathname(c.req.url))) return early.app.fetch(c.req.raw, c.env);
     const app = failed ? undefined : await whole.catch(() => undefined);

@@ -126,8 +126,11 @@ describe('the ranking cache', () => {
     for (const q of QUERIES) {
       for (const filters of FILTERS) {
         const expected = uncached.search(query({ q, ...filters }));
-        expect(engine.search(query({ q, ...filters })), `${q} ${JSON.stringify(filters)}`).toEqual(expected);
-        expect(engine.search(query({ q: ` ${q.toUpperCase()} `, ...filters })).results).toEqual(expected.results);
+        // A search is kept the second time it is made, and answered from the cache from the third.
+        for (let round = 0; round < 3; round++) {
+          expect(engine.search(query({ q, ...filters })), `${q} ${JSON.stringify(filters)}`).toEqual(expected);
+          expect(engine.search(query({ q: ` ${q.toUpperCase()} `, ...filters })).results).toEqual(expected.results);
+        }
       }
     }
   });

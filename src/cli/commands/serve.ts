@@ -6,6 +6,7 @@ import { loadSearchEngine } from '../../search/engine.js';
 import { mountSearch, SEARCH_ROUTE } from '../../search/route.js';
 import { createApp } from '../../server/app.js';
 import { listen, type RunningServer } from '../../server/listen.js';
+import { releaseMemoryWhenIdle } from '../../server/idle-memory.js';
 import { createStagedApp } from '../../server/staged-app.js';
 import type { SubmissionsSetup } from '../../submissions/setup.js';
 import type { ResolvedConfig } from '../config.js';
@@ -51,16 +52,20 @@ export async function serveCommand(options: ServeOptions, out: Write): Promise<R
   // Not awaited yet: a failure is handled below, after listening.
   whole.catch(() => undefined);
 
+  // Memory back to V8's baseline once the load stops (server/idle-memory.ts).
+  const idle = releaseMemoryWhenIdle();
   let server: RunningServer;
   try {
-    server = await listen(createStagedApp({ paths: [SEARCH_ROUTE], app: searchOnly }, whole), { port: options.port, host: options.host });
+    server = await listen(createStagedApp({ paths: [SEARCH_ROUTE], app: searchOnly }, whole, idle.touch), { port: options.port, host: options.host });
   } catch (error) {
+    idle.stop();
     await whole.then(() => submissions?.close(), () => undefined);
     throw error;
   }
   try {
     await whole;
   } catch (error) {
+    idle.stop();
     await server.close();
     await submissions?.close();
     throw error;
@@ -68,6 +73,7 @@ export async function serveCommand(options: ServeOptions, out: Write): Promise<R
   const setup = submissions as SubmissionsSetup;
   const closeServer = server.close;
   server.close = async () => {
+    idle.stop();
     await closeServer();
     await setup.close();
   };

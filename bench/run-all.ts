@@ -1,0 +1,19 @@
+/**
+ * `npm run bench`: runs every benchmark, one after the other (each in its own process, so one
+ * failing does not stop the others), then prints one line per benchmark with its exit code.
+ * Exits 1 when any of them failed. None of them runs in `.ci/run`: they take minutes and
+ * measure the machine as much as the code.
+ */
+import { spawnSync } from 'node:child_process';
+
+const BENCHMARKS = ['search', 'build', 'verify'];
+const TSX = new URL('../node_modules/tsx/dist/cli.mjs', import.meta.url).pathname;
+
+const outcomes = BENCHMARKS.map((name) => {
+  console.log(`\n=== bench/${name}.ts\n`);
+  const run = spawnSync(process.execPath, [TSX, new URL(`./${name}.ts`, import.meta.url).pathname], { stdio: 'inherit' });
+  return { name, status: run.status ?? 1 };
+});
+console.log('');
+for (const { name, status } of outcomes) console.log(`bench/${name}.ts: ${status === 0 ? 'pass' : `FAIL (exit ${status})`}`);
+process.exitCode = outcomes.every((o) => o.status === 0) ? 0 : 1;

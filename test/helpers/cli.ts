@@ -17,8 +17,13 @@ export interface CliResult {
 
 /** Runs `loadout <args>` in `cwd` with `env` added; resolves when it exits. */
 export function runCli(args: string[], cwd: string, env: Record<string, string> = {}): Promise<CliResult> {
+  return runProcess(process.execPath, ['--import', TSX, ENTRY, ...args], cwd, { ...process.env, CI: 'true', ...env });
+}
+
+/** Runs `command args` in `cwd` with exactly the environment `env`; resolves with its output when it exits. */
+export function runProcess(command: string, args: readonly string[], cwd: string, env: NodeJS.ProcessEnv): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', TSX, ENTRY, ...args], { cwd, env: { ...process.env, CI: 'true', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

@@ -5,11 +5,12 @@
  * package specs, so a later run reuses it; it is filled beside its final name and renamed
  * into place, so two runs at once never see half an install.
  */
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { runProcess } from './cli.js';
 
 const run = promisify(execFile);
 
@@ -57,13 +58,5 @@ export interface ToolRun {
 
 /** Runs `command args` in `cwd` with exactly `env` (plus PATH); resolves when it exits. */
 export function runTool(command: string, args: readonly string[], cwd: string, env: Record<string, string>): Promise<ToolRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd, env: { PATH: process.env['PATH'] ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runProcess(command, args, cwd, { PATH: process.env['PATH'] ?? '', ...env });
 }

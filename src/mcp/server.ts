@@ -15,6 +15,11 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { isJsonContentType } from '@modelcontextprotocol/sdk/shared/mediaType.js';
 import {
   CallToolRequestSchema,
+  ErrorCode,
+  JSONRPC_VERSION,
+  JSONRPCRequestSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type CallToolRequest,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
@@ -60,6 +65,11 @@ export const CAPABILITIES = {
 export interface McpOptions {
   resourcesPageSize?: number;
   skillsPageSizes?: SkillsPageSizes;
+  /**
+   * Answer a lone `tools/call` without a per-request SDK server (see {@link callToolDirectly});
+   * default true. False sends every request through the SDK: the tests compare both paths.
+   */
+  directToolCalls?: boolean;
 }
 
 /** The tools as `tools/list` gives them: JSON Schema (draft 7) of the inputs and outputs, `readOnlyHint`. */
@@ -89,6 +99,23 @@ export function createMcpHandler(ctx: ToolContext, options: McpOptions = {}): Mc
   const folders = createSkillFolders(ctx.catalogue);
   const resources = createSkillResources(ctx.catalogue, folders, options.resourcesPageSize);
   const skills = createSkillsExtension(ctx.catalogue, folders, options.skillsPageSizes);
+  const direct = options.directToolCalls ?? true;
+
+  /**
+   * Runs `tools/call`: the tool's result, a tool error (`isError`) for what the arguments name
+   * but the catalogue lacks, or a protocol error for bad arguments.
+   * @throws McpError -32602 for an unknown tool or arguments its input schema refuses
+   */
+  const callTool = async (params: CallToolRequest['params']): Promise<CallToolResult> => {
+    const tool = byName.get(params.name);
+    if (tool === undefined) throw invalidParams(`Invalid params for tools/call: params.name is ${showValue(params.name)} (expected one of ${TOOLS.map((t) => t.name).join(', ')})`);
+    const args = params.arguments ?? {};
+    const parsed = tool.input.safeParse(args);
+    if (!parsed.success) throw invalidParams(`Invalid arguments for ${tool.name}: ${describeIssues(parsed.error, args, '', { known: Object.keys(tool.input.shape), one: `an argument of ${tool.name}`, many: `arguments of ${tool.name}` })}`);
+    const outcome = await tool.run(parsed.data, ctx);
+    if ('error' in outcome) return { content: [{ type: 'text', text: outcome.error }], isError: true };
+    return { content: [{ type: 'text', text: tool.render(outcome.value) }], structuredContent: outcome.value as Record<string, unknown> };
+  };
 
   // One JSON Schema validator for every request: the SDK would otherwise build a new Ajv
   // instance for each stateless request's Server, which was the largest cost of a tool call.
@@ -99,16 +126,7 @@ export function createMcpHandler(ctx: ToolContext, options: McpOptions = {}): Mc
       refuseCursor('tools/list', request.params?.cursor);
       return { tools };
     });
-    server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
-      const tool = byName.get(request.params.name);
-      if (tool === undefined) throw invalidParams(`Invalid params for tools/call: params.name is ${showValue(request.params.name)} (expected one of ${TOOLS.map((t) => t.name).join(', ')})`);
-      const args = request.params.arguments ?? {};
-      const parsed = tool.input.safeParse(args);
-      if (!parsed.success) throw invalidParams(`Invalid arguments for ${tool.name}: ${describeIssues(parsed.error, args, '', { known: Object.keys(tool.input.shape), one: `an argument of ${tool.name}`, many: `arguments of ${tool.name}` })}`);
-      const outcome = await tool.run(parsed.data, ctx);
-      if ('error' in outcome) return { content: [{ type: 'text', text: outcome.error }], isError: true };
-      return { content: [{ type: 'text', text: tool.render(outcome.value) }], structuredContent: outcome.value as Record<string, unknown> };
-    });
+    server.setRequestHandler(CallToolRequestSchema, (request) => callTool(request.params));
     server.setRequestHandler(ListResourcesRequestSchema, (request) => resources.list(request.params?.cursor));
     server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => {
       refuseCursor('resources/templates/list', request.params?.cursor);
@@ -126,7 +144,7 @@ export function createMcpHandler(ctx: ToolContext, options: McpOptions = {}): Mc
     if (!isJsonContentType(request.headers.get('content-type'))) return serve(request);
     // The body is read here, with the transport's own limit, so that every request's params
     // are checked before the SDK dispatches them (see params.ts for why).
-    const body = await readRequestBody(request, DEFAULT_MAX_REQUEST_BODY_SIZE);
+    const body = await readBody(request);
     if (body.tooLarge) {
       const error = { jsonrpc: '2.0', error: { code: -32000, message: requestBodyTooLargeMessage(DEFAULT_MAX_REQUEST_BODY_SIZE) }, id: null };
       return new Response(JSON.stringify(error), { status: 413, headers: { 'content-type': 'application/json' } });
@@ -138,7 +156,7 @@ export function createMcpHandler(ctx: ToolContext, options: McpOptions = {}): Mc
       // Not JSON: the transport answers it (-32700) after its Accept check.
       return serve(new Request(request, { body: body.text }));
     }
-    return refuseMalformedParams(parsedBody) ?? serve(request, parsedBody);
+    return refuseMalformedParams(parsedBody) ?? (direct ? callToolDirectly(request, parsedBody, callTool) : undefined) ?? serve(request, parsedBody);
   };
 
   async function serve(request: Request, parsedBody?: unknown): Promise<Response> {
@@ -151,6 +169,55 @@ export function createMcpHandler(ctx: ToolContext, options: McpOptions = {}): Mc
       await server.close();
     }
   }
+}
+
+/**
+ * The request body as text, within the transport's limit ({@link DEFAULT_MAX_REQUEST_BODY_SIZE},
+ * 4 MiB), decoded as the SDK's `readRequestBody` does. A declared `Content-Length` within the
+ * limit is read in one go, which the Node server adapter does without building a web stream
+ * (Node's HTTP parser holds the body to that length); anything else is streamed by the SDK,
+ * which stops once the limit is passed.
+ */
+async function readBody(request: Request): Promise<{ tooLarge: true } | { tooLarge: false; text: string }> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && /^\d+$/u.test(declared) && Number(declared) <= DEFAULT_MAX_REQUEST_BODY_SIZE) return { tooLarge: false, text: await request.text() };
+  return readRequestBody(request, DEFAULT_MAX_REQUEST_BODY_SIZE);
+}
+
+/**
+ * Answers a lone `tools/call` request the way the SDK's transport and `Server` would, but
+ * without building them: a stateless request otherwise gets a new SDK `Server` and
+ * `WebStandardStreamableHTTPServerTransport`, whose set-up, per-request objects (abort
+ * controller, stream mapping, request info) and tear-down cost about as much as a search
+ * itself (issue 13: MCP `search_loadouts` must reach half the search API's throughput).
+ *
+ * Taken only where the SDK would reach the tool handler: an `Accept` listing both
+ * `application/json` and `text/event-stream`, no `Mcp-Protocol-Version` or a supported one,
+ * and one message that the SDK's own schemas read as a JSON-RPC request and a `tools/call`
+ * without a task. Everything else returns undefined and goes through the SDK, which gives
+ * its errors (406, 400, -32700, ...). The answer is the SDK's: HTTP 200 with the JSON-RPC
+ * response, the result, or the error a thrown `McpError` makes (Protocol's `_onrequest`).
+ */
+export function callToolDirectly(request: Request, body: unknown, callTool: (params: CallToolRequest['params']) => Promise<CallToolResult>): Promise<Response> | undefined {
+  // Same checks and order as the transport's handlePostRequest and validateProtocolVersion.
+  const accept = request.headers.get('accept');
+  if (accept === null || !accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
+  const version = request.headers.get('mcp-protocol-version');
+  if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
+  if (typeof body !== 'object' || body === null || (body as { method?: unknown }).method !== 'tools/call') return undefined;
+  const message = JSONRPCRequestSchema.safeParse(body);
+  if (!message.success) return undefined;
+  const call = CallToolRequestSchema.safeParse(body);
+  if (!call.success || call.data.params.task !== undefined) return undefined;
+  const id = message.data.id;
+  const answer = (payload: object): Response => new Response(JSON.stringify(payload), { status: 200, headers: { 'content-type': 'application/json' } });
+  return callTool(call.data.params).then(
+    (result) => answer({ result, jsonrpc: JSONRPC_VERSION, id }),
+    (error: unknown) => {
+      const { code, message: text, data } = error as { code?: unknown; message?: string; data?: unknown };
+      return answer({ jsonrpc: JSONRPC_VERSION, id, error: { code: Number.isSafeInteger(code) ? code : ErrorCode.InternalError, message: text ?? 'Internal error', ...(data === undefined ? {} : { data }) } });
+    },
+  );
 }
 
 /**

@@ -27,3 +27,5 @@ export const schemaUrl = (base: string): string => `${base}/api/schema.json`;
 export const docsUrl = (base: string): string => `${base}/docs/`;
 /** `{base_url}/api/loadouts/<loadout_id>/versions.json` (DESIGN.md section 8). */
 export const versionsUrl = (base: string, id: string): string => `${base}/api/loadouts/${id}/versions.json`;
+/** Where a raw file lies in the output tree, `raw/<loadout_id>/<version>/<file_path>` (not encoded: a tree path, for `OutputTree`). */
+export const rawTreePath = (id: string, version: string, path: string): string => `raw/${id}/${version}/${path}`;

@@ -12,7 +12,7 @@ import { measureContextForAgents, type ContextCost } from '../install/layout/con
 import { resolveInstallPlan } from '../install/layout/plan.js';
 import { runChecks, type CheckRun } from '../verify/run.js';
 import { summariseVerification } from '../verify/verification.js';
-import { rawUrl } from './addresses.js';
+import { rawTreePath, rawUrl } from './addresses.js';
 import type { HistoricVersion, LoadoutHistory } from './history.js';
 import type { OutputTree } from './output.js';
 import { renderLoadoutPage } from '../pages/loadout.js';
@@ -115,7 +115,8 @@ async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun
   const texts = new Map(record.files.map((f) => [f.path, f.content]));
   const writes: Promise<void>[] = [tree.writeJson(`api/loadouts/${id}.json`, record)];
   for (const file of record.files) {
-    writes.push(tree.write(`raw/${id}/${version}/${file.path}`, file.content), tree.write(`raw/${id}/latest/${file.path}`, file.content));
+    const pinned = rawTreePath(id, version, file.path);
+    writes.push(tree.write(pinned, file.content).then(() => tree.link(rawTreePath(id, 'latest', file.path), pinned)));
   }
   for (const agent of PUBLISHED_AGENTS) {
     const plan = resolveInstallPlan(manifest.files, agent, (p) => texts.get(p));
@@ -158,7 +159,7 @@ async function writeHistoricVersion(tree: OutputTree, base: string, id: string, 
       warnings.push(`loadouts/${id}: file ${JSON.stringify(path)} of version ${old.version} (commit ${old.commit}) ${problem}: not published`);
       continue;
     }
-    writes.push(tree.write(`raw/${id}/${old.version}/${path}`, bytes));
+    writes.push(tree.write(rawTreePath(id, old.version, path), bytes));
     files.push({ path, ...entryFields(entries.get(path)), sha256: sha256(bytes), bytes: bytes.byteLength, raw_url: rawUrl(base, id, old.version, path) });
   }
   await Promise.all(writes);

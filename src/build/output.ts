@@ -34,6 +34,14 @@ export interface OutputTree {
   /** Writes pretty-printed JSON with a final newline. Same errors as {@link OutputTree.write}. */
   writeJson(path: string, value: unknown): Promise<void>;
   /**
+   * Writes at `path` the same bytes as `existing`, a file this tree already holds (written or
+   * carried over before this call), as a hard link to it, or a copy where the file system has
+   * none. A new file costs this machine's file system about 50 times a link (issue 13), and
+   * raw `latest` files and discovery files repeat files of the same loadout.
+   * Same errors as {@link OutputTree.write}; the file system's error when `existing` is missing.
+   */
+  link(path: string, existing: string): Promise<void>;
+  /**
    * Carries `path` (a file, or a folder with everything below it) over from the tree that is
    * live now, by hard links; does nothing when the live tree has nothing there.
    * Same errors as {@link OutputTree.write}.
@@ -200,18 +208,36 @@ export function resolveInside(dir: string, path: string): string {
 }
 
 function openTree(dir: string, live: string | undefined): OutputTree {
-  const made = new Set<string>([dir]);
-  let bytes = 0;
-  const ensureFolder = (folder: string): void => {
-    if (made.has(folder)) return;
-    mkdirSync(folder, { recursive: true });
-    made.add(folder);
+  // Each folder is made once, after its parent (one mkdir each, in the thread pool, so that
+  // the main thread goes on checking and zipping meanwhile).
+  const folders = new Map<string, Promise<void>>([[dir, Promise.resolve()]]);
+  const ensureFolder = (folder: string): Promise<void> => {
+    let made = folders.get(folder);
+    if (made === undefined) {
+      made = ensureFolder(dirname(folder)).then(() =>
+        mkdir(folder).then(
+          () => undefined,
+          (error: NodeJS.ErrnoException) => {
+            if (error.code !== 'EEXIST') throw error;
+          },
+        ),
+      );
+      folders.set(folder, made);
+    }
+    return made;
   };
+  // Synchronous, for reuse: a folder made here counts as made for the asynchronous path too.
+  const ensureFolderSync = (folder: string): void => {
+    if (folders.has(folder)) return;
+    mkdirSync(folder, { recursive: true });
+    folders.set(folder, Promise.resolve());
+  };
+  let bytes = 0;
   const tree: OutputTree = {
     dir,
     async write(path, data) {
       const file = resolveInside(dir, path);
-      ensureFolder(dirname(file));
+      await ensureFolder(dirname(file));
       // `wx`: never write through a hard link into a file the live tree shares.
       await writeFile(file, data, { flag: 'wx' }).catch(async (error: NodeJS.ErrnoException) => {
         if (error.code !== 'EEXIST') throw error;
@@ -219,6 +245,16 @@ function openTree(dir: string, live: string | undefined): OutputTree {
         await writeFile(file, data, { flag: 'wx' });
       });
       bytes += typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
+      checkpoint();
+    },
+    async link(path, existing) {
+      const file = resolveInside(dir, path);
+      const from = resolveInside(dir, existing);
+      await ensureFolder(dirname(file));
+      await unlink(file).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'ENOENT') throw error;
+      });
+      linkOrCopy(from, file);
       checkpoint();
     },
     async writeJson(path, value) {
@@ -231,19 +267,19 @@ function openTree(dir: string, live: string | undefined): OutputTree {
       const info = lstatSync(from, { throwIfNoEntry: false });
       if (info === undefined) return;
       if (info.isFile()) {
-        ensureFolder(dirname(to));
+        ensureFolderSync(dirname(to));
         linkOrCopy(from, to);
         checkpoint();
         return;
       }
       if (!info.isDirectory()) return;
-      ensureFolder(to);
+      ensureFolderSync(to);
       for (const entry of readdirSync(from, { withFileTypes: true, recursive: true })) {
         const source = join(entry.parentPath, entry.name);
         const dest = join(to, relative(from, source));
-        if (entry.isDirectory()) ensureFolder(dest);
+        if (entry.isDirectory()) ensureFolderSync(dest);
         else if (entry.isFile()) {
-          ensureFolder(dirname(dest));
+          ensureFolderSync(dirname(dest));
           linkOrCopy(source, dest);
           checkpoint();
         }

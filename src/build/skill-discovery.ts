@@ -35,6 +35,7 @@ import { join } from 'node:path';
 import { describePathProblem } from '../catalogue/file-path.js';
 import { readFrontMatter } from '../catalogue/front-matter.js';
 import { pathInsideSkill } from '../install/layout/layout.js';
+import { rawTreePath } from './addresses.js';
 import type { OutputTree } from './output.js';
 import type { PublishedRecord } from './record.js';
 import { writeZip } from './zip.js';
@@ -81,7 +82,8 @@ export interface LegacyIndex {
 export interface DiscoverableSkill {
   name: string;
   description: string;
-  files: { rel: string; content: string }[];
+  /** `rel`: the path inside the skill folder; `path`: the file's path in the loadout (`files[].path`). */
+  files: { rel: string; path: string; content: string }[];
 }
 
 /** The Agent Skills naming rule (agentskills.io specification, "name" field), as the client checks it. */
@@ -101,11 +103,11 @@ const digestOf = (data: string | Uint8Array): string => `sha256:${createHash('sh
  * `parse` check already fails a loadout whose SKILL.md lacks them). Pure.
  */
 export function discoverableSkills(record: Pick<PublishedRecord, 'files'>): DiscoverableSkill[] {
-  const bySkill = new Map<string, { rel: string; content: string }[]>();
+  const bySkill = new Map<string, DiscoverableSkill['files']>();
   for (const f of record.files) {
     if ((f.role !== 'skill' && f.role !== 'reference') || f.skill === null) continue;
     const rel = pathInsideSkill({ path: f.path, role: f.role, description: f.description, skill: f.skill });
-    bySkill.set(f.skill, [...(bySkill.get(f.skill) ?? []), { rel, content: f.content }]);
+    bySkill.set(f.skill, [...(bySkill.get(f.skill) ?? []), { rel, path: f.path, content: f.content }]);
   }
   const skills: DiscoverableSkill[] = [];
   for (const [name, files] of [...bySkill].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
@@ -137,7 +139,7 @@ export async function writeLoadoutDiscovery(tree: OutputTree, record: Pick<Publi
   for (const skill of skills) {
     const [only] = skill.files;
     if (skill.files.length === 1 && only !== undefined) {
-      await tree.write(`${folder}/${AGENT_SKILLS_DIR}/${skill.name}/SKILL.md`, only.content);
+      await tree.link(`${folder}/${AGENT_SKILLS_DIR}/${skill.name}/SKILL.md`, rawTreePath(record.id, 'latest', only.path));
       entries.push({ name: skill.name, description: skill.description, type: 'skill-md', url: `${skill.name}/SKILL.md`, digest: digestOf(only.content) });
     } else {
       const zip = await writeZip(skill.files.map((f) => ({ path: f.rel, data: f.content })));
@@ -145,7 +147,8 @@ export async function writeLoadoutDiscovery(tree: OutputTree, record: Pick<Publi
       entries.push({ name: skill.name, description: skill.description, type: 'archive', url: `${skill.name}.zip`, digest: digestOf(zip) });
     }
     if (!skill.files.every((f) => isSafeLegacyPath(f.rel))) continue;
-    for (const f of skill.files) await tree.write(`${folder}/${LEGACY_SKILLS_DIR}/${skill.name}/${f.rel}`, f.content);
+    // The same bytes as the loadout's raw `latest` files, written before this runs.
+    for (const f of skill.files) await tree.link(`${folder}/${LEGACY_SKILLS_DIR}/${skill.name}/${f.rel}`, rawTreePath(record.id, 'latest', f.path));
     legacy.push({ name: skill.name, description: skill.description, files: skill.files.map((f) => f.rel) });
   }
   const index: DiscoveryIndex = { $schema: DISCOVERY_SCHEMA, skills: entries };
@@ -194,8 +197,7 @@ export async function writeCatalogueDiscovery(tree: OutputTree, records: readonl
       if (legacyTaken.has(entry.name) || !SKILL_NAME.test(entry.name) || !entry.files.every((rel) => describePathProblem(rel) === undefined && isSafeLegacyPath(rel))) continue;
       legacyTaken.add(entry.name);
       for (const rel of entry.files) {
-        const bytes = await readFile(join(tree.dir, ...`${folder}/${LEGACY_SKILLS_DIR}/${entry.name}/${rel}`.split('/')));
-        await tree.write(`${LEGACY_SKILLS_DIR}/${entry.name}/${rel}`, bytes);
+        await tree.link(`${LEGACY_SKILLS_DIR}/${entry.name}/${rel}`, `${folder}/${LEGACY_SKILLS_DIR}/${entry.name}/${rel}`);
       }
       legacy.push(entry);
     }

@@ -37,6 +37,11 @@ export interface BuildOptions {
   now?: Date;
   /** Ignore the previous tree and build every loadout again. */
   clean?: boolean;
+  /**
+   * Loadouts checked and written at once; default {@link CONCURRENCY}. 1 builds them one after
+   * another, and gives the same bytes (a test compares the two).
+   */
+  concurrency?: number;
   /** Called after each loadout is written (for progress on a TTY). */
   onProgress?: (done: number, total: number, id: string) => void;
 }
@@ -59,7 +64,7 @@ export interface BuildResult {
   bytes: number;
 }
 
-/** Loadouts in flight at once: enough to overlap file I/O with zipping on 2 cores. */
+/** Loadouts in flight at once: enough to keep the thread pool's file writes and zlib busy beside the main thread on 2 cores. */
 const CONCURRENCY = 8;
 
 /** One loadout between the check phase and the write phase. */
@@ -88,7 +93,8 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   const result: BuildResult = { written: false, runs: [], refused: [], loadouts: [], reused: [], warnings: [], bytes: 0 };
   if (history.head === undefined) result.warnings.push('not a git repository (or no commits yet): only the working-tree version of each loadout is built');
   try {
-    const planned = await mapConcurrent(ids, CONCURRENCY, async (id): Promise<Planned> => {
+    const concurrency = options.concurrency ?? CONCURRENCY;
+    const planned = await mapConcurrent(ids, concurrency, async (id): Promise<Planned> => {
       const source = await readLoadoutSource(loadoutsDir, id);
       const loadoutHistory = await history.historyOf(id, versionOf(source));
       const commit = commitOf(history, loadoutHistory, id);
@@ -106,7 +112,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
 
     let done = 0;
     const writeLoadouts = async (tree: OutputTree): Promise<PublishedRecord[]> =>
-      mapConcurrent(planned, CONCURRENCY, async (p) => {
+      mapConcurrent(planned, concurrency, async (p) => {
         let record: PublishedRecord;
         let versions: string[];
         if (p.previous !== undefined) {

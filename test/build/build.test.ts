@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
@@ -144,6 +144,34 @@ describe('loadout build', () => {
     for (const name of [...PUBLISHED_AGENTS.map((a) => `${a}.zip`), 'source.zip']) {
       expect(readFileSync(join(root, 'a/download/tools', name)).equals(readFileSync(join(root, 'b/download/tools', name))), name).toBe(true);
     }
+  });
+
+  it('writes the same bytes building one loadout at a time as building eight at once (issue 13)', async () => {
+    const { root } = twoVersionCatalogue();
+    for (let i = 0; i < 12; i++) writeLoadout(root, { id: `extra-${i}`, title: `Extra ${i}`, version: `1.${i}.0`, files: [...baseFiles(`Extra ${i}`, `# Extra ${i}\n\nInstructions ${i}.\n`), ...(i % 2 === 0 ? skillFiles : [])] });
+    commitAll(root, 'extras', '2026-03-01T10:00:00Z');
+    const now = new Date('2030-01-01T00:00:00Z');
+    const one = await buildCatalogue({ root, out: join(root, 'serial'), baseUrl: BASE, now, concurrency: 1 });
+    expect(one.refused, JSON.stringify(one.runs.flatMap((r) => r.diagnostics)).slice(0, 2000)).toEqual([]);
+    await buildCatalogue({ root, out: join(root, 'parallel'), baseUrl: BASE, now });
+    const files = (out: string): string[] => readdirSync(realpathSync(join(root, out)), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(realpathSync(join(root, out)).length + 1)).sort();
+    const serial = files('serial');
+    expect(serial.length).toBeGreaterThan(300);
+    expect(files('parallel')).toEqual(serial);
+    const differing = serial.filter((f) => !readFileSync(join(root, 'serial', f)).equals(readFileSync(join(root, 'parallel', f))));
+    expect(differing).toEqual([]);
+  });
+
+  it("hard-links a loadout's raw latest and discovery files to its pinned raw files", async () => {
+    const { root } = twoVersionCatalogue();
+    const out = join(root, 'dist');
+    await buildCatalogue({ root, out, baseUrl: BASE });
+    const inode = (path: string): bigint => statSync(join(out, path), { bigint: true }).ino;
+    for (const file of ['AGENTS.md', 'rules/style.md', 'skills/add-test/SKILL.md']) expect(inode(`raw/tools/latest/${file}`), file).toBe(inode(`raw/tools/1.1.0/${file}`));
+    expect(inode('loadouts/tools/.well-known/skills/add-test/references/checklist.md')).toBe(inode('raw/tools/1.1.0/skills/add-test/references/checklist.md'));
+    expect(inode('.well-known/skills/add-test/SKILL.md')).toBe(inode('raw/tools/1.1.0/skills/add-test/SKILL.md'));
+    // An older version's files are its own: 1.0.0's rule differs from 1.1.0's.
+    expect(inode('raw/tools/1.0.0/rules/style.md')).not.toBe(inode('raw/tools/1.1.0/rules/style.md'));
   });
 
   it('writes the catalogue documents and the schema', async () => {

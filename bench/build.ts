@@ -3,7 +3,9 @@
  * `--loadouts` loadouts (default 1,000; `--large` for 10,000) into a git repository in a temp
  * folder, then measures on this machine's disk:
  *  1. the cold `loadout build` (no previous tree): target under 60 s at 10,000;
- *  2. a rebuild after one loadout's AGENTS.md changes: target under 2 s at 10,000;
+ *  2. a rebuild after one loadout's AGENTS.md changes: target under 2 s at 10,000. Twice:
+ *     the first after the cold build writes a new tree, the next updates the standby tree in
+ *     place (src/build/output.ts), as every later rebuild does; the worse is judged;
  *  3. the baseline, in the same run: `cp -a` of the tree the build wrote, which makes the same
  *     folders and files and keeps the same hard links, and is the least any build of this
  *     tree costs on this disk. The cold build's ratio to it is printed (no target).
@@ -83,24 +85,30 @@ try {
   console.log(`baseline, cp -a of that tree: ${copySeconds.toFixed(2)} s (the cold build takes ${(coldSeconds / copySeconds).toFixed(2)}x)`);
   rmSync(copy, { recursive: true, force: true });
 
-  const changed = join(root, 'loadouts', ids[Math.floor(ids.length / 2)] ?? '', 'AGENTS.md');
-  appendFileSync(changed, '\n- One more line.\n');
-  started = performance.now();
-  const again = await buildCatalogue(options);
-  const rebuildSeconds = seconds(started);
-  if (!again.written) throw new Error('rebuild refused');
-  if (again.reused.length !== count - 1) throw new Error(`the rebuild carried over ${again.reused.length} loadouts (expected ${count - 1})`);
-  console.log(`rebuild after one loadout changed: ${rebuildSeconds.toFixed(2)} s (${count - 1} loadouts carried over)\n`);
+  // Two rebuilds, each after one loadout changed: the first writes a new tree (the cold build
+  // left no standby), the second updates the standby in place, as every later rebuild does.
+  const rebuild = async (n: number): Promise<number> => {
+    appendFileSync(join(root, 'loadouts', ids[(Math.floor(ids.length / 2) + n) % ids.length] ?? '', 'AGENTS.md'), '\n- One more line.\n');
+    const at = performance.now();
+    const again = await buildCatalogue(options);
+    if (!again.written) throw new Error('rebuild refused');
+    if (again.reused.length !== count - 1) throw new Error(`the rebuild carried over ${again.reused.length} loadouts (expected ${count - 1})`);
+    return seconds(at);
+  };
+  const rebuildSeconds = await rebuild(0);
+  console.log(`rebuild after one loadout changed, the first after the cold build (a new tree): ${rebuildSeconds.toFixed(2)} s`);
+  const standbySeconds = await rebuild(1);
+  console.log(`rebuild after one loadout changed, the next (the standby tree updated in place): ${standbySeconds.toFixed(2)} s\n`);
 
   const at = (value: number): string => (count === TARGETS.at ? `${value.toFixed(2)} s` : `${(value * scale).toFixed(1)} s projected from ${value.toFixed(2)} s at ${count}`);
   checks.push(
     [`cold build of ${TARGETS.at}: ${at(coldSeconds)} (target < ${TARGETS.coldSeconds} s)`, coldSeconds * scale < TARGETS.coldSeconds],
-    [`rebuild after one change at ${TARGETS.at}: ${at(rebuildSeconds)} (target < ${TARGETS.rebuildSeconds} s)`, rebuildSeconds * scale < TARGETS.rebuildSeconds],
+    [`rebuild after one change at ${TARGETS.at}, the worse of the two: ${at(Math.max(rebuildSeconds, standbySeconds))} (target < ${TARGETS.rebuildSeconds} s; the next one ${at(standbySeconds)})`, Math.max(rebuildSeconds, standbySeconds) * scale < TARGETS.rebuildSeconds],
   );
   for (const [line, ok] of checks) console.log(`${ok ? 'pass' : 'FAIL'}  ${line}`);
   console.log(`load average at the end: ${load()}`);
   const failed = checks.filter(([, ok]) => !ok).length;
-  console.log(`build benchmark: ${failed === 0 ? 'pass' : 'FAIL'}, ${checks.length - failed} of ${checks.length} targets met (${count} loadouts: cold ${coldSeconds.toFixed(1)} s = ${(coldSeconds / copySeconds).toFixed(2)}x cp -a, rebuild ${rebuildSeconds.toFixed(2)} s)`);
+  console.log(`build benchmark: ${failed === 0 ? 'pass' : 'FAIL'}, ${checks.length - failed} of ${checks.length} targets met (${count} loadouts: cold ${coldSeconds.toFixed(1)} s = ${(coldSeconds / copySeconds).toFixed(2)}x cp -a, rebuild ${rebuildSeconds.toFixed(2)} s, then ${standbySeconds.toFixed(2)} s)`);
   process.exitCode = failed === 0 ? 0 : 1;
 } finally {
   rmSync(root, { recursive: true, force: true });

@@ -20,7 +20,7 @@ import { BUILD_CACHE_FILE, fingerprintBuild, loadoutKey, makeBuildCache, readBui
 import { writeCatalogueDocuments } from './catalogue-documents.js';
 import { mapConcurrent } from '../concurrency.js';
 import { openHistory, type CatalogueHistory, type LoadoutHistory } from './history.js';
-import { loadoutOutputPaths, writeLoadoutOutputs } from './loadout-output.js';
+import { entriesOfNoLoadout, loadoutOutputPaths, writeLoadoutOutputs } from './loadout-output.js';
 import { writeTree, type OutputTree } from './output.js';
 import type { PublishedRecord } from './record.js';
 import { writeCatalogueDiscovery, writeLoadoutDiscovery } from './skill-discovery.js';
@@ -111,13 +111,26 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     if (result.refused.length > 0) return result;
 
     let done = 0;
-    const writeLoadouts = async (tree: OutputTree): Promise<PublishedRecord[]> =>
-      mapConcurrent(planned, concurrency, async (p) => {
+    // The loadouts' keys in the standby tree, when this build updates it (output.ts).
+    let standbyKeys: Record<string, string> = {};
+    const acceptStandby = async (dir: string): Promise<boolean> => {
+      const standby = options.clean === true ? undefined : await readBuildCache(dir, fingerprint);
+      standbyKeys = standby?.loadouts ?? {};
+      return standby !== undefined;
+    };
+    const writeLoadouts = async (tree: OutputTree): Promise<PublishedRecord[]> => {
+      if (tree.updating) for (const path of await entriesOfNoLoadout(tree.dir, ids)) await tree.remove(path);
+      return mapConcurrent(planned, concurrency, async (p) => {
         let record: PublishedRecord;
         let versions: string[];
+        const paths = loadoutOutputPaths(p.run.source.id);
+        // What the standby holds for a loadout whose key changed since its generation goes first.
+        if (tree.updating && !(p.previous !== undefined && standbyKeys[p.previous.id] === p.key)) {
+          for (const path of [...paths.files, ...paths.folders]) await tree.remove(path);
+        }
         if (p.previous !== undefined) {
-          const paths = loadoutOutputPaths(p.previous.id);
-          for (const path of [...paths.files, ...paths.folders]) tree.reuse(path);
+          // Unchanged since the live tree: the standby has it already when its key matches there too.
+          if (!tree.updating || standbyKeys[p.previous.id] !== p.key) for (const path of [...paths.files, ...paths.folders]) tree.reuse(path);
           record = p.previous;
           versions = [...p.history.versions.map((v) => v.version), record.version];
           result.reused.push(record.id);
@@ -134,16 +147,22 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
         // Kept for the catalogue documents without file contents, so memory stays flat in the catalogue's size.
         return { ...record, files: record.files.map((f) => ({ ...f, content: '' })) };
       });
+    };
     const finish = async (tree: OutputTree, records: PublishedRecord[]): Promise<void> => {
       await writeCatalogueDocuments(tree, base, records);
       await writeCatalogueDiscovery(tree, records);
       await tree.writeJson(BUILD_CACHE_FILE, makeBuildCache(fingerprint, new Map(planned.map((p) => [p.run.source.id, p.key]))));
     };
-    // A whole new tree replaces the live one; unchanged loadouts are carried over by hard links.
-    result.bytes = await writeTree(options.out, async (tree) => {
-      await finish(tree, await writeLoadouts(tree));
-      return tree.bytes;
-    });
+    // A whole tree replaces the live one: a new one, with unchanged loadouts carried over by
+    // hard links, or the standby brought up to date (output.ts).
+    result.bytes = await writeTree(
+      options.out,
+      async (tree) => {
+        await finish(tree, await writeLoadouts(tree));
+        return tree.bytes;
+      },
+      { acceptStandby },
+    );
   } finally {
     history.close();
   }

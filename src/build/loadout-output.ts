@@ -4,6 +4,8 @@
  * All of it lives below paths named by the loadout id (see {@link loadoutOutputPaths}), which
  * is what lets an incremental build carry a loadout's outputs over unchanged.
  */
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describePathProblem } from '../catalogue/file-path.js';
 import { MANIFEST_FILE, type FileEntry, type Manifest } from '../catalogue/manifest.js';
 import { decodeUtf8, type LoadoutSource } from '../catalogue/source.js';
@@ -65,6 +67,30 @@ function entryFields(entry: FileEntry | undefined): Pick<VersionFile, 'role' | '
 /** The files and folders of the tree that belong to loadout `id` alone. */
 export function loadoutOutputPaths(id: string): { files: string[]; folders: string[] } {
   return { files: [`api/loadouts/${id}.json`], folders: [`api/loadouts/${id}`, `raw/${id}`, `download/${id}`, `loadouts/${id}`] };
+}
+
+/** The folders of the tree whose children are the loadouts' own (by {@link loadoutOutputPaths}). */
+const LOADOUT_PARENTS = ['api/loadouts', 'raw', 'download', 'loadouts'];
+
+/**
+ * The entries of the tree at `dir` that belong to no loadout in `ids`: the catalogue
+ * documents (every path outside {@link loadoutOutputPaths}) and the outputs of loadouts no
+ * longer in the catalogue. Tree paths, for `OutputTree.remove`; an update of a standby tree
+ * removes them before writing the catalogue documents again.
+ */
+export async function entriesOfNoLoadout(dir: string, ids: readonly string[]): Promise<string[]> {
+  const owned = new Set(ids.flatMap((id) => { const p = loadoutOutputPaths(id); return [...p.files, ...p.folders]; }));
+  const found: string[] = [];
+  const visit = async (path: string): Promise<void> => {
+    for (const name of await readdir(path === '' ? dir : join(dir, path))) {
+      const child = path === '' ? name : `${path}/${name}`;
+      if (owned.has(child)) continue;
+      if (LOADOUT_PARENTS.includes(child) || LOADOUT_PARENTS.some((p) => p.startsWith(`${child}/`))) await visit(child);
+      else found.push(child);
+    }
+  };
+  await visit('');
+  return found;
 }
 
 /** What {@link writeLoadoutOutputs} needs besides the tree. */

@@ -11,6 +11,12 @@
  * tree, a link, or the `.<out>.tmp-*` and `.<out>.old-*` folders of earlier versions of this
  * code) is removed by the next build.
  *
+ * With `acceptStandby` (the build), the tree that was live stays beside the new one as a
+ * standby, and the next build brings that standby up to date in place (only the loadouts
+ * that changed since its generation, and the catalogue documents) and switches to it. Its
+ * `.complete` marker is removed before the first change, so a standby left half-updated by a
+ * killed build is removed like any unfinished tree, and readers only ever see the live tree.
+ *
  * Every write goes through {@link OutputTree}, which refuses a path that is not a normalised
  * relative path inside its tree (so a hostile version string or file path cannot write
  * elsewhere; issue 9 point 1).
@@ -47,8 +53,30 @@ export interface OutputTree {
    * Same errors as {@link OutputTree.write}.
    */
   reuse(path: string): void;
+  /**
+   * Removes the file or folder at `path` (everything below it), if any. Same errors as
+   * {@link OutputTree.write}.
+   */
+  remove(path: string): Promise<void>;
+  /**
+   * True when this tree is the standby tree being brought up to date (see {@link writeTree}):
+   * it holds a whole older generation, and the caller removes or keeps what is there.
+   */
+  readonly updating: boolean;
   /** Bytes written so far (reused files not counted). */
   readonly bytes: number;
+}
+
+/** Options of {@link writeTree}. */
+export interface WriteTreeOptions {
+  /**
+   * Keep a standby tree: after the switch, the tree that was live stays beside the new one
+   * (complete, never served), and the next call may update it in place instead of writing a
+   * whole new tree, which a rebuild that changes a few loadouts of thousands needs (issue 13:
+   * making every folder again costs most of a rebuild on this machine's disk). Called with
+   * the standby's folder when there is one; true lets this call update it (`tree.updating`).
+   */
+  acceptStandby?: (dir: string) => Promise<boolean>;
 }
 
 /** Name of the folder beside `--out` that holds the trees. */
@@ -77,11 +105,12 @@ export const checkpointsPassed = (): number => checkpoints;
 const active = new Set<string>();
 
 /**
- * Runs `fill` on a new tree and, when it resolves, makes that tree the one `out` points at.
- * When `fill` throws, the new tree is removed and `out` is left as it was.
+ * Runs `fill` on a new tree (or on the standby, see {@link WriteTreeOptions}) and, when it
+ * resolves, makes that tree the one `out` points at. When `fill` throws, the tree it was
+ * filling is removed and `out` is left as it was.
  * @throws LoadoutError `io` when `out` exists and is neither a folder nor a link to one.
  */
-export async function writeTree<T>(out: string, fill: (tree: OutputTree) => Promise<T>): Promise<T> {
+export async function writeTree<T>(out: string, fill: (tree: OutputTree) => Promise<T>, options: WriteTreeOptions = {}): Promise<T> {
   const target = resolve(out);
   const trees = treesFolderOf(target);
   await mkdir(trees, { recursive: true });
@@ -89,10 +118,11 @@ export async function writeTree<T>(out: string, fill: (tree: OutputTree) => Prom
   const live = liveTreeOf(target);
   const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const dir = join(trees, tag);
-  await mkdir(dir);
+  const updating = options.acceptStandby !== undefined && (await claimStandby(target, live, dir, options.acceptStandby));
+  if (!updating) await mkdir(dir);
   active.add(dir);
   try {
-    const tree = openTree(dir, live);
+    const tree = openTree(dir, live, updating);
     let result: T;
     try {
       result = await fill(tree);
@@ -103,11 +133,50 @@ export async function writeTree<T>(out: string, fill: (tree: OutputTree) => Prom
     }
     const replaced = switchTo(target, dir, tag);
     const old = replaced ?? live;
-    if (old !== undefined && old !== dir && old !== target) await rm(old, { recursive: true, force: true });
+    // The tree that was live becomes the standby, or goes.
+    if (old !== undefined && old !== dir && old !== target && options.acceptStandby === undefined) await rm(old, { recursive: true, force: true });
     return result;
   } finally {
     active.delete(dir);
   }
+}
+
+/**
+ * The standby of `target`: the newest complete tree beside it that is not live and that no
+ * other running process is writing. Undefined when there is none.
+ */
+function standbyOf(target: string, live: string | undefined): string | undefined {
+  const trees = treesFolderOf(target);
+  let newest: { dir: string; time: number } | undefined;
+  for (const entry of readdirSync(trees)) {
+    const dir = join(trees, entry);
+    if (dir === live || active.has(dir) || isOtherLiveProcess(Number(/^(\d+)-/u.exec(entry)?.[1]))) continue;
+    const marker = statSync(join(dir, COMPLETE_MARKER), { throwIfNoEntry: false });
+    if (marker !== undefined && (newest === undefined || marker.mtimeMs > newest.time)) newest = { dir, time: marker.mtimeMs };
+  }
+  return newest?.dir;
+}
+
+/**
+ * Takes the standby for this build when `accept` says its contents can be used: renames it
+ * to `dir` (one rename, so two builds never take the same standby; the name carries this
+ * process's id, so other builds leave it alone) and removes its complete marker before
+ * anything in it changes. False when there is no standby, `accept` refuses it, or another
+ * build took it first.
+ */
+async function claimStandby(target: string, live: string | undefined, dir: string, accept: (dir: string) => Promise<boolean>): Promise<boolean> {
+  const standby = standbyOf(target, live);
+  if (standby === undefined || !(await accept(standby))) return false;
+  try {
+    renameSync(standby, dir);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw error;
+  }
+  checkpoint();
+  rmSync(join(dir, COMPLETE_MARKER), { force: true });
+  checkpoint();
+  return true;
 }
 
 /** The folder of the tree that `target` serves now, or undefined when there is none. */
@@ -148,8 +217,8 @@ function switchTo(target: string, dir: string, tag: string): string | undefined 
 }
 
 /**
- * Removes what earlier builds left beside `target`: trees that are not live and whose
- * building process is gone, links never switched in, and `.tmp-*` / `.old-*` folders of
+ * Removes what earlier builds left beside `target`: trees that are neither live nor the
+ * standby and whose building process is gone, links never switched in, and `.tmp-*` / `.old-*` folders of
  * earlier versions of this code. When `target` itself is missing (a build of an earlier
  * version killed between its two renames), the newest complete tree becomes live again.
  */
@@ -164,9 +233,10 @@ function removeLeftovers(target: string): void {
   }
   if (lstatSync(target, { throwIfNoEntry: false }) === undefined) restoreNewestComplete(target);
   const live = liveTreeOf(target);
+  const standby = standbyOf(target, live);
   for (const entry of readdirSync(trees)) {
     const dir = join(trees, entry);
-    if (dir === live || active.has(dir)) continue;
+    if (dir === live || dir === standby || active.has(dir)) continue;
     const pid = Number(/^(\d+)-/u.exec(entry)?.[1]);
     if (pid === process.pid || !isOtherLiveProcess(pid)) rmSync(dir, { recursive: true, force: true });
   }
@@ -207,7 +277,7 @@ export function resolveInside(dir: string, path: string): string {
   return file;
 }
 
-function openTree(dir: string, live: string | undefined): OutputTree {
+function openTree(dir: string, live: string | undefined, updating: boolean): OutputTree {
   // Each folder is made once, after its parent (one mkdir each, in the thread pool, so that
   // the main thread goes on checking and zipping meanwhile).
   const folders = new Map<string, Promise<void>>([[dir, Promise.resolve()]]);
@@ -235,6 +305,13 @@ function openTree(dir: string, live: string | undefined): OutputTree {
   let bytes = 0;
   const tree: OutputTree = {
     dir,
+    updating,
+    async remove(path) {
+      const file = resolveInside(dir, path);
+      await rm(file, { recursive: true, force: true });
+      for (const folder of folders.keys()) if (folder === file || folder.startsWith(file + sep)) folders.delete(folder);
+      checkpoint();
+    },
     async write(path, data) {
       const file = resolveInside(dir, path);
       await ensureFolder(dirname(file));

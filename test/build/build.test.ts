@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
@@ -258,6 +258,42 @@ describe('incremental build', () => {
     expect(tree(out)).toEqual(tree(clean));
     for (const path of tree(clean).filter((p) => !p.includes('.loadout-build'))) {
       expect(readFileSync(join(out, path)).equals(readFileSync(join(clean, path))), path).toBe(true);
+    }
+  });
+
+  it('brings the standby tree up to date in place, build after build, with the same outputs as a clean build (issue 13)', async () => {
+    const { root } = twoVersionCatalogue();
+    writeLoadout(root, { id: 'gone-soon', title: 'Gone Soon' });
+    commitAll(root, 'gone-soon', '2026-03-01T10:00:00Z');
+    const out = join(root, 'dist');
+    const now = new Date('2026-03-02T00:00:00Z');
+    const tree = (dir: string): string[] => readdirSync(realpathSync(dir), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(realpathSync(dir).length)).sort();
+    const liveIno = (): bigint => statSync(realpathSync(out), { bigint: true }).ino;
+    const steps: [string, () => void][] = [
+      ['nothing changed', () => undefined],
+      ['plain changed', () => writeFileSync(join(root, 'loadouts/plain/AGENTS.md'), '# Plain\n\nChanged once.\n')],
+      ['tools changed too', () => writeFileSync(join(root, 'loadouts/tools/rules/style.md'), rule('Use strict mode. Prefer const. No any. Name things well.').content)],
+      ['a loadout removed, one added', () => {
+        rmSync(join(root, 'loadouts/gone-soon'), { recursive: true });
+        writeLoadout(root, { id: 'newcomer', title: 'Newcomer', files: [...baseFiles('Newcomer', '# Newcomer\n\nNew here.\n'), ...skillFiles] });
+      }],
+      ['plain changed back', () => writeFileSync(join(root, 'loadouts/plain/AGENTS.md'), readFileSync(join(root, 'loadouts/tools/AGENTS.md'), 'utf8').replace('Tools', 'Plain'))],
+      ['the removed loadout back', () => writeLoadout(root, { id: 'gone-soon', title: 'Gone Soon' })],
+    ];
+    await buildCatalogue({ root, out, baseUrl: BASE, now });
+    const inodes = [liveIno()];
+    for (const [i, [name, change]] of steps.entries()) {
+      change();
+      const result = await buildCatalogue({ root, out, baseUrl: BASE, now });
+      expect(result.written, name).toBe(true);
+      inodes.push(liveIno());
+      // From the third build on, the live tree is the one live two builds before, updated in place.
+      if (i >= 1) expect(inodes[i + 1], name).toBe(inodes[i - 1]);
+      const clean = join(root, `clean-${i}`);
+      await buildCatalogue({ root, out: clean, baseUrl: BASE, now, clean: true });
+      expect(tree(out), name).toEqual(tree(clean));
+      const differing = tree(clean).filter((p) => !readFileSync(join(out, p)).equals(readFileSync(join(clean, p))));
+      expect(differing, name).toEqual([]);
     }
   });
 

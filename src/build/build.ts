@@ -124,13 +124,13 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
         let record: PublishedRecord;
         let versions: string[];
         const paths = loadoutOutputPaths(p.run.source.id);
+        const owned = [...paths.files, ...paths.folders];
+        // Unchanged since the live tree and since the standby's generation: the standby holds it already.
+        const kept = tree.updating && p.previous !== undefined && standbyKeys[p.previous.id] === p.key;
         // What the standby holds for a loadout whose key changed since its generation goes first.
-        if (tree.updating && !(p.previous !== undefined && standbyKeys[p.previous.id] === p.key)) {
-          for (const path of [...paths.files, ...paths.folders]) await tree.remove(path);
-        }
+        if (tree.updating && !kept) for (const path of owned) await tree.remove(path);
         if (p.previous !== undefined) {
-          // Unchanged since the live tree: the standby has it already when its key matches there too.
-          if (!tree.updating || standbyKeys[p.previous.id] !== p.key) for (const path of [...paths.files, ...paths.folders]) tree.reuse(path);
+          if (!kept) for (const path of owned) tree.reuse(path);
           record = p.previous;
           versions = [...p.history.versions.map((v) => v.version), record.version];
           result.reused.push(record.id);

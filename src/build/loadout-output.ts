@@ -19,7 +19,7 @@ import type { HistoricVersion, LoadoutHistory } from './history.js';
 import type { OutputTree } from './output.js';
 import { renderLoadoutPage } from '../pages/loadout.js';
 import { buildRecord, sha256, type PublishedRecord } from './record.js';
-import { writeZip } from './zip.js';
+import { writeZip, ZipContents } from './zip.js';
 
 /** One entry of `api/loadouts/<id>/versions.json` (DESIGN.md section 8). */
 export interface VersionEntry {
@@ -144,12 +144,14 @@ async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun
     const pinned = rawTreePath(id, version, file.path);
     writes.push(tree.write(pinned, file.content).then(() => tree.link(rawTreePath(id, 'latest', file.path), pinned)));
   }
+  // The seven zips hold the same files under other names: each is compressed once.
+  const contents = new ZipContents();
   for (const agent of PUBLISHED_AGENTS) {
     const plan = resolveInstallPlan(manifest.files, agent, (p) => texts.get(p));
-    writes.push(writeZip(plan.files.map(({ entry, target }) => ({ path: target, data: texts.get(entry.path) ?? '' }))).then((zip) => tree.write(`download/${id}/${agent}.zip`, zip)));
+    writes.push(tree.write(`download/${id}/${agent}.zip`, writeZip(plan.files.map(({ entry, target }) => ({ path: target, data: texts.get(entry.path) ?? '' })), contents)));
   }
   const sourceEntries = [{ path: `${id}/${MANIFEST_FILE}`, data: run.source.manifestText ?? '' }, ...record.files.map((f) => ({ path: `${id}/${f.path}`, data: f.content }))];
-  writes.push(writeZip(sourceEntries).then((zip) => tree.write(`download/${id}/source.zip`, zip)));
+  writes.push(tree.write(`download/${id}/source.zip`, writeZip(sourceEntries, contents)));
   await Promise.all(writes);
   return {
     version,

@@ -142,7 +142,7 @@ export async function writeLoadoutDiscovery(tree: OutputTree, record: Pick<Publi
       await tree.link(`${folder}/${AGENT_SKILLS_DIR}/${skill.name}/SKILL.md`, rawTreePath(record.id, 'latest', only.path));
       entries.push({ name: skill.name, description: skill.description, type: 'skill-md', url: `${skill.name}/SKILL.md`, digest: digestOf(only.content) });
     } else {
-      const zip = await writeZip(skill.files.map((f) => ({ path: f.rel, data: f.content })));
+      const zip = writeZip(skill.files.map((f) => ({ path: f.rel, data: f.content })));
       await tree.write(`${folder}/${AGENT_SKILLS_DIR}/${skill.name}.zip`, zip);
       entries.push({ name: skill.name, description: skill.description, type: 'archive', url: `${skill.name}.zip`, digest: digestOf(zip) });
     }

@@ -1,50 +1,103 @@
 /**
- * Deterministic zip archives (yazl): the same entries give the same bytes. Entries are sorted
- * by path, every entry has the same fixed date (DOS format only, no extended time stamp) and
+ * Deterministic zip archives: the same entries give the same bytes. Entries are sorted by
+ * path, every entry has the same fixed date (DOS format only, no extended time stamp) and
  * Unix mode 0644, and no folder entries are written (DESIGN.md section 9).
  *
- * yazl compresses with Node's own zlib, in libuv's thread pool, so the build's zips use the
- * second core while the main thread checks and writes (issue 13: JavaScript deflate set up
- * afresh for every file was the largest CPU cost of a build). The compressed bytes are
- * zlib's at level 6: the same on every run of one Node version. A Node release that changes
- * its bundled zlib may change them, and a rebuild then writes, and `loadout publish` uploads,
- * new zips with the same contents.
+ * Each entry is compressed by Node's zlib (raw DEFLATE, level 6) on the calling thread, and
+ * a {@link ZipContents} compresses each distinct content once: a loadout's six per-agent
+ * zips and its source zip hold the same few files under other names, so a loadout costs one
+ * compression per file, not one per entry (issue 13). The archive around the compressed
+ * data is written by fflate's `Zip`, which takes entries compressed elsewhere (its
+ * `ZipInputFile`), and marks their sizes in a data descriptor after the data (APPNOTE 4.3.9).
+ *
+ * zlib in libuv's thread pool (yazl's way) was measured and dropped: every call there sets
+ * up zlib's 256 KiB of state on a pool thread whose memory the allocator hands back at once,
+ * about 30 page faults per entry, which cost more system time than the compression.
+ *
+ * `zlib.crc32` needs Node 20.15 or 22.2 (package.json `engines`).
+ *
+ * The compressed bytes are zlib's: the same on every run of one Node version. A Node release
+ * that changes its bundled zlib may change them, and a rebuild then writes, and
+ * `loadout publish` uploads, new zips with the same contents.
  */
-import yazl from 'yazl';
+import { Zip, type ZipInputFile } from 'fflate';
+import { crc32, deflateRawSync } from 'node:zlib';
 
 /**
  * The date stored in every entry: 1980-01-01 00:00:00, the earliest a zip can hold (like
- * `zip -X` with SOURCE_DATE_EPOCH). yazl writes a DOS date from local-time fields, so this is
- * built from local-time fields too: every time zone stores the same bytes.
+ * `zip -X` with SOURCE_DATE_EPOCH). fflate writes a DOS date from local-time fields, so this
+ * is built from local-time fields too: every time zone stores the same bytes.
  */
 export const ZIP_DATE = new Date(1980, 0, 1, 0, 0, 0);
 
 /** One file of an archive: its path inside the archive (forward slashes) and its bytes. */
 export interface ZipEntry {
   path: string;
+  /** The bytes, or text stored as UTF-8. */
   data: Uint8Array | string;
 }
 
-/** `external file attributes` of every entry: a regular file, mode 0644 (zip APPNOTE 4.4.15, Unix). */
-const FILE_MODE = 0o100644;
+/** `external file attributes` of every entry: a regular file, mode 0644 in the high 16 bits (APPNOTE 4.4.15, Unix). */
+const FILE_ATTRIBUTES = 0o100644 * 0x10000;
+/** `version made by`: Unix (APPNOTE 4.4.2.2), so that readers take the mode from the attributes. */
+const MADE_ON_UNIX = 3;
+/** Compression method 8, DEFLATE (APPNOTE 4.4.5). */
+const DEFLATE = 8;
+
+/** A content compressed once: its CRC-32 and size (bytes) before compression, and the raw DEFLATE stream. */
+interface Deflated {
+  crc: number;
+  size: number;
+  data: Uint8Array<ArrayBuffer>;
+}
 
 /**
- * Writes a zip of `entries` with DEFLATE compression (level 6).
+ * Compressed contents, kept so that the same content is compressed once across the archives
+ * written with this object. Text is looked up by value, bytes by identity. Holds every
+ * content it has seen: make one per loadout, not one per build.
+ */
+export class ZipContents {
+  readonly #deflated = new Map<string | Uint8Array, Deflated>();
+
+  /** `data` compressed at level 6 (the first time it is seen). */
+  deflate(data: string | Uint8Array): Deflated {
+    let deflated = this.#deflated.get(data);
+    if (deflated === undefined) {
+      const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+      const out = deflateRawSync(bytes, { level: 6 });
+      // zlib's output is never a SharedArrayBuffer; the view is what fflate's types ask for.
+      deflated = { crc: crc32(bytes), size: bytes.byteLength, data: new Uint8Array(out.buffer as ArrayBuffer, out.byteOffset, out.byteLength) };
+      this.#deflated.set(data, deflated);
+    }
+    return deflated;
+  }
+}
+
+/**
+ * Writes a zip of `entries`, every one DEFLATE-compressed (level 6).
+ * @param contents where compressed contents are shared with other archives of the same files; a new one by default.
  * @returns the archive bytes.
  * @throws Error when two entries share a path (a bug in the caller: install targets are checked for collisions).
  */
-export async function writeZip(entries: readonly ZipEntry[]): Promise<Buffer> {
+export function writeZip(entries: readonly ZipEntry[], contents = new ZipContents()): Buffer {
   const sorted = [...entries].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   for (let i = 1; i < sorted.length; i++) {
     if (sorted[i]?.path === sorted[i - 1]?.path) throw new Error(`internal error: two zip entries at ${sorted[i]?.path ?? ''}`);
   }
-  const zip = new yazl.ZipFile();
+  const chunks: Buffer[] = [];
+  let failure: Error | undefined;
+  // fflate calls back synchronously for entries whose data is pushed at once, as here.
+  const zip = new Zip((error, chunk) => {
+    if (error !== null) failure ??= error;
+    else chunks.push(Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+  });
   for (const entry of sorted) {
-    const data = typeof entry.data === 'string' ? Buffer.from(entry.data, 'utf8') : Buffer.from(entry.data.buffer, entry.data.byteOffset, entry.data.byteLength);
-    zip.addBuffer(data, entry.path, { mtime: ZIP_DATE, mode: FILE_MODE, compress: true, compressionLevel: 6, forceDosTimestamp: true });
+    const { crc, size, data } = contents.deflate(entry.data);
+    const file: ZipInputFile = { filename: entry.path, size, crc, compression: DEFLATE, mtime: ZIP_DATE, os: MADE_ON_UNIX, attrs: FILE_ATTRIBUTES };
+    zip.add(file);
+    file.ondata?.(null, data, true);
   }
   zip.end();
-  const chunks: Buffer[] = [];
-  for await (const chunk of zip.outputStream) chunks.push(chunk as Buffer);
+  if (failure !== undefined) throw failure;
   return Buffer.concat(chunks);
 }

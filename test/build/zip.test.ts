@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
-import { writeZip, type ZipEntry } from '../../src/build/zip.js';
+import { writeZip, ZipContents, type ZipEntry } from '../../src/build/zip.js';
 import { runProcess } from '../helpers/cli.js';
 
 const ENTRIES: ZipEntry[] = [
@@ -21,13 +21,13 @@ const ENTRIES: ZipEntry[] = [
 
 describe('writeZip', () => {
   it('gives the same bytes for the same entries in any order', async () => {
-    const a = await writeZip(ENTRIES);
-    const b = await writeZip([...ENTRIES].reverse());
+    const a = writeZip(ENTRIES);
+    const b = writeZip([...ENTRIES].reverse());
     expect(a.equals(b)).toBe(true);
   });
 
   it('writes entries sorted by path, deflated, with the fixed date and mode 0644, that JSZip reads back', async () => {
-    const zip = await JSZip.loadAsync(await writeZip(ENTRIES));
+    const zip = await JSZip.loadAsync(writeZip(ENTRIES));
     const names = Object.keys(zip.files);
     expect(names).toEqual([...ENTRIES.map((e) => e.path)].sort());
     for (const entry of ENTRIES) {
@@ -42,19 +42,33 @@ describe('writeZip', () => {
   });
 
   it('compresses what compresses', async () => {
-    const zip = await writeZip([ENTRIES[1] as ZipEntry]);
+    const zip = writeZip([ENTRIES[1] as ZipEntry]);
     expect(zip.length).toBeLessThan(Buffer.byteLength(ENTRIES[1]?.data as string) / 4);
   });
 
+  it('compresses a content once for every archive written with one ZipContents, and every archive reads back whole', async () => {
+    const contents = new ZipContents();
+    const text = ENTRIES[1]?.data as string;
+    const first = writeZip([{ path: 'AGENTS.md', data: text }, { path: 'b.md', data: 'b' }], contents);
+    const second = writeZip([{ path: 'x/AGENTS.md', data: `${text}` }, { path: 'c.md', data: 'b' }], contents);
+    // One compressed content for both archives: the same object, found by value.
+    expect(contents.deflate(`${text.slice(0, 5)}${text.slice(5)}`)).toBe(contents.deflate(text));
+    // The same archive as one written with its own contents.
+    expect(first.equals(writeZip([{ path: 'b.md', data: 'b' }, { path: 'AGENTS.md', data: text }]))).toBe(true);
+    const zip = await JSZip.loadAsync(second);
+    expect(await zip.files['x/AGENTS.md']?.async('string')).toBe(text);
+    expect(await zip.files['c.md']?.async('string')).toBe('b');
+  });
+
   it('refuses two entries at one path', async () => {
-    await expect(writeZip([{ path: 'a.md', data: '1' }, { path: 'a.md', data: '2' }])).rejects.toThrow('two zip entries at a.md');
+    expect(() => writeZip([{ path: 'a.md', data: '1' }, { path: 'a.md', data: '2' }])).toThrow('two zip entries at a.md');
   });
 
   it('writes the same bytes in every time zone', async () => {
-    const here = await writeZip(ENTRIES);
+    const here = writeZip(ENTRIES);
     const script = `import { writeZip } from ${JSON.stringify(new URL('../../src/build/zip.ts', import.meta.url).href)};
 const entries = ${JSON.stringify(ENTRIES.map((e) => ({ path: e.path, data: typeof e.data === 'string' ? e.data : [...e.data] })))};
-const zip = await writeZip(entries.map((e) => ({ path: e.path, data: typeof e.data === 'string' ? e.data : new Uint8Array(e.data) })));
+const zip = writeZip(entries.map((e) => ({ path: e.path, data: typeof e.data === 'string' ? e.data : new Uint8Array(e.data) })));
 process.stdout.write(zip.toString('base64'));`;
     const dir = mkdtempSync(join(tmpdir(), 'loadout-zip-tz-'));
     try {
@@ -74,7 +88,7 @@ process.stdout.write(zip.toString('base64'));`;
   it('is read by Info-ZIP unzip, with the date and mode it stores', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'loadout-zip-unzip-'));
     try {
-      writeFileSync(join(dir, 'a.zip'), await writeZip(ENTRIES));
+      writeFileSync(join(dir, 'a.zip'), writeZip(ENTRIES));
       execFileSync('unzip', ['-t', '-qq', 'a.zip'], { cwd: dir });
       const listing = execFileSync('zipinfo', ['a.zip', 'AGENTS.md'], { cwd: dir, encoding: 'utf8' });
       expect(listing).toMatch(/^-rw-r--r--.* defN 80-Jan-01 00:00 AGENTS\.md$/mu);

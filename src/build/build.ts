@@ -64,8 +64,13 @@ export interface BuildResult {
   bytes: number;
 }
 
-/** Loadouts in flight at once: enough to keep the thread pool's file writes and zlib busy beside the main thread on 2 cores. */
-const CONCURRENCY = 8;
+/**
+ * Loadouts in flight at once. The tree's writer thread (tree-writer.ts) makes changes in the
+ * order asked, so a loadout waiting on its files waits for every loadout ahead of it: with 8
+ * in flight the main thread idled 3 s of a 9.5 s build of 1,000; with 64, its 2 cores stay
+ * busy (7.3 s) for a few MB more memory.
+ */
+const CONCURRENCY = 64;
 
 /** One loadout between the check phase and the write phase. */
 interface Planned {
@@ -130,7 +135,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
         // What the standby holds for a loadout whose key changed since its generation goes first.
         if (tree.updating && !kept) for (const path of owned) await tree.remove(path);
         if (p.previous !== undefined) {
-          if (!kept) for (const path of owned) tree.reuse(path);
+          if (!kept) for (const path of owned) await tree.reuse(path);
           record = p.previous;
           versions = [...p.history.versions.map((v) => v.version), record.version];
           result.reused.push(record.id);

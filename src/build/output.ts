@@ -22,11 +22,12 @@
  * elsewhere; issue 9 point 1).
  */
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, linkSync, lstatSync, mkdirSync, readdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
-import { mkdir, rm, unlink, writeFile } from 'node:fs/promises';
+import { lstatSync, readdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { LoadoutError } from '../catalogue/errors.js';
 import { describePathProblem } from '../catalogue/file-path.js';
+import { startTreeWriter, type TreeWriter } from './tree-writer.js';
 
 /** A tree being written. Paths are relative to the tree, with forward slashes. */
 export interface OutputTree {
@@ -52,7 +53,7 @@ export interface OutputTree {
    * live now, by hard links; does nothing when the live tree has nothing there.
    * Same errors as {@link OutputTree.write}.
    */
-  reuse(path: string): void;
+  reuse(path: string): Promise<void>;
   /**
    * Removes the file or folder at `path` (everything below it), if any. Same errors as
    * {@link OutputTree.write}.
@@ -88,18 +89,19 @@ export const COMPLETE_MARKER = '.complete';
 /**
  * Test hook for the crash test (`npm run test:crash`): when the environment variable
  * `LOADOUT_CRASH_AT` is N, the process kills itself with SIGKILL at its N-th checkpoint (one
- * per file written or reused, and one before and after each step of the switch). Off (and a
- * single comparison) otherwise.
+ * per file written, linked, reused or removed, counted by the tree's writer thread, and one
+ * before and after each step of the switch). Off (and a single comparison) otherwise.
  */
 const CRASH_AT = Number(process.env.LOADOUT_CRASH_AT ?? 0);
-let checkpoints = 0;
+/** The checkpoint count, shared with the writer threads (`tree-writer.ts`). */
+const checkpointCounter = new SharedArrayBuffer(4);
+const checkpoints = new Int32Array(checkpointCounter);
 function checkpoint(): void {
-  checkpoints++;
-  if (CRASH_AT > 0 && checkpoints >= CRASH_AT) process.kill(process.pid, 'SIGKILL');
+  if (Atomics.add(checkpoints, 0, 1) + 1 >= CRASH_AT && CRASH_AT > 0) process.kill(process.pid, 'SIGKILL');
 }
 
 /** Checkpoints passed so far in this process (read by the crash test's child after a whole build). */
-export const checkpointsPassed = (): number => checkpoints;
+export const checkpointsPassed = (): number => Atomics.load(checkpoints, 0);
 
 /** Trees being written by this process (so that cleaning up never removes one of ours). */
 const active = new Set<string>();
@@ -122,12 +124,14 @@ export async function writeTree<T>(out: string, fill: (tree: OutputTree) => Prom
   if (!updating) await mkdir(dir);
   active.add(dir);
   try {
-    const tree = openTree(dir, live, updating);
+    const writer = startTreeWriter(dir, checkpointCounter, CRASH_AT);
     let result: T;
     try {
-      result = await fill(tree);
+      result = await fill(openTree(dir, live, updating, writer));
+      await writer.close();
       await writeFile(join(dir, COMPLETE_MARKER), '');
     } catch (error) {
+      await writer.close();
       await rm(dir, { recursive: true, force: true });
       throw error;
     }
@@ -277,105 +281,30 @@ export function resolveInside(dir: string, path: string): string {
   return file;
 }
 
-function openTree(dir: string, live: string | undefined, updating: boolean): OutputTree {
-  // Each folder is made once, after its parent (one mkdir each, in the thread pool, so that
-  // the main thread goes on checking and zipping meanwhile).
-  const folders = new Map<string, Promise<void>>([[dir, Promise.resolve()]]);
-  const ensureFolder = (folder: string): Promise<void> => {
-    let made = folders.get(folder);
-    if (made === undefined) {
-      made = ensureFolder(dirname(folder)).then(() =>
-        mkdir(folder).then(
-          () => undefined,
-          (error: NodeJS.ErrnoException) => {
-            if (error.code !== 'EEXIST') throw error;
-          },
-        ),
-      );
-      folders.set(folder, made);
-    }
-    return made;
-  };
-  // Synchronous, for reuse: a folder made here counts as made for the asynchronous path too.
-  const ensureFolderSync = (folder: string): void => {
-    if (folders.has(folder)) return;
-    mkdirSync(folder, { recursive: true });
-    folders.set(folder, Promise.resolve());
-  };
+/** The tree at `dir`, whose changes `writer` makes. */
+function openTree(dir: string, live: string | undefined, updating: boolean, writer: TreeWriter): OutputTree {
   let bytes = 0;
   const tree: OutputTree = {
     dir,
     updating,
     async remove(path) {
-      const file = resolveInside(dir, path);
-      await rm(file, { recursive: true, force: true });
-      for (const folder of folders.keys()) if (folder === file || folder.startsWith(file + sep)) folders.delete(folder);
-      checkpoint();
+      await writer.apply({ kind: 'remove', file: resolveInside(dir, path) });
     },
     async write(path, data) {
-      const file = resolveInside(dir, path);
-      await ensureFolder(dirname(file));
-      // `wx`: never write through a hard link into a file the live tree shares.
-      await writeFile(file, data, { flag: 'wx' }).catch(async (error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EEXIST') throw error;
-        await unlink(file);
-        await writeFile(file, data, { flag: 'wx' });
-      });
+      await writer.apply({ kind: 'write', file: resolveInside(dir, path), data });
       bytes += typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
-      checkpoint();
     },
     async link(path, existing) {
+      await writer.apply({ kind: 'link', file: resolveInside(dir, path), existing: resolveInside(dir, existing) });
+    },
+    writeJson: (path, value) => tree.write(path, `${JSON.stringify(value, null, 2)}\n`),
+    async reuse(path) {
       const file = resolveInside(dir, path);
-      const from = resolveInside(dir, existing);
-      await ensureFolder(dirname(file));
-      await unlink(file).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'ENOENT') throw error;
-      });
-      linkOrCopy(from, file);
-      checkpoint();
-    },
-    async writeJson(path, value) {
-      await tree.write(path, `${JSON.stringify(value, null, 2)}\n`);
-    },
-    reuse(path) {
-      const to = resolveInside(dir, path);
-      if (live === undefined) return;
-      const from = join(live, path);
-      const info = lstatSync(from, { throwIfNoEntry: false });
-      if (info === undefined) return;
-      if (info.isFile()) {
-        ensureFolderSync(dirname(to));
-        linkOrCopy(from, to);
-        checkpoint();
-        return;
-      }
-      if (!info.isDirectory()) return;
-      ensureFolderSync(to);
-      for (const entry of readdirSync(from, { withFileTypes: true, recursive: true })) {
-        const source = join(entry.parentPath, entry.name);
-        const dest = join(to, relative(from, source));
-        if (entry.isDirectory()) ensureFolderSync(dest);
-        else if (entry.isFile()) {
-          ensureFolderSync(dirname(dest));
-          linkOrCopy(source, dest);
-          checkpoint();
-        }
-      }
+      if (live !== undefined) await writer.apply({ kind: 'reuse', file, from: join(live, path) });
     },
     get bytes() {
       return bytes;
     },
   };
   return tree;
-}
-
-/** A hard link where the file system has them, else a copy. */
-function linkOrCopy(from: string, to: string): void {
-  try {
-    linkSync(from, to);
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code !== 'EXDEV' && code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'EMLINK') throw error;
-    copyFileSync(from, to);
-  }
 }

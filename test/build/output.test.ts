@@ -42,7 +42,7 @@ describe('the output tree refuses paths outside it (issue 9 point 1)', () => {
     const out = join(root, 'dist');
     await writeTree(out, async (tree) => tree.write('a.txt', 'one'));
     await expect(writeTree(out, async (tree) => tree.write('raw/x/../../../../escape.txt', 'no'))).rejects.toThrow(/refused to write/u);
-    await expect(writeTree(out, async (tree) => { tree.reuse('../outside'); })).rejects.toThrow(/refused to write/u);
+    await expect(writeTree(out, async (tree) => { await tree.reuse('../outside'); })).rejects.toThrow(/refused to write/u);
     expect(existsSync(join(root, 'escape.txt'))).toBe(false);
     expect(readFileSync(join(out, 'a.txt'), 'utf8')).toBe('one');
     expect(readdirSync(treesFolderOf(out))).toHaveLength(1);
@@ -60,8 +60,8 @@ describe('switching trees (issue 9 points 4 and 5)', () => {
     const first = realpathSync(out);
     const inode = lstatSync(join(first, 'keep/a.txt')).ino;
     await writeTree(out, async (tree) => {
-      tree.reuse('keep');
-      tree.reuse('missing/folder');
+      await tree.reuse('keep');
+      await tree.reuse('missing/folder');
       await tree.write('new.txt', 'new');
     });
     expect(lstatSync(out).isSymbolicLink()).toBe(true);
@@ -76,7 +76,7 @@ describe('switching trees (issue 9 points 4 and 5)', () => {
     await writeTree(out, async (tree) => tree.write('a.txt', 'old'));
     const live = realpathSync(out);
     await expect(writeTree(out, async (tree) => {
-      tree.reuse('a.txt');
+      await tree.reuse('a.txt');
       await tree.write('a.txt', 'new');
       throw new Error('stop before the switch');
     })).rejects.toThrow('stop');
@@ -113,7 +113,7 @@ describe('switching trees (issue 9 points 4 and 5)', () => {
     let seen = '';
     await writeTree(out, async (tree) => {
       seen = readFileSync(join(out, 'a.txt'), 'utf8');
-      tree.reuse('a.txt');
+      await tree.reuse('a.txt');
     });
     expect(seen).toBe('one');
     expect(existsSync(live)).toBe(false);

@@ -21,7 +21,7 @@ import { writeCatalogueDocuments } from './catalogue-documents.js';
 import { mapConcurrent } from '../concurrency.js';
 import { openHistory, type CatalogueHistory, type LoadoutHistory } from './history.js';
 import { entriesOfNoLoadout, loadoutOutputPaths, writeLoadoutOutputs } from './loadout-output.js';
-import { writeTree, type OutputTree } from './output.js';
+import { findStandby, writeTree, type OutputTree } from './output.js';
 import type { PublishedRecord } from './record.js';
 import { writeCatalogueDiscovery, writeLoadoutDiscovery } from './skill-discovery.js';
 
@@ -99,7 +99,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   if (history.head === undefined) result.warnings.push('not a git repository (or no commits yet): only the working-tree version of each loadout is built');
   try {
     const concurrency = options.concurrency ?? CONCURRENCY;
-    const planned = await mapConcurrent(ids, concurrency, async (id): Promise<Planned> => {
+    const plan = async (id: string): Promise<Planned> => {
       const source = await readLoadoutSource(loadoutsDir, id);
       const loadoutHistory = await history.historyOf(id, versionOf(source));
       const commit = commitOf(history, loadoutHistory, id);
@@ -107,67 +107,95 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
       const previous = cache?.loadouts[id] === key ? readPreviousRecord(options.out, id) : undefined;
       const run = previous === undefined ? await runChecks(source, { fixturesDir }) : reusedRun(source, previous);
       return { run, history: loadoutHistory, commit, key, previous };
-    });
-    result.runs = planned.map((p) => p.run);
-    for (const { run, history: h } of planned) {
-      for (const s of h.skipped) result.warnings.push(`loadouts/${run.source.id}: version ${JSON.stringify(s.version)} in loadout.yaml of commit ${s.commit} ${s.reason}: not published`);
-    }
-    result.refused = result.runs.filter((r) => !passed(r)).map((r) => r.source.id);
-    if (result.refused.length > 0) return result;
+    };
+    /** Records what the checks said; false when the loadout refuses the build. */
+    const admit = (p: Planned): boolean => {
+      result.runs.push(p.run);
+      for (const s of p.history.skipped) result.warnings.push(`loadouts/${p.run.source.id}: version ${JSON.stringify(s.version)} in loadout.yaml of commit ${s.commit} ${s.reason}: not published`);
+      if (passed(p.run)) return true;
+      result.refused.push(p.run.source.id);
+      return false;
+    };
 
     let done = 0;
     // The loadouts' keys in the standby tree, when this build updates it (output.ts).
-    let standbyKeys: Record<string, string> = {};
-    const acceptStandby = async (dir: string): Promise<boolean> => {
-      const standby = options.clean === true ? undefined : await readBuildCache(dir, fingerprint);
-      standbyKeys = standby?.loadouts ?? {};
-      return standby !== undefined;
+    const standby = options.clean === true ? undefined : findStandby(options.out);
+    const standbyCache = standby === undefined ? undefined : await readBuildCache(standby, fingerprint);
+    const standbyKeys: Record<string, string> = standbyCache?.loadouts ?? {};
+    const writeLoadout = async (tree: OutputTree, p: Planned): Promise<PublishedRecord> => {
+      let record: PublishedRecord;
+      let versions: string[];
+      const paths = loadoutOutputPaths(p.run.source.id);
+      const owned = [...paths.files, ...paths.folders];
+      // Unchanged since the live tree and since the standby's generation: the standby holds it already.
+      const kept = tree.updating && p.previous !== undefined && standbyKeys[p.previous.id] === p.key;
+      // What the standby holds for a loadout whose key changed since its generation goes first.
+      if (tree.updating && !kept) for (const path of owned) await tree.remove(path);
+      if (p.previous !== undefined) {
+        if (!kept) for (const path of owned) await tree.reuse(path);
+        record = p.previous;
+        versions = [...p.history.versions.map((v) => v.version), record.version];
+        result.reused.push(record.id);
+      } else {
+        const written = await writeLoadoutOutputs(tree, { base, run: p.run, history: p.history, commit: p.commit, checkedAt });
+        record = written.record;
+        // Agent Skills discovery below loadouts/<id>/ (carried over with that folder when unchanged).
+        await writeLoadoutDiscovery(tree, record);
+        versions = written.versions.map((v) => v.version);
+        result.warnings.push(...written.warnings);
+      }
+      options.onProgress?.(++done, ids.length, record.id);
+      result.loadouts.push({ id: record.id, version: record.version, versions });
+      // Kept for the catalogue documents without file contents, so memory stays flat in the catalogue's size.
+      return { ...record, files: record.files.map((f) => ({ ...f, content: '' })) };
     };
-    const writeLoadouts = async (tree: OutputTree): Promise<PublishedRecord[]> => {
-      if (tree.updating) for (const path of await entriesOfNoLoadout(tree.dir, ids)) await tree.remove(path);
-      return mapConcurrent(planned, concurrency, async (p) => {
-        let record: PublishedRecord;
-        let versions: string[];
-        const paths = loadoutOutputPaths(p.run.source.id);
-        const owned = [...paths.files, ...paths.folders];
-        // Unchanged since the live tree and since the standby's generation: the standby holds it already.
-        const kept = tree.updating && p.previous !== undefined && standbyKeys[p.previous.id] === p.key;
-        // What the standby holds for a loadout whose key changed since its generation goes first.
-        if (tree.updating && !kept) for (const path of owned) await tree.remove(path);
-        if (p.previous !== undefined) {
-          if (!kept) for (const path of owned) await tree.reuse(path);
-          record = p.previous;
-          versions = [...p.history.versions.map((v) => v.version), record.version];
-          result.reused.push(record.id);
-        } else {
-          const written = await writeLoadoutOutputs(tree, { base, run: p.run, history: p.history, commit: p.commit, checkedAt });
-          record = written.record;
-          // Agent Skills discovery below loadouts/<id>/ (carried over with that folder when unchanged).
-          await writeLoadoutDiscovery(tree, record);
-          versions = written.versions.map((v) => v.version);
-          result.warnings.push(...written.warnings);
-        }
-        options.onProgress?.(++done, planned.length, record.id);
-        result.loadouts.push({ id: record.id, version: record.version, versions });
-        // Kept for the catalogue documents without file contents, so memory stays flat in the catalogue's size.
-        return { ...record, files: record.files.map((f) => ({ ...f, content: '' })) };
-      });
-    };
-    const finish = async (tree: OutputTree, records: PublishedRecord[]): Promise<void> => {
+    const finish = async (tree: OutputTree, records: PublishedRecord[], keys: Map<string, string>): Promise<number> => {
       await writeCatalogueDocuments(tree, base, records);
       await writeCatalogueDiscovery(tree, records);
-      await tree.writeJson(BUILD_CACHE_FILE, makeBuildCache(fingerprint, new Map(planned.map((p) => [p.run.source.id, p.key]))));
+      await tree.writeJson(BUILD_CACHE_FILE, makeBuildCache(fingerprint, keys));
+      return tree.bytes;
     };
-    // A whole tree replaces the live one: a new one, with unchanged loadouts carried over by
-    // hard links, or the standby brought up to date (output.ts).
-    result.bytes = await writeTree(
-      options.out,
-      async (tree) => {
-        await finish(tree, await writeLoadouts(tree));
-        return tree.bytes;
-      },
-      { acceptStandby },
-    );
+    const keysOf = (planned: Planned[]): Map<string, string> => new Map(planned.map((p) => [p.run.source.id, p.key]));
+
+    if (standbyCache !== undefined) {
+      // The standby will be brought up to date in place (output.ts): every loadout is checked
+      // before anything in it changes, so a refused build leaves it whole for the next one.
+      const planned = await mapConcurrent(ids, concurrency, plan);
+      if (!planned.map(admit).every(Boolean)) return result;
+      result.bytes = await writeTree(
+        options.out,
+        async (tree) => {
+          if (tree.updating) for (const path of await entriesOfNoLoadout(tree.dir, ids)) await tree.remove(path);
+          return finish(tree, await mapConcurrent(planned, concurrency, (p) => writeLoadout(tree, p)), keysOf(planned));
+        },
+        { acceptStandby: async (dir) => dir === standby },
+      );
+    } else {
+      // A new tree: each loadout is written as soon as its checks pass, while the next ones are
+      // checked, so the writer thread works during the checks (issue 13). A refusal discards
+      // the new tree, and the live tree and its standby stay as they were.
+      const refusal = new Error('refused');
+      result.bytes = await writeTree(
+        options.out,
+        async (tree) => {
+          const planned: Planned[] = [];
+          let failing = false;
+          const records = await mapConcurrent(ids, concurrency, async (id, index) => {
+            const p = await plan(id);
+            planned[index] = p;
+            failing ||= !passed(p.run);
+            return failing ? undefined : writeLoadout(tree, p);
+          });
+          if (!planned.map(admit).every(Boolean)) throw refusal;
+          return finish(tree, records.filter((r): r is PublishedRecord => r !== undefined), keysOf(planned));
+        },
+        { acceptStandby: async () => false },
+      ).catch((error: unknown) => {
+        if (error === refusal) return 0;
+        throw error;
+      });
+      if (result.refused.length > 0) return result;
+    }
   } finally {
     history.close();
   }

@@ -11,7 +11,6 @@ import { MANIFEST_FILE, type FileEntry, type Manifest } from '../catalogue/manif
 import { decodeUtf8, type LoadoutSource } from '../catalogue/source.js';
 import { PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
 import { measureContextForAgents, type ContextCost } from '../install/layout/context-cost.js';
-import { resolveInstallPlan } from '../install/layout/plan.js';
 import { runChecks, type CheckRun } from '../verify/run.js';
 import { summariseVerification } from '../verify/verification.js';
 import { rawTreePath, rawUrl } from './addresses.js';
@@ -146,9 +145,9 @@ async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun
   }
   // The seven zips hold the same files under other names: each is compressed once.
   const contents = new ZipContents();
+  // The record's install entries are the install plans (record.ts), resolved once.
   for (const agent of PUBLISHED_AGENTS) {
-    const plan = resolveInstallPlan(manifest.files, agent, (p) => texts.get(p));
-    writes.push(tree.write(`download/${id}/${agent}.zip`, writeZip(plan.files.map(({ entry, target }) => ({ path: target, data: texts.get(entry.path) ?? '' })), contents)));
+    writes.push(tree.write(`download/${id}/${agent}.zip`, writeZip(record.install[agent].files.map(({ path, target }) => ({ path: target, data: texts.get(path) ?? '' })), contents)));
   }
   const sourceEntries = [{ path: `${id}/${MANIFEST_FILE}`, data: run.source.manifestText ?? '' }, ...record.files.map((f) => ({ path: `${id}/${f.path}`, data: f.content }))];
   writes.push(tree.write(`download/${id}/source.zip`, writeZip(sourceEntries, contents)));
@@ -161,7 +160,7 @@ async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun
     files: record.files.map((f) => ({ path: f.path, ...entryFields(manifest.files.find((e) => e.path === f.path)), sha256: f.sha256, bytes: f.bytes, raw_url: f.raw_url })),
     checks: record.verification.counts,
     changes: history.currentChanges,
-    context: measureContextForAgents(manifest.files, (p) => texts.get(p)),
+    context: record.context,
   };
 }
 

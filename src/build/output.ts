@@ -22,7 +22,7 @@
  * elsewhere; issue 9 point 1).
  */
 import { randomBytes } from 'node:crypto';
-import { lstatSync, readdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import { LoadoutError } from '../catalogue/errors.js';
@@ -143,6 +143,16 @@ export async function writeTree<T>(out: string, fill: (tree: OutputTree) => Prom
   } finally {
     active.delete(dir);
   }
+}
+
+/**
+ * The standby tree of the output folder `out` (see {@link WriteTreeOptions}), or undefined
+ * when there is none. A later {@link writeTree} takes it only if no other build took it first.
+ */
+export function findStandby(out: string): string | undefined {
+  const target = resolve(out);
+  if (!existsSync(treesFolderOf(target))) return undefined;
+  return standbyOf(target, liveTreeOf(target));
 }
 
 /**

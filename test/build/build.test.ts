@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../src/build/build.js';
-import { treesFolderOf } from '../../src/build/output.js';
+import { findStandby, treesFolderOf } from '../../src/build/output.js';
 import type { PublishedRecord } from '../../src/build/record.js';
 import { PUBLISHED_AGENTS } from '../../src/catalogue/vocabulary.js';
 import { baseFiles, writeLoadout, type TestFile } from '../helpers/loadouts.js';
@@ -204,6 +204,42 @@ describe('loadout build', () => {
     expect(result.refused).toEqual(['plain']);
     expect(readFileSync(join(out, 'api/loadouts/tools.json'), 'utf8')).toBe(before);
     expect(leftoversBeside(out)).toEqual([]);
+  });
+
+  it('a refused build leaves the live tree and its standby whole, also when loadouts before the failing one were already written', async () => {
+    const { root } = twoVersionCatalogue();
+    const out = join(root, 'dist');
+    await buildCatalogue({ root, out, baseUrl: BASE });
+    writeFileSync(join(root, 'loadouts/tools/AGENTS.md'), '# second\n');
+    await buildCatalogue({ root, out, baseUrl: BASE });
+    const live = realpathSync(out);
+    const standby = findStandby(out);
+    expect(standby).toBeDefined();
+    const standbyInode = statSync(standby ?? '').ino;
+    const before = readFileSync(join(out, 'api/loadouts/tools.json'), 'utf8');
+
+    // With the standby there: every loadout is checked before the standby changes.
+    writeFileSync(join(root, 'loadouts/tools/AGENTS.md'), '# third\n');
+    writeLoadout(root, { id: 'zzz-bad' });
+    writeFileSync(join(root, 'loadouts/zzz-bad/stray.txt'), 'undeclared\n');
+    expect((await buildCatalogue({ root, out, baseUrl: BASE })).refused).toEqual(['zzz-bad']);
+    expect(realpathSync(out)).toBe(live);
+    expect(readFileSync(join(out, 'api/loadouts/tools.json'), 'utf8')).toBe(before);
+    expect(findStandby(out)).toBe(standby);
+    expect(existsSync(join(standby ?? '', '.complete'))).toBe(true);
+
+    // Without a standby (a clean build): loadouts are written while later ones are checked, and
+    // the refusal of the last one discards the new tree.
+    expect((await buildCatalogue({ root, out, baseUrl: BASE, clean: true })).refused).toEqual(['zzz-bad']);
+    expect(realpathSync(out)).toBe(live);
+    expect(readFileSync(join(out, 'api/loadouts/tools.json'), 'utf8')).toBe(before);
+    expect(readdirSync(treesFolderOf(out)).map((n) => join(treesFolderOf(out), n)).sort()).toEqual([live, standby].sort());
+
+    // Fixed: the next build brings that same standby up to date and makes it live.
+    rmSync(join(root, 'loadouts/zzz-bad/stray.txt'));
+    expect((await buildCatalogue({ root, out, baseUrl: BASE })).written).toBe(true);
+    expect(statSync(out).ino).toBe(standbyInode);
+    expect(readJson<PublishedRecord>(join(out, 'api/loadouts/tools.json')).files.find((f) => f.path === 'AGENTS.md')?.content).toBe('# third\n');
   });
 
   it('leaves dist untouched and no temporary folder when writing fails part-way', async () => {

@@ -28,4 +28,6 @@ export const docsUrl = (base: string): string => `${base}/docs/`;
 /** `{base_url}/api/loadouts/<loadout_id>/versions.json` (DESIGN.md section 8). */
 export const versionsUrl = (base: string, id: string): string => `${base}/api/loadouts/${id}/versions.json`;
 /** Where a raw file lies in the output tree, `raw/<loadout_id>/<version>/<file_path>` (not encoded: a tree path, for `OutputTree`). */
-export const rawTreePath = (id: string, version: string, path: string): string => `raw/${id}/${version}/${path}`;
+export const rawTreePath = (id: string, version: string, path: string): string => `${rawTreeFolder(id, version)}/${path}`;
+/** The folder of a version's raw files in the output tree, `raw/<loadout_id>/<version>`. */
+export const rawTreeFolder = (id: string, version: string): string => `raw/${id}/${version}`;

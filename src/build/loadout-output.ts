@@ -13,7 +13,7 @@ import { PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
 import { measureContextForAgents, type ContextCost } from '../install/layout/context-cost.js';
 import { runChecks, type CheckRun } from '../verify/run.js';
 import { summariseVerification } from '../verify/verification.js';
-import { rawTreePath, rawUrl } from './addresses.js';
+import { rawTreeFolder, rawTreePath, rawUrl } from './addresses.js';
 import type { HistoricVersion, LoadoutHistory } from './history.js';
 import type { OutputTree } from './output.js';
 import { renderLoadoutPage } from '../pages/loadout.js';
@@ -139,10 +139,9 @@ async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun
   const manifest = run.manifest as Manifest;
   const texts = new Map(record.files.map((f) => [f.path, f.content]));
   const writes: Promise<void>[] = [tree.writeJson(`api/loadouts/${id}.json`, record)];
-  for (const file of record.files) {
-    const pinned = rawTreePath(id, version, file.path);
-    writes.push(tree.write(pinned, file.content).then(() => tree.link(rawTreePath(id, 'latest', file.path), pinned)));
-  }
+  for (const file of record.files) writes.push(tree.write(rawTreePath(id, version, file.path), file.content));
+  // `latest` holds the same files as the version it follows.
+  writes.push(tree.linkFolder(rawTreeFolder(id, 'latest'), rawTreeFolder(id, version)));
   // The seven zips hold the same files under other names: each is compressed once.
   const contents = new ZipContents();
   // The record's install entries are the install plans (record.ts), resolved once.

@@ -49,6 +49,15 @@ export interface OutputTree {
    */
   link(path: string, existing: string): Promise<void>;
   /**
+   * Makes `path` a symbolic link to `folder`, a folder of this tree (written or carried over
+   * before, or later in this build), so that `path` holds the same files under a second
+   * address without making its folders again: a raw `latest` folder and its version's
+   * (issue 13: on this machine a new folder costs what a new file does, 50 links). `loadout
+   * serve` and `loadout publish` follow such links within the tree only.
+   * Same errors as {@link OutputTree.write}.
+   */
+  linkFolder(path: string, folder: string): Promise<void>;
+  /**
    * Carries `path` (a file, or a folder with everything below it) over from the tree that is
    * live now, by hard links; does nothing when the live tree has nothing there.
    * Same errors as {@link OutputTree.write}.
@@ -306,6 +315,10 @@ function openTree(dir: string, live: string | undefined, updating: boolean, writ
     },
     async link(path, existing) {
       await writer.apply({ kind: 'link', file: resolveInside(dir, path), existing: resolveInside(dir, existing) });
+    },
+    async linkFolder(path, folder) {
+      const file = resolveInside(dir, path);
+      await writer.apply({ kind: 'symlink', file, target: relative(dirname(file), resolveInside(dir, folder)) });
     },
     writeJson: (path, value) => tree.write(path, `${JSON.stringify(value, null, 2)}\n`),
     async reuse(path) {

@@ -23,14 +23,16 @@ export type TreeChange =
   | { kind: 'write'; file: string; data: string | Uint8Array }
   /** Makes `file` a hard link to `existing` (a copy where links fail: EXDEV, EPERM, ENOTSUP, EMLINK). */
   | { kind: 'link'; file: string; existing: string }
+  /** Makes `file` a symbolic link to the folder `target` (a path relative to the link's folder), replacing what is there. */
+  | { kind: 'symlink'; file: string; target: string }
   /** Removes `file`, or a folder with everything below it; nothing when there is nothing. */
   | { kind: 'remove'; file: string }
-  /** Hard-links `from` (a file, or a folder's files, with its folders made again) to `file`; nothing when `from` is missing. */
+  /** Hard-links `from` (a file, or a folder's files, with its folders and symbolic links made again) to `file`; nothing when `from` is missing. */
   | { kind: 'reuse'; file: string; from: string };
 
 /** The worker's side. Plain JavaScript (see the module comment); `workerData` is `{ root, counter, crashAt }`. */
 const WORKER_SOURCE = String.raw`
-const { copyFileSync, linkSync, lstatSync, mkdirSync, readdirSync, rmSync, unlinkSync, writeFileSync } = require('node:fs');
+const { copyFileSync, linkSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync, symlinkSync, unlinkSync, writeFileSync } = require('node:fs');
 const { dirname, join, relative, sep } = require('node:path');
 const { parentPort, workerData } = require('node:worker_threads');
 const counter = new Int32Array(workerData.counter);
@@ -66,6 +68,12 @@ const changes = {
     linkOrCopy(existing, file);
     checkpoint();
   },
+  symlink({ file, target }) {
+    folder(dirname(file));
+    rmSync(file, { recursive: true, force: true });
+    symlinkSync(target, file, 'dir');
+    checkpoint();
+  },
   remove({ file }) {
     rmSync(file, { recursive: true, force: true });
     for (const dir of made) if (dir === file || dir.startsWith(file + sep)) made.delete(dir);
@@ -84,7 +92,11 @@ const changes = {
         const source = join(entry.parentPath, entry.name);
         const dest = join(file, relative(from, source));
         if (entry.isDirectory()) folder(dest);
-        else if (entry.isFile()) {
+        else if (entry.isSymbolicLink()) {
+          folder(dirname(dest));
+          symlinkSync(readlinkSync(source), dest, 'dir');
+          checkpoint();
+        } else if (entry.isFile()) {
           folder(dirname(dest));
           linkOrCopy(source, dest);
           checkpoint();

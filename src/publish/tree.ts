@@ -4,8 +4,9 @@
  * temporary trees) are not part of the published API and are skipped, as `loadout serve`
  * skips them, except the `.well-known` folders of Agent Skills discovery (the one rule of
  * both, `isPublishedPath` in build/tree-headers.ts). A symbolic link is followed only to a
- * regular file inside `--out` (issue 9 "Also": nothing outside the tree reaches object
- * storage); `--out` itself may be a link.
+ * regular file or a folder inside `--out` (issue 9 "Also": nothing outside the tree reaches
+ * object storage), and a folder only when it is not already being walked (no cycles); the
+ * build links a raw `latest` folder to its version's. `--out` itself may be a link.
  */
 import { createHash } from 'node:crypto';
 import { constants, type Dirent } from 'node:fs';
@@ -44,7 +45,8 @@ const HASH_CONCURRENCY = 16;
  * Walks `out` and hashes every file to publish.
  * @throws LoadoutError `not_found` when `out` is missing or not a folder; `invalid_content`
  *   naming the path when a name cannot be a key (src/publish/keys.ts), a link leaves `out`,
- *   points at a folder or at nothing, or an entry is not a regular file.
+ *   points at nothing, at a dot file or at a folder that contains it, or an entry is not a
+ *   regular file.
  */
 export async function readTree(out: string): Promise<Tree> {
   const root = await realpath(out).catch((error: unknown) => {
@@ -59,7 +61,10 @@ export async function readTree(out: string): Promise<Tree> {
     });
   };
 
+  // The real folders being walked, outermost first: a link back into one of them would never end.
+  const walking: string[] = [];
   const walk = async (dir: string, prefix: string): Promise<void> => {
+    walking.push(dir);
     const entries: Dirent[] = await readdir(dir, { withFileTypes: true });
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const entry of entries) {
@@ -73,9 +78,14 @@ export async function readTree(out: string): Promise<Tree> {
       const full = join(dir, entry.name);
       if (entry.isDirectory()) await walk(full, `${path}/`);
       else if (entry.isFile()) found.push({ path, source: full });
-      else if (entry.isSymbolicLink()) found.push({ path, source: await followLink(root, full, (what) => refuse(path, what)) });
-      else refuse(path, 'is not a regular file');
+      else if (entry.isSymbolicLink()) {
+        const target = await followLink(root, full, (what) => refuse(path, what));
+        if (!target.folder) found.push({ path, source: target.path });
+        else if (walking.includes(target.path)) refuse(path, 'is a link to a folder that holds it (a cycle)');
+        else await walk(target.path, `${path}/`);
+      } else refuse(path, 'is not a regular file');
     }
+    walking.pop();
   };
   await walk(root, '');
 
@@ -105,7 +115,8 @@ export function sha256Hex(body: Uint8Array): string {
   return createHash('sha256').update(body).digest('hex');
 }
 
-async function followLink(root: string, link: string, refuse: (what: string) => never): Promise<string> {
+/** The real path of `link`'s target inside `root`, a file or a folder. */
+async function followLink(root: string, link: string, refuse: (what: string) => never): Promise<{ path: string; folder: boolean }> {
   let target: string;
   try {
     target = await realpath(link);
@@ -114,8 +125,9 @@ async function followLink(root: string, link: string, refuse: (what: string) => 
   }
   if (!target.startsWith(root + sep)) return refuse(`is a link out of the tree (to ${target})`);
   if (!isPublishedPath(target.slice(root.length + 1).split(sep).join('/'))) return refuse('is a link to a dot file, which is never published');
-  if (!(await stat(target)).isFile()) return refuse('is a link to something other than a file (links to folders are not followed)');
-  return target;
+  const info = await stat(target);
+  if (!info.isFile() && !info.isDirectory()) return refuse('is a link to something other than a file or a folder');
+  return { path: target, folder: info.isDirectory() };
 }
 
 async function readBytes(source: string): Promise<Buffer> {

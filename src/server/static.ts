@@ -136,7 +136,9 @@ export function createStaticServer(root: string, cacheBytes = 64 * 1024 * 1024):
       if (found === undefined || found === 'directory') return problem(404, 'not_found', `nothing at ${pathname}`);
       const place = await placeInTree(base, file);
       if (place === undefined || !isPublishedPath(place.join('/'))) return problem(404, 'not_found', `nothing at ${pathname}`);
-      const headers = headersFor(place, found.etag);
+      // Headers follow the address asked for, as object storage's follow the key: a raw
+      // `latest` file is the same file as its pinned twin (a link in the tree), not immutable.
+      const headers = headersFor(relative(base, file).split(sep), found.etag);
       if (matchesEtag(request.headers.get('if-none-match'), found.etag)) return new Response(null, { status: 304, headers });
       headers.set('content-length', String(found.body.byteLength));
       return new Response(request.method === 'HEAD' ? null : new Uint8Array(found.body), { status: 200, headers });
@@ -157,7 +159,7 @@ async function placeInTree(base: string, file: string): Promise<string[] | undef
 }
 
 /**
- * Headers of the file at `place` (its real segments in the tree): its address class decides
+ * Headers of the file at `place` (the segments of the address asked for): its address class decides
  * the type and cache policy (build/tree-headers.ts, the same table `loadout publish` uses);
  * raw files and `well-known` content also get the sandboxing CSP, pages theirs, and zips
  * under `download/` are attachments.

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
@@ -9,6 +9,7 @@ import { PUBLISHED_AGENTS } from '../../src/catalogue/vocabulary.js';
 import { baseFiles, writeLoadout, type TestFile } from '../helpers/loadouts.js';
 import { publishedRecordErrors } from '../helpers/published-schema.js';
 import { commitAll, initRepo, makeTempDir } from '../helpers/temp.js';
+import { differingFiles, treeEntries } from '../helpers/tree.js';
 
 const BASE = 'https://catalogue.test';
 
@@ -154,18 +155,18 @@ describe('loadout build', () => {
     const one = await buildCatalogue({ root, out: join(root, 'serial'), baseUrl: BASE, now, concurrency: 1 });
     expect(one.refused, JSON.stringify(one.runs.flatMap((r) => r.diagnostics)).slice(0, 2000)).toEqual([]);
     await buildCatalogue({ root, out: join(root, 'parallel'), baseUrl: BASE, now });
-    const files = (out: string): string[] => readdirSync(realpathSync(join(root, out)), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(realpathSync(join(root, out)).length + 1)).sort();
-    const serial = files('serial');
-    expect(serial.length).toBeGreaterThan(300);
-    expect(files('parallel')).toEqual(serial);
-    const differing = serial.filter((f) => !readFileSync(join(root, 'serial', f)).equals(readFileSync(join(root, 'parallel', f))));
-    expect(differing).toEqual([]);
+    const serial = treeEntries(join(root, 'serial'));
+    expect(serial.length).toBeGreaterThan(250);
+    expect(treeEntries(join(root, 'parallel'))).toEqual(serial);
+    expect(differingFiles(join(root, 'serial'), join(root, 'parallel'))).toEqual([]);
   });
 
-  it("hard-links a loadout's raw latest and discovery files to its pinned raw files", async () => {
+  it("links a loadout's raw latest folder to its version's, and hard-links its discovery files to its pinned raw files", async () => {
     const { root } = twoVersionCatalogue();
     const out = join(root, 'dist');
     await buildCatalogue({ root, out, baseUrl: BASE });
+    expect(lstatSync(join(out, 'raw/tools/latest')).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(join(out, 'raw/tools/latest'))).toBe('1.1.0');
     const inode = (path: string): bigint => statSync(join(out, path), { bigint: true }).ino;
     for (const file of ['AGENTS.md', 'rules/style.md', 'skills/add-test/SKILL.md']) expect(inode(`raw/tools/latest/${file}`), file).toBe(inode(`raw/tools/1.1.0/${file}`));
     expect(inode('loadouts/tools/.well-known/skills/add-test/references/checklist.md')).toBe(inode('raw/tools/1.1.0/skills/add-test/references/checklist.md'));
@@ -290,11 +291,8 @@ describe('incremental build', () => {
 
     const clean = join(root, 'clean');
     await buildCatalogue({ root, out: clean, baseUrl: BASE, now, clean: true });
-    const tree = (dir: string): string[] => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(dir.length)).sort();
-    expect(tree(out)).toEqual(tree(clean));
-    for (const path of tree(clean).filter((p) => !p.includes('.loadout-build'))) {
-      expect(readFileSync(join(out, path)).equals(readFileSync(join(clean, path))), path).toBe(true);
-    }
+    expect(treeEntries(out)).toEqual(treeEntries(clean));
+    expect(differingFiles(out, clean, (p) => p.includes('.loadout-build'))).toEqual([]);
   });
 
   it('brings the standby tree up to date in place, build after build, with the same outputs as a clean build (issue 13)', async () => {
@@ -303,7 +301,6 @@ describe('incremental build', () => {
     commitAll(root, 'gone-soon', '2026-03-01T10:00:00Z');
     const out = join(root, 'dist');
     const now = new Date('2026-03-02T00:00:00Z');
-    const tree = (dir: string): string[] => readdirSync(realpathSync(dir), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => join(e.parentPath, e.name).slice(realpathSync(dir).length)).sort();
     const liveIno = (): bigint => statSync(realpathSync(out), { bigint: true }).ino;
     const steps: [string, () => void][] = [
       ['nothing changed', () => undefined],
@@ -327,9 +324,8 @@ describe('incremental build', () => {
       if (i >= 1) expect(inodes[i + 1], name).toBe(inodes[i - 1]);
       const clean = join(root, `clean-${i}`);
       await buildCatalogue({ root, out: clean, baseUrl: BASE, now, clean: true });
-      expect(tree(out), name).toEqual(tree(clean));
-      const differing = tree(clean).filter((p) => !readFileSync(join(out, p)).equals(readFileSync(join(clean, p))));
-      expect(differing, name).toEqual([]);
+      expect(treeEntries(out), name).toEqual(treeEntries(clean));
+      expect(differingFiles(out, clean), name).toEqual([]);
     }
   });
 

@@ -2,7 +2,7 @@
  * A small catalogue in a real git repository, built by the real build into `<root>/dist`, and
  * the stores and readers the publish tests share.
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, onTestFinished } from 'vitest';
 import { buildCatalogue } from '../../src/build/build.js';
@@ -64,7 +64,9 @@ export function readTreeBytes(dir: string, prefix = ''): Map<string, Buffer> {
   for (const entry of readdirSync(join(dir, prefix), { withFileTypes: true })) {
     if (entry.name.startsWith('.') && !(entry.name === '.well-known' && wellKnownHere)) continue;
     const path = prefix + entry.name;
-    if (entry.isDirectory()) for (const [p, b] of readTreeBytes(dir, `${path}/`)) files.set(p, b);
+    // A link to a folder of the tree (a raw `latest` folder) holds that folder's files, as publish reads them.
+    const folder = entry.isDirectory() || (entry.isSymbolicLink() && statSync(join(dir, path)).isDirectory());
+    if (folder) for (const [p, b] of readTreeBytes(dir, `${path}/`)) files.set(p, b);
     else files.set(path, readFileSync(join(dir, path)));
   }
   return files;

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { publishTree, type PublishOptions } from '../../src/publish/publish.js';
 import { createStaticServer } from '../../src/server/static.js';
@@ -201,13 +201,13 @@ describe('loadout publish to a real S3 server (s3rver)', () => {
     const s3 = await startS3Server([BUCKET]);
     const { out } = await makeCatalogue();
     await publish(out, s3Store(s3.endpoint, BUCKET));
-    // Replaced, not written through: a tree's raw `latest` file is a hard link of its pinned twin.
-    rmSync(`${out}/raw/alpha/1.0.0/AGENTS.md`);
+    // The raw `latest` folder is a link to the version's: its AGENTS.md changes too.
     writeFileSync(`${out}/raw/alpha/1.0.0/AGENTS.md`, '# changed under a pinned version\n');
 
     const result = await publish(out, s3Store(s3.endpoint, BUCKET));
 
-    expect(result.counts.uploaded).toBe(1);
+    expect(result.counts.uploaded).toBe(2);
+    expect((await s3.read(BUCKET, 'raw/alpha/latest/AGENTS.md')).body.toString()).toBe('# changed under a pinned version\n');
     expect(result.warnings.join('\n')).toContain('raw/alpha/1.0.0/AGENTS.md has bytes other than the ones published under its pinned version');
     expect((await s3.read(BUCKET, 'raw/alpha/1.0.0/AGENTS.md')).body.toString()).toBe('# changed under a pinned version\n');
   });

@@ -49,7 +49,7 @@ describe('loadout publish refuses keys that are not plain paths (issue 9 "Also")
     expect(await s3.listKeys(BUCKET)).toEqual([]);
   });
 
-  it('never follows a link out of --out, to a folder, to a dot file or to nothing, and refuses names that cannot be keys', async () => {
+  it('never follows a link out of --out, around a cycle of folders, to a dot file or to nothing, and refuses names that cannot be keys', async () => {
     const s3 = await startS3Server([BUCKET]);
     const { out } = await makeCatalogue();
     const store = s3Store(s3.endpoint, BUCKET);
@@ -58,7 +58,7 @@ describe('loadout publish refuses keys that are not plain paths (issue 9 "Also")
     const cases: [string, () => void, RegExp][] = [
       ['raw/alpha/latest/evil.md', () => symlinkSync(outside, join(out, 'raw/alpha/latest/evil.md')), /is a link out of the tree/u],
       ['raw/alpha/latest/up.md', () => symlinkSync('../../../../secret.txt', join(out, 'raw/alpha/latest/up.md')), /link to nothing|link out of the tree/u],
-      ['raw/alpha/latest/folder', () => symlinkSync(join(out, 'api'), join(out, 'raw/alpha/latest/folder')), /links to folders are not followed/u],
+      ['raw/alpha/latest/loop', () => symlinkSync(join(out, 'raw'), join(out, 'raw/alpha/latest/loop')), /a link to a folder that holds it \(a cycle\)/u],
       ['raw/alpha/latest/cache.md', () => symlinkSync(join(out, '.loadout-build.json'), join(out, 'raw/alpha/latest/cache.md')), /link to a dot file/u],
       ['raw/alpha/latest/dangling.md', () => symlinkSync(join(out, 'nowhere'), join(out, 'raw/alpha/latest/dangling.md')), /link to nothing/u],
       ['raw/alpha/latest/a\\b.md', () => writeFileSync(join(out, 'raw/alpha/latest/a\\b.md'), 'x'), /backslash/u],

@@ -142,8 +142,9 @@ async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun
   for (const file of record.files) writes.push(tree.write(rawTreePath(id, version, file.path), file.content));
   // `latest` holds the same files as the version it follows.
   writes.push(tree.linkFolder(rawTreeFolder(id, 'latest'), rawTreeFolder(id, version)));
-  // The seven zips hold the same files under other names: each is compressed once.
+  // The seven zips hold the same files under other names: each is compressed once, in the compression thread.
   const contents = new ZipContents();
+  await contents.prepare([run.source.manifestText ?? '', ...record.files.map((f) => f.content)]);
   // The record's install entries are the install plans (record.ts), resolved once.
   for (const agent of PUBLISHED_AGENTS) {
     writes.push(tree.write(`download/${id}/${agent}.zip`, writeZip(record.install[agent].files.map(({ path, target }) => ({ path: target, data: texts.get(path) ?? '' })), contents)));

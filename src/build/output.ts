@@ -29,15 +29,23 @@ import { LoadoutError } from '../catalogue/errors.js';
 import { describePathProblem } from '../catalogue/file-path.js';
 import { startTreeWriter, type TreeWriter } from './tree-writer.js';
 
-/** A tree being written. Paths are relative to the tree, with forward slashes. */
+/**
+ * A tree being written. Paths are relative to the tree, with forward slashes. Changes are
+ * queued for the tree's writer thread (tree-writer.ts) and made in the order asked: the
+ * promises resolve once a change is queued, and a failed change makes every later call, and
+ * the tree's completion, throw its error. {@link OutputTree.flush} waits for them on disk.
+ */
 export interface OutputTree {
   /** The folder being written. */
   readonly dir: string;
   /**
    * Writes a file, creating its folders.
-   * @throws LoadoutError `internal` when `path` is not a normalised relative path (it would leave the tree).
+   * @throws LoadoutError `internal` when `path` is not a normalised relative path (it would
+   *   leave the tree); the file system's error once an earlier change failed.
    */
   write(path: string, data: string | Uint8Array): Promise<void>;
+  /** Resolves when every change asked for so far is on disk (before reading a file back). Throws the first failed change's error. */
+  flush(): Promise<void>;
   /** Writes pretty-printed JSON with a final newline. Same errors as {@link OutputTree.write}. */
   writeJson(path: string, value: unknown): Promise<void>;
   /**
@@ -140,7 +148,7 @@ export async function writeTree<T>(out: string, fill: (tree: OutputTree) => Prom
       await writer.close();
       await writeFile(join(dir, COMPLETE_MARKER), '');
     } catch (error) {
-      await writer.close();
+      await writer.close().catch(() => undefined); // the error that stopped the fill is the one to report
       await rm(dir, { recursive: true, force: true });
       throw error;
     }
@@ -320,6 +328,7 @@ function openTree(dir: string, live: string | undefined, updating: boolean, writ
       const file = resolveInside(dir, path);
       await writer.apply({ kind: 'symlink', file, target: relative(dirname(file), resolveInside(dir, folder)) });
     },
+    flush: () => writer.flush(),
     writeJson: (path, value) => tree.write(path, `${JSON.stringify(value, null, 2)}\n`),
     async reuse(path) {
       const file = resolveInside(dir, path);

@@ -6,10 +6,12 @@
  * build spent 3 of its 8 s on the main thread opening, writing and closing 21,000 files
  * and 10,000 links through `fs/promises`, three thread-pool round trips a file).
  *
- * Changes are done one after the other, in the order they were asked for: a link asked for
- * after a write sees the file, a write after a remove lands in a fresh folder. Each promise
- * settles when its change is done; a failed change rejects its own promise with the file
- * system's error (its `code` and the path in the message) and the worker goes on.
+ * Changes are made one after the other, in the order they were queued: a link queued after
+ * a write sees the file, a write after a remove lands in a fresh folder. Queuing does not
+ * wait for the change (the main thread goes on at once, and keeps few loadouts in memory);
+ * `flush` waits for every change queued so far. The first failure (the file system's error,
+ * its `code` and the path in the message) is thrown by every later call, so a tree with a
+ * failed change is never finished.
  *
  * The worker's code is plain JavaScript in {@link WORKER_SOURCE}, not a module of its own, so
  * that it runs the same from the compiled CLI, through tsx and under Vitest, none of which
@@ -119,13 +121,20 @@ parentPort.on('message', (batch) => {
 /** A worker that applies {@link TreeChange}s below one tree. */
 export interface TreeWriter {
   /**
-   * Applies `change` after every change asked for before it.
-   * @throws the file system's error (with its `code`) when the change fails; Error when the writer is closed or its worker died.
+   * Queues `change`, to be made after every change queued before it. Resolves once it is
+   * queued, which waits while {@link MAX_PENDING} changes are queued and not yet made (so
+   * memory stays flat however far the file system lags behind).
+   * @throws the first failed change's error (the file system's, with its `code` and path) once a change has failed; Error when the writer is closed or its worker died.
    */
   apply(change: TreeChange): Promise<void>;
-  /** Waits for every change asked for, then ends the worker. Changes asked for later are refused. */
+  /** Resolves when every change queued so far is made. Same errors as {@link TreeWriter.apply}. */
+  flush(): Promise<void>;
+  /** {@link TreeWriter.flush}, then ends the worker (also when a change failed). Changes queued later are refused. */
   close(): Promise<void>;
 }
+
+/** Changes queued and not yet made, at most: about 40 loadouts' worth. */
+export const MAX_PENDING = 2048;
 
 /** What a batch's answer says. */
 interface BatchDone {
@@ -140,51 +149,67 @@ interface BatchDone {
  */
 export function startTreeWriter(root: string, counter: SharedArrayBuffer, crashAt: number): TreeWriter {
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { root, counter, crashAt } });
-  const waiting = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   let queued: (TreeChange & { index: number })[] = [];
   let next = 0;
-  let settled = 0;
-  let ended: Error | undefined;
-  let drained: (() => void) | undefined;
+  let made = 0;
+  let failure: Error | undefined;
+  let closed = false;
+  // Callers waiting for every change before `upTo` (flush), or for room in the queue (upTo = -1).
+  let waiting: { upTo: number; resolve: () => void; reject: (error: Error) => void }[] = [];
 
-  const fail = (error: Error): void => {
-    ended ??= error;
-    for (const { reject } of waiting.values()) reject(error);
-    waiting.clear();
-    drained?.();
-  };
-  worker.on('error', (error) => fail(new Error(`the output tree's writer stopped: ${error.message}`, { cause: error })));
-  worker.on('exit', () => fail(new Error("the output tree's writer has ended")));
-  worker.on('message', ({ last, failed }: BatchDone) => {
-    const failures = new Map(failed.map((f) => [f.index, f]));
-    for (let index = settled; index <= last; index++) {
-      const promise = waiting.get(index);
-      waiting.delete(index);
-      const failure = failures.get(index);
-      if (failure === undefined) promise?.resolve();
-      else promise?.reject(Object.assign(new Error(failure.message), { code: failure.code }));
+  const wake = (): void => {
+    const still: typeof waiting = [];
+    for (const w of waiting) {
+      if (failure !== undefined) w.reject(failure);
+      else if (w.upTo === -1 ? next - made < MAX_PENDING / 2 : made >= w.upTo) w.resolve();
+      else still.push(w);
     }
-    settled = last + 1;
-    if (waiting.size === 0) drained?.();
+    waiting = still;
+  };
+  const stop = (error: Error): void => {
+    failure ??= error;
+    wake();
+  };
+  worker.on('error', (error) => stop(new Error(`the output tree's writer stopped: ${error.message}`, { cause: error })));
+  worker.on('exit', () => {
+    if (!closed) stop(new Error("the output tree's writer ended"));
   });
-  // One message a round: everything asked for before the event loop turns again.
-  const flush = (): void => {
+  worker.on('message', ({ last, failed }: BatchDone) => {
+    made = last + 1;
+    const [first] = failed;
+    if (first !== undefined) failure ??= Object.assign(new Error(first.message), { code: first.code });
+    wake();
+  });
+  // One message a round: everything queued before the event loop turns again.
+  const send = (): void => {
     const changes = queued;
     queued = [];
     if (changes.length > 0) worker.postMessage({ changes });
   };
+  const wait = (upTo: number): Promise<void> => new Promise((resolve, reject) => {
+    waiting.push({ upTo, resolve, reject });
+    wake();
+  });
+  const flush = async (): Promise<void> => {
+    if (failure !== undefined) throw failure;
+    if (made < next) await wait(next);
+  };
   return {
-    apply(change) {
-      if (ended !== undefined) return Promise.reject(ended);
-      const index = next++;
-      if (queued.length === 0) setImmediate(flush);
-      queued.push({ ...change, index });
-      return new Promise((resolve, reject) => waiting.set(index, { resolve, reject }));
+    async apply(change) {
+      if (failure !== undefined) throw failure;
+      if (closed) throw new Error("the output tree's writer is closed");
+      if (queued.length === 0) setImmediate(send);
+      queued.push({ ...change, index: next++ });
+      if (next - made >= MAX_PENDING) await wait(-1);
     },
+    flush,
     async close() {
-      if (ended === undefined && waiting.size > 0) await new Promise<void>((resolve) => (drained = resolve));
-      ended ??= new Error("the output tree's writer is closed");
-      await worker.terminate();
+      try {
+        await flush();
+      } finally {
+        closed = true;
+        await worker.terminate();
+      }
     },
   };
 }

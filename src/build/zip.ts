@@ -3,10 +3,11 @@
  * path, every entry has the same fixed date (DOS format only, no extended time stamp) and
  * Unix mode 0644, and no folder entries are written (DESIGN.md section 9).
  *
- * Each entry is compressed by Node's zlib (raw DEFLATE, level 6) on the calling thread, and
- * a {@link ZipContents} compresses each distinct content once: a loadout's six per-agent
- * zips and its source zip hold the same few files under other names, so a loadout costs one
- * compression per file, not one per entry (issue 13). The archive around the compressed
+ * Each entry is compressed by Node's zlib (raw DEFLATE, level 6), and a {@link ZipContents}
+ * compresses each distinct content once: a loadout's six per-agent zips and its source zip
+ * hold the same few files under other names, so a loadout costs one compression per file,
+ * not one per entry (issue 13). `ZipContents.prepare` has them compressed in a worker thread
+ * (deflate-worker.ts) beforehand; what it did not see is compressed on the calling thread. The archive around the compressed
  * data is written by fflate's `Zip`, which takes entries compressed elsewhere (its
  * `ZipInputFile`), and marks their sizes in a data descriptor after the data (APPNOTE 4.3.9).
  *
@@ -22,6 +23,7 @@
  */
 import { Zip, type ZipInputFile } from 'fflate';
 import { crc32, deflateRawSync } from 'node:zlib';
+import { deflateInWorker, type Deflated } from './deflate-worker.js';
 
 /**
  * The date stored in every entry: 1980-01-01 00:00:00, the earliest a zip can hold (like
@@ -44,12 +46,6 @@ const MADE_ON_UNIX = 3;
 /** Compression method 8, DEFLATE (APPNOTE 4.4.5). */
 const DEFLATE = 8;
 
-/** A content compressed once: its CRC-32 and size (bytes) before compression, and the raw DEFLATE stream. */
-interface Deflated {
-  crc: number;
-  size: number;
-  data: Uint8Array<ArrayBuffer>;
-}
 
 /**
  * Compressed contents, kept so that the same content is compressed once across the archives
@@ -59,7 +55,22 @@ interface Deflated {
 export class ZipContents {
   readonly #deflated = new Map<string | Uint8Array, Deflated>();
 
-  /** `data` compressed at level 6 (the first time it is seen). */
+  /**
+   * Compresses, in the compression thread (deflate-worker.ts), those of `contents` not seen
+   * yet, so that the archives written next find them here. Same bytes as {@link ZipContents.deflate}.
+   * @throws Error when the compression thread fails.
+   */
+  async prepare(contents: readonly (string | Uint8Array)[]): Promise<void> {
+    const fresh = [...new Set(contents)].filter((c) => !this.#deflated.has(c));
+    if (fresh.length === 0) return;
+    const results = await deflateInWorker(fresh);
+    fresh.forEach((content, i) => {
+      const result = results[i];
+      if (result !== undefined) this.#deflated.set(content, result);
+    });
+  }
+
+  /** `data` compressed at level 6 (the first time it is seen, on this thread unless {@link ZipContents.prepare} did it). */
   deflate(data: string | Uint8Array): Deflated {
     let deflated = this.#deflated.get(data);
     if (deflated === undefined) {

@@ -44,14 +44,16 @@ const scale = TARGETS.at / count;
 const load = (): string => loadavg().map((l) => l.toFixed(2)).join(', ');
 const seconds = (started: number): number => (performance.now() - started) / 1000;
 
-/** Folders, files and hard links (files met again through another name) below `dir`. */
-function census(dir: string): { folders: number; files: number; links: number } {
+/** Folders, files, hard links (files met again through another name) and symbolic links below `dir`. */
+function census(dir: string): { folders: number; files: number; links: number; symlinks: number } {
   const seen = new Set<string>();
   let folders = 0;
   let files = 0;
   let links = 0;
+  let symlinks = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
     if (entry.isDirectory()) folders++;
+    else if (entry.isSymbolicLink()) symlinks++;
     else if (entry.isFile()) {
       const { dev, ino } = statSync(join(entry.parentPath, entry.name), { bigint: true });
       const id = `${dev}:${ino}`;
@@ -62,7 +64,7 @@ function census(dir: string): { folders: number; files: number; links: number } 
       }
     }
   }
-  return { folders, files, links };
+  return { folders, files, links, symlinks };
 }
 
 const root = mkdtempSync(join(tmpdir(), 'loadout-bench-build-'));
@@ -84,7 +86,7 @@ try {
   const coldSeconds = seconds(started);
   if (!cold.written) throw new Error(`build refused: ${cold.refused.slice(0, 5).join(', ')}`);
   const tree = census(realpathSync(out));
-  console.log(`cold build: ${coldSeconds.toFixed(2)} s; the tree has ${tree.folders} folders, ${tree.files} files and ${tree.links} more hard links, ${(cold.bytes / 1e6).toFixed(1)} MB written`);
+  console.log(`cold build: ${coldSeconds.toFixed(2)} s; the tree has ${tree.folders} folders, ${tree.files} files, ${tree.links} more hard links and ${tree.symlinks} symbolic links, ${(cold.bytes / 1e6).toFixed(1)} MB written`);
 
   // The baseline: the same tree made again on the same disk.
   const copy = join(root, 'copy');

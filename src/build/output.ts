@@ -49,10 +49,10 @@ export interface OutputTree {
   /** Writes pretty-printed JSON with a final newline. Same errors as {@link OutputTree.write}. */
   writeJson(path: string, value: unknown): Promise<void>;
   /**
-   * Writes at `path` the same bytes as `existing`, a file this tree already holds (written or
-   * carried over before this call), as a hard link to it, or a copy where the file system has
-   * none. A new file costs this machine's file system about 50 times a link (issue 13), and
-   * raw `latest` files and discovery files repeat files of the same loadout.
+   * Writes at `path` the same bytes as `existing`, a file this tree holds (written or carried
+   * over, or queued before this call), as a hard link to it, or a copy where the file system
+   * has none. A new file costs this machine's file system about 50 times a link (issue 13),
+   * and discovery files repeat raw files of the same loadout.
    * Same errors as {@link OutputTree.write}; the file system's error when `existing` is missing.
    */
   link(path: string, existing: string): Promise<void>;

@@ -5,7 +5,8 @@
  * `zlib.deflateRawSync` gives on the main thread (`zip.ts` falls back to it).
  *
  * One worker for the process, started on first use and holding the process open only while
- * an answer is awaited. Its code is plain JavaScript for the reason given in tree-writer.ts.
+ * an answer is awaited. Its code is plain JavaScript, started without the parent's Node
+ * options, for the reasons given in tree-writer.ts.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -42,7 +43,7 @@ const waiting = new Map<number, { resolve: (results: Deflated[]) => void; reject
 
 function started(): Worker {
   if (worker !== undefined) return worker;
-  const started = new Worker(WORKER_SOURCE, { eval: true });
+  const started = new Worker(WORKER_SOURCE, { eval: true, execArgv: [] });
   started.unref();
   const fail = (error: Error): void => {
     if (worker === started) worker = undefined;

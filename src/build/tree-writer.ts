@@ -15,7 +15,9 @@
  *
  * The worker's code is plain JavaScript in {@link WORKER_SOURCE}, not a module of its own, so
  * that it runs the same from the compiled CLI, through tsx and under Vitest, none of which
- * would load a TypeScript worker file in the same way.
+ * would load a TypeScript worker file in the same way. It starts with none of the parent's
+ * Node options (`execArgv: []`): a parent started with `--input-type=module` would otherwise
+ * have it parsed as an ES module, where `require` does not exist (a test checks this).
  */
 import { Worker } from 'node:worker_threads';
 
@@ -148,7 +150,7 @@ interface BatchDone {
  * @param crashAt the checkpoint at which the worker kills the process (SIGKILL); 0 for never.
  */
 export function startTreeWriter(root: string, counter: SharedArrayBuffer, crashAt: number): TreeWriter {
-  const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { root, counter, crashAt } });
+  const worker = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { root, counter, crashAt } });
   let queued: (TreeChange & { index: number })[] = [];
   let next = 0;
   let made = 0;

@@ -6,6 +6,7 @@ import { buildCatalogue } from '../../src/build/build.js';
 import { resolveInside, treesFolderOf, writeTree } from '../../src/build/output.js';
 import { LoadoutError } from '../../src/catalogue/errors.js';
 import { writeLoadout } from '../helpers/loadouts.js';
+import { runProcess } from '../helpers/cli.js';
 import { commitAll, git, initRepo, makeTempDir } from '../helpers/temp.js';
 
 const BASE = 'https://catalogue.test';
@@ -172,5 +173,26 @@ describe('versions from git history are checked like the current manifest (issue
     expect(result.loadouts).toEqual([{ id: 'tools', version: '1.1.0', versions: ['1.0.0', '1.1.0'] }]);
     expect(result.warnings).toContain(`loadouts/tools: file "a\\\\..\\\\b.md" of version 1.0.0 (commit ${commit}) contains a backslash (expected forward slashes): not published`);
     expect(filesBelow(join(out, 'raw/tools/1.0.0'))).toEqual(['AGENTS.md', 'CLAUDE.md', 'GEMINI.md']);
+  });
+});
+
+describe("the tree's worker threads", () => {
+  it('write and compress in a process started with --input-type=module (as the crash test starts the compiled build)', async () => {
+    const dir = makeTempDir();
+    const out = join(dir, 'out');
+    const code = `const { writeTree } = await import(${JSON.stringify(new URL('../../src/build/output.ts', import.meta.url).href)});
+const { writeZip, ZipContents } = await import(${JSON.stringify(new URL('../../src/build/zip.ts', import.meta.url).href)});
+const contents = new ZipContents();
+await contents.prepare(['# A\\n']);
+await writeTree(${JSON.stringify(out)}, async (tree) => {
+  await tree.write('a/b.txt', 'text');
+  await tree.write('a.zip', writeZip([{ path: 'A.md', data: '# A\\n' }], contents));
+});`;
+    const tsx = new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
+    const run = await runProcess(process.execPath, ['--import', tsx, '--input-type=module', '-e', code], dir, { PATH: process.env['PATH'] ?? '' });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(out, 'a/b.txt'), 'utf8')).toBe('text');
+    expect(existsSync(join(out, 'a.zip'))).toBe(true);
   });
 });

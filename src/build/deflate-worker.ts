@@ -2,12 +2,15 @@
  * Raw DEFLATE at level 6, with each input's CRC-32 and size, in a worker thread (issue 13:
  * compressing the files of 10,000 loadouts took 6 of the build's main-thread seconds, while the
  * second core had room). Node's own zlib in both threads, so the bytes are those that
- * `zlib.deflateRawSync` gives on the main thread (`zip.ts` falls back to it).
+ * {@link deflateHere} gives on the main thread (`zip.ts` falls back to it).
+ *
+ * `zlib.crc32` needs Node 20.15 or 22.2 (package.json `engines`).
  *
  * One worker for the process, started on first use and holding the process open only while
  * an answer is awaited. Its code is plain JavaScript, started without the parent's Node
  * options, for the reasons given in tree-writer.ts.
  */
+import { crc32, deflateRawSync } from 'node:zlib';
 import { Worker } from 'node:worker_threads';
 
 /** A content compressed: CRC-32 and size (bytes) before compression, and the raw DEFLATE stream (RFC 1951). */
@@ -17,16 +20,31 @@ export interface Deflated {
   data: Uint8Array<ArrayBuffer>;
 }
 
+/** zlib's default level: the zips' bytes depend on it, in both threads. */
+const LEVEL = 6;
+
+/**
+ * Compresses `content` (text as UTF-8) on the calling thread: the same bytes as
+ * {@link deflateInWorker}, for the odd content not compressed beforehand.
+ */
+export function deflateHere(content: string | Uint8Array): Deflated {
+  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+  const out = deflateRawSync(bytes, { level: LEVEL });
+  // zlib's output is never a SharedArrayBuffer; the view is what fflate's types ask for.
+  return { crc: crc32(bytes), size: bytes.byteLength, data: new Uint8Array(out.buffer as ArrayBuffer, out.byteOffset, out.byteLength) };
+}
+
+/** The worker's side, {@link deflateHere} again in plain JavaScript; `workerData` is `{ level }`. */
 const WORKER_SOURCE = String.raw`
 const { crc32, deflateRawSync } = require('node:zlib');
-const { parentPort } = require('node:worker_threads');
+const { parentPort, workerData } = require('node:worker_threads');
 parentPort.on('message', ({ id, contents }) => {
   const results = [];
   try {
     for (const content of contents) {
       const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
       // A copy with its own ArrayBuffer, handed over without another copy.
-      const data = new Uint8Array(deflateRawSync(bytes, { level: 6 }));
+      const data = new Uint8Array(deflateRawSync(bytes, { level: workerData.level }));
       results.push({ crc: crc32(bytes), size: bytes.byteLength, data });
     }
   } catch (error) {
@@ -43,7 +61,7 @@ const waiting = new Map<number, { resolve: (results: Deflated[]) => void; reject
 
 function started(): Worker {
   if (worker !== undefined) return worker;
-  const started = new Worker(WORKER_SOURCE, { eval: true, execArgv: [] });
+  const started = new Worker(WORKER_SOURCE, { eval: true, execArgv: [], workerData: { level: LEVEL } });
   started.unref();
   const fail = (error: Error): void => {
     if (worker === started) worker = undefined;

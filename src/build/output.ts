@@ -249,8 +249,8 @@ function switchTo(target: string, dir: string, tag: string): string | undefined 
 
 /**
  * Removes what earlier builds left beside `target`: trees that are neither live nor the
- * standby and whose building process is gone, links never switched in, and `.tmp-*` / `.old-*` folders of
- * earlier versions of this code. When `target` itself is missing (a build of an earlier
+ * standby and whose building process is gone, links never switched in, and `.tmp-*` /
+ * `.old-*` folders of earlier versions of this code. When `target` itself is missing (a build of an earlier
  * version killed between its two renames), the newest complete tree becomes live again.
  */
 function removeLeftovers(target: string): void {

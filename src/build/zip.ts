@@ -7,23 +7,21 @@
  * compresses each distinct content once: a loadout's six per-agent zips and its source zip
  * hold the same few files under other names, so a loadout costs one compression per file,
  * not one per entry (issue 13). `ZipContents.prepare` has them compressed in a worker thread
- * (deflate-worker.ts) beforehand; what it did not see is compressed on the calling thread. The archive around the compressed
- * data is written by fflate's `Zip`, which takes entries compressed elsewhere (its
- * `ZipInputFile`), and marks their sizes in a data descriptor after the data (APPNOTE 4.3.9).
+ * (deflate-worker.ts) beforehand; what it did not see is compressed on the calling thread.
+ * The archive around the compressed data is written by fflate's `Zip`, which takes entries
+ * compressed elsewhere (its `ZipInputFile`), and marks their sizes in a data descriptor after
+ * the data (APPNOTE 4.3.9).
  *
  * zlib in libuv's thread pool (yazl's way) was measured and dropped: every call there sets
  * up zlib's 256 KiB of state on a pool thread whose memory the allocator hands back at once,
  * about 30 page faults per entry, which cost more system time than the compression.
- *
- * `zlib.crc32` needs Node 20.15 or 22.2 (package.json `engines`).
  *
  * The compressed bytes are zlib's: the same on every run of one Node version. A Node release
  * that changes its bundled zlib may change them, and a rebuild then writes, and
  * `loadout publish` uploads, new zips with the same contents.
  */
 import { Zip, type ZipInputFile } from 'fflate';
-import { crc32, deflateRawSync } from 'node:zlib';
-import { deflateInWorker, type Deflated } from './deflate-worker.js';
+import { deflateHere, deflateInWorker, type Deflated } from './deflate-worker.js';
 
 /**
  * The date stored in every entry: 1980-01-01 00:00:00, the earliest a zip can hold (like
@@ -45,7 +43,6 @@ const FILE_ATTRIBUTES = 0o100644 * 0x10000;
 const MADE_ON_UNIX = 3;
 /** Compression method 8, DEFLATE (APPNOTE 4.4.5). */
 const DEFLATE = 8;
-
 
 /**
  * Compressed contents, kept so that the same content is compressed once across the archives
@@ -74,10 +71,7 @@ export class ZipContents {
   deflate(data: string | Uint8Array): Deflated {
     let deflated = this.#deflated.get(data);
     if (deflated === undefined) {
-      const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-      const out = deflateRawSync(bytes, { level: 6 });
-      // zlib's output is never a SharedArrayBuffer; the view is what fflate's types ask for.
-      deflated = { crc: crc32(bytes), size: bytes.byteLength, data: new Uint8Array(out.buffer as ArrayBuffer, out.byteOffset, out.byteLength) };
+      deflated = deflateHere(data);
       this.#deflated.set(data, deflated);
     }
     return deflated;

@@ -4,26 +4,24 @@
  * source zip per loadout, the list, tag and agent documents, the description document, the
  * authoring schema, the search index, the pages and the Agent Skills discovery indexes
  * (skill-discovery.ts). A loadout that fails a check refuses the whole build, and `out` is
- * then left untouched. Loadouts whose inputs did not change since
- * the previous build stay as they are, and only the changed ones are written (`cache.ts`).
+ * then left untouched. Loadouts whose inputs did not change since the previous build stay as
+ * they are, and only the changed ones are read, checked and written (`cache.ts`, `stamp.ts`).
  */
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Manifest } from '../catalogue/manifest.js';
 import { listLoadoutIds, readLoadoutSource, type LoadoutSource } from '../catalogue/source.js';
-import { parse as parseYaml } from 'yaml';
 import { readManifestVersion } from '../catalogue/yaml-document.js';
+import { mapConcurrent } from '../concurrency.js';
 import { loadoutsDirOf, passed } from '../verify/catalogue.js';
 import { runChecks, type CheckRun } from '../verify/run.js';
 import { normaliseBaseUrl } from './addresses.js';
-import { BUILD_CACHE_FILE, fingerprintBuild, loadoutKey, makeBuildCache, readBuildCache } from './cache.js';
+import { BUILD_CACHE_FILE, fingerprintBuild, loadoutKey, makeBuildCache, readBuildCache, type CachedLoadout } from './cache.js';
 import { writeCatalogueDocuments } from './catalogue-documents.js';
-import { mapConcurrent } from '../concurrency.js';
-import { openHistory, type CatalogueHistory, type LoadoutHistory } from './history.js';
+import { catalogueEntryOf } from './catalogue-entry.js';
+import { changesSince, openHistory, type CatalogueHistory, type LoadoutHistory } from './history.js';
 import { entriesOfNoLoadout, loadoutOutputPaths, writeLoadoutOutputs } from './loadout-output.js';
 import { findStandby, writeTree, type OutputTree } from './output.js';
-import type { PublishedRecord } from './record.js';
 import { writeCatalogueDiscovery, writeLoadoutDiscovery } from './skill-discovery.js';
+import { stampCollector, stampHolds, type FolderStamp } from './stamp.js';
 
 /** Options of {@link buildCatalogue}. */
 export interface BuildOptions {
@@ -50,7 +48,11 @@ export interface BuildOptions {
 export interface BuildResult {
   /** True when the tree was written. */
   written: boolean;
-  /** The check runs of every loadout (refused ones have a failing check). */
+  /**
+   * The check runs of the loadouts that refused the build (each has a failing check); empty
+   * when the build was written. The runs of loadouts that passed are not kept: they hold
+   * every file's bytes.
+   */
   runs: CheckRun[];
   /** Ids of the loadouts that failed a check; non-empty means nothing was written. */
   refused: string[];
@@ -58,6 +60,11 @@ export interface BuildResult {
   loadouts: { id: string; version: string; versions: string[] }[];
   /** Ids left unchanged from the previous tree. */
   reused: string[];
+  /**
+   * Ids whose folders were read in this build: all of them without a previous tree; on a
+   * rebuild, those that a folder stamp or git could not tell unchanged (cache.ts, stamp.ts).
+   */
+  read: string[];
   /** Non-fatal notes (e.g. not a git repository). */
   warnings: string[];
   /** Bytes written (unchanged loadouts not counted). */
@@ -73,12 +80,17 @@ const CONCURRENCY = 8;
 
 /** One loadout between the check phase and the write phase. */
 interface Planned {
-  run: CheckRun;
-  history: LoadoutHistory;
-  commit: string;
+  id: string;
   key: string;
-  /** The previous tree's record when its outputs stay as they are. */
-  previous: PublishedRecord | undefined;
+  /** What the previous tree holds of it, when its outputs stay as they are. */
+  previous: CachedLoadout | undefined;
+  /** Set when it was read and checked in this build (its outputs are written). */
+  checked?: { run: CheckRun; history: LoadoutHistory; commit: string };
+  /** Its stamp as read in this build; the previous one when it was not read. */
+  stamp: FolderStamp | undefined;
+  dirty: boolean;
+  /** Its warnings from history (versions not published). */
+  warnings: string[];
 }
 
 /**
@@ -93,26 +105,40 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   const ids = await listLoadoutIds(loadoutsDir);
   const fingerprint = await fingerprintBuild(base, fixturesDir);
   const cache = options.clean === true ? undefined : await readBuildCache(options.out, fingerprint);
-  const history = await openHistory(loadoutsDir);
-  const result: BuildResult = { written: false, runs: [], refused: [], loadouts: [], reused: [], warnings: [], bytes: 0 };
+  // The loadouts that may have changed since the previous build (cache.ts): the others keep
+  // their key without being read.
+  const git = await changesSince(loadoutsDir, cache?.head ?? undefined);
+  const unread = (id: string): boolean => {
+    const cached = cache?.loadouts[id];
+    if (cached?.stamp === undefined || git.touched === undefined || git.touched.has(id)) return false;
+    if (cached.dirty && git.head !== (cache?.head ?? undefined)) return false;
+    return stampHolds(join(loadoutsDir, id), cached.stamp);
+  };
+  const carried = new Set(ids.filter(unread));
+  const history = await openHistory(loadoutsDir, cache === undefined ? undefined : ids.filter((id) => !carried.has(id)));
+  const result: BuildResult = { written: false, runs: [], refused: [], loadouts: [], reused: [], read: ids.filter((id) => !carried.has(id)), warnings: [], bytes: 0 };
   if (history.head === undefined) result.warnings.push('not a git repository (or no commits yet): only the working-tree version of each loadout is built');
   try {
     const concurrency = options.concurrency ?? CONCURRENCY;
     const plan = async (id: string): Promise<Planned> => {
-      const source = await readLoadoutSource(loadoutsDir, id);
+      const cached = cache?.loadouts[id];
+      if (cached !== undefined && carried.has(id)) return { id, key: cached.key, previous: cached, stamp: cached.stamp, dirty: cached.dirty, warnings: cached.warnings };
+      const stamps = stampCollector(Date.now());
+      const source = await readLoadoutSource(loadoutsDir, id, undefined, stamps.observe);
       const loadoutHistory = await history.historyOf(id, versionOf(source));
       const commit = commitOf(history, loadoutHistory, id);
       const key = loadoutKey(source, loadoutHistory, commit);
-      const previous = cache?.loadouts[id] === key ? readPreviousRecord(options.out, id) : undefined;
-      const run = previous === undefined ? await runChecks(source, { fixturesDir }) : reusedRun(source, previous);
-      return { run, history: loadoutHistory, commit, key, previous };
+      const warnings = loadoutHistory.skipped.map((s) => `loadouts/${id}: version ${JSON.stringify(s.version)} in loadout.yaml of commit ${s.commit} ${s.reason}: not published`);
+      const planned = { id, key, stamp: stamps.stamp(), dirty: commit.endsWith('+dirty'), warnings };
+      if (cached?.key === key) return { ...planned, previous: cached };
+      return { ...planned, previous: undefined, checked: { run: await runChecks(source, { fixturesDir }), history: loadoutHistory, commit } };
     };
     /** Records what the checks said; false when the loadout refuses the build. */
     const admit = (p: Planned): boolean => {
-      result.runs.push(p.run);
-      for (const s of p.history.skipped) result.warnings.push(`loadouts/${p.run.source.id}: version ${JSON.stringify(s.version)} in loadout.yaml of commit ${s.commit} ${s.reason}: not published`);
-      if (passed(p.run)) return true;
-      result.refused.push(p.run.source.id);
+      result.warnings.push(...p.warnings);
+      if (p.checked === undefined || passed(p.checked.run)) return true;
+      result.runs.push(p.checked.run);
+      result.refused.push(p.id);
       return false;
     };
 
@@ -120,41 +146,37 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     // The loadouts' keys in the standby tree, when this build updates it (output.ts).
     const standby = options.clean === true ? undefined : findStandby(options.out);
     const standbyCache = standby === undefined ? undefined : await readBuildCache(standby, fingerprint);
-    const standbyKeys: Record<string, string> = standbyCache?.loadouts ?? {};
-    const writeLoadout = async (tree: OutputTree, p: Planned): Promise<PublishedRecord> => {
-      let record: PublishedRecord;
-      let versions: string[];
-      const paths = loadoutOutputPaths(p.run.source.id);
+    const writeLoadout = async (tree: OutputTree, p: Planned): Promise<CachedLoadout> => {
+      let built: CachedLoadout;
+      const paths = loadoutOutputPaths(p.id);
       const owned = [...paths.files, ...paths.folders];
       // Unchanged since the live tree and since the standby's generation: the standby holds it already.
-      const kept = tree.updating && p.previous !== undefined && standbyKeys[p.previous.id] === p.key;
+      const kept = tree.updating && p.previous !== undefined && standbyCache?.loadouts[p.id]?.key === p.key;
       // What the standby holds for a loadout whose key changed since its generation goes first.
       if (tree.updating && !kept) for (const path of owned) await tree.remove(path);
-      if (p.previous !== undefined) {
+      if (p.checked === undefined && p.previous !== undefined) {
         if (!kept) for (const path of owned) await tree.reuse(path);
-        record = p.previous;
-        versions = [...p.history.versions.map((v) => v.version), record.version];
-        result.reused.push(record.id);
-      } else {
-        const written = await writeLoadoutOutputs(tree, { base, run: p.run, history: p.history, commit: p.commit, checkedAt });
-        record = written.record;
+        built = { ...p.previous, warnings: p.warnings, stamp: p.stamp, dirty: p.dirty };
+        result.reused.push(p.id);
+      } else if (p.checked !== undefined) {
+        const { run, history: loadoutHistory, commit } = p.checked;
+        const written = await writeLoadoutOutputs(tree, { base, run, history: loadoutHistory, commit, checkedAt });
         // Agent Skills discovery below loadouts/<id>/ (carried over with that folder when unchanged).
-        await writeLoadoutDiscovery(tree, record);
-        versions = written.versions.map((v) => v.version);
+        const discovery = await writeLoadoutDiscovery(tree, written.record);
+        built = { key: p.key, entry: catalogueEntryOf(written.record), discovery, versions: written.versions.map((v) => v.version), warnings: p.warnings, dirty: p.dirty, ...(p.stamp === undefined ? {} : { stamp: p.stamp }) };
         result.warnings.push(...written.warnings);
-      }
-      options.onProgress?.(++done, ids.length, record.id);
-      result.loadouts.push({ id: record.id, version: record.version, versions });
-      // Kept for the catalogue documents without file contents, so memory stays flat in the catalogue's size.
-      return { ...record, files: record.files.map((f) => ({ ...f, content: '' })) };
+      } else throw new Error(`internal error: ${p.id} is neither checked nor carried over`);
+      options.onProgress?.(++done, ids.length, p.id);
+      result.loadouts.push({ id: p.id, version: built.entry.version, versions: built.versions });
+      return built;
     };
-    const finish = async (tree: OutputTree, records: PublishedRecord[], keys: Map<string, string>): Promise<number> => {
-      await writeCatalogueDocuments(tree, base, records);
-      await writeCatalogueDiscovery(tree, records);
-      await tree.writeJson(BUILD_CACHE_FILE, makeBuildCache(fingerprint, keys));
+    const finish = async (tree: OutputTree, built: CachedLoadout[]): Promise<number> => {
+      const entries = built.map((b) => b.entry);
+      await writeCatalogueDocuments(tree, base, entries);
+      await writeCatalogueDiscovery(tree, built.map((b) => ({ ...b.entry, discovery: b.discovery })));
+      await tree.write(BUILD_CACHE_FILE, JSON.stringify(makeBuildCache(fingerprint, git.head, new Map(built.map((b) => [b.entry.id, b])))));
       return tree.bytes;
     };
-    const keysOf = (planned: Planned[]): Map<string, string> => new Map(planned.map((p) => [p.run.source.id, p.key]));
 
     if (standbyCache !== undefined) {
       // The standby will be brought up to date in place (output.ts): every loadout is checked
@@ -165,7 +187,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
         options.out,
         async (tree) => {
           if (tree.updating) for (const path of await entriesOfNoLoadout(tree.dir, ids)) await tree.remove(path);
-          return finish(tree, await mapConcurrent(planned, concurrency, (p) => writeLoadout(tree, p)), keysOf(planned));
+          return finish(tree, await mapConcurrent(planned, concurrency, (p) => writeLoadout(tree, p)));
         },
         { acceptStandby: async (dir) => dir === standby },
       );
@@ -177,16 +199,12 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
       result.bytes = await writeTree(
         options.out,
         async (tree) => {
-          const planned: Planned[] = [];
-          let failing = false;
-          const records = await mapConcurrent(ids, concurrency, async (id, index) => {
+          const built = await mapConcurrent(ids, concurrency, async (id) => {
             const p = await plan(id);
-            planned[index] = p;
-            failing ||= !passed(p.run);
-            return failing ? undefined : writeLoadout(tree, p);
+            return admit(p) && result.refused.length === 0 ? writeLoadout(tree, p) : undefined;
           });
-          if (!planned.map(admit).every(Boolean)) throw refusal;
-          return finish(tree, records.filter((r): r is PublishedRecord => r !== undefined), keysOf(planned));
+          if (result.refused.length > 0) throw refusal;
+          return finish(tree, built.filter((b): b is CachedLoadout => b !== undefined));
         },
         { acceptStandby: async () => false },
       ).catch((error: unknown) => {
@@ -217,30 +235,4 @@ function commitOf(history: CatalogueHistory, loadout: LoadoutHistory, id: string
   if (history.head === undefined) return 'working-tree';
   const commit = loadout.lastCommit ?? history.head;
   return history.dirty.has(id) || loadout.lastCommit === undefined ? `${commit}+dirty` : commit;
-}
-
-function readPreviousRecord(out: string, id: string): PublishedRecord | undefined {
-  try {
-    // Synchronous for the same reason as reading sources: one small file, no thread-pool round trips.
-    return JSON.parse(readFileSync(join(out, 'api', 'loadouts', `${id}.json`), 'utf8')) as PublishedRecord;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * A check run for an unchanged loadout: the checks' stored results, which still hold. The
- * manifest (valid, since the loadout was built) is parsed only if someone reads it.
- */
-function reusedRun(source: LoadoutSource, previous: PublishedRecord): CheckRun {
-  let manifest: Manifest | undefined;
-  return {
-    source,
-    get manifest() {
-      manifest ??= parseYaml(source.manifestText ?? '') as Manifest;
-      return manifest;
-    },
-    results: previous.verification.checks,
-    diagnostics: [],
-  };
 }

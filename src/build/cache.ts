@@ -6,42 +6,81 @@
  * loadout whose key is unchanged keeps its outputs in the tree instead of being checked and
  * written again. The checks are deterministic in those same inputs, so
  * their stored results still hold.
+ *
+ * Beside each key the file keeps what the catalogue-wide documents need of the loadout (its
+ * catalogue entry and discovery indexes), and a stamp of its folder's file status (stamp.ts)
+ * with the HEAD commit of that build. A loadout whose stamp still holds, and whose folder no
+ * commit since then touched, has the same key without its files being read or hashed.
  */
 import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoadoutSource } from '../catalogue/source.js';
+import type { CatalogueEntry, LoadoutDiscovery } from './catalogue-entry.js';
 import type { LoadoutHistory } from './history.js';
+import type { FolderStamp } from './stamp.js';
 
 /** The cache file's name inside the output folder (never served: dot files are not). */
 export const BUILD_CACHE_FILE = '.loadout-build.json';
 
 /** Bump when the layout of the outputs changes in a way the code fingerprint would miss. */
-const FORMAT = 1;
+const FORMAT = 2;
+
+/** What the cache keeps of one loadout built into the tree. */
+export interface CachedLoadout {
+  /** {@link loadoutKey} of its outputs. */
+  key: string;
+  /** What the catalogue-wide documents read of its record. */
+  entry: CatalogueEntry;
+  /** Its own Agent Skills index entries. */
+  discovery: LoadoutDiscovery;
+  /** Every version published, oldest first, the current one last. */
+  versions: string[];
+  /** The build's warnings about it that come from its history (versions not published). */
+  warnings: string[];
+  /** The stamp of its folder as read (stamp.ts); absent when it was changing then. */
+  stamp?: FolderStamp;
+  /** True when it had changes not committed (its key then names HEAD, which may move). */
+  dirty: boolean;
+}
 
 /** The cache file. */
 export interface BuildCache {
   format: number;
   /** Fingerprint of the builder's code and settings; a different one invalidates every key. */
   fingerprint: string;
-  /** Loadout id → key of its outputs in this tree. */
-  loadouts: Record<string, string>;
+  /** The catalogue's HEAD commit at that build; null outside git. */
+  head: string | null;
+  /** Loadout id → what the tree holds of it. */
+  loadouts: Record<string, CachedLoadout>;
 }
 
-/** Reads the cache of a previous tree; undefined when absent, unreadable or for other settings. */
+/**
+ * Reads the cache of a previous tree; undefined when absent, unreadable, of another format or
+ * for other settings. Loadouts whose part is not of the expected shape are left out (built again).
+ */
 export async function readBuildCache(out: string, fingerprint: string): Promise<BuildCache | undefined> {
+  let cache: BuildCache;
   try {
-    const cache = JSON.parse(await readFile(join(out, BUILD_CACHE_FILE), 'utf8')) as BuildCache;
-    return cache.format === FORMAT && cache.fingerprint === fingerprint && typeof cache.loadouts === 'object' ? cache : undefined;
+    cache = JSON.parse(await readFile(join(out, BUILD_CACHE_FILE), 'utf8')) as BuildCache;
   } catch {
     return undefined;
   }
+  if (cache === null || typeof cache !== 'object' || cache.format !== FORMAT || cache.fingerprint !== fingerprint || typeof cache.loadouts !== 'object' || cache.loadouts === null) return undefined;
+  const loadouts: Record<string, CachedLoadout> = {};
+  for (const [id, c] of Object.entries(cache.loadouts)) if (isCachedLoadout(id, c)) loadouts[id] = c;
+  return { format: FORMAT, fingerprint, head: typeof cache.head === 'string' ? cache.head : null, loadouts };
 }
 
-/** A new cache document for `fingerprint` and the keys of the loadouts built. */
-export function makeBuildCache(fingerprint: string, keys: ReadonlyMap<string, string>): BuildCache {
-  return { format: FORMAT, fingerprint, loadouts: Object.fromEntries(keys) };
+function isCachedLoadout(id: string, c: CachedLoadout | null): c is CachedLoadout {
+  const ok = c !== null && typeof c === 'object' && typeof c.key === 'string' && c.entry?.id === id && Array.isArray(c.entry.files) && Array.isArray(c.discovery?.skills) && Array.isArray(c.discovery.legacy);
+  return ok && Array.isArray(c.versions) && Array.isArray(c.warnings) && typeof c.dirty === 'boolean' && (c.stamp === undefined || (Array.isArray(c.stamp.paths) && typeof c.stamp.digest === 'string'));
+}
+
+/** A new cache document for `fingerprint`, the HEAD commit (undefined outside git) and the loadouts built, by id. */
+export function makeBuildCache(fingerprint: string, head: string | undefined, loadouts: ReadonlyMap<string, CachedLoadout>): BuildCache {
+  return { format: FORMAT, fingerprint, head: head ?? null, loadouts: Object.fromEntries(loadouts) };
 }
 
 /**

@@ -13,13 +13,12 @@ import { writeSearchIndex } from '../search/index-file.js';
 import { schemaUrl } from './addresses.js';
 import { describeApi } from './description.js';
 import type { OutputTree } from './output.js';
-import type { PublishedRecord } from './record.js';
+import type { CatalogueEntry } from './catalogue-entry.js';
 
 /**
- * Writes the documents for `records` (file contents may be empty: only metadata is read).
- * Records are listed in the order given.
+ * Writes the documents for the loadouts `records`, listed in the order given.
  */
-export async function writeCatalogueDocuments(tree: OutputTree, base: string, records: readonly PublishedRecord[]): Promise<void> {
+export async function writeCatalogueDocuments(tree: OutputTree, base: string, records: readonly CatalogueEntry[]): Promise<void> {
   // The list carries the same fields as a search result row.
   const summaries = records.map(searchRowOf);
   await tree.writeJson('api/loadouts.json', { total: summaries.length, loadouts: summaries });

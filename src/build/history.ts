@@ -83,21 +83,30 @@ export interface CatalogueHistory {
 }
 
 /**
- * Opens the git history of the catalogue whose loadouts live in `loadoutsDir`. Outside a git
- * repository (or in one with no commits) every history is empty and `head` is undefined.
+ * More loadouts than this are read with one pathspec for the whole `loadouts/` folder instead
+ * of one per loadout (git walks history once either way; a long pathspec list costs matching).
+ */
+const MAX_PATHSPECS = 500;
+
+/**
+ * Opens the git history of the catalogue whose loadouts live in `loadoutsDir`: of every
+ * loadout, or of the loadouts `only` (a rebuild reads the history of the changed ones only,
+ * cache.ts). Outside a git repository (or in one with no commits) every history is empty and
+ * `head` is undefined.
  * @throws LoadoutError `git` when git fails inside a repository.
  */
-export async function openHistory(loadoutsDir: string): Promise<CatalogueHistory> {
+export async function openHistory(loadoutsDir: string, only?: readonly string[]): Promise<CatalogueHistory> {
   const git = simpleGit({ baseDir: resolve(loadoutsDir, '..') });
-  const isRepo = await git.checkIsRepo().catch(() => false);
-  const head = isRepo ? (await git.raw(['rev-parse', '--verify', '-q', 'HEAD']).catch(() => '')).trim() : '';
-  if (!isRepo || head === '') return emptyHistory();
+  const head = await readHead(git);
+  if (head === undefined) return emptyHistory();
   try {
     const top = (await git.revparse(['--show-toplevel'])).trim();
     const prefix = relative(top, resolve(loadoutsDir)).split('\\').join('/');
-    const dates = await readDates(git, prefix);
-    const manifestCommits = await readManifestCommits(git, prefix);
-    const dirty = await readDirty(git, prefix);
+    const folders = only === undefined || only.length > MAX_PATHSPECS ? [prefix === '' ? '.' : prefix] : only.map((id) => `:(top,literal)${prefix === '' ? id : `${prefix}/${id}`}`);
+    if (folders.length === 0) return { ...emptyHistory(), head };
+    const dates = await readDates(git, prefix, folders);
+    const manifestCommits = await readManifestCommits(git, prefix, folders);
+    const dirty = await readDirty(git, prefix, folders);
     const blobs = new BlobReader(top);
     return {
       head,
@@ -107,6 +116,45 @@ export async function openHistory(loadoutsDir: string): Promise<CatalogueHistory
     };
   } catch (cause) {
     if (cause instanceof LoadoutError) throw cause;
+    throw new LoadoutError('git', `cannot read git history of ${loadoutsDir}: ${(cause as Error).message}`, { cause });
+  }
+}
+
+/** HEAD's sha; undefined outside a git repository or in one with no commits. */
+async function readHead(git: SimpleGit): Promise<string | undefined> {
+  const isRepo = await git.checkIsRepo().catch(() => false);
+  const head = isRepo ? (await git.raw(['rev-parse', '--verify', '-q', 'HEAD']).catch(() => '')).trim() : '';
+  return head === '' ? undefined : head;
+}
+
+/**
+ * What changed in git since the commit `since` (a previous build's HEAD), for a rebuild to
+ * know which loadouts' histories may differ: `head` is HEAD now (undefined outside git), and
+ * `touched` the ids of the loadouts that the commits after `since` up to HEAD changed. When
+ * `since` is not an ancestor of HEAD (history was rewritten, or `since` is unknown) every
+ * history may differ, and `touched` is undefined.
+ * @throws LoadoutError `git` when git fails inside a repository.
+ */
+export async function changesSince(loadoutsDir: string, since: string | undefined): Promise<{ head: string | undefined; touched: Set<string> | undefined }> {
+  const git = simpleGit({ baseDir: resolve(loadoutsDir, '..') });
+  const head = await readHead(git);
+  if (head === since) return { head, touched: new Set() };
+  if (head === undefined || since === undefined || !/^[0-9a-f]{40,64}$/u.test(since)) return { head, touched: undefined };
+  // `since` is an ancestor of HEAD when it is their merge base (simple-git does not report
+  // `merge-base --is-ancestor`'s exit code 1, which has no output).
+  const isAncestor = (await git.raw(['merge-base', since, head]).catch(() => '')).trim() === since;
+  if (!isAncestor) return { head, touched: undefined };
+  try {
+    const top = (await git.revparse(['--show-toplevel'])).trim();
+    const prefix = relative(top, resolve(loadoutsDir)).split('\\').join('/');
+    const out = await git.raw(['log', '--format=', '--name-only', `${since}..${head}`, '--', prefix === '' ? '.' : prefix]);
+    const touched = new Set<string>();
+    for (const path of out.split('\n')) {
+      const id = idOf(prefix, path);
+      if (id !== undefined) touched.add(id);
+    }
+    return { head, touched };
+  } catch (cause) {
     throw new LoadoutError('git', `cannot read git history of ${loadoutsDir}: ${(cause as Error).message}`, { cause });
   }
 }
@@ -124,9 +172,9 @@ interface FolderDates {
 }
 
 /** First and last commit dates, the last commit and every commit with its subject, per loadout id. */
-async function readDates(git: SimpleGit, prefix: string): Promise<Map<string, FolderDates>> {
+async function readDates(git: SimpleGit, prefix: string, folders: readonly string[]): Promise<Map<string, FolderDates>> {
   // %s is one line (git joins a multi-line subject); the tab ends the fixed-width fields.
-  const out = await git.raw(['log', '--format=%x00%H %cs%x09%s', '--name-only', '--', prefix === '' ? '.' : prefix]);
+  const out = await git.raw(['log', '--format=%x00%H %cs%x09%s', '--name-only', '--', ...folders]);
   const dates = new Map<string, FolderDates>();
   for (const block of out.split('\u0000').slice(1)) {
     const [header = '', ...paths] = block.split('\n');
@@ -149,9 +197,11 @@ async function readDates(git: SimpleGit, prefix: string): Promise<Map<string, Fo
 }
 
 /** Commits that changed each loadout's manifest, newest first, with their first parents. */
-async function readManifestCommits(git: SimpleGit, prefix: string): Promise<Map<string, { commit: string; parent: string | undefined; date: string }[]>> {
+async function readManifestCommits(git: SimpleGit, prefix: string, folders: readonly string[]): Promise<Map<string, { commit: string; parent: string | undefined; date: string }[]>> {
   const pattern = `${prefix === '' ? '' : `${prefix}/`}*/${MANIFEST_FILE}`;
-  const out = await git.raw(['log', '--format=%x00%H %P%x09%cs', '--name-only', '--', `:(glob)${pattern}`]);
+  // One folder each (`:(top,literal)<folder>`): that folder's manifest; else every manifest.
+  const specs = folders[0]?.startsWith(':(top,literal)') === true ? folders.map((f) => `${f}/${MANIFEST_FILE}`) : [`:(glob)${pattern}`];
+  const out = await git.raw(['log', '--format=%x00%H %P%x09%cs', '--name-only', '--', ...specs]);
   const map = new Map<string, { commit: string; parent: string | undefined; date: string }[]>();
   for (const block of out.split('\u0000').slice(1)) {
     const [header = '', ...paths] = block.split('\n');
@@ -168,8 +218,8 @@ async function readManifestCommits(git: SimpleGit, prefix: string): Promise<Map<
   return map;
 }
 
-async function readDirty(git: SimpleGit, prefix: string): Promise<Set<string>> {
-  const out = await git.raw(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', prefix === '' ? '.' : prefix]);
+async function readDirty(git: SimpleGit, prefix: string, folders: readonly string[]): Promise<Set<string>> {
+  const out = await git.raw(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', ...folders]);
   const top = new Set<string>();
   for (const record of out.split('\u0000')) {
     const id = idOf(prefix, record.slice(3));

@@ -30,13 +30,12 @@
  * latest version is indexed; pinned versions stay at `raw/<id>/<version>/`.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describePathProblem } from '../catalogue/file-path.js';
 import { readFrontMatter } from '../catalogue/front-matter.js';
 import { pathInsideSkill } from '../install/layout/layout.js';
 import { rawTreePath } from './addresses.js';
 import type { OutputTree } from './output.js';
+import type { LoadoutDiscovery } from './catalogue-entry.js';
 import type { PublishedRecord } from './record.js';
 import { writeZip } from './zip.js';
 
@@ -127,11 +126,11 @@ const isSafeLegacyPath = (rel: string): boolean => !rel.includes('..') && !rel.s
 
 /**
  * Writes the discovery files of one loadout below `loadouts/<id>/.well-known/` (see the
- * module comment) and returns its 0.2 index. Every write goes through `tree`, which refuses
+ * module comment) and returns the entries of its two indexes. Every write goes through `tree`, which refuses
  * paths that leave it; skill names are slugs and file paths passed the `files[].path` rule.
  * @throws LoadoutError `internal` from `tree` for a path that would leave it (a bug).
  */
-export async function writeLoadoutDiscovery(tree: OutputTree, record: Pick<PublishedRecord, 'id' | 'files'>): Promise<DiscoveryIndex> {
+export async function writeLoadoutDiscovery(tree: OutputTree, record: Pick<PublishedRecord, 'id' | 'files'>): Promise<LoadoutDiscovery> {
   const folder = loadoutDiscoveryFolder(record.id);
   const skills = discoverableSkills(record);
   const entries: DiscoveryEntry[] = [];
@@ -151,10 +150,9 @@ export async function writeLoadoutDiscovery(tree: OutputTree, record: Pick<Publi
     for (const f of skill.files) await tree.link(`${folder}/${LEGACY_SKILLS_DIR}/${skill.name}/${f.rel}`, rawTreePath(record.id, 'latest', f.path));
     legacy.push({ name: skill.name, description: skill.description, files: skill.files.map((f) => f.rel) });
   }
-  const index: DiscoveryIndex = { $schema: DISCOVERY_SCHEMA, skills: entries };
-  await tree.writeJson(`${folder}/${AGENT_SKILLS_DIR}/${INDEX_FILE}`, index);
+  await tree.writeJson(`${folder}/${AGENT_SKILLS_DIR}/${INDEX_FILE}`, { $schema: DISCOVERY_SCHEMA, skills: entries } satisfies DiscoveryIndex);
   await tree.writeJson(`${folder}/${LEGACY_SKILLS_DIR}/${INDEX_FILE}`, { skills: legacy } satisfies LegacyIndex);
-  return index;
+  return { skills: entries, legacy };
 }
 
 /** Which loadout's skill wins a shared name: featured first, then the most recently updated, then by id. */
@@ -166,42 +164,29 @@ function compareOwners(a: Pick<PublishedRecord, 'id' | 'featured' | 'updated'>, 
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-/** A loadout's index, read back from the tree (synchronously: one small file each, 20,000 of them at 10,000 loadouts, where a thread-pool round trip each cost 3 s). */
-function readIndex<T>(tree: OutputTree, path: string): T | undefined {
-  let text: string;
-  try {
-    text = readFileSync(join(tree.dir, ...path.split('/')), 'utf8');
-  } catch {
-    return undefined;
-  }
-  return JSON.parse(text) as T;
-}
-
 /**
- * Writes the catalogue-wide indexes in `.well-known/` from the loadouts' own, which must be in
- * the tree already (written by {@link writeLoadoutDiscovery}, or carried over from the
- * previous tree): each skill name once, from the loadout that {@link compareOwners} puts
- * first. The 0.2 entries point into the loadouts' folders; the legacy files are copied.
- * @throws LoadoutError `internal` from `tree` (a bug); Error when a loadout's index is not JSON.
+ * Writes the catalogue-wide indexes in `.well-known/` from the loadouts' own (`discovery`, as
+ * {@link writeLoadoutDiscovery} returned them, in this build or, kept in the build cache, in an
+ * earlier one), whose files must be in the tree already: each skill name once, from the
+ * loadout that {@link compareOwners} puts first. The 0.2 entries point into the loadouts'
+ * folders; the legacy files are linked.
+ * @throws LoadoutError `internal` from `tree` (a bug); the file system's error when a legacy
+ *   file is missing from the tree.
  */
-export async function writeCatalogueDiscovery(tree: OutputTree, records: readonly Pick<PublishedRecord, 'id' | 'featured' | 'updated'>[]): Promise<DiscoveryIndex> {
+export async function writeCatalogueDiscovery(tree: OutputTree, records: readonly (Pick<PublishedRecord, 'id' | 'featured' | 'updated'> & { discovery: LoadoutDiscovery })[]): Promise<DiscoveryIndex> {
   const taken = new Set<string>();
   const legacyTaken = new Set<string>();
   const entries: DiscoveryEntry[] = [];
   const legacy: LegacyEntry[] = [];
-  // The loadouts' own indexes are read back: on disk first.
-  await tree.flush();
   for (const record of [...records].sort(compareOwners)) {
     const folder = loadoutDiscoveryFolder(record.id);
-    const own = readIndex<DiscoveryIndex>(tree, `${folder}/${AGENT_SKILLS_DIR}/${INDEX_FILE}`);
-    for (const entry of own?.skills ?? []) {
+    for (const entry of record.discovery.skills) {
       if (taken.has(entry.name)) continue;
       taken.add(entry.name);
       entries.push({ ...entry, url: `../../${folder}/${AGENT_SKILLS_DIR}/${entry.url}` });
     }
-    const ownLegacy = readIndex<LegacyIndex>(tree, `${folder}/${LEGACY_SKILLS_DIR}/${INDEX_FILE}`);
-    for (const entry of ownLegacy?.skills ?? []) {
-      // Read back from the tree (maybe carried over from an earlier build): paths are checked again before any read.
+    for (const entry of record.discovery.legacy) {
+      // Maybe read back from the build cache: paths are checked again before any link.
       if (legacyTaken.has(entry.name) || !SKILL_NAME.test(entry.name) || !entry.files.every((rel) => describePathProblem(rel) === undefined && isSafeLegacyPath(rel))) continue;
       legacyTaken.add(entry.name);
       for (const rel of entry.files) {

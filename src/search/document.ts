@@ -5,7 +5,7 @@
  * download and for the server to hold 10,000 loadouts well under its memory target.
  */
 import { PUBLISHED_AGENTS, type Agent, type CompatibilityLevel } from '../catalogue/vocabulary.js';
-import type { PublishedRecord } from '../build/record.js';
+import type { CatalogueEntry } from '../build/catalogue-entry.js';
 import type { CompiledSettings } from './settings.js';
 
 /** The fields of one search result apart from `score`, in the response's order. */
@@ -45,8 +45,8 @@ export interface SearchDocument {
   files: string;
 }
 
-/** The result fields of a published record. Pure. */
-export function searchRowOf(r: PublishedRecord): SearchRow {
+/** The result fields of a loadout (its record, or the build's entry of it). Pure. */
+export function searchRowOf(r: CatalogueEntry): SearchRow {
   return {
     id: r.id,
     title: r.title,
@@ -72,7 +72,7 @@ export function searchRowOf(r: PublishedRecord): SearchRow {
  * dotted names also appear joined (`next.js` and `next-js` → `nextjs`, by `compiled.withJoined`),
  * so a query that writes a name without its separator still matches. Pure.
  */
-export function searchDocumentOf(r: PublishedRecord, compiled: CompiledSettings): SearchDocument {
+export function searchDocumentOf(r: CatalogueEntry, compiled: CompiledSettings): SearchDocument {
   const { withJoined } = compiled;
   const skills = [...new Set(r.files.flatMap((f) => (f.skill === null ? [] : [f.skill])))];
   return {

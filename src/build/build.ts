@@ -17,7 +17,7 @@ import { normaliseBaseUrl } from './addresses.js';
 import { BUILD_CACHE_FILE, fingerprintBuild, loadoutKey, makeBuildCache, readBuildCache, type CachedLoadout } from './cache.js';
 import { writeCatalogueDocuments } from './catalogue-documents.js';
 import { catalogueEntryOf } from './catalogue-entry.js';
-import { changesSince, openHistory, type CatalogueHistory, type LoadoutHistory } from './history.js';
+import { changesSince, openHistory, openRepository, type CatalogueHistory, type LoadoutHistory } from './history.js';
 import { entriesOfNoLoadout, loadoutOutputPaths, writeLoadoutOutputs } from './loadout-output.js';
 import { findStandby, writeTree, type OutputTree } from './output.js';
 import { writeCatalogueDiscovery, writeLoadoutDiscovery } from './skill-discovery.js';
@@ -78,20 +78,20 @@ export interface BuildResult {
  */
 const CONCURRENCY = 8;
 
-/** One loadout between the check phase and the write phase. */
-interface Planned {
+/**
+ * One loadout between the check phase and the write phase: either carried over (`previous`,
+ * what the previous tree holds of it, whose outputs stay as they are) or checked in this build
+ * (`checked`, and its outputs are written).
+ */
+type Planned = {
   id: string;
   key: string;
-  /** What the previous tree holds of it, when its outputs stay as they are. */
-  previous: CachedLoadout | undefined;
-  /** Set when it was read and checked in this build (its outputs are written). */
-  checked?: { run: CheckRun; history: LoadoutHistory; commit: string };
   /** Its stamp as read in this build; the previous one when it was not read. */
   stamp: FolderStamp | undefined;
   dirty: boolean;
   /** Its warnings from history (versions not published). */
   warnings: string[];
-}
+} & ({ previous: CachedLoadout; checked?: undefined } | { previous?: undefined; checked: { run: CheckRun; history: LoadoutHistory; commit: string } });
 
 /**
  * Builds the catalogue at `options.root` into `options.out`.
@@ -107,16 +107,19 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   const cache = options.clean === true ? undefined : await readBuildCache(options.out, fingerprint);
   // The loadouts that may have changed since the previous build (cache.ts): the others keep
   // their key without being read.
-  const git = await changesSince(loadoutsDir, cache?.head ?? undefined);
+  const repo = await openRepository(loadoutsDir);
+  const previousHead = cache?.head ?? undefined;
+  const { touched } = await changesSince(repo, previousHead);
   const unread = (id: string): boolean => {
     const cached = cache?.loadouts[id];
-    if (cached?.stamp === undefined || git.touched === undefined || git.touched.has(id)) return false;
-    if (cached.dirty && git.head !== (cache?.head ?? undefined)) return false;
+    if (cached?.stamp === undefined || touched === undefined || touched.has(id)) return false;
+    if (cached.dirty && repo?.head !== previousHead) return false;
     return stampHolds(join(loadoutsDir, id), cached.stamp);
   };
   const carried = new Set(ids.filter(unread));
-  const history = await openHistory(loadoutsDir, cache === undefined ? undefined : ids.filter((id) => !carried.has(id)));
-  const result: BuildResult = { written: false, runs: [], refused: [], loadouts: [], reused: [], read: ids.filter((id) => !carried.has(id)), warnings: [], bytes: 0 };
+  const read = ids.filter((id) => !carried.has(id));
+  const history = await openHistory(repo, cache === undefined ? undefined : read);
+  const result: BuildResult = { written: false, runs: [], refused: [], loadouts: [], reused: [], read, warnings: [], bytes: 0 };
   if (history.head === undefined) result.warnings.push('not a git repository (or no commits yet): only the working-tree version of each loadout is built');
   try {
     const concurrency = options.concurrency ?? CONCURRENCY;
@@ -131,7 +134,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
       const warnings = loadoutHistory.skipped.map((s) => `loadouts/${id}: version ${JSON.stringify(s.version)} in loadout.yaml of commit ${s.commit} ${s.reason}: not published`);
       const planned = { id, key, stamp: stamps.stamp(), dirty: commit.endsWith('+dirty'), warnings };
       if (cached?.key === key) return { ...planned, previous: cached };
-      return { ...planned, previous: undefined, checked: { run: await runChecks(source, { fixturesDir }), history: loadoutHistory, commit } };
+      return { ...planned, checked: { run: await runChecks(source, { fixturesDir }), history: loadoutHistory, commit } };
     };
     /** Records what the checks said; false when the loadout refuses the build. */
     const admit = (p: Planned): boolean => {
@@ -154,18 +157,18 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
       const kept = tree.updating && p.previous !== undefined && standbyCache?.loadouts[p.id]?.key === p.key;
       // What the standby holds for a loadout whose key changed since its generation goes first.
       if (tree.updating && !kept) for (const path of owned) await tree.remove(path);
-      if (p.checked === undefined && p.previous !== undefined) {
+      if (p.checked === undefined) {
         if (!kept) for (const path of owned) await tree.reuse(path);
         built = { ...p.previous, warnings: p.warnings, stamp: p.stamp, dirty: p.dirty };
         result.reused.push(p.id);
-      } else if (p.checked !== undefined) {
+      } else {
         const { run, history: loadoutHistory, commit } = p.checked;
         const written = await writeLoadoutOutputs(tree, { base, run, history: loadoutHistory, commit, checkedAt });
         // Agent Skills discovery below loadouts/<id>/ (carried over with that folder when unchanged).
         const discovery = await writeLoadoutDiscovery(tree, written.record);
         built = { key: p.key, entry: catalogueEntryOf(written.record), discovery, versions: written.versions.map((v) => v.version), warnings: p.warnings, dirty: p.dirty, ...(p.stamp === undefined ? {} : { stamp: p.stamp }) };
         result.warnings.push(...written.warnings);
-      } else throw new Error(`internal error: ${p.id} is neither checked nor carried over`);
+      }
       options.onProgress?.(++done, ids.length, p.id);
       result.loadouts.push({ id: p.id, version: built.entry.version, versions: built.versions });
       return built;
@@ -174,7 +177,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
       const entries = built.map((b) => b.entry);
       await writeCatalogueDocuments(tree, base, entries);
       await writeCatalogueDiscovery(tree, built.map((b) => ({ ...b.entry, discovery: b.discovery })));
-      await tree.write(BUILD_CACHE_FILE, JSON.stringify(makeBuildCache(fingerprint, git.head, new Map(built.map((b) => [b.entry.id, b])))));
+      await tree.write(BUILD_CACHE_FILE, JSON.stringify(makeBuildCache(fingerprint, repo?.head, new Map(built.map((b) => [b.entry.id, b])))));
       return tree.bytes;
     };
 

@@ -88,25 +88,60 @@ export interface CatalogueHistory {
  */
 const MAX_PATHSPECS = 500;
 
+/** The git repository that holds a catalogue, with a commit. */
+export interface CatalogueRepository {
+  git: SimpleGit;
+  /** HEAD's sha. */
+  head: string;
+  /** The repository's top folder. */
+  top: string;
+  /** The `loadouts/` folder relative to `top`, with forward slashes (`''` when it is the top). */
+  prefix: string;
+}
+
 /**
- * Opens the git history of the catalogue whose loadouts live in `loadoutsDir`: of every
- * loadout, or of the loadouts `only` (a rebuild reads the history of the changed ones only,
- * cache.ts). Outside a git repository (or in one with no commits) every history is empty and
- * `head` is undefined.
+ * The git repository of the catalogue whose loadouts live in `loadoutsDir`; undefined outside
+ * a git repository or in one with no commits. Read once per build and shared by
+ * {@link changesSince} and {@link openHistory}.
  * @throws LoadoutError `git` when git fails inside a repository.
  */
-export async function openHistory(loadoutsDir: string, only?: readonly string[]): Promise<CatalogueHistory> {
+export async function openRepository(loadoutsDir: string): Promise<CatalogueRepository | undefined> {
   const git = simpleGit({ baseDir: resolve(loadoutsDir, '..') });
-  const head = await readHead(git);
-  if (head === undefined) return emptyHistory();
+  const isRepo = await git.checkIsRepo().catch(() => false);
+  const head = isRepo ? (await git.raw(['rev-parse', '--verify', '-q', 'HEAD']).catch(() => '')).trim() : '';
+  if (head === '') return undefined;
   try {
     const top = (await git.revparse(['--show-toplevel'])).trim();
-    const prefix = relative(top, resolve(loadoutsDir)).split('\\').join('/');
-    const folders = only === undefined || only.length > MAX_PATHSPECS ? [prefix === '' ? '.' : prefix] : only.map((id) => `:(top,literal)${prefix === '' ? id : `${prefix}/${id}`}`);
-    if (folders.length === 0) return { ...emptyHistory(), head };
-    const dates = await readDates(git, prefix, folders);
-    const manifestCommits = await readManifestCommits(git, prefix, folders);
-    const dirty = await readDirty(git, prefix, folders);
+    return { git, head, top, prefix: relative(top, resolve(loadoutsDir)).split('\\').join('/') };
+  } catch (cause) {
+    throw new LoadoutError('git', `cannot read git history of ${loadoutsDir}: ${(cause as Error).message}`, { cause });
+  }
+}
+
+/** Pathspecs of the loadout folders `only` (every one when undefined), and of their manifests. */
+function pathspecs(prefix: string, only: readonly string[] | undefined): { folders: string[]; manifests: string[] } {
+  if (only === undefined || only.length > MAX_PATHSPECS) {
+    return { folders: [prefix === '' ? '.' : prefix], manifests: [`:(glob)${prefix === '' ? '' : `${prefix}/`}*/${MANIFEST_FILE}`] };
+  }
+  const folders = only.map((id) => `:(top,literal)${prefix === '' ? id : `${prefix}/${id}`}`);
+  return { folders, manifests: folders.map((f) => `${f}/${MANIFEST_FILE}`) };
+}
+
+/**
+ * Opens the git history of the catalogue in `repo` (undefined: not in git, and every history
+ * is empty with `head` undefined): of every loadout, or of the loadouts `only` (a rebuild
+ * reads the history of the changed ones only, cache.ts).
+ * @throws LoadoutError `git` when git fails.
+ */
+export async function openHistory(repo: CatalogueRepository | undefined, only?: readonly string[]): Promise<CatalogueHistory> {
+  if (repo === undefined) return emptyHistory();
+  const { git, head, top, prefix } = repo;
+  if (only?.length === 0) return { ...emptyHistory(), head };
+  try {
+    const specs = pathspecs(prefix, only);
+    const dates = await readDates(git, prefix, specs.folders);
+    const manifestCommits = await readManifestCommits(git, prefix, specs.manifests);
+    const dirty = await readDirty(git, prefix, specs.folders);
     const blobs = new BlobReader(top);
     return {
       head,
@@ -116,46 +151,36 @@ export async function openHistory(loadoutsDir: string, only?: readonly string[])
     };
   } catch (cause) {
     if (cause instanceof LoadoutError) throw cause;
-    throw new LoadoutError('git', `cannot read git history of ${loadoutsDir}: ${(cause as Error).message}`, { cause });
+    throw new LoadoutError('git', `cannot read git history of ${top}: ${(cause as Error).message}`, { cause });
   }
-}
-
-/** HEAD's sha; undefined outside a git repository or in one with no commits. */
-async function readHead(git: SimpleGit): Promise<string | undefined> {
-  const isRepo = await git.checkIsRepo().catch(() => false);
-  const head = isRepo ? (await git.raw(['rev-parse', '--verify', '-q', 'HEAD']).catch(() => '')).trim() : '';
-  return head === '' ? undefined : head;
 }
 
 /**
  * What changed in git since the commit `since` (a previous build's HEAD), for a rebuild to
- * know which loadouts' histories may differ: `head` is HEAD now (undefined outside git), and
- * `touched` the ids of the loadouts that the commits after `since` up to HEAD changed. When
- * `since` is not an ancestor of HEAD (history was rewritten, or `since` is unknown) every
- * history may differ, and `touched` is undefined.
- * @throws LoadoutError `git` when git fails inside a repository.
+ * know which loadouts' histories may differ: `touched` holds the ids of the loadouts that the
+ * commits after `since` up to HEAD changed. When `since` is not an ancestor of HEAD (history
+ * was rewritten, or `since` is unknown, or either is outside git) every history may differ,
+ * and `touched` is undefined.
+ * @throws LoadoutError `git` when git fails.
  */
-export async function changesSince(loadoutsDir: string, since: string | undefined): Promise<{ head: string | undefined; touched: Set<string> | undefined }> {
-  const git = simpleGit({ baseDir: resolve(loadoutsDir, '..') });
-  const head = await readHead(git);
-  if (head === since) return { head, touched: new Set() };
-  if (head === undefined || since === undefined || !/^[0-9a-f]{40,64}$/u.test(since)) return { head, touched: undefined };
+export async function changesSince(repo: CatalogueRepository | undefined, since: string | undefined): Promise<{ touched: Set<string> | undefined }> {
+  if (repo?.head === since) return { touched: new Set() };
+  if (repo === undefined || since === undefined || !/^[0-9a-f]{40,64}$/u.test(since)) return { touched: undefined };
+  const { git, head, prefix } = repo;
   // `since` is an ancestor of HEAD when it is their merge base (simple-git does not report
   // `merge-base --is-ancestor`'s exit code 1, which has no output).
   const isAncestor = (await git.raw(['merge-base', since, head]).catch(() => '')).trim() === since;
-  if (!isAncestor) return { head, touched: undefined };
+  if (!isAncestor) return { touched: undefined };
   try {
-    const top = (await git.revparse(['--show-toplevel'])).trim();
-    const prefix = relative(top, resolve(loadoutsDir)).split('\\').join('/');
-    const out = await git.raw(['log', '--format=', '--name-only', `${since}..${head}`, '--', prefix === '' ? '.' : prefix]);
+    const out = await git.raw(['log', '--format=', '--name-only', `${since}..${head}`, '--', ...pathspecs(prefix, undefined).folders]);
     const touched = new Set<string>();
     for (const path of out.split('\n')) {
       const id = idOf(prefix, path);
       if (id !== undefined) touched.add(id);
     }
-    return { head, touched };
+    return { touched };
   } catch (cause) {
-    throw new LoadoutError('git', `cannot read git history of ${loadoutsDir}: ${(cause as Error).message}`, { cause });
+    throw new LoadoutError('git', `cannot read git history of ${repo.top}: ${(cause as Error).message}`, { cause });
   }
 }
 
@@ -197,11 +222,8 @@ async function readDates(git: SimpleGit, prefix: string, folders: readonly strin
 }
 
 /** Commits that changed each loadout's manifest, newest first, with their first parents. */
-async function readManifestCommits(git: SimpleGit, prefix: string, folders: readonly string[]): Promise<Map<string, { commit: string; parent: string | undefined; date: string }[]>> {
-  const pattern = `${prefix === '' ? '' : `${prefix}/`}*/${MANIFEST_FILE}`;
-  // One folder each (`:(top,literal)<folder>`): that folder's manifest; else every manifest.
-  const specs = folders[0]?.startsWith(':(top,literal)') === true ? folders.map((f) => `${f}/${MANIFEST_FILE}`) : [`:(glob)${pattern}`];
-  const out = await git.raw(['log', '--format=%x00%H %P%x09%cs', '--name-only', '--', ...specs]);
+async function readManifestCommits(git: SimpleGit, prefix: string, manifests: readonly string[]): Promise<Map<string, { commit: string; parent: string | undefined; date: string }[]>> {
+  const out = await git.raw(['log', '--format=%x00%H %P%x09%cs', '--name-only', '--', ...manifests]);
   const map = new Map<string, { commit: string; parent: string | undefined; date: string }[]>();
   for (const block of out.split('\u0000').slice(1)) {
     const [header = '', ...paths] = block.split('\n');

@@ -18,19 +18,22 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoadoutSource } from '../catalogue/source.js';
 import type { CatalogueEntry, LoadoutDiscovery } from './catalogue-entry.js';
-import type { LoadoutHistory } from './history.js';
+import type { HistoricVersion, LoadoutHistory } from './history.js';
 import type { FolderStamp } from './stamp.js';
+import { isEntryNameOf } from './store.js';
 
 /** The cache file's name inside the output folder (never served: dot files are not). */
 export const BUILD_CACHE_FILE = '.loadout-build.json';
 
 /** Bump when the layout of the outputs changes in a way the code fingerprint would miss. */
-const FORMAT = 2;
+const FORMAT = 3;
 
 /** What the cache keeps of one loadout built into the tree. */
 export interface CachedLoadout {
   /** {@link loadoutKey} of its outputs. */
   key: string;
+  /** Its entry in the store, which the tree links to (store.ts). */
+  name: string;
   /** What the catalogue-wide documents read of its record. */
   entry: CatalogueEntry;
   /** Its own Agent Skills index entries. */
@@ -74,7 +77,7 @@ export async function readBuildCache(out: string, fingerprint: string): Promise<
 }
 
 function isCachedLoadout(id: string, c: CachedLoadout | null): c is CachedLoadout {
-  const ok = c !== null && typeof c === 'object' && typeof c.key === 'string' && c.entry?.id === id && Array.isArray(c.entry.files) && Array.isArray(c.discovery?.skills) && Array.isArray(c.discovery.legacy);
+  const ok = c !== null && typeof c === 'object' && typeof c.key === 'string' && typeof c.name === 'string' && isEntryNameOf(id, c.name) && c.entry?.id === id && Array.isArray(c.entry.files) && Array.isArray(c.discovery?.skills) && Array.isArray(c.discovery.legacy);
   return ok && Array.isArray(c.versions) && Array.isArray(c.warnings) && typeof c.dirty === 'boolean' && (c.stamp === undefined || (Array.isArray(c.stamp.paths) && typeof c.stamp.digest === 'string'));
 }
 
@@ -110,7 +113,7 @@ async function hashFolder(hash: ReturnType<typeof createHash>, dir: string, incl
  * (published versions and the commits holding them, dates, and each version's changes, the
  * changelog of versions.json), and the commit its verification names. Pure.
  */
-export function loadoutKey(source: LoadoutSource, history: LoadoutHistory, commit: string): string {
+export function loadoutKey(source: LoadoutSource, history: Omit<LoadoutHistory, 'versions'> & { versions: readonly Omit<HistoricVersion, 'load'>[] }, commit: string): string {
   const hash = createHash('sha256');
   hash.update(`manifest\n${source.manifestText ?? ''}\n`);
   for (const path of [...source.files.keys()].sort()) {

@@ -12,7 +12,7 @@ import { searchRowOf } from '../search/document.js';
 import { writeSearchIndex } from '../search/index-file.js';
 import { schemaUrl } from './addresses.js';
 import { describeApi } from './description.js';
-import type { OutputTree } from './output.js';
+import type { OutputTree } from './tree-files.js';
 import type { CatalogueEntry } from './catalogue-entry.js';
 
 /**

@@ -44,6 +44,12 @@ export interface HistoricVersion {
   load(): Promise<Snapshot | undefined>;
 }
 
+/** An earlier version with its files read: what a build's worker thread gets (no functions cross threads). */
+export type HistoricVersionData = Omit<HistoricVersion, 'load'> & {
+  /** Its files, or undefined when the commit has no manifest for the loadout. */
+  snapshot: Snapshot | undefined;
+};
+
 /** What git says about one loadout. */
 export interface LoadoutHistory {
   /** Versions other than the working tree's, oldest first. */
@@ -58,6 +64,15 @@ export interface LoadoutHistory {
   currentChanges: string[];
   /** Versions found in history but not published, each with the commit and why (for the build's warnings). */
   skipped: SkippedVersion[];
+}
+
+/** A {@link LoadoutHistory} with the files of every earlier version read. */
+export type LoadoutHistoryData = Omit<LoadoutHistory, 'versions'> & { versions: HistoricVersionData[] };
+
+/** Reads the files of every earlier version of `history` (git, through its reader). */
+export async function readHistoryData(history: LoadoutHistory): Promise<LoadoutHistoryData> {
+  const versions = await Promise.all(history.versions.map(async ({ load, ...version }) => ({ ...version, snapshot: await load() })));
+  return { ...history, versions };
 }
 
 /** A version read from history that fails the rules of the current manifest, so is not published. */
@@ -336,11 +351,14 @@ async function readSnapshot(git: SimpleGit, blobs: BlobReader, commit: string, d
 /**
  * Reads blobs through one `git cat-file --batch` process (git's documented batch protocol:
  * a request line `<rev>:<path>`, an answer header `<sha> <type> <size>` or `<rev> missing`,
- * then `size` bytes and a newline). Requests are answered in order.
+ * then `size` bytes and a newline). Requests are answered in order. The requests of one turn
+ * of the event loop go to git in one write (issue 13: a write per request cost a cold build
+ * of 10,000 loadouts 1.6 s of the main thread).
  */
 class BlobReader {
   private readonly child;
   private buffer = Buffer.alloc(0);
+  private pending = '';
   private readonly queue: { resolve: (b: Uint8Array | undefined) => void; reject: (e: Error) => void }[] = [];
 
   constructor(cwd: string) {
@@ -358,11 +376,19 @@ class BlobReader {
   read(spec: string): Promise<Uint8Array | undefined> {
     return new Promise((resolve, reject) => {
       this.queue.push({ resolve, reject });
-      this.child.stdin.write(`${spec}\n`);
+      if (this.pending === '') setImmediate(() => this.send());
+      this.pending += `${spec}\n`;
     });
   }
 
+  private send(): void {
+    const requests = this.pending;
+    this.pending = '';
+    if (requests !== '') this.child.stdin.write(requests);
+  }
+
   close(): void {
+    if (this.pending !== '') this.send();
     this.child.stdin.end();
   }
 

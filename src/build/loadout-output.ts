@@ -1,11 +1,9 @@
 /**
  * Everything the static tree holds for one loadout: its record, raw files for every version
  * and `latest`, the six per-agent zips and the source zip, its page and `versions.json`.
- * All of it lives below paths named by the loadout id (see {@link loadoutOutputPaths}), which
- * is what lets an incremental build carry a loadout's outputs over unchanged.
+ * All of it lives below paths named by the loadout id (store.ts `loadoutOutputPaths`), which
+ * is what lets the build write it once as an entry of the store and link trees to it.
  */
-import { readdir } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describePathProblem } from '../catalogue/file-path.js';
 import { MANIFEST_FILE, type FileEntry, type Manifest } from '../catalogue/manifest.js';
 import { decodeUtf8, type LoadoutSource } from '../catalogue/source.js';
@@ -14,8 +12,8 @@ import { measureContextForAgents, type ContextCost } from '../install/layout/con
 import { runChecks, type CheckRun } from '../verify/run.js';
 import { summariseVerification } from '../verify/verification.js';
 import { rawTreeFolder, rawTreePath, rawUrl } from './addresses.js';
-import type { HistoricVersion, LoadoutHistory } from './history.js';
-import type { OutputTree } from './output.js';
+import type { HistoricVersionData, LoadoutHistoryData } from './history.js';
+import type { OutputTree } from './tree-files.js';
 import { renderLoadoutPage } from '../pages/loadout.js';
 import { buildRecord, sha256, type PublishedRecord } from './record.js';
 import { writeZip, ZipContents } from './zip.js';
@@ -63,41 +61,13 @@ function entryFields(entry: FileEntry | undefined): Pick<VersionFile, 'role' | '
   return entry.install_to === undefined ? fields : { ...fields, install_to: entry.install_to };
 }
 
-/** The files and folders of the tree that belong to loadout `id` alone. */
-export function loadoutOutputPaths(id: string): { files: string[]; folders: string[] } {
-  return { files: [`api/loadouts/${id}.json`], folders: [`api/loadouts/${id}`, `raw/${id}`, `download/${id}`, `loadouts/${id}`] };
-}
-
-/** The folders of the tree whose children are the loadouts' own (by {@link loadoutOutputPaths}). */
-const LOADOUT_PARENTS = ['api/loadouts', 'raw', 'download', 'loadouts'];
-
-/**
- * The entries of the tree at `dir` that belong to no loadout in `ids`: the catalogue
- * documents (every path outside {@link loadoutOutputPaths}) and the outputs of loadouts no
- * longer in the catalogue. Tree paths, for `OutputTree.remove`; an update of a standby tree
- * removes them before writing the catalogue documents again.
- */
-export async function entriesOfNoLoadout(dir: string, ids: readonly string[]): Promise<string[]> {
-  const owned = new Set(ids.flatMap((id) => { const p = loadoutOutputPaths(id); return [...p.files, ...p.folders]; }));
-  const found: string[] = [];
-  const visit = async (path: string): Promise<void> => {
-    for (const name of await readdir(path === '' ? dir : join(dir, path))) {
-      const child = path === '' ? name : `${path}/${name}`;
-      if (owned.has(child)) continue;
-      if (LOADOUT_PARENTS.includes(child) || LOADOUT_PARENTS.some((p) => p.startsWith(`${child}/`))) await visit(child);
-      else found.push(child);
-    }
-  };
-  await visit('');
-  return found;
-}
-
 /** What {@link writeLoadoutOutputs} needs besides the tree. */
 export interface LoadoutOutputInput {
   base: string;
   /** A check run whose checks all passed (so `manifest` is set). */
   run: CheckRun;
-  history: LoadoutHistory;
+  /** Its history, with the files of every earlier version read (history.ts). */
+  history: LoadoutHistoryData;
   /** `verification.commit`. */
   commit: string;
   checkedAt: Date;
@@ -134,7 +104,7 @@ function decodeAll(source: LoadoutSource): Map<string, string> {
   return texts;
 }
 
-async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun, record: PublishedRecord, history: LoadoutHistory): Promise<VersionEntry> {
+async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun, record: PublishedRecord, history: LoadoutHistoryData): Promise<VersionEntry> {
   const { id, version } = record;
   const manifest = run.manifest as Manifest;
   const texts = new Map(record.files.map((f) => [f.path, f.content]));
@@ -142,9 +112,8 @@ async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun
   for (const file of record.files) writes.push(tree.write(rawTreePath(id, version, file.path), file.content));
   // `latest` holds the same files as the version it follows.
   writes.push(tree.linkFolder(rawTreeFolder(id, 'latest'), rawTreeFolder(id, version)));
-  // The seven zips hold the same files under other names: each is compressed once, in the compression thread.
+  // The seven zips hold the same files under other names: each is compressed once.
   const contents = new ZipContents();
-  await contents.prepare([run.source.manifestText ?? '', ...record.files.map((f) => f.content)]);
   // The record's install entries are the install plans (record.ts), resolved once.
   for (const agent of PUBLISHED_AGENTS) {
     writes.push(tree.write(`download/${id}/${agent}.zip`, writeZip(record.install[agent].files.map(({ path, target }) => ({ path: target, data: texts.get(path) ?? '' })), contents)));
@@ -169,8 +138,8 @@ async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun
  * `files[].path`) and its entry in versions.json. A file whose path fails the rule is left
  * out with a warning naming the commit.
  */
-async function writeHistoricVersion(tree: OutputTree, base: string, id: string, old: HistoricVersion, warnings: string[]): Promise<VersionEntry | undefined> {
-  const snapshot = await old.load();
+async function writeHistoricVersion(tree: OutputTree, base: string, id: string, old: HistoricVersionData, warnings: string[]): Promise<VersionEntry | undefined> {
+  const snapshot = old.snapshot;
   if (snapshot === undefined) return undefined;
   const source: LoadoutSource = { id, displayDir: `loadouts/${id}@${old.version}`, manifestText: snapshot.manifestText, files: snapshot.files, irregular: [] };
   const run = await runChecks(source);

@@ -3,99 +3,30 @@
  * half-written or mixed `--out` (README "How a build works"; issue 9 point 4).
  *
  * `--out` is a symbolic link to one complete tree in the folder `.<out>.trees/` beside it.
- * A build writes the next tree there whole: new files written, the unchanged loadouts' files
- * hard-linked from the current tree (so an incremental build copies no bytes). Then one
- * `rename` of a new link over `--out` switches readers from one whole tree to the other, and
- * the old tree is removed. A build killed before the switch leaves the old tree live; killed
- * after it, the new one. Whatever an earlier build left behind (its unfinished tree, an old
- * tree, a link, or the `.<out>.tmp-*` and `.<out>.old-*` folders of earlier versions of this
- * code) is removed by the next build.
+ * A build writes the next tree there whole, then one `rename` of a new link over `--out`
+ * switches readers from one whole tree to the other. A build killed before the switch
+ * leaves the old tree live; killed after it, the new one. Whatever an earlier build left
+ * behind (its unfinished tree, a link, or the `.<out>.tmp-*` and `.<out>.old-*` folders of
+ * earlier versions of this code) is removed by the next build.
  *
- * With `acceptStandby` (the build), the tree that was live stays beside the new one as a
- * standby, and the next build brings that standby up to date in place (only the loadouts
- * that changed since its generation, and the catalogue documents) and switches to it. Its
- * `.complete` marker is removed before the first change, so a standby left half-updated by a
- * killed build is removed like any unfinished tree, and readers only ever see the live tree.
+ * The trees hold the loadouts by links into the store of loadout entries beside them
+ * (store.ts), so a tree is small. The tree that was live stays beside the new one as a
+ * standby (the first build makes its standby as a copy by hard links), and the next build
+ * brings that standby up to date in place (the links of the changed loadouts, and the
+ * catalogue documents) and switches to it. Its `.complete` marker is removed before the first
+ * change, so a standby left half-updated by a killed build is removed like any unfinished
+ * tree, and readers only ever see the live tree.
  *
- * Every write goes through {@link OutputTree}, which refuses a path that is not a normalised
- * relative path inside its tree (so a hostile version string or file path cannot write
- * elsewhere; issue 9 point 1).
+ * One build at a time writes an output folder: {@link openTrees} takes a lock beside the
+ * trees, since builds share the store and remove the entries no tree needs.
  */
 import { randomBytes } from 'node:crypto';
-import { existsSync, lstatSync, readdirSync, realpathSync, renameSync, rmSync, statSync, symlinkSync } from 'node:fs';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { LoadoutError } from '../catalogue/errors.js';
-import { describePathProblem } from '../catalogue/file-path.js';
-import { startTreeWriter, type TreeWriter } from './tree-writer.js';
-
-/**
- * A tree being written. Paths are relative to the tree, with forward slashes. Changes are
- * queued for the tree's writer thread (tree-writer.ts) and made in the order asked: the
- * promises resolve once a change is queued, and a failed change makes every later call, and
- * the tree's completion, throw its error. {@link OutputTree.flush} waits for them on disk.
- */
-export interface OutputTree {
-  /** The folder being written. */
-  readonly dir: string;
-  /**
-   * Writes a file, creating its folders.
-   * @throws LoadoutError `internal` when `path` is not a normalised relative path (it would
-   *   leave the tree); the file system's error once an earlier change failed.
-   */
-  write(path: string, data: string | Uint8Array): Promise<void>;
-  /** Resolves when every change asked for so far is on disk (before reading a file back). Throws the first failed change's error. */
-  flush(): Promise<void>;
-  /** Writes pretty-printed JSON with a final newline. Same errors as {@link OutputTree.write}. */
-  writeJson(path: string, value: unknown): Promise<void>;
-  /**
-   * Writes at `path` the same bytes as `existing`, a file this tree holds (written or carried
-   * over, or queued before this call), as a hard link to it, or a copy where the file system
-   * has none. A new file costs this machine's file system about 50 times a link (issue 13),
-   * and discovery files repeat raw files of the same loadout.
-   * Same errors as {@link OutputTree.write}; the file system's error when `existing` is missing.
-   */
-  link(path: string, existing: string): Promise<void>;
-  /**
-   * Makes `path` a symbolic link to `folder`, a folder of this tree (written or carried over
-   * before, or later in this build), so that `path` holds the same files under a second
-   * address without making its folders again: a raw `latest` folder and its version's
-   * (issue 13: on this machine a new folder costs what a new file does, 50 links). `loadout
-   * serve` and `loadout publish` follow such links within the tree only.
-   * Same errors as {@link OutputTree.write}.
-   */
-  linkFolder(path: string, folder: string): Promise<void>;
-  /**
-   * Carries `path` (a file, or a folder with everything below it) over from the tree that is
-   * live now, by hard links; does nothing when the live tree has nothing there.
-   * Same errors as {@link OutputTree.write}.
-   */
-  reuse(path: string): Promise<void>;
-  /**
-   * Removes the file or folder at `path` (everything below it), if any. Same errors as
-   * {@link OutputTree.write}.
-   */
-  remove(path: string): Promise<void>;
-  /**
-   * True when this tree is the standby tree being brought up to date (see {@link writeTree}):
-   * it holds a whole older generation, and the caller removes or keeps what is there.
-   */
-  readonly updating: boolean;
-  /** Bytes written so far (reused files not counted). */
-  readonly bytes: number;
-}
-
-/** Options of {@link writeTree}. */
-export interface WriteTreeOptions {
-  /**
-   * Keep a standby tree: after the switch, the tree that was live stays beside the new one
-   * (complete, never served), and the next call may update it in place instead of writing a
-   * whole new tree, which a rebuild that changes a few loadouts of thousands needs (issue 13:
-   * making every folder again costs most of a rebuild on this machine's disk). Called with
-   * the standby's folder when there is one; true lets this call update it (`tree.updating`).
-   */
-  acceptStandby?: (dir: string) => Promise<boolean>;
-}
+import { checkpoint } from './crash-points.js';
+import { STORE_FOLDER } from './store.js';
+import { outputOver, TreeFiles, type OutputTree, type TreeOrigin } from './tree-files.js';
 
 /** Name of the folder beside `--out` that holds the trees. */
 export const treesFolderOf = (target: string): string => join(dirname(target), `.${basename(target)}.trees`);
@@ -103,111 +34,175 @@ export const treesFolderOf = (target: string): string => join(dirname(target), `
 /** Marker written into a tree once it is complete (a dot file: never served nor published). */
 export const COMPLETE_MARKER = '.complete';
 
-/**
- * Test hook for the crash test (`npm run test:crash`): when the environment variable
- * `LOADOUT_CRASH_AT` is N, the process kills itself with SIGKILL at its N-th checkpoint (one
- * per file written, linked, reused or removed, counted by the tree's writer thread, and one
- * before and after each step of the switch). Off (and a single comparison) otherwise.
- */
-const CRASH_AT = Number(process.env.LOADOUT_CRASH_AT ?? 0);
-/** The checkpoint count, shared with the writer threads (`tree-writer.ts`). */
-const checkpointCounter = new SharedArrayBuffer(4);
-const checkpoints = new Int32Array(checkpointCounter);
-function checkpoint(): void {
-  if (Atomics.add(checkpoints, 0, 1) + 1 >= CRASH_AT && CRASH_AT > 0) process.kill(process.pid, 'SIGKILL');
+/** The lock file in the trees folder: the id of the process that builds. */
+const LOCK_FILE = '.lock';
+
+/** Names of trees in the trees folder: `<pid>-<hex>`, with a suffix for replaced or restored ones. */
+const TREE_NAME = /^(\d+)-[0-9a-z-]+$/u;
+
+/** Options of {@link TreeSet.write}. */
+export interface WriteTreeOptions {
+  /**
+   * Start the next tree from an existing one and keep a standby (issue 13: writing every
+   * folder of a tree again cost a rebuild of 10,000 loadouts most of its time). Called with
+   * the standby's folder when there is one, else with the live tree's; true lets the fill
+   * update that tree: the standby is taken over in place, the live tree copied by hard links
+   * (`tree.origin` says which). After the switch, the tree that was live stays beside the new
+   * one as the standby (complete, never served; the first build copies its own tree).
+   */
+  startFrom?: (dir: string, origin: TreeOrigin) => Promise<boolean>;
 }
 
-/** Checkpoints passed so far in this process (read by the crash test's child after a whole build). */
-export const checkpointsPassed = (): number => Atomics.load(checkpoints, 0);
-
-/** Trees being written by this process (so that cleaning up never removes one of ours). */
-const active = new Set<string>();
+/** The trees of one output folder, locked for one build. */
+export interface TreeSet {
+  /** `--out`, resolved. */
+  readonly target: string;
+  /** The store of loadout entries (store.ts). */
+  readonly store: string;
+  /** The folder of the tree `--out` serves now, if any. */
+  readonly live: string | undefined;
+  /** The standby tree (see {@link WriteTreeOptions}), if any. */
+  readonly standby: string | undefined;
+  /**
+   * Runs `fill` on a new tree (or on the standby, see {@link WriteTreeOptions}) and, when it
+   * resolves, makes that tree the one `--out` points at, then removes the trees that are
+   * neither live nor the standby. When `fill` throws, the tree it was filling is removed and
+   * `--out` is left as it was.
+   * @returns what `fill` returned, and the standby now beside the live tree.
+   */
+  write<T>(fill: (tree: OutputTree, files: TreeFiles) => Promise<T>, options?: WriteTreeOptions): Promise<{ result: T; live: string; standby: string | undefined }>;
+  /** Releases the lock. */
+  close(): void;
+}
 
 /**
- * Runs `fill` on a new tree (or on the standby, see {@link WriteTreeOptions}) and, when it
- * resolves, makes that tree the one `out` points at. When `fill` throws, the tree it was
- * filling is removed and `out` is left as it was.
- * @throws LoadoutError `io` when `out` exists and is neither a folder nor a link to one.
+ * Takes the output folder `out` for one build: makes its trees folder and store, takes the
+ * lock, removes what killed builds left behind, and finds the live and standby trees.
+ * @throws LoadoutError `io` when another build holds the lock, or when `out` exists and is
+ *   neither a folder nor a link to one.
  */
-export async function writeTree<T>(out: string, fill: (tree: OutputTree) => Promise<T>, options: WriteTreeOptions = {}): Promise<T> {
+export async function openTrees(out: string): Promise<TreeSet> {
   const target = resolve(out);
   const trees = treesFolderOf(target);
-  await mkdir(trees, { recursive: true });
-  removeLeftovers(target);
-  const live = liveTreeOf(target);
-  const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;
-  const dir = join(trees, tag);
-  const updating = options.acceptStandby !== undefined && (await claimStandby(target, live, dir, options.acceptStandby));
-  if (!updating) await mkdir(dir);
-  active.add(dir);
+  mkdirSync(join(trees, STORE_FOLDER), { recursive: true });
+  const unlock = lockTrees(trees, target);
   try {
-    const writer = startTreeWriter(dir, checkpointCounter, CRASH_AT);
-    let result: T;
-    try {
-      result = await fill(openTree(dir, live, updating, writer));
-      await writer.close();
-      await writeFile(join(dir, COMPLETE_MARKER), '');
-    } catch (error) {
-      await writer.close().catch(() => undefined); // the error that stopped the fill is the one to report
-      await rm(dir, { recursive: true, force: true });
-      throw error;
-    }
-    const replaced = switchTo(target, dir, tag);
-    const old = replaced ?? live;
-    // The tree that was live becomes the standby, or goes.
-    if (old !== undefined && old !== dir && old !== target && options.acceptStandby === undefined) await rm(old, { recursive: true, force: true });
-    return result;
-  } finally {
-    active.delete(dir);
+    removeLeftovers(target);
+    const live = liveTreeOf(target);
+    const standby = standbyOf(target, live);
+    return {
+      target,
+      store: join(trees, STORE_FOLDER),
+      live,
+      standby,
+      write: (fill, options = {}) => writeNextTree(target, live, standby, fill, options),
+      close: unlock,
+    };
+  } catch (error) {
+    unlock();
+    throw error;
   }
 }
 
 /**
- * The standby tree of the output folder `out` (see {@link WriteTreeOptions}), or undefined
- * when there is none. A later {@link writeTree} takes it only if no other build took it first.
+ * Runs `fill` on a new tree of `out` and switches `out` to it ({@link TreeSet.write}), under
+ * the lock. No standby is kept unless `options` asks for one.
  */
+export async function writeTree<T>(out: string, fill: (tree: OutputTree) => Promise<T>, options: WriteTreeOptions = {}): Promise<T> {
+  const trees = await openTrees(out);
+  try {
+    return (await trees.write(fill, options)).result;
+  } finally {
+    trees.close();
+  }
+}
+
+async function writeNextTree<T>(target: string, live: string | undefined, standby: string | undefined, fill: (tree: OutputTree, files: TreeFiles) => Promise<T>, options: WriteTreeOptions): Promise<{ result: T; live: string; standby: string | undefined }> {
+  const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;
+  const dir = join(treesFolderOf(target), tag);
+  let origin: TreeOrigin | undefined;
+  let result: T;
+  try {
+    if (options.startFrom !== undefined && standby !== undefined && (await options.startFrom(standby, 'standby'))) {
+      claimStandby(standby, dir);
+      origin = 'standby';
+    } else if (options.startFrom !== undefined && live !== undefined && (await options.startFrom(live, 'live'))) {
+      copyByLinks(live, dir);
+      origin = 'live';
+    } else mkdirSync(dir);
+    const files = new TreeFiles(dir);
+    result = await fill(outputOver(files, { origin }), files);
+    writeFileSync(join(dir, COMPLETE_MARKER), '');
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
+  const replaced = switchTo(target, dir, tag);
+  let kept: string | undefined;
+  if (options.startFrom !== undefined) {
+    // The tree that was live becomes the standby; the first build copies its own.
+    kept = replaced ?? (live !== dir ? live : undefined);
+    if (kept === undefined) {
+      kept = join(treesFolderOf(target), `${process.pid}-${randomBytes(4).toString('hex')}`);
+      copyByLinks(dir, kept);
+      writeFileSync(join(kept, COMPLETE_MARKER), '');
+    }
+  }
+  for (const entry of readdirSync(treesFolderOf(target))) {
+    const other = join(treesFolderOf(target), entry);
+    if (TREE_NAME.test(entry) && other !== dir && other !== kept) rmSync(other, { recursive: true, force: true });
+  }
+  return { result, live: dir, standby: kept };
+}
+
+/**
+ * Makes `to` a copy of the tree `from` by hard links: its folders made again, its files and
+ * symbolic links linked (copied where the file system has no hard links). A tree holds its
+ * loadouts by links into the store, so this is a few folders and five links per loadout.
+ */
+function copyByLinks(from: string, to: string): void {
+  const files = new TreeFiles(to);
+  mkdirSync(to);
+  for (const entry of readdirSync(from, { withFileTypes: true, recursive: true })) {
+    const path = relative(from, join(entry.parentPath, entry.name)).split('\\').join('/');
+    if (path === COMPLETE_MARKER) continue; // the copy is complete when its writer says so
+    if (entry.isDirectory()) files.mkdir(path);
+    else if (entry.isFile() || entry.isSymbolicLink()) files.link(path, join(from, path));
+  }
+}
+
+/** The standby of the output folder `out` (see {@link WriteTreeOptions}), or undefined when there is none. */
 export function findStandby(out: string): string | undefined {
   const target = resolve(out);
   if (!existsSync(treesFolderOf(target))) return undefined;
   return standbyOf(target, liveTreeOf(target));
 }
 
-/**
- * The standby of `target`: the newest complete tree beside it that is not live and that no
- * other running process is writing. Undefined when there is none.
- */
+/** The newest complete tree beside `target` that is not `live`, or undefined. */
 function standbyOf(target: string, live: string | undefined): string | undefined {
+  return completeTrees(target).find((t) => t !== live);
+}
+
+/** The complete trees beside `target`, newest first. */
+function completeTrees(target: string): string[] {
   const trees = treesFolderOf(target);
-  let newest: { dir: string; time: number } | undefined;
-  for (const entry of readdirSync(trees)) {
-    const dir = join(trees, entry);
-    if (dir === live || active.has(dir) || isOtherLiveProcess(Number(/^(\d+)-/u.exec(entry)?.[1]))) continue;
-    const marker = statSync(join(dir, COMPLETE_MARKER), { throwIfNoEntry: false });
-    if (marker !== undefined && (newest === undefined || marker.mtimeMs > newest.time)) newest = { dir, time: marker.mtimeMs };
-  }
-  return newest?.dir;
+  return readdirSync(trees)
+    .filter((entry) => TREE_NAME.test(entry))
+    .map((entry) => ({ dir: join(trees, entry), marker: statSync(join(trees, entry, COMPLETE_MARKER), { throwIfNoEntry: false }) }))
+    .filter((t) => t.marker !== undefined)
+    .sort((a, b) => (b.marker?.mtimeMs ?? 0) - (a.marker?.mtimeMs ?? 0))
+    .map((t) => t.dir);
 }
 
 /**
- * Takes the standby for this build when `accept` says its contents can be used: renames it
- * to `dir` (one rename, so two builds never take the same standby; the name carries this
- * process's id, so other builds leave it alone) and removes its complete marker before
- * anything in it changes. False when there is no standby, `accept` refuses it, or another
- * build took it first.
+ * Takes the standby over for this build: renames it to `dir` (its name carries this process's
+ * id) and removes its complete marker before anything in it changes.
  */
-async function claimStandby(target: string, live: string | undefined, dir: string, accept: (dir: string) => Promise<boolean>): Promise<boolean> {
-  const standby = standbyOf(target, live);
-  if (standby === undefined || !(await accept(standby))) return false;
-  try {
-    renameSync(standby, dir);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
+function claimStandby(standby: string, dir: string): void {
+  renameSync(standby, dir);
   checkpoint();
   rmSync(join(dir, COMPLETE_MARKER), { force: true });
   checkpoint();
-  return true;
 }
 
 /** The folder of the tree that `target` serves now, or undefined when there is none. */
@@ -248,39 +243,54 @@ function switchTo(target: string, dir: string, tag: string): string | undefined 
 }
 
 /**
+ * Takes the lock of the trees folder `trees` for this process, breaking one left by a process
+ * that is gone. Returns the function that releases it.
+ * @throws LoadoutError `io` when a running build (this process or another) holds it.
+ */
+function lockTrees(trees: string, target: string): () => void {
+  const lock = join(trees, LOCK_FILE);
+  for (let attempt = 0; attempt < 3; attempt++) {
+    try {
+      writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      return () => rmSync(lock, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
+    const holder = Number(readFileSync(lock, 'utf8').trim());
+    if (holder === process.pid || isOtherLiveProcess(holder)) {
+      throw new LoadoutError('io', `another build is writing ${target} (process ${holder})`, { hint: 'Wait for it to finish; builds of one output folder run one at a time.' });
+    }
+    // Left by a process that is gone: read again just before removing, so that a lock another
+    // build took meanwhile stays.
+    if (Number(readFileSync(lock, 'utf8').trim()) === holder) rmSync(lock, { force: true });
+  }
+  throw new LoadoutError('io', `could not take the build lock ${lock}`, { hint: 'Another build keeps taking it; try again.' });
+}
+
+/**
  * Removes what earlier builds left beside `target`: trees that are neither live nor the
- * standby and whose building process is gone, links never switched in, and `.tmp-*` /
- * `.old-*` folders of earlier versions of this code. When `target` itself is missing (a build of an earlier
- * version killed between its two renames), the newest complete tree becomes live again.
+ * standby, links never switched in, and `.tmp-*` / `.old-*` folders of earlier versions of
+ * this code. When `target` itself is missing (a build of an earlier version killed between
+ * its two renames), the newest complete tree becomes live again. Runs under the lock.
  */
 function removeLeftovers(target: string): void {
   const parent = dirname(target);
-  const name = basename(target);
-  const trees = treesFolderOf(target);
-  const prefix = `.${name}.`;
+  const prefix = `.${basename(target)}.`;
   for (const entry of readdirSync(parent)) {
     const leftover = entry.startsWith(prefix) ? /^(?:tmp|old|link)-(\d+)-/u.exec(entry.slice(prefix.length)) : null;
     if (leftover !== null && !isOtherLiveProcess(Number(leftover[1]))) rmSync(join(parent, entry), { recursive: true, force: true });
   }
-  if (lstatSync(target, { throwIfNoEntry: false }) === undefined) restoreNewestComplete(target);
+  if (lstatSync(target, { throwIfNoEntry: false }) === undefined) {
+    const newest = completeTrees(target)[0];
+    if (newest !== undefined) switchTo(target, newest, `${process.pid}-restore`);
+  }
   const live = liveTreeOf(target);
   const standby = standbyOf(target, live);
+  const trees = treesFolderOf(target);
   for (const entry of readdirSync(trees)) {
     const dir = join(trees, entry);
-    if (dir === live || dir === standby || active.has(dir)) continue;
-    const pid = Number(/^(\d+)-/u.exec(entry)?.[1]);
-    if (pid === process.pid || !isOtherLiveProcess(pid)) rmSync(dir, { recursive: true, force: true });
+    if (TREE_NAME.test(entry) && dir !== live && dir !== standby) rmSync(dir, { recursive: true, force: true });
   }
-}
-
-function restoreNewestComplete(target: string): void {
-  const trees = treesFolderOf(target);
-  const complete = readdirSync(trees)
-    .map((entry) => ({ dir: join(trees, entry), marker: statSync(join(trees, entry, COMPLETE_MARKER), { throwIfNoEntry: false }) }))
-    .filter((t) => t.marker !== undefined)
-    .sort((a, b) => (b.marker?.mtimeMs ?? 0) - (a.marker?.mtimeMs ?? 0));
-  const newest = complete[0];
-  if (newest !== undefined) switchTo(target, newest.dir, `${process.pid}-restore`);
 }
 
 function isOtherLiveProcess(pid: number): boolean {
@@ -291,52 +301,4 @@ function isOtherLiveProcess(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
-}
-
-/**
- * The one function through which a tree path becomes a file-system path: `path` must be a
- * normalised relative path (the rule of `files[].path`, catalogue/file-path.ts), so the
- * result always lies inside `dir`.
- * @throws LoadoutError `internal` otherwise: a caller let an unchecked value through.
- */
-export function resolveInside(dir: string, path: string): string {
-  const problem = describePathProblem(path);
-  const file = join(dir, path);
-  if (problem !== undefined || !file.startsWith(dir + sep)) {
-    throw new LoadoutError('internal', `refused to write ${JSON.stringify(path)} in the output tree: the path ${problem ?? 'leaves the tree'}`);
-  }
-  return file;
-}
-
-/** The tree at `dir`, whose changes `writer` makes. */
-function openTree(dir: string, live: string | undefined, updating: boolean, writer: TreeWriter): OutputTree {
-  let bytes = 0;
-  const tree: OutputTree = {
-    dir,
-    updating,
-    async remove(path) {
-      await writer.apply({ kind: 'remove', file: resolveInside(dir, path) });
-    },
-    async write(path, data) {
-      await writer.apply({ kind: 'write', file: resolveInside(dir, path), data });
-      bytes += typeof data === 'string' ? Buffer.byteLength(data) : data.byteLength;
-    },
-    async link(path, existing) {
-      await writer.apply({ kind: 'link', file: resolveInside(dir, path), existing: resolveInside(dir, existing) });
-    },
-    async linkFolder(path, folder) {
-      const file = resolveInside(dir, path);
-      await writer.apply({ kind: 'symlink', file, target: relative(dirname(file), resolveInside(dir, folder)) });
-    },
-    flush: () => writer.flush(),
-    writeJson: (path, value) => tree.write(path, `${JSON.stringify(value, null, 2)}\n`),
-    async reuse(path) {
-      const file = resolveInside(dir, path);
-      if (live !== undefined) await writer.apply({ kind: 'reuse', file, from: join(live, path) });
-    },
-    get bytes() {
-      return bytes;
-    },
-  };
-  return tree;
 }

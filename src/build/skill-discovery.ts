@@ -34,7 +34,7 @@ import { describePathProblem } from '../catalogue/file-path.js';
 import { readFrontMatter } from '../catalogue/front-matter.js';
 import { pathInsideSkill } from '../install/layout/layout.js';
 import { rawTreePath } from './addresses.js';
-import type { OutputTree } from './output.js';
+import type { OutputTree } from './tree-files.js';
 import type { LoadoutDiscovery } from './catalogue-entry.js';
 import type { PublishedRecord } from './record.js';
 import { writeZip } from './zip.js';

@@ -3,12 +3,11 @@
  * path, every entry has the same fixed date (DOS format only, no extended time stamp) and
  * Unix mode 0644, and no folder entries are written (DESIGN.md section 9).
  *
- * Each entry is compressed by Node's zlib (raw DEFLATE, level 6), and a {@link ZipContents}
- * compresses each distinct content once: a loadout's six per-agent zips and its source zip
- * hold the same few files under other names, so a loadout costs one compression per file,
- * not one per entry (issue 13). `ZipContents.prepare` has them compressed in a worker thread
- * (deflate-worker.ts) beforehand; what it did not see is compressed on the calling thread.
- * The archive around the compressed data is written by fflate's `Zip`, which takes entries
+ * Each entry is compressed by Node's zlib (raw DEFLATE, level 6) on the calling thread (the
+ * build's worker threads, build/pool.ts), and a {@link ZipContents} compresses each distinct
+ * content once: a loadout's six per-agent zips and its source zip hold the same few files
+ * under other names, so a loadout costs one compression per file, not one per entry (issue
+ * 13). The archive around the compressed data is written by fflate's `Zip`, which takes entries
  * compressed elsewhere (its `ZipInputFile`), and marks their sizes in a data descriptor after
  * the data (APPNOTE 4.3.9).
  *
@@ -21,7 +20,7 @@
  * `loadout publish` uploads, new zips with the same contents.
  */
 import { Zip, type ZipInputFile } from 'fflate';
-import { deflateHere, deflateInWorker, type Deflated } from './deflate-worker.js';
+import { crc32, deflateRawSync } from 'node:zlib';
 
 /**
  * The date stored in every entry: 1980-01-01 00:00:00, the earliest a zip can hold (like
@@ -44,6 +43,27 @@ const MADE_ON_UNIX = 3;
 /** Compression method 8, DEFLATE (APPNOTE 4.4.5). */
 const DEFLATE = 8;
 
+/** A content compressed: CRC-32 and size (bytes) before compression, and the raw DEFLATE stream (RFC 1951). */
+export interface Deflated {
+  crc: number;
+  size: number;
+  data: Uint8Array<ArrayBuffer>;
+}
+
+/** zlib's default level: the zips' bytes depend on it. */
+const LEVEL = 6;
+
+/**
+ * Compresses `content` (text as UTF-8). `zlib.crc32` needs Node 20.15 or 22.2 (package.json
+ * `engines`).
+ */
+export function deflate(content: string | Uint8Array): Deflated {
+  const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+  const out = deflateRawSync(bytes, { level: LEVEL });
+  // zlib's output is never a SharedArrayBuffer; the view is what fflate's types ask for.
+  return { crc: crc32(bytes), size: bytes.byteLength, data: new Uint8Array(out.buffer as ArrayBuffer, out.byteOffset, out.byteLength) };
+}
+
 /**
  * Compressed contents, kept so that the same content is compressed once across the archives
  * written with this object. Text is looked up by value, bytes by identity. Holds every
@@ -52,26 +72,11 @@ const DEFLATE = 8;
 export class ZipContents {
   readonly #deflated = new Map<string | Uint8Array, Deflated>();
 
-  /**
-   * Compresses, in the compression thread (deflate-worker.ts), those of `contents` not seen
-   * yet, so that the archives written next find them here. Same bytes as {@link ZipContents.deflate}.
-   * @throws Error when the compression thread fails.
-   */
-  async prepare(contents: readonly (string | Uint8Array)[]): Promise<void> {
-    const fresh = [...new Set(contents)].filter((c) => !this.#deflated.has(c));
-    if (fresh.length === 0) return;
-    const results = await deflateInWorker(fresh);
-    fresh.forEach((content, i) => {
-      const result = results[i];
-      if (result !== undefined) this.#deflated.set(content, result);
-    });
-  }
-
-  /** `data` compressed at level 6 (the first time it is seen, on this thread unless {@link ZipContents.prepare} did it). */
+  /** `data` compressed at level 6 (compressed the first time it is seen). */
   deflate(data: string | Uint8Array): Deflated {
     let deflated = this.#deflated.get(data);
     if (deflated === undefined) {
-      deflated = deflateHere(data);
+      deflated = deflate(data);
       this.#deflated.set(data, deflated);
     }
     return deflated;

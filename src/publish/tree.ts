@@ -4,15 +4,18 @@
  * temporary trees) are not part of the published API and are skipped, as `loadout serve`
  * skips them, except the `.well-known` folders of Agent Skills discovery (the one rule of
  * both, `isPublishedPath` in build/tree-headers.ts). A symbolic link is followed only to a
- * regular file or a folder inside `--out` (issue 9 "Also": nothing outside the tree reaches
- * object storage), and a folder only when it is not already being walked (no cycles); the
- * build links a raw `latest` folder to its version's. `--out` itself may be a link.
+ * regular file or a folder inside `--out`, or inside the store of loadout entries that a
+ * built tree links into (build/tree-region.ts; issue 9 "Also": nothing outside the tree
+ * reaches object storage), and a folder only when it is not already being walked (no
+ * cycles); the build links each loadout's folders into its store entry and a raw `latest`
+ * folder to its version's. `--out` itself may be a link.
  */
 import { createHash } from 'node:crypto';
 import { constants, type Dirent } from 'node:fs';
 import { open, readdir, realpath, stat } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { isPublishedPath } from '../build/tree-headers.js';
+import { linkRegionsOf, placeIn } from '../build/tree-region.js';
 import { LoadoutError } from '../catalogue/errors.js';
 import { mapConcurrent } from '../concurrency.js';
 import { describeKeyPathProblem } from './keys.js';
@@ -53,6 +56,7 @@ export async function readTree(out: string): Promise<Tree> {
     throw new LoadoutError('not_found', `--out ${out} does not exist`, { hint: 'run `loadout build` first, or give the built tree with --out', cause: error });
   });
   if (!(await stat(root)).isDirectory()) throw new LoadoutError('not_found', `--out ${out} is not a folder`, { hint: 'give the folder `loadout build` wrote with --out' });
+  const regions = linkRegionsOf(root);
   const found: { path: string; source: string }[] = [];
   const skipped: string[] = [];
   const refuse = (path: string, what: string): never => {
@@ -79,7 +83,7 @@ export async function readTree(out: string): Promise<Tree> {
       if (entry.isDirectory()) await walk(full, `${path}/`);
       else if (entry.isFile()) found.push({ path, source: full });
       else if (entry.isSymbolicLink()) {
-        const target = await followLink(root, full, (what) => refuse(path, what));
+        const target = await followLink(regions, full, (what) => refuse(path, what));
         if (!target.folder) found.push({ path, source: target.path });
         else if (walking.includes(target.path)) refuse(path, 'is a link to a folder that holds it (a cycle)');
         else await walk(target.path, `${path}/`);
@@ -115,16 +119,17 @@ export function sha256Hex(body: Uint8Array): string {
   return createHash('sha256').update(body).digest('hex');
 }
 
-/** The real path of `link`'s target inside `root`, a file or a folder. */
-async function followLink(root: string, link: string, refuse: (what: string) => never): Promise<{ path: string; folder: boolean }> {
+/** The real path of `link`'s target inside one of `regions` (the tree and its store), a file or a folder. */
+async function followLink(regions: readonly string[], link: string, refuse: (what: string) => never): Promise<{ path: string; folder: boolean }> {
   let target: string;
   try {
     target = await realpath(link);
   } catch {
     return refuse('is a link to nothing');
   }
-  if (!target.startsWith(root + sep)) return refuse(`is a link out of the tree (to ${target})`);
-  if (!isPublishedPath(target.slice(root.length + 1).split(sep).join('/'))) return refuse('is a link to a dot file, which is never published');
+  const place = placeIn(regions, target);
+  if (place === undefined) return refuse(`is a link out of the tree (to ${target})`);
+  if (!isPublishedPath(place.join('/'))) return refuse('is a link to a dot file, which is never published');
   const info = await stat(target);
   if (!info.isFile() && !info.isDirectory()) return refuse('is a link to something other than a file or a folder');
   return { path: target, folder: info.isDirectory() };

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { CatalogueEntry } from '../build/catalogue-entry.js';
-import type { OutputTree } from '../build/output.js';
+import type { OutputTree } from '../build/tree-files.js';
 import { pathInsideSkill } from '../install/layout/layout.js';
 import { CLIENT_SCRIPT, CLIENT_SCRIPT_PATH, MINISEARCH_SCRIPT_PATH } from './client-script.js';
 import { encodeRankingIndex, SEARCH_RANKING_PATH } from './ranking-file.js';

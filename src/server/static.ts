@@ -13,6 +13,7 @@ import { createHash } from 'node:crypto';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { addressClassOf, cacheControlFor, contentTypeFor, isPublishedPath } from '../build/tree-headers.js';
+import { linkRegionsOf, placeIn } from '../build/tree-region.js';
 import { problem } from './problem.js';
 
 /** CSP for raw files: nothing may load or run, and the document is sandboxed. */
@@ -147,15 +148,14 @@ export function createStaticServer(root: string, cacheBytes = 64 * 1024 * 1024):
 }
 
 /**
- * Where `file` really is in the tree: the segments of its real path below the real path of
- * `base`, or undefined when links lead it out of the tree.
+ * Where `file` really is: the segments of its real path below the real path of `base`, or
+ * below the store its links lead into (build/tree-region.ts), or undefined when links lead it
+ * out of both.
  */
 async function placeInTree(base: string, file: string): Promise<string[] | undefined> {
   const [realBase, realFile] = await Promise.all([realpath(base), realpath(file)]).catch(() => [undefined, undefined]);
   if (realBase === undefined || realFile === undefined) return undefined;
-  const rel = relative(realBase, realFile);
-  if (rel === '' || rel.startsWith('..') || resolve(realBase, rel) !== realFile) return undefined;
-  return rel.split(sep);
+  return placeIn(linkRegionsOf(realBase), realFile);
 }
 
 /**

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../src/build/build.js';
 import { findStandby, treesFolderOf } from '../../src/build/output.js';
 import { RACY_MS } from '../../src/build/stamp.js';
+import { listEntries, STORE_FOLDER } from '../../src/build/store.js';
 import type { PublishedRecord } from '../../src/build/record.js';
 import { PUBLISHED_AGENTS } from '../../src/catalogue/vocabulary.js';
 import { baseFiles, writeLoadout, type TestFile } from '../helpers/loadouts.js';
@@ -46,13 +47,18 @@ function twoVersionCatalogue(): { root: string; v1: string } {
 
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
 
-/** What lies beside `out` besides the trees folder, plus the trees in it that are not live. */
+/**
+ * What lies beside `out` besides the trees folder, the trees in it that are neither live nor
+ * the standby, and the entries of the store that neither of those two links to.
+ */
 function leftoversBeside(out: string): string[] {
   const trees = treesFolderOf(out);
-  const live = realpathSync(out);
+  const kept = [realpathSync(out), findStandby(out)].filter((d): d is string => d !== undefined);
+  const linked = new Set(kept.flatMap((dir) => readdirSync(join(dir, 'raw')).map((id) => basename(readlinkSync(join(dir, 'raw', id))))));
   return [
     ...readdirSync(dirname(out)).filter((n) => n.startsWith(`.${basename(out)}.`) && join(dirname(out), n) !== trees),
-    ...readdirSync(trees).map((n) => join(trees, n)).filter((dir) => dir !== live),
+    ...readdirSync(trees).map((n) => join(trees, n)).filter((dir) => !kept.includes(dir) && basename(dir) !== STORE_FOLDER),
+    ...[...listEntries(join(trees, STORE_FOLDER))].filter((name) => !linked.has(name)),
   ];
 }
 
@@ -157,6 +163,7 @@ describe('loadout build', () => {
     await buildCatalogue({ root, out: join(root, 'parallel'), baseUrl: BASE, now });
     const serial = treeEntries(join(root, 'serial'));
     expect(serial.length).toBeGreaterThan(250);
+    expect(leftoversBeside(join(root, 'serial'))).toEqual([]);
     expect(treeEntries(join(root, 'parallel'))).toEqual(serial);
     expect(differingFiles(join(root, 'serial'), join(root, 'parallel'))).toEqual([]);
   });
@@ -219,7 +226,8 @@ describe('loadout build', () => {
     const standbyInode = statSync(standby ?? '').ino;
     const before = readFileSync(join(out, 'api/loadouts/tools.json'), 'utf8');
 
-    // With the standby there: every loadout is checked before the standby changes.
+    // Loadouts are written into the store while later ones are checked; no tree changes before
+    // every loadout passed, and a refusal removes what the build wrote.
     writeFileSync(join(root, 'loadouts/tools/AGENTS.md'), '# third\n');
     writeLoadout(root, { id: 'zzz-bad' });
     writeFileSync(join(root, 'loadouts/zzz-bad/stray.txt'), 'undeclared\n');
@@ -228,13 +236,14 @@ describe('loadout build', () => {
     expect(readFileSync(join(out, 'api/loadouts/tools.json'), 'utf8')).toBe(before);
     expect(findStandby(out)).toBe(standby);
     expect(existsSync(join(standby ?? '', '.complete'))).toBe(true);
+    expect(leftoversBeside(out)).toEqual([]);
 
-    // Without a standby (a clean build): loadouts are written while later ones are checked, and
-    // the refusal of the last one discards the new tree.
+    // The same for a clean build, which writes every loadout again.
     expect((await buildCatalogue({ root, out, baseUrl: BASE, clean: true })).refused).toEqual(['zzz-bad']);
     expect(realpathSync(out)).toBe(live);
     expect(readFileSync(join(out, 'api/loadouts/tools.json'), 'utf8')).toBe(before);
-    expect(readdirSync(treesFolderOf(out)).map((n) => join(treesFolderOf(out), n)).sort()).toEqual([live, standby].sort());
+    expect(readdirSync(treesFolderOf(out)).map((n) => join(treesFolderOf(out), n)).sort()).toEqual([live, standby, join(treesFolderOf(out), STORE_FOLDER)].sort());
+    expect(leftoversBeside(out)).toEqual([]);
 
     // Fixed: the next build brings that same standby up to date and makes it live.
     rmSync(join(root, 'loadouts/zzz-bad/stray.txt'));
@@ -292,7 +301,7 @@ describe('incremental build', () => {
     const clean = join(root, 'clean');
     await buildCatalogue({ root, out: clean, baseUrl: BASE, now, clean: true });
     expect(treeEntries(out)).toEqual(treeEntries(clean));
-    expect(differingFiles(out, clean, (p) => p.includes('.loadout-build'))).toEqual([]);
+    expect(differingFiles(out, clean)).toEqual([]);
   });
 
   it('brings the standby tree up to date in place, build after build, with the same outputs as a clean build (issue 13)', async () => {
@@ -314,14 +323,16 @@ describe('incremental build', () => {
       ['the removed loadout back', () => writeLoadout(root, { id: 'gone-soon', title: 'Gone Soon' })],
     ];
     await buildCatalogue({ root, out, baseUrl: BASE, now });
-    const inodes = [liveIno()];
     for (const [i, [name, change]] of steps.entries()) {
       change();
+      // Every rebuild, the first after the cold build too, updates the standby in place (the
+      // cold build's standby is its copy by links; later, the tree live two builds before).
+      const standby = findStandby(out);
+      expect(standby, name).toBeDefined();
+      const standbyIno = statSync(standby ?? '', { bigint: true }).ino;
       const result = await buildCatalogue({ root, out, baseUrl: BASE, now });
       expect(result.written, name).toBe(true);
-      inodes.push(liveIno());
-      // From the third build on, the live tree is the one live two builds before, updated in place.
-      if (i >= 1) expect(inodes[i + 1], name).toBe(inodes[i - 1]);
+      expect(liveIno(), name).toBe(standbyIno);
       const clean = join(root, `clean-${i}`);
       await buildCatalogue({ root, out: clean, baseUrl: BASE, now, clean: true });
       expect(treeEntries(out), name).toEqual(treeEntries(clean));

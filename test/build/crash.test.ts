@@ -1,18 +1,20 @@
 /**
  * The crash test of issue 9 point 4: an incremental build killed with SIGKILL at many points,
  * including during the switch, must leave a tree in which every document the tree lists
- * resolves, all of one generation (never some loadouts old and some new). Kill points are the
- * build's checkpoints (src/build/output.ts: one per file written or reused, and around each
- * step of the switch). `.ci/run` runs 50 of them spread over the whole build; `npm run
+ * resolves, all of one generation (never some loadouts old and some new), and the next whole
+ * build leaves nothing of it behind. Kill points are the build's checkpoints
+ * (src/build/crash-points.ts: one per file written, linked or removed, in the main thread and
+ * the worker threads alike, and around each step of the switch). `.ci/run` runs 50 of them spread over the whole build; `npm run
  * test:crash` (LOADOUT_CRASH_FULL=1) runs every one, plus kills at random times.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { treesFolderOf } from '../../src/build/output.js';
+import { findStandby, treesFolderOf } from '../../src/build/output.js';
+import { listEntries, STORE_FOLDER } from '../../src/build/store.js';
 import type { PublishedRecord } from '../../src/build/record.js';
 import { baseFiles, writeLoadout } from '../helpers/loadouts.js';
 import { commitAll, initRepo, makeTempDir } from '../helpers/temp.js';
@@ -66,7 +68,7 @@ function childArgs(): string[] {
   const newest = (dir: string, ext: string): number => Math.max(0, ...readdirSync(join(REPO, dir), { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith(ext)).map((e) => statSync(join(e.parentPath, e.name)).mtimeMs));
   if (!existsSync(join(REPO, 'lib/build/build.js')) || newest('src', '.ts') > newest('lib', '.js')) return ['--import', TSX, CHILD];
   const code = `const { buildCatalogue } = await import(${JSON.stringify(join(REPO, 'lib/build/build.js'))});
-const { checkpointsPassed } = await import(${JSON.stringify(join(REPO, 'lib/build/output.js'))});
+const { checkpointsPassed } = await import(${JSON.stringify(join(REPO, 'lib/build/crash-points.js'))});
 const [root, out] = process.argv.slice(1);
 await buildCatalogue({ root, out, baseUrl: ${JSON.stringify(BASE)}, now: new Date('2026-11-22T00:00:00Z') });
 process.stdout.write(String(checkpointsPassed()));`;
@@ -146,10 +148,13 @@ describe('a build killed at any point leaves a whole tree (issue 9 point 4)', ()
     const catalogues = await Promise.all([makeCatalogue(), makeCatalogue()]);
     const [first] = catalogues;
 
-    // Whole builds from A to B and back tell how many checkpoints a build passes.
+    // Whole builds from A to B and back tell how many checkpoints a build passes: one that
+    // updates the standby, and one that finds none (a kill took it) and copies the live tree.
     const totals: number[] = [];
-    for (const state of ['B', 'A'] as const) {
+    for (const [state, withoutStandby] of [['B', false], ['A', false], ['B', true]] as const) {
       writeState(first.root, state);
+      const standby = findStandby(first.out);
+      if (withoutStandby && standby !== undefined) rmSync(standby, { recursive: true });
       const whole = await runBuild(first.root, first.out, {});
       expect(whole.code, whole.stderr).toBe(0);
       totals.push(Number(whole.stdout));
@@ -180,9 +185,12 @@ describe('a build killed at any point leaves a whole tree (issue 9 point 4)', ()
       checkTree(out);
       const trees = treesFolderOf(out);
       expect(readdirSync(dirname(out)).filter((n) => n.startsWith(`.${basename(out)}.`))).toEqual([basename(trees)]);
-      // Beside the live tree at most the standby (the tree live before it), itself whole.
-      const others = readdirSync(trees).map((n) => join(trees, n)).filter((dir) => dir !== realpathSync(out));
+      // Beside the live tree at most the standby (the tree live before it), itself whole, and
+      // the store, holding only the entries those two link to.
+      const others = readdirSync(trees).map((n) => join(trees, n)).filter((dir) => dir !== realpathSync(out) && basename(dir) !== STORE_FOLDER);
       expect(others.length).toBeLessThanOrEqual(1);
+      const linked = new Set([realpathSync(out), ...others].flatMap((dir) => readdirSync(join(dir, 'raw')).map((id) => basename(readlinkSync(join(dir, 'raw', id))))));
+      expect([...listEntries(join(trees, STORE_FOLDER))].filter((name) => !linked.has(name))).toEqual([]);
       for (const standby of others) {
         expect(existsSync(join(standby, '.complete'))).toBe(true);
         const link = join(dirname(out), '.standby-check');

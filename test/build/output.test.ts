@@ -3,7 +3,8 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSy
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../src/build/build.js';
-import { resolveInside, treesFolderOf, writeTree } from '../../src/build/output.js';
+import { openTrees, treesFolderOf, writeTree } from '../../src/build/output.js';
+import { resolveInside } from '../../src/build/tree-files.js';
 import { LoadoutError } from '../../src/catalogue/errors.js';
 import { writeLoadout } from '../helpers/loadouts.js';
 import { runProcess } from '../helpers/cli.js';
@@ -38,20 +39,21 @@ describe('the output tree refuses paths outside it (issue 9 point 1)', () => {
     expect(resolveInside(dir, '..hidden/x')).toBe(join(dir, '..hidden/x'));
   });
 
-  it('write and reuse go through the same rule, and a refused write leaves the live tree as it was', async () => {
+  it('write, link and linkFolder go through the same rule, and a refused write leaves the live tree as it was', async () => {
     const root = makeTempDir();
     const out = join(root, 'dist');
     await writeTree(out, async (tree) => tree.write('a.txt', 'one'));
     await expect(writeTree(out, async (tree) => tree.write('raw/x/../../../../escape.txt', 'no'))).rejects.toThrow(/refused to write/u);
-    await expect(writeTree(out, async (tree) => { await tree.reuse('../outside'); })).rejects.toThrow(/refused to write/u);
+    await expect(writeTree(out, async (tree) => tree.link('b.txt', '../outside'))).rejects.toThrow(/refused to write/u);
+    await expect(writeTree(out, async (tree) => tree.linkFolder('../escape', 'raw'))).rejects.toThrow(/refused to write/u);
     expect(existsSync(join(root, 'escape.txt'))).toBe(false);
     expect(readFileSync(join(out, 'a.txt'), 'utf8')).toBe('one');
-    expect(readdirSync(treesFolderOf(out))).toHaveLength(1);
+    expect(readdirSync(treesFolderOf(out)).sort()).toEqual([realpathSync(out).slice(treesFolderOf(out).length + 1), 'store']);
   });
 });
 
 describe('switching trees (issue 9 points 4 and 5)', () => {
-  it('makes --out a link to one complete tree, and reuses files by hard links', async () => {
+  it('makes --out a link to one complete tree, and removes the previous one when no standby is kept', async () => {
     const root = makeTempDir();
     const out = join(root, 'dist');
     await writeTree(out, async (tree) => {
@@ -59,29 +61,68 @@ describe('switching trees (issue 9 points 4 and 5)', () => {
       await tree.write('drop.txt', 'dropped');
     });
     const first = realpathSync(out);
-    const inode = lstatSync(join(first, 'keep/a.txt')).ino;
     await writeTree(out, async (tree) => {
-      await tree.reuse('keep');
-      await tree.reuse('missing/folder');
+      await tree.write('keep/a.txt', 'kept');
       await tree.write('new.txt', 'new');
     });
     expect(lstatSync(out).isSymbolicLink()).toBe(true);
     expect(existsSync(first)).toBe(false);
     expect(filesBelow(out)).toEqual(['.complete', 'keep/a.txt', 'new.txt']);
-    expect(lstatSync(join(out, 'keep/a.txt')).ino).toBe(inode);
   });
 
-  it('never writes through a hard link into a file the live tree shares', async () => {
+  it('keeps a standby (a copy by hard links the first time) and updates it in place, never writing through a link the live tree shares', async () => {
     const root = makeTempDir();
     const out = join(root, 'dist');
-    await writeTree(out, async (tree) => tree.write('a.txt', 'old'));
+    const origins: (string | undefined)[] = [];
+    const options = { startFrom: async () => true };
+    await writeTree(out, async (tree) => {
+      origins.push(tree.origin);
+      await tree.write('a.txt', 'old');
+    }, options);
     const live = realpathSync(out);
+    const trees = await openTrees(out);
+    trees.close();
+    const standby = trees.standby ?? '';
+    expect(standby).not.toBe('');
+    expect(lstatSync(join(standby, 'a.txt')).ino).toBe(lstatSync(join(live, 'a.txt')).ino);
+    // Updating the standby replaces its file: the live tree keeps its bytes, also when the update fails.
     await expect(writeTree(out, async (tree) => {
-      await tree.reuse('a.txt');
+      origins.push(tree.origin);
       await tree.write('a.txt', 'new');
       throw new Error('stop before the switch');
-    })).rejects.toThrow('stop');
+    }, options)).rejects.toThrow('stop');
     expect(readFileSync(join(live, 'a.txt'), 'utf8')).toBe('old');
+    expect(realpathSync(out)).toBe(live);
+    // The failed update took the standby away: the next tree starts as a copy of the live one,
+    // which then stays as the standby.
+    await writeTree(out, async (tree) => {
+      origins.push(tree.origin);
+      expect(readFileSync(join(tree.dir, 'a.txt'), 'utf8')).toBe('old');
+      expect(existsSync(join(tree.dir, '.complete'))).toBe(false);
+      await tree.write('a.txt', 'new');
+    }, options);
+    expect(readFileSync(join(out, 'a.txt'), 'utf8')).toBe('new');
+    expect(readFileSync(join(live, 'a.txt'), 'utf8')).toBe('old');
+    await writeTree(out, async (tree) => {
+      origins.push(tree.origin);
+      expect(tree.dir).not.toBe(live);
+      await tree.write('a.txt', 'newer');
+    }, options);
+    expect(readFileSync(join(out, 'a.txt'), 'utf8')).toBe('newer');
+    expect(origins).toEqual([undefined, 'standby', 'live', 'standby']);
+  });
+
+  it('lets one build at a time write an output folder, and breaks a lock left by a process that is gone', async () => {
+    const root = makeTempDir();
+    const out = join(root, 'dist');
+    const first = await openTrees(out);
+    await expect(openTrees(out)).rejects.toThrow(`another build is writing ${out} (process ${process.pid})`);
+    first.close();
+    writeFileSync(join(treesFolderOf(out), '.lock'), String(deadPid()));
+    const again = await openTrees(out);
+    expect(readFileSync(join(treesFolderOf(out), '.lock'), 'utf8')).toBe(String(process.pid));
+    again.close();
+    expect(existsSync(join(treesFolderOf(out), '.lock'))).toBe(false);
   });
 
   it('replaces a real output folder of an earlier version, and removes what killed builds left', async () => {
@@ -93,14 +134,13 @@ describe('switching trees (issue 9 points 4 and 5)', () => {
     const leftovers = [`.dist.tmp-${dead}-abcd1234`, `.dist.old-${dead}-abcd1234`, `.dist.link-${dead}-abcd1234`];
     for (const name of leftovers.slice(0, 2)) mkdirSync(join(root, name, 'raw'), { recursive: true });
     mkdirSync(join(treesFolderOf(out), `${dead}-deadbeef`, 'raw'), { recursive: true });
-    // A tree being written right now by another live process is left alone.
-    const busy = join(treesFolderOf(out), `${process.ppid}-cafebabe`);
-    mkdirSync(busy);
+    // Unfinished trees go whoever wrote them: builds of one output folder run one at a time (the lock).
+    mkdirSync(join(treesFolderOf(out), `${process.ppid}-cafebabe`));
     await writeTree(out, async (tree) => tree.write('api/new.json', '{}'));
     expect(lstatSync(out).isSymbolicLink()).toBe(true);
     expect(filesBelow(out)).toEqual(['.complete', 'api/new.json']);
     expect(readdirSync(root).sort()).toEqual(['.dist.trees', 'dist']);
-    expect(readdirSync(treesFolderOf(out)).sort()).toEqual([`${process.ppid}-cafebabe`, realpathSync(out).slice(treesFolderOf(out).length + 1)].sort());
+    expect(readdirSync(treesFolderOf(out)).sort()).toEqual([realpathSync(out).slice(treesFolderOf(out).length + 1), 'store'].sort());
   });
 
   it('brings back the newest complete tree when --out went missing between two renames', async () => {
@@ -114,7 +154,7 @@ describe('switching trees (issue 9 points 4 and 5)', () => {
     let seen = '';
     await writeTree(out, async (tree) => {
       seen = readFileSync(join(out, 'a.txt'), 'utf8');
-      await tree.reuse('a.txt');
+      await tree.write('a.txt', seen);
     });
     expect(seen).toBe('one');
     expect(existsSync(live)).toBe(false);
@@ -176,23 +216,21 @@ describe('versions from git history are checked like the current manifest (issue
   });
 });
 
-describe("the tree's worker threads", () => {
-  it('write and compress in a process started with --input-type=module (as the crash test starts the compiled build)', async () => {
-    const dir = makeTempDir();
-    const out = join(dir, 'out');
-    const code = `const { writeTree } = await import(${JSON.stringify(new URL('../../src/build/output.ts', import.meta.url).href)});
-const { writeZip, ZipContents } = await import(${JSON.stringify(new URL('../../src/build/zip.ts', import.meta.url).href)});
-const contents = new ZipContents();
-await contents.prepare(['# A\\n']);
-await writeTree(${JSON.stringify(out)}, async (tree) => {
-  await tree.write('a/b.txt', 'text');
-  await tree.write('a.zip', writeZip([{ path: 'A.md', data: '# A\\n' }], contents));
-});`;
+describe("the build's worker threads", () => {
+  it('build in a process started with --input-type=module (as the crash test starts the compiled build)', async () => {
+    const root = makeTempDir();
+    initRepo(root);
+    writeLoadout(root, { id: 'tools' });
+    commitAll(root, 'tools');
+    const out = join(root, 'dist');
+    const code = `const { buildCatalogue } = await import(${JSON.stringify(new URL('../../src/build/build.ts', import.meta.url).href)});
+const result = await buildCatalogue({ root: ${JSON.stringify(root)}, out: ${JSON.stringify(out)}, baseUrl: ${JSON.stringify(BASE)} });
+if (!result.written) throw new Error('refused');`;
     const tsx = new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
-    const run = await runProcess(process.execPath, ['--import', tsx, '--input-type=module', '-e', code], dir, { PATH: process.env['PATH'] ?? '' });
+    const run = await runProcess(process.execPath, ['--import', tsx, '--input-type=module', '-e', code], root, { PATH: process.env['PATH'] ?? '' });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
-    expect(readFileSync(join(out, 'a/b.txt'), 'utf8')).toBe('text');
-    expect(existsSync(join(out, 'a.zip'))).toBe(true);
+    expect(existsSync(join(out, 'download/tools/claude-code.zip'))).toBe(true);
+    expect(readFileSync(join(out, 'raw/tools/latest/AGENTS.md'), 'utf8')).toContain('#');
   });
 });

@@ -1,24 +1,41 @@
 /**
- * Listing a built tree the way its readers see it: every file, and every symbolic link with
- * its target (the build links a raw `latest` folder to its version's), so that two trees
- * compare equal only when both hold the same files and the same links.
+ * Listing a built tree the way its readers see it: every file, and every symbolic link inside
+ * a loadout's folders with its target (the build links a raw `latest` folder to its version's),
+ * so that two trees compare equal only when both hold the same files and the same links. The
+ * links by which a tree holds its loadouts' entries in the store (src/build/store.ts) are
+ * followed: their targets name the build that wrote the entry, which two equal trees need not
+ * share.
  */
-import { readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
+import { BUILD_CACHE_FILE } from '../../src/build/cache.js';
+import { STORE_FOLDER } from '../../src/build/store.js';
 
 /** Relative paths below `dir` (followed if it is a link), sorted: a file as its path, a link as `path -> target`. */
 export function treeEntries(dir: string): string[] {
   const real = realpathSync(dir);
-  return readdirSync(real, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile() || e.isSymbolicLink())
-    .map((e) => {
-      const path = join(e.parentPath, e.name).slice(real.length + 1);
-      return e.isSymbolicLink() ? `${path} -> ${readlinkSync(join(real, path))}` : path;
-    })
-    .sort();
+  const entries: string[] = [];
+  const walk = (folder: string, prefix: string): void => {
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      const path = `${prefix}${entry.name}`;
+      const full = join(folder, entry.name);
+      if (entry.isDirectory()) walk(full, `${path}/`);
+      else if (entry.isFile()) entries.push(path);
+      else if (entry.isSymbolicLink()) {
+        const target = readlinkSync(full);
+        if (target.includes(`/${STORE_FOLDER}/`) && lstatSync(realpathSync(full)).isDirectory()) walk(realpathSync(full), `${path}/`);
+        else entries.push(`${path} -> ${target}`);
+      }
+    }
+  };
+  walk(real, '');
+  return entries.sort();
 }
 
-/** The files of {@link treeEntries} whose bytes differ between the trees `a` and `b` (the files of `a`). */
+/**
+ * The files of {@link treeEntries} whose bytes differ between the trees `a` and `b` (the files
+ * of `a`), but for the build cache, which names the store entries of each tree's own build.
+ */
 export function differingFiles(a: string, b: string, skip: (path: string) => boolean = () => false): string[] {
-  return treeEntries(a).filter((p) => !p.includes(' -> ') && !skip(p) && !readFileSync(join(a, p)).equals(readFileSync(join(b, p))));
+  return treeEntries(a).filter((p) => !p.includes(' -> ') && p !== BUILD_CACHE_FILE && !skip(p) && !readFileSync(join(a, p)).equals(readFileSync(join(b, p))));
 }

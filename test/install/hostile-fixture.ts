@@ -49,7 +49,7 @@ export function makeSite(cleanDist: string): Site {
   const site = makeTempDir('loadout-site-');
   const dist = join(site, 'dist');
   // `--out` is a link to the tree the build switched to: copy the tree, not the link.
-  cpSync(realpathSync(cleanDist), dist, { recursive: true });
+  cpSync(realpathSync(cleanDist), dist, { recursive: true, dereference: true });
   writeFileSync(join(site, 'secret.txt'), SECRET);
   const docPath = join(dist, 'api/loadouts/kit/versions.json');
   const doc = JSON.parse(readFileSync(docPath, 'utf8')) as VersionsDocument;

@@ -114,7 +114,7 @@ describe('a hostile catalogue on update', () => {
   function tamperedCopy(edit: (doc: VersionsDocument) => void): string {
     const site = makeTempDir('loadout-site-');
     const dist = join(site, 'dist');
-    cpSync(realpathSync(catalogue.dist), dist, { recursive: true });
+    cpSync(realpathSync(catalogue.dist), dist, { recursive: true, dereference: true });
     const path = join(dist, 'api/loadouts/kit/versions.json');
     const doc = JSON.parse(readFileSync(path, 'utf8')) as VersionsDocument;
     edit(doc);

@@ -9,8 +9,9 @@
  * and every URL fetched, redirects included, must lie below the catalogue's base URL.
  */
 import { readFile, realpath } from 'node:fs/promises';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { join } from 'node:path';
 import { rawUrl, versionsUrl } from '../../build/addresses.js';
+import { linkRegionsOf, placeIn } from '../../build/tree-region.js';
 import type { VersionsDocument } from '../../build/loadout-output.js';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { describePathProblem } from '../../catalogue/file-path.js';
@@ -54,20 +55,20 @@ function checkAddressParts(id: string, version: string | undefined, path: string
 }
 
 function folderCatalogue(dir: string): CatalogueReader {
-  let root: Promise<string> | undefined;
+  // The catalogue's real path, and where its links may lead (itself, and a built tree's store).
+  let root: Promise<{ real: string; regions: string[] }> | undefined;
   const read = async (path: string, what: string): Promise<Buffer> => {
     const notFound = (cause: unknown): LoadoutError => new LoadoutError('not_found', `${what} is not in the catalogue at ${dir}`, { cause, hint: 'Check the id, or build the catalogue first (`loadout build`), or pass --from URL.' });
     const failed = (cause: NodeJS.ErrnoException, file: string): LoadoutError => (cause.code === 'ENOENT' || cause.code === 'ENOTDIR' ? notFound(cause) : new LoadoutError('io', `cannot read ${file}: ${cause.message}`, { cause }));
-    root ??= realpath(dir);
-    const realRoot = await root.catch((cause: NodeJS.ErrnoException) => {
+    root ??= realpath(dir).then((real) => ({ real, regions: linkRegionsOf(real) }));
+    const { real: realRoot, regions } = await root.catch((cause: NodeJS.ErrnoException) => {
       throw failed(cause, dir);
     });
     const file = join(realRoot, ...path.split('/'));
     const real = await realpath(file).catch((cause: NodeJS.ErrnoException) => {
       throw failed(cause, file);
     });
-    const inside = relative(realRoot, real);
-    if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
+    if (placeIn(regions, real) === undefined) {
       throw new LoadoutError('invalid_content', `${what}: ${path} resolves to ${real}, outside the catalogue at ${dir} (expected a file inside it; a symbolic link points out)`, { hint: 'The catalogue is broken or was tampered with; nothing was installed.' });
     }
     return readFile(real).catch((cause: NodeJS.ErrnoException) => {

@@ -1,0 +1,135 @@
+/**
+ * What the build's worker threads do (pool.ts; issue 13: one core checked, rendered and
+ * compressed every loadout while the second waited): each task is one loadout read, checked
+ * and written as an entry of the store (store.ts), or a slice of the catalogue's folder
+ * stamps checked (stamp.ts), or a slice of the loadouts linked into a tree. Tasks take and
+ * give plain data (git is read on the main thread, history.ts), and write with synchronous
+ * calls (tree-files.ts), so nothing but results crosses between threads.
+ */
+import { workerData } from 'piscina';
+import { join } from 'node:path';
+import { isMainThread } from 'node:worker_threads';
+import { LoadoutError } from '../catalogue/errors.js';
+import { readLoadoutSource, type LoadoutSource } from '../catalogue/source.js';
+import { readManifestVersion } from '../catalogue/yaml-document.js';
+import { passed } from '../verify/catalogue.js';
+import { runChecks, type CheckRun } from '../verify/run.js';
+import { loadoutKey, type CachedLoadout } from './cache.js';
+import { catalogueEntryOf } from './catalogue-entry.js';
+import { adoptCheckpointMemory } from './crash-points.js';
+import type { LoadoutHistoryData } from './history.js';
+import { writeLoadoutOutputs } from './loadout-output.js';
+import { writeLoadoutDiscovery } from './skill-discovery.js';
+import { stampCollector, stampHolds, type FolderStamp } from './stamp.js';
+import { linkEntry, openStoreEntry } from './store.js';
+import { TreeFiles } from './tree-files.js';
+
+if (!isMainThread) adoptCheckpointMemory((workerData as { counter: SharedArrayBuffer }).counter);
+
+/** One loadout to read, check and write (see {@link buildLoadout}). */
+export interface LoadoutTask {
+  loadoutsDir: string;
+  fixturesDir: string;
+  /** The store the entry goes to. */
+  store: string;
+  /** `{base_url}` of the published addresses. */
+  base: string;
+  /** `verification.checked_at`, ISO 8601. */
+  checkedAt: string;
+  id: string;
+  /** The entry's name (`<id>@<tag>` of this build). */
+  name: string;
+  /** The manifest's version that `history` was read for ('' when it has none). */
+  version: string;
+  history: LoadoutHistoryData;
+  /** `verification.commit`. */
+  commit: string;
+  /** The key the live tree holds the loadout under, if any: the same key means nothing to write. */
+  previousKey: string | undefined;
+}
+
+/** What {@link buildLoadout} found: the loadout's key and folder stamp, and then one of three outcomes. */
+export type LoadoutOutcome = { id: string; key: string; stamp: FolderStamp | undefined } & (
+  | { kind: 'unchanged' }
+  | { kind: 'refused'; run: CheckRun }
+  | {
+      kind: 'built';
+      /** What the build cache keeps of it, but for what the main thread knows (stamp, history warnings, dirty). */
+      built: Pick<CachedLoadout, 'key' | 'name' | 'entry' | 'discovery' | 'versions'>;
+      /** Warnings from writing it (historic files left out). */
+      warnings: string[];
+      /** Bytes written. */
+      bytes: number;
+    }
+);
+
+/** Loadouts whose folder stamps to check (see {@link checkStamps}). */
+export interface StampTask {
+  loadoutsDir: string;
+  items: { id: string; stamp: FolderStamp }[];
+}
+
+/** Loadouts to link into the tree `tree` from their entries in `store`. */
+export interface LinkTask {
+  tree: string;
+  store: string;
+  entries: { id: string; name: string }[];
+}
+
+/** A task of the pool, by kind. */
+export type WorkerTask = ({ kind: 'loadout' } & LoadoutTask) | ({ kind: 'stamps' } & StampTask) | ({ kind: 'link' } & LinkTask);
+
+/** Runs one task (the pool's entry point; pool.ts gives each its type). */
+export default async function runTask(task: WorkerTask): Promise<LoadoutOutcome | string[] | number> {
+  switch (task.kind) {
+    case 'loadout':
+      return buildLoadout(task);
+    case 'stamps':
+      return checkStamps(task);
+    case 'link':
+      return linkEntries(task);
+  }
+}
+
+/**
+ * Reads the loadout (its folder stamp taken as it is read), computes its key, and unless the
+ * live tree holds that key, runs the ten checks and, when they pass, writes its entry.
+ * @throws LoadoutError `io` when its manifest's version changed since the main thread read
+ *   its history (an edit during the build; building again picks it up); the file system's error.
+ */
+export async function buildLoadout(task: LoadoutTask): Promise<LoadoutOutcome> {
+  const stamps = stampCollector(Date.now());
+  const source = await readLoadoutSource(task.loadoutsDir, task.id, undefined, stamps.observe);
+  if (versionOf(source) !== task.version) {
+    throw new LoadoutError('io', `loadouts/${task.id}/loadout.yaml changed while the build read it (version ${JSON.stringify(versionOf(source))}, expected ${JSON.stringify(task.version)})`, { hint: 'Run the build again once the edit is saved.' });
+  }
+  const key = loadoutKey(source, task.history, task.commit);
+  const found = { id: task.id, key, stamp: stamps.stamp() };
+  if (key === task.previousKey) return { ...found, kind: 'unchanged' };
+  const run = await runChecks(source, { fixturesDir: task.fixturesDir });
+  if (!passed(run)) return { ...found, kind: 'refused', run };
+  const entry = openStoreEntry(task.store, task.id, task.name);
+  const written = await writeLoadoutOutputs(entry, { base: task.base, run, history: task.history, commit: task.commit, checkedAt: new Date(task.checkedAt) });
+  // Agent Skills discovery below loadouts/<id>/ (skill-discovery.ts).
+  const discovery = await writeLoadoutDiscovery(entry, written.record);
+  const bytes = entry.complete();
+  const built = { key, name: task.name, entry: catalogueEntryOf(written.record), discovery, versions: written.versions.map((v) => v.version) };
+  return { ...found, kind: 'built', built, warnings: written.warnings, bytes };
+}
+
+/** The manifest's version (read cheaply), or '' when it has none. */
+export function versionOf(source: Pick<LoadoutSource, 'manifestText'>): string {
+  return source.manifestText === undefined ? '' : (readManifestVersion(source.manifestText) ?? '');
+}
+
+/** The ids of `task.items` whose folder stamp still holds (stamp.ts). */
+export function checkStamps(task: StampTask): string[] {
+  return task.items.filter(({ id, stamp }) => stampHolds(join(task.loadoutsDir, id), stamp)).map(({ id }) => id);
+}
+
+/** Links each of `task.entries` into the tree (store.ts). @returns how many. */
+export function linkEntries(task: LinkTask): number {
+  const files = new TreeFiles(task.tree);
+  for (const { id, name } of task.entries) linkEntry(files, task.store, id, name);
+  return task.entries.length;
+}

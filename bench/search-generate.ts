@@ -9,7 +9,7 @@ import { buildRecord, type PublishedRecord } from '../src/build/record.js';
 import type { Manifest } from '../src/catalogue/manifest.js';
 import { CATEGORIES, PUBLISHED_AGENTS } from '../src/catalogue/vocabulary.js';
 import { SKILL_DIRS, ADAPTER_TARGETS } from '../src/install/layout/layout.js';
-import { writeSearchIndex } from '../src/search/index-file.js';
+import { searchIndexSourceOf, skillEntriesOf, skillsDocument, SKILLS_PATH, writeSearchIndex } from '../src/search/index-file.js';
 import { compileSettings, queryTerms, SEARCH_SETTINGS } from '../src/search/settings.js';
 import { summariseVerification } from '../src/verify/verification.js';
 import { baseFiles, testManifest, writeLoadout, type TestFile, type TestLoadout } from '../test/helpers/loadouts.js';
@@ -113,7 +113,8 @@ export async function writeSyntheticTree(out: string, loadouts: readonly TestLoa
     await tree.writeJson('api/tags.json', { stacks: tags(counts.stacks), categories: tags(counts.categories) });
     await tree.writeJson('api/agents.json', { agents: PUBLISHED_AGENTS.map((id) => ({ id, authoring: id !== 'antigravity-cli', adapter: ADAPTER_TARGETS[id] ?? null, skills_dir: SKILL_DIRS[id], loadouts: summaries.filter((r) => r.compatibility[id] !== 'unsupported').length })) });
     await tree.writeJson('api/loadouts.json', { total: summaries.length, loadouts: [] });
-    await writeSearchIndex(tree, summaries);
+    await writeSearchIndex(tree, searchIndexSourceOf(summaries));
+    await tree.write(SKILLS_PATH, skillsDocument(summaries.map((r) => JSON.stringify(skillEntriesOf(r)).slice(1, -1))));
   });
   return loadouts.map((l) => l.id);
 }

@@ -16,21 +16,25 @@
  *    switched to it (output.ts). Entries no tree links to any more are removed.
  */
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { listLoadoutIds } from '../catalogue/source.js';
 import { readManifestVersion } from '../catalogue/yaml-document.js';
 import { mapConcurrent } from '../concurrency.js';
 import { loadoutsDirOf } from '../verify/catalogue.js';
 import type { CheckRun } from '../verify/run.js';
+import { searchDocumentOf } from '../search/document.js';
+import { readWholeIndex } from '../search/index-file.js';
+import { updateIndex, vectorOf, type DocumentVector, type InvertedIndex } from '../search/inverted-index.js';
+import { compileSettings, SEARCH_SETTINGS } from '../search/settings.js';
 import { normaliseBaseUrl } from './addresses.js';
-import { BUILD_CACHE_FILE, fingerprintBuild, makeBuildCache, readBuildCache, type BuildCache, type CachedLoadout } from './cache.js';
+import { BUILD_CACHE_FILE, buildCacheText, fingerprintBuild, readBuildCache, type CachedLoadout, type ReadBuildCache } from './cache.js';
 import { writeCatalogueDocuments } from './catalogue-documents.js';
-import { changesSince, openHistory, openRepository, readHistoryData, type CatalogueHistory, type LoadoutHistory } from './history.js';
+import { listingOf } from './catalogue-entry.js';
+import { changesSince, openHistory, openRepository, readHistoryData, type CatalogueHistory, type CatalogueRepository, type LoadoutHistory } from './history.js';
 import { openTrees, type TreeSet } from './output.js';
 import { buildLoadoutInPool, checkStampsInPool, linkEntriesInPool, POOL_THREADS } from './pool.js';
-import { writeCatalogueDiscovery } from './skill-discovery.js';
-import { collectGarbage, entriesOfNoLoadout, entryNameOf, isEntryComplete, linkEntry, removeEntry } from './store.js';
+import { collectGarbage, documentPathsOf, entriesLinkedBy, entryNameOf, isEntryComplete, linkEntry, listEntries, removeEntry, unlinkEntry } from './store.js';
 
 /** Options of {@link buildCatalogue}. */
 export interface BuildOptions {
@@ -96,39 +100,46 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   const trees = await openTrees(options.out);
   try {
     const clean = options.clean === true;
-    const live = clean || trees.live === undefined ? undefined : await readBuildCache(trees.live, fingerprint);
+    const live = clean || trees.live === undefined ? undefined : readPreviousBuild(trees.live, fingerprint);
     const result: BuildResult = { written: false, runs: [], refused: [], loadouts: [], reused: [], read: [], warnings: [], bytes: 0 };
-    const built = await buildLoadouts(options, { base, loadoutsDir, ids, trees, live, result });
+    const repo = await openRepository(loadoutsDir);
+    const unchanged = findUnchanged(loadoutsDir, ids, trees.store, live, repo);
+    // Read while the worker threads check folder stamps: what the trees link to, and what the store holds.
+    const linkedByLive = trees.live === undefined ? new Map<string, string>() : entriesLinkedBy(trees.live);
+    const linkedByStandby = trees.standby === undefined ? new Map<string, string>() : entriesLinkedBy(trees.standby);
+    const stored = listEntries(trees.store);
+    const built = await buildLoadouts(options, { base, loadoutsDir, ids, trees, repo, unchanged: await unchanged, result });
     if (built === undefined) return result;
-    const names = new Set([...built.values()].map((b) => b.name));
-    const standby = clean || trees.standby === undefined ? undefined : await readBuildCache(trees.standby, fingerprint);
-    const cache = makeBuildCache(fingerprint, built.head, built);
+    const names = new Set([...built.loadouts.values()].map((b) => b.name));
+    // The search index: the live tree's, with the words of the loadouts built now.
+    const index = updateIndex(SEARCH_SETTINGS.fields, live?.index, ids, built.vectors);
     const written = await trees.write(
       async (tree, files) => {
-        // The tree started as the standby or a copy of the live tree: what is not a loadout's
-        // goes (the catalogue documents, removed loadouts), and the loadouts whose entry is not
-        // the one that tree links to are re-pointed. An empty tree is linked to every entry.
-        const origin = tree.origin === 'standby' ? standby : tree.origin === 'live' ? live : undefined;
-        if (origin !== undefined) {
-          for (const path of entriesOfNoLoadout(tree.dir, ids)) files.remove(path);
-          for (const [id, b] of built) if (origin.loadouts[id]?.name !== b.name) linkEntry(files, trees.store, id, b.name);
+        if (tree.origin !== undefined) {
+          // The tree started as the standby or a copy of the live tree: its catalogue documents
+          // and removed loadouts go, and the loadouts whose entry is not the one it links to are
+          // re-pointed.
+          const linked = tree.origin === 'standby' ? linkedByStandby : linkedByLive;
+          for (const path of documentPathsOf(tree.dir)) files.remove(path);
+          for (const id of linked.keys()) if (!built.loadouts.has(id)) unlinkEntry(files, id);
+          for (const [id, b] of built.loadouts) if (linked.get(id) !== b.name) linkEntry(files, trees.store, id, b.name);
         } else {
-          const entries = [...built].map(([id, b]) => ({ id, name: b.name }));
+          const entries = [...built.loadouts].map(([id, b]) => ({ id, name: b.name }));
           await Promise.all(slices(entries).map((slice) => linkEntriesInPool({ tree: tree.dir, store: trees.store, entries: slice })));
         }
-        await writeCatalogueDocuments(tree, base, [...built.values()].map((b) => b.entry));
-        await writeCatalogueDiscovery(tree, [...built.values()].map((b) => ({ ...b.entry, discovery: b.discovery })));
-        await tree.write(BUILD_CACHE_FILE, JSON.stringify(cache));
+        await writeCatalogueDocuments(tree, base, [...built.loadouts.values()].map((b) => b.listing), index);
+        await tree.write(BUILD_CACHE_FILE, buildCacheText(fingerprint, built.head, built.loadouts, live?.cache));
         return tree.bytes;
       },
-      // A tree whose cache is for this build's settings can be updated; the first build, a
-      // clean one, or one after a change of the builder's code starts from an empty tree.
-      { startFrom: async (_dir, origin) => (origin === 'standby' ? standby : live) !== undefined },
+      // A clean build links a new tree to every entry; others update the standby (or a copy of the live tree).
+      { startFrom: async () => !clean },
     );
     result.bytes += written.result;
-    // Entries neither the live tree nor its standby links to: replaced loadouts, and what refused or killed builds left.
-    collectGarbage(trees.store, new Set([...names, ...(written.standby === undefined ? [] : entriesLinkedBy(written.standby))]));
-    result.loadouts = [...built].map(([id, b]) => ({ id, version: b.entry.version, versions: b.versions }));
+    // Entries neither the live tree nor its standby (the tree live before, or the first build's
+    // copy) links to: replaced loadouts, and what refused or killed builds left.
+    const standbyLinks = written.standby === undefined ? [] : trees.live === undefined ? names : linkedByLive.values();
+    collectGarbage(trees.store, stored, new Set([...names, ...standbyLinks]));
+    result.loadouts = [...built.loadouts].map(([id, b]) => ({ id, version: b.listing.row.version, versions: b.versions }));
     result.reused.sort();
     result.written = true;
     return result;
@@ -143,9 +154,42 @@ interface BuildContext {
   loadoutsDir: string;
   ids: readonly string[];
   trees: TreeSet;
-  /** The live tree's build cache, when it is for this build's settings. */
-  live: BuildCache | undefined;
+  repo: CatalogueRepository | undefined;
+  unchanged: Unchanged;
   result: BuildResult;
+}
+
+/** What {@link findUnchanged} found. */
+interface Unchanged {
+  /** What the live tree's build kept of a loadout whose entry is whole; undefined for the others. */
+  previous: (id: string) => CachedLoadout | undefined;
+  /** The loadouts whose folders need not be read: no commit since touched them and their folder stamps hold. */
+  unread: Set<string>;
+  /** True when there is no previous build to compare with: every loadout is read, and git for all of them. */
+  fresh: boolean;
+}
+
+/**
+ * Step 1 of the module comment: the loadouts that cannot have changed since the live tree's
+ * build, by git (commits since its HEAD) and by their folder stamps, checked in the worker
+ * threads (the promise resolves when they are done).
+ */
+async function findUnchanged(loadoutsDir: string, ids: readonly string[], store: string, live: PreviousBuild | undefined, repo: CatalogueRepository | undefined): Promise<Unchanged> {
+  const { touched } = await changesSince(repo, live?.cache.head ?? undefined);
+  const whole = new Map<string, CachedLoadout | undefined>();
+  const previous = (id: string): CachedLoadout | undefined => {
+    if (!whole.has(id)) {
+      const cached = live?.cache.loadouts[id];
+      whole.set(id, cached !== undefined && isEntryComplete(store, cached.name) ? cached : undefined);
+    }
+    return whole.get(id);
+  };
+  const candidates = touched === undefined ? [] : ids.flatMap((id) => {
+    const cached = previous(id);
+    return cached?.stamp !== undefined && !touched.has(id) && !(cached.dirty && repo?.head !== live?.cache.head) ? [{ id, stamp: cached.stamp }] : [];
+  });
+  const unread = new Set((await Promise.all(slices(candidates).map((items) => checkStampsInPool({ loadoutsDir, items })))).flat());
+  return { previous, unread, fresh: live === undefined };
 }
 
 /**
@@ -153,28 +197,18 @@ interface BuildContext {
  * keeps of it, in `ids` order, and the HEAD commit; undefined when a loadout refused the
  * build (the entries this build wrote are then removed, and `result` says why).
  */
-async function buildLoadouts(options: BuildOptions, context: BuildContext): Promise<(Map<string, CachedLoadout> & { head: string | undefined }) | undefined> {
-  const { loadoutsDir, ids, trees, live, result } = context;
-  const repo = await openRepository(loadoutsDir);
-  const { touched } = await changesSince(repo, live?.head ?? undefined);
-  // Kept from the live tree: a loadout whose entry is whole, that no commit since touched, and
-  // whose folder stamp holds.
-  const previous = (id: string): CachedLoadout | undefined => {
-    const cached = live?.loadouts[id];
-    return cached !== undefined && isEntryComplete(trees.store, cached.name) ? cached : undefined;
-  };
-  const candidates = touched === undefined ? [] : ids.filter((id) => {
-    const cached = previous(id);
-    return cached?.stamp !== undefined && !touched.has(id) && !(cached.dirty && repo?.head !== live?.head);
-  });
-  const unread = new Set((await Promise.all(slices(candidates).map((slice) => checkStampsInPool({ loadoutsDir, items: slice.map((id) => ({ id, stamp: previous(id)?.stamp ?? { paths: [], digest: '' } })) })))).flat());
+async function buildLoadouts(options: BuildOptions, context: BuildContext): Promise<BuiltLoadouts | undefined> {
+  const { loadoutsDir, ids, trees, repo, unchanged, result } = context;
+  const { previous, unread } = unchanged;
   result.read = ids.filter((id) => !unread.has(id));
-  const history = await openHistory(repo, live === undefined ? undefined : result.read);
+  const history = await openHistory(repo, unchanged.fresh ? undefined : result.read);
   if (history.head === undefined) result.warnings.push('not a git repository (or no commits yet): only the working-tree version of each loadout is built');
 
   const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;
   const checkedAt = (options.now ?? new Date()).toISOString();
   const built = new Map<string, CachedLoadout>();
+  const vectors = new Map<string, DocumentVector>();
+  const compiled = compileSettings(SEARCH_SETTINGS);
   let done = 0;
   try {
     const outcomes = await mapConcurrent(result.read, options.concurrency ?? POOL_THREADS * 16, async (id) => {
@@ -198,7 +232,9 @@ async function buildLoadouts(options: BuildOptions, context: BuildContext): Prom
         built.set(id, { ...cached, ...kept });
         result.reused.push(id);
       } else {
-        built.set(id, { ...outcome.built, ...kept });
+        const { entry, discovery, ...rest } = outcome.built;
+        built.set(id, { ...rest, listing: listingOf(entry, discovery), ...kept });
+        vectors.set(id, vectorOf(searchDocumentOf(entry, compiled), compiled));
         result.warnings.push(...outcome.warnings);
         result.bytes += outcome.bytes;
       }
@@ -220,7 +256,37 @@ async function buildLoadouts(options: BuildOptions, context: BuildContext): Prom
     if (unread.has(id)) result.reused.push(id);
     all.set(id, b);
   }
-  return Object.assign(all, { head: repo?.head });
+  return { loadouts: all, vectors, head: repo?.head };
+}
+
+/** The loadouts of this build (see {@link buildLoadouts}). */
+interface BuiltLoadouts {
+  /** Every loadout, in id order, with what the cache keeps of it. */
+  loadouts: Map<string, CachedLoadout>;
+  /** The words of the loadouts built now (the others' are in the previous search index). */
+  vectors: Map<string, DocumentVector>;
+  /** The HEAD commit, undefined outside git. */
+  head: string | undefined;
+}
+
+/** What a build left in its tree for the next one: its cache and its whole search index. */
+interface PreviousBuild {
+  cache: ReadBuildCache;
+  index: InvertedIndex;
+}
+
+/**
+ * What the build of the tree at `dir` left for this one, when it was for the same settings
+ * (`fingerprint`) and whole: else undefined, and every loadout is built again.
+ */
+function readPreviousBuild(dir: string, fingerprint: string): PreviousBuild | undefined {
+  const cache = readBuildCache(dir, fingerprint);
+  const index = cache === undefined ? undefined : readWholeIndex(dir);
+  if (cache === undefined || index === undefined) return undefined;
+  // A loadout the index lacks is built again (a cache part whose words were lost).
+  const indexed = new Set(index.ids);
+  const loadouts = Object.fromEntries(Object.entries(cache.loadouts).filter(([id]) => indexed.has(id)));
+  return { cache: { ...cache, loadouts }, index };
 }
 
 /** `items` in slices of {@link SLICE}, one task each. */
@@ -247,23 +313,4 @@ function commitOf(history: CatalogueHistory, loadout: LoadoutHistory, id: string
   if (history.head === undefined) return 'working-tree';
   const commit = loadout.lastCommit ?? history.head;
   return history.dirty.has(id) || loadout.lastCommit === undefined ? `${commit}+dirty` : commit;
-}
-
-/** The names of the store entries that the tree at `dir` links to (by its `raw/<id>` links, store.ts). */
-function entriesLinkedBy(dir: string): string[] {
-  let ids: string[];
-  try {
-    ids = readdirSync(join(dir, 'raw'));
-  } catch {
-    return [];
-  }
-  const names: string[] = [];
-  for (const id of ids) {
-    try {
-      names.push(basename(readlinkSync(join(dir, 'raw', id))));
-    } catch {
-      // not a link: a tree written before the store
-    }
-  }
-  return names;
 }

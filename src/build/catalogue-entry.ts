@@ -1,13 +1,18 @@
 /**
  * What the catalogue-wide documents (the list, tag and agent documents, the search index, the
  * skills document, the home page, sitemap and feed, and the catalogue's Agent Skills indexes)
- * read of one loadout: its record's metadata without file contents, install plans, context
- * details or check results. A build keeps only this of each loadout until the end, and the
- * build cache (cache.ts) stores it, so a rebuild has it for every unchanged loadout without
- * reading their records again (issue 13: at 10,000 loadouts a whole record is about 32 KB,
- * 15 KB without contents; an entry is about 2 KB).
+ * read of one loadout. A loadout's worker thread sends its {@link CatalogueEntry} (its
+ * record's metadata without file contents, install plans, context details or check results,
+ * about 2 KB); the build cache (cache.ts) keeps only its {@link CatalogueListing} (its search
+ * result row, feed fields, skills and discovery entries, about 1 KB), and the build keeps its
+ * indexed words in the search index it patches (search/inverted-index.ts), so a rebuild has all
+ * it needs of every unchanged loadout without reading or parsing its record (issue 13: at
+ * 10,000 loadouts a whole record is about 32 KB, and parsing 10,000 entries took a rebuild
+ * 0.3 s).
  */
 import type { Agent } from '../catalogue/vocabulary.js';
+import { searchRowOf, type SearchRow } from '../search/document.js';
+import { skillEntriesOf } from '../search/index-file.js';
 import type { PublishedFileEntry, PublishedRecord } from './record.js';
 import type { DiscoveryEntry, LegacyEntry } from './skill-discovery.js';
 
@@ -54,4 +59,22 @@ export function catalogueEntryOf(r: PublishedRecord): CatalogueEntry {
     verification: { verified: r.verification.verified },
     context: Object.fromEntries(Object.entries(r.context).map(([agent, cost]) => [agent, { always: { tokens: cost.always.tokens } }])) as CatalogueEntry['context'],
   };
+}
+
+/** What the build cache keeps of a loadout for the catalogue-wide documents (see the module comment). */
+export interface CatalogueListing {
+  /** Its search result row: also its line in `api/loadouts.json`, its card on the home page and its sitemap entry. */
+  row: SearchRow;
+  /** For the feed: the first commit's date, and the author. */
+  published: string | null;
+  author: PublishedRecord['author'];
+  /** Its skills as `api/skills.json` lists them: the JSON of its entries, joined by commas ('' for none). */
+  skills: string;
+  /** Its own Agent Skills index entries. */
+  discovery: LoadoutDiscovery;
+}
+
+/** The listing of an entry, with its discovery entries. Pure. */
+export function listingOf(entry: CatalogueEntry, discovery: LoadoutDiscovery): CatalogueListing {
+  return { row: searchRowOf(entry), published: entry.published ?? null, author: entry.author, skills: JSON.stringify(skillEntriesOf(entry)).slice(1, -1), discovery };
 }

@@ -15,7 +15,7 @@ import { readManifestVersion } from '../catalogue/yaml-document.js';
 import { passed } from '../verify/catalogue.js';
 import { runChecks, type CheckRun } from '../verify/run.js';
 import { loadoutKey, type CachedLoadout } from './cache.js';
-import { catalogueEntryOf } from './catalogue-entry.js';
+import { catalogueEntryOf, type CatalogueEntry, type LoadoutDiscovery } from './catalogue-entry.js';
 import { adoptCheckpointMemory } from './crash-points.js';
 import type { LoadoutHistoryData } from './history.js';
 import { writeLoadoutOutputs } from './loadout-output.js';
@@ -54,8 +54,8 @@ export type LoadoutOutcome = { id: string; key: string; stamp: FolderStamp | und
   | { kind: 'refused'; run: CheckRun }
   | {
       kind: 'built';
-      /** What the build cache keeps of it, but for what the main thread knows (stamp, history warnings, dirty). */
-      built: Pick<CachedLoadout, 'key' | 'name' | 'entry' | 'discovery' | 'versions'>;
+      /** Its key, entry name and versions (for the build cache), and what the catalogue documents read of it (catalogue-entry.ts). */
+      built: Pick<CachedLoadout, 'key' | 'name' | 'versions'> & { entry: CatalogueEntry; discovery: LoadoutDiscovery };
       /** Warnings from writing it (historic files left out). */
       warnings: string[];
       /** Bytes written. */

@@ -15,7 +15,10 @@ import { Piscina } from 'piscina';
 import { checkpointMemory } from './crash-points.js';
 import type { LinkTask, LoadoutOutcome, LoadoutTask, StampTask, WorkerTask } from './loadout-worker.js';
 
-/** Threads in the pool: one per core (the main thread mostly waits on them), at most 8. */
+/**
+ * Threads in the pool: the environment variable `LOADOUT_BUILD_THREADS` when set (a machine
+ * shared with other work), else one per core (the main thread mostly waits on them), at most 8.
+ */
 export const POOL_THREADS = Number(process.env.LOADOUT_BUILD_THREADS ?? 0) || Math.max(1, Math.min(availableParallelism(), 8));
 
 /**

@@ -21,8 +21,8 @@
  * An entry is complete when its record exists: the record is written last, and removed first.
  * Entries no tree refers to are removed after each build ({@link collectGarbage}).
  */
-import { existsSync, readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { LoadoutError } from '../catalogue/errors.js';
 import { checkpoint } from './crash-points.js';
 import { outputOver, TreeFiles, type OutputTree } from './tree-files.js';
@@ -130,24 +130,45 @@ export function unlinkEntry(files: TreeFiles, id: string): void {
 }
 
 /**
- * The entries of the tree at `dir` that belong to no loadout in `ids`: the catalogue
- * documents (every path outside {@link loadoutOutputPaths}) and the links of loadouts no
- * longer in the catalogue. Tree paths, for `OutputTree.remove`; an update of the standby
- * tree removes them before writing the catalogue documents again.
+ * The catalogue documents of the tree at `dir`: its paths outside the folders whose children
+ * are the loadouts' links (`raw/`, `download/`, `loadouts/`, `api/loadouts/`). Tree paths, for
+ * `TreeFiles.remove`; an update of the standby removes them before writing the documents again.
  */
-export function entriesOfNoLoadout(dir: string, ids: readonly string[]): string[] {
-  const owned = new Set(ids.flatMap((id) => entryLinks(id, '').map((l) => l.path)));
+export function documentPathsOf(dir: string): string[] {
   const found: string[] = [];
   const visit = (path: string): void => {
     for (const name of readdirSync(path === '' ? dir : join(dir, path))) {
       const child = path === '' ? name : `${path}/${name}`;
-      if (owned.has(child)) continue;
-      if (LOADOUT_PARENTS.some((p) => p === child || p.startsWith(`${child}/`))) visit(child);
+      if ((LOADOUT_PARENTS as readonly string[]).includes(child)) continue;
+      if (LOADOUT_PARENTS.some((p) => p.startsWith(`${child}/`))) visit(child);
       else found.push(child);
     }
   };
   visit('');
   return found;
+}
+
+/**
+ * The store entries that the tree at `dir` links to, by loadout id (read from its `raw/<id>`
+ * links: {@link linkEntry} links a loadout's five paths to one entry). A tree written before
+ * the store has none.
+ */
+export function entriesLinkedBy(dir: string): Map<string, string> {
+  const names = new Map<string, string>();
+  let ids: string[];
+  try {
+    ids = readdirSync(join(dir, 'raw'));
+  } catch {
+    return names;
+  }
+  for (const id of ids) {
+    try {
+      names.set(id, basename(readlinkSync(join(dir, 'raw', id))));
+    } catch {
+      // not a link: a tree written before the store
+    }
+  }
+  return names;
 }
 
 /** The names of the entries in the store, complete or not (from every folder an entry has a part in). */
@@ -180,14 +201,15 @@ export function removeEntry(storeDir: string, name: string): void {
 }
 
 /**
- * Removes every entry of the store at `storeDir` whose name is not in `keep` (the entries the
- * live and standby trees link to): those of replaced loadouts, and what killed or refused
- * builds left. Run under the build lock (output.ts), so no other build is writing.
+ * Removes every entry of `found` (names listed by {@link listEntries}) that is not in `keep`
+ * (the entries the live and standby trees link to): those of replaced loadouts, and what
+ * killed or refused builds left. Run under the build lock (output.ts), so no other build is
+ * writing.
  * @returns the number of entries removed.
  */
-export function collectGarbage(storeDir: string, keep: ReadonlySet<string>): number {
+export function collectGarbage(storeDir: string, found: Iterable<string>, keep: ReadonlySet<string>): number {
   let removed = 0;
-  for (const name of listEntries(storeDir)) {
+  for (const name of found) {
     if (keep.has(name)) continue;
     removeEntry(storeDir, name);
     removed++;

@@ -77,7 +77,7 @@ export function wellKnownIndexOf(segments: readonly string[]): number {
 /**
  * True when the tree path `path` is part of the published tree: no segment starts with `.`,
  * except the `.well-known` folder where {@link wellKnownIndexOf} finds it. Other dot files
- * (the build cache `.loadout-build.json`, the `.complete` marker, anything a build left) are
+ * (the build cache `.loadout-build.jsonl`, the `.complete` marker, anything a build left) are
  * never served nor published. `loadout serve` and `loadout publish` both decide with this.
  * Pure.
  */

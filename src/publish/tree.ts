@@ -1,6 +1,6 @@
 /**
  * Reading the built tree for a publish: every published file with its sha256, and the bytes
- * again at upload time. Dot files and dot folders (`.loadout-build.json`, the build's
+ * again at upload time. Dot files and dot folders (`.loadout-build.jsonl`, the build's
  * temporary trees) are not part of the published API and are skipped, as `loadout serve`
  * skips them, except the `.well-known` folders of Agent Skills discovery (the one rule of
  * both, `isPublishedPath` in build/tree-headers.ts). A symbolic link is followed only to a

@@ -12,7 +12,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LoadoutError } from '../catalogue/errors.js';
 import type { SearchRow } from './document.js';
-import type { SearchIndexFile } from './index-file.js';
+import { rankingSourceOf, type SearchIndexFile } from './index-file.js';
 import type { SearchQuery } from './query.js';
 import { createRanker } from './ranker.js';
 import { decodeRankingIndex, DOC_FLAG, encodeRankingIndex, SEARCH_RANKING_PATH, type RankingIndex } from './ranking-file.js';
@@ -61,7 +61,7 @@ export function createSearchEngine(file: SearchIndexFile, options: SearchEngineO
   if (file.format !== SEARCH_INDEX_FORMAT) {
     throw new LoadoutError('invalid_content', `the search index has format ${JSON.stringify(file.format)} (expected ${SEARCH_INDEX_FORMAT})`, { hint: 'Run `loadout build` again.' });
   }
-  return openSearchEngine(decodeRankingIndex(encodeRankingIndex(file)), options);
+  return openSearchEngine(decodeRankingIndex(encodeRankingIndex(rankingSourceOf(file))), options);
 }
 
 /** Builds an engine over a decoded ranking file. */

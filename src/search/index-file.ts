@@ -1,9 +1,11 @@
 /**
  * The search index file that `loadout build` writes to `dist/api/search-index.json`
  * (DESIGN.md sections 1 and 9): a serialised MiniSearch index, the result fields of every
- * loadout, and the ranking settings. The server and the CLI load it once; the home page
- * downloads it for client-side search. Beside it the build writes `api/skills.json` (the
- * skills that the MCP server exposes as resources) and the two scripts of the pages.
+ * loadout, and the ranking settings. The home page downloads it for client-side search; the
+ * server and the CLI read its binary form (ranking-file.ts). The build makes the index itself
+ * (inverted-index.ts: MiniSearch's index, patched from the previous build's on a rebuild).
+ * Beside it the build writes `api/skills.json` (the skills that the MCP server exposes as
+ * resources) and the two scripts of the pages.
  */
 import MiniSearch, { type AsPlainObject } from 'minisearch';
 import { readFileSync } from 'node:fs';
@@ -13,9 +15,10 @@ import type { CatalogueEntry } from '../build/catalogue-entry.js';
 import type { OutputTree } from '../build/tree-files.js';
 import { pathInsideSkill } from '../install/layout/layout.js';
 import { CLIENT_SCRIPT, CLIENT_SCRIPT_PATH, MINISEARCH_SCRIPT_PATH } from './client-script.js';
-import { encodeRankingIndex, SEARCH_RANKING_PATH } from './ranking-file.js';
 import { searchDocumentOf, searchRowOf, type SearchDocument, type SearchRow } from './document.js';
-import { compileSettings, SEARCH_INDEX_FORMAT, SEARCH_INDEX_PATH, SEARCH_SETTINGS, type CompiledSettings, type SearchSettings } from './settings.js';
+import { decodeIndex, encodeIndex, indexOfMiniSearch, miniSearchJson, pruneIndex, updateIndex, vectorOf, type InvertedIndex } from './inverted-index.js';
+import { encodeRankingIndex, SEARCH_RANKING_PATH, type RankingSource } from './ranking-file.js';
+import { compileSettings, SEARCH_INDEX_FORMAT, SEARCH_INDEX_PATH, SEARCH_SETTINGS, type SearchSettings } from './settings.js';
 
 /** Where the skills document goes, relative to `dist/`. */
 export const SKILLS_PATH = 'api/skills.json';
@@ -49,74 +52,93 @@ export function miniSearchOptions(settings: SearchSettings): ConstructorParamete
   return { fields: settings.fields, storeFields: [], idField: 'id', tokenize: compiled.tokenize, processTerm: compiled.processTerm };
 }
 
-/** Builds the index file of `records`. Pure; the same records give the same bytes. */
-export function buildSearchIndexFile(records: readonly CatalogueEntry[], settings: SearchSettings = SEARCH_SETTINGS): SearchIndexFile {
+/** Where the build keeps the whole (unpruned) index for the next build, relative to `dist/` (a dot file: never served nor published). */
+export const SEARCH_WHOLE_INDEX_PATH = '.search-index.bin';
+
+/** What the search files are written from. */
+export interface SearchIndexSource {
+  settings: SearchSettings;
+  /** The result rows, sorted by id. */
+  rows: readonly SearchRow[];
+  /** The whole index of the rows' documents (inverted-index.ts). */
+  index: InvertedIndex;
+}
+
+/** The skills of one loadout, sorted by skill. Pure. */
+export function skillEntriesOf(r: CatalogueEntry): SkillEntry[] {
+  const bySkill = new Map<string, SkillEntry>();
+  for (const f of r.files) {
+    if (f.skill === null || (f.role !== 'skill' && f.role !== 'reference')) continue;
+    let entry = bySkill.get(f.skill);
+    if (entry === undefined) {
+      entry = { loadout: r.id, skill: f.skill, version: r.version, description: f.description, files: [] };
+      bySkill.set(f.skill, entry);
+    }
+    const rel = pathInsideSkill({ path: f.path, role: f.role, description: f.description, skill: f.skill });
+    if (rel === 'SKILL.md') entry.description = f.description;
+    entry.files.push({ path: f.path, rel, description: f.description, bytes: f.bytes, lang: f.lang });
+  }
+  return [...bySkill.values()].sort((a, b) => (a.skill < b.skill ? -1 : 1));
+}
+
+/** The source of the search files of `records` (any order), indexed from scratch. Pure. */
+export function searchIndexSourceOf(records: readonly CatalogueEntry[], settings: SearchSettings = SEARCH_SETTINGS): SearchIndexSource {
   const sorted = [...records].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   const compiled = compileSettings(settings);
-  const documents = sorted.map((r) => searchDocumentOf(r, compiled));
-  const pruned = commonTerms(documents, compiled, settings);
-  const mini = new MiniSearch<SearchDocument>({
-    ...miniSearchOptions(settings),
-    processTerm: (term, field) => {
-      const t = compiled.processTerm(term);
-      return t === null || (field !== undefined && pruned.get(field)?.has(t) === true) ? null : t;
-    },
-  });
-  mini.addAll(documents);
-  return { format: SEARCH_INDEX_FORMAT, settings, documents: sorted.map(searchRowOf), index: mini.toJSON() };
+  const vectors = new Map(sorted.map((r) => [r.id, vectorOf(searchDocumentOf(r, compiled), compiled)]));
+  return { settings, rows: sorted.map(searchRowOf), index: updateIndex(settings.fields, undefined, sorted.map((r) => r.id), vectors) };
 }
 
-/** Per prunable field, the terms found in more than `pruneShare` of the documents (see {@link SearchSettings}). */
-export function commonTerms(documents: readonly SearchDocument[], compiled: CompiledSettings, settings: SearchSettings): Map<string, Set<string>> {
-  const result = new Map<string, Set<string>>();
-  if (documents.length < settings.pruneMinDocuments) return result;
-  for (const field of settings.pruneFields) {
-    const df = new Map<string, number>();
-    for (const doc of documents) {
-      const text = (doc as unknown as Record<string, string>)[field] ?? '';
-      const terms = compiled.tokenize(text).map(compiled.processTerm).filter((t): t is string => t !== null);
-      for (const term of new Set(terms)) df.set(term, (df.get(term) ?? 0) + 1);
-    }
-    const limit = settings.pruneShare * documents.length;
-    result.set(field, new Set([...df].filter(([, n]) => n > limit).map(([t]) => t)));
-  }
-  return result;
+/** The text of `api/search-index.json` (compact JSON, a final newline): the pruned index. Pure. */
+export function searchIndexJson(source: SearchIndexSource, pruned = pruneIndex(source.index, source.settings)): string {
+  return `{"format":${JSON.stringify(SEARCH_INDEX_FORMAT)},"settings":${JSON.stringify(source.settings)},"documents":${JSON.stringify(source.rows)},"index":${miniSearchJson(pruned)}}\n`;
 }
 
-/** The skills of `records`, sorted by loadout then skill. Pure. */
-export function buildSkillsFile(records: readonly CatalogueEntry[]): SkillsFile {
-  const skills: SkillEntry[] = [];
-  for (const r of [...records].sort((a, b) => (a.id < b.id ? -1 : 1))) {
-    const bySkill = new Map<string, SkillEntry>();
-    for (const f of r.files) {
-      if (f.skill === null || (f.role !== 'skill' && f.role !== 'reference')) continue;
-      let entry = bySkill.get(f.skill);
-      if (entry === undefined) {
-        entry = { loadout: r.id, skill: f.skill, version: r.version, description: f.description, files: [] };
-        bySkill.set(f.skill, entry);
-      }
-      const rel = pathInsideSkill({ path: f.path, role: f.role, description: f.description, skill: f.skill });
-      if (rel === 'SKILL.md') entry.description = f.description;
-      entry.files.push({ path: f.path, rel, description: f.description, bytes: f.bytes, lang: f.lang });
-    }
-    skills.push(...[...bySkill.values()].sort((a, b) => (a.skill < b.skill ? -1 : 1)));
-  }
-  return { skills };
+/** What the binary form of a parsed index file is made from (its MiniSearch index read back, inverted-index.ts). Pure. */
+export function rankingSourceOf(file: SearchIndexFile): RankingSource {
+  return { settings: file.settings, documents: file.documents, index: indexOfMiniSearch(file.index, file.settings.fields) };
+}
+
+/** The index file of `records` (what `api/search-index.json` holds). Pure; the same records give the same file. */
+export function buildSearchIndexFile(records: readonly CatalogueEntry[], settings: SearchSettings = SEARCH_SETTINGS): SearchIndexFile {
+  return JSON.parse(searchIndexJson(searchIndexSourceOf(records, settings))) as SearchIndexFile;
 }
 
 /**
- * Writes the index, its binary form for the server (`.search-ranking.bin`, see
- * `ranking-file.ts`), the skills document and the pages' scripts (`assets/minisearch.js`, the
+ * The text of `api/skills.json` from the loadouts' skills, each loadout's as the JSON of its
+ * entries joined by commas (`JSON.stringify(skillEntriesOf(record)).slice(1, -1)`), in loadout
+ * order. Pure.
+ */
+export function skillsDocument(fragments: readonly string[]): string {
+  return `{"skills":[${fragments.filter((f) => f !== '').join(',')}]}\n`;
+}
+
+/**
+ * Writes the index (`api/search-index.json`), its binary form for the server
+ * (`.search-ranking.bin`, see `ranking-file.ts`), the whole index for the next build
+ * ({@link SEARCH_WHOLE_INDEX_PATH}) and the pages' scripts (`assets/minisearch.js`, the
  * MiniSearch browser bundle, and `assets/search.js`) into the tree being built.
  */
-export async function writeSearchIndex(tree: OutputTree, records: readonly CatalogueEntry[]): Promise<void> {
-  const file = buildSearchIndexFile(records);
+export async function writeSearchIndex(tree: OutputTree, source: SearchIndexSource): Promise<void> {
+  const pruned = pruneIndex(source.index, source.settings);
   // Compact JSON: the pages download this file.
-  await tree.write(SEARCH_INDEX_PATH, `${JSON.stringify(file)}\n`);
-  await tree.write(SEARCH_RANKING_PATH, encodeRankingIndex(file));
-  await tree.write(SKILLS_PATH, `${JSON.stringify(buildSkillsFile(records))}\n`);
+  await tree.write(SEARCH_INDEX_PATH, searchIndexJson(source, pruned));
+  await tree.write(SEARCH_RANKING_PATH, encodeRankingIndex({ settings: source.settings, documents: source.rows, index: pruned }));
+  await tree.write(SEARCH_WHOLE_INDEX_PATH, encodeIndex(source.index));
   await tree.write(MINISEARCH_SCRIPT_PATH, readMiniSearchBrowserBundle());
   await tree.write(CLIENT_SCRIPT_PATH, CLIENT_SCRIPT);
+}
+
+/**
+ * The whole index a build kept in the tree at `dir`, for the next build; undefined when it
+ * has none this code reads.
+ */
+export function readWholeIndex(dir: string): InvertedIndex | undefined {
+  try {
+    return decodeIndex(readFileSync(join(dir, SEARCH_WHOLE_INDEX_PATH)));
+  } catch {
+    return undefined;
+  }
 }
 
 let bundle: string | undefined;

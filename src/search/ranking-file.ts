@@ -7,22 +7,18 @@
  * without parsing 10 MB of JSON or building a Map per posting, and holds a few MB for 10,000
  * loadouts instead of a MiniSearch object graph.
  *
- * Layout (little- or big-endian as the header says; every section starts at a multiple of 8):
- *
- *   bytes 0-3   "LSR1"
- *   bytes 4-7   header length H (uint32)
- *   bytes 8-    header: JSON ({@link RankingHeader}), padded with spaces to a multiple of 8
- *   then        the sections of {@link SECTION_TYPES}, at the offsets the header gives
+ * Layout: the container of sections-file.ts with the magic "LSR1", a {@link RankingHeader} and
+ * the sections of {@link SECTION_TYPES}.
  *
  * Documents are numbered by their place in `documents` of the index file (sorted by id), so a
  * lower number is a lower id. Field numbers are places in `settings.fields` (the order in
  * which MiniSearch scores the fields).
  */
-import type { AsPlainObject } from 'minisearch';
-import { endianness } from 'node:os';
 import { LoadoutError } from '../catalogue/errors.js';
 import { HAS_VALUES, PUBLISHED_AGENTS } from '../catalogue/vocabulary.js';
 import type { SearchRow } from './document.js';
+import { averageFieldLengths, type InvertedIndex } from './inverted-index.js';
+import { decodeSections, encodeSections } from './sections-file.js';
 import type { SearchSettings } from './settings.js';
 
 /** Where `loadout build` writes the file, relative to `dist/`. */
@@ -102,70 +98,28 @@ export type RankingIndex = Omit<RankingHeader, 'format' | 'endianness' | 'sectio
   terms: string[];
 };
 
-/** The parts of `api/search-index.json` that the binary form is made from. */
+/** What the binary form is made from: the settings, the result rows (sorted by id) and the index readers get (inverted-index.ts, pruned), whose documents are the rows'. */
 export interface RankingSource {
   settings: SearchSettings;
-  /** Sorted by id. */
   documents: readonly SearchRow[];
-  index: AsPlainObject;
+  index: InvertedIndex;
 }
 
 const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * Encodes the index file's MiniSearch index and rows. Pure: the same index file gives the same
- * bytes. Postings of documents that the index no longer lists (MiniSearch's discarded
- * documents, which `loadout build` never leaves) are dropped.
- * @throws LoadoutError `internal` when a term contains a line break or there are more than 32 agents or 255 fields.
+ * Encodes the index and rows. Pure: the same source gives the same bytes.
+ * @throws LoadoutError `internal` when a term contains a line break, the index's documents are
+ *   not the rows', or there are more than 32 agents or 255 fields.
  */
 export function encodeRankingIndex(source: RankingSource): Uint8Array {
   const { settings, documents, index } = source;
   const fields = settings.fields;
-  const fieldCount = fields.length;
-  if (fieldCount > 255 || PUBLISHED_AGENTS.length > 32) throw new LoadoutError('internal', `the search ranking file holds at most 255 fields and 32 agents (got ${fieldCount} and ${PUBLISHED_AGENTS.length})`);
-  const docOfId = new Map(documents.map((row, d) => [row.id, d]));
-  const docOfShortId = new Map<string, number>();
-  for (const [shortId, id] of Object.entries(index.documentIds)) {
-    const d = docOfId.get(String(id));
-    if (d !== undefined) docOfShortId.set(shortId, d);
+  if (fields.length > 255 || PUBLISHED_AGENTS.length > 32) throw new LoadoutError('internal', `the search ranking file holds at most 255 fields and 32 agents (got ${fields.length} and ${PUBLISHED_AGENTS.length})`);
+  if (index.fields.join('\n') !== fields.join('\n') || index.ids.length !== documents.length || index.ids.some((id, d) => documents[d]?.id !== id)) {
+    throw new LoadoutError('internal', 'the search index and the result rows are not of the same documents in the same order');
   }
-
-  // Terms and postings.
-  const entries = [...index.index].sort((a, b) => compareStrings(a[0], b[0]));
-  const termPairs: number[] = [0];
-  const pairField: number[] = [];
-  const pairPostings: number[] = [0];
-  const postingDocs: number[] = [];
-  const postingFreqs: number[] = [];
-  for (const [term, byField] of entries) {
-    if (term.includes('\n')) throw new LoadoutError('internal', `the search index has the term ${JSON.stringify(term)} (expected no line break in a term)`);
-    fields.forEach((field, f) => {
-      const fieldId = index.fieldIds[field];
-      const freqs = fieldId === undefined ? undefined : byField[String(fieldId)];
-      if (freqs === undefined) return;
-      const before = postingDocs.length;
-      for (const [shortId, freq] of Object.entries(freqs)) {
-        const d = docOfShortId.get(shortId);
-        if (d === undefined) continue;
-        postingDocs.push(d);
-        postingFreqs.push(freq);
-      }
-      if (postingDocs.length === before) return;
-      pairField.push(f);
-      pairPostings.push(postingDocs.length);
-    });
-    termPairs.push(pairField.length);
-  }
-
-  const fieldLengths = new Uint32Array(documents.length * fieldCount);
-  for (const [shortId, lengths] of Object.entries(index.fieldLength)) {
-    const d = docOfShortId.get(shortId);
-    if (d === undefined) continue;
-    fields.forEach((field, f) => {
-      const fieldId = index.fieldIds[field];
-      fieldLengths[d * fieldCount + f] = fieldId === undefined ? 0 : (lengths[fieldId] ?? 0);
-    });
-  }
+  for (const term of index.terms) if (term.includes('\n')) throw new LoadoutError('internal', `the search index has the term ${JSON.stringify(term)} (expected no line break in a term)`);
 
   // Filters and the empty query's order.
   const stacks = [...new Set(documents.flatMap((r) => r.stacks))].sort(compareStrings);
@@ -206,13 +160,13 @@ export function encodeRankingIndex(source: RankingSource): Uint8Array {
   });
 
   const content: { [N in SectionName]: ArrayLike<number> } = {
-    terms: Buffer.from(entries.map(([term]) => term).join('\n')),
-    termPairs,
-    pairField,
-    pairPostings,
-    postingDocs,
-    postingFreqs,
-    fieldLengths,
+    terms: Buffer.from(index.terms.join('\n')),
+    termPairs: index.termPairs,
+    pairField: index.pairField,
+    pairPostings: index.pairPostings,
+    postingDocs: index.postingDocs,
+    postingFreqs: index.postingFreqs,
+    fieldLengths: index.fieldLengths,
     docFlags,
     docAgents,
     docAlwaysTokens,
@@ -223,54 +177,17 @@ export function encodeRankingIndex(source: RankingSource): Uint8Array {
     rowSplit,
     rows: Buffer.from(rowTexts.join('')),
   };
-  const averageFieldLength = fields.map((field) => {
-    const fieldId = index.fieldIds[field];
-    return fieldId === undefined ? 1 : (index.averageFieldLength[fieldId] ?? 1);
-  });
-  const header: Omit<RankingHeader, 'sections'> = {
+  const header: Omit<RankingHeader, 'sections' | 'endianness'> = {
     format: SEARCH_RANKING_FORMAT,
-    endianness: endianness(),
     settings,
-    documentCount: index.documentCount,
+    documentCount: documents.length,
     documents: documents.length,
-    averageFieldLength,
+    averageFieldLength: averageFieldLengths(index),
     agents: [...PUBLISHED_AGENTS],
     stacks,
     categories,
   };
-
-  // The header's length depends on the offsets it lists: lay the sections out after a header
-  // of the final length (offsets are written as fixed-width numbers, so one pass suffices).
-  const names = Object.keys(SECTION_TYPES) as SectionName[];
-  const headerFor = (start: number): { text: string; sections: RankingHeader['sections'] } => {
-    let offset = start;
-    const sections = {} as RankingHeader['sections'];
-    for (const name of names) {
-      const length = content[name].length;
-      sections[name] = { offset, length };
-      offset = align8(offset + length * SECTION_TYPES[name].BYTES_PER_ELEMENT);
-    }
-    return { text: JSON.stringify({ ...header, sections }), sections };
-  };
-  let headerBytes = align8(8 + Buffer.byteLength(headerFor(0).text));
-  let laid = headerFor(headerBytes);
-  // Offsets have more digits than zeros: grow until the header fits before the first section.
-  while (align8(8 + Buffer.byteLength(laid.text)) > headerBytes) {
-    headerBytes = align8(8 + Buffer.byteLength(laid.text));
-    laid = headerFor(headerBytes);
-  }
-  const last = names[names.length - 1] as SectionName;
-  const total = align8(laid.sections[last].offset + content[last].length * SECTION_TYPES[last].BYTES_PER_ELEMENT);
-  const out = Buffer.alloc(total, 0);
-  out.write(MAGIC, 0, 'latin1');
-  const headerText = laid.text.padEnd(headerBytes - 8, ' ');
-  new DataView(out.buffer, out.byteOffset, 8).setUint32(4, Buffer.byteLength(headerText), endianness() === 'LE');
-  out.write(headerText, 8, 'utf8');
-  for (const name of names) {
-    const { offset, length } = laid.sections[name];
-    new SECTION_TYPES[name](out.buffer, out.byteOffset + offset, length).set(content[name]);
-  }
-  return out;
+  return encodeSections(MAGIC, { ...header }, (Object.keys(SECTION_TYPES) as SectionName[]).map((name) => ({ name, type: SECTION_TYPES[name], data: content[name] })));
 }
 
 /**
@@ -279,28 +196,12 @@ export function encodeRankingIndex(source: RankingSource): Uint8Array {
  * @throws LoadoutError `invalid_content` when the file is not of this format, was written with the other byte order, or is truncated.
  */
 export function decodeRankingIndex(bytes: Uint8Array): RankingIndex {
-  const bad = (what: string): LoadoutError => new LoadoutError('invalid_content', `the search ranking file ${what}`, { hint: 'Run `loadout build` again.' });
-  const data = bytes.byteOffset % 8 === 0 ? bytes : new Uint8Array(bytes);
-  const view = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
-  if (view.byteLength < 8 || view.toString('latin1', 0, 4) !== MAGIC) throw bad(`does not start with ${MAGIC} (expected a file written by loadout build)`);
-  const little = endianness() === 'LE';
-  const headerLength = new DataView(data.buffer, data.byteOffset, 8).getUint32(4, little);
-  if (8 + headerLength > view.byteLength) throw bad(`is ${view.byteLength} bytes long (expected a header of ${headerLength} bytes after the first 8)`);
-  let header: RankingHeader;
-  try {
-    header = JSON.parse(view.toString('utf8', 8, 8 + headerLength)) as RankingHeader;
-  } catch {
-    throw bad('has a header that is not JSON');
+  const file = decodeSections(bytes, MAGIC, 'the search ranking file');
+  const header = file.header as unknown as RankingHeader;
+  if (header.format !== SEARCH_RANKING_FORMAT) {
+    throw new LoadoutError('invalid_content', `the search ranking file has format ${JSON.stringify(header.format)} (expected ${SEARCH_RANKING_FORMAT})`, { hint: 'Run `loadout build` again.' });
   }
-  if (header.format !== SEARCH_RANKING_FORMAT) throw bad(`has format ${JSON.stringify(header.format)} (expected ${SEARCH_RANKING_FORMAT})`);
-  if (header.endianness !== endianness()) throw bad(`was written on a ${header.endianness} machine (expected ${endianness()})`);
-  const section = <N extends SectionName>(name: N): Section<N> => {
-    const place = header.sections[name] as { offset: number; length: number } | undefined;
-    const type = SECTION_TYPES[name];
-    if (place === undefined || place.offset % 8 !== 0 || place.offset + place.length * type.BYTES_PER_ELEMENT > view.byteLength) throw bad(`has no whole section ${name} (expected it within the file's ${view.byteLength} bytes)`);
-    // A file read from disk is backed by an ArrayBuffer (never shared memory).
-    return new type(data.buffer as ArrayBuffer, data.byteOffset + place.offset, place.length) as Section<N>;
-  };
+  const section = <N extends SectionName>(name: N): Section<N> => file.section(name, SECTION_TYPES[name]) as Section<N>;
   const termBytes = section('terms');
   const termText = Buffer.from(termBytes.buffer, termBytes.byteOffset, termBytes.byteLength).toString('utf8');
   const { format: _format, endianness: _endianness, sections: _sections, ...rest } = header;
@@ -326,7 +227,7 @@ export function decodeRankingIndex(bytes: Uint8Array): RankingIndex {
   const d = decoded.documents;
   const t = decoded.terms.length;
   if (decoded.termPairs.length !== t + 1 || decoded.rowStart.length !== d + 1 || decoded.listing.length !== d || decoded.fieldLengths.length !== d * decoded.settings.fields.length || decoded.docAlwaysTokens.length !== d * decoded.agents.length) {
-    throw bad(`has sections of the wrong lengths for ${t} terms and ${d} documents`);
+    throw new LoadoutError('invalid_content', `the search ranking file has sections of the wrong lengths for ${t} terms and ${d} documents`, { hint: 'Run `loadout build` again.' });
   }
   return decoded;
 }
@@ -342,4 +243,3 @@ export function listingOrder(a: SearchRow, b: SearchRow): number {
   return compareStrings(a.id, b.id);
 }
 
-const align8 = (n: number): number => Math.ceil(n / 8) * 8;

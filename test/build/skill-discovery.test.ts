@@ -192,7 +192,7 @@ describe('serving .well-known', () => {
   });
 
   it.each([
-    ['the build cache', '/.loadout-build.json'],
+    ['the build cache', '/.loadout-build.jsonl'],
     ['the complete marker', '/.complete'],
     ['a dot folder in a loadout', '/loadouts/alpha/.git/config'],
     ['.well-known spelled in capitals', '/.WELL-KNOWN/agent-skills/index.json'],
@@ -214,7 +214,7 @@ describe('serving .well-known', () => {
     // Sent as is (fetch() and URL parsing would resolve the dot segments first). Node's server
     // resolves them before the app sees the path, which then names a dot file (404), or
     // climbs above the root (400).
-    for (const path of ['/.well-known/../.loadout-build.json', '/.well-known/agent-skills/%2E%2E/%2E%2E/.complete', '/loadouts/alpha/.well-known/../../../.complete']) {
+    for (const path of ['/.well-known/../.loadout-build.jsonl', '/.well-known/agent-skills/%2E%2E/%2E%2E/.complete', '/loadouts/alpha/.well-known/../../../.complete']) {
       const status = await new Promise<number | undefined>((resolve, reject) => {
         request({ host: '127.0.0.1', port: server.port, path }, (response) => {
           response.resume();

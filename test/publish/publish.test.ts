@@ -76,7 +76,7 @@ describe('loadout publish to a real S3 server (s3rver)', () => {
     expect(result.counts).toEqual({ uploaded: tree.size, unchanged: 0, deleted: 0, bytes_uploaded: [...tree.values()].reduce((n, b) => n + b.byteLength, 0) });
     expect(await s3.listKeys(BUCKET)).toEqual([MANIFEST, ...tree.keys()].sort());
     await expectBucketHolds(s3, out, tree);
-    expect(result.skipped).toContain('.loadout-build.json');
+    expect(result.skipped).toContain('.loadout-build.jsonl');
     expectPhasedOrder(events);
     // The three phases all occur, so the order check above compared something.
     expect(new Set(events.map((e) => phaseOf(e.key)))).toEqual(new Set([0, 1, 2]));

@@ -59,7 +59,7 @@ describe('loadout publish refuses keys that are not plain paths (issue 9 "Also")
       ['raw/alpha/latest/evil.md', () => symlinkSync(outside, join(out, 'raw/alpha/latest/evil.md')), /is a link out of the tree/u],
       ['raw/alpha/latest/up.md', () => symlinkSync('../../../../secret.txt', join(out, 'raw/alpha/latest/up.md')), /link to nothing|link out of the tree/u],
       ['raw/alpha/latest/loop', () => symlinkSync(join(out, 'raw'), join(out, 'raw/alpha/latest/loop')), /a link to a folder that holds it \(a cycle\)/u],
-      ['raw/alpha/latest/cache.md', () => symlinkSync(join(out, '.loadout-build.json'), join(out, 'raw/alpha/latest/cache.md')), /link to a dot file/u],
+      ['raw/alpha/latest/cache.md', () => symlinkSync(join(out, '.loadout-build.jsonl'), join(out, 'raw/alpha/latest/cache.md')), /link to a dot file/u],
       ['raw/alpha/latest/dangling.md', () => symlinkSync(join(out, 'nowhere'), join(out, 'raw/alpha/latest/dangling.md')), /link to nothing/u],
       ['raw/alpha/latest/a\\b.md', () => writeFileSync(join(out, 'raw/alpha/latest/a\\b.md'), 'x'), /backslash/u],
       ['raw/alpha/latest/bell\u0007.md', () => writeFileSync(join(out, 'raw/alpha/latest/bell\u0007.md'), 'x'), /control character/u],
@@ -90,7 +90,7 @@ describe('loadout publish refuses keys that are not plain paths (issue 9 "Also")
     // Only the manifest and the Agent Skills discovery folders, never .git or the build cache.
     expect(keys.filter((k) => k.split('/').some((s) => s.startsWith('.') && s !== '.well-known'))).toEqual([MANIFEST]);
     expect(keys).toEqual(expect.arrayContaining(['.well-known/agent-skills/index.json', 'loadouts/alpha/.well-known/agent-skills/index.json']));
-    expect(result.skipped).toEqual(expect.arrayContaining(['.git', '.loadout-build.json']));
+    expect(result.skipped).toEqual(expect.arrayContaining(['.git', '.loadout-build.jsonl']));
     const same = await s3.read(BUCKET, 'raw/alpha/latest/SAME.md');
     expect(same.body.equals(readTreeBytes(out).get('raw/alpha/latest/AGENTS.md') as Buffer)).toBe(true);
     expect(same.contentType).toBe('text/plain; charset=utf-8');

@@ -23,7 +23,7 @@ describe('publishing Agent Skills discovery', () => {
     const wellKnown = keys.filter((k) => k.split('/').includes('.well-known'));
     expect(wellKnown).toEqual(expect.arrayContaining(['.well-known/agent-skills/index.json', '.well-known/skills/shared/templates/report.html', 'loadouts/alpha/.well-known/agent-skills/shared.zip', 'loadouts/alpha/.well-known/agent-skills/solo/SKILL.md', 'loadouts/plain/.well-known/agent-skills/index.json']));
     expect(keys.filter((k) => k.split('/').some((s) => s.startsWith('.') && s !== '.well-known'))).toEqual(['.loadout-publish.json']);
-    expect(result.skipped).toEqual(expect.arrayContaining(['.loadout-build.json', '.complete']));
+    expect(result.skipped).toEqual(expect.arrayContaining(['.loadout-build.jsonl', '.complete']));
 
     const tree = readTreeBytes(fixture.dist);
     const serve = createStaticServer(fixture.dist);

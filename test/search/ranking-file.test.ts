@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LoadoutError } from '../../src/catalogue/errors.js';
 import { createSearchEngine, loadSearchEngine } from '../../src/search/engine.js';
-import type { SearchIndexFile } from '../../src/search/index-file.js';
+import { rankingSourceOf, type SearchIndexFile } from '../../src/search/index-file.js';
 import { fromRecord, parseSearchParameters, type SearchQuery } from '../../src/search/query.js';
 import { decodeRankingIndex, encodeRankingIndex, SEARCH_RANKING_FORMAT, SEARCH_RANKING_PATH } from '../../src/search/ranking-file.js';
 import { SEARCH_INDEX_PATH } from '../../src/search/settings.js';
@@ -43,14 +43,14 @@ const expectInvalid = (bytes: Uint8Array, message: RegExp): void => {
 describe('the binary search index', () => {
   it('is written by the build as a dot file, which the server never serves', async () => {
     const bytes = readFileSync(join(fixture.dist, SEARCH_RANKING_PATH));
-    expect(Buffer.from(encodeRankingIndex(file)).equals(bytes)).toBe(true);
+    expect(Buffer.from(encodeRankingIndex(rankingSourceOf(file))).equals(bytes)).toBe(true);
     const app = createApp({ distDir: fixture.dist, baseUrl: fixture.baseUrl, submissionsOpen: false, config: { database: false, challenge_secret: false, challenge_site_key: false } });
     expect((await app.request(`/${SEARCH_RANKING_PATH}`)).status).toBe(404);
   });
 
   it('is the same bytes for the same index, and decodes to what it was made from', () => {
-    const bytes = encodeRankingIndex(file);
-    expect(Buffer.from(encodeRankingIndex(file)).equals(Buffer.from(bytes))).toBe(true);
+    const bytes = encodeRankingIndex(rankingSourceOf(file));
+    expect(Buffer.from(encodeRankingIndex(rankingSourceOf(file))).equals(Buffer.from(bytes))).toBe(true);
     const index = decodeRankingIndex(bytes);
     expect(index.documents).toBe(FIXTURE_IDS.length);
     expect(index.documentCount).toBe(file.index.documentCount);
@@ -64,14 +64,14 @@ describe('the binary search index', () => {
   });
 
   it('is decoded from a buffer at any byte offset', () => {
-    const bytes = encodeRankingIndex(file);
+    const bytes = encodeRankingIndex(rankingSourceOf(file));
     const shifted = new Uint8Array(bytes.length + 3);
     shifted.set(bytes, 3);
     expect(decodeRankingIndex(shifted.subarray(3)).terms).toEqual(decodeRankingIndex(bytes).terms);
   });
 
   it('refuses another file, another format and a truncated file', () => {
-    const bytes = Buffer.from(encodeRankingIndex(file));
+    const bytes = Buffer.from(encodeRankingIndex(rankingSourceOf(file)));
     expectInvalid(Buffer.from('{"format":"loadout-search-index/1"}'), /does not start with LSR1/u);
     expectInvalid(bytes.subarray(0, 100), /bytes long \(expected a header of/u);
     expectInvalid(bytes.subarray(0, bytes.length - 1024), /has no whole section/u);

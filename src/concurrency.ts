@@ -21,3 +21,10 @@ export async function mapConcurrent<T, R>(items: readonly T[], limit: number, wo
   if (failure !== undefined) throw failure.error;
   return results;
 }
+
+/** `items` in consecutive slices of `size` (the last may be shorter). Pure. */
+export function slicesOf<T>(items: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}

@@ -14,7 +14,7 @@ import { readLoadoutSource, type LoadoutSource } from '../catalogue/source.js';
 import { readManifestVersion } from '../catalogue/yaml-document.js';
 import { passed } from '../verify/catalogue.js';
 import { runChecks, type CheckRun } from '../verify/run.js';
-import { loadoutKey, type CachedLoadout } from './cache.js';
+import { loadoutKey, type LoadoutState } from './cache.js';
 import { catalogueEntryOf, type CatalogueEntry, type LoadoutDiscovery } from './catalogue-entry.js';
 import { adoptCheckpointMemory } from './crash-points.js';
 import type { LoadoutHistoryData } from './history.js';
@@ -55,7 +55,7 @@ export type LoadoutOutcome = { id: string; key: string; stamp: FolderStamp | und
   | {
       kind: 'built';
       /** Its key, entry name and versions (for the build cache), and what the catalogue documents read of it (catalogue-entry.ts). */
-      built: Pick<CachedLoadout, 'key' | 'name' | 'versions'> & { entry: CatalogueEntry; discovery: LoadoutDiscovery };
+      built: Pick<LoadoutState, 'key' | 'name' | 'versions'> & { entry: CatalogueEntry; discovery: LoadoutDiscovery };
       /** Warnings from writing it (historic files left out). */
       warnings: string[];
       /** Bytes written. */

@@ -100,14 +100,11 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     const live = options.clean === true || trees.live === undefined ? undefined : readPreviousBuild(trees.live, fingerprint);
     const result: BuildResult = { written: false, runs: [], refused: [], loadouts: [], reused: [], read: [], warnings: [], bytes: 0 };
     const repo = await openRepository(loadoutsDir);
-    // Read while the worker threads check folder stamps: what the trees link to, and what the store holds.
-    let linkedByLive = new Map<string, string>();
+    // What the store holds, and (read while the worker threads check folder stamps) what the standby links to.
+    const stored = listEntries(trees.store);
     let linkedByStandby = new Map<string, string>();
-    let stored = new Set<string>();
-    const unchanged = await findUnchanged(loadoutsDir, ids, trees.store, live, repo, () => {
-      if (trees.live !== undefined) linkedByLive = entriesLinkedBy(trees.live);
+    const unchanged = await findUnchanged(loadoutsDir, ids, stored, live, repo, () => {
       if (trees.standby !== undefined) linkedByStandby = entriesLinkedBy(trees.standby);
-      stored = listEntries(trees.store);
     });
     const built = await buildLoadouts(options, { base, loadoutsDir, ids, store: trees.store, repo, unchanged, fresh: live === undefined, result });
     if (built === undefined) return result;
@@ -120,7 +117,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
           // The tree started as the standby or a copy of the live tree: its catalogue documents
           // and removed loadouts go, and the loadouts whose entry is not the one it links to are
           // re-pointed.
-          const linked = tree.origin === 'standby' ? linkedByStandby : linkedByLive;
+          const linked = tree.origin === 'standby' ? linkedByStandby : entriesLinkedBy(tree.dir);
           for (const path of documentPathsOf(tree.dir)) files.remove(path);
           for (const id of linked.keys()) if (!built.loadouts.has(id)) unlinkEntry(files, id);
           for (const [id, b] of built.loadouts) if (linked.get(id) !== b.state.name) linkEntry(files, trees.store, id, b.state.name);
@@ -138,7 +135,14 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     result.bytes += written.result;
     // Entries neither the live tree nor its standby (the tree live before, or the first build's
     // copy) links to: replaced loadouts, and what refused or killed builds left.
-    const standbyLinks = written.standby === undefined ? [] : trees.live === undefined ? names : linkedByLive.values();
+    // The tree live before links to its cache's names, and for a loadout missing from its
+    // cache, to what its link says; without a cache for these settings, to what its links say.
+    const liveLinks = (): Iterable<string> => {
+      if (live === undefined) return entriesLinkedBy(trees.live as string).values();
+      const missing = ids.filter((id) => !live.cache.states.has(id));
+      return [...[...live.cache.states.values()].map((s) => s.name), ...entriesLinkedBy(trees.live as string, missing).values()];
+    };
+    const standbyLinks = written.standby === undefined ? [] : trees.live === undefined ? names : liveLinks();
     collectGarbage(trees.store, stored, new Set([...names, ...standbyLinks]));
     result.loadouts = [...built.loadouts].map(([id, b]) => ({ id, version: b.listing.row.version, versions: b.state.versions }));
     result.reused.sort();

@@ -12,7 +12,6 @@ import type { InvertedIndex } from '../search/inverted-index.js';
 import { readBuildCache, type BuildCache, type CachedLoadout } from './cache.js';
 import { changesSince, type CatalogueRepository } from './history.js';
 import { checkStampsInPool } from './pool.js';
-import { isEntryComplete } from './store.js';
 
 /** What a build left in its tree for the next one. */
 export interface PreviousBuild {
@@ -50,18 +49,14 @@ export interface Unchanged {
 /**
  * Tells which of `ids` are unchanged since `live`'s build (`live` undefined: none): asks git
  * and has the pool check folder stamps, and meanwhile runs `meanwhile` (this thread's other
- * work) and parses the listings.
+ * work) and parses the listings. `stored`: the entries in the store (store.ts `listEntries`).
  * @throws LoadoutError `git` when git fails.
  */
-export async function findUnchanged(loadoutsDir: string, ids: readonly string[], store: string, live: PreviousBuild | undefined, repo: CatalogueRepository | undefined, meanwhile: () => void): Promise<Unchanged> {
+export async function findUnchanged(loadoutsDir: string, ids: readonly string[], stored: ReadonlySet<string>, live: PreviousBuild | undefined, repo: CatalogueRepository | undefined, meanwhile: () => void): Promise<Unchanged> {
   const { touched } = await changesSince(repo, live?.cache.head ?? undefined);
   const states = live?.cache.states ?? new Map();
-  const whole = new Map<string, boolean>();
-  const isWhole = (id: string): boolean => {
-    let known = whole.get(id);
-    if (known === undefined) whole.set(id, (known = isEntryComplete(store, states.get(id)?.name ?? '')));
-    return known;
-  };
+  // The live tree links to complete entries only: one still in the store is whole.
+  const isWhole = (id: string): boolean => stored.has(states.get(id)?.name ?? '');
   const candidates = touched === undefined ? [] : ids.flatMap((id) => {
     const state = states.get(id);
     return state?.stamp !== undefined && !touched.has(id) && !(state.dirty && repo?.head !== live?.cache.head) && isWhole(id) ? [{ id, stamp: state.stamp }] : [];

@@ -150,14 +150,14 @@ export function documentPathsOf(dir: string): string[] {
 
 /**
  * The store entries that the tree at `dir` links to, by loadout id (read from its `raw/<id>`
- * links: {@link linkEntry} links a loadout's five paths to one entry). A tree written before
- * the store has none.
+ * links: {@link linkEntry} links a loadout's five paths to one entry), of every loadout it
+ * holds or of `only`. A tree written before the store has none.
  */
-export function entriesLinkedBy(dir: string): Map<string, string> {
+export function entriesLinkedBy(dir: string, only?: readonly string[]): Map<string, string> {
   const names = new Map<string, string>();
-  let ids: string[];
+  let ids: readonly string[];
   try {
-    ids = readdirSync(join(dir, 'raw'));
+    ids = only ?? readdirSync(join(dir, 'raw'));
   } catch {
     return names;
   }
@@ -171,22 +171,17 @@ export function entriesLinkedBy(dir: string): Map<string, string> {
   return names;
 }
 
-/** The names of the entries in the store, complete or not (from every folder an entry has a part in). */
+/**
+ * The names of the entries in the store, complete or not: every entry's first part is its
+ * `raw/<name>` folder (a loadout's raw files are written before anything else of it, and
+ * its `latest` link makes the folder even without files), so listing that folder finds them.
+ */
 export function listEntries(storeDir: string): Set<string> {
-  const names = new Set<string>();
-  for (const parent of LOADOUT_PARENTS) {
-    let children: string[];
-    try {
-      children = readdirSync(join(storeDir, parent));
-    } catch {
-      continue; // not made yet
-    }
-    for (const child of children) {
-      const name = child.endsWith('.json') ? child.slice(0, -'.json'.length) : child;
-      if (name.includes('@')) names.add(name);
-    }
+  try {
+    return new Set(readdirSync(join(storeDir, 'raw')).filter((name) => name.includes('@')));
+  } catch {
+    return new Set(); // not made yet
   }
-  return names;
 }
 
 /**

@@ -10,8 +10,13 @@
  * values in double quotes (HTML Living Standard, "Serialising HTML fragments").
  */
 export function escapeHtml(text: string): string {
+  // Most values have nothing to escape: one scan instead of five (issue 13: the build escapes
+  // every file of 10,000 loadouts for their pages).
+  if (!NEEDS_ESCAPE.test(text)) return text;
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
 }
+
+const NEEDS_ESCAPE = /[&<>"']/u;
 
 /** Escapes text for XML content and attributes (XML 1.0 section 2.4), and drops the control characters XML 1.0 forbids. */
 export function escapeXml(text: string): string {

@@ -89,9 +89,12 @@ export function searchIndexSourceOf(records: readonly CatalogueEntry[], settings
   return { settings, rows: sorted.map(searchRowOf), index: updateIndex(settings.fields, undefined, sorted.map((r) => r.id), vectors) };
 }
 
-/** The text of `api/search-index.json` (compact JSON, a final newline): the pruned index. Pure. */
-export function searchIndexJson(source: SearchIndexSource, pruned = pruneIndex(source.index, source.settings)): string {
-  return `{"format":${JSON.stringify(SEARCH_INDEX_FORMAT)},"settings":${JSON.stringify(source.settings)},"documents":${JSON.stringify(source.rows)},"index":${miniSearchJson(pruned)}}\n`;
+/**
+ * The text of `api/search-index.json` (compact JSON, a final newline): the pruned index
+ * (`pruned`, else pruned here) and the rows (`rowJson`: their JSON, else made here). Pure.
+ */
+export function searchIndexJson(source: SearchIndexSource, pruned = pruneIndex(source.index, source.settings), rowJson = source.rows.map((row) => JSON.stringify(row))): string {
+  return `{"format":${JSON.stringify(SEARCH_INDEX_FORMAT)},"settings":${JSON.stringify(source.settings)},"documents":[${rowJson.join(',')}],"index":${miniSearchJson(pruned)}}\n`;
 }
 
 /** What the binary form of a parsed index file is made from (its MiniSearch index read back, inverted-index.ts). Pure. */
@@ -121,9 +124,10 @@ export function skillsDocument(fragments: readonly string[]): string {
  */
 export async function writeSearchIndex(tree: OutputTree, source: SearchIndexSource): Promise<void> {
   const pruned = pruneIndex(source.index, source.settings);
+  const rowJson = source.rows.map((row) => JSON.stringify(row));
   // Compact JSON: the pages download this file.
-  await tree.write(SEARCH_INDEX_PATH, searchIndexJson(source, pruned));
-  await tree.write(SEARCH_RANKING_PATH, encodeRankingIndex({ settings: source.settings, documents: source.rows, index: pruned }));
+  await tree.write(SEARCH_INDEX_PATH, searchIndexJson(source, pruned, rowJson));
+  await tree.write(SEARCH_RANKING_PATH, encodeRankingIndex({ settings: source.settings, documents: source.rows, index: pruned, rowJson }));
   await tree.write(SEARCH_WHOLE_INDEX_PATH, encodeIndex(source.index));
   await tree.write(MINISEARCH_SCRIPT_PATH, readMiniSearchBrowserBundle());
   await tree.write(CLIENT_SCRIPT_PATH, CLIENT_SCRIPT);

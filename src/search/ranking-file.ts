@@ -103,6 +103,8 @@ export interface RankingSource {
   settings: SearchSettings;
   documents: readonly SearchRow[];
   index: InvertedIndex;
+  /** `JSON.stringify` of each row, when the caller has them already. */
+  rowJson?: readonly string[];
 }
 
 const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -144,15 +146,20 @@ export function encodeRankingIndex(source: RankingSource): Uint8Array {
   });
   const listing = documents.map((_, d) => d).sort((a, b) => listingOrder(documents[a] as SearchRow, documents[b] as SearchRow));
 
-  // Result rows: the JSON around the score, as the engine writes it.
+  // Result rows: the JSON around the score, as the engine writes it: a row's JSON (keys in
+  // SearchRow's order) with `,"score":` after its version.
+  const rowJson = source.rowJson ?? documents.map((row) => JSON.stringify(row));
   const rowTexts: string[] = [];
   const rowSplit = new Uint32Array(documents.length);
   const rowStart: number[] = [0];
   let rowBytes = 0;
   documents.forEach((row, d) => {
-    const { id, title, summary, version, ...rest } = row;
-    const head = `${JSON.stringify({ id, title, summary, version }).slice(0, -1)},"score":`;
-    const tail = `,${JSON.stringify(rest).slice(1)}`;
+    const { id, title, summary, version } = row;
+    const json = rowJson[d] ?? '';
+    const before = JSON.stringify({ id, title, summary, version }).slice(0, -1);
+    if (!json.startsWith(before)) throw new LoadoutError('internal', `the result row of ${id} does not start with its id, title, summary and version`);
+    const head = `${before},"score":`;
+    const tail = json.slice(before.length);
     rowSplit[d] = rowBytes + Buffer.byteLength(head);
     rowBytes += Buffer.byteLength(head) + Buffer.byteLength(tail);
     rowStart.push(rowBytes);

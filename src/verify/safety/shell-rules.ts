@@ -57,6 +57,13 @@ const HOME_OR_ROOT = String.raw`["']?(?:\/\*?|~\/?\*?|\$\{?HOME\}?\/?\*?)["']?(?
  * network use instead (`network.ts`).
  */
 export const SYSTEM_PACKAGE_MANAGERS = String.raw`(?:apt-get|apt|aptitude|dnf|yum|zypper|pacman|apk|brew|port|snap|pkg|choco|winget|scoop)`;
+/**
+ * The start of a word, where the pattern's next character is a word character: the same
+ * positions as `\b`, but V8 scans for a lookbehind far faster than for `\b` under the `iu`
+ * flags (issue 13: the `rm -rf` rule alone took a 10,000-loadout build 1.7 s; 6 times faster).
+ */
+const AT_WORD = String.raw`(?<!\w)`;
+
 /** `sudo` and its flags (`sudo -E`), before a command. */
 const SUDO = String.raw`sudo[ \t]+(?:-[a-zA-Z]+[ \t]+)*`;
 
@@ -64,37 +71,37 @@ const RULES: ShellRule[] = [
   {
     id: 'shell/pipe-to-interpreter',
     needles: ['curl', 'wget', 'iwr', 'irm', 'invoke-'],
-    pattern: new RegExp(String.raw`\b${DOWNLOADERS}\b${COMMAND_CHAR}*${PIPE_TO}${INTERPRETERS}`, 'giu'),
+    pattern: new RegExp(String.raw`${AT_WORD}${DOWNLOADERS}\b${COMMAND_CHAR}*${PIPE_TO}${INTERPRETERS}`, 'giu'),
     reason: 'pipes a download into an interpreter, which runs code nobody reviewed',
   },
   {
     id: 'shell/run-downloaded-script',
     needles: ['curl', 'wget'],
-    pattern: new RegExp(String.raw`\b(?:ba|z)?sh\s+(?:-c\s+["']?\$\(|<\(\s*)\s*(?:curl|wget)\b`, 'giu'),
+    pattern: new RegExp(String.raw`${AT_WORD}(?:ba|z)?sh\s+(?:-c\s+["']?\$\(|<\(\s*)\s*(?:curl|wget)\b`, 'giu'),
     reason: 'runs a downloaded script in a shell, which runs code nobody reviewed',
   },
   {
     id: 'shell/invoke-expression-download',
     needles: ['iex', 'invoke-expression'],
-    pattern: /\b(?:iex|invoke-expression)\b[\s(]*(?:\(?\s*(?:iwr|irm|invoke-webrequest|invoke-restmethod|new-object\s+(?:system\.)?net\.webclient))/giu,
+    pattern: /(?<!\w)(?:iex|invoke-expression)\b[\s(]*(?:\(?\s*(?:iwr|irm|invoke-webrequest|invoke-restmethod|new-object\s+(?:system\.)?net\.webclient))/giu,
     reason: 'runs a download with Invoke-Expression, which runs code nobody reviewed',
   },
   {
     id: 'shell/rm-root-or-home',
     needles: ['rm '],
-    pattern: new RegExp(String.raw`\brm\s+(?:-{1,2}[\w-]+\s+)*(?:-[a-z]*r[a-z]*|--recursive)\s+(?:-{1,2}[\w-]+\s+)*(?:--\s+)?${HOME_OR_ROOT}`, 'giu'),
+    pattern: new RegExp(String.raw`${AT_WORD}rm\s+(?:-{1,2}[\w-]+\s+)*(?:-[a-z]*r[a-z]*|--recursive)\s+(?:-{1,2}[\w-]+\s+)*(?:--\s+)?${HOME_OR_ROOT}`, 'giu'),
     reason: 'deletes the root or home folder recursively (rm -rf /, ~ or $HOME)',
   },
   {
     id: 'shell/rm-root-or-home',
     needles: ['--no-preserve-root'],
-    pattern: /\brm\b[^\n]*--no-preserve-root/giu,
+    pattern: /(?<!\w)rm\b[^\n]*--no-preserve-root/giu,
     reason: 'deletes with --no-preserve-root',
   },
   {
     id: 'shell/chmod-777',
     needles: ['chmod'],
-    pattern: /\bchmod\s+(?:-[a-z]+\s+)*(?:0?777|(?:a|ugo)[+=]rwx)\b/giu,
+    pattern: /(?<!\w)chmod\s+(?:-[a-z]+\s+)*(?:0?777|(?:a|ugo)[+=]rwx)\b/giu,
     reason: 'makes files writable by everyone (chmod 777)',
   },
   {
@@ -121,7 +128,7 @@ const RULES: ShellRule[] = [
   {
     id: 'shell/tls-off',
     needles: ['curl'],
-    pattern: /\bcurl\b[^\n|;]*?\s(?:-[a-zA-Z]*k[a-zA-Z]*|--insecure)\b/gu,
+    pattern: /(?<!\w)curl\b[^\n|;]*?\s(?:-[a-zA-Z]*k[a-zA-Z]*|--insecure)\b/gu,
     reason: 'turns off TLS certificate verification (curl -k / --insecure)',
   },
   {
@@ -135,7 +142,7 @@ const RULES: ShellRule[] = [
     id: 'shell/tls-off',
     // git reads its keys and booleans in any case: http.sslVerify, http.sslverify "false", …
     needles: ['sslverify'],
-    pattern: /\bhttp\.sslverify["']?\s*(?:=\s*|\s+)["']?(?:false|no|off|0)\b/giu,
+    pattern: /(?<!\w)http\.sslverify["']?\s*(?:=\s*|\s+)["']?(?:false|no|off|0)\b/giu,
     reason: 'turns off TLS certificate verification (git http.sslVerify)',
   },
   {

@@ -17,11 +17,10 @@
  *    `out` is switched to it (output.ts). Entries no tree links to any more are removed.
  */
 import { join } from 'node:path';
-import { listLoadoutIds } from '../catalogue/source.js';
+import { listLoadoutIds, loadoutsDirOf } from '../catalogue/source.js';
 import { slicesOf } from '../concurrency.js';
 import { updateIndex } from '../search/inverted-index.js';
 import { SEARCH_SETTINGS } from '../search/settings.js';
-import { loadoutsDirOf } from '../verify/catalogue.js';
 import type { CheckRun } from '../verify/run.js';
 import { normaliseBaseUrl } from './addresses.js';
 import { buildLoadouts } from './build-loadouts.js';
@@ -29,7 +28,7 @@ import { BUILD_CACHE_FILE, buildCacheText, fingerprintBuild } from './cache.js';
 import { writeCatalogueDocuments } from './catalogue-documents.js';
 import { openRepository } from './history.js';
 import { openTrees } from './output.js';
-import { linkEntriesInPool } from './pool.js';
+import { linkEntriesInPool, startPool } from './pool.js';
 import { findUnchanged, readPreviousBuild } from './previous-build.js';
 import { collectGarbage, documentPathsOf, entriesLinkedBy, linkEntry, listEntries, unlinkEntry } from './store.js';
 
@@ -92,9 +91,10 @@ const SLICE = 500;
  */
 export async function buildCatalogue(options: BuildOptions): Promise<BuildResult> {
   const base = normaliseBaseUrl(options.baseUrl);
+  startPool();
   const loadoutsDir = loadoutsDirOf(options.root);
   const ids = await listLoadoutIds(loadoutsDir);
-  const fingerprint = await fingerprintBuild(base, join(options.root, 'fixtures'));
+  const fingerprint = fingerprintBuild(base, join(options.root, 'fixtures'));
   const trees = await openTrees(options.out);
   try {
     const live = options.clean === true || trees.live === undefined ? undefined : readPreviousBuild(trees.live, fingerprint);

@@ -14,8 +14,7 @@
  * commit since then touched, has the same key without its files being read or hashed.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { readdir, readFile } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoadoutSource } from '../catalogue/source.js';
@@ -158,23 +157,24 @@ export function buildCacheText(fingerprint: string, head: string | undefined, lo
 /**
  * The fingerprint of a build's settings: the base URL, the fixtures folder's contents and the
  * builder's own code (every module file of this package, hashed), so that changing any of
- * them rebuilds everything.
+ * them rebuilds everything. Read synchronously: a few hundred small files, which the thread
+ * pool's round trips would make several times slower.
  */
-export async function fingerprintBuild(baseUrl: string, fixturesDir: string): Promise<string> {
+export function fingerprintBuild(baseUrl: string, fixturesDir: string): string {
   const hash = createHash('sha256').update(`format ${FORMAT}\nbase ${baseUrl}\n`);
   const codeDir = fileURLToPath(new URL('..', import.meta.url));
-  await hashFolder(hash, codeDir, (name) => /\.(?:[cm]?js|ts|json)$/u.test(name));
-  await hashFolder(hash, fixturesDir, () => true);
+  hashFolder(hash, codeDir, (name) => /\.(?:[cm]?js|ts|json)$/u.test(name));
+  hashFolder(hash, fixturesDir, () => true);
   return hash.digest('hex');
 }
 
-async function hashFolder(hash: ReturnType<typeof createHash>, dir: string, include: (name: string) => boolean): Promise<void> {
-  const entries = await readdir(dir, { withFileTypes: true, recursive: true }).catch(() => []);
+function hashFolder(hash: ReturnType<typeof createHash>, dir: string, include: (name: string) => boolean): void {
+  const entries = existsSync(dir) ? readdirSync(dir, { withFileTypes: true, recursive: true }) : [];
   const files = entries
     .filter((e) => e.isFile() && include(e.name))
     .map((e) => join(e.parentPath, e.name))
     .sort();
-  for (const file of files) hash.update(`${file}\n`).update(await readFile(file));
+  for (const file of files) hash.update(`${file}\n`).update(readFileSync(file));
 }
 
 /**

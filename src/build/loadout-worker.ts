@@ -1,7 +1,7 @@
 /**
  * What the build's worker threads do (pool.ts; issue 13: one core checked, rendered and
  * compressed every loadout while the second waited): each task is one loadout read, checked
- * and written as an entry of the store (store.ts), or a slice of the catalogue's folder
+ * and written as an entry of the store (loadout-task.ts, store.ts), or a slice of the catalogue's folder
  * stamps checked (stamp.ts), or a slice of the loadouts linked into a tree. Tasks take and
  * give plain data (git is read on the main thread, history.ts), and write with synchronous
  * calls (tree-files.ts), so nothing but results crosses between threads.
@@ -9,59 +9,19 @@
 import { workerData } from 'piscina';
 import { join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
-import { LoadoutError } from '../catalogue/errors.js';
-import { readLoadoutSource, type LoadoutSource } from '../catalogue/source.js';
-import { readManifestVersion } from '../catalogue/yaml-document.js';
-import { passed } from '../verify/catalogue.js';
-import { runChecks, type CheckRun } from '../verify/run.js';
-import { loadoutKey, type LoadoutState } from './cache.js';
-import { catalogueEntryOf, type CatalogueEntry, type LoadoutDiscovery } from './catalogue-entry.js';
 import { adoptCheckpointMemory } from './crash-points.js';
-import type { LoadoutHistoryData } from './history.js';
-import { writeLoadoutOutputs } from './loadout-output.js';
-import { writeLoadoutDiscovery } from './skill-discovery.js';
-import { stampCollector, stampHolds, type FolderStamp } from './stamp.js';
-import { linkEntry, openStoreEntry } from './store.js';
+import type { LoadoutOutcome, LoadoutTask } from './loadout-task.js';
+import { stampHolds, type FolderStamp } from './stamp.js';
+import { linkEntry } from './store.js';
 import { TreeFiles } from './tree-files.js';
 
 if (!isMainThread) adoptCheckpointMemory((workerData as { counter: SharedArrayBuffer }).counter);
 
-/** One loadout to read, check and write (see {@link buildLoadout}). */
-export interface LoadoutTask {
-  loadoutsDir: string;
-  fixturesDir: string;
-  /** The store the entry goes to. */
-  store: string;
-  /** `{base_url}` of the published addresses. */
-  base: string;
-  /** `verification.checked_at`, ISO 8601. */
-  checkedAt: string;
-  id: string;
-  /** The entry's name (`<id>@<tag>` of this build). */
-  name: string;
-  /** The manifest's version that `history` was read for ('' when it has none). */
-  version: string;
-  history: LoadoutHistoryData;
-  /** `verification.commit`. */
-  commit: string;
-  /** The key the live tree holds the loadout under, if any: the same key means nothing to write. */
-  previousKey: string | undefined;
-}
-
-/** What {@link buildLoadout} found: the loadout's key and folder stamp, and then one of three outcomes. */
-export type LoadoutOutcome = { id: string; key: string; stamp: FolderStamp | undefined } & (
-  | { kind: 'unchanged' }
-  | { kind: 'refused'; run: CheckRun }
-  | {
-      kind: 'built';
-      /** Its key, entry name and versions (for the build cache), and what the catalogue documents read of it (catalogue-entry.ts). */
-      built: Pick<LoadoutState, 'key' | 'name' | 'versions'> & { entry: CatalogueEntry; discovery: LoadoutDiscovery };
-      /** Warnings from writing it (historic files left out). */
-      warnings: string[];
-      /** Bytes written. */
-      bytes: number;
-    }
-);
+// The checks, renderers and compression are loaded by the first task that needs them (a
+// 'prepare' task, which pool.ts sends as a build starts), not as the thread starts: a thread
+// that checks folder stamps or links a tree needs none of them.
+let loadoutTask: Promise<typeof import('./loadout-task.js')> | undefined;
+const loadoutTaskModule = (): Promise<typeof import('./loadout-task.js')> => (loadoutTask ??= import('./loadout-task.js'));
 
 /** Loadouts whose folder stamps to check (see {@link checkStamps}). */
 export interface StampTask {
@@ -77,49 +37,20 @@ export interface LinkTask {
 }
 
 /** A task of the pool, by kind. */
-export type WorkerTask = ({ kind: 'loadout' } & LoadoutTask) | ({ kind: 'stamps' } & StampTask) | ({ kind: 'link' } & LinkTask);
+export type WorkerTask = ({ kind: 'loadout' } & LoadoutTask) | { kind: 'prepare' } | ({ kind: 'stamps' } & StampTask) | ({ kind: 'link' } & LinkTask);
 
 /** Runs one task (the pool's entry point; pool.ts gives each its type). */
-export default async function runTask(task: WorkerTask): Promise<LoadoutOutcome | string[] | number> {
+export default async function runTask(task: WorkerTask): Promise<LoadoutOutcome | string[] | number | undefined> {
   switch (task.kind) {
     case 'loadout':
-      return buildLoadout(task);
+      return (await loadoutTaskModule()).buildLoadout(task);
+    case 'prepare':
+      return (await loadoutTaskModule()).prepareLoadoutTask();
     case 'stamps':
       return checkStamps(task);
     case 'link':
       return linkEntries(task);
   }
-}
-
-/**
- * Reads the loadout (its folder stamp taken as it is read), computes its key, and unless the
- * live tree holds that key, runs the ten checks and, when they pass, writes its entry.
- * @throws LoadoutError `io` when its manifest's version changed since the main thread read
- *   its history (an edit during the build; building again picks it up); the file system's error.
- */
-export async function buildLoadout(task: LoadoutTask): Promise<LoadoutOutcome> {
-  const stamps = stampCollector(Date.now());
-  const source = await readLoadoutSource(task.loadoutsDir, task.id, undefined, stamps.observe);
-  if (versionOf(source) !== task.version) {
-    throw new LoadoutError('io', `loadouts/${task.id}/loadout.yaml changed while the build read it (version ${JSON.stringify(versionOf(source))}, expected ${JSON.stringify(task.version)})`, { hint: 'Run the build again once the edit is saved.' });
-  }
-  const key = loadoutKey(source, task.history, task.commit);
-  const found = { id: task.id, key, stamp: stamps.stamp() };
-  if (key === task.previousKey) return { ...found, kind: 'unchanged' };
-  const run = await runChecks(source, { fixturesDir: task.fixturesDir });
-  if (!passed(run)) return { ...found, kind: 'refused', run };
-  const entry = openStoreEntry(task.store, task.id, task.name);
-  const written = await writeLoadoutOutputs(entry, { base: task.base, run, history: task.history, commit: task.commit, checkedAt: new Date(task.checkedAt) });
-  // Agent Skills discovery below loadouts/<id>/ (skill-discovery.ts).
-  const discovery = await writeLoadoutDiscovery(entry, written.record);
-  const bytes = entry.complete();
-  const built = { key, name: task.name, entry: catalogueEntryOf(written.record), discovery, versions: written.versions.map((v) => v.version) };
-  return { ...found, kind: 'built', built, warnings: written.warnings, bytes };
-}
-
-/** The manifest's version (read cheaply), or '' when it has none. */
-export function versionOf(source: Pick<LoadoutSource, 'manifestText'>): string {
-  return source.manifestText === undefined ? '' : (readManifestVersion(source.manifestText) ?? '');
 }
 
 /** The ids of `task.items` whose folder stamp still holds (stamp.ts). */

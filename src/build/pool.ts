@@ -13,7 +13,8 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { checkpointMemory } from './crash-points.js';
-import type { LinkTask, LoadoutOutcome, LoadoutTask, StampTask, WorkerTask } from './loadout-worker.js';
+import type { LoadoutOutcome, LoadoutTask } from './loadout-task.js';
+import type { LinkTask, StampTask, WorkerTask } from './loadout-worker.js';
 
 /**
  * Threads in the pool: the environment variable `LOADOUT_BUILD_THREADS` when set (a machine
@@ -29,6 +30,17 @@ const INHERITED_OPTION = /^--(?:cpu-prof|heap-prof|max-old-space-size|max-semi-s
 
 let pool: Piscina<WorkerTask, unknown> | undefined;
 
+/**
+ * Starts the threads now if they are not running, and has each ready itself to build
+ * loadouts (loadout-task.ts `prepareLoadoutTask`: loading the checks, renderers and
+ * compression, compiling the schema) while this thread reads what the previous build left;
+ * a rebuild's folder stamps, sent after that, find them ready. Never rejects: a thread that
+ * cannot load them fails its first loadout the same way.
+ */
+export function startPool(): void {
+  for (let i = 0; i < POOL_THREADS; i++) void started().run({ kind: 'prepare' }).catch(() => undefined);
+}
+
 function started(): Piscina<WorkerTask, unknown> {
   if (pool !== undefined) return pool;
   const fromSource = import.meta.url.endsWith('.ts');
@@ -43,7 +55,7 @@ function started(): Piscina<WorkerTask, unknown> {
   return pool;
 }
 
-/** Reads, checks and writes one loadout in a worker thread (loadout-worker.ts `buildLoadout`). */
+/** Reads, checks and writes one loadout in a worker thread (loadout-task.ts `buildLoadout`). */
 export const buildLoadoutInPool = (task: LoadoutTask): Promise<LoadoutOutcome> => started().run({ kind: 'loadout', ...task }) as Promise<LoadoutOutcome>;
 
 /** The ids whose folder stamp holds, checked in a worker thread (loadout-worker.ts `checkStamps`). */

@@ -16,16 +16,26 @@ export interface SchemaViolation {
   message: string;
 }
 
+let schemaObject: Record<string, unknown> | undefined;
 let cached: { schema: Record<string, unknown>; validate: ValidateFunction } | undefined;
 
-/** The authoring schema as a JSON object (read once). */
+/**
+ * The authoring schema as a JSON object (read once; not compiled, which the build's
+ * `api/schema.json` does not need and which takes Ajv tens of ms).
+ */
 export function readAuthoringSchema(): Record<string, unknown> {
-  return compiled().schema;
+  schemaObject ??= JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as Record<string, unknown>;
+  return schemaObject;
+}
+
+/** Compiles the schema now (once per thread; tens of ms), instead of on the first validation. */
+export function prepareSchema(): void {
+  compiled();
 }
 
 function compiled(): { schema: Record<string, unknown>; validate: ValidateFunction } {
   if (cached === undefined) {
-    const schema = JSON.parse(readFileSync(SCHEMA_PATH, 'utf8')) as Record<string, unknown>;
+    const schema = readAuthoringSchema();
     const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
     // ajv-formats is CommonJS; under NodeNext its function is the default export's `.default`.
     const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => void }).default;

@@ -95,6 +95,9 @@ function readObserved(path: string, rel: string, observe: StatObserver): Buffer 
   }
 }
 
+/** `<root>/loadouts`: the folder of a catalogue's loadouts. */
+export const loadoutsDirOf = (root: string): string => join(root, 'loadouts');
+
 /**
  * Lists loadout ids: the names of the folders directly under `loadoutsDir`, sorted.
  * Hidden folders (starting with `.`) are ignored.

@@ -21,7 +21,7 @@ import { describePathProblem } from '../catalogue/file-path.js';
 import { MANIFEST_FILE } from '../catalogue/manifest.js';
 import { readLoadoutSource } from '../catalogue/source.js';
 import { SLUG_PATTERN, type Licence } from '../catalogue/vocabulary.js';
-import { loadoutsDirOf } from '../verify/catalogue.js';
+import { loadoutsDirOf } from '../catalogue/source.js';
 import { runChecks, type CheckRun } from '../verify/run.js';
 import { agentFiles } from './agent-files.js';
 import { agentSkills } from './agent-skills.js';

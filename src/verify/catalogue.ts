@@ -4,7 +4,7 @@
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { LoadoutError } from '../catalogue/errors.js';
-import { listLoadoutIds, readLoadoutSource } from '../catalogue/source.js';
+import { listLoadoutIds, loadoutsDirOf, readLoadoutSource } from '../catalogue/source.js';
 import { mapConcurrent } from '../concurrency.js';
 import { runChecks, type CheckRun, type RunChecksOptions } from './run.js';
 import { CredentialScanner } from './safety/credential-scanner.js';
@@ -13,9 +13,6 @@ import { CredentialScanner } from './safety/credential-scanner.js';
 export interface CatalogueLocation {
   root: string;
 }
-
-/** `<root>/loadouts`. */
-export const loadoutsDirOf = (root: string): string => join(root, 'loadouts');
 
 /**
  * Reads and checks the loadouts `ids` (all when empty); results in id order. From

@@ -3,7 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { planAdapterSync } from '../../adapters/sync.js';
 import { MANIFEST_FILE } from '../../catalogue/manifest.js';
-import { checkCatalogue, loadoutsDirOf } from '../../verify/catalogue.js';
+import { loadoutsDirOf } from '../../catalogue/source.js';
+import { checkCatalogue } from '../../verify/catalogue.js';
 import { EXIT } from '../exit.js';
 import { formatDiagnostics, type Write } from '../report.js';
 

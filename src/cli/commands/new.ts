@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { scaffoldLoadout } from '../../catalogue/scaffold.js';
 import { SLUG_PATTERN } from '../../catalogue/vocabulary.js';
-import { loadoutsDirOf } from '../../verify/catalogue.js';
+import { loadoutsDirOf } from '../../catalogue/source.js';
 import type { Write } from '../report.js';
 
 /** Options of `loadout new`. */

@@ -1,7 +1,9 @@
 /**
  * Build benchmark (DESIGN.md section 7, issue 13): writes a synthetic catalogue of
  * `--loadouts` loadouts (default 1,000; `--large` for 10,000) into a git repository in a temp
- * folder, then measures on this machine's disk:
+ * folder, then measures on this machine's disk, each build run as a user runs it: the compiled
+ * `loadout build` in a process of its own, so that starting Node, loading the modules and
+ * starting the worker threads count (lib/ is compiled from src/ first, not measured):
  *  1. the cold `loadout build` (no previous tree): target under 60 s at 10,000;
  *  2. a rebuild after one loadout's AGENTS.md changes: target under 2 s at 10,000. Twice:
  *     the first right after the cold build, the next after that; both update the standby
@@ -14,10 +16,13 @@
  *
  *   npx tsx bench/build.ts [--loadouts 1000] [--large]
  *
- * The targets are for 10,000 loadouts. At another count both figures are projected to 10,000
- * in proportion (each loadout is checked and written on its own, and a rebuild carries every
- * unchanged loadout over, so both grow with the count), and the projection is what is
- * checked; the line says so. Exits 1 when a target is missed.
+ * The targets are for 10,000 loadouts (`npm run bench` runs this with `--large`). At another
+ * count both figures are projected to 10,000 in proportion, and the line says so. For the
+ * cold build that is close (each loadout is checked and written on its own). A rebuild's
+ * figure also holds fixed costs (starting Node and the threads, the catalogue documents'
+ * share that does not grow), which the projection multiplies too: it is an upper bound, so a
+ * projection under the target passes, and one over it is `open` (not shown either way; run
+ * `--large`). Exits 1 when a target is missed or open.
  *
  * Nothing is deleted until every figure is taken. On a file system like this machine's (ext4
  * without a journal), the kernel skips inodes freed in the last minute or more when it picks
@@ -33,7 +38,6 @@ import { appendFileSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildCatalogue } from '../src/build/build.js';
 import { treesFolderOf } from '../src/build/output.js';
 import { writeSyntheticCatalogue } from './synthetic.js';
 
@@ -70,11 +74,33 @@ function census(dir: string): { folders: number; files: number; links: number; s
   return { folders, files, links, symlinks };
 }
 
+const project = new URL('..', import.meta.url).pathname;
+const BASE_URL = 'https://bench.example';
+
+/** What one `loadout build` did, from its summary line (src/cli/commands/build.ts). */
+interface CliBuild {
+  seconds: number;
+  loadouts: number;
+  unchanged: number;
+  bytes: number;
+}
+
+/** Runs the compiled `loadout build` in `root` into `out`, timed from the process's start to its end. */
+function cliBuild(root: string, out: string): CliBuild {
+  const started = performance.now();
+  const stdout = execFileSync(process.execPath, [join(project, 'bin', 'loadout'), 'build', '--out', out, '--base-url', BASE_URL], { cwd: root, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+  const took = seconds(started);
+  const line = /^built (\d+) loadouts \(\d+ versions(?:, (\d+) unchanged)?, (\d+) KB written\)/mu.exec(stdout);
+  if (line === null) throw new Error(`loadout build printed no summary line: ${stdout}`);
+  return { seconds: took, loadouts: Number(line[1]), unchanged: Number(line[2] ?? 0), bytes: Number(line[3]) * 1024 };
+}
+
 const root = mkdtempSync(join(tmpdir(), 'loadout-bench-build-'));
 const git = (args: string[]): void => void execFileSync('git', args, { cwd: root, env: { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@example.com', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@example.com' } });
-const checks: [string, boolean][] = [];
+const checks: [string, 'pass' | 'FAIL' | 'open'][] = [];
 try {
   console.log(`build benchmark at ${count} loadouts; ${cpus().length} CPUs, load average ${load()}`);
+  execFileSync(process.execPath, [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(project, 'tsconfig.build.json')]);
   let started = performance.now();
   const ids = writeSyntheticCatalogue(root, count);
   git(['init', '-q', '-b', 'main']);
@@ -82,12 +108,10 @@ try {
   git(['commit', '-q', '-m', 'synthetic catalogue']);
   console.log(`wrote and committed the synthetic catalogue in ${seconds(started).toFixed(1)} s (not measured against a target)`);
   const out = join(root, 'dist');
-  const options = { root, out, baseUrl: 'https://bench.example' };
 
-  started = performance.now();
-  const cold = await buildCatalogue(options);
-  const coldSeconds = seconds(started);
-  if (!cold.written) throw new Error(`build refused: ${cold.refused.slice(0, 5).join(', ')}`);
+  const cold = cliBuild(root, out);
+  const coldSeconds = cold.seconds;
+  if (cold.loadouts !== count) throw new Error(`the cold build built ${cold.loadouts} loadouts (expected ${count})`);
   const written = treesFolderOf(out);
   const tree = census(written);
   console.log(`cold build: ${coldSeconds.toFixed(2)} s; the store and the two trees have ${tree.folders} folders, ${tree.files} files, ${tree.links} more hard links and ${tree.symlinks} symbolic links, ${(cold.bytes / 1e6).toFixed(1)} MB written`);
@@ -101,29 +125,27 @@ try {
   // The copy is removed with everything else at the end, not here (see the top of this file).
 
   // Two rebuilds, each after one loadout changed, each updating the standby in place.
-  const rebuild = async (n: number): Promise<number> => {
+  const rebuild = (n: number): number => {
     appendFileSync(join(root, 'loadouts', ids[(Math.floor(ids.length / 2) + n) % ids.length] ?? '', 'AGENTS.md'), '\n- One more line.\n');
-    const at = performance.now();
-    const again = await buildCatalogue(options);
-    if (!again.written) throw new Error('rebuild refused');
-    const took = seconds(at);
-    if (again.reused.length !== count - 1) throw new Error(`the rebuild carried over ${again.reused.length} loadouts (expected ${count - 1})`);
-    console.log(`  (${again.read.length} loadout folders read; the others told unchanged by their folder stamps, src/build/stamp.ts)`);
-    return took;
+    const again = cliBuild(root, out);
+    if (again.unchanged !== count - 1) throw new Error(`the rebuild carried over ${again.unchanged} loadouts (expected ${count - 1})`);
+    return again.seconds;
   };
-  const rebuildSeconds = await rebuild(0);
+  const rebuildSeconds = rebuild(0);
   console.log(`rebuild after one loadout changed, the first after the cold build: ${rebuildSeconds.toFixed(2)} s`);
-  const standbySeconds = await rebuild(1);
+  const standbySeconds = rebuild(1);
   console.log(`rebuild after one loadout changed, the next: ${standbySeconds.toFixed(2)} s\n`);
 
   const at = (value: number): string => (count === TARGETS.at ? `${value.toFixed(2)} s` : `${(value * scale).toFixed(1)} s projected from ${value.toFixed(2)} s at ${count}`);
+  const worse = Math.max(rebuildSeconds, standbySeconds);
+  const rebuildStatus = worse * scale < TARGETS.rebuildSeconds ? 'pass' : count === TARGETS.at ? 'FAIL' : 'open';
   checks.push(
-    [`cold build of ${TARGETS.at}: ${at(coldSeconds)} (target < ${TARGETS.coldSeconds} s)`, coldSeconds * scale < TARGETS.coldSeconds],
-    [`rebuild after one change at ${TARGETS.at}, the worse of the two: ${at(Math.max(rebuildSeconds, standbySeconds))} (target < ${TARGETS.rebuildSeconds} s; the next one ${at(standbySeconds)})`, Math.max(rebuildSeconds, standbySeconds) * scale < TARGETS.rebuildSeconds],
+    [`cold build of ${TARGETS.at}: ${at(coldSeconds)} (target < ${TARGETS.coldSeconds} s)`, coldSeconds * scale < TARGETS.coldSeconds ? 'pass' : 'FAIL'],
+    [`rebuild after one change at ${TARGETS.at}, the worse of the two: ${at(worse)}${count === TARGETS.at ? '' : ', an upper bound'} (target < ${TARGETS.rebuildSeconds} s; the next one ${at(standbySeconds)})${rebuildStatus === 'open' ? '; run --large to measure it' : ''}`, rebuildStatus],
   );
-  for (const [line, ok] of checks) console.log(`${ok ? 'pass' : 'FAIL'}  ${line}`);
+  for (const [line, status] of checks) console.log(`${status.padEnd(4)}  ${line}`);
   console.log(`load average at the end: ${load()}`);
-  const failed = checks.filter(([, ok]) => !ok).length;
+  const failed = checks.filter(([, status]) => status !== 'pass').length;
   console.log(`build benchmark: ${failed === 0 ? 'pass' : 'FAIL'}, ${checks.length - failed} of ${checks.length} targets met (${count} loadouts: cold ${coldSeconds.toFixed(1)} s = ${(coldSeconds / copySeconds).toFixed(2)}x cp -a, rebuild ${rebuildSeconds.toFixed(2)} s, then ${standbySeconds.toFixed(2)} s)`);
   process.exitCode = failed === 0 ? 0 : 1;
 } finally {

@@ -18,7 +18,7 @@ import type { BuildOptions, BuildResult } from './build.js';
 import type { CachedLoadout, LoadoutState } from './cache.js';
 import { listingOf } from './catalogue-entry.js';
 import { openHistory, readHistoryData, type CatalogueHistory, type CatalogueRepository, type LoadoutHistory } from './history.js';
-import { buildLoadoutInPool, POOL_THREADS } from './pool.js';
+import { buildLoadoutInPool, runningThreads } from './pool.js';
 import type { Unchanged } from './previous-build.js';
 import { entryNameOf, removeEntry } from './store.js';
 
@@ -71,7 +71,7 @@ export async function buildLoadouts(options: BuildOptions, context: LoadoutsCont
   let done = 0;
   try {
     // Enough loadouts in flight to hide git's latency on this thread.
-    const outcomes = await mapConcurrent(result.read, options.concurrency ?? POOL_THREADS * 16, async (id) => {
+    const outcomes = await mapConcurrent(result.read, options.concurrency ?? runningThreads() * 16, async (id) => {
       const version = manifestVersionOf(loadoutsDir, id);
       const loadoutHistory = await history.historyOf(id, version);
       const commit = commitOf(history, loadoutHistory, id);

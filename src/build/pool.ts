@@ -12,15 +12,28 @@
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
+import { LoadoutError } from '../catalogue/errors.js';
 import { checkpointMemory } from './crash-points.js';
 import type { LoadoutOutcome, LoadoutTask } from './loadout-task.js';
 import type { LinkTask, StampTask, WorkerTask } from './loadout-worker.js';
 
+/** The most threads `LOADOUT_BUILD_THREADS` may ask for. */
+const MAX_THREADS = 64;
+
 /**
- * Threads in the pool: the environment variable `LOADOUT_BUILD_THREADS` when set (a machine
- * shared with other work), else one per core (the main thread mostly waits on them), at most 8.
+ * Threads in the pool: `LOADOUT_BUILD_THREADS` from `env` when set (a machine shared with
+ * other work), else one per core (the main thread mostly waits on them), at most 8.
+ * @throws LoadoutError `usage` when `LOADOUT_BUILD_THREADS` is not a whole number from 1 to 64.
  */
-export const POOL_THREADS = Number(process.env.LOADOUT_BUILD_THREADS ?? 0) || Math.max(1, Math.min(availableParallelism(), 8));
+export function poolThreads(env: NodeJS.ProcessEnv = process.env): number {
+  const asked = env['LOADOUT_BUILD_THREADS'];
+  if (asked === undefined || asked === '') return Math.max(1, Math.min(availableParallelism(), 8));
+  const threads = Number(asked);
+  if (!Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS) {
+    throw new LoadoutError('usage', `LOADOUT_BUILD_THREADS: expected a whole number from 1 to ${MAX_THREADS}, got ${JSON.stringify(asked)}`);
+  }
+  return threads;
+}
 
 /**
  * The parent's Node options that a worker thread may take (profiling and memory; not the
@@ -34,22 +47,28 @@ let pool: Piscina<WorkerTask, unknown> | undefined;
  * Starts the threads now if they are not running, and has each ready itself to build
  * loadouts (loadout-task.ts `prepareLoadoutTask`: loading the checks, renderers and
  * compression, compiling the schema) while this thread reads what the previous build left;
- * a rebuild's folder stamps, sent after that, find them ready. Never rejects: a thread that
- * cannot load them fails its first loadout the same way.
+ * a rebuild's folder stamps, sent after that, find them ready. A thread that cannot load them
+ * fails its first loadout the same way, so their failure is not reported here.
+ * @throws LoadoutError `usage` for a bad `LOADOUT_BUILD_THREADS` ({@link poolThreads}).
  */
 export function startPool(): void {
-  for (let i = 0; i < POOL_THREADS; i++) void started().run({ kind: 'prepare' }).catch(() => undefined);
+  const threads = started().maxThreads;
+  for (let i = 0; i < threads; i++) void started().run({ kind: 'prepare' }).catch(() => undefined);
 }
+
+/** Threads in the running pool (started by {@link startPool}). */
+export const runningThreads = (): number => started().maxThreads;
 
 function started(): Piscina<WorkerTask, unknown> {
   if (pool !== undefined) return pool;
+  const threads = poolThreads();
   const fromSource = import.meta.url.endsWith('.ts');
   const entry = new URL(fromSource ? './loadout-worker.ts' : './loadout-worker.js', import.meta.url);
   pool = new Piscina({
     filename: fileURLToPath(fromSource ? new URL('./ts-worker.mjs', import.meta.url) : entry),
     workerData: { counter: checkpointMemory(), entry: entry.href },
-    minThreads: POOL_THREADS,
-    maxThreads: POOL_THREADS,
+    minThreads: threads,
+    maxThreads: threads,
     execArgv: process.execArgv.filter((option) => INHERITED_OPTION.test(option)),
   });
   return pool;

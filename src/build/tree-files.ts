@@ -10,7 +10,7 @@
  * cannot write outside the root (issue 9 point 1), and every change passes one crash
  * checkpoint (crash-points.ts).
  */
-import { copyFileSync, linkSync, mkdirSync, readlinkSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, copyFileSync, linkSync, mkdirSync, openSync, readlinkSync, rmSync, symlinkSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { LoadoutError } from '../catalogue/errors.js';
 import { describePathProblem } from '../catalogue/file-path.js';
@@ -29,6 +29,35 @@ export function resolveInside(dir: string, path: string): string {
     throw new LoadoutError('internal', `refused to write ${JSON.stringify(path)} in the output tree: the path ${problem ?? 'leaves the tree'}`);
   }
   return file;
+}
+
+/** The buffer text is encoded into on its way to a file: reused, and small enough to stay in the processor's cache. */
+const TEXT_CHUNK = new Uint8Array(256 * 1024);
+const encoder = new TextEncoder();
+
+/**
+ * Writes `text` as UTF-8 at the end of the open file `fd`, a chunk at a time through one reused
+ * buffer: a catalogue's large documents (tens of MB at 10,000 loadouts) would otherwise each be
+ * encoded into fresh memory first, whose page faults cost a rebuild more than the encoding
+ * (issue 13). @returns the bytes written.
+ */
+function writeText(fd: number, text: string): number {
+  let read = 0;
+  let written = 0;
+  while (read < text.length) {
+    // A slice of a flat string is a view of it (no copy); encodeInto never splits a character.
+    const done = encoder.encodeInto(read === 0 ? text : text.slice(read), TEXT_CHUNK);
+    writeAll(fd, TEXT_CHUNK.subarray(0, done.written));
+    read += done.read;
+    written += done.written;
+  }
+  return written;
+}
+
+/** Writes all of `bytes` at the end of the open file `fd` (`writeSync` may write less). @returns their length. */
+function writeAll(fd: number, bytes: Uint8Array): number {
+  for (let at = 0; at < bytes.byteLength; ) at += writeSync(fd, bytes, at);
+  return bytes.byteLength;
 }
 
 /** Link errors after which a file is copied instead (another device, no hard links, too many links). */
@@ -59,16 +88,22 @@ export class TreeFiles {
    */
   write(path: string, data: string | Uint8Array): number {
     const file = this.#prepare(path);
-    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    let fd: number;
     try {
-      writeFileSync(file, bytes, { flag: 'wx' });
+      fd = openSync(file, 'wx');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       unlinkSync(file);
-      writeFileSync(file, bytes, { flag: 'wx' });
+      fd = openSync(file, 'wx');
+    }
+    let bytes = 0;
+    try {
+      bytes = typeof data === 'string' ? writeText(fd, data) : writeAll(fd, data);
+    } finally {
+      closeSync(fd);
     }
     checkpoint();
-    return bytes.byteLength;
+    return bytes;
   }
 
   /**

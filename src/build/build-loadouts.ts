@@ -18,7 +18,7 @@ import type { BuildOptions, BuildResult } from './build.js';
 import type { CachedLoadout, LoadoutState } from './cache.js';
 import { listingOf } from './catalogue-entry.js';
 import { openHistory, readHistoryData, type CatalogueHistory, type CatalogueRepository, type LoadoutHistory } from './history.js';
-import { buildLoadoutInPool, runningThreads } from './pool.js';
+import { buildLoadoutInPool, prepareLoadoutBuilds, runningThreads } from './pool.js';
 import type { Unchanged } from './previous-build.js';
 import { entryNameOf, removeEntry } from './store.js';
 
@@ -60,6 +60,7 @@ export async function buildLoadouts(options: BuildOptions, context: LoadoutsCont
   const { loadoutsDir, ids, store, repo, unchanged, result } = context;
   const { previous, unread } = unchanged;
   result.read = ids.filter((id) => !unread.has(id));
+  prepareLoadoutBuilds(result.read.length);
   const history = await openHistory(repo, context.fresh ? undefined : result.read);
   if (history.head === undefined) result.warnings.push('not a git repository (or no commits yet): only the working-tree version of each loadout is built');
 

@@ -18,8 +18,8 @@ import { TreeFiles } from './tree-files.js';
 if (!isMainThread) adoptCheckpointMemory((workerData as { counter: SharedArrayBuffer }).counter);
 
 // The checks, renderers and compression are loaded by the first task that needs them (a
-// 'prepare' task, which pool.ts sends as a build starts), not as the thread starts: a thread
-// that checks folder stamps or links a tree needs none of them.
+// 'prepare' task, which pool.ts sends once a build knows it has loadouts to read), not as the
+// thread starts: checking folder stamps or linking a tree needs none of them.
 let loadoutTask: Promise<typeof import('./loadout-task.js')> | undefined;
 const loadoutTaskModule = (): Promise<typeof import('./loadout-task.js')> => (loadoutTask ??= import('./loadout-task.js'));
 

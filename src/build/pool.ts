@@ -44,16 +44,33 @@ const INHERITED_OPTION = /^--(?:cpu-prof|heap-prof|max-old-space-size|max-semi-s
 let pool: Piscina<WorkerTask, unknown> | undefined;
 
 /**
- * Starts the threads now if they are not running, and has each ready itself to build
- * loadouts (loadout-task.ts `prepareLoadoutTask`: loading the checks, renderers and
- * compression, compiling the schema) while this thread reads what the previous build left;
- * a rebuild's folder stamps, sent after that, find them ready. A thread that cannot load them
- * fails its first loadout the same way, so their failure is not reported here.
+ * Starts the threads now if they are not running, and has one of them ready itself to build
+ * loadouts ({@link prepareLoadoutBuilds}) while this thread reads what the previous build
+ * left; the others take a rebuild's first tasks, checking folder stamps, without waiting for
+ * it.
  * @throws LoadoutError `usage` for a bad `LOADOUT_BUILD_THREADS` ({@link poolThreads}).
  */
 export function startPool(): void {
-  const threads = started().maxThreads;
-  for (let i = 0; i < threads; i++) void started().run({ kind: 'prepare' }).catch(() => undefined);
+  prepare();
+}
+
+/**
+ * Has every thread ready itself to build loadouts when there are `count` to build, while this
+ * thread reads git for them. Every thread, not `count`: the pool gives a task to whichever
+ * thread is free, and the one readied by {@link startPool} is free at once (its second
+ * preparation does nothing), so the first loadout goes to it while the others load.
+ */
+export function prepareLoadoutBuilds(count: number): void {
+  if (count > 0) for (let i = 0; i < started().maxThreads; i++) prepare();
+}
+
+/**
+ * Sends a thread a `prepare` task (loadout-task.ts `prepareLoadoutTask`: loading the checks,
+ * renderers and compression and compiling the schema, once per thread). A thread that cannot
+ * load them fails its first loadout the same way, so a failure here is not reported.
+ */
+function prepare(): void {
+  void started().run({ kind: 'prepare' }).catch(() => undefined);
 }
 
 /** Threads in the running pool (started by {@link startPool}). */

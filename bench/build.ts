@@ -25,9 +25,10 @@
  * `--large`). Exits 1 when a target is missed or open.
  *
  * Before each timed build, what the benchmark itself wrote just before (the catalogue, the
- * copy) is written to disk (`sync`, not timed): the kernel writing back 1.3 GB of a copy
- * while a rebuild ran made the rebuild 0.4 s slower here, and a user's build does not follow
- * such a copy. Nothing is deleted until every figure is taken. On a file system like this machine's (ext4
+ * copy) is written to disk (`sync`, not timed), so that a build does not share the disk with
+ * the writeback of 1.3 GB that a user's build would not follow.
+ *
+ * Nothing is deleted until every figure is taken. On a file system like this machine's (ext4
  * without a journal), the kernel skips inodes freed in the last minute or more when it picks
  * one for a new file or folder, by a linear scan of the inode group (`find_inode_bit` and
  * `recently_deleted` in fs/ext4/ialloc.c): right after removing the 52,000 files and folders

@@ -1,8 +1,8 @@
 /**
  * The task of the build's worker threads that reads, checks and writes one loadout as an
- * entry of the store (store.ts; loadout-worker.ts runs it, importing this module on the first
- * such task, so that a rebuild's folder stamps are checked without loading the checks,
- * renderers and compression first).
+ * entry of the store (store.ts). loadout-worker.ts imports this module on a thread's first
+ * `prepare` or `loadout` task (pool.ts sends those), so that a thread that only checks folder
+ * stamps or links a tree never loads the checks, renderers and compression.
  */
 import { LoadoutError } from '../catalogue/errors.js';
 import { readLoadoutSource, type LoadoutSource } from '../catalogue/source.js';

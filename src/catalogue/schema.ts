@@ -17,7 +17,7 @@ export interface SchemaViolation {
 }
 
 let schemaObject: Record<string, unknown> | undefined;
-let cached: { schema: Record<string, unknown>; validate: ValidateFunction } | undefined;
+let validator: ValidateFunction | undefined;
 
 /**
  * The authoring schema as a JSON object (read once; not compiled, which the build's
@@ -33,16 +33,15 @@ export function prepareSchema(): void {
   compiled();
 }
 
-function compiled(): { schema: Record<string, unknown>; validate: ValidateFunction } {
-  if (cached === undefined) {
-    const schema = readAuthoringSchema();
+function compiled(): ValidateFunction {
+  if (validator === undefined) {
     const ajv = new Ajv2020({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
     // ajv-formats is CommonJS; under NodeNext its function is the default export's `.default`.
     const addFormats = (addFormatsModule as unknown as { default: (ajv: Ajv2020) => void }).default;
     addFormats(ajv);
-    cached = { schema, validate: ajv.compile(schema) };
+    validator = ajv.compile(readAuthoringSchema());
   }
-  return cached;
+  return validator;
 }
 
 /**
@@ -51,7 +50,7 @@ function compiled(): { schema: Record<string, unknown>; validate: ValidateFuncti
  *   an empty array when the manifest is valid. Never throws for bad data.
  */
 export function validateAgainstSchema(data: unknown): SchemaViolation[] {
-  const { validate } = compiled();
+  const validate = compiled();
   if (validate(data)) return [];
   const errors = (validate.errors ?? []).filter((e) => !SILENT_KEYWORDS.has(e.keyword));
   const seen = new Set<string>();

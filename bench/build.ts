@@ -7,7 +7,7 @@
  *  1. the cold `loadout build` (no previous tree): target under 60 s at 10,000;
  *  2. a rebuild after one loadout's AGENTS.md changes: target under 2 s at 10,000. Twice:
  *     the first right after the cold build, the next after that; both update the standby
- *     tree in place (src/build/output.ts; the cold build leaves its copy as the standby); the
+ *     tree in place (src/tree/write/output.ts; the cold build leaves its copy as the standby); the
  *     worse is judged;
  *  3. the baseline, in the same run: `cp -a` of everything the build wrote (the store of
  *     loadout entries, the live tree and its standby: `.dist.trees/`), which makes the same
@@ -42,7 +42,7 @@ import { appendFileSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { treesFolderOf } from '../src/build/output.js';
+import { treesFolderOf } from '../src/tree/write/output.js';
 import { writeSyntheticCatalogue } from './synthetic.js';
 
 /** DESIGN.md section 7 and issue 13, for 10,000 loadouts. */

@@ -4,11 +4,11 @@
  * indexes the same catalogue.
  */
 import { random } from './synthetic.js';
-import { writeTree } from '../src/build/output.js';
-import { buildRecord, type PublishedRecord } from '../src/build/record.js';
+import { writeTree } from '../src/tree/write/output.js';
+import { buildRecord, type PublishedRecord } from '../src/tree/render/record.js';
 import type { Manifest } from '../src/catalogue/manifest.js';
 import { CATEGORIES, PUBLISHED_AGENTS } from '../src/catalogue/vocabulary.js';
-import { SKILL_DIRS, ADAPTER_TARGETS } from '../src/install/layout/layout.js';
+import { SKILL_DIRS, ADAPTER_TARGETS } from '../src/layout/layout.js';
 import { searchIndexSourceOf, skillEntriesOf, skillsDocument, SKILLS_PATH, writeSearchIndex } from '../src/search/index-file.js';
 import { compileSettings, queryTerms, SEARCH_SETTINGS } from '../src/search/settings.js';
 import { summariseVerification } from '../src/verify/verification.js';

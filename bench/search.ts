@@ -169,7 +169,7 @@ try {
   if (values['full-build']) {
     writeSyntheticCatalogue(root, loadouts);
     // Imported here: the build pulls in the ten checks, which the fast path does not need.
-    const { buildCatalogue } = await import('../src/build/build.js');
+    const { buildCatalogue } = await import('../src/tree/build.js');
     const result = await buildCatalogue({ root, out: dist, baseUrl });
     if (!result.written) throw new Error(`build refused ${result.refused.length} loadouts`);
   } else {

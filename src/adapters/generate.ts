@@ -7,7 +7,7 @@
  * disagree. The `adapters` check compares every adapter file with this output.
  */
 import type { Agent } from '../catalogue/vocabulary.js';
-import { ADAPTER_TARGETS } from '../install/layout/layout.js';
+import { ADAPTER_TARGETS } from '../layout/layout.js';
 
 /** Agents that need an adapter file, in a fixed order. */
 export const ADAPTER_AGENTS = ['claude-code', 'gemini-cli'] as const satisfies readonly Agent[];

@@ -3,7 +3,7 @@
  * terminal: the scope from `--dir` / `--global`, and context cost as one line.
  */
 import { homedir } from 'node:os';
-import type { ContextCost } from '../install/layout/context-cost.js';
+import type { ContextCost } from '../layout/context-cost.js';
 import { projectScope, userScope, type InstallScope } from '../install/project/scope.js';
 
 /** The scope of `--global` (the home folder, `HOME`) or else the project folder `dir`. */
@@ -26,5 +26,5 @@ export function formatContextChange(before: ContextCost | null, after: ContextCo
   return `always ~${number(before.always.tokens)} → ~${number(after.always.tokens)} tokens (${sign}${number(Math.abs(delta))}); on demand ~${number(before.on_demand.tokens)} → ~${number(after.on_demand.tokens)} tokens`;
 }
 
-/** Tokens are estimated at 4 bytes each (`install/layout/context-cost.ts`). */
+/** Tokens are estimated at 4 bytes each (`layout/context-cost.ts`). */
 export const CONTEXT_NOTE = 'tokens estimated at 4 bytes each';

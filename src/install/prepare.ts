@@ -7,19 +7,19 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sha256 } from '../build/record.js';
+import { sha256 } from '../tree/render/record.js';
 import { LoadoutError } from '../catalogue/errors.js';
 import type { Agent, Role } from '../catalogue/vocabulary.js';
-import { measureContext, type ContextCost } from './layout/context-cost.js';
+import { measureContext, type ContextCost } from '../layout/context-cost.js';
 import type { FetchedVersion } from './catalogue/fetch-version.js';
-import type { ManualStep } from './layout/layout.js';
+import type { ManualStep } from '../layout/layout.js';
 import { readMcpServers } from './project/mcp-config.js';
 import { isMergedTarget, mergeServers, removeServers } from './project/mcp-merge.js';
 import type { LockEntry, LockFile, LockedFile } from './project/lock.js';
 import { lockedHash, otherOwners } from './project/lock.js';
-import { resolveInstallPlan } from './layout/plan.js';
+import { resolveInstallPlan } from '../layout/plan.js';
 import type { InstallScope } from './project/scope.js';
-import { describeLandingProblem, describeTargetProblem, realProjectRoot } from './layout/target-rules.js';
+import { describeLandingProblem, describeTargetProblem, realProjectRoot } from '../layout/target-rules.js';
 
 /**
  * One planned file. `state`: `new` (nothing there), `same` (already as planned), `replace`

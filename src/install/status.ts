@@ -10,14 +10,14 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sha256 } from '../build/record.js';
+import { sha256 } from '../tree/render/record.js';
 import { LoadoutError } from '../catalogue/errors.js';
 import type { Agent } from '../catalogue/vocabulary.js';
 import { readLock, type LockEntry, type LockFile } from './project/lock.js';
 import { ownedServerStates } from './project/mcp-merge.js';
 import { currentBytesReader } from './prepare.js';
 import type { InstallScope } from './project/scope.js';
-import { describeLandingProblem, describeTargetProblem, isGitSegment, realProjectRoot } from './layout/target-rules.js';
+import { describeLandingProblem, describeTargetProblem, isGitSegment, realProjectRoot } from '../layout/target-rules.js';
 
 /** The state of a locked file. */
 export type FileState = 'ok' | 'changed' | 'missing';

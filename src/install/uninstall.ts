@@ -15,7 +15,7 @@ import { SLUG_PATTERN, type Agent } from '../catalogue/vocabulary.js';
 import { readLock, withEntries } from './project/lock.js';
 import { currentBytesReader, describeLockedProblem, prepareRemoval } from './prepare.js';
 import type { InstallScope } from './project/scope.js';
-import { realProjectRoot } from './layout/target-rules.js';
+import { realProjectRoot } from '../layout/target-rules.js';
 import { applyChanges, type FileChange } from './project/transaction.js';
 
 /** Options of {@link uninstallLoadout}. */

@@ -4,7 +4,7 @@
  * `api/loadouts/<id>/versions.json` (read on demand), so that every version a loadout has
  * published keeps its skills addressable (DESIGN.md section 8: immutable versions).
  */
-import { pathInsideSkill } from '../install/layout/layout.js';
+import { pathInsideSkill } from '../layout/layout.js';
 import type { SkillEntry } from '../search/index-file.js';
 import type { CatalogueReader } from './catalogue.js';
 

@@ -5,7 +5,7 @@
  * tool errors (`isError`) that say what exists instead.
  */
 import type { z } from 'zod';
-import { languageOf } from '../build/record.js';
+import { languageOf } from '../tree/render/record.js';
 import type { Agent } from '../catalogue/vocabulary.js';
 import type { SearchEngine } from '../search/engine.js';
 import type { CatalogueReader } from './catalogue.js';

@@ -4,7 +4,7 @@
  * the HTTP API, the problem codes and the CLI. Loads only the form's own scripts; the form
  * loads the challenge widget when someone starts filling it in.
  */
-import { ENDPOINTS, SUBMISSION_FIELDS } from '../build/description.js';
+import { ENDPOINTS, SUBMISSION_FIELDS } from '../tree/render/description.js';
 import { PROBLEM_TITLES } from '../server/problem.js';
 import { escapeHtml } from './html.js';
 import { renderPage } from './layout.js';

@@ -5,12 +5,12 @@
  * `assets/loadout.js` turns the hidden tab list into keyboard-accessible tabs (WAI-ARIA
  * Authoring Practices, "Tabs with automatic activation") and remembers the agent chosen.
  */
-import type { PublishedRecord } from '../build/record.js';
+import type { PublishedRecord } from '../tree/render/record.js';
 import { PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
 import { escapeHtml, formatBytes, plural } from './html.js';
 import { AGENT_NAMES } from './layout.js';
 
-/** A size in the context window (`install/layout/context-cost.ts` ContextSize). */
+/** A size in the context window (`layout/context-cost.ts` ContextSize). */
 export interface ContextSizeView {
   bytes: number;
   tokens: number;
@@ -52,7 +52,7 @@ function panel(r: PublishedRecord, agent: Agent, base: string, root: string, con
   const steps = entry.manual_steps
     .map((s, i) => {
       const id = `step-${agent}-${i}`;
-      // A step is a sentence or two, then, after a blank line, the snippet to paste (install/layout/layout.ts ManualStep).
+      // A step is a sentence or two, then, after a blank line, the snippet to paste (layout/layout.ts ManualStep).
       const [lead = '', ...rest] = s.text.split(/\n\s*\n/u);
       const snippet = rest.join('\n\n').trim();
       const paste = snippet === '' ? '' : `<div class="command"><pre id="${id}" tabindex="0"><code>${escapeHtml(snippet)}</code></pre>${copyButton(id, `Copy the snippet of manual step ${i + 1} for ${AGENT_NAMES[agent]}`)}</div>`;

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { OutputTree } from '../build/tree-files.js';
+import type { OutputTree } from '../tree/write/tree-files.js';
 import { renderDocsPage } from './docs.js';
 import { renderAtomFeed, renderSitemap, type FeedRecord } from './feeds.js';
 import { renderHomePage, type HomeRecord } from './home.js';

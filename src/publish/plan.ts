@@ -7,7 +7,7 @@
  *   sees a document pointing at something not uploaded yet; the manifest comes after all;
  * - never delete a pinned version's files; delete other stale objects only with `--delete`.
  */
-import { addressClassOf, cacheControlFor, contentTypeFor, type AddressClass } from '../build/tree-headers.js';
+import { addressClassOf, cacheControlFor, contentTypeFor, type AddressClass } from '../tree-format/tree-headers.js';
 import type { ManifestEntry, PublishManifest } from './manifest.js';
 
 /** A file of the tree with what it is published as. */

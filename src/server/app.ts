@@ -5,7 +5,7 @@
  */
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
-import { describeApi, type ServiceConfigReport } from '../build/description.js';
+import { describeApi, type ServiceConfigReport } from '../tree/render/description.js';
 import { problem } from './problem.js';
 import { BAD_PATH_DETAIL, createStaticServer, decodePathSegments } from './static.js';
 

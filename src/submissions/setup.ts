@@ -10,7 +10,7 @@ import { access } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
-import type { ServiceConfigReport } from '../build/description.js';
+import type { ServiceConfigReport } from '../tree/render/description.js';
 import { LoadoutError } from '../catalogue/errors.js';
 import { isNoDatabase, openDatabase, type Database } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrations.js';

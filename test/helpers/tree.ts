@@ -2,14 +2,14 @@
  * Listing a built tree the way its readers see it: every file, and every symbolic link inside
  * a loadout's folders with its target (the build links a raw `latest` folder to its version's),
  * so that two trees compare equal only when both hold the same files and the same links. The
- * links by which a tree holds its loadouts' entries in the store (src/build/store.ts) are
+ * links by which a tree holds its loadouts' entries in the store (src/tree/write/store.ts) are
  * followed: their targets name the build that wrote the entry, which two equal trees need not
  * share.
  */
 import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import { BUILD_CACHE_FILE } from '../../src/build/cache.js';
-import { STORE_FOLDER } from '../../src/build/store.js';
+import { BUILD_CACHE_FILE } from '../../src/tree/incremental/cache.js';
+import { STORE_FOLDER } from '../../src/tree/write/store.js';
 
 /** Relative paths below `dir` (followed if it is a link), sorted: a file as its path, a link as `path -> target`. */
 export function treeEntries(dir: string): string[] {

@@ -21,7 +21,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCatalogue } from '../../src/build/build.js';
+import { buildCatalogue } from '../../src/tree/build.js';
 import { runCli } from '../helpers/cli.js';
 import { baseFiles, writeLoadout } from '../helpers/loadouts.js';
 import { installNpmTools, runTool, type NpmTools } from '../helpers/npm-tools.js';

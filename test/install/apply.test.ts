@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../src/catalogue/manifest.js';
 import { applyInstallPlan } from '../../src/install/project/apply.js';
-import { resolveInstallPlan } from '../../src/install/layout/plan.js';
+import { resolveInstallPlan } from '../../src/layout/plan.js';
 import { makeTempDir } from '../helpers/temp.js';
 
 const files: FileEntry[] = [

@@ -12,8 +12,8 @@ import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
-import { buildCatalogue } from '../../src/build/build.js';
-import type { VersionsDocument } from '../../src/build/loadout-output.js';
+import { buildCatalogue } from '../../src/tree/build.js';
+import type { VersionsDocument } from '../../src/tree/render/loadout-output.js';
 import { baseFiles, writeLoadout } from '../helpers/loadouts.js';
 import { commitAll, initRepo, makeTempDir } from '../helpers/temp.js';
 

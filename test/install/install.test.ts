@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { buildCatalogue } from '../../src/build/build.js';
+import { buildCatalogue } from '../../src/tree/build.js';
 import { installLoadout } from '../../src/install/install.js';
 import { LOCK_FILE, type LockFile } from '../../src/install/project/lock.js';
 import { createApp } from '../../src/server/app.js';

@@ -13,7 +13,7 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
-import { buildCatalogue } from '../../src/build/build.js';
+import { buildCatalogue } from '../../src/tree/build.js';
 import { createApp } from '../../src/server/app.js';
 import { listen } from '../../src/server/listen.js';
 import { baseFiles, writeLoadout, type TestFile } from '../helpers/loadouts.js';

@@ -10,7 +10,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { VersionsDocument } from '../../src/build/loadout-output.js';
+import type { VersionsDocument } from '../../src/tree/render/loadout-output.js';
 import { LoadoutError } from '../../src/catalogue/errors.js';
 import { installLoadout } from '../../src/install/install.js';
 import { LOCK_FILE, type LockFile } from '../../src/install/project/lock.js';

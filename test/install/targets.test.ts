@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LoadoutError } from '../../src/catalogue/errors.js';
 import type { Agent } from '../../src/catalogue/vocabulary.js';
 import { installLoadout } from '../../src/install/install.js';
-import { describeTargetProblem, isAgentLocation, isGitSegment } from '../../src/install/layout/target-rules.js';
+import { describeTargetProblem, isAgentLocation, isGitSegment } from '../../src/layout/target-rules.js';
 import { runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp.js';
 import { buildCleanDist, listProject, makeProject, makeSite, type Site } from './hostile-fixture.js';
@@ -199,7 +199,7 @@ describe('the rules themselves', () => {
 
   it('places the default layout of every agent in its own locations', async () => {
     const { PUBLISHED_AGENTS } = await import('../../src/catalogue/vocabulary.js');
-    const { resolveInstallTarget } = await import('../../src/install/layout/layout.js');
+    const { resolveInstallTarget } = await import('../../src/layout/layout.js');
     const entries = [
       { path: 'AGENTS.md', role: 'instructions' },
       { path: 'CLAUDE.md', role: 'adapter', agent: 'claude-code' },

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { buildCatalogue } from '../../src/build/build.js';
+import { buildCatalogue } from '../../src/tree/build.js';
 import { baseFiles, writeLoadout, type TestFile } from '../helpers/loadouts.js';
 
 /** The built fixture. `remove` deletes everything. */

@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, onTestFinished } from 'vitest';
-import { buildCatalogue } from '../../src/build/build.js';
+import { buildCatalogue } from '../../src/tree/build.js';
 import { createS3Store, type S3Store } from '../../src/publish/s3-store.js';
 import type { ObjectStore } from '../../src/publish/store.js';
 import { baseFiles, writeLoadout } from '../helpers/loadouts.js';

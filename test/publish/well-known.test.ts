@@ -6,7 +6,7 @@
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { publishTree } from '../../src/publish/publish.js';
 import { createStaticServer } from '../../src/server/static.js';
-import { buildDiscoveryFixture } from '../build/discovery-fixture.js';
+import { buildDiscoveryFixture } from '../tree/render/discovery-fixture.js';
 import { startS3Server } from '../helpers/s3-server.js';
 import { readTreeBytes, s3Store } from './fixture.js';
 

@@ -1,8 +1,8 @@
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildCatalogue } from '../../src/build/build.js';
-import { CACHE_REVALIDATE } from '../../src/build/tree-headers.js';
+import { buildCatalogue } from '../../src/tree/build.js';
+import { CACHE_REVALIDATE } from '../../src/tree-format/tree-headers.js';
 import { createApp } from '../../src/server/app.js';
 import { listen, type RunningServer } from '../../src/server/listen.js';
 import { baseFiles, writeLoadout, type TestFile } from '../helpers/loadouts.js';

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { buildRecord } from '../../src/build/record.js';
+import { buildRecord } from '../../src/tree/render/record.js';
 import type { Manifest } from '../../src/catalogue/manifest.js';
 import { decodeUtf8 } from '../../src/catalogue/source.js';
 import { checkCatalogue } from '../../src/verify/catalogue.js';

@@ -1,5 +1,5 @@
 /** `loadout build [--out dist] [--base-url URL]`: the static tree (DESIGN.md sections 1 and 2). */
-import { buildCatalogue } from '../../build/build.js';
+import { buildCatalogue } from '../../tree/build.js';
 import { EXIT } from '../exit.js';
 import { formatDiagnostics, type Write } from '../report.js';
 

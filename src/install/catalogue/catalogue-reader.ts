@@ -10,9 +10,9 @@
  */
 import { readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { rawUrl, versionsUrl } from '../../build/addresses.js';
-import { linkRegionsOf, placeIn } from '../../build/tree-region.js';
-import type { VersionsDocument } from '../../build/loadout-output.js';
+import { rawUrl, versionsUrl } from '../../tree-format/addresses.js';
+import { linkRegionsOf, placeIn } from '../../tree/write/tree-region.js';
+import type { VersionsDocument } from '../../tree/render/loadout-output.js';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { describePathProblem } from '../../catalogue/file-path.js';
 import { SLUG_PATTERN, VERSION_PATTERN } from '../../catalogue/vocabulary.js';

@@ -4,8 +4,8 @@
  * publishes before anything is done with it (DESIGN.md section 8). The catalogue's own checks
  * (`catalogue-reader.ts`, `versions-document.ts`) have already made every address safe.
  */
-import { sha256 } from '../../build/record.js';
-import type { VersionEntry, VersionsDocument } from '../../build/loadout-output.js';
+import { sha256 } from '../../tree/render/record.js';
+import type { VersionEntry, VersionsDocument } from '../../tree/render/loadout-output.js';
 import { LoadoutError } from '../../catalogue/errors.js';
 import type { FileEntry } from '../../catalogue/manifest.js';
 import { decodeUtf8 } from '../../catalogue/source.js';

@@ -9,7 +9,7 @@
  * targets are checked again, as targets, in `target-rules.ts`; changes are printed only after
  * their control characters are made visible (`cli/terminal-text.ts`).
  */
-import type { VersionsDocument } from '../../build/loadout-output.js';
+import type { VersionsDocument } from '../../tree/render/loadout-output.js';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { describePathProblem } from '../../catalogue/file-path.js';
 import { ROLES, SLUG_PATTERN, VERSION_PATTERN } from '../../catalogue/vocabulary.js';

@@ -9,8 +9,8 @@
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import type { InstallPlan } from '../layout/plan.js';
-import { describeLandingProblem, describeTargetProblem, realProjectRoot } from '../layout/target-rules.js';
+import type { InstallPlan } from '../../layout/plan.js';
+import { describeLandingProblem, describeTargetProblem, realProjectRoot } from '../../layout/target-rules.js';
 
 /** What {@link applyInstallPlan} did, per target (project-relative paths). */
 export interface ApplyResult {

@@ -15,7 +15,7 @@ import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { isAgent, ROLES, SLUG_PATTERN, VERSION_PATTERN, type Agent, type Role } from '../../catalogue/vocabulary.js';
-import { describeTargetProblem } from '../layout/target-rules.js';
+import { describeTargetProblem } from '../../layout/target-rules.js';
 
 /** The project lock file's name, at the project root. */
 export const LOCK_FILE = 'loadout.lock.json';

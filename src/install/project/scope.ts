@@ -8,10 +8,10 @@
 import { resolve } from 'node:path';
 import type { FileEntry } from '../../catalogue/manifest.js';
 import type { Agent, Role } from '../../catalogue/vocabulary.js';
-import { resolveInstallTarget, type InstallTarget } from '../layout/layout.js';
+import { resolveInstallTarget, type InstallTarget } from '../../layout/layout.js';
 import { LOCK_FILE, USER_LOCK_FILE } from './lock.js';
-import { agentFolders, agentMcpFile, describeAgentLocations, isAgentLocation } from '../layout/target-rules.js';
-import { isUserLocation, resolveUserTarget, userLocations } from '../layout/user-layout.js';
+import { agentFolders, agentMcpFile, describeAgentLocations, isAgentLocation } from '../../layout/target-rules.js';
+import { isUserLocation, resolveUserTarget, userLocations } from '../../layout/user-layout.js';
 
 /** A project or the user's home folder, with its layout and rules. */
 export interface InstallScope {

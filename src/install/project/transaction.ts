@@ -15,7 +15,7 @@ import { mkdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/pro
 import { dirname, join, relative, sep } from 'node:path';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { lockText, writeFileAtomic, type LockFile } from './lock.js';
-import { describeLandingProblem, describeTargetProblem, realProjectRoot } from '../layout/target-rules.js';
+import { describeLandingProblem, describeTargetProblem, realProjectRoot } from '../../layout/target-rules.js';
 
 /** One change: write `bytes` at `target`, or remove `target`. Targets are relative to the root. */
 export type FileChange = { target: string; bytes: Uint8Array } | { target: string; remove: true };

@@ -8,8 +8,8 @@
 import { describePathProblem } from '../../catalogue/file-path.js';
 import type { FrontMatter } from '../../catalogue/front-matter.js';
 import { PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
-import { isDiscoverable } from '../../install/layout/discovery.js';
-import { resolveInstallTarget } from '../../install/layout/layout.js';
+import { isDiscoverable } from '../../layout/discovery.js';
+import { resolveInstallTarget } from '../../layout/layout.js';
 import { judge, plural, skip, type Check, type Finding } from '../check.js';
 import { atPointer } from '../locate.js';
 

@@ -5,7 +5,7 @@
 import { MANIFEST_FILE } from '../../catalogue/manifest.js';
 import type { Agent } from '../../catalogue/vocabulary.js';
 import { applyInstallPlan } from '../../install/project/apply.js';
-import { resolveInstallPlan } from '../../install/layout/plan.js';
+import { resolveInstallPlan } from '../../layout/plan.js';
 import type { CheckContext, Finding } from '../check.js';
 import { sha256, snapshotTree } from './tree.js';
 

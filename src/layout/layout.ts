@@ -1,0 +1,157 @@
+/**
+ * The install layout: where each file of a loadout lands in a project, per agent.
+ *
+ * Source: DESIGN.md section 3, corrected against the vendors' documentation (checked
+ * 2026-11-22; see the README's "Install layout" section for the sources):
+ * - Codex reads no Markdown rules folder (`.codex/rules` holds command-execution policy), and
+ *   Gemini CLI has no rules folder at all: rules are not installed for them; a manual step says
+ *   how to fold the rule into what the agent does read.
+ * - Antigravity reads workspace MCP servers from `.agents/mcp_config.json`, Codex from
+ *   `.codex/config.toml` (`[mcp_servers.<name>]`, trusted projects only) and Copilot from
+ *   `.vscode/mcp.json` (key `servers`): each needs a different shape, so the manual step
+ *   carries the converted configuration.
+ * - Codex custom agents are TOML files and Antigravity documents no subagent folder.
+ */
+import type { FileEntry } from '../catalogue/manifest.js';
+import type { Agent, Role } from '../catalogue/vocabulary.js';
+
+/** A manual step of an install entry: `{kind, text, path}` (DESIGN.md section 3). */
+export interface ManualStep {
+  /** `merge-config` (add to a configuration file), `append-instructions`, `add-file` or `not-supported`. */
+  kind: 'merge-config' | 'append-instructions' | 'add-file' | 'not-supported';
+  /** What to do, in one or two sentences; may end with a snippet to paste. */
+  text: string;
+  /** Project-relative path the step is about. */
+  path: string;
+  /** Loadout file the step comes from. */
+  source: string;
+}
+
+/** Where one file goes for one agent: a project-relative target, or null plus why. */
+export interface InstallTarget {
+  target: string | null;
+  /** Set when `target` is null because the agent cannot read this kind of file there. */
+  manual?: Omit<ManualStep, 'source'>;
+  /** True when the target comes from the entry's `install_to`. */
+  overridden: boolean;
+}
+
+/** The root-level adapter file for each agent that uses one (spec: "root-level file named for that agent"). */
+export const ADAPTER_TARGETS: Partial<Record<Agent, string>> = {
+  'claude-code': 'CLAUDE.md',
+  'gemini-cli': 'GEMINI.md',
+};
+
+/** Where each agent discovers skills: `<dir>/<skill>/SKILL.md`. */
+export const SKILL_DIRS: Record<Agent, string> = {
+  'claude-code': '.claude/skills',
+  codex: '.agents/skills',
+  cursor: '.agents/skills',
+  'gemini-cli': '.agents/skills',
+  copilot: '.agents/skills',
+  'antigravity-cli': '.agents/skills',
+};
+
+/** The last path segment without its extension: `rules/api-style.md` → `api-style`. */
+export function baseName(path: string): string {
+  const last = path.slice(path.lastIndexOf('/') + 1);
+  const dot = last.lastIndexOf('.');
+  return dot > 0 ? last.slice(0, dot) : last;
+}
+
+/**
+ * The path of a skill or reference file inside its skill folder: `skills/<skill>/<rest>` → `<rest>`.
+ * A file outside `skills/<skill>/` keeps only its base name (the `install-paths` check fails it).
+ */
+export function pathInsideSkill(entry: FileEntry): string {
+  const prefix = `skills/${entry.skill ?? ''}/`;
+  return entry.path.startsWith(prefix) ? entry.path.slice(prefix.length) : entry.path.slice(entry.path.lastIndexOf('/') + 1);
+}
+
+type DefaultTarget = (entry: FileEntry, agent: Agent) => Omit<InstallTarget, 'overridden'>;
+
+const DEFAULTS: Record<Role, DefaultTarget> = {
+  instructions: () => ({ target: 'AGENTS.md' }),
+  adapter: (entry, agent) => ({ target: entry.agent === agent ? (ADAPTER_TARGETS[agent] ?? null) : null }),
+  skill: (entry, agent) => ({ target: `${SKILL_DIRS[agent]}/${entry.skill ?? baseName(entry.path)}/${pathInsideSkill(entry)}` }),
+  reference: (entry, agent) => DEFAULTS.skill(entry, agent),
+  rules: (entry, agent) => {
+    const name = baseName(entry.path);
+    switch (agent) {
+      case 'claude-code':
+        return { target: `.claude/rules/${name}.md` };
+      case 'cursor':
+        return { target: `.cursor/rules/${name}.mdc` };
+      case 'copilot':
+        return { target: `.github/instructions/${name}.instructions.md` };
+      case 'antigravity-cli':
+        return { target: `.agents/rules/${name}.md` };
+      case 'codex':
+        return {
+          target: null,
+          manual: {
+            kind: 'append-instructions',
+            path: 'AGENTS.md',
+            text: `Codex reads no rules folder (.codex/rules holds command policy, not instructions): append the body of ${entry.path} to AGENTS.md under a "## ${name}" heading.`,
+          },
+        };
+      case 'gemini-cli':
+        return {
+          target: null,
+          manual: {
+            kind: 'append-instructions',
+            path: 'GEMINI.md',
+            text: `Gemini CLI has no rules folder: save ${entry.path} as .gemini/rules/${name}.md and add the line "@./.gemini/rules/${name}.md" to GEMINI.md (it then applies to every file).`,
+          },
+        };
+    }
+  },
+  mcp: (entry, agent) => {
+    switch (agent) {
+      case 'claude-code':
+        return { target: '.mcp.json' };
+      case 'cursor':
+        return { target: '.cursor/mcp.json' };
+      case 'gemini-cli':
+        return { target: '.gemini/settings.json' };
+      case 'codex':
+        return { target: null, manual: { kind: 'merge-config', path: '.codex/config.toml', text: `Add each server of ${entry.path} to .codex/config.toml as a [mcp_servers.<name>] table (Codex reads project configuration only in trusted projects).` } };
+      case 'copilot':
+        return { target: null, manual: { kind: 'merge-config', path: '.vscode/mcp.json', text: `Add each server of ${entry.path} to .vscode/mcp.json under the top-level "servers" key (not "mcpServers").` } };
+      case 'antigravity-cli':
+        return { target: null, manual: { kind: 'merge-config', path: '.agents/mcp_config.json', text: `Add each server of ${entry.path} to .agents/mcp_config.json under "mcpServers"; remote servers use the key "serverUrl" instead of "url".` } };
+    }
+  },
+  subagent: (entry, agent) => {
+    const name = baseName(entry.path);
+    switch (agent) {
+      case 'claude-code':
+        return { target: `.claude/agents/${name}.md` };
+      case 'cursor':
+        return { target: `.cursor/agents/${name}.md` };
+      case 'gemini-cli':
+        return { target: `.gemini/agents/${name}.md` };
+      case 'copilot':
+        return { target: `.github/agents/${name}.agent.md` };
+      case 'codex':
+        return { target: null, manual: { kind: 'add-file', path: `.codex/agents/${name}.toml`, text: `Codex custom agents are TOML: create .codex/agents/${name}.toml with name and description from the front matter of ${entry.path} and its body as developer_instructions.` } };
+      case 'antigravity-cli':
+        return { target: null, manual: { kind: 'not-supported', path: entry.path, text: `Antigravity documents no project folder for subagents; paste the body of ${entry.path} into a prompt when you need this subagent.` } };
+    }
+  },
+};
+
+/**
+ * Resolves the install target of one file entry for one agent: the entry's `install_to`
+ * override when it names the agent (a string path, or null for "not installed"), else the
+ * default layout above. Pure; never throws.
+ */
+export function resolveInstallTarget(entry: FileEntry, agent: Agent): InstallTarget {
+  const overrides = entry.install_to as Partial<Record<Agent, string | null>> | undefined;
+  if (overrides !== undefined && Object.hasOwn(overrides, agent)) {
+    const target = overrides[agent] ?? null;
+    // An author's null is a decision, not a gap in the agent: no manual step.
+    return { target, overridden: true };
+  }
+  return { ...DEFAULTS[entry.role](entry, agent), overridden: false };
+}

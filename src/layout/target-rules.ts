@@ -1,0 +1,151 @@
+/**
+ * Where `loadout install` may write (DESIGN.md sections 3 and 8; hardening issue 9, defect
+ * 13). A catalogue is not trusted: a built tree or a catalogue server names any target it
+ * likes through a file entry's `install_to` (or a skill name), so every install target is
+ * checked before anything is written:
+ *
+ * 1. its form: a normalised path relative to the project root (the `files[].path` rule of
+ *    DESIGN.md section 3: no `..`, `.` or empty segment, no leading `/` or drive letter, no
+ *    backslash, NUL or control character);
+ * 2. never in a `.git` folder, at any depth and in any case, nor under the other names that
+ *    Windows and macOS resolve to `.git` (`.git.`, `.git `, `git~1`, `.g\u200cit`: the names
+ *    git itself refuses with core.protectNTFS and core.protectHFS);
+ * 3. where the bytes really land, after the symbolic links already in the project: inside
+ *    the project, and again not in a `.git` folder;
+ * 4. in the agent's own locations (the layout table of DESIGN.md section 3, `layout.ts`, and
+ *    the skill folders of `discovery.ts`): its skills, rules and agents folders and its MCP
+ *    configuration file, or a Markdown file at the project root for instructions and
+ *    adapters. Elsewhere only with `--force`, and with a warning.
+ *
+ * 1 to 3 hold even with `--force`.
+ */
+import { lstat, realpath } from 'node:fs/promises';
+import { isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { describePathProblem } from '../catalogue/file-path.js';
+import type { Agent, Role } from '../catalogue/vocabulary.js';
+import { skillFolders } from './discovery.js';
+
+/** Characters HFS+ ignores in names (git's `is_hfs_dotgit`): `.g\u200cit` is `.git` there. */
+const HFS_IGNORABLE = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
+
+/**
+ * True when a path segment names a `.git` folder on some file system: `.git` in any case,
+ * with trailing dots or spaces (Windows drops them), the NTFS short name `git~1`, or with
+ * characters HFS+ ignores.
+ */
+export function isGitSegment(segment: string): boolean {
+  const name = segment.replace(HFS_IGNORABLE, '').replace(/[. ]+$/u, '').toLowerCase();
+  return name === '.git' || /^git~\d+$/u.test(name);
+}
+
+/**
+ * Why `target` can never be an install target (rules 1 and 2 above), or undefined.
+ * `target` is unknown because it comes from an untrusted document. Pure.
+ */
+export function describeTargetProblem(target: unknown): string | undefined {
+  if (typeof target !== 'string') return `is ${JSON.stringify(target) ?? String(target)} (expected a path relative to the project root)`;
+  const problem = describePathProblem(target);
+  if (problem !== undefined) return `${problem.replace(/ \(expected [^)]*\)$/u, '')} (expected a normalised path relative to the project root, such as ".cursor/rules/style.mdc")`;
+  if (target.split('/').some(isGitSegment)) return 'is in a .git folder, which an install never writes (expected a path outside .git/)';
+  return undefined;
+}
+
+/**
+ * The real path of the project folder `dir` (symbolic links resolved), or its absolute path
+ * when it does not exist yet.
+ * @throws the file system's error other than ENOENT
+ */
+export async function realProjectRoot(dir: string): Promise<string> {
+  return realpath(dir).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT') return resolve(dir);
+    throw error;
+  });
+}
+
+/**
+ * Why writing the well-formed `target` under the real project folder `root` would land in
+ * the wrong place (rule 3 above), or undefined: each existing part of the path is looked at
+ * in turn and a symbolic link is followed, so a link to a folder outside the project, to
+ * `.git`, or to nothing (writing would create its target) is found before anything is
+ * written.
+ * @throws the file system's error other than ENOENT and ENOTDIR
+ */
+export async function describeLandingProblem(root: string, target: string): Promise<string | undefined> {
+  const segments = target.split('/');
+  let real = root;
+  let link: string | undefined;
+  for (const [i, segment] of segments.entries()) {
+    const next = join(real, segment);
+    const stat = await lstat(next).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
+      throw error;
+    });
+    if (stat === undefined) {
+      real = join(next, ...segments.slice(i + 1));
+      break;
+    }
+    if (!stat.isSymbolicLink()) {
+      real = next;
+      continue;
+    }
+    link = segments.slice(0, i + 1).join('/');
+    const resolved = await realpath(next).catch(() => undefined);
+    if (resolved === undefined) return `goes through the symbolic link ${link}, which points to nothing (expected folders and files of the project, or nothing yet)`;
+    real = resolved;
+  }
+  const inside = relative(root, real);
+  const through = link === undefined ? '' : ` through the symbolic link ${link}`;
+  if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
+    return `lands at ${real}${through}, outside the project (expected a place inside ${root})`;
+  }
+  if (inside.split(sep).some(isGitSegment)) return `lands at ${real}${through}, in a .git folder, which an install never writes (expected a path outside .git/)`;
+  return undefined;
+}
+
+/** Each agent's rules and subagent folders, from `layout.ts` (its targets and the folders its manual steps name). */
+const OWN_FOLDERS: Record<Agent, readonly string[]> = {
+  'claude-code': ['.claude/rules', '.claude/agents'],
+  codex: ['.codex/agents'],
+  cursor: ['.cursor/rules', '.cursor/agents'],
+  'gemini-cli': ['.gemini/rules', '.gemini/agents'],
+  copilot: ['.github/instructions', '.github/agents'],
+  'antigravity-cli': ['.agents/rules'],
+};
+
+/** Each agent's MCP configuration file (DESIGN.md section 3, "mcp" row, including the manual ones). */
+const MCP_FILES: Record<Agent, string> = {
+  'claude-code': '.mcp.json',
+  codex: '.codex/config.toml',
+  cursor: '.cursor/mcp.json',
+  'gemini-cli': '.gemini/settings.json',
+  copilot: '.vscode/mcp.json',
+  'antigravity-cli': '.agents/mcp_config.json',
+};
+
+const folders = (agent: Agent): string[] => [...new Set([...skillFolders(agent), ...OWN_FOLDERS[agent]])];
+
+/** `agent`'s own folders in a project (skills, rules, subagents), e.g. `['.claude/skills', '.claude/rules', '.claude/agents']`. */
+export function agentFolders(agent: Agent): readonly string[] {
+  return folders(agent);
+}
+
+/** `agent`'s MCP configuration file in a project, e.g. `.mcp.json`. */
+export function agentMcpFile(agent: Agent): string {
+  return MCP_FILES[agent];
+}
+
+/**
+ * True when the well-formed `target` is one of `agent`'s own locations (rule 4 above): a
+ * file below its skills, rules or subagents folders, its MCP configuration file, or, for an
+ * instructions or adapter file, a Markdown file at the project root.
+ */
+export function isAgentLocation(role: Role, agent: Agent, target: string): boolean {
+  if ((role === 'instructions' || role === 'adapter') && /^[^/]+\.md$/u.test(target)) return true;
+  return target === MCP_FILES[agent] || folders(agent).some((folder) => target.startsWith(`${folder}/`));
+}
+
+/** `agent`'s own locations for a file of `role`, for messages: `a Markdown file at the project root, .claude/skills/, …`. */
+export function describeAgentLocations(role: Role, agent: Agent): string {
+  const root = role === 'instructions' || role === 'adapter' ? ['a Markdown file at the project root'] : [];
+  return [...root, ...folders(agent).map((f) => `${f}/`), MCP_FILES[agent]].join(', ');
+}

@@ -1,0 +1,141 @@
+/**
+ * The loadouts of one build (build.ts, step 2): those that must be read are read, checked and
+ * written as new entries of the store in the pool's worker threads (pool.ts,
+ * loadout-worker.ts), while this thread reads git for them (history.ts); the others are kept
+ * as the previous build left them (previous-build.ts). For each loadout built, this thread
+ * makes its listing (catalogue-entry.ts) and the words the search index takes from it
+ * (search/inverted-index.ts).
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { readManifestVersion } from '../catalogue/yaml-document.js';
+import { mapConcurrent } from '../concurrency.js';
+import { searchDocumentOf } from '../search/document.js';
+import { vectorOf, type DocumentVector } from '../search/inverted-index.js';
+import { compileSettings, SEARCH_SETTINGS } from '../search/settings.js';
+import type { BuildOptions, BuildResult } from './build.js';
+import type { CachedLoadout, LoadoutState } from './incremental/cache.js';
+import { listingOf } from './render/catalogue-entry.js';
+import { openHistory, readHistoryData, type CatalogueHistory, type CatalogueRepository, type LoadoutHistory } from './history/history.js';
+import { buildLoadoutInPool, prepareLoadoutBuilds, runningThreads } from './pool/pool.js';
+import type { Unchanged } from './incremental/previous-build.js';
+import { entryNameOf, removeEntry } from './write/store.js';
+
+/** What {@link buildLoadouts} works with. */
+export interface LoadoutsContext {
+  /** `{base_url}`, normalised. */
+  base: string;
+  loadoutsDir: string;
+  /** Every loadout, sorted. */
+  ids: readonly string[];
+  /** The store the entries go to. */
+  store: string;
+  repo: CatalogueRepository | undefined;
+  unchanged: Unchanged;
+  /** True when there is no previous build: git is read for every loadout at once. */
+  fresh: boolean;
+  /** Filled in: `read`, `reused`, `refused`, `runs`, `warnings`, `bytes`. */
+  result: BuildResult;
+}
+
+/** The loadouts of a build. */
+export interface BuiltLoadouts {
+  /** Every loadout, in id order, with what the cache keeps of it. */
+  loadouts: Map<string, CachedLoadout>;
+  /** The words of the loadouts built now (the others' are in the previous search index). */
+  vectors: Map<string, DocumentVector>;
+  /** The HEAD commit, undefined outside git. */
+  head: string | undefined;
+}
+
+/**
+ * Every loadout in the store, each with what the cache keeps of it; undefined when a loadout
+ * refused the build (the entries this build wrote are then removed, and `context.result`
+ * says why).
+ * @throws LoadoutError `git` when git fails, `io` when a manifest changed while it was read;
+ *   the file system's error. The entries written so far are removed first.
+ */
+export async function buildLoadouts(options: BuildOptions, context: LoadoutsContext): Promise<BuiltLoadouts | undefined> {
+  const { loadoutsDir, ids, store, repo, unchanged, result } = context;
+  const { previous, unread } = unchanged;
+  result.read = ids.filter((id) => !unread.has(id));
+  prepareLoadoutBuilds(result.read.length);
+  const history = await openHistory(repo, context.fresh ? undefined : result.read);
+  if (history.head === undefined) result.warnings.push('not a git repository (or no commits yet): only the working-tree version of each loadout is built');
+
+  const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;
+  const checkedAt = (options.now ?? new Date()).toISOString();
+  const built = new Map<string, CachedLoadout>();
+  const vectors = new Map<string, DocumentVector>();
+  const compiled = compileSettings(SEARCH_SETTINGS);
+  let done = 0;
+  try {
+    // Enough loadouts in flight to hide git's latency on this thread.
+    const outcomes = await mapConcurrent(result.read, options.concurrency ?? runningThreads() * 16, async (id) => {
+      const version = manifestVersionOf(loadoutsDir, id);
+      const loadoutHistory = await history.historyOf(id, version);
+      const commit = commitOf(history, loadoutHistory, id);
+      const outcome = await buildLoadoutInPool({ loadoutsDir, fixturesDir: join(options.root, 'fixtures'), store, base: context.base, checkedAt, id, name: entryNameOf(id, tag), version, history: await readHistoryData(loadoutHistory), commit, previousKey: previous(id)?.state.key });
+      options.onProgress?.(++done, result.read.length, id);
+      return { outcome, loadoutHistory, commit };
+    });
+    for (const { outcome, loadoutHistory, commit } of outcomes) {
+      const { id } = outcome;
+      const warnings = loadoutHistory.skipped.map((s) => `loadouts/${id}: version ${JSON.stringify(s.version)} in loadout.yaml of commit ${s.commit} ${s.reason}: not published`);
+      result.warnings.push(...warnings);
+      const seen = { warnings, dirty: commit.endsWith('+dirty'), ...(outcome.stamp === undefined ? {} : { stamp: outcome.stamp }) };
+      if (outcome.kind === 'refused') {
+        result.runs.push(outcome.run);
+        result.refused.push(id);
+      } else if (outcome.kind === 'unchanged') {
+        const kept = previous(id) as CachedLoadout;
+        const { stamp: _stale, ...state } = kept.state;
+        built.set(id, { state: { ...state, ...seen } satisfies LoadoutState, listing: kept.listing });
+        result.reused.push(id);
+      } else {
+        const { entry, discovery, ...state } = outcome.built;
+        built.set(id, { state: { ...state, ...seen }, listing: listingOf(entry, discovery) });
+        vectors.set(id, vectorOf(searchDocumentOf(entry, compiled), compiled));
+        result.warnings.push(...outcome.warnings);
+        result.bytes += outcome.bytes;
+      }
+    }
+  } catch (error) {
+    for (const id of result.read) removeEntry(store, entryNameOf(id, tag));
+    throw error;
+  } finally {
+    history.close();
+  }
+  if (result.refused.length > 0) {
+    for (const b of built.values()) if (b.state.name.endsWith(`@${tag}`)) removeEntry(store, b.state.name);
+    return undefined;
+  }
+  const all = new Map<string, CachedLoadout>();
+  for (const id of ids) {
+    const b = built.get(id) ?? (unread.has(id) ? previous(id) : undefined);
+    if (b === undefined) throw new Error(`internal error: loadout ${id} was neither built nor kept`);
+    if (unread.has(id)) result.reused.push(id);
+    all.set(id, b);
+  }
+  return { loadouts: all, vectors, head: repo?.head };
+}
+
+/** The version in a loadout's manifest (read cheaply), or '' when it has none or no manifest. */
+function manifestVersionOf(loadoutsDir: string, id: string): string {
+  try {
+    return readManifestVersion(readFileSync(join(loadoutsDir, id, 'loadout.yaml'), 'utf8')) ?? '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * `verification.commit`: the last commit that changed the loadout, `+dirty` when the working
+ * tree differs from it (a loadout never committed names HEAD), or `working-tree` outside git.
+ */
+function commitOf(history: CatalogueHistory, loadout: LoadoutHistory, id: string): string {
+  if (history.head === undefined) return 'working-tree';
+  const commit = loadout.lastCommit ?? history.head;
+  return history.dirty.has(id) || loadout.lastCommit === undefined ? `${commit}+dirty` : commit;
+}

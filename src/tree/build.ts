@@ -1,0 +1,154 @@
+/**
+ * `loadout build`: checks every loadout and writes the static API tree (DESIGN.md sections
+ * 1, 3 and 5): records, raw files for every version and `latest`, six per-agent zips and a
+ * source zip per loadout, the list, tag and agent documents, the description document, the
+ * authoring schema, the search index, the pages and the Agent Skills discovery indexes
+ * (skill-discovery.ts). A loadout that fails a check refuses the whole build, and `out` is
+ * then left untouched.
+ *
+ * How (issue 13):
+ * 1. The loadouts that cannot have changed since the live tree's build are told by their
+ *    folder stamps and by git, without reading them (previous-build.ts, stamp.ts).
+ * 2. The others are read, checked and written as new entries of the store, in the pool's
+ *    worker threads, while this thread reads git for them (build-loadouts.ts).
+ * 3. The standby tree is re-pointed at the changed entries, or a new tree is linked to
+ *    every entry (store.ts), the catalogue documents are written into it from the loadouts'
+ *    listings and the search index patched with their words (catalogue-documents.ts), and
+ *    `out` is switched to it (output.ts). Entries no tree links to any more are removed.
+ */
+import { join } from 'node:path';
+import { listLoadoutIds, loadoutsDirOf } from '../catalogue/source.js';
+import { slicesOf } from '../concurrency.js';
+import { updateIndex } from '../search/inverted-index.js';
+import { SEARCH_SETTINGS } from '../search/settings.js';
+import type { CheckRun } from '../verify/run.js';
+import { normaliseBaseUrl } from '../tree-format/addresses.js';
+import { buildLoadouts } from './build-loadouts.js';
+import { BUILD_CACHE_FILE, buildCacheText, fingerprintBuild } from './incremental/cache.js';
+import { writeCatalogueDocuments } from './render/catalogue-documents.js';
+import { openRepository } from './history/history.js';
+import { openTrees } from './write/output.js';
+import { linkEntriesInPool, startPool } from './pool/pool.js';
+import { findUnchanged, readPreviousBuild } from './incremental/previous-build.js';
+import { collectGarbage, documentPathsOf, entriesLinkedBy, linkEntry, listEntries, unlinkEntry } from './write/store.js';
+
+/** Options of {@link buildCatalogue}. */
+export interface BuildOptions {
+  /** Catalogue root (holds `loadouts/`). */
+  root: string;
+  /** Output folder, e.g. `dist`. */
+  out: string;
+  /** `{base_url}` of the published addresses, e.g. `http://localhost:8787`. */
+  baseUrl: string;
+  /** Time stamped into `verification.checked_at`; default now. */
+  now?: Date;
+  /** Ignore the previous tree and build every loadout again. */
+  clean?: boolean;
+  /**
+   * Loadouts read, checked and written at once; default 16 per thread of the pool (enough to
+   * hide git's latency on this thread). 1 builds them one after another, and gives the same
+   * bytes (a test compares the two).
+   */
+  concurrency?: number;
+  /** Called after each loadout read is done with (for progress on a TTY). */
+  onProgress?: (done: number, total: number, id: string) => void;
+}
+
+/** What a build did. */
+export interface BuildResult {
+  /** True when the tree was written. */
+  written: boolean;
+  /**
+   * The check runs of the loadouts that refused the build (each has a failing check); empty
+   * when the build was written. The runs of loadouts that passed are not kept: they hold
+   * every file's bytes.
+   */
+  runs: CheckRun[];
+  /** Ids of the loadouts that failed a check; non-empty means nothing was written. */
+  refused: string[];
+  /** Loadouts built, with the versions published for each. */
+  loadouts: { id: string; version: string; versions: string[] }[];
+  /** Ids left unchanged from the previous tree. */
+  reused: string[];
+  /**
+   * Ids whose folders were read in this build: all of them without a previous tree; on a
+   * rebuild, those that a folder stamp or git could not tell unchanged (cache.ts, stamp.ts).
+   */
+  read: string[];
+  /** Non-fatal notes (e.g. not a git repository). */
+  warnings: string[];
+  /** Bytes written (unchanged loadouts not counted). */
+  bytes: number;
+}
+
+/** Loadouts that one task links into a tree. */
+const SLICE = 500;
+
+/**
+ * Builds the catalogue at `options.root` into `options.out`.
+ * @throws LoadoutError `not_found` when there is no `loadouts/` folder, `git` when git fails,
+ *   `io` when another build is writing `out` or a manifest changed during the build.
+ */
+export async function buildCatalogue(options: BuildOptions): Promise<BuildResult> {
+  const base = normaliseBaseUrl(options.baseUrl);
+  startPool();
+  const loadoutsDir = loadoutsDirOf(options.root);
+  const ids = await listLoadoutIds(loadoutsDir);
+  const fingerprint = fingerprintBuild(base, join(options.root, 'fixtures'));
+  const trees = await openTrees(options.out);
+  try {
+    const live = options.clean === true || trees.live === undefined ? undefined : readPreviousBuild(trees.live, fingerprint);
+    const result: BuildResult = { written: false, runs: [], refused: [], loadouts: [], reused: [], read: [], warnings: [], bytes: 0 };
+    const repo = await openRepository(loadoutsDir);
+    // What the store holds, and (read while the worker threads check folder stamps) what the standby links to.
+    const stored = listEntries(trees.store);
+    let linkedByStandby = new Map<string, string>();
+    const unchanged = await findUnchanged(loadoutsDir, ids, stored, live, repo, () => {
+      if (trees.standby !== undefined) linkedByStandby = entriesLinkedBy(trees.standby);
+    });
+    const built = await buildLoadouts(options, { base, loadoutsDir, ids, store: trees.store, repo, unchanged, fresh: live === undefined, result });
+    if (built === undefined) return result;
+    const names = new Set([...built.loadouts.values()].map((b) => b.state.name));
+    // The search index: the live tree's, with the words of the loadouts built now.
+    const index = updateIndex(SEARCH_SETTINGS.fields, live?.index, ids, built.vectors);
+    const written = await trees.write(
+      async (tree, files) => {
+        if (tree.origin !== undefined) {
+          // The tree started as the standby or a copy of the live tree: its catalogue documents
+          // and removed loadouts go, and the loadouts whose entry is not the one it links to are
+          // re-pointed.
+          const linked = tree.origin === 'standby' ? linkedByStandby : entriesLinkedBy(tree.dir);
+          for (const path of documentPathsOf(tree.dir)) files.remove(path);
+          for (const id of linked.keys()) if (!built.loadouts.has(id)) unlinkEntry(files, id);
+          for (const [id, b] of built.loadouts) if (linked.get(id) !== b.state.name) linkEntry(files, trees.store, id, b.state.name);
+        } else {
+          const entries = [...built.loadouts].map(([id, b]) => ({ id, name: b.state.name }));
+          await Promise.all(slicesOf(entries, SLICE).map((slice) => linkEntriesInPool({ tree: tree.dir, store: trees.store, entries: slice })));
+        }
+        await writeCatalogueDocuments(tree, base, [...built.loadouts.values()].map((b) => b.listing), index);
+        await tree.write(BUILD_CACHE_FILE, buildCacheText(fingerprint, built.head, built.loadouts, live?.cache));
+        return tree.bytes;
+      },
+      // A clean build links a new tree to every entry; others update the standby (or a copy of the live tree).
+      { startFrom: async () => options.clean !== true },
+    );
+    result.bytes += written.result;
+    // Entries neither the live tree nor its standby (the tree live before, or the first build's
+    // copy) links to: replaced loadouts, and what refused or killed builds left.
+    // The tree live before links to its cache's names, and for a loadout missing from its
+    // cache, to what its link says; without a cache for these settings, to what its links say.
+    const liveLinks = (): Iterable<string> => {
+      if (live === undefined) return entriesLinkedBy(trees.live as string).values();
+      const missing = ids.filter((id) => !live.cache.states.has(id));
+      return [...[...live.cache.states.values()].map((s) => s.name), ...entriesLinkedBy(trees.live as string, missing).values()];
+    };
+    const standbyLinks = written.standby === undefined ? [] : trees.live === undefined ? names : liveLinks();
+    collectGarbage(trees.store, stored, new Set([...names, ...standbyLinks]));
+    result.loadouts = [...built.loadouts].map(([id, b]) => ({ id, version: b.listing.row.version, versions: b.state.versions }));
+    result.reused.sort();
+    result.written = true;
+    return result;
+  } finally {
+    trees.close();
+  }
+}

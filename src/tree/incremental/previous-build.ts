@@ -1,0 +1,75 @@
+/**
+ * What the live tree's build left for the next one (issue 13): its cache (cache.ts: each
+ * loadout's key, entry, folder stamp and listing) and its whole search index
+ * (search/inverted-index.ts), and from them the loadouts that cannot have changed, told
+ * without reading their folders: no commit since that build's HEAD touched them (git), and
+ * their folder stamps hold (stamp.ts), checked in the worker threads while this thread parses
+ * the listings.
+ */
+import { slicesOf } from '../../concurrency.js';
+import { readWholeIndex } from '../../search/index-file.js';
+import type { InvertedIndex } from '../../search/inverted-index.js';
+import { readBuildCache, type BuildCache, type CachedLoadout } from './cache.js';
+import { changesSince, type CatalogueRepository } from '../history/history.js';
+import { checkStampsInPool } from '../pool/pool.js';
+
+/** What a build left in its tree for the next one. */
+export interface PreviousBuild {
+  cache: BuildCache;
+  /** The whole search index of its loadouts. */
+  index: InvertedIndex;
+}
+
+/**
+ * What the build of the tree at `dir` left, when it was for the same settings
+ * (`fingerprint`, cache.ts) and is whole; else undefined, and every loadout is built again.
+ * Listings are not parsed yet ({@link BuildCache.listings}).
+ */
+export function readPreviousBuild(dir: string, fingerprint: string): PreviousBuild | undefined {
+  const cache = readBuildCache(dir, fingerprint);
+  const index = cache === undefined ? undefined : readWholeIndex(dir);
+  if (cache === undefined || index === undefined) return undefined;
+  // A loadout the index lacks is built again (its words were lost).
+  const indexed = new Set(index.ids);
+  for (const id of cache.states.keys()) if (!indexed.has(id)) cache.states.delete(id);
+  return { cache, index };
+}
+
+/** The folder stamps of this many loadouts are one task of the pool. */
+const SLICE = 500;
+
+/** What {@link findUnchanged} found. */
+export interface Unchanged {
+  /** What the previous build kept of a loadout whose entry is whole (store.ts); undefined for the others, which are built again. */
+  previous(id: string): CachedLoadout | undefined;
+  /** The loadouts whose folders need not be read: no commit since touched them and their folder stamps hold. */
+  unread: Set<string>;
+}
+
+/**
+ * Tells which of `ids` are unchanged since `live`'s build (`live` undefined: none): asks git
+ * and has the pool check folder stamps, and meanwhile runs `meanwhile` (this thread's other
+ * work) and parses the listings. `stored`: the entries in the store (store.ts `listEntries`).
+ * @throws LoadoutError `git` when git fails.
+ */
+export async function findUnchanged(loadoutsDir: string, ids: readonly string[], stored: ReadonlySet<string>, live: PreviousBuild | undefined, repo: CatalogueRepository | undefined, meanwhile: () => void): Promise<Unchanged> {
+  const { touched } = await changesSince(repo, live?.cache.head ?? undefined);
+  const states = live?.cache.states ?? new Map();
+  // The live tree links to complete entries only: one still in the store is whole.
+  const isWhole = (id: string): boolean => stored.has(states.get(id)?.name ?? '');
+  const candidates = touched === undefined ? [] : ids.flatMap((id) => {
+    const state = states.get(id);
+    return state?.stamp !== undefined && !touched.has(id) && !(state.dirty && repo?.head !== live?.cache.head) && isWhole(id) ? [{ id, stamp: state.stamp }] : [];
+  });
+  const stamped = Promise.all(slicesOf(candidates, SLICE).map((items) => checkStampsInPool({ loadoutsDir, items })));
+  meanwhile();
+  const listings = live?.cache.listings() ?? new Map<string, never>();
+  const previous = (id: string): CachedLoadout | undefined => {
+    const state = states.get(id);
+    const listing = listings.get(id);
+    return state !== undefined && listing !== undefined && isWhole(id) ? { state, listing } : undefined;
+  };
+  const unread = new Set((await stamped).flat().filter((id) => previous(id) !== undefined));
+  return { previous, unread };
+}
+

@@ -1,0 +1,96 @@
+/**
+ * The task of the build's worker threads that reads, checks and writes one loadout as an
+ * entry of the store (store.ts). loadout-worker.ts imports this module on a thread's first
+ * `prepare` or `loadout` task (pool.ts sends those), so that a thread that only checks folder
+ * stamps or links a tree never loads the checks, renderers and compression.
+ */
+import { LoadoutError } from '../../catalogue/errors.js';
+import { readLoadoutSource, type LoadoutSource } from '../../catalogue/source.js';
+import { prepareSchema } from '../../catalogue/schema.js';
+import { readManifestVersion } from '../../catalogue/yaml-document.js';
+import { passed } from '../../verify/catalogue.js';
+import { runChecks, type CheckRun } from '../../verify/run.js';
+import { loadoutKey, type LoadoutState } from '../incremental/cache.js';
+import { catalogueEntryOf, type CatalogueEntry, type LoadoutDiscovery } from '../render/catalogue-entry.js';
+import type { LoadoutHistoryData } from '../history/history.js';
+import { writeLoadoutOutputs } from '../render/loadout-output.js';
+import { writeLoadoutDiscovery } from '../render/skill-discovery.js';
+import { stampCollector, type FolderStamp } from '../incremental/stamp.js';
+import { openStoreEntry } from '../write/store.js';
+
+/** One loadout to read, check and write (see {@link buildLoadout}). */
+export interface LoadoutTask {
+  loadoutsDir: string;
+  fixturesDir: string;
+  /** The store the entry goes to. */
+  store: string;
+  /** `{base_url}` of the published addresses. */
+  base: string;
+  /** `verification.checked_at`, ISO 8601. */
+  checkedAt: string;
+  id: string;
+  /** The entry's name (`<id>@<tag>` of this build). */
+  name: string;
+  /** The manifest's version that `history` was read for ('' when it has none). */
+  version: string;
+  history: LoadoutHistoryData;
+  /** `verification.commit`. */
+  commit: string;
+  /** The key the live tree holds the loadout under, if any: the same key means nothing to write. */
+  previousKey: string | undefined;
+}
+
+/** What {@link buildLoadout} found: the loadout's key and folder stamp, and then one of three outcomes. */
+export type LoadoutOutcome = { id: string; key: string; stamp: FolderStamp | undefined } & (
+  | { kind: 'unchanged' }
+  | { kind: 'refused'; run: CheckRun }
+  | {
+      kind: 'built';
+      /** Its key, entry name and versions (for the build cache), and what the catalogue documents read of it (catalogue-entry.ts). */
+      built: Pick<LoadoutState, 'key' | 'name' | 'versions'> & { entry: CatalogueEntry; discovery: LoadoutDiscovery };
+      /** Warnings from writing it (historic files left out). */
+      warnings: string[];
+      /** Bytes written. */
+      bytes: number;
+    }
+);
+
+/**
+ * Reads the loadout (its folder stamp taken as it is read), computes its key, and unless the
+ * live tree holds that key, runs the ten checks and, when they pass, writes its entry.
+ * @throws LoadoutError `io` when its manifest's version changed since the main thread read
+ *   its history (an edit during the build; building again picks it up); the file system's error.
+ */
+export async function buildLoadout(task: LoadoutTask): Promise<LoadoutOutcome> {
+  const stamps = stampCollector(Date.now());
+  const source = await readLoadoutSource(task.loadoutsDir, task.id, undefined, stamps.observe);
+  if (versionOf(source) !== task.version) {
+    throw new LoadoutError('io', `loadouts/${task.id}/loadout.yaml changed while the build read it (version ${JSON.stringify(versionOf(source))}, expected ${JSON.stringify(task.version)})`, { hint: 'Run the build again once the edit is saved.' });
+  }
+  const key = loadoutKey(source, task.history, task.commit);
+  const found = { id: task.id, key, stamp: stamps.stamp() };
+  if (key === task.previousKey) return { ...found, kind: 'unchanged' };
+  const run = await runChecks(source, { fixturesDir: task.fixturesDir });
+  if (!passed(run)) return { ...found, kind: 'refused', run };
+  const entry = openStoreEntry(task.store, task.id, task.name);
+  const written = await writeLoadoutOutputs(entry, { base: task.base, run, history: task.history, commit: task.commit, checkedAt: new Date(task.checkedAt) });
+  // Agent Skills discovery below loadouts/<id>/ (skill-discovery.ts).
+  const discovery = await writeLoadoutDiscovery(entry, written.record);
+  const bytes = entry.complete();
+  const built = { key, name: task.name, entry: catalogueEntryOf(written.record), discovery, versions: written.versions.map((v) => v.version) };
+  return { ...found, kind: 'built', built, warnings: written.warnings, bytes };
+}
+
+/** The manifest's version (read cheaply), or '' when it has none. */
+export function versionOf(source: Pick<LoadoutSource, 'manifestText'>): string {
+  return source.manifestText === undefined ? '' : (readManifestVersion(source.manifestText) ?? '');
+}
+
+/**
+ * Readies this thread for {@link buildLoadout} (loading this module did the rest): compiles
+ * the authoring schema, which the first loadout's checks would otherwise wait for.
+ */
+export function prepareLoadoutTask(): undefined {
+  prepareSchema();
+  return undefined;
+}

@@ -1,0 +1,101 @@
+/**
+ * The build's worker threads (issue 13): a piscina pool with one thread per core, started
+ * on first use and kept for the life of the process (idle threads do not keep it running), so
+ * that builds after the first start at once. The threads run loadout-worker.ts: reading,
+ * checking and writing loadouts, checking folder stamps and linking trees. They share the
+ * main thread's crash-checkpoint counter (crash-points.ts).
+ *
+ * From the TypeScript sources (tests, `npx tsx bench/…`), the threads start through
+ * ts-worker.mjs, which loads the worker module with tsx; the compiled CLI starts them on
+ * lib/tree/pool/loadout-worker.js.
+ */
+import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { Piscina } from 'piscina';
+import { LoadoutError } from '../../catalogue/errors.js';
+import { checkpointMemory } from '../write/crash-points.js';
+import type { LoadoutOutcome, LoadoutTask } from './loadout-task.js';
+import type { LinkTask, StampTask, WorkerTask } from './loadout-worker.js';
+
+/** The most threads `LOADOUT_BUILD_THREADS` may ask for. */
+const MAX_THREADS = 64;
+
+/**
+ * Threads in the pool: `LOADOUT_BUILD_THREADS` from `env` when set (a machine shared with
+ * other work), else one per core (the main thread mostly waits on them), at most 8.
+ * @throws LoadoutError `usage` when `LOADOUT_BUILD_THREADS` is not a whole number from 1 to 64.
+ */
+export function poolThreads(env: NodeJS.ProcessEnv = process.env): number {
+  const asked = env['LOADOUT_BUILD_THREADS'];
+  if (asked === undefined || asked === '') return Math.max(1, Math.min(availableParallelism(), 8));
+  const threads = Number(asked);
+  if (!Number.isInteger(threads) || threads < 1 || threads > MAX_THREADS) {
+    throw new LoadoutError('usage', `LOADOUT_BUILD_THREADS: expected a whole number from 1 to ${MAX_THREADS}, got ${JSON.stringify(asked)}`);
+  }
+  return threads;
+}
+
+/**
+ * The parent's Node options that a worker thread may take (profiling and memory; not the
+ * crash test's `--input-type=module -e …`, which a thread refuses).
+ */
+const INHERITED_OPTION = /^--(?:cpu-prof|heap-prof|max-old-space-size|max-semi-space-size|stack-size|enable-source-maps)/u;
+
+let pool: Piscina<WorkerTask, unknown> | undefined;
+
+/**
+ * Starts the threads now if they are not running, and has one of them ready itself to build
+ * loadouts ({@link prepareLoadoutBuilds}) while this thread reads what the previous build
+ * left; the others take a rebuild's first tasks, checking folder stamps, without waiting for
+ * it.
+ * @throws LoadoutError `usage` for a bad `LOADOUT_BUILD_THREADS` ({@link poolThreads}).
+ */
+export function startPool(): void {
+  prepare();
+}
+
+/**
+ * Has every thread ready itself to build loadouts when there are `count` to build, while this
+ * thread reads git for them. Every thread, not `count`: the pool gives a task to whichever
+ * thread is free, and the one readied by {@link startPool} is free at once (its second
+ * preparation does nothing), so the first loadout goes to it while the others load.
+ */
+export function prepareLoadoutBuilds(count: number): void {
+  if (count > 0) for (let i = 0; i < started().maxThreads; i++) prepare();
+}
+
+/**
+ * Sends a thread a `prepare` task (loadout-task.ts `prepareLoadoutTask`: loading the checks,
+ * renderers and compression and compiling the schema, once per thread). A thread that cannot
+ * load them fails its first loadout the same way, so a failure here is not reported.
+ */
+function prepare(): void {
+  void started().run({ kind: 'prepare' }).catch(() => undefined);
+}
+
+/** Threads in the running pool (started by {@link startPool}). */
+export const runningThreads = (): number => started().maxThreads;
+
+function started(): Piscina<WorkerTask, unknown> {
+  if (pool !== undefined) return pool;
+  const threads = poolThreads();
+  const fromSource = import.meta.url.endsWith('.ts');
+  const entry = new URL(fromSource ? './loadout-worker.ts' : './loadout-worker.js', import.meta.url);
+  pool = new Piscina({
+    filename: fileURLToPath(fromSource ? new URL('./ts-worker.mjs', import.meta.url) : entry),
+    workerData: { counter: checkpointMemory(), entry: entry.href },
+    minThreads: threads,
+    maxThreads: threads,
+    execArgv: process.execArgv.filter((option) => INHERITED_OPTION.test(option)),
+  });
+  return pool;
+}
+
+/** Reads, checks and writes one loadout in a worker thread (loadout-task.ts `buildLoadout`). */
+export const buildLoadoutInPool = (task: LoadoutTask): Promise<LoadoutOutcome> => started().run({ kind: 'loadout', ...task }) as Promise<LoadoutOutcome>;
+
+/** The ids whose folder stamp holds, checked in a worker thread (loadout-worker.ts `checkStamps`). */
+export const checkStampsInPool = (task: StampTask): Promise<string[]> => started().run({ kind: 'stamps', ...task }) as Promise<string[]>;
+
+/** Links loadouts into a tree in a worker thread (loadout-worker.ts `linkEntries`). */
+export const linkEntriesInPool = (task: LinkTask): Promise<number> => started().run({ kind: 'link', ...task }) as Promise<number>;

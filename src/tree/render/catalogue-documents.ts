@@ -1,0 +1,56 @@
+/**
+ * The catalogue-wide documents of the static tree: `api/loadouts.json`, `api/tags.json`,
+ * `api/agents.json`, the description document, the authoring schema, the search index, the
+ * pages that list them (home, docs, sitemap, feed and the pages' assets; DESIGN.md section 5,
+ * `src/pages/`) and the catalogue's Agent Skills discovery indexes, all made from the
+ * loadouts' listings (catalogue-entry.ts) and the search index.
+ */
+import { readAuthoringSchema } from '../../catalogue/schema.js';
+import { PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
+import { ADAPTER_TARGETS, SKILL_DIRS } from '../../layout/layout.js';
+import { writeCataloguePages, type CataloguePageRecord } from '../../pages/write.js';
+import { skillsDocument, SKILLS_PATH, writeSearchIndex } from '../../search/index-file.js';
+import type { InvertedIndex } from '../../search/inverted-index.js';
+import { SEARCH_SETTINGS } from '../../search/settings.js';
+import { schemaUrl } from '../../tree-format/addresses.js';
+import { describeApi } from './description.js';
+import type { OutputTree } from '../write/tree-files.js';
+import type { CatalogueListing } from './catalogue-entry.js';
+import { writeCatalogueDiscovery } from './skill-discovery.js';
+
+/**
+ * Writes the documents for the loadouts `listings` (sorted by id, as cache.ts keeps them)
+ * into `tree`, with `index`, the whole search index of those loadouts (search/inverted-index.ts),
+ * and the catalogue's Agent Skills discovery indexes (skill-discovery.ts), whose loadouts'
+ * own files must be in the tree already.
+ * @throws LoadoutError `internal` from the tree on a bad path; the file system's error.
+ */
+export async function writeCatalogueDocuments(tree: OutputTree, base: string, listings: readonly CatalogueListing[], index: InvertedIndex): Promise<void> {
+  const rows = listings.map((l) => l.row);
+  // The list carries the same fields as a search result row.
+  await tree.writeJson('api/loadouts.json', { total: rows.length, loadouts: rows });
+  await tree.writeJson('api/tags.json', { stacks: countTags(rows.flatMap((r) => r.stacks)), categories: countTags(rows.flatMap((r) => r.categories)) });
+  await tree.writeJson('api/agents.json', {
+    agents: PUBLISHED_AGENTS.map((agent) => ({
+      id: agent,
+      authoring: agent !== 'antigravity-cli',
+      adapter: ADAPTER_TARGETS[agent] ?? null,
+      skills_dir: SKILL_DIRS[agent],
+      loadouts: rows.filter((r) => r.compatibility[agent] !== 'unsupported').length,
+    })),
+  });
+  await tree.writeJson('api/v1/index.json', describeApi(base, false, { database: false, challenge_secret: false, challenge_site_key: false }));
+  await tree.writeJson('api/schema.json', { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: schemaUrl(base), ...readAuthoringSchema() });
+  await writeSearchIndex(tree, { settings: SEARCH_SETTINGS, rows, index });
+  await tree.write(SKILLS_PATH, skillsDocument(listings.map((l) => l.skills)));
+  const pages = listings.map(({ row, published, author }): CataloguePageRecord => ({ ...row, categories: row.categories as CataloguePageRecord['categories'], updated: row.updated ?? undefined, ...(published === null ? {} : { published }), author, verification: { verified: row.verified } }));
+  await writeCataloguePages(tree, base, pages);
+  await writeCatalogueDiscovery(tree, listings.map(({ row, discovery }) => ({ id: row.id, featured: row.featured, ...(row.updated === null ? {} : { updated: row.updated }), discovery })));
+}
+
+/** Tag counts, most used first, then by name. */
+function countTags(values: string[]): { tag: string; count: number }[] {
+  const counts = new Map<string, number>();
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  return [...counts].map(([tag, count]) => ({ tag, count })).sort((a, b) => b.count - a.count || (a.tag < b.tag ? -1 : 1));
+}

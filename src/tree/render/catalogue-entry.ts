@@ -1,0 +1,80 @@
+/**
+ * What the catalogue-wide documents (the list, tag and agent documents, the search index, the
+ * skills document, the home page, sitemap and feed, and the catalogue's Agent Skills indexes)
+ * read of one loadout. A loadout's worker thread sends its {@link CatalogueEntry} (its
+ * record's metadata without file contents, install plans, context details or check results,
+ * about 2 KB); the build cache (cache.ts) keeps only its {@link CatalogueListing} (its search
+ * result row, feed fields, skills and discovery entries, about 1 KB), and the build keeps its
+ * indexed words in the search index it patches (search/inverted-index.ts), so a rebuild has all
+ * it needs of every unchanged loadout without reading or parsing its record (issue 13: at
+ * 10,000 loadouts a whole record is about 32 KB, and parsing 10,000 entries took a rebuild
+ * 0.3 s).
+ */
+import type { Agent } from '../../catalogue/vocabulary.js';
+import { searchRowOf, type SearchRow } from '../../search/document.js';
+import { skillEntriesOf } from '../../search/index-file.js';
+import type { PublishedFileEntry, PublishedRecord } from './record.js';
+import type { DiscoveryEntry, LegacyEntry } from './skill-discovery.js';
+
+/** The metadata of a record that the catalogue-wide documents read. */
+export type CatalogueEntry = Pick<
+  PublishedRecord,
+  'id' | 'title' | 'summary' | 'description' | 'highlights' | 'version' | 'categories' | 'stacks' | 'compatibility' | 'counts' | 'featured' | 'deprecated' | 'published' | 'updated' | 'author' | 'url' | 'api_url'
+> & {
+  files: Pick<PublishedFileEntry, 'path' | 'role' | 'description' | 'skill' | 'bytes' | 'lang'>[];
+  verification: Pick<PublishedRecord['verification'], 'verified'>;
+  /** Per agent, the estimated tokens loaded at every session start (`context[agent].always.tokens`). */
+  context: Record<Agent, { always: { tokens: number } }>;
+};
+
+/** A loadout's own Agent Skills indexes (skill-discovery.ts), which the catalogue's are made from. */
+export interface LoadoutDiscovery {
+  /** The entries of `loadouts/<id>/.well-known/agent-skills/index.json`. */
+  skills: DiscoveryEntry[];
+  /** The entries of `loadouts/<id>/.well-known/skills/index.json`. */
+  legacy: LegacyEntry[];
+}
+
+/** The entry of a record (the record may come with or without file contents). Pure. */
+export function catalogueEntryOf(r: PublishedRecord): CatalogueEntry {
+  return {
+    id: r.id,
+    title: r.title,
+    summary: r.summary,
+    description: r.description,
+    highlights: r.highlights,
+    version: r.version,
+    categories: r.categories,
+    stacks: r.stacks,
+    compatibility: r.compatibility,
+    counts: r.counts,
+    featured: r.featured,
+    deprecated: r.deprecated,
+    ...(r.published === undefined ? {} : { published: r.published }),
+    ...(r.updated === undefined ? {} : { updated: r.updated }),
+    author: r.author,
+    url: r.url,
+    api_url: r.api_url,
+    files: r.files.map((f) => ({ path: f.path, role: f.role, description: f.description, skill: f.skill, bytes: f.bytes, lang: f.lang })),
+    verification: { verified: r.verification.verified },
+    context: Object.fromEntries(Object.entries(r.context).map(([agent, cost]) => [agent, { always: { tokens: cost.always.tokens } }])) as CatalogueEntry['context'],
+  };
+}
+
+/** What the build cache keeps of a loadout for the catalogue-wide documents (see the module comment). */
+export interface CatalogueListing {
+  /** Its search result row: also its line in `api/loadouts.json`, its card on the home page and its sitemap entry. */
+  row: SearchRow;
+  /** For the feed: the first commit's date, and the author. */
+  published: string | null;
+  author: PublishedRecord['author'];
+  /** Its skills as `api/skills.json` lists them: the JSON of its entries, joined by commas ('' for none). */
+  skills: string;
+  /** Its own Agent Skills index entries. */
+  discovery: LoadoutDiscovery;
+}
+
+/** The listing of an entry, with its discovery entries. Pure. */
+export function listingOf(entry: CatalogueEntry, discovery: LoadoutDiscovery): CatalogueListing {
+  return { row: searchRowOf(entry), published: entry.published ?? null, author: entry.author, skills: JSON.stringify(skillEntriesOf(entry)).slice(1, -1), discovery };
+}

@@ -1,0 +1,85 @@
+/**
+ * The API description document (spec "API description document"), served at `GET /api/v1`
+ * with a static copy at `api/v1/index.json` (DESIGN.md section 5).
+ */
+import { AUTHORING_AGENTS, CATEGORIES, LICENCES, LIMITS } from '../../catalogue/vocabulary.js';
+import { docsUrl, schemaUrl } from '../../tree-format/addresses.js';
+
+/** Which server-side pieces are configured (spec: `config`, booleans). */
+export interface ServiceConfigReport {
+  database: boolean;
+  challenge_secret: boolean;
+  challenge_site_key: boolean;
+}
+
+/** The description document. `version` is the integer 1 (spec "Versioning" 1). */
+export interface ApiDescription {
+  name: string;
+  version: 1;
+  docs: string;
+  submissions_open: boolean;
+  config: ServiceConfigReport;
+  endpoints: Record<string, string>;
+  fields: Record<string, { type: string; required: boolean | 'browsers'; rule: string }>;
+  schema: string;
+}
+
+/** The submission field rules (spec "POST /api/v1/submissions body"). */
+export const SUBMISSION_FIELDS: ApiDescription['fields'] = {
+  name: { type: 'string', required: true, rule: '3 to 60 characters' },
+  summary: { type: 'string', required: true, rule: '20 to 200 characters' },
+  description: { type: 'string', required: false, rule: '20 to 4000 characters' },
+  highlights: { type: 'array of string', required: false, rule: '1 to 8 strings, each at most 200 characters' },
+  category: { type: 'string', required: true, rule: `one of ${CATEGORIES.join(', ')}` },
+  stacks: { type: 'array of string', required: true, rule: '1 to 8 lowercase hyphenated slugs' },
+  agents: { type: 'array of string', required: true, rule: `values from ${AUTHORING_AGENTS.join(', ')}` },
+  files: {
+    type: 'array of {path, content}',
+    required: true,
+    rule: `1 to ${LIMITS.files} entries; an entry for AGENTS.md is required; each at most ${LIMITS.fileBytes / 1024} KB; total at most ${LIMITS.totalBytes / 1024} KB; paths relative, normalised, unique, UTF-8 text`,
+  },
+  licence: { type: 'string', required: true, rule: `one of ${LICENCES.join(', ')}` },
+  author: { type: 'object', required: false, rule: '{name: string (1 to 100 characters), url?: http or https URL, github?: GitHub user name}' },
+  contact_email: { type: 'string', required: false, rule: 'e-mail address; never published' },
+  source_url: { type: 'string', required: false, rule: 'https URL' },
+  notes: { type: 'string', required: false, rule: 'addressed to reviewers; at most 4000 characters' },
+  rights_confirmed: { type: 'boolean', required: true, rule: 'must be true' },
+  id: { type: 'string', required: false, rule: 'slug of at most 64 characters; derived from name when absent' },
+  challenge_token: { type: 'string', required: 'browsers', rule: 'bot-challenge result (the ALTCHA widget\'s payload, or the vendor widget\'s token), sent with form_token; passes once' },
+  form_token: { type: 'string', required: 'browsers', rule: 'from GET /api/v1/submissions/session; single use, 2 hours' },
+};
+
+/** The endpoints, `<METHOD> <path>` → one line. */
+export const ENDPOINTS: Record<string, string> = {
+  'GET /api/v1': 'This description document.',
+  'GET /api/v1/search': 'Ranked search: q, agent, tags, category, verified, has, max_always_tokens (context at session start, for agent or every supported agent), limit (1-50, default 20), offset (default 0).',
+  'POST /mcp': 'Read-only MCP server over Streamable HTTP (stateless).',
+  'GET /mcp/server-card': 'MCP server card (experimental extension).',
+  'GET /api/v1/submissions/session': 'A signed single-use form token and what the challenge widget needs (challenge_provider, challenge_site_key, challenge_url), for the browser form.',
+  'GET /api/v1/submissions/challenge': 'A new signed ALTCHA proof-of-work challenge for the form\'s widget (CHALLENGE_PROVIDER altcha, the default).',
+  'POST /api/v1/submissions': 'Submit a loadout (browser: form_token + challenge_token; agents: Authorization: Bearer <API_KEY>).',
+  'GET /api/v1/submissions/{submission_id}': 'Status of a submission (as a page: /submissions/{submission_id}/).',
+  'GET /api/loadouts.json': 'Every loadout, summary fields.',
+  'GET /api/loadouts/{loadout_id}.json': 'The published record of a loadout.',
+  'GET /api/loadouts/{loadout_id}/versions.json': 'Every published version with its date, file hashes and check counts.',
+  'GET /api/tags.json': 'Stacks and categories with counts.',
+  'GET /api/agents.json': 'The agents and where each reads its files.',
+  'GET /api/schema.json': 'The authoring JSON Schema (draft 2020-12).',
+  'GET /raw/{loadout_id}/{version}/{file_path}': 'One file of a pinned version (immutable), or of latest.',
+  'GET /download/{loadout_id}/{agent}.zip': 'Zip of the install tree for one agent.',
+  'GET /download/{loadout_id}/source.zip': 'Zip of the loadout folder.',
+};
+
+/** Builds the description document for `baseUrl` (no trailing slash). Pure. */
+export function describeApi(baseUrl: string, submissionsOpen: boolean, config: ServiceConfigReport): ApiDescription {
+  return {
+    name: 'Loadout Catalogue',
+    version: 1,
+    docs: `${docsUrl(baseUrl)}#submit`,
+    submissions_open: submissionsOpen,
+    config,
+    endpoints: ENDPOINTS,
+    fields: SUBMISSION_FIELDS,
+    schema: schemaUrl(baseUrl),
+  };
+}

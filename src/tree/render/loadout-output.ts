@@ -1,0 +1,166 @@
+/**
+ * Everything the static tree holds for one loadout: its record, raw files for every version
+ * and `latest`, the six per-agent zips and the source zip, its page and `versions.json`.
+ * All of it lives below paths named by the loadout id (store.ts `loadoutOutputPaths`), which
+ * is what lets the build write it once as an entry of the store and link trees to it.
+ */
+import { describePathProblem } from '../../catalogue/file-path.js';
+import { MANIFEST_FILE, type FileEntry, type Manifest } from '../../catalogue/manifest.js';
+import { decodeUtf8, type LoadoutSource } from '../../catalogue/source.js';
+import { PUBLISHED_AGENTS, type Agent } from '../../catalogue/vocabulary.js';
+import { measureContextForAgents, type ContextCost } from '../../layout/context-cost.js';
+import { runChecks, type CheckRun } from '../../verify/run.js';
+import { summariseVerification } from '../../verify/verification.js';
+import { rawTreeFolder, rawTreePath, rawUrl } from '../../tree-format/addresses.js';
+import type { HistoricVersionData, LoadoutHistoryData } from '../history/history.js';
+import type { OutputTree } from '../write/tree-files.js';
+import { renderLoadoutPage } from '../../pages/loadout.js';
+import { buildRecord, sha256, type PublishedRecord } from './record.js';
+import { writeZip, ZipContents } from './zip.js';
+
+/** One entry of `api/loadouts/<id>/versions.json` (DESIGN.md section 8). */
+export interface VersionEntry {
+  version: string;
+  /** `YYYY-MM-DD` the version was first committed; null for a version not committed yet. */
+  date: string | null;
+  commit: string | null;
+  latest: boolean;
+  /** The version's files: their manifest entry (what an installer needs to place them) plus hash, size and address. */
+  files: VersionFile[];
+  checks: { pass: number; fail: number; skip: number; not_applicable: number };
+  /** Subjects of the commits that made this version, newest first (the changelog; `history.ts`). */
+  changes: string[];
+  /** Context cost per agent of the six (`layout/context-cost.ts`); all zero for a version whose manifest was invalid. */
+  context: Record<Agent, ContextCost>;
+}
+
+/** `api/loadouts/<id>/versions.json`: every published version, oldest first. */
+export interface VersionsDocument {
+  id: string;
+  /** The newest version (the one `latest` follows). */
+  latest: string;
+  versions: VersionEntry[];
+}
+
+/** A file of a published version. `role` and the rest are null when that version's manifest was invalid. */
+export interface VersionFile {
+  path: string;
+  role: FileEntry['role'] | null;
+  agent: string | null;
+  skill: string | null;
+  install_to?: FileEntry['install_to'];
+  sha256: string;
+  bytes: number;
+  raw_url: string;
+}
+
+/** The manifest part of a {@link VersionFile}. */
+function entryFields(entry: FileEntry | undefined): Pick<VersionFile, 'role' | 'agent' | 'skill' | 'install_to'> {
+  if (entry === undefined) return { role: null, agent: null, skill: null };
+  const fields = { role: entry.role, agent: entry.agent ?? null, skill: entry.skill ?? null };
+  return entry.install_to === undefined ? fields : { ...fields, install_to: entry.install_to };
+}
+
+/** What {@link writeLoadoutOutputs} needs besides the tree. */
+export interface LoadoutOutputInput {
+  base: string;
+  /** A check run whose checks all passed (so `manifest` is set). */
+  run: CheckRun;
+  /** Its history, with the files of every earlier version read (history.ts). */
+  history: LoadoutHistoryData;
+  /** `verification.commit`. */
+  commit: string;
+  checkedAt: Date;
+}
+
+/**
+ * Writes every output of one loadout. Returns its record and the versions published.
+ * Writes run concurrently; the order of files in the tree does not matter.
+ */
+export async function writeLoadoutOutputs(tree: OutputTree, input: LoadoutOutputInput): Promise<{ record: PublishedRecord; versions: VersionEntry[]; warnings: string[] }> {
+  const { base, run, history } = input;
+  const manifest = run.manifest as Manifest;
+  const verification = summariseVerification(run.results, { checkedAt: input.checkedAt, commit: input.commit, contentCurrent: true });
+  const record = buildRecord({ baseUrl: base, manifest, texts: decodeAll(run.source), verification, published: history.published, updated: history.updated });
+  const warnings: string[] = [];
+  const versions = await Promise.all(history.versions.map((old) => writeHistoricVersion(tree, base, manifest.id, old, warnings)));
+  const current = await writeCurrentVersion(tree, base, run, record, history);
+  const published = [...versions.filter((v): v is VersionEntry => v !== undefined), current];
+  const versionsDocument = { id: manifest.id, latest: manifest.version, versions: published };
+  await tree.writeJson(`api/loadouts/${manifest.id}/versions.json`, versionsDocument);
+  // The page shows the version history, so it is written once versions.json is known.
+  await tree.write(`loadouts/${manifest.id}/index.html`, renderLoadoutPage(base, record, versionsDocument));
+  return { record, versions: published, warnings };
+}
+
+const decodeText = (bytes: Uint8Array | undefined): string | undefined => (bytes === undefined ? undefined : decodeUtf8(bytes));
+
+function decodeAll(source: LoadoutSource): Map<string, string> {
+  const texts = new Map<string, string>();
+  for (const [path, bytes] of source.files) {
+    const text = decodeUtf8(bytes);
+    if (text !== undefined) texts.set(path, text);
+  }
+  return texts;
+}
+
+async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun, record: PublishedRecord, history: LoadoutHistoryData): Promise<VersionEntry> {
+  const { id, version } = record;
+  const manifest = run.manifest as Manifest;
+  const texts = new Map(record.files.map((f) => [f.path, f.content]));
+  const writes: Promise<void>[] = [tree.writeJson(`api/loadouts/${id}.json`, record)];
+  for (const file of record.files) writes.push(tree.write(rawTreePath(id, version, file.path), file.content));
+  // `latest` holds the same files as the version it follows.
+  writes.push(tree.linkFolder(rawTreeFolder(id, 'latest'), rawTreeFolder(id, version)));
+  // The seven zips hold the same files under other names: each is compressed once.
+  const contents = new ZipContents();
+  // The record's install entries are the install plans (record.ts), resolved once.
+  for (const agent of PUBLISHED_AGENTS) {
+    writes.push(tree.write(`download/${id}/${agent}.zip`, writeZip(record.install[agent].files.map(({ path, target }) => ({ path: target, data: texts.get(path) ?? '' })), contents)));
+  }
+  const sourceEntries = [{ path: `${id}/${MANIFEST_FILE}`, data: run.source.manifestText ?? '' }, ...record.files.map((f) => ({ path: `${id}/${f.path}`, data: f.content }))];
+  writes.push(tree.write(`download/${id}/source.zip`, writeZip(sourceEntries, contents)));
+  await Promise.all(writes);
+  return {
+    version,
+    date: history.currentSince ?? null,
+    commit: record.verification.commit,
+    latest: true,
+    files: record.files.map((f) => ({ path: f.path, ...entryFields(manifest.files.find((e) => e.path === f.path)), sha256: f.sha256, bytes: f.bytes, raw_url: f.raw_url })),
+    checks: record.verification.counts,
+    changes: history.currentChanges,
+    context: record.context,
+  };
+}
+
+/**
+ * An older version: its raw files (declared ones that exist, with paths that pass the rule of
+ * `files[].path`) and its entry in versions.json. A file whose path fails the rule is left
+ * out with a warning naming the commit.
+ */
+async function writeHistoricVersion(tree: OutputTree, base: string, id: string, old: HistoricVersionData, warnings: string[]): Promise<VersionEntry | undefined> {
+  const snapshot = old.snapshot;
+  if (snapshot === undefined) return undefined;
+  const source: LoadoutSource = { id, displayDir: `loadouts/${id}@${old.version}`, manifestText: snapshot.manifestText, files: snapshot.files, irregular: [] };
+  const run = await runChecks(source);
+  const entries = new Map((run.manifest?.files ?? []).map((f) => [f.path, f]));
+  const declared = run.manifest === undefined ? [...snapshot.files.keys()] : [...entries.keys()];
+  const files: VersionFile[] = [];
+  const writes: Promise<void>[] = [];
+  for (const path of declared) {
+    const bytes = snapshot.files.get(path);
+    if (bytes === undefined) continue;
+    const problem = describePathProblem(path);
+    if (problem !== undefined) {
+      warnings.push(`loadouts/${id}: file ${JSON.stringify(path)} of version ${old.version} (commit ${old.commit}) ${problem}: not published`);
+      continue;
+    }
+    writes.push(tree.write(rawTreePath(id, old.version, path), bytes));
+    files.push({ path, ...entryFields(entries.get(path)), sha256: sha256(bytes), bytes: bytes.byteLength, raw_url: rawUrl(base, id, old.version, path) });
+  }
+  await Promise.all(writes);
+  const counts = summariseVerification(run.results, { checkedAt: new Date(0), commit: old.commit, contentCurrent: true }).counts;
+  const published = new Set(files.map((f) => f.path));
+  const context = measureContextForAgents(run.manifest?.files.filter((f) => published.has(f.path)) ?? [], (p) => decodeText(snapshot.files.get(p)));
+  return { version: old.version, date: old.date, commit: old.commit, latest: false, files, checks: counts, changes: old.changes, context };
+}

@@ -1,0 +1,206 @@
+/**
+ * The published record (spec "Loadout record (published form)"): the authoring fields with
+ * their defaults filled, plus credits, counts, addresses, verification, install instructions
+ * for the six agents, and per file its addresses, size, language, sha256 and content.
+ */
+import { createHash } from 'node:crypto';
+import { ADAPTER_AGENTS } from '../../adapters/generate.js';
+import type { FileEntry, Manifest } from '../../catalogue/manifest.js';
+import { PUBLISHED_AGENTS, type Agent, type CompatibilityLevel } from '../../catalogue/vocabulary.js';
+import { measureContextForAgents, type ContextCost } from '../../layout/context-cost.js';
+import type { ManualStep } from '../../layout/layout.js';
+import { readMcpServers } from '../../install/project/mcp-config.js';
+import { resolveInstallPlan } from '../../layout/plan.js';
+import { securityVerdict, type Verification } from '../../verify/verification.js';
+import { agentZipUrl, pageUrl, rawUrl, recordUrl, sourceZipUrl } from '../../tree-format/addresses.js';
+
+/** A file entry of a published record. `agent` and `skill` are null where they do not apply. */
+export interface PublishedFileEntry {
+  path: string;
+  role: FileEntry['role'];
+  description: string;
+  agent: string | null;
+  skill: string | null;
+  install_to?: FileEntry['install_to'];
+  raw_url: string;
+  raw_latest_url: string;
+  /** UTF-8 length of `content`, in bytes. */
+  bytes: number;
+  lang: string;
+  /** Hex sha256 of the file's bytes (DESIGN.md section 8). */
+  sha256: string;
+  content: string;
+}
+
+/** Spec `install[<agent>]`. */
+export interface InstallEntry {
+  files: { path: string; target: string; raw_url: string; role: FileEntry['role'] }[];
+  manual_steps: ManualStep[];
+  zip_url: string;
+}
+
+/** The published record. Field order follows the spec's tables. */
+export type PublishedRecord = Omit<Manifest, 'files' | 'compatibility' | 'tested' | 'requires' | 'security'> & {
+  files: PublishedFileEntry[];
+  compatibility: Record<Agent, CompatibilityLevel>;
+  requires: { tools: string[]; env: string[]; mcp: string[] };
+  tested: Omit<Manifest['tested'], 'per_agent'> & { per_agent: Record<Agent, 'pass' | 'fail' | 'untested'> };
+  security: Manifest['security'] & { scripts: string[] };
+  featured: boolean;
+  deprecated: boolean;
+  credits: { title: string; url: string }[];
+  counts: { rules: number; skills: number; mcp: number };
+  url: string;
+  api_url: string;
+  source_zip_url: string;
+  verification: Verification;
+  install: Record<Agent, InstallEntry>;
+  /** Context cost per agent: bytes and estimated tokens loaded always and on demand (`layout/context-cost.ts`, issue 12 point 6). */
+  context: Record<Agent, ContextCost>;
+};
+
+/** Everything {@link buildRecord} needs. Texts are the decoded files of this version. */
+export interface RecordInput {
+  baseUrl: string;
+  manifest: Manifest;
+  texts: ReadonlyMap<string, string>;
+  verification: Verification;
+  /** First and last change dates (`YYYY-MM-DD`) from git, used when the manifest has none. */
+  published: string | undefined;
+  updated: string | undefined;
+}
+
+/** Language of a file from its extension (DESIGN.md section 3). */
+export function languageOf(path: string): string {
+  const ext = path.includes('.') ? path.slice(path.lastIndexOf('.') + 1).toLowerCase() : '';
+  return LANGS[ext] ?? 'text';
+}
+
+const LANGS: Record<string, string> = {
+  md: 'markdown', mdc: 'markdown', markdown: 'markdown', json: 'json', yaml: 'yaml', yml: 'yaml', toml: 'toml',
+  sh: 'shell', bash: 'shell', py: 'python', ts: 'typescript', js: 'javascript', mjs: 'javascript', txt: 'text',
+  sql: 'sql', gd: 'gdscript', html: 'html', css: 'css',
+};
+
+/** Hex sha256 of a string's UTF-8 bytes or of raw bytes. */
+export function sha256(data: string | Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+/**
+ * Builds the published record. Pure: no I/O.
+ * @throws Error when a declared file has no text in `texts` (the caller builds only loadouts
+ *   whose `listing` and `parse` checks pass).
+ */
+export function buildRecord(input: RecordInput): PublishedRecord {
+  const { baseUrl: base, manifest: m, texts, verification } = input;
+  const textOf = (path: string): string => {
+    const text = texts.get(path);
+    if (text === undefined) throw new Error(`internal error: ${m.id}/${path} has no text`);
+    return text;
+  };
+  const files: PublishedFileEntry[] = m.files.map((f) => {
+    const content = textOf(f.path);
+    const entry: PublishedFileEntry = {
+      path: f.path,
+      role: f.role,
+      description: f.description,
+      agent: f.agent ?? null,
+      skill: f.skill ?? null,
+      raw_url: rawUrl(base, m.id, m.version, f.path),
+      raw_latest_url: rawUrl(base, m.id, 'latest', f.path),
+      bytes: Buffer.byteLength(content, 'utf8'),
+      lang: languageOf(f.path),
+      sha256: sha256(content),
+      content,
+    };
+    return f.install_to === undefined ? entry : { ...entry, install_to: f.install_to };
+  });
+
+  const install = Object.fromEntries(
+    PUBLISHED_AGENTS.map((agent) => {
+      const plan = resolveInstallPlan(m.files, agent, (p) => texts.get(p));
+      const value: InstallEntry = {
+        files: plan.files.map(({ entry, target }) => ({ path: entry.path, target, raw_url: rawUrl(base, m.id, m.version, entry.path), role: entry.role })),
+        manual_steps: plan.manual_steps,
+        zip_url: agentZipUrl(base, m.id, agent),
+      };
+      return [agent, value];
+    }),
+  ) as Record<Agent, InstallEntry>;
+
+  // flagged when the safety check fails or has notices, clean when it has neither (issue 11, point 1).
+  const verdict = securityVerdict(verification.checks);
+  const security = {
+    ...m.security,
+    ...(verdict === undefined ? {} : { scanned: true, scanner: 'loadout verify (safety check)', verdict }),
+    scripts: m.security.scripts ?? [],
+  };
+
+  const { files: _files, compatibility: _c, tested: _t, requires: _r, security: _s, ...rest } = m;
+  const published = m.published ?? input.published;
+  const updated = m.updated ?? input.updated;
+  return {
+    ...rest,
+    ...(published === undefined ? {} : { published }),
+    ...(updated === undefined ? {} : { updated }),
+    files,
+    compatibility: resolveCompatibility(m),
+    requires: { tools: m.requires?.tools ?? [], env: m.requires?.env ?? [], mcp: m.requires?.mcp ?? [] },
+    tested: { ...m.tested, per_agent: Object.fromEntries(PUBLISHED_AGENTS.map((a) => [a, (m.tested.per_agent as Partial<Record<Agent, 'pass' | 'fail' | 'untested'>> | undefined)?.[a] ?? 'untested'])) as Record<Agent, 'pass' | 'fail' | 'untested'> },
+    security,
+    featured: m.featured ?? false,
+    deprecated: m.deprecated ?? false,
+    credits: credits(m),
+    counts: countContents(m, texts),
+    url: pageUrl(base, m.id),
+    api_url: recordUrl(base, m.id),
+    source_zip_url: sourceZipUrl(base, m.id),
+    verification,
+    install,
+    context: measureContextForAgents(m.files, (p) => texts.get(p)),
+  };
+}
+
+/**
+ * Compatibility for all six agents: the author's value, else `adapter` for Claude Code and
+ * Gemini CLI when the loadout has their adapter (`unsupported` when not), and `native` for the
+ * agents that read AGENTS.md themselves (DESIGN.md section 3).
+ */
+export function resolveCompatibility(m: Manifest): Record<Agent, CompatibilityLevel> {
+  const declared = (m.compatibility ?? {}) as Partial<Record<Agent, CompatibilityLevel>>;
+  const hasAdapter = (agent: Agent): boolean => m.files.some((f) => f.role === 'adapter' && f.agent === agent);
+  return Object.fromEntries(
+    PUBLISHED_AGENTS.map((agent) => {
+      const fallback: CompatibilityLevel = (ADAPTER_AGENTS as readonly Agent[]).includes(agent) ? (hasAdapter(agent) ? 'adapter' : 'unsupported') : 'native';
+      return [agent, declared[agent] ?? fallback];
+    }),
+  ) as Record<Agent, CompatibilityLevel>;
+}
+
+/** `counts`: rule files, distinct skills, MCP servers declared (DESIGN.md section 3). */
+export function countContents(m: Manifest, texts: ReadonlyMap<string, string>): { rules: number; skills: number; mcp: number } {
+  let mcp = 0;
+  for (const f of m.files) {
+    if (f.role !== 'mcp') continue;
+    try {
+      mcp += Object.keys(readMcpServers(JSON.parse(texts.get(f.path) ?? '')) ?? {}).length;
+    } catch {
+      // A file that does not parse declares no servers; the parse check reports it.
+    }
+  }
+  return {
+    rules: m.files.filter((f) => f.role === 'rules').length,
+    skills: new Set(m.files.filter((f) => f.role === 'skill' || f.role === 'reference').map((f) => f.skill)).size,
+    mcp,
+  };
+}
+
+/** `credits`: the author (when they have an address) and the source repository. */
+function credits(m: Manifest): { title: string; url: string }[] {
+  const list: { title: string; url: string }[] = [];
+  const authorUrl = m.author.url ?? (m.author.github === undefined ? undefined : `https://github.com/${m.author.github}`);
+  if (authorUrl !== undefined) list.push({ title: m.author.name, url: authorUrl });
+  if (m.source !== undefined) list.push({ title: m.source.path === undefined ? 'Source' : `Source: ${m.source.path}`, url: m.source.repo });
+  return list;
+}

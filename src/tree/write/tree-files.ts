@@ -1,0 +1,247 @@
+/**
+ * The changes a build makes on disk, made synchronously below one root folder (a tree, or the
+ * store of loadout entries, store.ts), on whichever thread builds: the main thread writes the
+ * catalogue documents, the build's worker threads write loadout entries and links (pool.ts).
+ * One blocking call per change costs far less than a thread-pool round trip each (issue 13:
+ * a 1,000-loadout build spent 3 of its 8 s on `fs/promises` round trips), and the threads
+ * that write are the threads that render, so nothing is copied between them.
+ *
+ * Every path goes through {@link resolveInside}, so a hostile version string or file path
+ * cannot write outside the root (issue 9 point 1), and every change passes one crash
+ * checkpoint (crash-points.ts).
+ */
+import { closeSync, copyFileSync, linkSync, mkdirSync, openSync, readlinkSync, rmSync, symlinkSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
+import { LoadoutError } from '../../catalogue/errors.js';
+import { describePathProblem } from '../../catalogue/file-path.js';
+import { checkpoint } from './crash-points.js';
+
+/**
+ * The one function through which a tree path becomes a file-system path: `path` must be a
+ * normalised relative path (the rule of `files[].path`, catalogue/file-path.ts), so the
+ * result always lies inside `dir`.
+ * @throws LoadoutError `internal` otherwise: a caller let an unchecked value through.
+ */
+export function resolveInside(dir: string, path: string): string {
+  const problem = describePathProblem(path);
+  const file = join(dir, path);
+  if (problem !== undefined || !file.startsWith(dir + sep)) {
+    throw new LoadoutError('internal', `refused to write ${JSON.stringify(path)} in the output tree: the path ${problem ?? 'leaves the tree'}`);
+  }
+  return file;
+}
+
+/** The buffer text is encoded into on its way to a file: reused, and small enough to stay in the processor's cache. */
+const TEXT_CHUNK = new Uint8Array(256 * 1024);
+const encoder = new TextEncoder();
+
+/**
+ * Writes `text` as UTF-8 at the end of the open file `fd`, a chunk at a time through one reused
+ * buffer: a catalogue's large documents (tens of MB at 10,000 loadouts) would otherwise each be
+ * encoded into fresh memory first, whose page faults cost a rebuild more than the encoding
+ * (issue 13). @returns the bytes written.
+ */
+function writeText(fd: number, text: string): number {
+  let read = 0;
+  let written = 0;
+  while (read < text.length) {
+    // A slice of a flat string is a view of it (no copy); encodeInto never splits a character.
+    const done = encoder.encodeInto(read === 0 ? text : text.slice(read), TEXT_CHUNK);
+    writeAll(fd, TEXT_CHUNK.subarray(0, done.written));
+    read += done.read;
+    written += done.written;
+  }
+  return written;
+}
+
+/** Writes all of `bytes` at the end of the open file `fd` (`writeSync` may write less). @returns their length. */
+function writeAll(fd: number, bytes: Uint8Array): number {
+  for (let at = 0; at < bytes.byteLength; ) at += writeSync(fd, bytes, at);
+  return bytes.byteLength;
+}
+
+/** Link errors after which a file is copied instead (another device, no hard links, too many links). */
+const NO_LINK = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EMLINK']);
+
+/**
+ * Synchronous changes below one root folder (which exists). Paths are relative to the root,
+ * with forward slashes. Folders are made as needed; a file or link put where one exists
+ * replaces it with a new one, so a change never writes through a hard link into a file that
+ * another tree shares. The file system's errors are thrown as they are (with `code` and path).
+ */
+export class TreeFiles {
+  /** Folders known to exist, so that a write costs no `mkdir` for them. */
+  readonly #made = new Set<string>();
+
+  constructor(readonly root: string) {
+    this.#made.add(root);
+  }
+
+  /** The file-system path of `path`. @throws LoadoutError `internal` (see {@link resolveInside}). */
+  resolve(path: string): string {
+    return resolveInside(this.root, path);
+  }
+
+  /**
+   * Writes `data` (text as UTF-8) at `path`.
+   * @returns the bytes written.
+   */
+  write(path: string, data: string | Uint8Array): number {
+    const file = this.#prepare(path);
+    let fd: number;
+    try {
+      fd = openSync(file, 'wx');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      unlinkSync(file);
+      fd = openSync(file, 'wx');
+    }
+    let bytes = 0;
+    try {
+      bytes = typeof data === 'string' ? writeText(fd, data) : writeAll(fd, data);
+    } finally {
+      closeSync(fd);
+    }
+    checkpoint();
+    return bytes;
+  }
+
+  /**
+   * Makes `path` a hard link to `existing` (a file-system path: a file, or a symbolic link,
+   * which Linux links as it is without following it), or a copy where the file system has no
+   * hard links. A new file costs this machine's file system about 50 times a link (issue 13).
+   */
+  link(path: string, existing: string): void {
+    const file = this.#prepare(path);
+    rmSync(file, { force: true });
+    try {
+      linkSync(existing, file);
+    } catch (error) {
+      if (!NO_LINK.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+      copyOrRelink(existing, file);
+    }
+    checkpoint();
+  }
+
+  /**
+   * Makes `path` a symbolic link to the folder `target` (a file-system path), written relative
+   * to the link's folder so that the whole folder of trees can move.
+   */
+  symlink(path: string, target: string): void {
+    const file = this.#prepare(path);
+    rmSync(file, { recursive: true, force: true });
+    symlinkSync(relative(dirname(file), target), file, 'dir');
+    checkpoint();
+  }
+
+  /** Removes the file, link or folder (with everything below it) at `path`, if any. */
+  remove(path: string): void {
+    const file = this.resolve(path);
+    rmSync(file, { recursive: true, force: true });
+    for (const dir of this.#made) if (dir === file || dir.startsWith(file + sep)) this.#made.delete(dir);
+    checkpoint();
+  }
+
+  /** Makes the folder `path` and its parents (no checkpoint: an empty folder is never read). */
+  mkdir(path: string): void {
+    this.#folder(this.resolve(path));
+  }
+
+  #prepare(path: string): string {
+    const file = this.resolve(path);
+    this.#folder(dirname(file));
+    return file;
+  }
+
+  #folder(dir: string): void {
+    if (this.#made.has(dir)) return;
+    mkdirSync(dir, { recursive: true });
+    this.#made.add(dir);
+  }
+}
+
+/** Where a hard link failed: a copy of a file, or a new symbolic link with the same target. */
+function copyOrRelink(existing: string, file: string): void {
+  let target: string | undefined;
+  try {
+    target = readlinkSync(existing);
+  } catch {
+    target = undefined; // not a link: a file
+  }
+  if (target === undefined) copyFileSync(existing, file);
+  else symlinkSync(target, file, 'dir');
+}
+
+/**
+ * What the build writes through: a tree, or one loadout's entry in the store (store.ts),
+ * whose paths are still the tree's (`raw/<id>/…`). Paths are relative, with forward slashes.
+ * Changes are made at once (the promises are for callers that also run on other writers).
+ */
+export interface OutputTree {
+  /** The tree's folder (for an entry of the store: the store's). */
+  readonly dir: string;
+  /**
+   * The tree this one started as (output.ts): the standby taken over, or a copy of the live
+   * tree; it then holds that tree's whole generation, and the caller removes or replaces what
+   * changed since. Undefined for an empty tree.
+   */
+  readonly origin: TreeOrigin | undefined;
+  /** Bytes written so far. */
+  readonly bytes: number;
+  /**
+   * Writes a file, making its folders.
+   * @throws LoadoutError `internal` when `path` is not a normalised relative path (it would leave the tree); the file system's error.
+   */
+  write(path: string, data: string | Uint8Array): Promise<void>;
+  /** Writes pretty-printed JSON with a final newline. Same errors as {@link OutputTree.write}. */
+  writeJson(path: string, value: unknown): Promise<void>;
+  /**
+   * Writes at `path` the same bytes as `existing`, a file already written here, as a hard link
+   * to it (discovery files repeat raw files of the same loadout). Same errors as
+   * {@link OutputTree.write}; the file system's error when `existing` is missing.
+   */
+  link(path: string, existing: string): Promise<void>;
+  /**
+   * Makes `path` a symbolic link to `folder`, a folder written here before or later, so that
+   * `path` holds the same files under a second address without making its folders again: a
+   * raw `latest` folder and its version's (issue 13: on this machine a new folder costs what
+   * a new file does, 50 links). `loadout serve`, `publish` and `install` follow such links
+   * within the tree and its store only (tree-region.ts).
+   */
+  linkFolder(path: string, folder: string): Promise<void>;
+  /** Removes the file or folder at `path` (everything below it), if any. */
+  remove(path: string): Promise<void>;
+}
+
+/** Which tree a tree being written started as (see {@link OutputTree.origin}). */
+export type TreeOrigin = 'standby' | 'live';
+
+/**
+ * An {@link OutputTree} over `files`, whose paths `place` turns into paths below `files.root`
+ * (by default they are those paths). `origin`: see {@link OutputTree.origin}.
+ */
+export function outputOver(files: TreeFiles, options: { place?: (path: string) => string; origin?: TreeOrigin | undefined } = {}): OutputTree {
+  const place = options.place ?? ((path: string) => path);
+  let bytes = 0;
+  const tree: OutputTree = {
+    dir: files.root,
+    origin: options.origin,
+    get bytes() {
+      return bytes;
+    },
+    async write(path, data) {
+      bytes += files.write(place(path), data);
+    },
+    writeJson: (path, value) => tree.write(path, `${JSON.stringify(value, null, 2)}\n`),
+    async link(path, existing) {
+      files.link(place(path), files.resolve(place(existing)));
+    },
+    async linkFolder(path, folder) {
+      files.symlink(place(path), files.resolve(place(folder)));
+    },
+    async remove(path) {
+      files.remove(place(path));
+    },
+  };
+  return tree;
+}

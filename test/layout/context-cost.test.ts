@@ -1,0 +1,88 @@
+/**
+ * Context cost (issue 12 point 6), checked by hand on one small loadout: every byte count
+ * below is counted from the literal texts, and tokens are ceil(bytes / 4).
+ */
+import { describe, expect, it } from 'vitest';
+import type { FileEntry } from '../../src/catalogue/manifest.js';
+import { PUBLISHED_AGENTS } from '../../src/catalogue/vocabulary.js';
+import { estimateTokens, measureContext, measureContextForAgents, ruleAlwaysApplies } from '../../src/layout/context-cost.js';
+import { resolveUserTarget } from '../../src/layout/user-layout.js';
+
+const TEXTS: Record<string, string> = {
+  // "# Tiny\n" 7 + "\n" 1 + "Run the tests.\n" 15 = 23
+  'AGENTS.md': '# Tiny\n\nRun the tests.\n',
+  // 11
+  'CLAUDE.md': '@AGENTS.md\n',
+  // "---\n" 4 + "alwaysApply: true\n" 18 + 'applyTo: "**"\n' 14 + "---\n" 4 + "\n" 1 + "Be brief.\n" 10 = 51
+  'rules/all.md': '---\nalwaysApply: true\napplyTo: "**"\n---\n\nBe brief.\n',
+  // 4 + "description: TS\n" 16 + 'globs: ["**/*.ts"]\n' 19 + 'applyTo: "**/*.ts"\n' 19 + 'paths: ["**/*.ts"]\n' 19 + 4 + 1 + "Use strict.\n" 12 = 94
+  'rules/ts.md': '---\ndescription: TS\nglobs: ["**/*.ts"]\napplyTo: "**/*.ts"\npaths: ["**/*.ts"]\n---\n\nUse strict.\n',
+  // 4 + "name: fix\n" 10 + "description: Fixes bugs.\n" 25 + 4 + 1 + "Steps.\n" 7 = 51; listed: "fix" 3 + "Fixes bugs." 11 = 14
+  'skills/fix/SKILL.md': '---\nname: fix\ndescription: Fixes bugs.\n---\n\nSteps.\n',
+  // 6
+  'skills/fix/ref.md': 'More.\n',
+  // 4 + "name: helper\n" 13 + "description: Helps.\n" 20 + 4 + 1 + "Help.\n" 6 = 48; listed: "helper" 6 + "Helps." 6 = 12
+  'agents/helper.md': '---\nname: helper\ndescription: Helps.\n---\n\nHelp.\n',
+  // MCP configuration never counts.
+  'mcp/m.json': '{"mcpServers": {"x": {"command": "x"}}}\n',
+};
+
+const FILES: FileEntry[] = [
+  { path: 'AGENTS.md', role: 'instructions', description: 'd' },
+  { path: 'CLAUDE.md', role: 'adapter', agent: 'claude-code', description: 'd' },
+  { path: 'rules/all.md', role: 'rules', description: 'd' },
+  { path: 'rules/ts.md', role: 'rules', description: 'd' },
+  { path: 'skills/fix/SKILL.md', role: 'skill', skill: 'fix', description: 'd' },
+  { path: 'skills/fix/ref.md', role: 'reference', skill: 'fix', description: 'd' },
+  { path: 'agents/helper.md', role: 'subagent', description: 'd' },
+  { path: 'mcp/m.json', role: 'mcp', description: 'd' },
+];
+
+const size = (bytes: number, tokens: number): { bytes: number; tokens: number } => ({ bytes, tokens });
+
+describe('context cost', () => {
+  it('is counted by hand for each agent', () => {
+    const cost = measureContextForAgents(FILES, (p) => TEXTS[p]);
+    expect(cost).toEqual({
+      // always: AGENTS 23 + CLAUDE 11 + all 51 + skill listing 14 + subagent listing 12 = 111; on demand: ts 94 + SKILL 51 + ref 6 + subagent 48 = 199
+      'claude-code': { always: size(111, 28), on_demand: size(199, 50) },
+      // rules, subagents and MCP are manual steps for Codex: always AGENTS 23 + listing 14 = 37; on demand SKILL 51 + ref 6 = 57
+      codex: { always: size(37, 10), on_demand: size(57, 15) },
+      // alwaysApply: true applies always; the globs rule on demand: 23 + 51 + 14 + 12 = 100; 94 + 51 + 6 + 48 = 199
+      cursor: { always: size(100, 25), on_demand: size(199, 50) },
+      // no GEMINI.md in this loadout, rules are manual: 23 + 14 + 12 = 49; 51 + 6 + 48 = 105
+      'gemini-cli': { always: size(49, 13), on_demand: size(105, 27) },
+      // applyTo "**" always, "**/*.ts" on demand
+      copilot: { always: size(100, 25), on_demand: size(199, 50) },
+      // no subagent folder: 23 + 51 + 14 = 88; 94 + 51 + 6 = 151
+      'antigravity-cli': { always: size(88, 22), on_demand: size(151, 38) },
+    });
+    expect(Object.keys(cost)).toEqual([...PUBLISHED_AGENTS]);
+  });
+
+  it('estimates tokens as ceil(bytes / 4) and counts UTF-8 bytes, not characters', () => {
+    expect([0, 1, 4, 5, 8].map(estimateTokens)).toEqual([0, 1, 1, 2, 2]);
+    // "é" is 2 bytes, "—" 3, "🙂" 4.
+    const cost = measureContext([{ path: 'AGENTS.md', role: 'instructions', description: 'd' }], 'codex', () => 'é—🙂');
+    expect(cost.always).toEqual(size(9, 3));
+  });
+
+  it('follows each agent\'s rule for rules that always apply', () => {
+    expect(ruleAlwaysApplies('claude-code', {})).toBe(true);
+    expect(ruleAlwaysApplies('claude-code', { paths: ['**/*.ts'] })).toBe(false);
+    expect(ruleAlwaysApplies('cursor', { globs: '**/*' })).toBe(false);
+    expect(ruleAlwaysApplies('cursor', { alwaysApply: true })).toBe(true);
+    expect(ruleAlwaysApplies('copilot', { applyTo: '**' })).toBe(true);
+    expect(ruleAlwaysApplies('copilot', { applyTo: 'src/**, **/*' })).toBe(true);
+    expect(ruleAlwaysApplies('copilot', { applyTo: '**/*.py' })).toBe(false);
+    expect(ruleAlwaysApplies('antigravity-cli', { trigger: 'always_on' })).toBe(true);
+    expect(ruleAlwaysApplies('antigravity-cli', { trigger: 'glob', alwaysApply: true })).toBe(false);
+    expect(ruleAlwaysApplies('antigravity-cli', { description: 'when asked' })).toBe(false);
+  });
+
+  it('counts what the user-scope layout installs, with its own targets', () => {
+    // Cursor has no user-level instructions or rules file: only the skill listing and the subagent's.
+    const cost = measureContext(FILES, 'cursor', (p) => TEXTS[p], resolveUserTarget);
+    expect(cost).toEqual({ always: size(14 + 12, 7), on_demand: size(51 + 6 + 48, 27) });
+  });
+});

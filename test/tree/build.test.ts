@@ -1,0 +1,406 @@
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import JSZip from 'jszip';
+import { describe, expect, it } from 'vitest';
+import { buildCatalogue } from '../../src/tree/build.js';
+import { findStandby, treesFolderOf } from '../../src/tree/write/output.js';
+import { RACY_MS } from '../../src/tree/incremental/stamp.js';
+import { listEntries, STORE_FOLDER } from '../../src/tree/write/store.js';
+import type { PublishedRecord } from '../../src/tree/render/record.js';
+import { PUBLISHED_AGENTS } from '../../src/catalogue/vocabulary.js';
+import { baseFiles, writeLoadout, type TestFile } from '../helpers/loadouts.js';
+import { publishedRecordErrors } from '../helpers/published-schema.js';
+import { commitAll, git, initRepo, makeTempDir } from '../helpers/temp.js';
+import { differingFiles, treeEntries } from '../helpers/tree.js';
+
+const BASE = 'https://catalogue.test';
+
+const rule = (body: string): TestFile => ({
+  path: 'rules/style.md',
+  role: 'rules',
+  content: `---\ndescription: Style rule\nglobs: ["src/**/*.ts"]\napplyTo: "src/**/*.ts"\n---\n\n${body}\n`,
+});
+const skillFiles: TestFile[] = [
+  { path: 'skills/add-test/SKILL.md', role: 'skill', skill: 'add-test', content: '---\nname: add-test\ndescription: Adds a unit test next to the code it tests.\n---\n\n# Add a test\n\nSee [the checklist](references/checklist.md).\n' },
+  { path: 'skills/add-test/references/checklist.md', role: 'reference', skill: 'add-test', content: '# Checklist\n\n- Arrange, act, assert.\n' },
+];
+const mcpFile: TestFile = { path: 'mcp/servers.json', role: 'mcp', content: `${JSON.stringify({ mcpServers: { docs: { command: 'npx', args: ['-y', 'docs-mcp'], env: {} } } }, null, 2)}\n` };
+
+// npx fetches the MCP server's package: the loadout uses the network and says so.
+const TOOLS_MANIFEST = { requires: { tools: [], env: [], mcp: ['docs'] }, security: { scanned: true, network: true, scripts: [] } };
+
+/** A git repository holding loadout `tools` at 1.0.0, then 1.1.0 with changed files, and loadout `plain`. */
+function twoVersionCatalogue(): { root: string; v1: string } {
+  const root = makeTempDir();
+  initRepo(root);
+  const files = (body: string, agents: string): TestFile[] => [...baseFiles('Tools Loadout', `# Tools\n\n${agents}\n`), rule(body), ...skillFiles, mcpFile];
+  writeLoadout(root, { id: 'tools', title: 'Tools Loadout', version: '1.0.0', files: files('Use strict mode.', 'Version one instructions.'), manifest: TOOLS_MANIFEST });
+  writeLoadout(root, { id: 'plain', version: '2.0.0' });
+  const v1 = commitAll(root, 'tools 1.0.0', '2026-01-10T10:00:00Z');
+  // Change a file under the same version first: 1.0.0's final content includes it.
+  writeFileSync(join(root, 'loadouts/tools/rules/style.md'), rule('Use strict mode. Prefer const.').content);
+  commitAll(root, 'tools 1.0.0 fix', '2026-01-12T10:00:00Z');
+  writeLoadout(root, { id: 'tools', title: 'Tools Loadout', version: '1.1.0', files: files('Use strict mode. Prefer const. No any.', 'Version two instructions.'), manifest: TOOLS_MANIFEST });
+  commitAll(root, 'tools 1.1.0', '2026-02-20T10:00:00Z');
+  return { root, v1 };
+}
+
+const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
+
+/**
+ * What lies beside `out` besides the trees folder, the trees in it that are neither live nor
+ * the standby, and the entries of the store that neither of those two links to.
+ */
+function leftoversBeside(out: string): string[] {
+  const trees = treesFolderOf(out);
+  const kept = [realpathSync(out), findStandby(out)].filter((d): d is string => d !== undefined);
+  const linked = new Set(kept.flatMap((dir) => readdirSync(join(dir, 'raw')).map((id) => basename(readlinkSync(join(dir, 'raw', id))))));
+  return [
+    ...readdirSync(dirname(out)).filter((n) => n.startsWith(`.${basename(out)}.`) && join(dirname(out), n) !== trees),
+    ...readdirSync(trees).map((n) => join(trees, n)).filter((dir) => !kept.includes(dir) && basename(dir) !== STORE_FOLDER),
+    ...[...listEntries(join(trees, STORE_FOLDER))].filter((name) => !linked.has(name)),
+  ];
+}
+
+describe('loadout build', () => {
+  it('publishes every version from git history, raw files for each, and latest', async () => {
+    const { root, v1 } = twoVersionCatalogue();
+    const out = join(root, 'dist');
+    const result = await buildCatalogue({ root, out, baseUrl: `${BASE}/`, now: new Date('2026-03-01T00:00:00Z') });
+    expect(result.refused).toEqual([]);
+    expect(result.loadouts).toEqual([
+      { id: 'plain', version: '2.0.0', versions: ['2.0.0'] },
+      { id: 'tools', version: '1.1.0', versions: ['1.0.0', '1.1.0'] },
+    ]);
+    const raw = (v: string, p: string): string => readFileSync(join(out, 'raw/tools', v, p), 'utf8');
+    expect(raw('1.0.0', 'AGENTS.md')).toContain('Version one instructions.');
+    expect(raw('1.0.0', 'rules/style.md')).toContain('Prefer const.');
+    expect(raw('1.0.0', 'rules/style.md')).not.toContain('No any.');
+    expect(raw('1.1.0', 'AGENTS.md')).toContain('Version two instructions.');
+    expect(raw('latest', 'rules/style.md')).toBe(raw('1.1.0', 'rules/style.md'));
+
+    const versions = readJson<{ latest: string; versions: { version: string; commit: string; date: string; latest: boolean; files: { path: string; sha256: string }[] }[] }>(join(out, 'api/loadouts/tools/versions.json'));
+    expect(versions.latest).toBe('1.1.0');
+    expect(versions.versions.map((v) => [v.version, v.latest, v.date])).toEqual([
+      ["1.0.0", false, "2026-01-10"],
+      ['1.1.0', true, '2026-02-20'],
+    ]);
+    expect(versions.versions[0]?.commit).not.toBe(v1); // the fix commit holds 1.0.0's final files
+
+    const record = readJson<PublishedRecord>(join(out, 'api/loadouts/tools.json'));
+    expect(record.published).toBe('2026-01-10');
+    expect(record.updated).toBe('2026-02-20');
+    expect(record.files.find((f) => f.path === 'AGENTS.md')).toMatchObject({
+      raw_url: `${BASE}/raw/tools/1.1.0/AGENTS.md`,
+      raw_latest_url: `${BASE}/raw/tools/latest/AGENTS.md`,
+      lang: 'markdown',
+      agent: null,
+      skill: null,
+    });
+    for (const f of record.files) expect(f.content).toBe(raw('1.1.0', f.path));
+  });
+
+  it('writes records that satisfy every field of the spec published form', async () => {
+    const { root } = twoVersionCatalogue();
+    const out = join(root, 'dist');
+    await buildCatalogue({ root, out, baseUrl: BASE });
+    for (const name of readdirSync(join(out, 'api/loadouts')).filter((n) => n.endsWith('.json'))) {
+      const record = readJson<PublishedRecord>(join(out, 'api/loadouts', name));
+      expect(publishedRecordErrors(record), name).toEqual([]);
+      expect(Object.keys(record.install).sort()).toEqual([...PUBLISHED_AGENTS].sort());
+      expect(record.url).toBe(`${BASE}/loadouts/${record.id}/`);
+      expect(record.api_url).toBe(`${BASE}/api/loadouts/${record.id}.json`);
+      expect(record.source_zip_url).toBe(`${BASE}/download/${record.id}/source.zip`);
+      expect(record.verification).toMatchObject({ level: 'verified-install', status: 'verified', verified: true, agent_tests: 'not-run', content_current: true });
+      expect(record.verification.checks.map((c) => c.id)).toEqual(['listing', 'parse', 'adapters', 'install-paths', 'mcp', 'safety', 'references', 'size', 'licence', 'starter-build']);
+      const { counts } = record.verification;
+      expect(counts.pass + counts.fail + counts.skip + counts.not_applicable).toBe(10);
+      for (const f of record.files) expect(f.bytes).toBe(Buffer.byteLength(f.content));
+    }
+    const tools = readJson<PublishedRecord>(join(out, 'api/loadouts/tools.json'));
+    expect(tools.counts).toEqual({ rules: 1, skills: 1, mcp: 1 });
+    expect(tools.credits).toEqual([{ title: 'Test Author', url: 'https://example.com/author' }]);
+    expect(tools.compatibility).toEqual({ 'claude-code': 'adapter', codex: 'native', cursor: 'native', 'gemini-cli': 'adapter', copilot: 'native', 'antigravity-cli': 'native' });
+    expect(tools.tested.per_agent['antigravity-cli']).toBe('untested');
+    expect(tools.install.codex.manual_steps.map((s) => s.path)).toEqual(['AGENTS.md', '.codex/config.toml']);
+  });
+
+  it('writes per-agent zips that hold exactly the install plan, and a source zip of the folder', async () => {
+    const { root } = twoVersionCatalogue();
+    const out = join(root, 'dist');
+    await buildCatalogue({ root, out, baseUrl: BASE });
+    const record = readJson<PublishedRecord>(join(out, 'api/loadouts/tools.json'));
+    for (const agent of PUBLISHED_AGENTS) {
+      const zip = await JSZip.loadAsync(readFileSync(join(out, `download/tools/${agent}.zip`)));
+      const names = Object.keys(zip.files).sort();
+      expect(names, agent).toEqual(record.install[agent].files.map((f) => f.target).sort());
+      for (const f of record.install[agent].files) {
+        expect(await zip.file(f.target)?.async('string')).toBe(record.files.find((r) => r.path === f.path)?.content);
+      }
+    }
+    const claude = await JSZip.loadAsync(readFileSync(join(out, 'download/tools/claude-code.zip')));
+    expect(Object.keys(claude.files).sort()).toEqual(['.claude/rules/style.md', '.claude/skills/add-test/SKILL.md', '.claude/skills/add-test/references/checklist.md', '.mcp.json', 'AGENTS.md', 'CLAUDE.md']);
+    const source = await JSZip.loadAsync(readFileSync(join(out, 'download/tools/source.zip')));
+    expect(Object.keys(source.files).sort()).toEqual(['tools/AGENTS.md', 'tools/CLAUDE.md', 'tools/GEMINI.md', 'tools/loadout.yaml', 'tools/mcp/servers.json', 'tools/rules/style.md', 'tools/skills/add-test/SKILL.md', 'tools/skills/add-test/references/checklist.md']);
+  });
+
+  it('writes byte-identical zips when built twice from the same input', async () => {
+    const { root } = twoVersionCatalogue();
+    await buildCatalogue({ root, out: join(root, 'a'), baseUrl: BASE });
+    await buildCatalogue({ root, out: join(root, 'b'), baseUrl: BASE, now: new Date('2030-01-01T00:00:00Z') });
+    for (const name of [...PUBLISHED_AGENTS.map((a) => `${a}.zip`), 'source.zip']) {
+      expect(readFileSync(join(root, 'a/download/tools', name)).equals(readFileSync(join(root, 'b/download/tools', name))), name).toBe(true);
+    }
+  });
+
+  it('writes the same bytes building one loadout at a time as building eight at once (issue 13)', async () => {
+    const { root } = twoVersionCatalogue();
+    for (let i = 0; i < 12; i++) writeLoadout(root, { id: `extra-${i}`, title: `Extra ${i}`, version: `1.${i}.0`, files: [...baseFiles(`Extra ${i}`, `# Extra ${i}\n\nInstructions ${i}.\n`), ...(i % 2 === 0 ? skillFiles : [])] });
+    commitAll(root, 'extras', '2026-03-01T10:00:00Z');
+    const now = new Date('2030-01-01T00:00:00Z');
+    const one = await buildCatalogue({ root, out: join(root, 'serial'), baseUrl: BASE, now, concurrency: 1 });
+    expect(one.refused, JSON.stringify(one.runs.flatMap((r) => r.diagnostics)).slice(0, 2000)).toEqual([]);
+    await buildCatalogue({ root, out: join(root, 'parallel'), baseUrl: BASE, now });
+    const serial = treeEntries(join(root, 'serial'));
+    expect(serial.length).toBeGreaterThan(250);
+    expect(leftoversBeside(join(root, 'serial'))).toEqual([]);
+    expect(treeEntries(join(root, 'parallel'))).toEqual(serial);
+    expect(differingFiles(join(root, 'serial'), join(root, 'parallel'))).toEqual([]);
+  });
+
+  it("links a loadout's raw latest folder to its version's, and hard-links its discovery files to its pinned raw files", async () => {
+    const { root } = twoVersionCatalogue();
+    const out = join(root, 'dist');
+    await buildCatalogue({ root, out, baseUrl: BASE });
+    expect(lstatSync(join(out, 'raw/tools/latest')).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(join(out, 'raw/tools/latest'))).toBe('1.1.0');
+    const inode = (path: string): bigint => statSync(join(out, path), { bigint: true }).ino;
+    for (const file of ['AGENTS.md', 'rules/style.md', 'skills/add-test/SKILL.md']) expect(inode(`raw/tools/latest/${file}`), file).toBe(inode(`raw/tools/1.1.0/${file}`));
+    expect(inode('loadouts/tools/.well-known/skills/add-test/references/checklist.md')).toBe(inode('raw/tools/1.1.0/skills/add-test/references/checklist.md'));
+    expect(inode('.well-known/skills/add-test/SKILL.md')).toBe(inode('raw/tools/1.1.0/skills/add-test/SKILL.md'));
+    // An older version's files are its own: 1.0.0's rule differs from 1.1.0's.
+    expect(inode('raw/tools/1.0.0/rules/style.md')).not.toBe(inode('raw/tools/1.1.0/rules/style.md'));
+  });
+
+  it('writes the catalogue documents and the schema', async () => {
+    const { root } = twoVersionCatalogue();
+    const out = join(root, 'dist');
+    await buildCatalogue({ root, out, baseUrl: BASE });
+    const list = readJson<{ total: number; loadouts: { id: string; verified: boolean }[] }>(join(out, 'api/loadouts.json'));
+    expect(list.total).toBe(2);
+    expect(list.loadouts.map((l) => l.id)).toEqual(['plain', 'tools']);
+    expect(readJson<{ stacks: { tag: string; count: number }[] }>(join(out, 'api/tags.json')).stacks).toEqual([{ tag: 'typescript', count: 2 }]);
+    expect(readJson<{ agents: { id: string }[] }>(join(out, 'api/agents.json')).agents.map((a) => a.id)).toEqual([...PUBLISHED_AGENTS]);
+    const schema = readJson<Record<string, unknown>>(join(out, 'api/schema.json'));
+    expect(schema['$schema']).toBe('https://json-schema.org/draft/2020-12/schema');
+    expect(schema['$id']).toBe(`${BASE}/api/schema.json`);
+    const description = readJson<Record<string, unknown>>(join(out, 'api/v1/index.json'));
+    expect(description).toMatchObject({ name: 'Loadout Catalogue', version: 1, docs: `${BASE}/docs/#submit`, schema: `${BASE}/api/schema.json` });
+    expect(readFileSync(join(out, 'loadouts/tools/index.html'), 'utf8')).toContain('<h1>Tools Loadout</h1>');
+    expect(readFileSync(join(out, 'docs/index.html'), 'utf8')).toContain('id="submit"');
+  });
+
+  it('refuses a catalogue with a failing loadout and leaves the previous dist untouched', async () => {
+    const { root } = twoVersionCatalogue();
+    const out = join(root, 'dist');
+    await buildCatalogue({ root, out, baseUrl: BASE });
+    const before = readFileSync(join(out, 'api/loadouts/tools.json'), 'utf8');
+    writeFileSync(join(root, 'loadouts/tools/AGENTS.md'), '# changed\n');
+    writeFileSync(join(root, 'loadouts/plain/stray.txt'), 'undeclared\n');
+    const result = await buildCatalogue({ root, out, baseUrl: BASE });
+    expect(result.written).toBe(false);
+    expect(result.refused).toEqual(['plain']);
+    expect(readFileSync(join(out, 'api/loadouts/tools.json'), 'utf8')).toBe(before);
+    expect(leftoversBeside(out)).toEqual([]);
+  });
+
+  it('a refused build leaves the live tree and its standby whole, also when loadouts before the failing one were already written', async () => {
+    const { root } = twoVersionCatalogue();
+    const out = join(root, 'dist');
+    await buildCatalogue({ root, out, baseUrl: BASE });
+    writeFileSync(join(root, 'loadouts/tools/AGENTS.md'), '# second\n');
+    await buildCatalogue({ root, out, baseUrl: BASE });
+    const live = realpathSync(out);
+    const standby = findStandby(out);
+    expect(standby).toBeDefined();
+    const standbyInode = statSync(standby ?? '').ino;
+    const before = readFileSync(join(out, 'api/loadouts/tools.json'), 'utf8');
+
+    // Loadouts are written into the store while later ones are checked; no tree changes before
+    // every loadout passed, and a refusal removes what the build wrote.
+    writeFileSync(join(root, 'loadouts/tools/AGENTS.md'), '# third\n');
+    writeLoadout(root, { id: 'zzz-bad' });
+    writeFileSync(join(root, 'loadouts/zzz-bad/stray.txt'), 'undeclared\n');
+    expect((await buildCatalogue({ root, out, baseUrl: BASE })).refused).toEqual(['zzz-bad']);
+    expect(realpathSync(out)).toBe(live);
+    expect(readFileSync(join(out, 'api/loadouts/tools.json'), 'utf8')).toBe(before);
+    expect(findStandby(out)).toBe(standby);
+    expect(existsSync(join(standby ?? '', '.complete'))).toBe(true);
+    expect(leftoversBeside(out)).toEqual([]);
+
+    // The same for a clean build, which writes every loadout again.
+    expect((await buildCatalogue({ root, out, baseUrl: BASE, clean: true })).refused).toEqual(['zzz-bad']);
+    expect(realpathSync(out)).toBe(live);
+    expect(readFileSync(join(out, 'api/loadouts/tools.json'), 'utf8')).toBe(before);
+    expect(readdirSync(treesFolderOf(out)).map((n) => join(treesFolderOf(out), n)).sort()).toEqual([live, standby, join(treesFolderOf(out), STORE_FOLDER)].sort());
+    expect(leftoversBeside(out)).toEqual([]);
+
+    // Fixed: the next build brings that same standby up to date and makes it live.
+    rmSync(join(root, 'loadouts/zzz-bad/stray.txt'));
+    expect((await buildCatalogue({ root, out, baseUrl: BASE })).written).toBe(true);
+    expect(statSync(out).ino).toBe(standbyInode);
+    expect(readJson<PublishedRecord>(join(out, 'api/loadouts/tools.json')).files.find((f) => f.path === 'AGENTS.md')?.content).toBe('# third\n');
+  });
+
+  it('leaves dist untouched and no temporary folder when writing fails part-way', async () => {
+    const { root } = twoVersionCatalogue();
+    const out = join(root, 'dist');
+    await buildCatalogue({ root, out, baseUrl: BASE });
+    const before = readFileSync(join(out, 'api/loadouts.json'), 'utf8');
+    writeLoadout(root, { id: 'zzz-new' });
+    await expect(buildCatalogue({ root, out, baseUrl: BASE, onProgress: (_d, _t, id) => { if (id === 'tools') throw new Error('disk full'); } })).rejects.toThrow('disk full');
+    expect(readFileSync(join(out, 'api/loadouts.json'), 'utf8')).toBe(before);
+    expect(existsSync(join(out, 'api/loadouts/zzz-new.json'))).toBe(false);
+    expect(leftoversBeside(out)).toEqual([]);
+  });
+
+  it('builds outside git with a warning, publishing only the working-tree version', async () => {
+    const root = makeTempDir();
+    writeLoadout(root, { id: 'solo' });
+    const result = await buildCatalogue({ root, out: join(root, 'dist'), baseUrl: BASE });
+    expect(result.warnings).toEqual([expect.stringContaining('not a git repository')]);
+    expect(result.loadouts).toEqual([{ id: 'solo', version: '1.0.0', versions: ['1.0.0'] }]);
+    expect(readJson<PublishedRecord>(join(root, 'dist/api/loadouts/solo.json')).verification.commit).toBe('working-tree');
+  });
+
+  it('publishes the committed version too when a bump is not committed yet, and marks the commit dirty', async () => {
+    const { root } = twoVersionCatalogue();
+    writeLoadout(root, { id: 'plain', version: '2.1.0' });
+    const result = await buildCatalogue({ root, out: join(root, 'dist'), baseUrl: BASE });
+    expect(result.loadouts.find((l) => l.id === 'plain')?.versions).toEqual(['2.0.0', '2.1.0']);
+    expect(readJson<PublishedRecord>(join(root, 'dist/api/loadouts/plain.json')).verification.commit).toMatch(/^[0-9a-f]{40}\+dirty$/u);
+  });
+});
+
+describe('incremental build', () => {
+  it('carries unchanged loadouts over and rebuilds only the changed one, with the same outputs as a clean build', async () => {
+    const { root } = twoVersionCatalogue();
+    const out = join(root, 'dist');
+    const now = new Date('2026-03-01T00:00:00Z');
+    const first = await buildCatalogue({ root, out, baseUrl: BASE, now });
+    expect(first.reused).toEqual([]);
+    const second = await buildCatalogue({ root, out, baseUrl: BASE, now });
+    expect(second.reused).toEqual(['plain', 'tools']);
+    expect(second.loadouts).toEqual(first.loadouts);
+
+    writeFileSync(join(root, 'loadouts/plain/AGENTS.md'), '# Plain\n\nChanged in the working tree.\n');
+    const third = await buildCatalogue({ root, out, baseUrl: BASE, now });
+    expect(third.reused).toEqual(['tools']);
+    expect(readFileSync(join(out, 'raw/plain/latest/AGENTS.md'), 'utf8')).toContain('Changed in the working tree.');
+
+    const clean = join(root, 'clean');
+    await buildCatalogue({ root, out: clean, baseUrl: BASE, now, clean: true });
+    expect(treeEntries(out)).toEqual(treeEntries(clean));
+    expect(differingFiles(out, clean)).toEqual([]);
+  });
+
+  it('brings the standby tree up to date in place, build after build, with the same outputs as a clean build (issue 13)', async () => {
+    const { root } = twoVersionCatalogue();
+    writeLoadout(root, { id: 'gone-soon', title: 'Gone Soon' });
+    commitAll(root, 'gone-soon', '2026-03-01T10:00:00Z');
+    const out = join(root, 'dist');
+    const now = new Date('2026-03-02T00:00:00Z');
+    const liveIno = (): bigint => statSync(realpathSync(out), { bigint: true }).ino;
+    const steps: [string, () => void][] = [
+      ['nothing changed', () => undefined],
+      ['plain changed', () => writeFileSync(join(root, 'loadouts/plain/AGENTS.md'), '# Plain\n\nChanged once.\n')],
+      ['tools changed too', () => writeFileSync(join(root, 'loadouts/tools/rules/style.md'), rule('Use strict mode. Prefer const. No any. Name things well.').content)],
+      ['a loadout removed, one added', () => {
+        rmSync(join(root, 'loadouts/gone-soon'), { recursive: true });
+        writeLoadout(root, { id: 'newcomer', title: 'Newcomer', files: [...baseFiles('Newcomer', '# Newcomer\n\nNew here.\n'), ...skillFiles] });
+      }],
+      ['plain changed back', () => writeFileSync(join(root, 'loadouts/plain/AGENTS.md'), readFileSync(join(root, 'loadouts/tools/AGENTS.md'), 'utf8').replace('Tools', 'Plain'))],
+      ['the removed loadout back', () => writeLoadout(root, { id: 'gone-soon', title: 'Gone Soon' })],
+    ];
+    await buildCatalogue({ root, out, baseUrl: BASE, now });
+    for (const [i, [name, change]] of steps.entries()) {
+      change();
+      // Every rebuild, the first after the cold build too, updates the standby in place (the
+      // cold build's standby is its copy by links; later, the tree live two builds before).
+      const standby = findStandby(out);
+      expect(standby, name).toBeDefined();
+      const standbyIno = statSync(standby ?? '', { bigint: true }).ino;
+      const result = await buildCatalogue({ root, out, baseUrl: BASE, now });
+      expect(result.written, name).toBe(true);
+      expect(liveIno(), name).toBe(standbyIno);
+      const clean = join(root, `clean-${i}`);
+      await buildCatalogue({ root, out: clean, baseUrl: BASE, now, clean: true });
+      expect(treeEntries(out), name).toEqual(treeEntries(clean));
+      expect(differingFiles(out, clean), name).toEqual([]);
+    }
+  });
+
+  it('tells unchanged loadouts by their folder stamps and by git, without reading them (issue 13)', async () => {
+    const { root } = twoVersionCatalogue();
+    writeLoadout(root, { id: 'third', title: 'Third' });
+    commitAll(root, 'third', '2026-03-01T10:00:00Z');
+    const out = join(root, 'dist');
+    const now = new Date('2026-03-02T00:00:00Z');
+    const build = async (): Promise<Awaited<ReturnType<typeof buildCatalogue>>> => buildCatalogue({ root, out, baseUrl: BASE, now });
+    expect((await build()).read).toEqual(['plain', 'third', 'tools']);
+    // Files changed less than RACY_MS before they were read get no stamp, so they are read again.
+    expect((await build()).read).toEqual(['plain', 'third', 'tools']);
+    await new Promise((resolve) => setTimeout(resolve, RACY_MS + 200));
+    expect((await build()).read).toEqual(['plain', 'third', 'tools']);
+    const steps: [string, () => void, string[]][] = [
+      ['nothing changed', () => undefined, []],
+      ['a file rewritten', () => writeFileSync(join(root, 'loadouts/third/AGENTS.md'), '# Third\n\nChanged.\n'), ['third']],
+      ['a file added deep down', () => writeFileSync(join(root, 'loadouts/tools/skills/add-test/references/extra.md'), 'extra\n'), ['third', 'tools']],
+      ['that file removed', () => rmSync(join(root, 'loadouts/tools/skills/add-test/references/extra.md')), ['third', 'tools']],
+      ['the change committed', () => commitAll(root, 'third changed', '2026-03-03T10:00:00Z'), ['third', 'tools']],
+      ['a commit outside loadouts/', () => {
+        writeFileSync(join(root, 'NOTES.md'), 'notes\n');
+        commitAll(root, 'notes', '2026-03-04T10:00:00Z');
+      }, ['third', 'tools']],
+      ['the last commit amended (history rewritten)', () => git(root, ['commit', '-q', '--amend', '-m', 'notes, reworded']), ['plain', 'third', 'tools']],
+    ];
+    for (const [name, change, read] of steps) {
+      change();
+      const result = await build();
+      expect(result.read, name).toEqual(read);
+      if (name === 'a file added deep down') {
+        // The file is not in the manifest: the listing check refuses the build.
+        expect(result.refused, name).toEqual(['tools']);
+        continue;
+      }
+      expect(result.written, name).toBe(true);
+      const clean = join(root, 'clean');
+      rmSync(clean, { recursive: true, force: true });
+      rmSync(treesFolderOf(clean), { recursive: true, force: true });
+      await buildCatalogue({ root, out: clean, baseUrl: BASE, now, clean: true });
+      expect(differingFiles(out, clean), name).toEqual([]);
+    }
+    expect(readJson<PublishedRecord>(join(out, 'api/loadouts/third.json')).verification.commit).toBe(git(root, ['log', '-1', '--format=%H', '--', 'loadouts/third']).trim());
+  });
+
+  it('rebuilds everything for another base URL, and with clean', async () => {
+    const { root } = twoVersionCatalogue();
+    const out = join(root, 'dist');
+    await buildCatalogue({ root, out, baseUrl: BASE });
+    expect((await buildCatalogue({ root, out, baseUrl: 'https://other.test' })).reused).toEqual([]);
+    expect(readJson<PublishedRecord>(join(out, 'api/loadouts/tools.json')).api_url).toBe('https://other.test/api/loadouts/tools.json');
+    expect((await buildCatalogue({ root, out, baseUrl: 'https://other.test', clean: true })).reused).toEqual([]);
+  });
+
+  it('rebuilds a loadout whose history changed even when its files did not', async () => {
+    const { root } = twoVersionCatalogue();
+    const out = join(root, 'dist');
+    await buildCatalogue({ root, out, baseUrl: BASE });
+    writeFileSync(join(root, 'loadouts/plain/AGENTS.md'), '# Plain\n\nNew text.\n');
+    await buildCatalogue({ root, out, baseUrl: BASE });
+    commitAll(root, 'plain text', '2026-04-01T10:00:00Z');
+    const after = await buildCatalogue({ root, out, baseUrl: BASE });
+    expect(after.reused).toEqual(['tools']);
+    expect(readJson<PublishedRecord>(join(out, 'api/loadouts/plain.json')).updated).toBe('2026-04-01');
+  });
+});

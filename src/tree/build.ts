@@ -26,6 +26,7 @@ import { normaliseBaseUrl } from '../tree-format/addresses.js';
 import { buildLoadouts } from './build-loadouts.js';
 import { BUILD_CACHE_FILE, buildCacheText, fingerprintBuild } from './incremental/cache.js';
 import { writeCatalogueDocuments } from './render/catalogue-documents.js';
+import { digestVersionsDocuments, type SigningSettings } from './render/signed-snapshot.js';
 import { openRepository } from './history/history.js';
 import { openTrees } from './write/output.js';
 import { linkEntriesInPool, startPool } from './pool/pool.js';
@@ -50,6 +51,11 @@ export interface BuildOptions {
    * bytes (a test compares the two).
    */
   concurrency?: number;
+  /**
+   * Sign the build with these settings (render/signed-snapshot.ts `takeSigningSettings`); the
+   * tree is unsigned without them. Used on this thread only: never passed to the pool.
+   */
+  signing?: SigningSettings;
   /** Called after each loadout read is done with (for progress on a TTY). */
   onProgress?: (done: number, total: number, id: string) => void;
 }
@@ -111,6 +117,8 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     const names = new Set([...built.loadouts.values()].map((b) => b.state.name));
     // The search index: the live tree's, with the words of the loadouts built now.
     const index = updateIndex(SEARCH_SETTINGS.fields, live?.index, ids, built.vectors);
+    // The signed snapshot's digests of the versions documents: hashed once per store entry.
+    const signing = options.signing === undefined ? undefined : { settings: options.signing, versions: digestVersionsDocuments(trees.store, trees.live, new Map([...built.loadouts].map(([id, b]) => [id, b.state.name]))), now: options.now ?? new Date() };
     const written = await trees.write(
       async (tree, files) => {
         if (tree.origin !== undefined) {
@@ -125,7 +133,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
           const entries = [...built.loadouts].map(([id, b]) => ({ id, name: b.state.name }));
           await Promise.all(slicesOf(entries, SLICE).map((slice) => linkEntriesInPool({ tree: tree.dir, store: trees.store, entries: slice })));
         }
-        await writeCatalogueDocuments(tree, base, [...built.loadouts.values()].map((b) => b.listing), index);
+        await writeCatalogueDocuments(tree, base, [...built.loadouts.values()].map((b) => b.listing), index, signing);
         await tree.write(BUILD_CACHE_FILE, buildCacheText(fingerprint, built.head, built.loadouts, live?.cache));
         return tree.bytes;
       },

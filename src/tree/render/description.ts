@@ -4,6 +4,7 @@
  */
 import { AUTHORING_AGENTS, CATEGORIES, LICENCES, LIMITS } from '../../catalogue/vocabulary.js';
 import { docsUrl, schemaUrl } from '../../tree-format/addresses.js';
+import type { PublishedKey } from '../../tree-format/signing/keys.js';
 
 /** Which server-side pieces are configured (spec: `config`, booleans). */
 export interface ServiceConfigReport {
@@ -22,6 +23,12 @@ export interface ApiDescription {
   endpoints: Record<string, string>;
   fields: Record<string, { type: string; required: boolean | 'browsers'; rule: string }>;
   schema: string;
+  /**
+   * The catalogue's signing keys, present when its tree is signed (DESIGN.md "Signing";
+   * docs/signing.md): `keyid` is the sha256 hex of the raw 32-byte public key, `algorithm`
+   * `ed25519`, `public_key` the raw 32 bytes in base64 (RFC 8032 section 5.1.5).
+   */
+  signing?: { keys: PublishedKey[] };
 }
 
 /** The submission field rules (spec "POST /api/v1/submissions body"). */
@@ -68,10 +75,12 @@ export const ENDPOINTS: Record<string, string> = {
   'GET /raw/{loadout_id}/{version}/{file_path}': 'One file of a pinned version (immutable), or of latest.',
   'GET /download/{loadout_id}/{agent}.zip': 'Zip of the install tree for one agent.',
   'GET /download/{loadout_id}/source.zip': 'Zip of the loadout folder.',
+  'GET /api/v1/snapshot.dsse.json': 'When the catalogue is signed: a DSSE envelope over the sha256 of every versions document and of api/loadouts.json, with generated_at and expires (docs/signing.md).',
+  'GET /api/v1/rotation.dsse.json': 'When the signing key was rotated: the new key list, signed by the previous key.',
 };
 
-/** Builds the description document for `baseUrl` (no trailing slash). Pure. */
-export function describeApi(baseUrl: string, submissionsOpen: boolean, config: ServiceConfigReport): ApiDescription {
+/** Builds the description document for `baseUrl` (no trailing slash), with `signingKeys` when the tree is signed. Pure. */
+export function describeApi(baseUrl: string, submissionsOpen: boolean, config: ServiceConfigReport, signingKeys?: readonly PublishedKey[]): ApiDescription {
   return {
     name: 'Loadout Catalogue',
     version: 1,
@@ -81,5 +90,6 @@ export function describeApi(baseUrl: string, submissionsOpen: boolean, config: S
     endpoints: ENDPOINTS,
     fields: SUBMISSION_FIELDS,
     schema: schemaUrl(baseUrl),
+    ...(signingKeys === undefined || signingKeys.length === 0 ? {} : { signing: { keys: [...signingKeys] } }),
   };
 }

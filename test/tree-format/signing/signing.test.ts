@@ -139,3 +139,15 @@ describe('applyRotations', () => {
     expect(applyRotations(envelope, [old.published.keyid])).toMatchObject({ keyids: [old.published.keyid], applied: 0 });
   });
 });
+
+describe('the published addresses', () => {
+  it('serves the snapshot and the rotation statement as JSON that caches revalidate', async () => {
+    const { cacheControlFor, contentTypeFor, CACHE_REVALIDATE, isPublishedPath } = await import('../../../src/tree-format/tree-headers.js');
+    const { ROTATION_PATH, SNAPSHOT_PATH } = await import('../../../src/tree-format/signing/snapshot.js');
+    for (const path of [SNAPSHOT_PATH, ROTATION_PATH]) {
+      expect(isPublishedPath(path)).toBe(true);
+      expect(cacheControlFor(path)).toBe(CACHE_REVALIDATE);
+      expect(contentTypeFor(path)).toBe('application/json; charset=utf-8');
+    }
+  });
+});

@@ -167,10 +167,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--dry-run', 'show what would be written and its context cost; write nothing')
     .option('--force', 'overwrite files you changed since they were installed')
     .option('--json', 'print the outcomes (one per agent) as JSON')
-    .action(async (id: string, opts: { agent: string; dir: string; global?: boolean; version?: string; from: string; frozen?: boolean; dryRun?: boolean; force?: boolean; json?: boolean }) => {
+    .option('--require-signed', 'refuse a catalogue that is not signed (docs/signing.md)')
+    .option('--trust-key <keyid>', 'also trust this signing key id, after checking it with the maintainers (repeatable)', (v: string, all: string[]) => [...all, v], [] as string[])
+    .action(async (id: string, opts: { agent: string; dir: string; global?: boolean; version?: string; from: string; frozen?: boolean; dryRun?: boolean; force?: boolean; json?: boolean; requireSigned?: boolean; trustKey: string[] }) => {
       const { installCommand } = await import('./commands/install.js');
       code = await installCommand(
-        { id, agent: opts.agent, dir: opts.dir, global: opts.global === true, from: opts.from, frozen: opts.frozen === true, dryRun: opts.dryRun === true, force: opts.force === true, json: opts.json === true, ...(opts.version === undefined ? {} : { version: opts.version }) },
+        { id, agent: opts.agent, dir: opts.dir, global: opts.global === true, from: opts.from, frozen: opts.frozen === true, dryRun: opts.dryRun === true, force: opts.force === true, json: opts.json === true, signing: { requireSigned: opts.requireSigned === true, trustKeys: opts.trustKey }, ...(opts.version === undefined ? {} : { version: opts.version }) },
         out,
         err,
       );
@@ -183,9 +185,11 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--global', 'the installs in your home folder')
     .option('--from <url-or-dir>', "read every catalogue here instead of each install's source")
     .option('--json', 'print [{id, agent, installed, latest, outdated, changed, source}] as JSON')
-    .action(async (opts: { dir: string; global?: boolean; from?: string; json?: boolean }) => {
+    .option('--require-signed', 'refuse a catalogue that is not signed (docs/signing.md)')
+    .option('--trust-key <keyid>', 'also trust this signing key id, after checking it with the maintainers (repeatable)', (v: string, all: string[]) => [...all, v], [] as string[])
+    .action(async (opts: { dir: string; global?: boolean; from?: string; json?: boolean; requireSigned?: boolean; trustKey: string[] }) => {
       const { outdatedCommand } = await import('./commands/outdated.js');
-      code = await outdatedCommand({ dir: opts.dir, global: opts.global === true, json: opts.json === true, ...(opts.from === undefined ? {} : { from: opts.from }) }, out, err);
+      code = await outdatedCommand({ dir: opts.dir, global: opts.global === true, json: opts.json === true, signing: { requireSigned: opts.requireSigned === true, trustKeys: opts.trustKey }, ...(opts.from === undefined ? {} : { from: opts.from }) }, out, err);
     });
 
   program
@@ -200,10 +204,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     .option('--dry-run', 'show the changes; write nothing')
     .option('--force', 'overwrite files you changed since they were installed')
     .option('--json', 'print {updates, current, written} as JSON')
-    .action(async (ids: string[], opts: { agent?: string; to?: string; from?: string; dir: string; global?: boolean; dryRun?: boolean; force?: boolean; json?: boolean }) => {
+    .option('--require-signed', 'refuse a catalogue that is not signed (docs/signing.md)')
+    .option('--trust-key <keyid>', 'also trust this signing key id, after checking it with the maintainers (repeatable)', (v: string, all: string[]) => [...all, v], [] as string[])
+    .action(async (ids: string[], opts: { agent?: string; to?: string; from?: string; dir: string; global?: boolean; dryRun?: boolean; force?: boolean; json?: boolean; requireSigned?: boolean; trustKey: string[] }) => {
       const { updateCommand } = await import('./commands/update.js');
       const { agent, to, from } = opts;
-      code = await updateCommand({ ids, dir: opts.dir, global: opts.global === true, dryRun: opts.dryRun === true, force: opts.force === true, json: opts.json === true, ...(agent === undefined ? {} : { agent }), ...(to === undefined ? {} : { to }), ...(from === undefined ? {} : { from }) }, out, err);
+      code = await updateCommand({ ids, dir: opts.dir, global: opts.global === true, dryRun: opts.dryRun === true, force: opts.force === true, json: opts.json === true, signing: { requireSigned: opts.requireSigned === true, trustKeys: opts.trustKey }, ...(agent === undefined ? {} : { agent }), ...(to === undefined ? {} : { to }), ...(from === undefined ? {} : { from }) }, out, err);
     });
 
   program

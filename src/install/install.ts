@@ -16,7 +16,8 @@ import { openCatalogue } from './catalogue/catalogue-reader.js';
 import type { ContextCost } from '../layout/context-cost.js';
 import { fetchVersion, type FetchedVersion } from './catalogue/fetch-version.js';
 import type { ManualStep } from '../layout/layout.js';
-import { readLock, withEntries, type LockEntry } from './project/lock.js';
+import { readLock, withEntries, withTrust, type LockEntry } from './project/lock.js';
+import type { SigningPolicy } from './catalogue/signed-catalogue.js';
 import { currentBytesReader, prepareInstall, type PreparedInstall } from './prepare.js';
 import { projectScope, type InstallScope } from './project/scope.js';
 import { applyChanges, foldersToCreate, type FileChange } from './project/transaction.js';
@@ -40,6 +41,8 @@ export interface InstallOptions {
   dryRun?: boolean;
   /** Overwrite targets the user changed, and write targets outside the agent's own locations (with a warning). */
   force?: boolean;
+  /** How signatures are treated (`--require-signed`, `--trust-key`; catalogue/signed-catalogue.ts). */
+  signing?: SigningPolicy;
 }
 
 /** What an install did (or, with `dryRun` or conflicts, would do) for one agent. */
@@ -59,6 +62,10 @@ export interface InstallOutcome {
   unchanged: string[];
   /** Context cost of this version for this agent (`context-cost.ts`). */
   context: ContextCost;
+  /** The catalogue's verified signature (key ids and the snapshot's `generated_at`), or null when it is unsigned. */
+  signed: { keyids: string[]; generated_at: string } | null;
+  /** A one-line notice about the catalogue's signing (unsigned, or a key rotation followed). */
+  notice?: string;
   /** True when files were written and the lock updated. */
   installed: boolean;
 }
@@ -82,10 +89,12 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
   if (options.version !== undefined && !VERSION_PATTERN.test(options.version)) throw new LoadoutError('usage', `--version is ${JSON.stringify(options.version)} (expected MAJOR.MINOR.PATCH, such as 1.2.0)`);
   if (options.agents.length === 0) throw new LoadoutError('usage', '--agent names no agent (expected one or more agent ids, or detected)');
   const scope = options.scope ?? projectScope(options.dir);
-  const catalogue = openCatalogue(options.from);
   const lock = await readLock(scope.root, scope.lockPath);
+  const source = lockSource(options.from);
+  const catalogue = openCatalogue(options.from, { ...options.signing, ...(lock.trust?.[source] === undefined ? {} : { pinned: lock.trust[source] }) });
   const force = options.force === true;
   const versions = await catalogue.readVersions(options.id);
+  const signing = await catalogue.signing();
   const fetched = new Map<string, Promise<FetchedVersion>>();
   const fetchOnce = (version: string): Promise<FetchedVersion> => {
     let promise = fetched.get(version);
@@ -126,6 +135,8 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
     written: [],
     unchanged: prepared.files.filter((f) => f.state === 'same').map((f) => f.target),
     context: prepared.context,
+    signed: signing.snapshot === undefined ? null : { keyids: signing.trust?.keyids ?? [], generated_at: signing.snapshot.generated_at },
+    ...(signing.notice === undefined ? {} : { notice: signing.notice }),
     installed: false,
   }));
   if (outcomes.some((o) => o.conflicts.length > 0) || options.dryRun === true) return outcomes;
@@ -153,7 +164,7 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
       created,
     ),
   );
-  await applyChanges(scope.root, [...changes.values()], withEntries(lock, entries), scope.lockPath);
+  await applyChanges(scope.root, [...changes.values()], withTrust(withEntries(lock, entries), source, signing.trust), scope.lockPath);
   return outcomes.map((o) => ({ ...o, written: o.files.map((f) => f.target).filter((t) => changes.has(t)), installed: true }));
 }
 

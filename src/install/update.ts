@@ -15,9 +15,10 @@ import { openCatalogue } from './catalogue/catalogue-reader.js';
 import { changelogBetween, type Changelog } from './changelog.js';
 import { measureContext, type ContextCost } from '../layout/context-cost.js';
 import { fetchVersion } from './catalogue/fetch-version.js';
-import { withCreatedFolders } from './install.js';
+import { lockSource, withCreatedFolders } from './install.js';
 import type { ManualStep } from '../layout/layout.js';
-import { readLock, withEntries, type LockEntry } from './project/lock.js';
+import { readLock, withEntries, withTrust, type LockEntry } from './project/lock.js';
+import type { SigningPolicy } from './catalogue/signed-catalogue.js';
 import { currentBytesReader, prepareInstall } from './prepare.js';
 import type { InstallScope } from './project/scope.js';
 import { applyChanges, foldersToCreate, type FileChange } from './project/transaction.js';
@@ -37,6 +38,8 @@ export interface UpdateOptions {
   dryRun?: boolean;
   /** Overwrite files the user changed, and act on targets outside the agent's own locations (with a warning). */
   force?: boolean;
+  /** How signatures are treated (`--require-signed`, `--trust-key`; catalogue/signed-catalogue.ts). */
+  signing?: SigningPolicy;
 }
 
 /**
@@ -78,6 +81,8 @@ export interface UpdateOutcome {
   current: { id: string; agent: Agent; version: string }[];
   /** True when files and the lock were written. */
   written: boolean;
+  /** One-line notices about the catalogues' signing (unsigned, or a key rotation followed). */
+  notices: string[];
 }
 
 const encoder = new TextEncoder();
@@ -99,13 +104,18 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
 
   const pending = new Map<string, Uint8Array | null>();
   const current = currentBytesReader(scope.root, pending);
-  const outcome: UpdateOutcome = { updates: [], current: [], written: false };
+  const outcome: UpdateOutcome = { updates: [], current: [], written: false, notices: [] };
+  let trusted = lock;
   const changes = new Map<string, FileChange>();
   const entries: LockEntry[] = [];
   for (const entry of selected) {
     const source = options.from ?? entry.source;
-    const catalogue = openCatalogue(source);
+    const key = lockSource(source);
+    const catalogue = openCatalogue(source, { ...options.signing, ...(lock.trust?.[key] === undefined ? {} : { pinned: lock.trust[key] }) });
     const doc = await catalogue.readVersions(entry.id);
+    const signing = await catalogue.signing();
+    trusted = withTrust(trusted, key, signing.trust);
+    if (signing.notice !== undefined && !outcome.notices.includes(signing.notice)) outcome.notices.push(signing.notice);
     const to = options.to ?? doc.latest;
     if (to === entry.version) {
       outcome.current.push({ id: entry.id, agent: entry.agent, version: to });
@@ -166,6 +176,6 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
 
   const created = await foldersToCreate(scope.root, [...changes.values()].filter((c) => 'bytes' in c).map((c) => c.target));
   const finalEntries = entries.map((e) => withCreatedFolders(e, created));
-  await applyChanges(scope.root, [...changes.values()], withEntries(lock, finalEntries), scope.lockPath);
+  await applyChanges(scope.root, [...changes.values()], withEntries(trusted, finalEntries), scope.lockPath);
   return { ...outcome, written: true };
 }

@@ -7,6 +7,9 @@
  * path is checked before it becomes part of a path or URL, and every read stays inside the
  * catalogue: a file of a built tree must resolve inside its folder after symbolic links,
  * and every URL fetched, redirects included, must lie below the catalogue's base URL.
+ *
+ * A signed catalogue's snapshot is verified before the first versions document is used, and
+ * every versions document must have the digest the snapshot lists (`signed-catalogue.ts`).
  */
 import { readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,6 +20,7 @@ import { LoadoutError } from '../../catalogue/errors.js';
 import { describePathProblem } from '../../catalogue/file-path.js';
 import { SLUG_PATTERN, VERSION_PATTERN } from '../../catalogue/vocabulary.js';
 import { parseVersionsDocument } from './versions-document.js';
+import { checkCatalogueSigning, checkVersionsDigest, type CatalogueTrust, type DocumentReader, type SigningPolicy, type SigningState } from './signed-catalogue.js';
 
 /** A catalogue to install from. */
 export interface CatalogueReader {
@@ -29,15 +33,41 @@ export interface CatalogueReader {
   readVersions(id: string): Promise<VersionsDocument>;
   /** @throws LoadoutError `not_found`, `invalid_content` (a bad id, version or path, or a read that would leave the catalogue) or `io`. */
   readRaw(id: string, version: string, path: string): Promise<Uint8Array>;
+  /**
+   * The catalogue's signing, checked once (`signed-catalogue.ts`): done before any versions
+   * document is used. @throws the refusals of `checkCatalogueSigning`
+   */
+  signing(): Promise<SigningState>;
+}
+
+/** Options of {@link openCatalogue}. */
+export interface OpenCatalogueOptions extends SigningPolicy {
+  /** What the lock keeps for this catalogue (its `trust` entry), if anything. */
+  pinned?: CatalogueTrust;
 }
 
 /** At most this many redirects are followed for one address. */
 const MAX_REDIRECTS = 5;
 
 /** Opens `from`: an `http(s)://` base URL, or else a folder holding a built tree. */
-export function openCatalogue(from: string): CatalogueReader {
-  return /^https?:\/\//u.test(from) ? httpCatalogue(from.replace(/\/+$/u, '')) : folderCatalogue(from);
+export function openCatalogue(from: string, options: OpenCatalogueOptions = {}): CatalogueReader {
+  return /^https?:\/\//u.test(from) ? httpCatalogue(from.replace(/\/+$/u, ''), options) : folderCatalogue(from, options);
 }
+
+/** The signing check of a catalogue, run once on first use. */
+function signingOnce(read: DocumentReader, location: string, options: OpenCatalogueOptions): () => Promise<SigningState> {
+  let state: Promise<SigningState> | undefined;
+  return () => (state ??= checkCatalogueSigning(read, location, options.pinned, options));
+}
+
+/** `read` answering undefined for a document the catalogue does not have. */
+const orMissing =
+  (read: (path: string) => Promise<Uint8Array>): DocumentReader =>
+  (path) =>
+    read(path).catch((error: unknown) => {
+      if (error instanceof LoadoutError && error.code === 'not_found') return undefined;
+      throw error;
+    });
 
 /**
  * Refuses an id, version or file path that is not of its form, before it reaches an address.
@@ -54,7 +84,7 @@ function checkAddressParts(id: string, version: string | undefined, path: string
   if (problem !== undefined) throw new LoadoutError('invalid_content', `${problem} (expected an address inside the catalogue)`);
 }
 
-function folderCatalogue(dir: string): CatalogueReader {
+function folderCatalogue(dir: string, options: OpenCatalogueOptions): CatalogueReader {
   // The catalogue's real path, and where its links may lead (itself, and a built tree's store).
   let root: Promise<{ real: string; regions: string[] }> | undefined;
   const read = async (path: string, what: string): Promise<Buffer> => {
@@ -75,11 +105,20 @@ function folderCatalogue(dir: string): CatalogueReader {
       throw failed(cause, real);
     });
   };
+  const signing = signingOnce(
+    orMissing((path) => read(path, path)),
+    dir,
+    options,
+  );
   return {
     location: dir,
+    signing,
     async readVersions(id) {
       checkAddressParts(id, undefined, undefined);
-      return parseVersionsDocument(id, (await read(`api/loadouts/${id}/versions.json`, `loadout ${id}`)).toString('utf8'), join(dir, 'api/loadouts', id, 'versions.json'));
+      const [bytes, { snapshot }] = await Promise.all([read(`api/loadouts/${id}/versions.json`, `loadout ${id}`), signing()]);
+      const where = join(dir, 'api/loadouts', id, 'versions.json');
+      checkVersionsDigest(snapshot, id, bytes, where);
+      return parseVersionsDocument(id, bytes.toString('utf8'), where);
     },
     async readRaw(id, version, path) {
       checkAddressParts(id, version, path);
@@ -88,7 +127,7 @@ function folderCatalogue(dir: string): CatalogueReader {
   };
 }
 
-function httpCatalogue(base: string): CatalogueReader {
+function httpCatalogue(base: string, options: OpenCatalogueOptions): CatalogueReader {
   const below = new URL(`${base}/`);
   const isInside = (url: URL): boolean => url.origin === below.origin && url.pathname.startsWith(below.pathname);
   const outside = (what: string, url: URL, how: string): LoadoutError =>
@@ -119,12 +158,20 @@ function httpCatalogue(base: string): CatalogueReader {
       return response;
     }
   };
+  const signing = signingOnce(
+    orMissing(async (path) => new Uint8Array(await (await get(`${base}/${path}`, path)).arrayBuffer())),
+    base,
+    options,
+  );
   return {
     location: base,
+    signing,
     async readVersions(id) {
       checkAddressParts(id, undefined, undefined);
       const url = versionsUrl(base, id);
-      return parseVersionsDocument(id, await (await get(url, `loadout ${id}`)).text(), url);
+      const [bytes, { snapshot }] = await Promise.all([get(url, `loadout ${id}`).then(async (r) => new Uint8Array(await r.arrayBuffer())), signing()]);
+      checkVersionsDigest(snapshot, id, bytes, url);
+      return parseVersionsDocument(id, Buffer.from(bytes).toString('utf8'), url);
     },
     async readRaw(id, version, path) {
       checkAddressParts(id, version, path);

@@ -54,10 +54,19 @@ export interface LockEntry {
   folders?: string[];
 }
 
+/** What the lock keeps of a signed catalogue (docs/signing.md): the key ids it trusts and the newest snapshot time seen. */
+export interface LockedTrust {
+  keyids: string[];
+  /** ISO 8601 UTC `generated_at` of the newest signed snapshot accepted (older ones are refused as rollbacks). */
+  generated_at: string;
+}
+
 /** The lock document. */
 export interface LockFile {
   lockfileVersion: 1;
   installs: LockEntry[];
+  /** Signed catalogues by source (base URL or absolute folder, as in {@link LockEntry.source}); absent until one is used. */
+  trust?: Record<string, LockedTrust>;
 }
 
 const SHA256 = /^[0-9a-f]{64}$/u;
@@ -101,6 +110,18 @@ function entryProblems(entry: unknown, at: string): string[] {
   return problems;
 }
 
+/** The problems of the lock's `trust` field, each naming its source. */
+function trustProblems(trust: unknown): string[] {
+  if (trust === undefined) return [];
+  if (!isObject(trust)) return [`trust is ${show(trust)} (expected an object of catalogue: {keyids, generated_at})`];
+  const problems: string[] = [];
+  for (const [source, entry] of Object.entries(trust)) {
+    const ok = isObject(entry) && Array.isArray(entry['keyids']) && entry['keyids'].length > 0 && entry['keyids'].every((k) => typeof k === 'string' && SHA256.test(k)) && typeof entry['generated_at'] === 'string' && !Number.isNaN(Date.parse(entry['generated_at']));
+    if (!ok) problems.push(`trust[${show(source)}] is ${show(entry)} (expected {keyids: [64 hex digits, …], generated_at: ISO 8601 time})`);
+  }
+  return problems;
+}
+
 /**
  * Parses and checks a lock document; `where` names it in messages.
  * @throws LoadoutError `invalid_content` naming the first problem (field and what was expected)
@@ -114,7 +135,10 @@ export function parseLock(text: string, where: string): LockFile {
   }
   const problems: string[] = [];
   if (!isObject(doc) || doc['lockfileVersion'] !== 1 || !Array.isArray(doc['installs'])) problems.push('expected {"lockfileVersion": 1, "installs": [...]}');
-  else doc['installs'].forEach((entry: unknown, i) => problems.push(...entryProblems(entry, `installs[${i}]`)));
+  else {
+    doc['installs'].forEach((entry: unknown, i) => problems.push(...entryProblems(entry, `installs[${i}]`)));
+    problems.push(...trustProblems(doc['trust']));
+  }
   if (problems.length > 0) {
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
     throw new LoadoutError('invalid_content', `${where} is not a loadout lock file: ${problems[0] ?? ''}${more}; nothing was changed`, { hint: 'Fix or delete it; a lock that names paths outside the project or in .git is never acted on.' });
@@ -143,7 +167,14 @@ export function withEntries(lock: LockFile, entries: readonly LockEntry[], remov
   const same = (a: { id: string; agent: string }, b: { id: string; agent: string }): boolean => a.id === b.id && a.agent === b.agent;
   const installs = [...lock.installs.filter((e) => !entries.some((n) => same(n, e)) && !removed.some((r) => same(r, e))), ...entries];
   installs.sort((a, b) => (a.id === b.id ? (a.agent < b.agent ? -1 : 1) : a.id < b.id ? -1 : 1));
-  return { lockfileVersion: 1, installs };
+  return { ...lock, lockfileVersion: 1, installs };
+}
+
+/** `lock` keeping `trust` for the catalogue `source` (nothing changes when `trust` is undefined: an unsigned catalogue); sources sorted. Pure. */
+export function withTrust(lock: LockFile, source: string, trust: LockedTrust | undefined): LockFile {
+  if (trust === undefined) return lock;
+  const all = { ...lock.trust, [source]: { keyids: [...trust.keyids].sort(), generated_at: trust.generated_at } };
+  return { ...lock, trust: Object.fromEntries(Object.entries(all).sort(([a], [b]) => (a < b ? -1 : 1))) };
 }
 
 /** The lock document's text. */

@@ -25,6 +25,7 @@ import type { CheckRun } from '../verify/run.js';
 import { normaliseBaseUrl } from '../tree-format/addresses.js';
 import { buildLoadouts } from './build-loadouts.js';
 import { BUILD_CACHE_FILE, buildCacheText, fingerprintBuild } from './incremental/cache.js';
+import { readGuides } from '../pages/guides.js';
 import { writeCatalogueDocuments } from './render/catalogue-documents.js';
 import { openRepository } from './history/history.js';
 import { openTrees } from './write/output.js';
@@ -125,7 +126,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
           const entries = [...built.loadouts].map(([id, b]) => ({ id, name: b.state.name }));
           await Promise.all(slicesOf(entries, SLICE).map((slice) => linkEntriesInPool({ tree: tree.dir, store: trees.store, entries: slice })));
         }
-        await writeCatalogueDocuments(tree, base, [...built.loadouts.values()].map((b) => b.listing), index);
+        await writeCatalogueDocuments(tree, base, [...built.loadouts.values()].map((b) => b.listing), index, readGuides(join(options.root, 'docs')));
         await tree.write(BUILD_CACHE_FILE, buildCacheText(fingerprint, built.head, built.loadouts, live?.cache));
         return tree.bytes;
       },

@@ -8,6 +8,7 @@
 import { readAuthoringSchema } from '../../catalogue/schema.js';
 import { PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
 import { ADAPTER_TARGETS, SKILL_DIRS } from '../../layout/layout.js';
+import type { Guide, GuideImage } from '../../pages/guides.js';
 import { writeCataloguePages, type CataloguePageRecord } from '../../pages/write.js';
 import { skillsDocument, SKILLS_PATH, writeSearchIndex } from '../../search/index-file.js';
 import type { InvertedIndex } from '../../search/inverted-index.js';
@@ -21,11 +22,17 @@ import { writeCatalogueDiscovery } from './skill-discovery.js';
 /**
  * Writes the documents for the loadouts `listings` (sorted by id, as cache.ts keeps them)
  * into `tree`, with `index`, the whole search index of those loadouts (search/inverted-index.ts),
- * and the catalogue's Agent Skills discovery indexes (skill-discovery.ts), whose loadouts'
- * own files must be in the tree already.
+ * the catalogue's Agent Skills discovery indexes (skill-discovery.ts), whose loadouts'
+ * own files must be in the tree already, and the pages of the repository's guides `docs`.
  * @throws LoadoutError `internal` from the tree on a bad path; the file system's error.
  */
-export async function writeCatalogueDocuments(tree: OutputTree, base: string, listings: readonly CatalogueListing[], index: InvertedIndex): Promise<void> {
+export async function writeCatalogueDocuments(
+  tree: OutputTree,
+  base: string,
+  listings: readonly CatalogueListing[],
+  index: InvertedIndex,
+  docs: { guides: readonly Guide[]; images: readonly GuideImage[] } = { guides: [], images: [] },
+): Promise<void> {
   const rows = listings.map((l) => l.row);
   // The list carries the same fields as a search result row.
   await tree.writeJson('api/loadouts.json', { total: rows.length, loadouts: rows });
@@ -44,7 +51,7 @@ export async function writeCatalogueDocuments(tree: OutputTree, base: string, li
   await writeSearchIndex(tree, { settings: SEARCH_SETTINGS, rows, index });
   await tree.write(SKILLS_PATH, skillsDocument(listings.map((l) => l.skills)));
   const pages = listings.map(({ row, published, author }): CataloguePageRecord => ({ ...row, categories: row.categories as CataloguePageRecord['categories'], updated: row.updated ?? undefined, ...(published === null ? {} : { published }), author, verification: { verified: row.verified } }));
-  await writeCataloguePages(tree, base, pages);
+  await writeCataloguePages(tree, base, pages, docs);
   await writeCatalogueDiscovery(tree, listings.map(({ row, discovery }) => ({ id: row.id, featured: row.featured, ...(row.updated === null ? {} : { updated: row.updated }), discovery })));
 }
 

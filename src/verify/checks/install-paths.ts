@@ -1,11 +1,12 @@
 /**
  * `install-paths`: for every agent of published records, each install target is a normalised
- * relative path inside the project, no two files share a target, skill files sit in their
+ * relative path inside the project, no two files share a target, no target is a folder of
+ * another or differs from it only in case (`describePathClashes`), skill files sit in their
  * skill's folder, each target is where the agent discovers that kind of file, and rules carry
  * the front matter the agent needs to apply them (Cursor: `alwaysApply`, `globs` or
  * `description`; Copilot: `applyTo`) (DESIGN.md sections 3, 4 and 8).
  */
-import { describePathProblem } from '../../catalogue/file-path.js';
+import { describePathClashes, describePathProblem } from '../../catalogue/file-path.js';
 import type { FrontMatter } from '../../catalogue/front-matter.js';
 import { PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
 import { isDiscoverable } from '../../layout/discovery.js';
@@ -56,6 +57,9 @@ export const installPaths: Check = {
         }
         if (entry.role === 'rules') findings.push(...checkRuleFrontMatter(entry.path, context.view(entry.path)?.frontMatter, agent, target));
       });
+      for (const clash of describePathClashes(taken.keys())) {
+        findings.push({ ...atPointer(context, '/files'), message: `${taken.get(clash.path) ?? ''}: ${agent} target ${clash.message}` });
+      }
     }
     return judge(findings, `${plural(targets, 'install target')} across ${PUBLISHED_AGENTS.length} agents`, (n) => plural(n, 'install path problem'));
   },

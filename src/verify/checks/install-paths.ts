@@ -37,6 +37,7 @@ export const installPaths: Check = {
     let targets = 0;
     for (const agent of PUBLISHED_AGENTS) {
       const taken = new Map<string, string>();
+      const pointers = new Map<string, string>();
       manifest.files.forEach((entry, index) => {
         const { target, overridden } = resolveInstallTarget(entry, agent);
         if (target === null) return;
@@ -52,13 +53,14 @@ export const installPaths: Check = {
           findings.push({ ...atPointer(context, pointer), message: `${entry.path}: ${agent} target "${target}" is also the target of ${other} (expected one file per target)` });
         }
         taken.set(target, entry.path);
+        pointers.set(target, pointer);
         if (!isDiscoverable(entry.role, agent, target)) {
           findings.push({ ...atPointer(context, pointer), message: `${entry.path}: ${agent} target "${target}" is not where ${agent} reads ${entry.role} files, so it would be ignored` });
         }
         if (entry.role === 'rules') findings.push(...checkRuleFrontMatter(entry.path, context.view(entry.path)?.frontMatter, agent, target));
       });
       for (const clash of describePathClashes(taken.keys())) {
-        findings.push({ ...atPointer(context, '/files'), message: `${taken.get(clash.path) ?? ''}: ${agent} target ${clash.message}` });
+        findings.push({ ...atPointer(context, pointers.get(clash.path) ?? '/files'), message: `${taken.get(clash.path) ?? ''}: ${agent} target ${clash.message}` });
       }
     }
     return judge(findings, `${plural(targets, 'install target')} across ${PUBLISHED_AGENTS.length} agents`, (n) => plural(n, 'install path problem'));

@@ -1,11 +1,12 @@
 /**
  * `install-paths`: for every agent of published records, each install target is a normalised
- * relative path inside the project, no two files share a target, skill files sit in their
+ * relative path inside the project, no two files share a target, no target is a folder of
+ * another or differs from it only in case (`describePathClashes`), skill files sit in their
  * skill's folder, each target is where the agent discovers that kind of file, and rules carry
  * the front matter the agent needs to apply them (Cursor: `alwaysApply`, `globs` or
  * `description`; Copilot: `applyTo`) (DESIGN.md sections 3, 4 and 8).
  */
-import { describePathProblem } from '../../catalogue/file-path.js';
+import { describePathClashes, describePathProblem } from '../../catalogue/file-path.js';
 import type { FrontMatter } from '../../catalogue/front-matter.js';
 import { PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
 import { isDiscoverable } from '../../layout/discovery.js';
@@ -36,6 +37,7 @@ export const installPaths: Check = {
     let targets = 0;
     for (const agent of PUBLISHED_AGENTS) {
       const taken = new Map<string, string>();
+      const pointers = new Map<string, string>();
       manifest.files.forEach((entry, index) => {
         const { target, overridden } = resolveInstallTarget(entry, agent);
         if (target === null) return;
@@ -51,11 +53,15 @@ export const installPaths: Check = {
           findings.push({ ...atPointer(context, pointer), message: `${entry.path}: ${agent} target "${target}" is also the target of ${other} (expected one file per target)` });
         }
         taken.set(target, entry.path);
+        pointers.set(target, pointer);
         if (!isDiscoverable(entry.role, agent, target)) {
           findings.push({ ...atPointer(context, pointer), message: `${entry.path}: ${agent} target "${target}" is not where ${agent} reads ${entry.role} files, so it would be ignored` });
         }
         if (entry.role === 'rules') findings.push(...checkRuleFrontMatter(entry.path, context.view(entry.path)?.frontMatter, agent, target));
       });
+      for (const clash of describePathClashes(taken.keys())) {
+        findings.push({ ...atPointer(context, pointers.get(clash.path) ?? '/files'), message: `${taken.get(clash.path) ?? ''}: ${agent} target ${clash.message}` });
+      }
     }
     return judge(findings, `${plural(targets, 'install target')} across ${PUBLISHED_AGENTS.length} agents`, (n) => plural(n, 'install path problem'));
   },

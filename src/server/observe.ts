@@ -49,6 +49,7 @@ export function observeRequests(logger: Logger, metrics: ServerMetrics): Middlew
     const given = c.req.header('x-request-id');
     const id = given !== undefined && REQUEST_ID.test(given) ? given : randomUUID();
     const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    logger.debug({ req_id: id, method: c.req.method }, 'request started');
     let bytes = 0;
     if (outgoing !== undefined) countBody(outgoing, (n) => (bytes += n));
     await next();

@@ -5,7 +5,9 @@
  */
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
+import type { Logger } from 'pino';
 import { describeApi, type ServiceConfigReport } from '../tree/render/description.js';
+import { noteRoute } from './observe.js';
 import { problem } from './problem.js';
 import { BAD_PATH_DETAIL, createStaticServer, decodePathSegments } from './static.js';
 
@@ -20,6 +22,8 @@ export interface AppDependencies {
   config: ServiceConfigReport;
   /** Extra routes (search, MCP, submissions) mounted before the static tree. */
   routes?: ((app: Hono) => void)[];
+  /** Where unexpected errors are logged (default standard error). */
+  logger?: Logger;
 }
 
 /**
@@ -31,6 +35,11 @@ export const READ_API_PATHS = ['/api/*', '/raw/*', '/download/*', '/mcp/server-c
 /** Builds the app. Pure apart from reading `distDir` on requests. */
 export function createApp(deps: AppDependencies): Hono {
   const app = new Hono();
+  // The route pattern that answered, for the request log and metrics (server/observe.ts).
+  app.use('*', async (c, next) => {
+    await next();
+    noteRoute(c);
+  });
   // The path is checked once, before any routing decision: a path with empty segments (`//raw/…`),
   // dot segments or encoded separators reaches no route, no file and no redirect (issue 9 point 2).
   app.use('*', async (c, next) => {
@@ -56,7 +65,8 @@ export function createApp(deps: AppDependencies): Hono {
 
   app.notFound((c) => problem(404, 'not_found', `nothing at ${c.req.path}`));
   app.onError((error) => {
-    console.error(error);
+    if (deps.logger === undefined) console.error(error);
+    else deps.logger.error({ err: error }, 'the app failed to answer');
     return problem(500, 'internal_error', 'the server failed to answer (a bug); the error is logged');
   });
   return app;

@@ -26,7 +26,13 @@ export interface RunningServer {
   /** `http://<host>:<port>` actually bound (port 0 resolves to the chosen port). */
   url: string;
   port: number;
+  /** Closes the server and every connection at once, requests in flight included. */
   close(): Promise<void>;
+  /**
+   * Stops accepting connections and lets the requests in flight finish, for at most
+   * `timeoutMs`; then closes whatever connections are left. Resolves once all are closed.
+   */
+  drain(timeoutMs: number): Promise<void>;
 }
 
 /**
@@ -84,9 +90,31 @@ export function listen(app: Hono, options: ListenOptions): Promise<RunningServer
           server.closeAllConnections();
           server.close(() => done());
         }),
+        drain: (timeoutMs) => drainServer(server as Server, timeoutMs),
       });
     });
     answerClientErrors(server, options.limits?.maxHeaderSize ?? defaultMaxHeaderSize);
+  });
+}
+
+/** How often (ms) a draining server closes the keep-alive connections that went idle. */
+const DRAIN_SWEEP_MS = 50;
+
+/**
+ * {@link RunningServer.drain}: `server.close()` stops accepting; connections with no request
+ * in flight are closed at once and again every {@link DRAIN_SWEEP_MS} (a keep-alive connection
+ * goes idle when its last answer is sent); after `timeoutMs` every connection is closed.
+ */
+function drainServer(server: Server, timeoutMs: number): Promise<void> {
+  return new Promise((done) => {
+    const sweep = setInterval(() => server.closeIdleConnections(), DRAIN_SWEEP_MS);
+    const deadline = setTimeout(() => server.closeAllConnections(), timeoutMs);
+    server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(deadline);
+      done();
+    });
+    server.closeIdleConnections();
   });
 }
 

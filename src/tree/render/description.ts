@@ -59,6 +59,8 @@ export const ENDPOINTS: Record<string, string> = {
   'GET /api/v1/submissions/challenge': 'A new signed ALTCHA proof-of-work challenge for the form\'s widget (CHALLENGE_PROVIDER altcha, the default).',
   'POST /api/v1/submissions': 'Submit a loadout (browser: form_token + challenge_token; agents: Authorization: Bearer <API_KEY>).',
   'GET /api/v1/submissions/{submission_id}': 'Status of a submission (as a page: /submissions/{submission_id}/).',
+  'GET /healthz': 'Liveness: 200 while the process runs.',
+  'GET /readyz': 'Readiness: 200 once the tree is loaded and the database answers, else 503 with a problem naming what is not ready.',
   'GET /api/loadouts.json': 'Every loadout, summary fields.',
   'GET /api/loadouts/{loadout_id}.json': 'The published record of a loadout.',
   'GET /api/loadouts/{loadout_id}/versions.json': 'Every published version with its date, file hashes and check counts.',

@@ -12,8 +12,9 @@ import { writeCataloguePages, type CataloguePageRecord } from '../../pages/write
 import { skillsDocument, SKILLS_PATH, writeSearchIndex } from '../../search/index-file.js';
 import type { InvertedIndex } from '../../search/inverted-index.js';
 import { SEARCH_SETTINGS } from '../../search/settings.js';
-import { schemaUrl } from '../../tree-format/addresses.js';
-import { describeApi } from './description.js';
+import { cliTarballTreePath, cliTarballUrl, CLI_LATEST_TREE_PATH, schemaUrl } from '../../tree-format/index.js';
+import type { CliPackage } from '../cli-package/pack.js';
+import { describeApi, type CliDescription } from './description.js';
 import type { OutputTree } from '../write/tree-files.js';
 import type { CatalogueListing } from './catalogue-entry.js';
 import { writeCatalogueDiscovery } from './skill-discovery.js';
@@ -25,7 +26,7 @@ import { writeCatalogueDiscovery } from './skill-discovery.js';
  * own files must be in the tree already.
  * @throws LoadoutError `internal` from the tree on a bad path; the file system's error.
  */
-export async function writeCatalogueDocuments(tree: OutputTree, base: string, listings: readonly CatalogueListing[], index: InvertedIndex): Promise<void> {
+export async function writeCatalogueDocuments(tree: OutputTree, base: string, listings: readonly CatalogueListing[], index: InvertedIndex, cli?: CliPackage): Promise<void> {
   const rows = listings.map((l) => l.row);
   // The list carries the same fields as a search result row.
   await tree.writeJson('api/loadouts.json', { total: rows.length, loadouts: rows });
@@ -39,7 +40,13 @@ export async function writeCatalogueDocuments(tree: OutputTree, base: string, li
       loadouts: rows.filter((r) => r.compatibility[agent] !== 'unsupported').length,
     })),
   });
-  await tree.writeJson('api/v1/index.json', describeApi(base, false, { database: false, challenge_secret: false, challenge_site_key: false }));
+  let cliDescription: CliDescription | undefined;
+  if (cli !== undefined) {
+    await tree.write(cliTarballTreePath(cli.version), cli.tarball);
+    await tree.write(CLI_LATEST_TREE_PATH, cli.tarball);
+    cliDescription = { url: cliTarballUrl(base, cli.version), version: cli.version, integrity: cli.integrity };
+  }
+  await tree.writeJson('api/v1/index.json', describeApi(base, false, { database: false, challenge_secret: false, challenge_site_key: false }, cliDescription));
   await tree.writeJson('api/schema.json', { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: schemaUrl(base), ...readAuthoringSchema() });
   await writeSearchIndex(tree, { settings: SEARCH_SETTINGS, rows, index });
   await tree.write(SKILLS_PATH, skillsDocument(listings.map((l) => l.skills)));

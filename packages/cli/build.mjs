@@ -2,6 +2,7 @@
 // the bundler the builder uses (lib/tree/cli-package/bundle.js, compiled by `npm run build`
 // first). Without esbuild (an install without devDependencies) it says so and does nothing.
 import { mkdir, writeFile } from 'node:fs/promises';
+import { Buffer } from 'node:buffer';
 import { dirname } from 'node:path';
 import { bundleConsumerCli, CLI_BUNDLE_PATH, readCliPackageJson } from '../../lib/tree/cli-package/bundle.js';
 

@@ -14,7 +14,7 @@ const FORBIDDEN_SOURCE = /^src\/(?:verify|tree|storage|bot|publish|server|submis
 const FORBIDDEN_PACKAGE = /node_modules\/(?:better-sqlite3|pg|ajv|ajv-formats|@secretlint\/[^/]+|secretlint|js-yaml|spdx-license-ids)\//u;
 
 describe('the consumer CLI bundle', () => {
-  it('reaches no forbidden room, package or native module, and imports only Node's built-in modules', async () => {
+  it('reaches no forbidden room, package or native module, and imports only the built-in modules of Node', async () => {
     const bundled = await bundleConsumerCli('0.0.0');
     expect(bundled).toBeDefined();
     const { inputs, externals, text } = bundled as NonNullable<typeof bundled>;

@@ -7,8 +7,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sha256 } from '../tree/render/record.js';
+import { sha256 } from '../tree-format/index.js';
 import { LoadoutError } from '../catalogue/errors.js';
+import { ConsumerError } from './errors.js';
 import type { Agent, Role } from '../catalogue/vocabulary.js';
 import { measureContext, type ContextCost } from '../layout/context-cost.js';
 import type { FetchedVersion } from './catalogue/fetch-version.js';
@@ -120,7 +121,7 @@ export async function prepareInstall(options: PrepareOptions): Promise<PreparedI
   const lockProblem = await describeLandingProblem(root, scope.lockPath);
   if (lockProblem !== undefined) refused.push(`the lock file ${scope.lockPath} ${lockProblem}`);
   const more = (list: readonly unknown[]): string => (list.length > 1 ? ` (and ${list.length - 1} more)` : '');
-  if (refused.length > 0) throw new LoadoutError('invalid_content', `${refused[0] ?? ''}${more(refused)}; nothing was written`, { hint: 'The catalogue, the lock or the project is not safe to install into; --force does not change this.' });
+  if (refused.length > 0) throw new ConsumerError('UnsafeTarget', `${refused[0] ?? ''}${more(refused)}; nothing was written`, { hint: 'The catalogue, the lock or the project is not safe to install into; --force does not change this.' });
   if (warnings.length > 0 && !force) throw new LoadoutError('invalid_content', `${warnings[0]?.message ?? ''}${more(warnings)}; nothing was written`, { hint: 'Check the loadout; --force installs it anyway, with a warning for each such file.' });
 
   const files: PreparedFile[] = [];

@@ -28,6 +28,7 @@ import { buildLoadouts } from './build-loadouts.js';
 import { BUILD_CACHE_FILE, buildCacheText, fingerprintBuild } from './incremental/cache.js';
 import { readGuides } from '../pages/guides.js';
 import { writeCatalogueDocuments } from './render/catalogue-documents.js';
+import { packConsumerCli } from './cli-package/pack.js';
 import { openRepository } from './history/history.js';
 import { openTrees } from './write/output.js';
 import { linkEntriesInPool, startPool } from './pool/pool.js';
@@ -117,6 +118,9 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     const names = new Set([...built.loadouts.values()].map((b) => b.state.name));
     // The search index: the live tree's, with the words of the loadouts built now.
     const index = updateIndex(SEARCH_SETTINGS.fields, live?.index, ids, built.vectors);
+    // The consumer CLI every catalogue serves (DESIGN.md section 2, distribution).
+    const cli = await packConsumerCli();
+    if (cli === undefined) result.warnings.push('the consumer CLI was not packed into cli/: esbuild is not installed and packages/cli/dist/loadout.mjs was not built (npm run build)');
     const written = await trees.write(
       async (tree, files) => {
         if (tree.origin !== undefined) {
@@ -131,7 +135,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
           const entries = [...built.loadouts].map(([id, b]) => ({ id, name: b.state.name }));
           await Promise.all(slicesOf(entries, SLICE).map((slice) => linkEntriesInPool({ tree: tree.dir, store: trees.store, entries: slice })));
         }
-        await writeCatalogueDocuments(tree, base, [...built.loadouts.values()].map((b) => b.listing), index, readGuides(join(options.root, 'docs')));
+        await writeCatalogueDocuments(tree, base, [...built.loadouts.values()].map((b) => b.listing), index, { docs: readGuides(join(options.root, 'docs')), cli });
         await tree.write(BUILD_CACHE_FILE, buildCacheText(fingerprint, built.head, built.loadouts, live?.cache));
         return tree.bytes;
       },

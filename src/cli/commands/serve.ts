@@ -1,5 +1,5 @@
 /** `loadout serve [--port 8787] [--host 127.0.0.1] [--out dist]`: the tree and the dynamic API. */
-import { access } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import type { DestinationStream } from 'pino';
@@ -48,15 +48,20 @@ export interface ServingServer extends RunningServer {
  * (`server/staged-app.ts`; issue 13: search answers within a second of start). It then follows
  * rebuilds of `out` (server/follow.ts). `close()` shuts down gracefully: it stops accepting,
  * lets requests in flight finish for up to `SHUTDOWN_TIMEOUT_SECONDS`, then closes the database.
+ * Warns on `err` when the tree was built for another base URL than `config.baseUrl`.
  * @throws LoadoutError `not_found` when `out` holds no built tree, `config` when the port is
  * taken or an operation variable is malformed; any error of setting up MCP or submissions,
  * after closing the server.
  */
-export async function serveCommand(options: ServeOptions, out: Write): Promise<ServingServer> {
+export async function serveCommand(options: ServeOptions, out: Write, err: Write = () => undefined): Promise<ServingServer> {
   await access(join(options.out, 'api', 'loadouts.json')).catch((cause: unknown) => {
     throw new LoadoutError('not_found', `${options.out} holds no built catalogue`, { cause, hint: 'Run `loadout build` first.' });
   });
   const { out: distDir, config } = options;
+  const builtFor = await builtBaseUrl(distDir);
+  if (builtFor !== undefined && builtFor !== config.baseUrl) {
+    err(`loadout: warning: ${distDir} was built for ${builtFor}, but this server publishes ${config.baseUrl}; the pages' links and commands point at ${builtFor} (rebuild with the same LOADOUT_BASE_URL or PORT, or set LOADOUT_BASE_URL=${builtFor})\n`);
+  }
   const operations = resolveOperationsConfig(options.env ?? process.env);
   const logger = createLogger(operations.logLevel, options.logDestination);
   const metrics = createServerMetrics();
@@ -148,4 +153,18 @@ export async function serveCommand(options: ServeOptions, out: Write): Promise<S
       logger.info('stopped');
     },
   };
+}
+
+/**
+ * The base URL the tree in `distDir` was built for, read from its description document's
+ * `schema` address (`<base>/api/schema.json`, tree/render/description.ts); undefined when the
+ * tree has none.
+ */
+export async function builtBaseUrl(distDir: string): Promise<string | undefined> {
+  try {
+    const doc = JSON.parse(await readFile(join(distDir, 'api', 'v1', 'index.json'), 'utf8')) as { schema?: unknown };
+    return typeof doc.schema === 'string' && doc.schema.endsWith('/api/schema.json') ? doc.schema.slice(0, -'/api/schema.json'.length) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -13,26 +13,30 @@ import { writeCataloguePages, type CataloguePageRecord } from '../../pages/write
 import { skillsDocument, SKILLS_PATH, writeSearchIndex } from '../../search/index-file.js';
 import type { InvertedIndex } from '../../search/inverted-index.js';
 import { SEARCH_SETTINGS } from '../../search/settings.js';
-import { schemaUrl } from '../../tree-format/addresses.js';
-import { describeApi } from './description.js';
+import { cliTarballTreePath, cliTarballUrl, CLI_LATEST_TREE_PATH, schemaUrl } from '../../tree-format/index.js';
+import type { CliPackage } from '../cli-package/pack.js';
+import { describeApi, type CliDescription } from './description.js';
 import type { OutputTree } from '../write/tree-files.js';
 import type { CatalogueListing } from './catalogue-entry.js';
 import { writeCatalogueDiscovery } from './skill-discovery.js';
+
+/** What the catalogue documents carry beyond the loadouts: the guides' pages and the consumer CLI's tarball. */
+export interface CatalogueExtras {
+  /** The repository's guides and their pictures (pages/guides.ts). */
+  docs?: { guides: readonly Guide[]; images: readonly GuideImage[] };
+  /** The consumer CLI packed for this tree (cli-package/pack.ts). */
+  cli?: CliPackage;
+}
 
 /**
  * Writes the documents for the loadouts `listings` (sorted by id, as cache.ts keeps them)
  * into `tree`, with `index`, the whole search index of those loadouts (search/inverted-index.ts),
  * the catalogue's Agent Skills discovery indexes (skill-discovery.ts), whose loadouts'
- * own files must be in the tree already, and the pages of the repository's guides `docs`.
+ * own files must be in the tree already, and `extras` (the guides' pages, the consumer CLI).
  * @throws LoadoutError `internal` from the tree on a bad path; the file system's error.
  */
-export async function writeCatalogueDocuments(
-  tree: OutputTree,
-  base: string,
-  listings: readonly CatalogueListing[],
-  index: InvertedIndex,
-  docs: { guides: readonly Guide[]; images: readonly GuideImage[] } = { guides: [], images: [] },
-): Promise<void> {
+export async function writeCatalogueDocuments(tree: OutputTree, base: string, listings: readonly CatalogueListing[], index: InvertedIndex, extras: CatalogueExtras = {}): Promise<void> {
+  const { docs, cli } = extras;
   const rows = listings.map((l) => l.row);
   // The list carries the same fields as a search result row.
   await tree.writeJson('api/loadouts.json', { total: rows.length, loadouts: rows });
@@ -46,7 +50,13 @@ export async function writeCatalogueDocuments(
       loadouts: rows.filter((r) => r.compatibility[agent] !== 'unsupported').length,
     })),
   });
-  await tree.writeJson('api/v1/index.json', describeApi(base, false, { database: false, challenge_secret: false, challenge_site_key: false }));
+  let cliDescription: CliDescription | undefined;
+  if (cli !== undefined) {
+    await tree.write(cliTarballTreePath(cli.version), cli.tarball);
+    await tree.write(CLI_LATEST_TREE_PATH, cli.tarball);
+    cliDescription = { url: cliTarballUrl(base, cli.version), version: cli.version, integrity: cli.integrity };
+  }
+  await tree.writeJson('api/v1/index.json', describeApi(base, false, { database: false, challenge_secret: false, challenge_site_key: false }, cliDescription));
   await tree.writeJson('api/schema.json', { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: schemaUrl(base), ...readAuthoringSchema() });
   await writeSearchIndex(tree, { settings: SEARCH_SETTINGS, rows, index });
   await tree.write(SKILLS_PATH, skillsDocument(listings.map((l) => l.skills)));

@@ -6,6 +6,7 @@
  */
 import { describePathClashes, describePathProblem } from '../../catalogue/file-path.js';
 import { MANIFEST_FILE } from '../../catalogue/manifest.js';
+import { findPlaceholders } from '../../catalogue/scaffold.js';
 import { judge, plural, type Check, type Finding } from '../check.js';
 
 export const listing: Check = {
@@ -29,6 +30,10 @@ export const listing: Check = {
     const data = manifestYaml.data as { id?: unknown; files?: unknown } | null;
     if (data !== null && typeof data === 'object' && typeof data.id === 'string' && data.id !== source.id) {
       findings.push({ file: MANIFEST_FILE, line: manifestYaml.lineOf('/id'), pointer: '/id', message: `/id is "${data.id}" but the folder is "${source.id}" (expected the id to equal the folder name)` });
+    }
+    // The unedited scaffold of `loadout new` validates: its placeholders must not be published.
+    for (const p of findPlaceholders(data)) {
+      findings.push({ file: MANIFEST_FILE, line: manifestYaml.lineOf(p.pointer), pointer: p.pointer, message: `${p.pointer} is still the placeholder of \`loadout new\` (expected ${p.expected})`, hint: `Fill in ${p.pointer.slice(1).replaceAll('/', '.')} in loadouts/${source.id}/loadout.yaml.` });
     }
     findings.push(...compareFiles(context.source.files, data?.files, manifestYaml.lineOf, source.irregular));
     return judge(findings, `schema valid; ${plural(source.files.size, 'file')} declared and present`, (n) => plural(n, 'listing problem'));

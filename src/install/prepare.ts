@@ -1,14 +1,15 @@
 /**
  * Planning the files of one version for one agent against what the project (or home folder)
  * holds now: shared by install and update. Nothing is written here. Every target is checked
- * against the rules of `target-rules.ts` first (rules 1 to 3 always; rule 4, the agent's own
- * locations, unless `force`), the targets a previous install recorded in the lock too, since a
+ * against the rules of `target-rules.ts` first (rules 1 to 4 always; rule 5, the agent's own
+ * locations, and MCP servers that ask for auto-approval, unless `force`), the targets a previous install recorded in the lock too, since a
  * lock is untrusted input as much as a catalogue.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sha256 } from '../tree/render/record.js';
+import { sha256 } from '../tree-format/index.js';
 import { LoadoutError } from '../catalogue/errors.js';
+import { ConsumerError } from './errors.js';
 import type { Agent, Role } from '../catalogue/vocabulary.js';
 import { measureContext, type ContextCost } from '../layout/context-cost.js';
 import type { FetchedVersion } from './catalogue/fetch-version.js';
@@ -20,6 +21,9 @@ import { lockedHash, otherOwners } from './project/lock.js';
 import { resolveInstallPlan } from '../layout/plan.js';
 import type { InstallScope } from './project/scope.js';
 import { describeLandingProblem, describeTargetProblem, realProjectRoot } from '../layout/target-rules.js';
+import { describeSettingsProblem } from '../layout/protected-paths.js';
+import { describeServerTrust } from '../layout/mcp-trust.js';
+import { installedBytes } from '../layout/rule-translation.js';
 
 /**
  * One planned file. `state`: `new` (nothing there), `same` (already as planned), `replace`
@@ -91,7 +95,7 @@ const encoder = new TextEncoder();
 /**
  * Plans `fetched` for `agent`.
  * @throws LoadoutError `invalid_content` when a target (planned or recorded in the lock)
- *   breaks a rule of `target-rules.ts` (rule 4 only without `force`), or a merged MCP file of
+ *   breaks a rule of `target-rules.ts` (rule 5 only without `force`; an MCP server asking for auto-approval only without `force`), or a merged MCP file of
  *   the loadout does not parse
  */
 export async function prepareInstall(options: PrepareOptions): Promise<PreparedInstall> {
@@ -104,9 +108,11 @@ export async function prepareInstall(options: PrepareOptions): Promise<PreparedI
   for (const { entry, target } of plan.files) {
     const overridden = entry.install_to !== undefined && Object.hasOwn(entry.install_to, agent);
     const named = `file entry ${JSON.stringify(entry.path)} of ${label}: its ${agent} target ${JSON.stringify(target)}${overridden ? ` (install_to.${agent})` : ''}`;
-    const problem = describeTargetProblem(target) ?? (await describeLandingProblem(root, target));
+    const problem = describeTargetProblem(target) ?? describeSettingsProblem(entry.role, target) ?? (await describeLandingProblem(root, target));
     if (problem !== undefined) refused.push(`${named} ${problem}`);
     else if (!scope.isOwnLocation(entry.role, agent, target)) warnings.push({ target, path: entry.path, message: `${named} is outside ${agent}'s own locations (expected ${scope.describeLocations(entry.role, agent)})` });
+    const trust = entry.role === 'mcp' ? describeServerTrust(fetched.text(entry.path)) : undefined;
+    if (problem === undefined && trust !== undefined) warnings.push({ target, path: entry.path, message: `file entry ${JSON.stringify(entry.path)} of ${label} ${trust}` });
   }
   for (const file of previous?.files ?? []) {
     const problem = await describeLockedProblem(scope, root, previous as LockEntry, file, force);
@@ -115,12 +121,13 @@ export async function prepareInstall(options: PrepareOptions): Promise<PreparedI
   const lockProblem = await describeLandingProblem(root, scope.lockPath);
   if (lockProblem !== undefined) refused.push(`the lock file ${scope.lockPath} ${lockProblem}`);
   const more = (list: readonly unknown[]): string => (list.length > 1 ? ` (and ${list.length - 1} more)` : '');
-  if (refused.length > 0) throw new LoadoutError('invalid_content', `${refused[0] ?? ''}${more(refused)}; nothing was written`, { hint: 'The catalogue, the lock or the project is not safe to install into; --force does not change this.' });
+  if (refused.length > 0) throw new ConsumerError('UnsafeTarget', `${refused[0] ?? ''}${more(refused)}; nothing was written`, { hint: 'The catalogue, the lock or the project is not safe to install into; --force does not change this.' });
   if (warnings.length > 0 && !force) throw new LoadoutError('invalid_content', `${warnings[0]?.message ?? ''}${more(warnings)}; nothing was written`, { hint: 'Check the loadout; --force installs it anyway, with a warning for each such file.' });
 
   const files: PreparedFile[] = [];
   for (const { entry, target } of plan.files) {
-    const source = fetched.bytes.get(entry.path) ?? new Uint8Array();
+    // Checked against its published sha256 by fetchVersion; rules are translated for the agent (rule-translation.ts).
+    const source = installedBytes(entry.role, agent, fetched.bytes.get(entry.path) ?? new Uint8Array());
     const existing = await current(target);
     const recorded = previous?.files.find((f) => f.target === target);
     if (isMergedTarget(entry.role, target)) {
@@ -181,13 +188,14 @@ export async function prepareRemoval(lock: LockFile, entry: LockEntry, file: Loc
 }
 
 /**
- * Why a target recorded in the lock must not be acted on, or undefined: rules 1 to 3 always,
- * rule 4 (the agent's own locations for the file's role) unless `force`. A file recorded
+ * Why a target recorded in the lock must not be acted on, or undefined: rules 1 to 4 always,
+ * rule 5 (the agent's own locations for the file's role) unless `force`. A file recorded
  * without a role is checked as a skill file, or one of the default root instruction files.
  */
 export async function describeLockedProblem(scope: InstallScope, root: string, entry: LockEntry, file: LockedFile, force: boolean): Promise<string | undefined> {
   const named = `the lock's ${entry.id} install for ${entry.agent}: its target ${JSON.stringify(file.target)}`;
-  const problem = describeTargetProblem(file.target) ?? (await describeLandingProblem(root, file.target));
+  const role = file.role ?? (file.servers === undefined ? 'skill' : 'mcp');
+  const problem = describeTargetProblem(file.target) ?? describeSettingsProblem(role, file.target) ?? (await describeLandingProblem(root, file.target));
   if (problem !== undefined) return `${named} ${problem}`;
   if (force) return undefined;
   const own = file.role === undefined ? scope.isOwnLocation('skill', entry.agent, file.target) || ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'].includes(file.target) : scope.isOwnLocation(file.role, entry.agent, file.target);

@@ -10,7 +10,7 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sha256 } from '../tree/render/record.js';
+import { sha256 } from '../tree-format/index.js';
 import { LoadoutError } from '../catalogue/errors.js';
 import type { Agent } from '../catalogue/vocabulary.js';
 import { readLock, type LockEntry, type LockFile } from './project/lock.js';

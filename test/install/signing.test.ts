@@ -154,7 +154,7 @@ describe('installing from an unsigned catalogue', () => {
     const repo = catalogueRepo();
     await build(repo);
     const project = makeTempDir();
-    await expect(install(repo.dist, project, { requireSigned: true })).rejects.toMatchObject({ name: 'Unsigned', message: expect.stringContaining('is not signed') });
+    await expect(install(repo.dist, project, { requireSigned: true })).rejects.toMatchObject({ name: 'UnsignedCatalogue', message: expect.stringContaining('is not signed') });
     expect(readdirSync(project)).toEqual([]);
     const outcome = await install(repo.dist, project);
     expect(outcome).toMatchObject({ installed: true, signed: null, notice: expect.stringMatching(/is not signed: /u) });

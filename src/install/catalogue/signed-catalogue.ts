@@ -11,7 +11,7 @@
  * one-line notice, or refused with `requireSigned`, or when the lock pinned keys for it.
  */
 import { createHash } from 'node:crypto';
-import { LoadoutError } from '../../catalogue/errors.js';
+import { ConsumerError } from '../errors.js';
 import { trustPublishedKey, type TrustedKey } from '../../tree-format/signing/keys.js';
 import { ROTATION_PATH, SNAPSHOT_PATH, versionsDocumentPath, type Snapshot } from '../../tree-format/signing/snapshot.js';
 import { applyRotations, verifySnapshot, type SigningFailureKind } from '../../tree-format/signing/verify.js';
@@ -49,25 +49,20 @@ export interface SigningState {
 /** Reads a document of the catalogue by tree path; undefined when the catalogue has none there (404, no such file). */
 export type DocumentReader = (path: string) => Promise<Uint8Array | undefined>;
 
-/** Permanent names of the signing failures (the consumer error catalogue's). */
-export type SigningErrorName = 'BadSignature' | 'UnknownKey' | 'Rollback' | 'Expired' | 'Unsigned' | 'HashMismatch' | 'InvalidCatalogue';
+/** Permanent names of the signing failures (the consumer error catalogue's, install/errors.ts). */
+export type SigningErrorName = 'BadSignature' | 'UnknownKey' | 'Rollback' | 'Expired' | 'UnsignedCatalogue' | 'HashMismatch' | 'InvalidCatalogue';
 
-const HINTS: Record<SigningErrorName, string> = {
-  BadSignature: 'The catalogue was changed after it was signed; nothing was installed. Tell its maintainers.',
-  UnknownKey: 'If the maintainers announced a new key, pass --trust-key <keyid> after checking the id with them; nothing was installed.',
-  Rollback: 'A mirror, proxy or attacker serves an older catalogue than you have seen; nothing was installed.',
-  Expired: 'The catalogue has not been re-signed in time (or this machine\'s clock is wrong); nothing was installed.',
-  Unsigned: 'Install from a signed catalogue, or leave out --require-signed; nothing was installed.',
-  HashMismatch: 'The catalogue or a proxy changed the document after it was signed; nothing was installed.',
-  InvalidCatalogue: 'The catalogue is broken or was tampered with; nothing was installed.',
+/** Hints where the catalogue's own would mislead (it speaks of files, not documents). */
+const HINTS: Partial<Record<SigningErrorName, string>> = {
+  HashMismatch: 'The catalogue or a proxy changed the document after it was signed; nothing was installed. Tell its maintainers.',
 };
 
 const refusals = new WeakSet<object>();
 
 /** A refusal, with its permanent name. */
-export function signingError(name: SigningErrorName, message: string): LoadoutError {
-  const error = new LoadoutError('invalid_content', message, { hint: HINTS[name] });
-  error.name = name;
+export function signingError(name: SigningErrorName, message: string): ConsumerError {
+  const hint = HINTS[name];
+  const error = new ConsumerError(name, message, hint === undefined ? {} : { hint });
   refusals.add(error);
   return error;
 }
@@ -100,8 +95,8 @@ function declaredKeys(description: unknown, where: string): TrustedKey[] {
 /**
  * Checks the signing of the catalogue at `location` (for messages), reading its documents
  * with `read`; `pinned` is what the lock keeps for it.
- * @throws LoadoutError `invalid_content` named (`name`) `BadSignature`, `UnknownKey`,
- *   `Rollback`, `Expired`, `Unsigned` or `InvalidCatalogue`, naming the document and what
+ * @throws ConsumerError `BadSignature`, `UnknownKey`, `Rollback`, `Expired`,
+ *   `UnsignedCatalogue` or `InvalidCatalogue`, naming the document and what
  *   failed; the reader's errors
  */
 export async function checkCatalogueSigning(read: DocumentReader, location: string, pinned: CatalogueTrust | undefined, policy: SigningPolicy = {}): Promise<SigningState> {
@@ -111,7 +106,7 @@ export async function checkCatalogueSigning(read: DocumentReader, location: stri
   if (envelopeBytes === undefined) {
     if (declared.length > 0) throw signingError('BadSignature', `${at(SNAPSHOT_PATH)} is missing, but ${at(DESCRIPTION_PATH)} declares signing keys (${declared.map((k) => k.keyid).join(', ')}): the signed snapshot was removed`);
     if (pinned !== undefined) throw signingError('BadSignature', `${at(SNAPSHOT_PATH)} is missing, but the lock pinned signing keys for ${location} (${pinned.keyids.join(', ')}): the catalogue was signed before`);
-    if (policy.requireSigned === true) throw signingError('Unsigned', `${location} is not signed (no ${SNAPSHOT_PATH}; expected a signed catalogue, --require-signed)`);
+    if (policy.requireSigned === true) throw signingError('UnsignedCatalogue', `${location} is not signed (no ${SNAPSHOT_PATH}; expected a signed catalogue, --require-signed)`);
     return { snapshot: undefined, trust: undefined, notice: `${location} is not signed: files are checked against hashes that whoever can change the catalogue can change too` };
   }
   const envelope = parseJson(envelopeBytes);
@@ -141,7 +136,7 @@ export async function checkCatalogueSigning(read: DocumentReader, location: stri
 /**
  * Checks the bytes of loadout `id`'s versions document, read from `where`, against the
  * verified `snapshot`; does nothing for an unsigned catalogue (`snapshot` undefined).
- * @throws LoadoutError named `HashMismatch` when the document is not listed or differs
+ * @throws ConsumerError `HashMismatch` when the document is not listed or differs
  */
 export function checkVersionsDigest(snapshot: Snapshot | undefined, id: string, bytes: Uint8Array, where: string): void {
   if (snapshot === undefined) return;

@@ -29,6 +29,7 @@ import { BUILD_CACHE_FILE, buildCacheText, fingerprintBuild } from './incrementa
 import { readGuides } from '../pages/guides.js';
 import { writeCatalogueDocuments } from './render/catalogue-documents.js';
 import { packConsumerCli } from './cli-package/pack.js';
+import { digestVersionsDocuments, type SigningSettings } from './render/signed-snapshot.js';
 import { openRepository } from './history/history.js';
 import { openTrees } from './write/output.js';
 import { linkEntriesInPool, startPool } from './pool/pool.js';
@@ -54,6 +55,11 @@ export interface BuildOptions {
    * bytes (a test compares the two).
    */
   concurrency?: number;
+  /**
+   * Sign the build with these settings (render/signed-snapshot.ts `takeSigningSettings`); the
+   * tree is unsigned without them. Used on this thread only: never passed to the pool.
+   */
+  signing?: SigningSettings;
   /** Called after each loadout read is done with (for progress on a TTY). */
   onProgress?: (done: number, total: number, id: string) => void;
 }
@@ -121,6 +127,8 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     // The consumer CLI every catalogue serves (DESIGN.md section 2, distribution).
     const cli = await packConsumerCli();
     if (cli === undefined) result.warnings.push('the consumer CLI was not packed into cli/: esbuild is not installed and packages/cli/dist/loadout.mjs was not built (npm run build)');
+    // The signed snapshot's digests of the versions documents: hashed once per store entry.
+    const signing = options.signing === undefined ? undefined : { settings: options.signing, versions: digestVersionsDocuments(trees.store, trees.live, new Map([...built.loadouts].map(([id, b]) => [id, b.state.name]))), now: options.now ?? new Date() };
     const written = await trees.write(
       async (tree, files) => {
         if (tree.origin !== undefined) {
@@ -135,7 +143,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
           const entries = [...built.loadouts].map(([id, b]) => ({ id, name: b.state.name }));
           await Promise.all(slicesOf(entries, SLICE).map((slice) => linkEntriesInPool({ tree: tree.dir, store: trees.store, entries: slice })));
         }
-        await writeCatalogueDocuments(tree, base, [...built.loadouts.values()].map((b) => b.listing), index, { docs: readGuides(join(options.root, 'docs')), cli });
+        await writeCatalogueDocuments(tree, base, [...built.loadouts.values()].map((b) => b.listing), index, { docs: readGuides(join(options.root, 'docs')), cli, signing });
         await tree.write(BUILD_CACHE_FILE, buildCacheText(fingerprint, built.head, built.loadouts, live?.cache));
         return tree.bytes;
       },

@@ -182,7 +182,12 @@ export function planChanges(input: PlanInput): ChangePlan {
       if (kind === 'file') {
         const other = arriving.find((a) => !same(a.wanted.bytes(a.file.path), bytes));
         if (other !== undefined) throw new LoadoutError('invalid_content', `${w.id} ${w.version} and ${other.wanted.id} ${other.wanted.version} put different files at ${target} (for ${w.agent} and ${other.wanted.agent}); nothing was written`, { hint: 'Install them one at a time, into different projects.' });
-        const owners = staying.filter((s) => s.record.sha256 !== digestOf(bytes));
+        // Another agent's install of the same loadout holds the loadout's file: it follows (as a block does).
+        const owners = staying.filter((s) => s.record.sha256 !== digestOf(bytes) && s.entry.id !== w.id);
+        for (const s of staying.filter((o) => o.entry.id === w.id)) {
+          const other = entryOf(keyOf(s.entry));
+          if (other !== undefined) other.files = other.files.map((f) => (f.target === target ? { ...f, sha256: digestOf(bytes) } : f));
+        }
         if (owners.length > 0 && !force) {
           stop({ id: w.id, agent: w.agent, path: file.path, parts: [target], owned: true, reason: `holds the file of ${owners.map((o) => `${o.entry.id} for ${o.entry.agent}`).join(', ')}` });
           continue;

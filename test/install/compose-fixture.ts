@@ -19,7 +19,7 @@ export const VERSIONS = ['1.0.0', '1.1.0'] as const;
 function filesOf(id: string, version: string): TestFile[] {
   const files: TestFile[] = [
     ...baseFiles(id, `# ${id}\n\nInstructions of ${id}, version ${version}.\n`),
-    { path: `rules/${id}-style.md`, role: 'rules', content: `---\ndescription: Style of ${id}\nalwaysApply: true\napplyTo: \"**\"\n---\n\nRule of ${id} ${version}.\n` },
+    { path: `rules/${id}-style.md`, role: 'rules', content: `---\ndescription: Style of ${id}\nalwaysApply: true\napplyTo: "**"\n---\n\nRule of ${id} ${version}.\n` },
     { path: `skills/${id}-review/SKILL.md`, role: 'skill', skill: `${id}-review`, content: `---\nname: ${id}-review\ndescription: Reviews for ${id}.\n---\n\n# Review ${version}\n` },
     { path: 'mcp/servers.json', role: 'mcp', content: `${JSON.stringify({ mcpServers: { [`${id}-docs`]: { command: 'npx', args: [`${id}-docs@${version}`] } } }, null, 2)}\n` },
   ];

@@ -124,7 +124,7 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
     const version = await fetchOnce(wantedVersion(options, agent, previous, versions.latest, join(scope.root, scope.lockPath)));
     checked.push({ version, check: await checkInstall({ scope, fetched: version, agent, ...(previous === undefined ? {} : { previous }), force }) });
   }
-  const wanted: WantedInstall[] = checked.map(({ version, check }) => ({ id: options.id, agent: check.agent, version: version.version, source, files: check.files, bytes: (path) => version.bytes.get(path) }));
+  const wanted: WantedInstall[] = checked.map(({ version, check }) => ({ id: options.id, agent: check.agent, version: version.version, source, files: check.files, bytes: check.bytes }));
   const run = await runPlan({ scope, operation: 'install', before: lock, wanted, removed: [], force, dryRun: options.dryRun === true });
   const summary = await summarizeComposed(scope, run.plan, options.agents);
   const actionOf = new Map(run.plan.targets.map((t) => [t.target, t.action]));

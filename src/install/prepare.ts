@@ -2,9 +2,10 @@
  * Checking the files of one version for one agent before anything is planned or written:
  * shared by install and update (uninstall checks the lock's targets with
  * `describeLockedProblem`). Every target is checked against the rules of `target-rules.ts`
- * (rules 1 to 3 always; rule 4, the agent's own locations, unless `force`), the targets a
- * previous install recorded in the lock too, since a lock is untrusted input as much as a
- * catalogue. What is written is planned by `compose/plan.ts`.
+ * (rules 1 to 4 always; rule 5, the agent's own locations, and MCP servers that ask for
+ * auto-approval, unless `force`), the targets a previous install recorded in the lock too,
+ * since a lock is untrusted input as much as a catalogue. What is written is planned by
+ * `compose/plan.ts`.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -17,6 +18,10 @@ import type { LockEntry, LockedFile } from './project/lock.js';
 import { resolveInstallPlan } from '../layout/plan.js';
 import type { InstallScope } from './project/scope.js';
 import { describeLandingProblem, describeTargetProblem, realProjectRoot } from '../layout/target-rules.js';
+import { describeSettingsProblem } from '../layout/protected-paths.js';
+import { describeServerTrust } from '../layout/mcp-trust.js';
+import { installedBytes } from '../layout/rule-translation.js';
+import { ConsumerError } from './errors.js';
 
 /** Reads a target's bytes as they are now (`pending` first: writes planned for another agent of the same run). */
 export type CurrentBytes = (target: string) => Promise<Uint8Array | undefined>;
@@ -36,6 +41,8 @@ export function currentBytesReader(root: string, pending: ReadonlyMap<string, Ui
 export interface CheckedInstall {
   agent: Agent;
   files: { target: string; path: string; role: Role }[];
+  /** A file's bytes as installed for the agent (rules translated, `rule-translation.ts`). */
+  bytes(path: string): Uint8Array | undefined;
   manual_steps: ManualStep[];
   /** Targets outside the agent's own locations, allowed by `force`, each with a message. */
   warnings: { target: string; path: string; message: string }[];
@@ -54,8 +61,9 @@ export interface CheckOptions {
 
 /**
  * Resolves and checks the targets of `fetched` for `agent`, and of the lock entry it replaces.
- * @throws LoadoutError `invalid_content` when a target (planned or recorded in the lock)
- *   breaks a rule of `target-rules.ts` (rule 4 only without `force`)
+ * @throws ConsumerError `UnsafeTarget` when a target (planned or recorded in the lock) breaks
+ *   rules 1 to 4 of `target-rules.ts`; LoadoutError `invalid_content` for rule 5 or an MCP
+ *   server asking for auto-approval, without `force`
  */
 export async function checkInstall(options: CheckOptions): Promise<CheckedInstall> {
   const { scope, fetched, agent, previous, force } = options;
@@ -67,9 +75,11 @@ export async function checkInstall(options: CheckOptions): Promise<CheckedInstal
   for (const { entry, target } of plan.files) {
     const overridden = entry.install_to !== undefined && Object.hasOwn(entry.install_to, agent);
     const named = `file entry ${JSON.stringify(entry.path)} of ${label}: its ${agent} target ${JSON.stringify(target)}${overridden ? ` (install_to.${agent})` : ''}`;
-    const problem = describeTargetProblem(target) ?? (await describeLandingProblem(root, target));
+    const problem = describeTargetProblem(target) ?? describeSettingsProblem(entry.role, target) ?? (await describeLandingProblem(root, target));
     if (problem !== undefined) refused.push(`${named} ${problem}`);
     else if (!scope.isOwnLocation(entry.role, agent, target)) warnings.push({ target, path: entry.path, message: `${named} is outside ${agent}'s own locations (expected ${scope.describeLocations(entry.role, agent)})` });
+    const trust = entry.role === 'mcp' ? describeServerTrust(fetched.text(entry.path)) : undefined;
+    if (problem === undefined && trust !== undefined) warnings.push({ target, path: entry.path, message: `file entry ${JSON.stringify(entry.path)} of ${label} ${trust}` });
   }
   for (const file of previous?.files ?? []) {
     const problem = await describeLockedProblem(scope, root, previous as LockEntry, file, force);
@@ -78,11 +88,18 @@ export async function checkInstall(options: CheckOptions): Promise<CheckedInstal
   const lockProblem = await describeLandingProblem(root, scope.lockPath);
   if (lockProblem !== undefined) refused.push(`the lock file ${scope.lockPath} ${lockProblem}`);
   const more = (list: readonly unknown[]): string => (list.length > 1 ? ` (and ${list.length - 1} more)` : '');
-  if (refused.length > 0) throw new LoadoutError('invalid_content', `${refused[0] ?? ''}${more(refused)}; nothing was written`, { hint: 'The catalogue, the lock or the project is not safe to install into; --force does not change this.' });
+  if (refused.length > 0) throw new ConsumerError('UnsafeTarget', `${refused[0] ?? ''}${more(refused)}; nothing was written`, { hint: 'The catalogue, the lock or the project is not safe to install into; --force does not change this.' });
   if (warnings.length > 0 && !force) throw new LoadoutError('invalid_content', `${warnings[0]?.message ?? ''}${more(warnings)}; nothing was written`, { hint: 'Check the loadout; --force installs it anyway, with a warning for each such file.' });
+  const roles = new Map(plan.files.map(({ entry }) => [entry.path, entry.role]));
   return {
     agent,
     files: plan.files.map(({ entry, target }) => ({ target, path: entry.path, role: entry.role })),
+    // Checked against its published sha256 by fetchVersion; rules are translated for the agent (rule-translation.ts).
+    bytes: (path) => {
+      const raw = fetched.bytes.get(path);
+      const role = roles.get(path);
+      return raw === undefined || role === undefined ? raw : installedBytes(role, agent, raw);
+    },
     manual_steps: plan.manual_steps,
     warnings,
     context: measureContext(fetched.files, agent, fetched.text, scope.resolveTarget),
@@ -90,13 +107,14 @@ export async function checkInstall(options: CheckOptions): Promise<CheckedInstal
 }
 
 /**
- * Why a target recorded in the lock must not be acted on, or undefined: rules 1 to 3 always,
- * rule 4 (the agent's own locations for the file's role) unless `force`. A file recorded
+ * Why a target recorded in the lock must not be acted on, or undefined: rules 1 to 4 always,
+ * rule 5 (the agent's own locations for the file's role) unless `force`. A file recorded
  * without a role is checked as a skill file, or one of the default root instruction files.
  */
 export async function describeLockedProblem(scope: InstallScope, root: string, entry: LockEntry, file: LockedFile, force: boolean): Promise<string | undefined> {
   const named = `the lock's ${entry.id} install for ${entry.agent}: its target ${JSON.stringify(file.target)}`;
-  const problem = describeTargetProblem(file.target) ?? (await describeLandingProblem(root, file.target));
+  const role = file.role ?? (file.kind === 'servers' ? 'mcp' : 'skill');
+  const problem = describeTargetProblem(file.target) ?? describeSettingsProblem(role, file.target) ?? (await describeLandingProblem(root, file.target));
   if (problem !== undefined) return `${named} ${problem}`;
   if (force) return undefined;
   const own = file.role === undefined ? scope.isOwnLocation('skill', entry.agent, file.target) || ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'].includes(file.target) : scope.isOwnLocation(file.role, entry.agent, file.target);

@@ -128,7 +128,7 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
     planned.push({ entry, next, previousVersion, check, source, changelog: changelogBetween(doc, entry.version, to) });
   }
   if (planned.length === 0) return outcome;
-  const wanted: WantedInstall[] = planned.map(({ entry, next, check }) => ({ id: entry.id, agent: entry.agent, version: next.version, source: entry.source, files: check.files, bytes: (path) => next.bytes.get(path) }));
+  const wanted: WantedInstall[] = planned.map(({ entry, next, check }) => ({ id: entry.id, agent: entry.agent, version: next.version, source: entry.source, files: check.files, bytes: check.bytes }));
   const run = await runPlan({ scope, operation: 'update', before: lock, wanted, removed: [], force, dryRun: options.dryRun === true });
   const targetPlan = new Map(run.plan.targets.map((t) => [t.target, t]));
   for (const { entry, next, previousVersion, check, source, changelog } of planned) {

@@ -22,6 +22,19 @@ export interface ApiDescription {
   endpoints: Record<string, string>;
   fields: Record<string, { type: string; required: boolean | 'browsers'; rule: string }>;
   schema: string;
+  /**
+   * The consumer CLI this catalogue serves (DESIGN.md section 2, distribution): `url` the
+   * pinned tarball's address (`npx -y <url> install …`), `integrity` its `sha512-<base64>`.
+   * Absent when the build had no bundle to pack.
+   */
+  cli?: CliDescription;
+}
+
+/** `cli` of the description document. */
+export interface CliDescription {
+  url: string;
+  version: string;
+  integrity: string;
 }
 
 /** The submission field rules (spec "POST /api/v1/submissions body"). */
@@ -59,6 +72,8 @@ export const ENDPOINTS: Record<string, string> = {
   'GET /api/v1/submissions/challenge': 'A new signed ALTCHA proof-of-work challenge for the form\'s widget (CHALLENGE_PROVIDER altcha, the default).',
   'POST /api/v1/submissions': 'Submit a loadout (browser: form_token + challenge_token; agents: Authorization: Bearer <API_KEY>).',
   'GET /api/v1/submissions/{submission_id}': 'Status of a submission (as a page: /submissions/{submission_id}/).',
+  'GET /healthz': 'Liveness: 200 while the process runs.',
+  'GET /readyz': 'Readiness: 200 once the tree is loaded and the database answers, else 503 with a problem naming what is not ready.',
   'GET /api/loadouts.json': 'Every loadout, summary fields.',
   'GET /api/loadouts/{loadout_id}.json': 'The published record of a loadout.',
   'GET /api/loadouts/{loadout_id}/versions.json': 'Every published version with its date, file hashes and check counts.',
@@ -68,10 +83,11 @@ export const ENDPOINTS: Record<string, string> = {
   'GET /raw/{loadout_id}/{version}/{file_path}': 'One file of a pinned version (immutable), or of latest.',
   'GET /download/{loadout_id}/{agent}.zip': 'Zip of the install tree for one agent.',
   'GET /download/{loadout_id}/source.zip': 'Zip of the loadout folder.',
+  'GET /cli/loadout-{version}.tgz': 'The consumer CLI as an npm package with no dependencies: npx -y <url> install <loadout_id> --agent <agent>.',
 };
 
 /** Builds the description document for `baseUrl` (no trailing slash). Pure. */
-export function describeApi(baseUrl: string, submissionsOpen: boolean, config: ServiceConfigReport): ApiDescription {
+export function describeApi(baseUrl: string, submissionsOpen: boolean, config: ServiceConfigReport, cli?: CliDescription): ApiDescription {
   return {
     name: 'Loadout Catalogue',
     version: 1,
@@ -81,5 +97,6 @@ export function describeApi(baseUrl: string, submissionsOpen: boolean, config: S
     endpoints: ENDPOINTS,
     fields: SUBMISSION_FIELDS,
     schema: schemaUrl(baseUrl),
+    ...(cli === undefined ? {} : { cli }),
   };
 }

@@ -28,8 +28,8 @@ import { buildLoadouts } from './build-loadouts.js';
 import { BUILD_CACHE_FILE, buildCacheText, fingerprintBuild } from './incremental/cache.js';
 import { readGuides } from '../pages/guides.js';
 import { writeCatalogueDocuments } from './render/catalogue-documents.js';
-import { digestVersionsDocuments, type SigningSettings } from './render/signed-snapshot.js';
 import { packConsumerCli } from './cli-package/pack.js';
+import { digestVersionsDocuments, type SigningSettings } from './render/signed-snapshot.js';
 import { openRepository } from './history/history.js';
 import { openTrees } from './write/output.js';
 import { linkEntriesInPool, startPool } from './pool/pool.js';
@@ -143,7 +143,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
           const entries = [...built.loadouts].map(([id, b]) => ({ id, name: b.state.name }));
           await Promise.all(slicesOf(entries, SLICE).map((slice) => linkEntriesInPool({ tree: tree.dir, store: trees.store, entries: slice })));
         }
-        await writeCatalogueDocuments(tree, base, [...built.loadouts.values()].map((b) => b.listing), index, { docs: readGuides(join(options.root, 'docs')), cli, ...(signing === undefined ? {} : { signing }) });
+        await writeCatalogueDocuments(tree, base, [...built.loadouts.values()].map((b) => b.listing), index, { docs: readGuides(join(options.root, 'docs')), cli, signing });
         await tree.write(BUILD_CACHE_FILE, buildCacheText(fingerprint, built.head, built.loadouts, live?.cache));
         return tree.bytes;
       },

@@ -36,9 +36,9 @@ export interface CatalogueExtras {
   /** The repository's guides and their pictures (pages/guides.ts). */
   docs?: { guides: readonly Guide[]; images: readonly GuideImage[] };
   /** The consumer CLI packed for this tree (cli-package/pack.ts). */
-  cli?: CliPackage;
-  /** How to sign the tree; unsigned without it. */
-  signing?: CatalogueSigning;
+  cli?: CliPackage | undefined;
+  /** The key and the digests to sign the tree's snapshot with. */
+  signing?: CatalogueSigning | undefined;
 }
 
 /**
@@ -47,7 +47,7 @@ export interface CatalogueExtras {
  * the catalogue's Agent Skills discovery indexes (skill-discovery.ts), whose loadouts'
  * own files must be in the tree already, and `extras` (the guides' pages, the consumer CLI).
  * With `extras.signing`, the description document names the key, and the snapshot of the
- * versions documents and of the index is signed and written last (signed-snapshot.ts).
+ * versions documents and of the index is signed and written last.
  * @throws LoadoutError `internal` from the tree on a bad path; the file system's error.
  */
 export async function writeCatalogueDocuments(tree: OutputTree, base: string, listings: readonly CatalogueListing[], index: InvertedIndex, extras: CatalogueExtras = {}): Promise<void> {
@@ -72,7 +72,7 @@ export async function writeCatalogueDocuments(tree: OutputTree, base: string, li
     await tree.write(CLI_LATEST_TREE_PATH, cli.tarball);
     cliDescription = { url: cliTarballUrl(base, cli.version), version: cli.version, integrity: cli.integrity };
   }
-  await tree.writeJson('api/v1/index.json', describeApi(base, false, { database: false, challenge_secret: false, challenge_site_key: false }, cliDescription, signing === undefined ? undefined : [signing.settings.key.published]));
+  await tree.writeJson('api/v1/index.json', describeApi(base, false, { database: false, challenge_secret: false, challenge_site_key: false }, { cli: cliDescription, signingKeys: signing === undefined ? undefined : [signing.settings.key.published] }));
   await tree.writeJson('api/schema.json', { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: schemaUrl(base), ...readAuthoringSchema() });
   await writeSearchIndex(tree, { settings: SEARCH_SETTINGS, rows, index });
   await tree.write(SKILLS_PATH, skillsDocument(listings.map((l) => l.skills)));

@@ -44,6 +44,12 @@ export interface CliDescription {
   integrity: string;
 }
 
+/** What the description document names beyond the service: the consumer CLI and the signing keys, when the build has them. */
+export interface PublishedExtras {
+  cli?: CliDescription | undefined;
+  signingKeys?: readonly PublishedKey[] | undefined;
+}
+
 /** The submission field rules (spec "POST /api/v1/submissions body"). */
 export const SUBMISSION_FIELDS: ApiDescription['fields'] = {
   name: { type: 'string', required: true, rule: '3 to 60 characters' },
@@ -95,8 +101,9 @@ export const ENDPOINTS: Record<string, string> = {
   'GET /api/v1/rotation.dsse.json': 'When the signing key was rotated: the new key list, signed by the previous key.',
 };
 
-/** Builds the description document for `baseUrl` (no trailing slash), with `signingKeys` when the tree is signed. Pure. */
-export function describeApi(baseUrl: string, submissionsOpen: boolean, config: ServiceConfigReport, cli?: CliDescription, signingKeys?: readonly PublishedKey[]): ApiDescription {
+/** Builds the description document for `baseUrl` (no trailing slash), with the consumer CLI and the signing keys of `extras` when the build has them. Pure. */
+export function describeApi(baseUrl: string, submissionsOpen: boolean, config: ServiceConfigReport, extras: PublishedExtras = {}): ApiDescription {
+  const { cli, signingKeys } = extras;
   return {
     name: 'Loadout Catalogue',
     version: 1,

@@ -15,6 +15,7 @@ import { projectScope } from '../../src/install/project/scope.js';
 import { readStatus } from '../../src/install/status.js';
 import { uninstallLoadout } from '../../src/install/uninstall.js';
 import { updateLoadouts } from '../../src/install/update.js';
+import { translateRule } from '../../src/layout/rule-translation.js';
 import { listProject, makeProject } from './hostile-fixture.js';
 import { buildLifecycleCatalogue, contentOf, SERVERS, serveCatalogue, V1, V2, type LifecycleCatalogue } from './lifecycle-fixture.js';
 
@@ -40,11 +41,11 @@ const V1_TARGETS: Record<Agent, Record<string, string>> = {
 
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
 
-/** Checks that every target of `targets` holds the file of `files` (merged MCP files: the version's servers). */
-function expectInstalled(project: string, targets: Record<string, string>, files: typeof V1, servers: Record<string, unknown>): void {
+/** Checks that every target of `targets` holds the file of `files` for `agent` (rules translated for it; merged MCP files: the version's servers). */
+function expectInstalled(project: string, targets: Record<string, string>, files: typeof V1, servers: Record<string, unknown>, agent: Agent): void {
   for (const [target, path] of Object.entries(targets)) {
     if (path === 'mcp/servers.json') expect(readJson<{ mcpServers: unknown }>(join(project, target)).mcpServers, target).toEqual(servers);
-    else expect(readFileSync(join(project, target), 'utf8'), target).toBe(contentOf(files, path));
+    else expect(readFileSync(join(project, target), 'utf8'), target).toBe(path.startsWith('rules/') ? translateRule(contentOf(files, path), agent) : contentOf(files, path));
   }
 }
 
@@ -58,14 +59,14 @@ describe.each(PUBLISHED_AGENTS)('the life cycle for %s, over HTTP', (agent) => {
     const installed = await installLoadout({ from: base, id: 'kit', agent, dir: project, version: '1.0.0' });
     expect(installed.installed).toBe(true);
     expect(installed.files.map((f) => f.target).sort()).toEqual(Object.keys(targets).sort());
-    expectInstalled(project, targets, V1, SERVERS.v1);
+    expectInstalled(project, targets, V1, SERVERS.v1, agent);
 
     expect((await readStatus(scope)).ok).toBe(true);
     expect(await listOutdated({ scope })).toEqual([{ id: 'kit', agent, installed: '1.0.0', latest: '1.1.0', outdated: true, changed: [], source: base }]);
 
     const dry = await updateLoadouts({ scope, ids: [], dryRun: true });
     expect(dry.written).toBe(false);
-    expectInstalled(project, targets, V1, SERVERS.v1);
+    expectInstalled(project, targets, V1, SERVERS.v1, agent);
     const [plan] = dry.updates;
     expect(plan).toMatchObject({ id: 'kit', agent, from: '1.0.0', to: '1.1.0' });
     expect(plan?.changelog).toEqual({ direction: 'upgrade', entries: [{ version: '1.1.0', date: '2026-02-20', changes: ['Add the search server', 'kit 1.1.0'] }] });
@@ -80,7 +81,7 @@ describe.each(PUBLISHED_AGENTS)('the life cycle for %s, over HTTP', (agent) => {
     expect(update.written).toBe(true);
     const v2Targets = Object.fromEntries(Object.entries(targets).filter(([, p]) => p !== 'rules/old.md'));
     const skillDir = Object.keys(targets).find((t) => t.endsWith('review/SKILL.md'))?.replace(/\/review\/SKILL\.md$/u, '') ?? '';
-    expectInstalled(project, { ...v2Targets, [`${skillDir}/review/references/new.md`]: 'skills/review/references/new.md' }, V2, SERVERS.v2);
+    expectInstalled(project, { ...v2Targets, [`${skillDir}/review/references/new.md`]: 'skills/review/references/new.md' }, V2, SERVERS.v2, agent);
     for (const [target, path] of Object.entries(targets)) if (path === 'rules/old.md') expect(existsSync(join(project, target)), target).toBe(false);
     expect(readJson<LockFile>(join(project, LOCK_FILE)).installs.map((e) => [e.id, e.agent, e.version])).toEqual([['kit', agent, '1.1.0']]);
     expect((await readStatus(scope)).ok).toBe(true);
@@ -111,7 +112,7 @@ describe('update keeps what the user changed', () => {
     expect(files.find((f) => f.target === '.claude/rules/old.md')).toMatchObject({ change: 'removed', action: 'keep', note: 'changed since it was installed: kept, and no longer in the lock' });
     expect(readFileSync(join(project, 'AGENTS.md'), 'utf8')).toBe('# Mine\n');
     expect(readFileSync(join(project, '.claude/rules/old.md'), 'utf8')).toBe('my own edit\n');
-    expect(readFileSync(join(project, '.claude/rules/style.md'), 'utf8')).toBe(contentOf(V2, 'rules/style.md'));
+    expect(readFileSync(join(project, '.claude/rules/style.md'), 'utf8')).toBe(translateRule(contentOf(V2, 'rules/style.md'), 'claude-code'));
 
     const status = await readStatus(scope);
     expect(status.files.filter((f) => f.state !== 'ok').map((f) => [f.target, f.state])).toEqual([['AGENTS.md', 'changed']]);

@@ -2,7 +2,8 @@
  * Planning the files of one version for one agent against what the project (or home folder)
  * holds now: shared by install and update. Nothing is written here. Every target is checked
  * against the rules of `target-rules.ts` first (rules 1 to 4 always; rule 5, the agent's own
- * locations, and MCP servers that ask for auto-approval, unless `force`), the targets a previous install recorded in the lock too, since a
+ * locations, and MCP servers, skills and subagents that ask for auto-approval or hooks,
+ * unless `force`), the targets a previous install recorded in the lock too, since a
  * lock is untrusted input as much as a catalogue.
  */
 import { readFile } from 'node:fs/promises';
@@ -22,6 +23,7 @@ import type { InstallScope } from './project/scope.js';
 import { describeLandingProblem, describeTargetProblem, realProjectRoot } from '../layout/target-rules.js';
 import { describeSettingsProblem } from '../layout/protected-paths.js';
 import { describeServerTrust } from '../layout/mcp-trust.js';
+import { describePermissionRequests } from '../layout/permission-requests.js';
 import { installedBytes } from '../layout/rule-translation.js';
 
 /**
@@ -94,7 +96,7 @@ const encoder = new TextEncoder();
 /**
  * Plans `fetched` for `agent`.
  * @throws LoadoutError `invalid_content` when a target (planned or recorded in the lock)
- *   breaks a rule of `target-rules.ts` (rule 5 only without `force`; an MCP server asking for auto-approval only without `force`), or a merged MCP file of
+ *   breaks a rule of `target-rules.ts` (rule 5 only without `force`; an MCP server, skill or subagent asking for auto-approval or hooks only without `force`), or a merged MCP file of
  *   the loadout does not parse
  */
 export async function prepareInstall(options: PrepareOptions): Promise<PreparedInstall> {
@@ -110,7 +112,7 @@ export async function prepareInstall(options: PrepareOptions): Promise<PreparedI
     const problem = describeTargetProblem(target) ?? describeSettingsProblem(entry.role, target) ?? (await describeLandingProblem(root, target));
     if (problem !== undefined) refused.push(`${named} ${problem}`);
     else if (!scope.isOwnLocation(entry.role, agent, target)) warnings.push({ target, path: entry.path, message: `${named} is outside ${agent}'s own locations (expected ${scope.describeLocations(entry.role, agent)})` });
-    const trust = entry.role === 'mcp' ? describeServerTrust(fetched.text(entry.path)) : undefined;
+    const trust = entry.role === 'mcp' ? describeServerTrust(fetched.text(entry.path)) : describePermissionRequests(entry.role, fetched.text(entry.path));
     if (problem === undefined && trust !== undefined) warnings.push({ target, path: entry.path, message: `file entry ${JSON.stringify(entry.path)} of ${label} ${trust}` });
   }
   for (const file of previous?.files ?? []) {

@@ -12,10 +12,25 @@ import type { SubmissionsConfig } from '../submissions/setup.js';
  * `FORM_TOKEN_SECRET`; `CHALLENGE_PROVIDER` (default `altcha`, or `turnstile`, `hcaptcha`),
  * `CHALLENGE_SECRET`, `CHALLENGE_SITE_KEY`, `CHALLENGE_VERIFY_URL`; rate limits `RATE_LIMIT_PER_ADDRESS` (30),
  * `RATE_LIMIT_PER_KEY` (120) per `RATE_LIMIT_WINDOW_SECONDS` (3600); `TRUST_PROXY`), plus
- * `LOADOUT_BASE_URL` (default `http://localhost:8787`, no trailing slash) and `PORT` (8787).
+ * `LOADOUT_BASE_URL` (no trailing slash; when unset, the address the server answers at:
+ * `http://localhost:<PORT>`, see {@link localBaseUrl}) and `PORT` (8787).
  */
 export interface ResolvedConfig extends SubmissionsConfig {
   port: number;
+  /** True when `LOADOUT_BASE_URL` set `baseUrl`; false when it was derived from `PORT`, so that `serve` derives it again from `--port` and `--host`. */
+  baseUrlSet: boolean;
+}
+
+/**
+ * The base URL of a server that listens on `host`:`port` when `LOADOUT_BASE_URL` is unset
+ * (DESIGN.md section 2): `http://localhost:<port>` for a loopback or wildcard address, as a
+ * browser on the same machine reaches it; else `http://<host>:<port>` (IPv6 in brackets,
+ * RFC 3986 section 3.2.2). Pure.
+ */
+export function localBaseUrl(host: string, port: number): string {
+  const local = host === '' || host === 'localhost' || host === '0.0.0.0' || host === '::' || host === '::1' || host.startsWith('127.');
+  const name = local ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
 }
 
 /**
@@ -23,13 +38,14 @@ export interface ResolvedConfig extends SubmissionsConfig {
  * @throws LoadoutError `config` naming the variable when a value is malformed.
  */
 export function resolveConfig(env: NodeJS.ProcessEnv = process.env): ResolvedConfig {
-  const baseUrl = (env['LOADOUT_BASE_URL'] ?? 'http://localhost:8787').replace(/\/+$/u, '');
+  const port = parsePort(env['PORT'] ?? '8787', 'PORT');
+  const set = env['LOADOUT_BASE_URL'] !== undefined && env['LOADOUT_BASE_URL'] !== '';
+  const baseUrl = (set ? (env['LOADOUT_BASE_URL'] as string) : localBaseUrl('127.0.0.1', port)).replace(/\/+$/u, '');
   try {
     new URL(baseUrl);
   } catch {
     throw new LoadoutError('config', `LOADOUT_BASE_URL is ${JSON.stringify(baseUrl)} (expected an absolute URL such as https://loadouts.example)`);
   }
-  const port = parsePort(env['PORT'] ?? '8787', 'PORT');
   const open = env['SUBMISSIONS_OPEN'];
   if (open !== undefined && open !== 'true' && open !== 'false') {
     throw new LoadoutError('config', `SUBMISSIONS_OPEN is ${JSON.stringify(open)} (expected true or false)`);
@@ -40,6 +56,7 @@ export function resolveConfig(env: NodeJS.ProcessEnv = process.env): ResolvedCon
   }
   return {
     baseUrl,
+    baseUrlSet: set,
     port,
     databaseUrl: env['DATABASE_URL'] ?? 'sqlite:data/catalogue.db',
     submissionsOpen: open !== 'false',

@@ -32,7 +32,7 @@
  * help.openai.com). Bytes are UTF-8 bytes, so for English text a byte is a character; each
  * vendor's tokenizer differs, so treat the figure as the size class, not an exact count.
  */
-import { readFrontMatter } from '../catalogue/front-matter.js';
+import { readFrontMatterData } from '../catalogue/front-matter-data.js';
 import type { FileEntry } from '../catalogue/manifest.js';
 import { PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
 import { resolveInstallTarget, type InstallTarget } from './layout.js';
@@ -70,7 +70,7 @@ const isText = (value: unknown): value is string => typeof value === 'string';
 
 /** Bytes of the `name` and `description` front-matter values of a skill or subagent file (the path's base name when `name` is missing). */
 function listingBytes(text: string, path: string): number {
-  const { data } = readFrontMatter(text);
+  const data = readFrontMatterData(text);
   const name = isText(data['name']) ? data['name'] : path.replace(/\/SKILL\.md$/u, '').replace(/^.*\//u, '');
   return byteLength(name) + (isText(data['description']) ? byteLength(data['description']) : 0);
 }
@@ -118,7 +118,7 @@ export function measureContext(files: readonly FileEntry[], agent: Agent, readTe
         always += bytes;
         break;
       case 'rules':
-        if (ruleAlwaysApplies(agent, readFrontMatter(text).data)) always += bytes;
+        if (ruleAlwaysApplies(agent, readFrontMatterData(text))) always += bytes;
         else onDemand += bytes;
         break;
       case 'skill':

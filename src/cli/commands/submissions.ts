@@ -57,7 +57,7 @@ export async function submissionsShowCommand(options: SubmissionsCommandOptions 
   });
 }
 
-/** Moves a submission: `accept` from pending-review, `reject` from pending-review or checks-failed. */
+/** Moves a submission: `accept` from pending-review, `reject` (with a reason, kept as the event's note) from pending-review, checks-failed or accepted. */
 export async function submissionsDecideCommand(options: { databaseUrl: string; id: string; decision: 'accept' | 'reject'; reason?: string; by: string }, out: Write, err: Write): Promise<number> {
   if (options.decision === 'reject' && (options.reason === undefined || options.reason.trim() === '')) throw new LoadoutError('usage', 'reject needs --reason (expected a sentence the submitter will understand)');
   return withDatabase(options.databaseUrl, async (database) => {

@@ -3,7 +3,7 @@
  * their defaults filled, plus credits, counts, addresses, verification, install instructions
  * for the six agents, and per file its addresses, size, language, sha256 and content.
  */
-import { createHash } from 'node:crypto';
+import { sha256 } from '../../tree-format/digest.js';
 import { ADAPTER_AGENTS } from '../../adapters/generate.js';
 import type { FileEntry, Manifest } from '../../catalogue/manifest.js';
 import { PUBLISHED_AGENTS, type Agent, type CompatibilityLevel } from '../../catalogue/vocabulary.js';
@@ -88,10 +88,8 @@ const LANGS: Record<string, string> = {
   sql: 'sql', gd: 'gdscript', html: 'html', css: 'css',
 };
 
-/** Hex sha256 of a string's UTF-8 bytes or of raw bytes. */
-export function sha256(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
-}
+/** Hex sha256 of a string's UTF-8 bytes or of raw bytes (the tree format's digest). */
+export { sha256 };
 
 /**
  * Builds the published record. Pure: no I/O.

@@ -1,6 +1,7 @@
 /**
  * `install-paths`: for every agent of published records, each install target is a normalised
- * relative path inside the project, no two files share a target, skill files sit in their
+ * relative path inside the project, no two files share a target, no target is a folder of
+ * another or differs from it only in case (`describePathClashes`), skill files sit in their
  * skill's folder, no target is an agent's settings, hooks, permissions or MCP configuration
  * file (except an MCP file of role `mcp`, merged: `layout/protected-paths.ts`, the table the
  * installer applies too), each target is where the agent discovers that kind of file, and
@@ -8,7 +9,7 @@
  * the agent needs to apply them (Cursor: `alwaysApply`, `globs` or `description`; Copilot:
  * `applyTo`) (DESIGN.md sections 3, 4 and 8).
  */
-import { describePathProblem } from '../../catalogue/file-path.js';
+import { describePathClashes, describePathProblem } from '../../catalogue/file-path.js';
 import { readFrontMatter, type FrontMatter } from '../../catalogue/front-matter.js';
 import { PUBLISHED_AGENTS, type Agent } from '../../catalogue/vocabulary.js';
 import { isDiscoverable } from '../../layout/discovery.js';
@@ -41,6 +42,7 @@ export const installPaths: Check = {
     let targets = 0;
     for (const agent of PUBLISHED_AGENTS) {
       const taken = new Map<string, string>();
+      const pointers = new Map<string, string>();
       manifest.files.forEach((entry, index) => {
         const { target, overridden } = resolveInstallTarget(entry, agent);
         if (target === null) return;
@@ -61,11 +63,15 @@ export const installPaths: Check = {
           findings.push({ ...atPointer(context, pointer), message: `${entry.path}: ${agent} target "${target}" is also the target of ${other} (expected one file per target)` });
         }
         taken.set(target, entry.path);
+        pointers.set(target, pointer);
         if (!isDiscoverable(entry.role, agent, target)) {
           findings.push({ ...atPointer(context, pointer), message: `${entry.path}: ${agent} target "${target}" is not where ${agent} reads ${entry.role} files, so it would be ignored` });
         }
         if (entry.role === 'rules') findings.push(...checkRuleFrontMatter(entry.path, translatedFrontMatter(context.view(entry.path)?.text, agent), agent, target));
       });
+      for (const clash of describePathClashes(taken.keys())) {
+        findings.push({ ...atPointer(context, pointers.get(clash.path) ?? '/files'), message: `${taken.get(clash.path) ?? ''}: ${agent} target ${clash.message}` });
+      }
     }
     return judge(findings, `${plural(targets, 'install target')} across ${PUBLISHED_AGENTS.length} agents`, (n) => plural(n, 'install path problem'));
   },

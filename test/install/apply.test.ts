@@ -21,7 +21,8 @@ describe('applyInstallPlan', () => {
     const plan = resolveInstallPlan(files, 'cursor', () => undefined);
     const first = await applyInstallPlan(plan, (p) => bytes.get(p), dir);
     expect(first.written.sort()).toEqual(['.cursor/rules/style.mdc', 'AGENTS.md']);
-    expect(readFileSync(join(dir, '.cursor/rules/style.mdc'), 'utf8')).toBe('---\ndescription: s\n---\n');
+    // Rules are written translated for the agent (layout/rule-translation.ts): Cursor's keys.
+    expect(readFileSync(join(dir, '.cursor/rules/style.mdc'), 'utf8')).toBe('---\ndescription: s\nalwaysApply: false\n---\n');
     const second = await applyInstallPlan(plan, (p) => bytes.get(p), dir);
     expect(second.unchanged.sort()).toEqual(['.cursor/rules/style.mdc', 'AGENTS.md']);
   });

@@ -16,6 +16,7 @@ import { projectScope } from '../../src/install/project/scope.js';
 import { readStatus } from '../../src/install/status.js';
 import { uninstallLoadout } from '../../src/install/uninstall.js';
 import { updateLoadouts } from '../../src/install/update.js';
+import { translateRule } from '../../src/layout/rule-translation.js';
 import { listProject, makeProject } from './hostile-fixture.js';
 import { buildLifecycleCatalogue, contentOf, SERVERS, serveCatalogue, V1, V2, type LifecycleCatalogue } from './lifecycle-fixture.js';
 
@@ -41,14 +42,14 @@ const V1_TARGETS: Record<Agent, Record<string, string>> = {
 
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
 
-/** Checks that every target of `targets` holds the file of `files` (merged MCP files: the version's servers; shared Markdown files: the version's block). */
-function expectInstalled(project: string, targets: Record<string, string>, files: typeof V1, servers: Record<string, unknown>): void {
+/** Checks that every target of `targets` holds the file of `files` for `agent` (rules translated for it; merged MCP files: the version's servers; shared Markdown files: the version's block). */
+function expectInstalled(project: string, targets: Record<string, string>, files: typeof V1, servers: Record<string, unknown>, agent: Agent): void {
   for (const [target, path] of Object.entries(targets)) {
     if (path === 'mcp/servers.json') expect(readJson<{ mcpServers: unknown }>(join(project, target)).mcpServers, target).toEqual(servers);
     else if (['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'].includes(path)) {
       const adapter = path !== 'AGENTS.md';
       expect(findBlock(parseBlocks(readFileSync(join(project, target), 'utf8'), adapter), 'kit')?.body, target).toBe(blockBody(contentOf(files, path), adapter, path));
-    } else expect(readFileSync(join(project, target), 'utf8'), target).toBe(contentOf(files, path));
+    } else expect(readFileSync(join(project, target), 'utf8'), target).toBe(path.startsWith('rules/') ? translateRule(contentOf(files, path), agent) : contentOf(files, path));
   }
 }
 
@@ -62,14 +63,14 @@ describe.each(PUBLISHED_AGENTS)('the life cycle for %s, over HTTP', (agent) => {
     const installed = await installLoadout({ from: base, id: 'kit', agent, dir: project, version: '1.0.0' });
     expect(installed.installed).toBe(true);
     expect(installed.files.map((f) => f.target).sort()).toEqual(Object.keys(targets).sort());
-    expectInstalled(project, targets, V1, SERVERS.v1);
+    expectInstalled(project, targets, V1, SERVERS.v1, agent);
 
     expect((await readStatus(scope)).ok).toBe(true);
     expect(await listOutdated({ scope })).toEqual([{ id: 'kit', agent, installed: '1.0.0', latest: '1.1.0', outdated: true, changed: [], source: base }]);
 
     const dry = await updateLoadouts({ scope, ids: [], dryRun: true });
     expect(dry.written).toBe(false);
-    expectInstalled(project, targets, V1, SERVERS.v1);
+    expectInstalled(project, targets, V1, SERVERS.v1, agent);
     const [plan] = dry.updates;
     expect(plan).toMatchObject({ id: 'kit', agent, from: '1.0.0', to: '1.1.0' });
     expect(plan?.changelog).toEqual({ direction: 'upgrade', entries: [{ version: '1.1.0', date: '2026-02-20', changes: ['Add the search server', 'kit 1.1.0'] }] });
@@ -84,7 +85,7 @@ describe.each(PUBLISHED_AGENTS)('the life cycle for %s, over HTTP', (agent) => {
     expect(update.written).toBe(true);
     const v2Targets = Object.fromEntries(Object.entries(targets).filter(([, p]) => p !== 'rules/old.md'));
     const skillDir = Object.keys(targets).find((t) => t.endsWith('review/SKILL.md'))?.replace(/\/review\/SKILL\.md$/u, '') ?? '';
-    expectInstalled(project, { ...v2Targets, [`${skillDir}/review/references/new.md`]: 'skills/review/references/new.md' }, V2, SERVERS.v2);
+    expectInstalled(project, { ...v2Targets, [`${skillDir}/review/references/new.md`]: 'skills/review/references/new.md' }, V2, SERVERS.v2, agent);
     for (const [target, path] of Object.entries(targets)) if (path === 'rules/old.md') expect(existsSync(join(project, target)), target).toBe(false);
     expect(readJson<LockFile>(join(project, LOCK_FILE)).installs.map((e) => [e.id, e.agent, e.version])).toEqual([['kit', agent, '1.1.0']]);
     expect((await readStatus(scope)).ok).toBe(true);
@@ -124,7 +125,7 @@ describe('update keeps what the user changed', () => {
     // Back to 1.0.0 and forward again with --force: the user's rule is overwritten, after a backup.
     const down = await updateLoadouts({ scope, ids: ['kit'], to: '1.0.0', force: true });
     expect(down.updates[0]?.changelog).toEqual({ direction: 'downgrade', entries: [{ version: '1.1.0', date: '2026-02-20', changes: ['Add the search server', 'kit 1.1.0'] }] });
-    expect(readFileSync(join(project, '.claude/rules/style.md'), 'utf8')).toBe(contentOf(V1, 'rules/style.md'));
+    expect(readFileSync(join(project, '.claude/rules/style.md'), 'utf8')).toBe(translateRule(contentOf(V1, 'rules/style.md'), 'claude-code'));
     expect(readFileSync(join(project, down.backup ?? 'none', '.claude/rules/style.md'), 'utf8')).toBe('# Mine\n');
     const back = await updateLoadouts({ scope, ids: ['kit'], force: true, dryRun: true });
     expect(back.updates[0]?.changelog.entries.map((e) => e.version)).toEqual(['1.1.0']);

@@ -71,7 +71,7 @@ export interface PathClash {
  * every file system refuse it), and two paths that differ only in case or Unicode
  * normalisation, which are one file on case-insensitive file systems (APFS and NTFS by
  * default) and so also a file/folder clash there (`skills/a/X` and `skills/a/x/y.md`).
- * Exact duplicates are the caller's to report. Pure; linear in the total length of the paths.
+ * Exact duplicates are the caller's to report. Pure.
  * @returns one clash per offending path, in the order of `paths`.
  */
 export function describePathClashes(paths: Iterable<string>): PathClash[] {

@@ -15,7 +15,7 @@ import { LoadoutError } from '../catalogue/errors.js';
 import { ensurePrivateFolder, isNoDatabase, openDatabase, type Database } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrations.js';
 import { createStores } from '../storage/stores.js';
-import { createAltchaVerifier } from './altcha.js';
+import { ALTCHA_DIFFICULTY, createAltchaVerifier } from './altcha.js';
 import { createSiteverifyVerifier, VENDOR_VERIFY_URLS, type ChallengeProvider, type ChallengeVerifier } from './challenge.js';
 import type { RateLimits } from './rate-limit.js';
 import { createSubmissionRoutes } from './routes.js';
@@ -31,6 +31,8 @@ export interface SubmissionsConfig {
   challengeSiteKey: string | undefined;
   /** `CHALLENGE_VERIFY_URL`; undefined for the vendor's own siteverify address. */
   challengeVerifyUrl: string | undefined;
+  /** `CHALLENGE_MAX_COUNTER`: ALTCHA's difficulty (see `AltchaDifficulty`); undefined for the default. */
+  challengeMaxCounter?: number;
   baseUrl: string;
   rateLimits: RateLimits;
   trustProxy: boolean;
@@ -121,7 +123,8 @@ export function resolveChallenge(config: SubmissionsConfig, dataDir: string): Ch
         hint: 'Set CHALLENGE_PROVIDER=turnstile or CHALLENGE_PROVIDER=hcaptcha to use that vendor, or unset CHALLENGE_SITE_KEY.',
       });
     }
-    return createAltchaVerifier({ secret: config.challengeSecret ?? readOrCreateSecret(dataDir, CHALLENGE_SECRET_FILE, 'CHALLENGE_SECRET') });
+    const difficulty = { ...ALTCHA_DIFFICULTY, maxCounter: config.challengeMaxCounter ?? ALTCHA_DIFFICULTY.maxCounter };
+    return createAltchaVerifier({ secret: config.challengeSecret ?? readOrCreateSecret(dataDir, CHALLENGE_SECRET_FILE, 'CHALLENGE_SECRET'), difficulty });
   }
   for (const [name, value] of [['CHALLENGE_SECRET', config.challengeSecret], ['CHALLENGE_SITE_KEY', config.challengeSiteKey]] as const) {
     if (value === undefined) {

@@ -7,8 +7,8 @@
 import { describePathProblem } from '../../catalogue/file-path.js';
 import { MANIFEST_FILE, type FileEntry, type Manifest } from '../../catalogue/manifest.js';
 import { decodeUtf8, type LoadoutSource } from '../../catalogue/source.js';
-import { PUBLISHED_AGENTS, type Agent } from '../../catalogue/vocabulary.js';
-import { measureContextForAgents, type ContextCost } from '../../layout/context-cost.js';
+import { PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
+import { measureContextForAgents } from '../../layout/context-cost.js';
 import { installedText } from '../../layout/rule-translation.js';
 import { runChecks, type CheckRun } from '../../verify/run.js';
 import { summariseVerification } from '../../verify/verification.js';
@@ -17,7 +17,7 @@ import type { HistoricVersionData, LoadoutHistoryData } from '../history/history
 import type { OutputTree } from '../write/tree-files.js';
 import { renderLoadoutPage } from '../../pages/loadout.js';
 import { buildRecord, sha256, type PublishedRecord } from './record.js';
-import type { VersionEntry, VersionFile, VersionsDocument } from '../../tree-format/versions.js';
+import type { VersionEntry, VersionFile } from '../../tree-format/versions.js';
 import { writeZip, ZipContents } from './zip.js';
 
 export type { VersionEntry, VersionFile, VersionsDocument } from '../../tree-format/versions.js';

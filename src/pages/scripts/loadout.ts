@@ -7,7 +7,10 @@
  *   the next loadout page opens on it; `#install-<agent>` in the address picks one too (also
  *   when only the fragment changes);
  * - copy buttons copy the text of the element they name (`data-copy`) with the Clipboard API,
- *   and say so in a live region.
+ *   and say so in a live region;
+ * - a command built for another base URL (`data-base`) is rewritten to the base the page was
+ *   served from (the part of its address before `/loadouts/`), so a copied command works
+ *   against the server the page came from.
  */
 
 /** Where the script goes, relative to the tree. */
@@ -81,6 +84,12 @@ export const LOADOUT_SCRIPT = `// Install tabs and copy buttons of a Loadout Cat
       if (ok) resolve(); else reject(new Error('copy refused'));
     });
   }
+  var here = /^https?:$/.test(location.protocol) ? location.href.split('#')[0].split('?')[0].replace(/\\/loadouts\\/[^/]*\\/(?:index\\.html)?$/, '') : null;
+  if (here) Array.prototype.forEach.call(document.querySelectorAll('pre[data-base]'), function (pre) {
+    var built = pre.getAttribute('data-base');
+    var code = pre.querySelector('code') || pre;
+    if (built && built !== here) code.textContent = code.textContent.split(built).join(here);
+  });
   Array.prototype.forEach.call(document.querySelectorAll('button.copy[data-copy]'), function (button) {
     var target = document.getElementById(button.dataset.copy);
     if (!target) return;

@@ -3,15 +3,19 @@
  * is passed explicitly (DESIGN.md section 2 lists the variables).
  */
 import { LoadoutError } from '../catalogue/errors.js';
+import { ALTCHA_DIFFICULTY } from '../submissions/altcha.js';
 import { CHALLENGE_PROVIDERS, type ChallengeProvider } from '../submissions/challenge.js';
+import { DEFAULT_IPV6_PREFIX } from '../submissions/rate-limit.js';
 import type { SubmissionsConfig } from '../submissions/setup.js';
 
 /**
  * Everything the commands read from the environment: the submissions API's settings
  * (`DATABASE_URL`, default `sqlite:data/catalogue.db`; `SUBMISSIONS_OPEN`, default true;
  * `FORM_TOKEN_SECRET`; `CHALLENGE_PROVIDER` (default `altcha`, or `turnstile`, `hcaptcha`),
- * `CHALLENGE_SECRET`, `CHALLENGE_SITE_KEY`, `CHALLENGE_VERIFY_URL`; rate limits `RATE_LIMIT_PER_ADDRESS` (30),
- * `RATE_LIMIT_PER_KEY` (120) per `RATE_LIMIT_WINDOW_SECONDS` (3600); `TRUST_PROXY`), plus
+ * `CHALLENGE_SECRET`, `CHALLENGE_SITE_KEY`, `CHALLENGE_VERIFY_URL`, `CHALLENGE_MAX_COUNTER`
+ * (10000, ALTCHA's difficulty); rate limits `RATE_LIMIT_PER_ADDRESS` (30), `RATE_LIMIT_PER_KEY`
+ * (120) per `RATE_LIMIT_WINDOW_SECONDS` (3600), IPv6 addresses grouped by
+ * `RATE_LIMIT_IPV6_PREFIX` (64, 1 to 128); `TRUST_PROXY`), plus
  * `LOADOUT_BASE_URL` (no trailing slash; when unset, the address the server answers at:
  * `http://localhost:<PORT>`, see {@link localBaseUrl}) and `PORT` (8787).
  */
@@ -65,10 +69,12 @@ export function resolveConfig(env: NodeJS.ProcessEnv = process.env): ResolvedCon
     challengeSecret: nonEmpty(env['CHALLENGE_SECRET']),
     challengeSiteKey: nonEmpty(env['CHALLENGE_SITE_KEY']),
     challengeVerifyUrl: nonEmpty(env['CHALLENGE_VERIFY_URL']),
+    challengeMaxCounter: parsePositive(env, 'CHALLENGE_MAX_COUNTER', ALTCHA_DIFFICULTY.maxCounter),
     rateLimits: {
       perAddress: parsePositive(env, 'RATE_LIMIT_PER_ADDRESS', 30),
       perKey: parsePositive(env, 'RATE_LIMIT_PER_KEY', 120),
       windowSeconds: parsePositive(env, 'RATE_LIMIT_WINDOW_SECONDS', 3600),
+      ipv6Prefix: parseIpv6Prefix(env),
     },
     trustProxy: env['TRUST_PROXY'] === 'true',
   };
@@ -85,6 +91,14 @@ function parsePositive(env: NodeJS.ProcessEnv, name: string, fallback: number): 
   const value = env[name];
   if (value === undefined || value === '') return fallback;
   if (!/^[1-9]\d{0,8}$/u.test(value)) throw new LoadoutError('config', `${name} is ${JSON.stringify(value)} (expected a positive whole number)`);
+  return Number(value);
+}
+
+/** `RATE_LIMIT_IPV6_PREFIX`: a prefix length from 1 to 128, default 64. */
+function parseIpv6Prefix(env: NodeJS.ProcessEnv): number {
+  const value = env['RATE_LIMIT_IPV6_PREFIX'];
+  if (value === undefined || value === '') return DEFAULT_IPV6_PREFIX;
+  if (!/^\d{1,3}$/u.test(value) || Number(value) < 1 || Number(value) > 128) throw new LoadoutError('config', `RATE_LIMIT_IPV6_PREFIX is ${JSON.stringify(value)} (expected a prefix length from 1 to 128, such as 64 or 56)`);
   return Number(value);
 }
 

@@ -101,7 +101,7 @@ export function declareConsumerCommands(program: Command, ctx: CommandContext, o
     .option('--json', 'print {removed, files_removed, reverted, kept, folders_removed, uninstalled} as JSON')
     .action(async (id: string, opts: { agent?: string; dir: string; global?: boolean; dryRun?: boolean; force?: boolean; json?: boolean }) => {
       const { uninstallCommand } = await import('./commands/uninstall.js');
-      ctx.code = await uninstallCommand({ id, dir: opts.dir, global: opts.global === true, dryRun: opts.dryRun === true, force: opts.force === true, json: opts.json === true, ...(opts.agent === undefined ? {} : { agent: opts.agent }) }, out);
+      ctx.code = await uninstallCommand({ id, dir: opts.dir, global: opts.global === true, dryRun: opts.dryRun === true, force: opts.force === true, json: opts.json === true, ...(opts.agent === undefined ? {} : { agent: opts.agent }) }, out, err);
     });
 
   program

@@ -11,6 +11,10 @@
  *   every skill, the whole body of every subagent, and every rule scoped to some files. It is
  *   the total if every one of them were used once.
  *
+ * Each file is measured as the install writes it for that agent: rules translated to the
+ * agent's scoping keys (`rule-translation.ts`), so a rule scoped for one agent is measured as
+ * scoped for every agent that can scope rules.
+ *
  * Only files the install writes for that agent count (targets not null); manual steps and MCP
  * configuration do not (an MCP file configures servers; what a server's tools cost depends on
  * the server, not on the file).
@@ -32,6 +36,7 @@ import { readFrontMatterData } from '../catalogue/front-matter-data.js';
 import type { FileEntry } from '../catalogue/manifest.js';
 import { PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
 import { resolveInstallTarget, type InstallTarget } from './layout.js';
+import { installedText } from './rule-translation.js';
 
 /** Bytes per estimated token (see the module comment for the source). */
 export const BYTES_PER_TOKEN = 4;
@@ -104,7 +109,8 @@ export function measureContext(files: readonly FileEntry[], agent: Agent, readTe
   let onDemand = 0;
   for (const entry of files) {
     if (resolve(entry, agent).target === null) continue;
-    const text = readText(entry.path) ?? '';
+    // What the agent reads: a rule as translated for it (rule-translation.ts).
+    const text = installedText(entry.role, agent, readText(entry.path) ?? '');
     const bytes = byteLength(text);
     switch (entry.role) {
       case 'instructions':

@@ -52,6 +52,8 @@ export interface HarnessOptions {
   challenge?: ChallengeVerifier;
   /** The fake vendor forgets the tokens it passed, so only the server's own record refuses a replay. */
   forgetfulVendor?: boolean;
+  /** Take the client address from `X-Forwarded-For`, to test addresses other than 127.0.0.1. */
+  trustProxy?: boolean;
 }
 
 /** Starts a server on a fresh database of `kind`. */
@@ -71,6 +73,7 @@ export async function startHarness(kind: TestDatabaseKind, options: HarnessOptio
     challenge: options.noChallenge === true ? undefined : (options.challenge ?? createSiteverifyVerifier({ secret: CHALLENGE_SECRET, siteKey: SITE_KEY, verifyUrl: options.challengeUrl ?? vendor.url, timeoutMs: 5000 })),
     catalogueHas: (id) => catalogueHas(distDir, id),
     limits: { ...DEFAULT_RATE_LIMITS, perAddress: 1000, perKey: 1000, ...options.limits },
+    trustProxy: options.trustProxy === true,
   };
   const app = createApp({
     distDir,

@@ -7,8 +7,9 @@
 import { describePathProblem } from '../../catalogue/file-path.js';
 import { MANIFEST_FILE, type FileEntry, type Manifest } from '../../catalogue/manifest.js';
 import { decodeUtf8, type LoadoutSource } from '../../catalogue/source.js';
-import { PUBLISHED_AGENTS, type Agent } from '../../catalogue/vocabulary.js';
-import { measureContextForAgents, type ContextCost } from '../../layout/context-cost.js';
+import { PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
+import { measureContextForAgents } from '../../layout/context-cost.js';
+import { installedText } from '../../layout/rule-translation.js';
 import { runChecks, type CheckRun } from '../../verify/run.js';
 import { summariseVerification } from '../../verify/verification.js';
 import { rawTreeFolder, rawTreePath, rawUrl } from '../../tree-format/addresses.js';
@@ -16,7 +17,7 @@ import type { HistoricVersionData, LoadoutHistoryData } from '../history/history
 import type { OutputTree } from '../write/tree-files.js';
 import { renderLoadoutPage } from '../../pages/loadout.js';
 import { buildRecord, sha256, type PublishedRecord } from './record.js';
-import type { VersionEntry, VersionFile, VersionsDocument } from '../../tree-format/versions.js';
+import type { VersionEntry, VersionFile } from '../../tree-format/versions.js';
 import { writeZip, ZipContents } from './zip.js';
 
 export type { VersionEntry, VersionFile, VersionsDocument } from '../../tree-format/versions.js';
@@ -83,7 +84,8 @@ async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun
   const contents = new ZipContents();
   // The record's install entries are the install plans (record.ts), resolved once.
   for (const agent of PUBLISHED_AGENTS) {
-    writes.push(tree.write(`download/${id}/${agent}.zip`, writeZip(record.install[agent].files.map(({ path, target }) => ({ path: target, data: texts.get(path) ?? '' })), contents)));
+    // Each file as the agent reads it: rules translated (layout/rule-translation.ts), as `loadout install` writes them.
+    writes.push(tree.write(`download/${id}/${agent}.zip`, writeZip(record.install[agent].files.map(({ path, target, role }) => ({ path: target, data: installedText(role, agent, texts.get(path) ?? '') })), contents)));
   }
   const sourceEntries = [{ path: `${id}/${MANIFEST_FILE}`, data: run.source.manifestText ?? '' }, ...record.files.map((f) => ({ path: `${id}/${f.path}`, data: f.content }))];
   writes.push(tree.write(`download/${id}/source.zip`, writeZip(sourceEntries, contents)));

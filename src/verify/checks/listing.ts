@@ -1,9 +1,10 @@
 /**
  * `listing`: the record validates against the authoring schema, its id equals the folder
  * name, and the declared files match the files present (spec "Verification"; DESIGN.md
- * sections 3 and 4). Paths must be normalised, relative and unique.
+ * sections 3 and 4). Paths must be normalised, relative and unique, and fit one file system
+ * together (`describePathClashes`: no path both a file and a folder, none differing only in case).
  */
-import { describePathProblem } from '../../catalogue/file-path.js';
+import { describePathClashes, describePathProblem } from '../../catalogue/file-path.js';
 import { MANIFEST_FILE } from '../../catalogue/manifest.js';
 import { findPlaceholders } from '../../catalogue/scaffold.js';
 import { judge, plural, type Check, type Finding } from '../check.js';
@@ -42,6 +43,7 @@ export const listing: Check = {
 function compareFiles(present: ReadonlyMap<string, Uint8Array>, files: unknown, lineOf: (pointer: string) => number | undefined, irregular: string[]): Finding[] {
   const findings: Finding[] = [];
   const declared = new Set<string>();
+  const wellFormed = new Map<string, number>();
   if (Array.isArray(files)) {
     files.forEach((entry: unknown, index) => {
       const path = (entry as { path?: unknown } | null)?.path;
@@ -57,8 +59,13 @@ function compareFiles(present: ReadonlyMap<string, Uint8Array>, files: unknown, 
       } else if (!present.has(path)) {
         findings.push({ file: MANIFEST_FILE, line: lineOf(pointer), pointer, message: `${pointer} "${path}" is declared but not present in the folder` });
       }
+      if (problem === undefined && !wellFormed.has(path)) wellFormed.set(path, index);
       declared.add(path);
     });
+  }
+  for (const clash of describePathClashes(wellFormed.keys())) {
+    const pointer = `/files/${wellFormed.get(clash.path) ?? 0}/path`;
+    findings.push({ file: MANIFEST_FILE, line: lineOf(pointer), pointer, message: `${pointer} ${clash.message}` });
   }
   // The whole file is the problem: point at its first line (a link or special file has none).
   for (const path of present.keys()) {

@@ -183,7 +183,7 @@ async function readFileCapped(file: string, cap: number, what: string, declared:
   const handle = await open(file, 'r');
   try {
     const size = (await handle.stat()).size;
-    if (size > cap && declared) throw new ConsumerError('HashMismatch', `${what} (${file}) is ${size} bytes, not the ${cap} its entry declares: it does not match its published sha256`);
+    if (size > cap && declared) throw new ConsumerError('HashMismatch', `${what} does not match its published sha256 (${file} is ${size} bytes; its entry declares ${cap})`);
     if (size > cap) throw tooLarge(`${what} (${file})`, cap);
     // One byte more than the file's size: filling it means the file grew while it was read.
     const buffer = Buffer.alloc(size + 1);

@@ -22,6 +22,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', {
         patterns: [
           { group: ['**/verify/**', '**/tree/**', '**/storage/**', '**/bot/**', '**/publish/**', '**/server/**', '**/submissions/**'], allowTypeImports: true, message: 'The consumer CLI must not reach the verifier, the builder, storage, the bot, publish, the server or submissions: read the published format from src/tree-format/.' },
+          { group: ['**/catalogue/front-matter.js', '**/catalogue/yaml-document.js', '**/catalogue/schema.js'], allowTypeImports: true, message: 'These load js-yaml or ajv: the consumer rooms read front matter with catalogue/front-matter-data.js.' },
           { group: ['better-sqlite3', 'pg', 'ajv', 'ajv/*', 'ajv-formats', '@secretlint/*', 'js-yaml', 'spdx-license-ids', 'spdx-license-ids/*'], allowTypeImports: true, message: 'A native or authoring-only package has no place in the consumer CLI\'s bundle.' },
         ],
       }],

@@ -23,7 +23,7 @@ export interface ResolvedConfig extends SubmissionsConfig {
  * @throws LoadoutError `config` naming the variable when a value is malformed.
  */
 export function resolveConfig(env: NodeJS.ProcessEnv = process.env): ResolvedConfig {
-  const baseUrl = (env['LOADOUT_BASE_URL'] ?? 'http://localhost:8787').replace(/\/+$/u, '');
+  const baseUrl = (env['LOADOUT_BASE_URL'] ?? 'http://localhost:8787').replace(/(?<!\/)\/+$/u, '');
   try {
     new URL(baseUrl);
   } catch {

@@ -36,7 +36,7 @@ const MAX_REDIRECTS = 5;
 
 /** Opens `from`: an `http(s)://` base URL, or else a folder holding a built tree. */
 export function openCatalogue(from: string): CatalogueReader {
-  return /^https?:\/\//u.test(from) ? httpCatalogue(from.replace(/\/+$/u, '')) : folderCatalogue(from);
+  return /^https?:\/\//u.test(from) ? httpCatalogue(from.replace(/(?<!\/)\/+$/u, '')) : folderCatalogue(from);
 }
 
 /**

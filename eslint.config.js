@@ -7,13 +7,29 @@ import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['lib/', 'dist/', 'node_modules/', 'coverage/', 'data/', 'test/fixtures/'] },
+  { ignores: ['lib/', 'dist/', '**/dist/', 'node_modules/', 'coverage/', 'data/', 'test/fixtures/', 'test/artifacts/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     // Plain Node scripts (bench/*.mjs): Node's globals.
     files: ['**/*.mjs'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', globalThis: 'readonly', setTimeout: 'readonly' } },
+  },
+  {
+    // The consumer CLI's rooms (DESIGN.md section 3): the published format, the installer, the
+    // layout tables and search never import the verifier, the builder, storage, the bot,
+    // publishing, the server or a native or authoring-only package. Types may cross (erased).
+    // test/cli/consumer-boundary.test.ts checks the bundle's whole import graph too.
+    files: ['src/tree-format/**/*.ts', 'src/install/**/*.ts', 'src/layout/**/*.ts', 'src/search/**/*.ts', 'src/cli/consumer-*.ts', 'src/cli/run-program.ts', 'src/cli/commands/{install,update,uninstall,status,outdated,search}.ts'],
+    ignores: ['src/search/route.ts', 'src/search/index-file.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['**/verify/**', '**/tree/**', '**/storage/**', '**/bot/**', '**/publish/**', '**/server/**', '**/submissions/**'], allowTypeImports: true, message: 'The consumer CLI must not reach the verifier, the builder, storage, the bot, publish, the server or submissions: read the published format from src/tree-format/.' },
+          { group: ['better-sqlite3', 'pg', 'ajv', 'ajv/*', 'ajv-formats', '@secretlint/*', 'js-yaml', 'spdx-license-ids', 'spdx-license-ids/*'], allowTypeImports: true, message: 'A native or authoring-only package has no place in the consumer CLI\'s bundle.' },
+        ],
+      }],
+    },
   },
   {
     rules: {

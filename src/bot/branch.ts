@@ -56,7 +56,8 @@ export type BranchOutcome =
 
 /**
  * Commits `work.files` as `loadouts/<id>/` on the remote's base branch and pushes the branch.
- * Skips (pushing nothing) when the base branch already has the folder or the checks fail.
+ * Skips (pushing nothing) when the base branch already has the folder, a file cannot be written
+ * (e.g. EEXIST or ENAMETOOLONG), or the checks fail.
  * @throws LoadoutError `git` when root is not in a repository, the remote or base branch is
  *   unknown, git has no identity, or a fetch, commit or push fails; the worktree is removed first.
  */
@@ -91,8 +92,16 @@ export async function commitSubmissionBranch(work: BranchWork): Promise<BranchOu
       const target = resolve(dir, ...path.split('/'));
       // The paths were judged safe already; this keeps any slip from writing outside the folder.
       if (!target.startsWith(dir + sep)) throw new LoadoutError('internal', `${path} resolves outside ${folder} (a bug: unsafe paths are refused before this)`);
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, text, 'utf8');
+      try {
+        mkdirSync(dirname(target), { recursive: true });
+        writeFileSync(target, text, 'utf8');
+      } catch (error) {
+        // The submission's paths could not all be written (a file that is also a folder, a name
+        // too long for this file system): the submission's fault, not the run's.
+        // The reason leaves out the temporary folder's name, so that each run gives the same one.
+        const code = (error as NodeJS.ErrnoException).code ?? (error as Error).name;
+        return { kind: 'skipped', reason: `file path ${JSON.stringify(path)} cannot be written into ${folder} (${code}; expected paths that fit one folder on disk)` };
+      }
     }
     const failed = await work.check(prefix === '' ? tree : join(tree, ...prefix.split('/')));
     if (failed !== undefined) return { kind: 'skipped', reason: failed };

@@ -2,7 +2,8 @@
  * The pull-request bot's configuration, resolved once from the environment (DESIGN.md section
  * 2; STYLE.md: changelogen's `Resolved…` type passed explicitly): `GITHUB_TOKEN`,
  * `GITHUB_REPOSITORY` (`owner/name`), `GITHUB_API_URL` (default `https://api.github.com`; any
- * GitHub-compatible host), and the commit identity `LOADOUT_BOT_NAME` / `LOADOUT_BOT_EMAIL`
+ * GitHub-compatible host, over https, or over http only to a loopback host, since the token
+ * travels in every request), and the commit identity `LOADOUT_BOT_NAME` / `LOADOUT_BOT_EMAIL`
  * (each defaulting to git's own `user.name` / `user.email`).
  */
 import { LoadoutError } from '../catalogue/errors.js';
@@ -28,7 +29,7 @@ const REPOSITORY = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100}
 /**
  * Reads the GitHub settings from `env`.
  * @throws LoadoutError `config` naming the variable when `GITHUB_TOKEN` or `GITHUB_REPOSITORY`
- *   is missing, or a value is malformed.
+ *   is missing, a value is malformed, or `GITHUB_API_URL` is http to a host other than loopback.
  */
 export function resolveGitHubSettings(env: NodeJS.ProcessEnv = process.env): GitHubSettings {
   const token = env['GITHUB_TOKEN'] ?? '';
@@ -52,7 +53,21 @@ export function resolveGitHubSettings(env: NodeJS.ProcessEnv = process.env): Git
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
     throw new LoadoutError('config', `GITHUB_API_URL is ${JSON.stringify(apiUrl)} (expected an http or https URL)`);
   }
+  if (parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)) {
+    throw new LoadoutError('config', `GITHUB_API_URL is ${JSON.stringify(apiUrl)}, plain http to a host that is not this machine, so GITHUB_TOKEN would travel in clear (expected https, or http only to a loopback host: localhost, 127.0.0.0/8 or [::1])`, {
+      hint: 'Use the https address of the GitHub API (https://api.github.com, or https://<host>/api/v3 for GitHub Enterprise Server).',
+    });
+  }
   return { token: token.trim(), owner: match[1], repo: match[2], apiUrl };
+}
+
+/**
+ * True when `hostname` (as `URL.hostname` gives it: lowercase, IPv4 in dotted decimal, IPv6 in
+ * brackets and compressed) names this machine: `localhost` (RFC 6761 section 6.3), an address
+ * of 127.0.0.0/8 (RFC 1122 section 3.2.1.3) or `[::1]` (RFC 4291 section 2.5.3).
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/u.test(hostname);
 }
 
 /**

@@ -7,13 +7,15 @@
  * A stored submission is checked again before anything is written, because a row may come from
  * an older version of the rules or from outside the API (issue 9, "Also"): the loadout id must
  * be a slug, and every path must stay inside the folder. Refused: `..`, absolute and drive
- * paths, backslashes, control characters (src/catalogue/file-path.ts), any segment that starts
+ * paths, backslashes, control, bidirectional and line-separator characters, segments over 255
+ * bytes, a path that is also another's folder or differs from another only in case
+ * (src/catalogue/file-path.ts: git or the file system would fail mid-run), any segment that starts
  * with `.git` (`.git/`, `.gitignore`, `.gitattributes`, `.gitmodules`: git would skip the file or
  * change how it treats others; `.github/` goes too, and the loadout layout has no use for it),
  * and a file named `loadout.yaml`.
  */
 import { planAdapterSync } from '../adapters/sync.js';
-import { describePathProblem } from '../catalogue/file-path.js';
+import { describePathClashes, describePathProblem } from '../catalogue/file-path.js';
 import { MANIFEST_FILE, type Manifest } from '../catalogue/manifest.js';
 import type { LoadoutSource } from '../catalogue/source.js';
 import { SLUG_PATTERN } from '../catalogue/vocabulary.js';
@@ -65,6 +67,8 @@ export function planLoadoutFolder(loadoutId: string, manifestText: string, files
     if (byPath.has(file.path)) return { ok: false, reason: `file path ${JSON.stringify(file.path)} is stored twice (expected each path once)` };
     byPath.set(file.path, file.content);
   }
+  const clash = describePathClashes([...byPath.keys(), MANIFEST_FILE])[0];
+  if (clash !== undefined) return { ok: false, reason: `file path ${clash.message}` };
   const data = parseYamlSource(manifestText).data as Partial<Manifest> | undefined;
   let manifest = manifestText;
   if (typeof data === 'object' && data !== null && typeof data.title === 'string' && Array.isArray(data.files)) {

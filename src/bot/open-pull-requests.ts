@@ -60,18 +60,43 @@ export interface PullRequestOutcome {
 
 /**
  * Opens or updates the pull request of each submission named (or of every accepted one).
- * Skipped, with a reason: a submission in another state, one whose id or paths are unsafe, one
- * whose folder already exists on the base branch, one whose checks fail now, and a `pr-opened`
- * one whose pull request is closed.
- * @throws LoadoutError `not_found` for an unknown id (before any work), `git` or `io` when git or
- *   GitHub fails (the user's working tree is left as it was; earlier submissions stay done).
+ * Skipped, with a reason: a submission in another state, one whose id or paths are unsafe or
+ * cannot be written together, one whose folder already exists on the base branch, one whose
+ * checks fail now, a `pr-opened` one whose pull request is closed, and one for which git or
+ * GitHub failed. One submission never stops the others: each is handled on its own, and the
+ * run goes on after a skip. Outside a dry run, why an `accepted` submission was skipped is
+ * recorded on it as an event by `bot` that changes no state (once, while the reason stays the
+ * same), so `loadout submissions show` tells the maintainer, who may reject it.
+ * @throws LoadoutError `not_found` for an unknown id (before any work). A failure of git or
+ *   GitHub is a skip of that submission (the user's working tree is left as it was).
  */
 export async function openPullRequests(options: OpenPullRequestsOptions): Promise<PullRequestOutcome[]> {
   if (options.github === undefined && !options.dryRun) throw new LoadoutError('internal', 'openPullRequests needs a GitHub client unless it is a dry run (a bug)');
   const submissions = await selectSubmissions(options.store, options.ids, 'accepted');
   const outcomes: PullRequestOutcome[] = [];
-  for (const submission of submissions) outcomes.push(await openOne(options, submission));
+  for (const submission of submissions) {
+    let outcome: PullRequestOutcome;
+    try {
+      outcome = await openOne(options, submission);
+    } catch (error) {
+      outcome = { submission: submission.id, loadout_id: submission.loadoutId, branch: branchOf(submission.loadoutId), pr_url: submission.prUrl, action: 'skipped', reason: describeFailure(error) };
+    }
+    if (outcome.action === 'skipped' && outcome.reason !== undefined && submission.status === 'accepted' && !options.dryRun) {
+      const at = (options.now ?? (() => new Date()))().toISOString();
+      await options.store.note(submission.id, { actor: 'bot', at, note: `${SKIP_NOTE_PREFIX}${outcome.reason}` });
+    }
+    outcomes.push(outcome);
+  }
   return outcomes;
+}
+
+/** How the event that records a skip begins; the reason follows. */
+export const SKIP_NOTE_PREFIX = 'pull request not opened: ';
+
+/** The reason of a skip caused by a thrown error: a LoadoutError's message (and hint), or an internal error's. */
+function describeFailure(error: unknown): string {
+  if (error instanceof LoadoutError) return `${error.message}${error.hint === undefined ? '' : ` (${error.hint})`}`;
+  return `internal error: ${error instanceof Error ? error.message : String(error)} (a bug; the submission was not changed)`;
 }
 
 async function openOne(options: OpenPullRequestsOptions, submission: StoredSubmission): Promise<PullRequestOutcome> {

@@ -6,8 +6,9 @@
  * Everything a submitter wrote is untrusted. {@link escapeMarkdown} makes it plain text in
  * GitHub Flavored Markdown: HTML cannot open (`<script>` shows as text), no Markdown construct
  * starts (links, images, emphasis, headings, lists, code), `|` cannot end a table cell, a line
- * break cannot end a table row, and `@name` / `#123` cannot mention a person or reference an
- * issue (a zero-width space follows `@` and `#`, as Renovate does). Invisible and bidirectional
+ * break cannot end a table row, and `@name` / `#123` / `GH-123` / `GHSA-…` cannot mention a person
+ * or reference an issue or advisory (a zero-width space breaks each, as Renovate does for `@`
+ * and `#`). Invisible and bidirectional
  * characters show as U+FFFD, so the text reviewers see is the text there is.
  */
 import type { CheckResult } from '../verify/run.js';
@@ -111,8 +112,10 @@ export function escapeMarkdown(text: string, options: EscapeOptions = {}): strin
   if (options.inline !== false) out = out.replace(/(?<!\s)\s*\n\s*/gu, ' ').trim();
   out = out.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
   out = out.replace(MARKDOWN_PUNCTUATION, '\\$&');
-  // A zero-width space after @ and # breaks mentions (@user, @org/team) and references (#12, owner/repo#12).
-  return out.replace(/[@#]/gu, '$&&#8203;');
+  // A zero-width space after @ and # breaks mentions (@user, @org/team) and references (#12,
+  // owner/repo#12); one before the hyphen of GH-12 (an issue reference) and GHSA-… (a security
+  // advisory) breaks those, in any case (GitHub Docs, "Autolinked references and URLs").
+  return out.replace(/[@#]/gu, '$&&#8203;').replace(/(?<=(?<![a-z0-9])gh(?:sa)?)\\-/giu, '&#8203;\\-');
 }
 
 /** A table row `| name | value |` with the value escaped to one line. */

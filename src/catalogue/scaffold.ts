@@ -6,6 +6,37 @@ import { stringify } from 'yaml';
 import { ADAPTER_AGENTS, adapterFileName, generateAdapter } from '../adapters/generate.js';
 import { MANIFEST_FILE } from './manifest.js';
 
+// The scaffold's placeholder values: what `loadout new` writes for the author to replace.
+const AUTHOR = 'Your Name';
+const SUMMARY_START = 'Instructions for coding agents working on ';
+const SUMMARY_END = ' projects.';
+const DESCRIPTION_START = 'Describe what ';
+const DESCRIPTION_END = ' sets up for a coding agent, for which projects, and what the agent does differently with it.';
+const HIGHLIGHT = 'Say what the agent will do better with this loadout';
+
+/** A scaffold placeholder left in a manifest: its JSON pointer and what to write instead. */
+export interface Placeholder {
+  pointer: string;
+  expected: string;
+}
+
+/**
+ * The placeholders of {@link scaffoldLoadout} still in the manifest `data` (as parsed): the
+ * author "Your Name", the placeholder summary and description (whatever the title), and the
+ * placeholder highlight. Pure.
+ */
+export function findPlaceholders(data: unknown): Placeholder[] {
+  if (data === null || typeof data !== 'object') return [];
+  const m = data as { author?: { name?: unknown }; summary?: unknown; description?: unknown; highlights?: unknown };
+  const found: Placeholder[] = [];
+  const isText = (v: unknown): v is string => typeof v === 'string';
+  if (m.author?.name === AUTHOR) found.push({ pointer: '/author/name', expected: 'your name, or your organisation\'s' });
+  if (isText(m.summary) && m.summary.startsWith(SUMMARY_START) && m.summary.endsWith(SUMMARY_END)) found.push({ pointer: '/summary', expected: 'one sentence on what the loadout gives an agent (20 to 200 characters)' });
+  if (isText(m.description) && m.description.startsWith(DESCRIPTION_START) && m.description.endsWith(DESCRIPTION_END)) found.push({ pointer: '/description', expected: 'what the loadout sets up, for which projects, and what the agent does differently with it' });
+  if (Array.isArray(m.highlights)) m.highlights.forEach((h, i) => h === HIGHLIGHT && found.push({ pointer: `/highlights/${i}`, expected: 'something the agent does better with this loadout' }));
+  return found;
+}
+
 /**
  * The scaffold for `id` (a slug), dated `today` (`YYYY-MM-DD`): path → text.
  * Pure; the caller checks the id and writes the files.
@@ -16,12 +47,12 @@ export function scaffoldLoadout(id: string, today: string): Map<string, string> 
     id,
     type: 'loadout',
     title,
-    summary: `Instructions for coding agents working on ${title} projects.`,
-    description: `Describe what ${title} sets up for a coding agent, for which projects, and what the agent does differently with it.`,
-    highlights: ['Say what the agent will do better with this loadout'],
+    summary: `${SUMMARY_START}${title}${SUMMARY_END}`,
+    description: `${DESCRIPTION_START}${title}${DESCRIPTION_END}`,
+    highlights: [HIGHLIGHT],
     version: '0.1.0',
     license: 'MIT',
-    author: { name: 'Your Name' },
+    author: { name: AUTHOR },
     categories: ['workflow'],
     stacks: ['general'],
     files: [

@@ -3,19 +3,38 @@
  * is passed explicitly (DESIGN.md section 2 lists the variables).
  */
 import { LoadoutError } from '../catalogue/errors.js';
+import { ALTCHA_DIFFICULTY } from '../submissions/altcha.js';
 import { CHALLENGE_PROVIDERS, type ChallengeProvider } from '../submissions/challenge.js';
+import { DEFAULT_IPV6_PREFIX } from '../submissions/rate-limit.js';
 import type { SubmissionsConfig } from '../submissions/setup.js';
 
 /**
  * Everything the commands read from the environment: the submissions API's settings
  * (`DATABASE_URL`, default `sqlite:data/catalogue.db`; `SUBMISSIONS_OPEN`, default true;
  * `FORM_TOKEN_SECRET`; `CHALLENGE_PROVIDER` (default `altcha`, or `turnstile`, `hcaptcha`),
- * `CHALLENGE_SECRET`, `CHALLENGE_SITE_KEY`, `CHALLENGE_VERIFY_URL`; rate limits `RATE_LIMIT_PER_ADDRESS` (30),
- * `RATE_LIMIT_PER_KEY` (120) per `RATE_LIMIT_WINDOW_SECONDS` (3600); `TRUST_PROXY`), plus
- * `LOADOUT_BASE_URL` (default `http://localhost:8787`, no trailing slash) and `PORT` (8787).
+ * `CHALLENGE_SECRET`, `CHALLENGE_SITE_KEY`, `CHALLENGE_VERIFY_URL`, `CHALLENGE_MAX_COUNTER`
+ * (10000, ALTCHA's difficulty); rate limits `RATE_LIMIT_PER_ADDRESS` (30), `RATE_LIMIT_PER_KEY`
+ * (120) per `RATE_LIMIT_WINDOW_SECONDS` (3600), IPv6 addresses grouped by
+ * `RATE_LIMIT_IPV6_PREFIX` (64, 1 to 128); `TRUST_PROXY`), plus
+ * `LOADOUT_BASE_URL` (no trailing slash; when unset, the address the server answers at:
+ * `http://localhost:<PORT>`, see {@link localBaseUrl}) and `PORT` (8787).
  */
 export interface ResolvedConfig extends SubmissionsConfig {
   port: number;
+  /** True when `LOADOUT_BASE_URL` set `baseUrl`; false when it was derived from `PORT`, so that `serve` derives it again from `--port` and `--host`. */
+  baseUrlSet: boolean;
+}
+
+/**
+ * The base URL of a server that listens on `host`:`port` when `LOADOUT_BASE_URL` is unset
+ * (DESIGN.md section 2): `http://localhost:<port>` for a loopback or wildcard address, as a
+ * browser on the same machine reaches it; else `http://<host>:<port>` (IPv6 in brackets,
+ * RFC 3986 section 3.2.2). Pure.
+ */
+export function localBaseUrl(host: string, port: number): string {
+  const local = host === '' || host === 'localhost' || host === '0.0.0.0' || host === '::' || host === '::1' || host.startsWith('127.');
+  const name = local ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+  return `http://${name}:${port}`;
 }
 
 /**
@@ -23,13 +42,18 @@ export interface ResolvedConfig extends SubmissionsConfig {
  * @throws LoadoutError `config` naming the variable when a value is malformed.
  */
 export function resolveConfig(env: NodeJS.ProcessEnv = process.env): ResolvedConfig {
+<<<<<<< HEAD
   const baseUrl = (env['LOADOUT_BASE_URL'] ?? 'http://localhost:8787').replace(/(?<!\/)\/+$/u, '');
+=======
+  const port = parsePort(env['PORT'] ?? '8787', 'PORT');
+  const set = env['LOADOUT_BASE_URL'] !== undefined && env['LOADOUT_BASE_URL'] !== '';
+  const baseUrl = (set ? (env['LOADOUT_BASE_URL'] as string) : localBaseUrl('127.0.0.1', port)).replace(/\/+$/u, '');
+>>>>>>> main
   try {
     new URL(baseUrl);
   } catch {
     throw new LoadoutError('config', `LOADOUT_BASE_URL is ${JSON.stringify(baseUrl)} (expected an absolute URL such as https://loadouts.example)`);
   }
-  const port = parsePort(env['PORT'] ?? '8787', 'PORT');
   const open = env['SUBMISSIONS_OPEN'];
   if (open !== undefined && open !== 'true' && open !== 'false') {
     throw new LoadoutError('config', `SUBMISSIONS_OPEN is ${JSON.stringify(open)} (expected true or false)`);
@@ -40,6 +64,7 @@ export function resolveConfig(env: NodeJS.ProcessEnv = process.env): ResolvedCon
   }
   return {
     baseUrl,
+    baseUrlSet: set,
     port,
     databaseUrl: env['DATABASE_URL'] ?? 'sqlite:data/catalogue.db',
     submissionsOpen: open !== 'false',
@@ -48,10 +73,12 @@ export function resolveConfig(env: NodeJS.ProcessEnv = process.env): ResolvedCon
     challengeSecret: nonEmpty(env['CHALLENGE_SECRET']),
     challengeSiteKey: nonEmpty(env['CHALLENGE_SITE_KEY']),
     challengeVerifyUrl: nonEmpty(env['CHALLENGE_VERIFY_URL']),
+    challengeMaxCounter: parsePositive(env, 'CHALLENGE_MAX_COUNTER', ALTCHA_DIFFICULTY.maxCounter),
     rateLimits: {
       perAddress: parsePositive(env, 'RATE_LIMIT_PER_ADDRESS', 30),
       perKey: parsePositive(env, 'RATE_LIMIT_PER_KEY', 120),
       windowSeconds: parsePositive(env, 'RATE_LIMIT_WINDOW_SECONDS', 3600),
+      ipv6Prefix: parseIpv6Prefix(env),
     },
     trustProxy: env['TRUST_PROXY'] === 'true',
   };
@@ -68,6 +95,14 @@ function parsePositive(env: NodeJS.ProcessEnv, name: string, fallback: number): 
   const value = env[name];
   if (value === undefined || value === '') return fallback;
   if (!/^[1-9]\d{0,8}$/u.test(value)) throw new LoadoutError('config', `${name} is ${JSON.stringify(value)} (expected a positive whole number)`);
+  return Number(value);
+}
+
+/** `RATE_LIMIT_IPV6_PREFIX`: a prefix length from 1 to 128, default 64. */
+function parseIpv6Prefix(env: NodeJS.ProcessEnv): number {
+  const value = env['RATE_LIMIT_IPV6_PREFIX'];
+  if (value === undefined || value === '') return DEFAULT_IPV6_PREFIX;
+  if (!/^\d{1,3}$/u.test(value) || Number(value) < 1 || Number(value) > 128) throw new LoadoutError('config', `RATE_LIMIT_IPV6_PREFIX is ${JSON.stringify(value)} (expected a prefix length from 1 to 128, such as 64 or 56)`);
   return Number(value);
 }
 

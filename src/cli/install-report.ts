@@ -4,7 +4,10 @@
  */
 import { homedir } from 'node:os';
 import type { ContextCost } from '../layout/context-cost.js';
+import type { SizeWarning } from '../install/compose/size-limits.js';
+import type { ComposedFile } from '../install/run-plan.js';
 import { projectScope, userScope, type InstallScope } from '../install/project/scope.js';
+import { printable, printableLine } from './terminal-text.js';
 
 /** The scope of `--global` (the home folder, `HOME`) or else the project folder `dir`. */
 export function scopeOf(options: { dir: string; global: boolean }): InstallScope {
@@ -28,3 +31,36 @@ export function formatContextChange(before: ContextCost | null, after: ContextCo
 
 /** Tokens are estimated at 4 bytes each (`layout/context-cost.ts`). */
 export const CONTEXT_NOTE = 'tokens estimated at 4 bytes each';
+
+/** A conflict as a line for stderr (a block's with its diff): what is in the way, and that `--force` writes anyway after a backup. */
+export function formatConflict(c: { target: string; path: string; servers?: string[]; block?: string; diff?: string; reason?: string; parts?: string[]; kind?: string; id?: string }, label: string): string {
+  const block = c.block ?? (c.kind === 'block' ? c.parts?.[0] ?? c.id : undefined);
+  const servers = c.servers ?? (c.kind === 'servers' ? c.parts : undefined);
+  const what =
+    c.reason !== undefined && block === undefined && servers === undefined
+      ? printableLine(c.reason)
+      : block !== undefined
+        ? `the ${printableLine(block)} block holds edits of yours`
+        : servers !== undefined
+          ? `has servers of yours under the loadout's names (${servers.map(printableLine).join(', ')})`
+          : `exists with changes of yours (expected the bytes of ${label} ${printableLine(c.path)} or of the last install)`;
+  const diff = c.diff === undefined ? '' : `${printable(c.diff).replace(/\n$/u, '')}\n`;
+  return `loadout: ${printableLine(c.target)}: ${what}; nothing was written (--force overwrites, after copying your file to .loadout/backup/)\n${diff}`;
+}
+
+/** A size limit a composed file passes, naming the limit and its source. */
+export function formatSizeWarning(w: SizeWarning): string {
+  return `loadout: warning: ${printableLine(w.target)} is ${number(w.size)} ${w.limit.unit} for ${w.agent}, past ${number(w.limit.limit)} (${w.limit.name}; source: ${w.limit.source})\n`;
+}
+
+/** The shared files of a dry run: each loadout's block and how it changes, then the file as it would be. */
+export function formatComposed(files: readonly ComposedFile[]): string {
+  const lines: string[] = [];
+  for (const f of files) {
+    if (f.action === 'none') continue;
+    const blocks = f.blocks === undefined ? '' : `: ${f.blocks.map((b) => `${b.change} ${printableLine(b.id)}@${b.version}`).join(', ')}`;
+    lines.push(`  composed ${printableLine(f.target)} (${f.action}${blocks})`);
+    if (f.text !== undefined && f.kind === 'block') lines.push(...printable(f.text).replace(/\n$/u, '').split('\n').map((l) => `    | ${l}`));
+  }
+  return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+}

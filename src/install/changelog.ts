@@ -4,7 +4,7 @@
  * version, `build/history.ts`). Pure. The text comes from the catalogue: print it only
  * through `cli/terminal-text.ts`, which makes control characters visible.
  */
-import type { VersionsDocument } from '../tree/render/loadout-output.js';
+import type { VersionsDocument } from '../tree-format/index.js';
 
 /**
  * Compares two MAJOR.MINOR.PATCH versions numerically (semver.org, rule 11, without

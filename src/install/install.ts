@@ -1,11 +1,13 @@
 /**
  * `loadout install`: puts one version of a loadout into a project (or, with the user scope,
  * the home folder) for one or several agents, from a catalogue URL or a built tree. Every file
- * is checked against the sha256 its version publishes before anything is written; nothing is
- * written when a target holds bytes the user changed (unless `force`); MCP configuration is
- * merged into the agent's configuration file, keeping what is there; the install is recorded
- * in the lock, written together with the files (`transaction.ts`) (DESIGN.md sections 2 and
- * 8, issue 12). The catalogue is not trusted: its documents are checked as they are read
+ * is checked against the sha256 its version publishes before anything is written. Files are
+ * planned by `compose/plan.ts`: instructions and adapters go into a marked block of the shared
+ * Markdown file, beside the user's text and other loadouts' blocks; MCP configuration is merged
+ * into the agent's configuration file; nothing is written when a target holds bytes of the
+ * user's or of another install (unless `force`, which first copies the user's bytes to the
+ * backup folder); the install is recorded in the lock, written together with the files
+ * (`transaction.ts`) (DESIGN.md sections 2 and 8). The catalogue is not trusted: its documents are checked as they are read
  * (`catalogue-reader.ts`), and every install target is checked against the rules of
  * `target-rules.ts` before anything is written (`prepare.ts`).
  */
@@ -16,10 +18,12 @@ import { openCatalogue } from './catalogue/catalogue-reader.js';
 import type { ContextCost } from '../layout/context-cost.js';
 import { fetchVersion, type FetchedVersion } from './catalogue/fetch-version.js';
 import type { ManualStep } from '../layout/layout.js';
-import { readLock, withEntries, type LockEntry } from './project/lock.js';
-import { currentBytesReader, prepareInstall, type PreparedInstall } from './prepare.js';
+import type { WantedInstall } from './compose/plan.js';
+import type { SizeWarning } from './compose/size-limits.js';
+import { readLock, type LockEntry } from './project/lock.js';
+import { checkInstall, type CheckedInstall } from './prepare.js';
 import { projectScope, type InstallScope } from './project/scope.js';
-import { applyChanges, foldersToCreate, type FileChange } from './project/transaction.js';
+import { runPlan, summarizeComposed, type ComposedFile } from './run-plan.js';
 
 /** Options of {@link installLoadouts}. */
 export interface InstallOptions {
@@ -42,6 +46,19 @@ export interface InstallOptions {
   force?: boolean;
 }
 
+/** A target the install stops at (nothing is written): the user's bytes or another install's, unless `force`. */
+export interface InstallConflict {
+  target: string;
+  path: string;
+  /** For merged configuration: the servers of the user's under the loadout's names. */
+  servers?: string[];
+  /** For a shared Markdown file: the loadout whose block holds edits of the user's, and the diff `force` would make. */
+  block?: string;
+  diff?: string;
+  /** Why, when it is not the user's changes to the file (another install holds it). */
+  reason?: string;
+}
+
 /** What an install did (or, with `dryRun` or conflicts, would do) for one agent. */
 export interface InstallOutcome {
   id: string;
@@ -51,14 +68,18 @@ export interface InstallOutcome {
   scope: InstallScope['kind'];
   files: { path: string; target: string }[];
   manual_steps: ManualStep[];
-  /** Targets that hold bytes neither this version nor the lock knows (for merged configuration: servers of the same name): nothing was written. */
-  conflicts: { target: string; path: string; servers?: string[] }[];
+  /** Targets in the way (see {@link InstallConflict}): nothing was written. */
+  conflicts: InstallConflict[];
   /** Targets outside the agent's own locations, written only because of `force`; `message` says where and what was expected. */
   warnings: { target: string; path: string; message: string }[];
   written: string[];
   unchanged: string[];
   /** Context cost of this version for this agent (`context-cost.ts`). */
   context: ContextCost;
+  /** The shared files of the run (blocks and servers) and what happens to them, the context cost of everything installed for this agent after the run, and the vendors' size limits the composed files pass. */
+  composed: { files: ComposedFile[]; context: ContextCost | undefined; size_warnings: SizeWarning[] };
+  /** Where the user's bytes were copied before being overwritten (relative to the root), if any were. */
+  backup?: string;
   /** True when files were written and the lock updated. */
   installed: boolean;
 }
@@ -96,65 +117,40 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
     return promise;
   };
 
-  const pending = new Map<string, Uint8Array | null>();
-  const current = currentBytesReader(scope.root, pending);
-  const planned: { version: FetchedVersion; prepared: PreparedInstall; previous: LockEntry | undefined }[] = [];
+  const source = lockSource(catalogue.location);
+  const checked: { version: FetchedVersion; check: CheckedInstall }[] = [];
   for (const agent of options.agents) {
     const previous = lock.installs.find((e) => e.id === options.id && e.agent === agent);
     const version = await fetchOnce(wantedVersion(options, agent, previous, versions.latest, join(scope.root, scope.lockPath)));
-    const prepared = await prepareInstall({ scope, fetched: version, agent, lock, ...(previous === undefined ? {} : { previous }), force, current });
-    for (const file of prepared.files) {
-      const other = pending.get(file.target);
-      if (other !== undefined && other !== null && Buffer.compare(other, file.bytes) !== 0 && !file.locked.servers) {
-        throw new LoadoutError('invalid_content', `${options.id} ${version.version} puts different files at ${file.target} for ${planned.map((p) => p.prepared.agent).join(', ')} and ${agent}; nothing was written`, { hint: 'Install for those agents one at a time, into different projects.' });
-      }
-      if (file.state !== 'changed' || force) pending.set(file.target, file.bytes);
-    }
-    planned.push({ version, prepared, previous });
+    checked.push({ version, check: await checkInstall({ scope, fetched: version, agent, ...(previous === undefined ? {} : { previous }), force }) });
   }
-
-  const outcomes = planned.map(({ version, prepared }): InstallOutcome => ({
+  const wanted: WantedInstall[] = checked.map(({ version, check }) => ({ id: options.id, agent: check.agent, version: version.version, source, files: check.files, bytes: check.bytes }));
+  const run = await runPlan({ scope, operation: 'install', before: lock, wanted, removed: [], force, dryRun: options.dryRun === true });
+  const summary = await summarizeComposed(scope, run.plan, options.agents);
+  const actionOf = new Map(run.plan.targets.map((t) => [t.target, t.action]));
+  return checked.map(({ version, check }): InstallOutcome => ({
     id: options.id,
-    agent: prepared.agent,
+    agent: check.agent,
     version: version.version,
-    source: lockSource(catalogue.location),
+    source,
     scope: scope.kind,
-    files: prepared.files.map((f) => ({ path: f.path, target: f.target })),
-    manual_steps: prepared.manual_steps,
-    conflicts: force ? [] : prepared.files.filter((f) => f.state === 'changed').map((f) => ({ target: f.target, path: f.path, ...(f.conflictingServers === undefined ? {} : { servers: f.conflictingServers }) })),
-    warnings: prepared.warnings,
-    written: [],
-    unchanged: prepared.files.filter((f) => f.state === 'same').map((f) => f.target),
-    context: prepared.context,
-    installed: false,
+    files: check.files.map((f) => ({ path: f.path, target: f.target })),
+    manual_steps: check.manual_steps,
+    conflicts: run.plan.conflicts.filter((c) => c.agent === check.agent).map((c) => ({
+      target: c.target,
+      path: c.path,
+      ...(c.kind === 'servers' ? { servers: c.parts } : {}),
+      ...(c.kind === 'block' ? { block: c.parts[0] ?? c.id, ...(c.diff === undefined ? {} : { diff: c.diff }) } : {}),
+      ...(c.owned === true ? { reason: c.reason } : {}),
+    })),
+    warnings: check.warnings,
+    written: run.written ? check.files.map((f) => f.target).filter((t) => actionOf.get(t) === 'write') : [],
+    unchanged: check.files.map((f) => f.target).filter((t) => actionOf.get(t) === 'none'),
+    context: check.context,
+    composed: { files: summary.files.filter((f) => check.files.some((c) => c.target === f.target)), context: summary.context[check.agent], size_warnings: summary.size_warnings.filter((w) => w.agent === check.agent) },
+    ...(run.backupDir === undefined ? {} : { backup: run.backupDir }),
+    installed: run.written,
   }));
-  if (outcomes.some((o) => o.conflicts.length > 0) || options.dryRun === true) return outcomes;
-
-  const changes = new Map<string, FileChange>();
-  for (const { prepared } of planned) {
-    for (const file of prepared.files) if (file.state !== 'same') changes.set(file.target, { target: file.target, bytes: pending.get(file.target) ?? file.bytes });
-    // Reinstalling another version: what the old one had and this one has not goes, when unchanged.
-    for (const removal of prepared.removals) {
-      if (removal.state !== 'remove' || changes.has(removal.target)) continue;
-      changes.set(removal.target, removal.revert?.text === undefined ? { target: removal.target, remove: true } : { target: removal.target, bytes: new TextEncoder().encode(removal.revert.text) });
-    }
-  }
-  const created = await foldersToCreate(scope.root, [...changes.values()].filter((c) => 'bytes' in c).map((c) => c.target));
-  const entries = planned.map(({ version, prepared, previous }): LockEntry =>
-    withCreatedFolders(
-      {
-        id: options.id,
-        agent: prepared.agent,
-        version: version.version,
-        source: lockSource(catalogue.location),
-        files: prepared.files.map((f) => f.locked),
-        ...(previous?.folders === undefined ? {} : { folders: previous.folders }),
-      },
-      created,
-    ),
-  );
-  await applyChanges(scope.root, [...changes.values()], withEntries(lock, entries), scope.lockPath);
-  return outcomes.map((o) => ({ ...o, written: o.files.map((f) => f.target).filter((t) => changes.has(t)), installed: true }));
 }
 
 /** {@link installLoadouts} for one agent. */
@@ -162,13 +158,6 @@ export async function installLoadout(options: Omit<InstallOptions, 'agents'> & {
   const [outcome] = await installLoadouts({ ...options, agents: [options.agent] });
   if (outcome === undefined) throw new LoadoutError('internal', 'internal error: an install for one agent returned no outcome');
   return outcome;
-}
-
-/** `entry` with the folders created for its targets (see `foldersToCreate`) added to `folders`, sorted. */
-export function withCreatedFolders(entry: LockEntry, created: ReadonlyMap<string, string[]>): LockEntry {
-  const added = entry.files.flatMap((f) => created.get(f.target) ?? []);
-  if (added.length === 0) return entry;
-  return { ...entry, folders: [...new Set([...(entry.folders ?? []), ...added])].sort() };
 }
 
 function wantedVersion(options: InstallOptions, agent: Agent, locked: LockEntry | undefined, latest: string, lockPath: string): string {

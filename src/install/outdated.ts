@@ -6,7 +6,7 @@
  */
 import { LoadoutError } from '../catalogue/errors.js';
 import type { Agent } from '../catalogue/vocabulary.js';
-import type { VersionsDocument } from '../tree/render/loadout-output.js';
+import type { VersionsDocument } from '../tree-format/index.js';
 import { openCatalogue } from './catalogue/catalogue-reader.js';
 import { readLock } from './project/lock.js';
 import type { InstallScope } from './project/scope.js';

@@ -1,8 +1,9 @@
 /**
- * `loadout status`, the drift check (issue 12 point 4): every file the lock owns is compared
- * with its recorded sha256 and reported as `ok`, `changed` or `missing`; a merged MCP
- * configuration file is judged by the servers the install added only (the rest of the file
- * is the user's). Files in the locked agents' folders that no lock entry owns are listed as
+ * `loadout status`, the drift check (issue 12 point 4): every part of a file an install holds
+ * is compared with its recorded sha256 and reported as `ok`, `changed` or `missing`, through
+ * the file's format (`compose/shared-file.ts`): a whole file by its bytes, a merged MCP
+ * configuration by the servers the install added, a shared Markdown file by the install's
+ * block. The rest of a shared file is the user's and never reported. Files in the locked agents' folders that no lock entry owns are listed as
  * `untracked`. A CI step gates on `ok` (README, "Installing a loadout into a project").
  *
  * Reads only. A lock is untrusted: a target that would be read through a symbolic link leading
@@ -10,11 +11,10 @@
  */
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sha256 } from '../tree/render/record.js';
 import { LoadoutError } from '../catalogue/errors.js';
 import type { Agent } from '../catalogue/vocabulary.js';
 import { readLock, type LockEntry, type LockFile } from './project/lock.js';
-import { ownedServerStates } from './project/mcp-merge.js';
+import { formatOf } from './compose/shared-file.js';
 import { currentBytesReader } from './prepare.js';
 import type { InstallScope } from './project/scope.js';
 import { describeLandingProblem, describeTargetProblem, isGitSegment, realProjectRoot } from '../layout/target-rules.js';
@@ -30,6 +30,8 @@ export interface FileStatus {
   target: string;
   path: string;
   state: FileState;
+  /** How the install holds the file: whole, a block of a shared Markdown file, or servers of a shared configuration. */
+  kind: 'file' | 'block' | 'servers';
   /** For a merged MCP configuration: the state of each server the install added. */
   servers?: Record<string, FileState>;
 }
@@ -58,13 +60,9 @@ export async function readEntryStatus(scope: InstallScope, entry: LockEntry): Pr
     const problem = describeTargetProblem(file.target) ?? (await describeLandingProblem(root, file.target));
     if (problem !== undefined) throw new LoadoutError('invalid_content', `the lock's ${entry.id} install for ${entry.agent}: its target ${JSON.stringify(file.target)} ${problem}; nothing was read`, { hint: 'Fix or delete the lock entry.' });
     const bytes = await current(file.target);
-    const base = { id: entry.id, agent: entry.agent, version: entry.version, target: file.target, path: file.path };
-    if (file.servers !== undefined) {
-      const servers = ownedServerStates(bytes === undefined ? undefined : Buffer.from(bytes).toString('utf8'), file.servers);
-      const states = Object.values(servers);
-      const state: FileState = bytes === undefined ? 'missing' : states.includes('changed') ? 'changed' : states.includes('missing') ? 'missing' : 'ok';
-      statuses.push({ ...base, state, servers });
-    } else statuses.push({ ...base, state: bytes === undefined ? 'missing' : sha256(bytes) === file.sha256 ? 'ok' : 'changed' });
+    const format = formatOf(file.kind);
+    const found = format.state(format.parse(bytes, file.role === 'adapter'), file, entry.id);
+    statuses.push({ id: entry.id, agent: entry.agent, version: entry.version, target: file.target, path: file.path, kind: file.kind, state: found.state, ...(found.parts === undefined ? {} : { servers: found.parts }) });
   }
   return statuses;
 }

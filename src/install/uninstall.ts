@@ -1,10 +1,14 @@
 /**
- * `loadout uninstall` (issue 12 point 3): removes an install. Only files the lock owns and
- * that are unchanged since the install are removed; a changed file is kept and named. Merged
- * MCP configuration is reverted: the servers the install added (and nobody changed) are taken
- * out of `.mcp.json`, `.cursor/mcp.json` or `.gemini/settings.json`, and everything else in
- * the file stays. A file another install still owns stays. The folders the install created are
- * removed when left empty. The lock entry goes, in the same transaction as the files.
+ * `loadout uninstall` (issue 12 point 3): removes an install, planned by `compose/plan.ts`.
+ * Only whole files unchanged since the install are removed (a changed one is kept and named);
+ * a user's own file an install replaced with `--force` is put back from its backup. Merged MCP
+ * configuration is reverted: the servers the install added (and nobody changed) are taken out,
+ * everything else in the file stays. The install's block is taken out of shared Markdown files,
+ * the user's text and other blocks staying byte for byte; a block the user edited stops the
+ * uninstall, with its diff, unless `force`. A file another install still holds stays; a file
+ * or folder installs created goes with the last install that needs it (a folder only when
+ * empty). The lock entry goes in the same transaction as the files, and the lock file itself
+ * when it records nothing.
  *
  * The lock is untrusted: every target passes rules 1 to 3 of `target-rules.ts` (never through
  * a link out of the project, never in `.git`), and rule 4 (the agent's own locations) unless
@@ -12,11 +16,12 @@
  */
 import { LoadoutError } from '../catalogue/errors.js';
 import { SLUG_PATTERN, type Agent } from '../catalogue/vocabulary.js';
-import { readLock, withEntries } from './project/lock.js';
-import { currentBytesReader, describeLockedProblem, prepareRemoval } from './prepare.js';
+import type { Conflict } from './compose/plan.js';
+import { readLock } from './project/lock.js';
+import { describeLockedProblem } from './prepare.js';
 import type { InstallScope } from './project/scope.js';
 import { realProjectRoot } from '../layout/target-rules.js';
-import { applyChanges, type FileChange } from './project/transaction.js';
+import { runPlan } from './run-plan.js';
 
 /** Options of {@link uninstallLoadout}. */
 export interface UninstallOptions {
@@ -25,27 +30,33 @@ export interface UninstallOptions {
   /** Only the install for this agent; default every agent the loadout is installed for. */
   agent?: Agent;
   dryRun?: boolean;
-  /** Act on recorded targets outside the agent's own locations (an install made with --force). Changed files are kept all the same. */
+  /** Act on recorded targets outside the agent's own locations (an install made with --force), and remove blocks the user edited (after a backup). Changed whole files are kept all the same. */
   force?: boolean;
 }
 
-/** What {@link uninstallLoadout} did (or, with `dryRun`, would do). */
+/** What {@link uninstallLoadout} did (or, with `dryRun` or conflicts, would do). */
 export interface UninstallOutcome {
   /** The installs removed from the lock. */
   removed: { id: string; agent: Agent; version: string }[];
   /** Files removed. */
   files_removed: string[];
-  /** Merged configuration files the install's servers were taken out of (the rest kept). */
-  reverted: { target: string; servers: string[] }[];
+  /** Shared files the install's part was taken out of (the rest kept): merged configuration (`servers`) or Markdown (`blocks`). */
+  reverted: { target: string; servers?: string[]; blocks?: string[] }[];
+  /** The user's own files put back from the backups made when an install replaced them. */
+  restored: { target: string; from: string }[];
   /** Files kept, each with why. */
   kept: { target: string; reason: string }[];
-  /** Folders the install created, removed because they were left empty. */
+  /** Blocks the user edited, which removing the install would take away: nothing was removed (`force` removes them, after a backup). */
+  conflicts: Conflict[];
+  /** Folders the installs created, removed because they were left empty. */
   folders_removed: string[];
+  /** Where the user's bytes were copied before being removed, if any were. */
+  backup?: string;
+  /** True when the lock file was removed because it records nothing any more. */
+  lock_removed: boolean;
   /** True when the project was changed. */
   uninstalled: boolean;
 }
-
-const encoder = new TextEncoder();
 
 /**
  * Uninstalls `id` (for `agent`, or for every agent it is installed for).
@@ -66,36 +77,18 @@ export async function uninstallLoadout(options: UninstallOptions): Promise<Unins
   }
   if (refused.length > 0) throw new LoadoutError('invalid_content', `${refused[0] ?? ''}${refused.length > 1 ? ` (and ${refused.length - 1} more)` : ''}; nothing was removed`, { hint: 'Fix or delete the lock entry.' });
 
-  // The lock without these entries: a target any remaining install owns is "shared" and stays.
-  const remaining = withEntries(lock, [], entries);
-  const pending = new Map<string, Uint8Array | null>();
-  const current = currentBytesReader(root, pending);
-  const outcome: UninstallOutcome = { removed: entries.map((e) => ({ id: e.id, agent: e.agent, version: e.version })), files_removed: [], reverted: [], kept: [], folders_removed: [], uninstalled: false };
-  const changes: FileChange[] = [];
-  for (const entry of entries) {
-    for (const file of entry.files) {
-      if (remaining.installs.some((e) => e.files.some((f) => f.target === file.target && f.servers === undefined))) {
-        outcome.kept.push({ target: file.target, reason: 'another install owns it too' });
-        continue;
-      }
-      const removal = await prepareRemoval(remaining, entry, file, current);
-      if (removal.revert !== undefined) {
-        const text = removal.revert.text;
-        const change: FileChange = text === undefined ? { target: file.target, remove: true } : { target: file.target, bytes: encoder.encode(text) };
-        pending.set(file.target, 'bytes' in change ? change.bytes : null);
-        changes.push(change);
-        outcome.reverted.push({ target: file.target, servers: removal.revert.servers });
-        if (removal.state === 'changed') outcome.kept.push({ target: file.target, reason: 'servers changed since they were installed were kept' });
-      } else if (removal.state === 'remove') {
-        pending.set(file.target, null);
-        changes.push({ target: file.target, remove: true });
-        outcome.files_removed.push(file.target);
-      } else if (removal.state === 'changed') outcome.kept.push({ target: file.target, reason: 'changed since it was installed' });
-      else if (removal.state === 'shared') outcome.kept.push({ target: file.target, reason: 'another install owns it too' });
-    }
+  const run = await runPlan({ scope, operation: 'uninstall', before: lock, wanted: [], removed: entries, force: options.force === true, dryRun: options.dryRun === true });
+  const outcome: UninstallOutcome = { removed: entries.map((e) => ({ id: e.id, agent: e.agent, version: e.version })), files_removed: [], reverted: [], restored: [], kept: [], conflicts: run.plan.conflicts, folders_removed: run.pruned, lock_removed: run.lockRemoved, uninstalled: run.written };
+  const decoder = new TextDecoder();
+  for (const t of run.plan.targets) {
+    if (t.restored !== undefined) outcome.restored.push({ target: t.target, from: t.restored });
+    else if (t.kind === 'file' && t.action === 'remove') outcome.files_removed.push(t.target);
+    else if (t.kind === 'servers' && (t.action === 'write' || t.action === 'remove')) {
+      const owned = entries.flatMap((e) => e.files.flatMap((f) => (f.target === t.target && f.kind === 'servers' ? Object.keys(f.servers) : [])));
+      const left = t.after === undefined ? {} : (JSON.parse(decoder.decode(t.after)) as { mcpServers?: Record<string, unknown> }).mcpServers ?? {};
+      outcome.reverted.push({ target: t.target, servers: owned.filter((name) => !Object.hasOwn(left, name)) });
+    } else if (t.kind === 'block' && (t.action === 'write' || t.action === 'remove')) outcome.reverted.push({ target: t.target, blocks: (t.blocks ?? []).filter((b) => b.change === 'remove').map((b) => b.id) });
+    if (t.note !== undefined && t.action !== 'write' && t.action !== 'remove') outcome.kept.push({ target: t.target, reason: t.note });
   }
-  if (options.dryRun === true) return outcome;
-  const prune = entries.flatMap((e) => e.folders ?? []);
-  const applied = await applyChanges(scope.root, changes, remaining, scope.lockPath, prune);
-  return { ...outcome, folders_removed: applied.pruned, uninstalled: true };
+  return { ...outcome, ...(run.backupDir === undefined ? {} : { backup: run.backupDir }) };
 }

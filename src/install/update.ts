@@ -3,24 +3,28 @@
  * changes"): moves installs in the lock to the latest version of their catalogue (or `to`).
  * For each it gives, before anything is written, the changelog between the two versions
  * (`changelog.ts`), a unified diff per file with the files added and removed
- * (`unified-diff.ts`), and the change in context cost. A file the user changed since the
- * install is kept, with a note, unless `force`; `dryRun` writes nothing; the files and the
- * lock are written together (`transaction.ts`). Both versions are read through the checked
+ * (`unified-diff.ts`), and the change in context cost. Files are planned by
+ * `compose/plan.ts`: each loadout's block of a shared Markdown file is replaced in place; a
+ * whole file or servers the user changed since the install are kept, with a note, unless
+ * `force`; a block the user edited stops the update, with its diff, unless `force` (which
+ * copies the file to the backup folder first); `dryRun` writes nothing; the files and the lock
+ * are written together (`transaction.ts`). Both versions are read through the checked
  * catalogue reader, and every target, planned or recorded in the lock, passes the rules of
  * `target-rules.ts` (`prepare.ts`).
  */
 import { LoadoutError } from '../catalogue/errors.js';
 import { VERSION_PATTERN, type Agent } from '../catalogue/vocabulary.js';
 import { openCatalogue } from './catalogue/catalogue-reader.js';
+import { createHash } from 'node:crypto';
 import { changelogBetween, type Changelog } from './changelog.js';
 import { measureContext, type ContextCost } from '../layout/context-cost.js';
-import { fetchVersion } from './catalogue/fetch-version.js';
-import { withCreatedFolders } from './install.js';
+import { fetchVersion, type FetchedVersion } from './catalogue/fetch-version.js';
 import type { ManualStep } from '../layout/layout.js';
-import { readLock, withEntries, type LockEntry } from './project/lock.js';
-import { currentBytesReader, prepareInstall } from './prepare.js';
+import type { Conflict, WantedInstall } from './compose/plan.js';
+import { readLock, type LockEntry } from './project/lock.js';
+import { checkInstall, type CheckedInstall } from './prepare.js';
 import type { InstallScope } from './project/scope.js';
-import { applyChanges, foldersToCreate, type FileChange } from './project/transaction.js';
+import { runPlan, summarizeComposed, type ComposedSummary } from './run-plan.js';
 import { unifiedDiff } from './unified-diff.js';
 
 /** Options of {@link updateLoadouts}. */
@@ -71,16 +75,22 @@ export interface LoadoutUpdate {
   diff_unavailable?: string;
 }
 
-/** What {@link updateLoadouts} did (or, with `dryRun`, would do). */
+/** What {@link updateLoadouts} did (or, with `dryRun` or conflicts, would do). */
 export interface UpdateOutcome {
   updates: LoadoutUpdate[];
   /** Installs already at the wanted version. */
   current: { id: string; agent: Agent; version: string }[];
+  /** Blocks of shared Markdown files the user edited, which the update would replace: nothing was written (`force` replaces them, after a backup). */
+  conflicts: Conflict[];
+  /** The shared files, the composed context cost per agent, the vendors' size limits passed (`run-plan.ts`). */
+  composed: ComposedSummary;
+  /** Where the user's bytes were copied before being overwritten, if any were. */
+  backup?: string;
   /** True when files and the lock were written. */
   written: boolean;
 }
 
-const encoder = new TextEncoder();
+const digest = (bytes: Uint8Array | undefined): string | undefined => (bytes === undefined ? undefined : createHash('sha256').update(bytes).digest('hex'));
 
 /**
  * Plans and (unless `dryRun`) applies the updates.
@@ -97,11 +107,8 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
   const missing = options.ids.filter((id) => !selected.some((e) => e.id === id));
   if (missing.length > 0) throw new LoadoutError('usage', `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not installed${options.agent === undefined ? '' : ` for ${options.agent}`} (expected ids in ${scope.lockPath}: ${[...new Set(lock.installs.map((e) => e.id))].join(', ') || 'none'})`);
 
-  const pending = new Map<string, Uint8Array | null>();
-  const current = currentBytesReader(scope.root, pending);
-  const outcome: UpdateOutcome = { updates: [], current: [], written: false };
-  const changes = new Map<string, FileChange>();
-  const entries: LockEntry[] = [];
+  const outcome: UpdateOutcome = { updates: [], current: [], conflicts: [], composed: { context: {}, files: [], size_warnings: [] }, written: false };
+  const planned: { entry: LockEntry; next: FetchedVersion; previousVersion: FetchedVersion | undefined; check: CheckedInstall; source: string; changelog: Changelog }[] = [];
   for (const entry of selected) {
     const source = options.from ?? entry.source;
     const catalogue = openCatalogue(source);
@@ -117,55 +124,52 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
       if (error instanceof LoadoutError && error.code === 'not_found') return undefined;
       throw error;
     });
-    const prepared = await prepareInstall({ scope, fetched: next, agent: entry.agent, lock, previous: entry, force, current });
+    const check = await checkInstall({ scope, fetched: next, agent: entry.agent, previous: entry, force });
+    planned.push({ entry, next, previousVersion, check, source, changelog: changelogBetween(doc, entry.version, to) });
+  }
+  if (planned.length === 0) return outcome;
+  const wanted: WantedInstall[] = planned.map(({ entry, next, check }) => ({ id: entry.id, agent: entry.agent, version: next.version, source: entry.source, files: check.files, bytes: check.bytes }));
+  const run = await runPlan({ scope, operation: 'update', before: lock, wanted, removed: [], force, dryRun: options.dryRun === true });
+  const targetPlan = new Map(run.plan.targets.map((t) => [t.target, t]));
+  for (const { entry, next, previousVersion, check, source, changelog } of planned) {
+    const to = next.version;
     const oldText = (path: string): string | undefined => (previousVersion === undefined ? undefined : previousVersion.text(path));
     const diffOf = (name: string, before: string | undefined, after: string | undefined): { diff?: string } =>
       before === undefined || after === undefined ? {} : { diff: unifiedDiff(name, before, after, `${entry.id} ${entry.version}`, `${entry.id} ${to}`) };
-
+    const actionOf = (target: string): { action: FileUpdate['action']; note?: string } => {
+      const t = targetPlan.get(target);
+      return { action: t === undefined ? 'none' : t.action, ...(t?.note === undefined ? {} : { note: t.note }) };
+    };
     const files: FileUpdate[] = [];
-    for (const file of prepared.files) {
+    for (const file of check.files) {
       const recorded = entry.files.find((f) => f.target === file.target);
-      const change: FileUpdate['change'] = recorded === undefined ? 'added' : recorded.sha256 === file.locked.sha256 ? 'unchanged' : 'modified';
-      const kept = file.state === 'changed' && !force;
-      const action: FileUpdate['action'] = kept ? 'keep' : file.state === 'same' ? 'none' : 'write';
-      const note = kept ? (file.conflictingServers === undefined ? 'changed since it was installed: kept (--force overwrites)' : `servers changed since they were installed: ${file.conflictingServers.join(', ')}: kept (--force overwrites)`) : undefined;
+      const oldBytes = recorded === undefined ? undefined : previousVersion?.bytes.get(recorded.path);
+      const same = oldBytes !== undefined ? digest(oldBytes) === digest(next.bytes.get(file.path)) : recorded?.kind === 'file' && recorded.sha256 === digest(next.bytes.get(file.path));
+      const change: FileUpdate['change'] = recorded === undefined ? 'added' : same ? 'unchanged' : 'modified';
       const before = change === 'added' ? '' : oldText(recorded?.path ?? file.path);
-      files.push({ target: file.target, path: file.path, change, action, ...(change === 'unchanged' ? {} : diffOf(file.target, before, next.text(file.path))), ...(note === undefined ? {} : { note }) });
-      if (action === 'write') {
-        pending.set(file.target, file.bytes);
-        changes.set(file.target, { target: file.target, bytes: file.bytes });
-      }
+      files.push({ target: file.target, path: file.path, change, ...actionOf(file.target), ...(change === 'unchanged' ? {} : diffOf(file.target, before, next.text(file.path))) });
     }
-    for (const removal of prepared.removals) {
-      const action: FileUpdate['action'] = removal.state === 'remove' ? 'remove' : removal.state === 'changed' ? (removal.revert === undefined ? 'keep' : 'write') : 'none';
-      const note = removal.state === 'changed' ? 'changed since it was installed: kept, and no longer in the lock' : removal.state === 'shared' ? 'another install owns it too: kept' : removal.state === 'missing' ? 'already gone' : undefined;
-      files.push({ target: removal.target, path: removal.path, change: 'removed', action, ...diffOf(removal.target, oldText(removal.path), ''), ...(note === undefined ? {} : { note }) });
-      if (action === 'remove' || action === 'write') {
-        const text = removal.revert?.text;
-        const change: FileChange = removal.revert !== undefined && text !== undefined ? { target: removal.target, bytes: encoder.encode(text) } : { target: removal.target, remove: true };
-        pending.set(removal.target, 'bytes' in change ? change.bytes : null);
-        changes.set(removal.target, change);
-      }
+    for (const file of entry.files) {
+      if (check.files.some((f) => f.target === file.target)) continue;
+      const { action, note } = actionOf(file.target);
+      const why = action === 'keep' && note?.startsWith('changed since it was installed') === true ? 'changed since it was installed: kept, and no longer in the lock' : note === 'another install owns it too' ? 'another install owns it too: kept' : note;
+      files.push({ target: file.target, path: file.path, change: 'removed', action, ...diffOf(file.target, oldText(file.path), ''), ...(why === undefined ? {} : { note: why }) });
     }
-    entries.push({ id: entry.id, agent: entry.agent, version: to, source: entry.source, files: prepared.files.map((f) => f.locked), ...(entry.folders === undefined ? {} : { folders: entry.folders }) });
     outcome.updates.push({
       id: entry.id,
       agent: entry.agent,
       source,
       from: entry.version,
       to,
-      changelog: changelogBetween(doc, entry.version, to),
+      changelog,
       files,
-      manual_steps: prepared.manual_steps,
-      warnings: prepared.warnings,
-      context: { before: previousVersion === undefined ? null : measureContext(previousVersion.files, entry.agent, previousVersion.text, scope.resolveTarget), after: prepared.context },
+      manual_steps: check.manual_steps,
+      warnings: check.warnings,
+      context: { before: previousVersion === undefined ? null : measureContext(previousVersion.files, entry.agent, previousVersion.text, scope.resolveTarget), after: check.context },
       ...(previousVersion === undefined ? { diff_unavailable: `${entry.id} ${entry.version} is no longer published, so changed files cannot be compared` } : {}),
     });
   }
-  if (options.dryRun === true || outcome.updates.length === 0) return outcome;
-
-  const created = await foldersToCreate(scope.root, [...changes.values()].filter((c) => 'bytes' in c).map((c) => c.target));
-  const finalEntries = entries.map((e) => withCreatedFolders(e, created));
-  await applyChanges(scope.root, [...changes.values()], withEntries(lock, finalEntries), scope.lockPath);
-  return { ...outcome, written: true };
+  outcome.conflicts = run.plan.conflicts;
+  outcome.composed = await summarizeComposed(scope, run.plan, [...new Set(planned.map((p) => p.entry.agent))]);
+  return { ...outcome, written: run.written, ...(run.backupDir === undefined ? {} : { backup: run.backupDir }) };
 }

@@ -11,6 +11,10 @@
  *   every skill, the whole body of every subagent, and every rule scoped to some files. It is
  *   the total if every one of them were used once.
  *
+ * Each file is measured as the install writes it for that agent: rules translated to the
+ * agent's scoping keys (`rule-translation.ts`), so a rule scoped for one agent is measured as
+ * scoped for every agent that can scope rules.
+ *
  * Only files the install writes for that agent count (targets not null); manual steps and MCP
  * configuration do not (an MCP file configures servers; what a server's tools cost depends on
  * the server, not on the file).
@@ -28,10 +32,11 @@
  * help.openai.com). Bytes are UTF-8 bytes, so for English text a byte is a character; each
  * vendor's tokenizer differs, so treat the figure as the size class, not an exact count.
  */
-import { readFrontMatter } from '../catalogue/front-matter.js';
+import { readFrontMatterData } from '../catalogue/front-matter-data.js';
 import type { FileEntry } from '../catalogue/manifest.js';
 import { PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
 import { resolveInstallTarget, type InstallTarget } from './layout.js';
+import { installedText } from './rule-translation.js';
 
 /** Bytes per estimated token (see the module comment for the source). */
 export const BYTES_PER_TOKEN = 4;
@@ -65,7 +70,7 @@ const isText = (value: unknown): value is string => typeof value === 'string';
 
 /** Bytes of the `name` and `description` front-matter values of a skill or subagent file (the path's base name when `name` is missing). */
 function listingBytes(text: string, path: string): number {
-  const { data } = readFrontMatter(text);
+  const data = readFrontMatterData(text);
   const name = isText(data['name']) ? data['name'] : path.replace(/\/SKILL\.md$/u, '').replace(/^.*\//u, '');
   return byteLength(name) + (isText(data['description']) ? byteLength(data['description']) : 0);
 }
@@ -104,7 +109,8 @@ export function measureContext(files: readonly FileEntry[], agent: Agent, readTe
   let onDemand = 0;
   for (const entry of files) {
     if (resolve(entry, agent).target === null) continue;
-    const text = readText(entry.path) ?? '';
+    // What the agent reads: a rule as translated for it (rule-translation.ts).
+    const text = installedText(entry.role, agent, readText(entry.path) ?? '');
     const bytes = byteLength(text);
     switch (entry.role) {
       case 'instructions':
@@ -112,7 +118,7 @@ export function measureContext(files: readonly FileEntry[], agent: Agent, readTe
         always += bytes;
         break;
       case 'rules':
-        if (ruleAlwaysApplies(agent, readFrontMatter(text).data)) always += bytes;
+        if (ruleAlwaysApplies(agent, readFrontMatterData(text))) always += bytes;
         else onDemand += bytes;
         break;
       case 'skill':

@@ -12,18 +12,22 @@
  *    git itself refuses with core.protectNTFS and core.protectHFS);
  * 3. where the bytes really land, after the symbolic links already in the project: inside
  *    the project, and again not in a `.git` folder;
- * 4. in the agent's own locations (the layout table of DESIGN.md section 3, `layout.ts`, and
- *    the skill folders of `discovery.ts`): its skills, rules and agents folders and its MCP
- *    configuration file, or a Markdown file at the project root for instructions and
- *    adapters. Elsewhere only with `--force`, and with a warning.
+ * 4. never an agent's settings, hooks, permissions or MCP configuration file, except an MCP
+ *    file of role `mcp`, whose servers are merged (`protected-paths.ts`, the table the
+ *    `install-paths` check uses too);
+ * 5. in the agent's own locations (the layout table of DESIGN.md section 3, `layout.ts`, and
+ *    the skill folders of `discovery.ts`): its skills, rules and agents folders, its MCP
+ *    configuration file for role `mcp`, or a Markdown file at the project root for
+ *    instructions and adapters. Elsewhere only with `--force`, and with a warning.
  *
- * 1 to 3 hold even with `--force`.
+ * 1 to 4 hold even with `--force`.
  */
 import { lstat, realpath } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { describePathProblem } from '../catalogue/file-path.js';
 import type { Agent, Role } from '../catalogue/vocabulary.js';
 import { skillFolders } from './discovery.js';
+import { describeSettingsProblem } from './protected-paths.js';
 
 /** Characters HFS+ ignores in names (git's `is_hfs_dotgit`): `.g\u200cit` is `.git` there. */
 const HFS_IGNORABLE = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
@@ -135,17 +139,20 @@ export function agentMcpFile(agent: Agent): string {
 }
 
 /**
- * True when the well-formed `target` is one of `agent`'s own locations (rule 4 above): a
- * file below its skills, rules or subagents folders, its MCP configuration file, or, for an
- * instructions or adapter file, a Markdown file at the project root.
+ * True when the well-formed `target` is one of `agent`'s own locations (rule 5 above): a
+ * file below its skills, rules or subagents folders, its MCP configuration file for a file of
+ * role `mcp` (when the installer can merge into it), or, for an instructions or adapter file,
+ * a Markdown file at the project root. Never a place of rule 4 (`describeSettingsProblem`).
  */
 export function isAgentLocation(role: Role, agent: Agent, target: string): boolean {
+  if (describeSettingsProblem(role, target) !== undefined) return false;
+  if (role === 'mcp' && target === MCP_FILES[agent]) return true;
   if ((role === 'instructions' || role === 'adapter') && /^[^/]+\.md$/u.test(target)) return true;
-  return target === MCP_FILES[agent] || folders(agent).some((folder) => target.startsWith(`${folder}/`));
+  return folders(agent).some((folder) => target.startsWith(`${folder}/`));
 }
 
 /** `agent`'s own locations for a file of `role`, for messages: `a Markdown file at the project root, .claude/skills/, …`. */
 export function describeAgentLocations(role: Role, agent: Agent): string {
   const root = role === 'instructions' || role === 'adapter' ? ['a Markdown file at the project root'] : [];
-  return [...root, ...folders(agent).map((f) => `${f}/`), MCP_FILES[agent]].join(', ');
+  return [...root, ...folders(agent).map((f) => `${f}/`), ...(role === 'mcp' ? [MCP_FILES[agent]] : [])].join(', ');
 }

@@ -70,6 +70,8 @@ export interface McpOptions {
    * default true. False sends every request through the SDK: the tests compare both paths.
    */
   directToolCalls?: boolean;
+  /** Called after each tool call with the tool's name and its duration in seconds (for the metrics). */
+  onToolCall?: (tool: string, seconds: number) => void;
 }
 
 /** The tools as `tools/list` gives them: JSON Schema (draft 7) of the inputs and outputs, `readOnlyHint`. */
@@ -112,7 +114,9 @@ export function createMcpHandler(ctx: ToolContext, options: McpOptions = {}): Mc
     const args = params.arguments ?? {};
     const parsed = tool.input.safeParse(args);
     if (!parsed.success) throw invalidParams(`Invalid arguments for ${tool.name}: ${describeIssues(parsed.error, args, '', { known: Object.keys(tool.input.shape), one: `an argument of ${tool.name}`, many: `arguments of ${tool.name}` })}`);
+    const started = performance.now();
     const outcome = await tool.run(parsed.data, ctx);
+    options.onToolCall?.(tool.name, (performance.now() - started) / 1000);
     if ('error' in outcome) return { content: [{ type: 'text', text: outcome.error }], isError: true };
     return { content: [{ type: 'text', text: tool.render(outcome.value) }], structuredContent: outcome.value as Record<string, unknown> };
   };

@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { OutputTree } from '../tree/write/tree-files.js';
 import { renderDocsPage } from './docs.js';
+import { renderGuidePage, type Guide, type GuideImage } from './guides.js';
 import { renderAtomFeed, renderSitemap, type FeedRecord } from './feeds.js';
 import { renderHomePage, type HomeRecord } from './home.js';
 import { FEED_PATH, SITEMAP_PATH } from './layout.js';
@@ -33,11 +34,12 @@ function altchaDistDir(): string {
 }
 
 /**
- * Writes the shared assets, the home and docs pages, the sitemap and the feed into `tree`.
+ * Writes the shared assets, the home and docs pages, the guides' pages and pictures
+ * (guides.ts: `docs/<name>/`, `docs/images/…`), the sitemap and the feed into `tree`.
  * @throws LoadoutError `internal` from the tree on a bad path; the file system's error when
  *   the `altcha` package is not installed.
  */
-export async function writeCataloguePages(tree: OutputTree, base: string, records: readonly CataloguePageRecord[]): Promise<void> {
+export async function writeCataloguePages(tree: OutputTree, base: string, records: readonly CataloguePageRecord[], docs: { guides: readonly Guide[]; images: readonly GuideImage[] } = { guides: [], images: [] }): Promise<void> {
   const scripts: [string, string][] = [
     [STYLESHEET_PATH, STYLESHEET],
     [HOME_SCRIPT_PATH, HOME_SCRIPT],
@@ -49,7 +51,9 @@ export async function writeCataloguePages(tree: OutputTree, base: string, record
   for (const [path, text] of scripts) await tree.write(path, text);
   for (const asset of ALTCHA_ASSETS) await tree.write(asset.path, readFileSync(join(altchaDistDir(), asset.from)));
   await tree.write('index.html', renderHomePage(base, records));
-  await tree.write('docs/index.html', renderDocsPage(base));
+  await tree.write('docs/index.html', renderDocsPage(base, docs.guides));
+  for (const guide of docs.guides) await tree.write(`docs/${guide.name}/index.html`, renderGuidePage(base, guide, docs.guides));
+  for (const image of docs.images) await tree.write(image.path, image.bytes);
   await tree.write(SITEMAP_PATH, renderSitemap(base, records));
   await tree.write(FEED_PATH, renderAtomFeed(base, records));
 }

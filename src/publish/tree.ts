@@ -15,7 +15,7 @@ import { constants, type Dirent } from 'node:fs';
 import { open, readdir, realpath, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isPublishedPath } from '../tree-format/tree-headers.js';
-import { linkRegionsOf, placeIn } from '../tree/write/tree-region.js';
+import { linkRegionsOf, placeIn } from '../tree-format/index.js';
 import { LoadoutError } from '../catalogue/errors.js';
 import { mapConcurrent } from '../concurrency.js';
 import { describeKeyPathProblem } from './keys.js';

@@ -11,13 +11,19 @@ import { fromSearchParams, parseSearchParameters, type ParameterError } from './
 /** The path of the search endpoint. */
 export const SEARCH_ROUTE = '/api/v1/search';
 
-/** A mount function for `createApp({ routes })` that serves search from `engine`. */
-export function mountSearch(engine: SearchEngine): (app: Hono) => void {
+/**
+ * A mount function for `createApp({ routes })` that serves search from `engine`; `onSearch`
+ * receives each search's duration in seconds (for the metrics).
+ */
+export function mountSearch(engine: SearchEngine, onSearch?: (seconds: number) => void): (app: Hono) => void {
   return (app) => {
     app.get(SEARCH_ROUTE, (c) => {
       const { query, errors } = parseSearchParameters(fromSearchParams(new URL(c.req.url).searchParams));
       if (query === undefined) return badParameters(errors);
-      return c.body(engine.searchJson(query), 200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache' });
+      const started = performance.now();
+      const body = engine.searchJson(query);
+      onSearch?.((performance.now() - started) / 1000);
+      return c.body(body, 200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-cache' });
     });
   };
 }

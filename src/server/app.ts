@@ -3,9 +3,14 @@
  * are given, search, MCP and submissions. Built by a factory that takes its dependencies;
  * `listen.ts` binds it to a socket (STYLE.md, Layout 5).
  */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
-import { describeApi, type ServiceConfigReport } from '../tree/render/description.js';
+import type { Logger } from 'pino';
+import type { PublishedKey } from '../tree-format/signing/keys.js';
+import { describeApi, type CliDescription, type PublishedExtras, type ServiceConfigReport } from '../tree/render/description.js';
+import { noteRoute } from './observe.js';
 import { problem } from './problem.js';
 import { BAD_PATH_DETAIL, createStaticServer, decodePathSegments } from './static.js';
 
@@ -20,6 +25,8 @@ export interface AppDependencies {
   config: ServiceConfigReport;
   /** Extra routes (search, MCP, submissions) mounted before the static tree. */
   routes?: ((app: Hono) => void)[];
+  /** Where unexpected errors are logged (default standard error). */
+  logger?: Logger;
 }
 
 /**
@@ -31,6 +38,11 @@ export const READ_API_PATHS = ['/api/*', '/raw/*', '/download/*', '/mcp/server-c
 /** Builds the app. Pure apart from reading `distDir` on requests. */
 export function createApp(deps: AppDependencies): Hono {
   const app = new Hono();
+  // The route pattern that answered, for the request log and metrics (server/observe.ts).
+  app.use('*', async (c, next) => {
+    await next();
+    noteRoute(c);
+  });
   // The path is checked once, before any routing decision: a path with empty segments (`//raw/…`),
   // dot segments or encoded separators reaches no route, no file and no redirect (issue 9 point 2).
   app.use('*', async (c, next) => {
@@ -41,7 +53,7 @@ export function createApp(deps: AppDependencies): Hono {
   const readCors = cors({ origin: '*', allowMethods: ['GET', 'HEAD', 'OPTIONS'], exposeHeaders: ['ETag', 'Retry-After', 'Location'], maxAge: 86400 });
   for (const path of READ_API_PATHS) app.use(path, readCors);
 
-  app.get('/api/v1', (c) => c.json(describeApi(deps.baseUrl, deps.submissionsOpen, deps.config), 200, { 'cache-control': 'no-cache' }));
+  app.get('/api/v1', async (c) => c.json(describeApi(deps.baseUrl, deps.submissionsOpen, deps.config, await builtExtras(deps.distDir)), 200, { 'cache-control': 'no-cache' }));
   app.get('/api/v1/', (c) => c.redirect('/api/v1', 301));
   for (const mount of deps.routes ?? []) mount(app);
 
@@ -56,7 +68,8 @@ export function createApp(deps: AppDependencies): Hono {
 
   app.notFound((c) => problem(404, 'not_found', `nothing at ${c.req.path}`));
   app.onError((error) => {
-    console.error(error);
+    if (deps.logger === undefined) console.error(error);
+    else deps.logger.error({ err: error }, 'the app failed to answer');
     return problem(500, 'internal_error', 'the server failed to answer (a bug); the error is logged');
   });
   return app;
@@ -69,4 +82,17 @@ export function rawPathname(url: string): string {
   if (start < 0) return '/';
   const end = url.slice(start).search(/[?#]/u);
   return end < 0 ? url.slice(start) : url.slice(start, start + end);
+}
+
+/**
+ * What the build wrote into the static description document beyond the service (the consumer
+ * CLI, the signing keys), so that `GET /api/v1` names the same; none when it cannot be read.
+ */
+async function builtExtras(distDir: string): Promise<PublishedExtras> {
+  try {
+    const doc = JSON.parse(await readFile(join(distDir, 'api', 'v1', 'index.json'), 'utf8')) as { cli?: CliDescription; signing?: { keys?: PublishedKey[] } };
+    return { cli: doc.cli, signingKeys: doc.signing?.keys };
+  } catch {
+    return {};
+  }
 }

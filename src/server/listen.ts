@@ -2,25 +2,37 @@
  * Binding the app to a socket with @hono/node-server. Binds 127.0.0.1 by default (MCP
  * transport security guidance: local servers bind loopback).
  *
- * Node's HTTP parser refuses some requests before the app sees them (request line and headers
- * over `maxHeaderSize`, malformed requests, requests that arrive too slowly). Node would answer
- * those with a bare status line; the 'clientError' hook here answers them as problem details
- * like every other error (DESIGN.md section 5; issue 9, point 11).
+ * Every refusal is a problem (DESIGN.md section 5), at each of the three layers that can refuse
+ * a request before the app sees it:
+ * - Node's HTTP parser (request line and headers over `maxHeaderSize`, malformed requests,
+ *   requests that arrive too slowly) would answer with a bare status line: the 'clientError'
+ *   hook answers instead ({@link clientErrorProblem}).
+ * - Node's own Host check (`requireHostHeader`) would answer a bare 400: it is turned off and
+ *   the same rule is applied here, with duplicate Host lines refused too ({@link hostProblem}).
+ * - @hono/node-server, building the `Request`, throws a `RequestError` on a request target or
+ *   Host it cannot turn into a URL and would answer a bare 400: its `errorHandler` answers
+ *   instead ({@link requestErrorProblem}).
  */
-import { serve, type ServerType } from '@hono/node-server';
+import { getRequestListener, RequestError } from '@hono/node-server';
 import type { Hono } from 'hono';
-import { maxHeaderSize as defaultMaxHeaderSize, STATUS_CODES, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import { createServer, maxHeaderSize as defaultMaxHeaderSize, STATUS_CODES, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { LoadoutError } from '../catalogue/errors.js';
-import { makeProblem, type Problem } from './problem.js';
+import { makeProblem, problemResponse, type Problem } from './problem.js';
 
 /** A listening server. */
 export interface RunningServer {
   /** `http://<host>:<port>` actually bound (port 0 resolves to the chosen port). */
   url: string;
   port: number;
+  /** Closes the server and every connection at once, requests in flight included. */
   close(): Promise<void>;
+  /**
+   * Stops accepting connections and lets the requests in flight finish, for at most
+   * `timeoutMs`; then closes whatever connections are left. Resolves once all are closed.
+   */
+  drain(timeoutMs: number): Promise<void>;
 }
 
 /**
@@ -56,20 +68,53 @@ export function listen(app: Hono, options: ListenOptions): Promise<RunningServer
     const onError = (error: NodeJS.ErrnoException): void => {
       reject(new LoadoutError('config', `cannot listen on ${options.host}:${options.port}: ${error.code ?? error.message}`, { cause: error, hint: error.code === 'EADDRINUSE' ? 'Pick another port with --port or PORT.' : undefined }));
     };
-    const server: ServerType = serve({ fetch: app.fetch, port: options.port, hostname: options.host, serverOptions: options.limits ?? {} }, (info: AddressInfo) => {
+    // As @hono/node-server's serve() does, but with its errorHandler, which serve() does not pass.
+    const listener = getRequestListener(app.fetch, { hostname: options.host, errorHandler: answerRequestError });
+    const server = createServer({ ...options.limits, requireHostHeader: false }, (request, response) => {
+      const refused = hostProblem(request);
+      if (refused !== undefined) {
+        void writeProblem(response, refused);
+        return;
+      }
+      void listener(request, response);
+    });
+    server.on('error', onError);
+    server.listen(options.port, options.host, () => {
       server.off('error', onError);
+      const info = server.address() as AddressInfo;
       const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
       resolve({
         url: `http://${host}:${info.port}`,
         port: info.port,
         close: () => new Promise<void>((done) => {
-          (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+          server.closeAllConnections();
           server.close(() => done());
         }),
+        drain: (timeoutMs) => drainServer(server as Server, timeoutMs),
       });
     });
-    server.on('error', onError);
-    answerClientErrors(server as Server, options.limits?.maxHeaderSize ?? defaultMaxHeaderSize);
+    answerClientErrors(server, options.limits?.maxHeaderSize ?? defaultMaxHeaderSize);
+  });
+}
+
+/** How often (ms) a draining server closes the keep-alive connections that went idle. */
+const DRAIN_SWEEP_MS = 50;
+
+/**
+ * {@link RunningServer.drain}: `server.close()` stops accepting; connections with no request
+ * in flight are closed at once and again every {@link DRAIN_SWEEP_MS} (a keep-alive connection
+ * goes idle when its last answer is sent); after `timeoutMs` every connection is closed.
+ */
+function drainServer(server: Server, timeoutMs: number): Promise<void> {
+  return new Promise((done) => {
+    const sweep = setInterval(() => server.closeIdleConnections(), DRAIN_SWEEP_MS);
+    const deadline = setTimeout(() => server.closeAllConnections(), timeoutMs);
+    server.close(() => {
+      clearInterval(sweep);
+      clearTimeout(deadline);
+      done();
+    });
+    server.closeIdleConnections();
   });
 }
 
@@ -143,4 +188,64 @@ export function clientErrorProblem(error: { code?: string; reason?: unknown; mes
       return makeProblem(400, 'bad_request', `the request is not valid HTTP/1.1: ${error.code ?? 'error'}: ${reason} (expected a request line "METHOD /path HTTP/1.1", then valid header lines and an empty line)`);
     }
   }
+}
+
+/**
+ * @hono/node-server's `errorHandler`: a `RequestError` (the request target or Host could not be
+ * made a URL) becomes a 400 problem; anything else thrown on the way to the app is a bug and
+ * becomes a 500 problem, logged (as the app's own `onError` does).
+ */
+function answerRequestError(error: unknown): Response {
+  if (error instanceof RequestError) return problemResponse(requestErrorProblem(error));
+  console.error(error);
+  return problemResponse(makeProblem(500, 'internal_error', 'the server failed to answer (a bug); the error is logged'));
+}
+
+/**
+ * The problem for a `RequestError` of @hono/node-server 2.x (src/url.ts and src/request.ts),
+ * thrown when the `Request` cannot be built → 400 `bad_request`: a backslash before the query
+ * (`/raw/a\..\b`), an invalid absolute URL, a Host whose parsed host differs from it (`a@b`,
+ * `a/b`), or a target and Host that do not form a URL together (`*`, `ftp://x/`, `Host: a b`, a
+ * port over 65535). Pure. The detail never echoes the request's bytes. RFC 9112 section 3.2
+ * (Host) and 3.2.1–3.2.2 (request-target forms).
+ */
+export function requestErrorProblem(error: { message: string }): Problem {
+  const expected = '(expected a path starting with "/" and without backslashes before any "?query", or an absolute http(s) URL, and a Host such as "catalogue.example" or "127.0.0.1:8080"; RFC 9112 section 3.2)';
+  const said = REQUEST_ERRORS[error.message] ?? 'the request target and Host header do not form a URL';
+  return makeProblem(400, 'bad_request', `${said} ${expected}`);
+}
+
+/** What each `RequestError` message of @hono/node-server 2.x means, said for the client. */
+const REQUEST_ERRORS: Partial<Record<string, string>> = {
+  'Backslash in request path': 'the request target has a backslash in its path',
+  'Invalid absolute URL': 'the request target is not a valid absolute URL',
+  'Invalid host header': 'the Host header is not valid: it is not a host and optional port alone',
+  'Missing host header': 'the request has no Host header',
+  'Invalid URL': 'the request target and Host header do not form a URL',
+};
+
+/**
+ * The problem for a request whose Host header breaks RFC 9112 section 3.2: an HTTP/1.1
+ * request without one, or any request with more than one Host line → 400 `bad_request`
+ * ("A server MUST respond with a 400 (Bad Request) status code"); `undefined` when the Host
+ * lines are acceptable (the value itself is checked by @hono/node-server). Pure.
+ */
+export function hostProblem(request: Pick<IncomingMessage, 'rawHeaders' | 'httpVersionMajor' | 'httpVersionMinor'>): Problem | undefined {
+  let lines = 0;
+  for (let index = 0; index < request.rawHeaders.length; index += 2) {
+    if (request.rawHeaders[index]?.toLowerCase() === 'host') lines += 1;
+  }
+  if (lines > 1) return makeProblem(400, 'bad_request', `the request has ${lines} Host header lines (expected exactly one; RFC 9112 section 3.2)`);
+  const http11 = request.httpVersionMajor === 1 && request.httpVersionMinor >= 1;
+  if (lines === 0 && http11) return makeProblem(400, 'bad_request', 'the HTTP/1.1 request has no Host header (expected exactly one; RFC 9112 section 3.2)');
+  return undefined;
+}
+
+/** Writes `problem` as the whole response. */
+async function writeProblem(response: ServerResponse, problem: Problem): Promise<void> {
+  const answer = problemResponse(problem);
+  const body = await answer.text();
+  answer.headers.forEach((value, name) => response.setHeader(name, value));
+  response.writeHead(problem.status, { 'content-length': Buffer.byteLength(body) });
+  response.end(body);
 }

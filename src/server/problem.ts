@@ -29,6 +29,7 @@ export type ProblemCode =
   | 'rate_limited'
   | 'submissions_closed'
   | 'challenge_unavailable'
+  | 'not_ready'
   | 'internal_error';
 
 /** The title of each problem code (also listed on the docs page). */
@@ -51,6 +52,7 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   rate_limited: 'Too many requests',
   submissions_closed: 'Submissions closed',
   challenge_unavailable: 'Challenge vendor unavailable',
+  not_ready: 'Not ready',
   internal_error: 'Internal error',
 };
 

@@ -13,7 +13,7 @@ import { createHash } from 'node:crypto';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { addressClassOf, cacheControlFor, contentTypeFor, isPublishedPath } from '../tree-format/tree-headers.js';
-import { linkRegionsOf, placeIn } from '../tree/write/tree-region.js';
+import { linkRegionsOf, placeIn } from '../tree-format/index.js';
 import { problem } from './problem.js';
 
 /** CSP for raw files: nothing may load or run, and the document is sandboxed. */

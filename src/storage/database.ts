@@ -3,8 +3,12 @@
  * `sqlite:<file>` (default `sqlite:data/catalogue.db`; the folder is created) through
  * better-sqlite3, or `postgres://…` / `postgresql://…` through pg. Both behind one Kysely
  * instance, so stores and migrations are written once.
+ *
+ * The SQLite files hold contact e-mails and client addresses: the folder the database creates
+ * is 0700 and `catalogue.db`, `-wal` and `-shm` are 0600, whatever the process umask
+ * (SECURITY.md).
  */
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, fchmodSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
@@ -56,18 +60,68 @@ function openSqlite(path: string, cwd: string): Database {
   const absolute = memory ? file : resolve(cwd, file);
   let sqlite: BetterSqlite3.Database;
   try {
-    if (!memory) mkdirSync(dirname(absolute), { recursive: true });
+    if (!memory) {
+      ensurePrivateFolder(dirname(absolute));
+      // SQLite would create the file 0644 less the umask. Created (or tightened) 0600 first, it
+      // passes its mode on: SQLite creates `-wal` and `-shm` with the database file's mode
+      // (os_unix.c, findCreateFileMode and unixOpenSharedMemory).
+      ensurePrivateFile(absolute);
+      for (const suffix of SQLITE_SIDE_FILES) tightenIfPresent(absolute + suffix);
+    }
     sqlite = new BetterSqlite3(absolute);
     // WAL lets readers run beside the writer; the busy timeout makes a second process wait
     // for the lock instead of failing at once.
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
+    if (!memory) {
+      // The first read in WAL mode creates `-wal` and `-shm`; made here, they are checked here
+      // rather than appearing later with whatever mode.
+      sqlite.prepare('SELECT count(*) FROM sqlite_schema').get();
+      for (const suffix of SQLITE_SIDE_FILES) tightenIfPresent(absolute + suffix);
+    }
   } catch (cause) {
     throw new LoadoutError('io', `cannot open the SQLite database ${absolute}: ${(cause as Error).message}`, { cause });
   }
   const db: Db = new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
   return { kind: 'sqlite', db, label: absolute, close: () => db.destroy() };
+}
+
+/** The files SQLite keeps beside a database in WAL mode (sqlite.org/wal.html). */
+const SQLITE_SIDE_FILES = ['-wal', '-shm'];
+
+/**
+ * Creates folder `path` and any missing parents, each created one with mode 0700 whatever the
+ * umask (a chmod after the mkdir, since the umask can clear bits of `mode`). A folder that
+ * already exists is left as it is: it may be shared, such as `/tmp` or a mounted volume.
+ * @throws the `fs` error when a folder cannot be created.
+ */
+export function ensurePrivateFolder(path: string): void {
+  const target = resolve(path);
+  const first = mkdirSync(target, { recursive: true, mode: 0o700 });
+  if (first === undefined) return;
+  for (let folder = target; ; folder = dirname(folder)) {
+    chmodSync(folder, 0o700);
+    if (folder === resolve(first) || dirname(folder) === folder) return;
+  }
+}
+
+/**
+ * Creates file `path` empty with mode 0600 if it is missing, or sets an existing file to 0600,
+ * whatever the umask. Never truncates. @throws the `fs` error when it cannot.
+ */
+export function ensurePrivateFile(path: string): void {
+  const fd = openSync(path, 'a', 0o600);
+  try {
+    fchmodSync(fd, 0o600);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** Sets `path` to mode 0600 when it exists. */
+function tightenIfPresent(path: string): void {
+  if (existsSync(path)) chmodSync(path, 0o600);
 }
 
 function openPostgres(url: string, schema: string | undefined): Database {

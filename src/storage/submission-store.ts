@@ -117,6 +117,13 @@ export interface SubmissionStore {
    * @returns the updated submission, or undefined when it is not in one of `from`.
    */
   transition(id: string, change: { from: readonly string[]; to: string; actor: string; at: string; note?: string; prUrl?: string }): Promise<StoredSubmission | undefined>;
+  /**
+   * Records an event that changes no state (from and to are the submission's current status),
+   * such as why the bot skipped it, unless the latest event already says the same (same actor
+   * and note), so a scheduled run does not repeat it.
+   * @returns true when recorded, false when it repeats the latest event or `id` does not exist.
+   */
+  note(id: string, event: { actor: string; at: string; note: string }): Promise<boolean>;
   get(id: string): Promise<StoredSubmission | undefined>;
   files(id: string): Promise<SubmissionFile[]>;
   events(id: string): Promise<SubmissionEvent[]>;
@@ -195,6 +202,19 @@ export function createSubmissionStore(db: Db): SubmissionStore {
         await insertEvent(trx, id, await nextSeq(trx, id), { at: change.at, actor: change.actor, from: before.status, to: change.to, note: change.note ?? null });
         const row = await trx.selectFrom('submissions').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
         return fromRow(row);
+      });
+    },
+
+    async note(id, event) {
+      return db.transaction().execute(async (trx) => {
+        // Touching the row first locks it (PostgreSQL), so the sequence number read next is current.
+        const touched = await trx.updateTable('submissions').set((eb) => ({ updated_at: eb.ref('updated_at') })).where('id', '=', id).executeTakeFirst();
+        if (Number(touched.numUpdatedRows) !== 1) return false;
+        const row = await trx.selectFrom('submissions').select('status').where('id', '=', id).executeTakeFirstOrThrow();
+        const latest = await trx.selectFrom('submission_events').selectAll().where('submission_id', '=', id).orderBy('seq', 'desc').limit(1).executeTakeFirst();
+        if (latest !== undefined && latest.actor === event.actor && latest.note === event.note && latest.to_status === row.status) return false;
+        await insertEvent(trx, id, Number(latest?.seq ?? 0) + 1, { at: event.at, actor: event.actor, from: row.status, to: row.status, note: event.note });
+        return true;
       });
     },
 

@@ -10,8 +10,8 @@
  * derived key (`keySignature`, under a second key derived from the first), so checking a
  * solution costs two HMACs and no key derivation, and the work the browser does is bounded.
  */
-import { createHmac } from 'node:crypto';
-import { createChallenge, randomInt, verifySolution, type Challenge, type Solution } from 'altcha-lib';
+import { createHmac, randomInt } from 'node:crypto';
+import { createChallenge, verifySolution, type Challenge, type Solution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';
 import type { ChallengeResult, ChallengeVerifier } from './challenge.js';
 
@@ -19,17 +19,32 @@ import type { ChallengeResult, ChallengeVerifier } from './challenge.js';
 export interface AltchaDifficulty {
   /** PBKDF2 iterations per attempt. */
   cost: number;
-  /** The counter the browser must reach is drawn from this range (inclusive). */
-  counterMin: number;
-  counterMax: number;
+  /**
+   * The counter the browser must reach is drawn uniformly from 0 to `maxCounter` (inclusive):
+   * `CHALLENGE_MAX_COUNTER`. A solution takes `counter + 1` attempts, `maxCounter / 2` at the
+   * median.
+   */
+  maxCounter: number;
 }
 
 /**
- * PBKDF2/SHA-256 with 1,000 iterations and a counter from 1,000 to 3,000: measured here about
- * 1.4 s on one core of Node 20 (2,000 attempts), less in a browser that solves on two workers.
- * Enough to make each automated submission cost CPU; short enough not to annoy a person.
+ * PBKDF2/SHA-256 with 1,000 iterations and a counter from 0 to 10,000: a solver needs 5,000
+ * attempts (5 million PBKDF2 iterations) at the median, whatever order it searches in
+ * (docs/deploying.md gives measured solve times). Enough to make each automated submission
+ * cost CPU; short enough not to annoy a person, whose browser solves on several workers.
  */
-export const ALTCHA_DIFFICULTY: AltchaDifficulty = { cost: 1000, counterMin: 1000, counterMax: 3000 };
+export const ALTCHA_DIFFICULTY: AltchaDifficulty = { cost: 1000, maxCounter: 10_000 };
+
+/**
+ * The secret counter of one challenge: uniform over 0…`maxCounter`, from the system's CSPRNG.
+ * The range has no floor, on purpose: the solver searches up from 0 (altcha-lib
+ * `solveChallenge`, `counterStart` 0), and a public or learnable floor (each solution reveals
+ * its counter) would let it start there and skip that work. With no floor, every order of
+ * search costs `maxCounter / 2` attempts on average.
+ */
+export function drawChallengeCounter(maxCounter: number): number {
+  return randomInt(0, maxCounter + 1);
+}
 
 /** The algorithm the challenges use (the widget's default, bundled as a worker). */
 export const ALTCHA_ALGORITHM = 'PBKDF2/SHA-256';
@@ -61,7 +76,7 @@ export function createAltchaVerifier(options: AltchaOptions): ChallengeVerifier 
       return createChallenge({
         algorithm: ALTCHA_ALGORITHM,
         cost: difficulty.cost,
-        counter: randomInt(difficulty.counterMax, difficulty.counterMin),
+        counter: drawChallengeCounter(difficulty.maxCounter),
         deriveKey,
         expiresAt: new Date(now.getTime() + ALTCHA_LIFETIME_MS),
         hmacSignatureSecret,

@@ -21,7 +21,7 @@ import { readJsonBody } from './body.js';
 import type { ChallengeVerifier } from './challenge.js';
 import type { SubmissionChecks } from './check-pool.js';
 import { issueFormToken, verifyFormToken } from './form-token.js';
-import { hitRateLimit, type RateLimits } from './rate-limit.js';
+import { hitRateLimit, rateLimitAddress, type RateLimits } from './rate-limit.js';
 import { submitLoadout, type SubmitContext } from './service.js';
 import { mountPageRoutes } from './page-routes.js';
 import { statusDocument } from './status.js';
@@ -84,7 +84,7 @@ export function createSubmissionRoutes(options: SubmissionsOptions): (app: Hono)
       const reason = closedReason() ?? browserClosed;
       if (reason !== undefined || options.stores === undefined) return closed(reason ?? '');
       const at = now();
-      const tooMany = await limited(options.stores, `session:${clientAddress(c, options.trustProxy)}`, options.limits.perAddress, at);
+      const tooMany = await limited(options.stores, `session:${rateLimitAddress(clientAddress(c, options.trustProxy), options.limits.ipv6Prefix)}`, options.limits.perAddress, at);
       if (tooMany !== undefined) return tooMany;
       if (at.getTime() - lastPurge > PURGE_EVERY_MS) {
         lastPurge = at.getTime();
@@ -112,7 +112,7 @@ export function createSubmissionRoutes(options: SubmissionsOptions): (app: Hono)
       if (reason !== undefined || options.stores === undefined || challenge === undefined) return closed(reason ?? '');
       if (challenge.issue === undefined) return problem(404, 'not_found', `no challenge here: the challenge provider is ${challenge.provider}, whose widget fetches its challenge from the vendor`);
       const at = now();
-      const tooMany = await limited(options.stores, `challenge:${clientAddress(c, options.trustProxy)}`, options.limits.perAddress, at);
+      const tooMany = await limited(options.stores, `challenge:${rateLimitAddress(clientAddress(c, options.trustProxy), options.limits.ipv6Prefix)}`, options.limits.perAddress, at);
       if (tooMany !== undefined) return tooMany;
       return c.json(await challenge.issue(at), 200, { 'cache-control': 'no-store' });
     });
@@ -132,7 +132,7 @@ export function createSubmissionRoutes(options: SubmissionsOptions): (app: Hono)
       const stores = options.stores;
       const at = now();
       const address = clientAddress(c, options.trustProxy);
-      const tooMany = await limited(stores, `address:${address}`, options.limits.perAddress, at);
+      const tooMany = await limited(stores, `address:${rateLimitAddress(address, options.limits.ipv6Prefix)}`, options.limits.perAddress, at);
       if (tooMany !== undefined) return tooMany;
       const body = await readJsonBody(c.req.raw);
       if (!body.ok) return body.response;

@@ -5,17 +5,17 @@
  * `CHALLENGE_PROVIDER`; issue 10 point 1), and reports truthfully what the description
  * document says (`submissions_open`, `config`).
  */
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Hono } from 'hono';
 import type { ServiceConfigReport } from '../tree/render/description.js';
 import { LoadoutError } from '../catalogue/errors.js';
-import { isNoDatabase, openDatabase, type Database } from '../storage/database.js';
+import { ensurePrivateFolder, isNoDatabase, openDatabase, type Database } from '../storage/database.js';
 import { migrateToLatest } from '../storage/migrations.js';
 import { createStores } from '../storage/stores.js';
-import { createAltchaVerifier } from './altcha.js';
+import { ALTCHA_DIFFICULTY, createAltchaVerifier } from './altcha.js';
 import { createSiteverifyVerifier, VENDOR_VERIFY_URLS, type ChallengeProvider, type ChallengeVerifier } from './challenge.js';
 import type { RateLimits } from './rate-limit.js';
 import { createSubmissionRoutes } from './routes.js';
@@ -31,6 +31,8 @@ export interface SubmissionsConfig {
   challengeSiteKey: string | undefined;
   /** `CHALLENGE_VERIFY_URL`; undefined for the vendor's own siteverify address. */
   challengeVerifyUrl: string | undefined;
+  /** `CHALLENGE_MAX_COUNTER`: ALTCHA's difficulty (see `AltchaDifficulty`); undefined for the default. */
+  challengeMaxCounter?: number;
   baseUrl: string;
   rateLimits: RateLimits;
   trustProxy: boolean;
@@ -121,7 +123,8 @@ export function resolveChallenge(config: SubmissionsConfig, dataDir: string): Ch
         hint: 'Set CHALLENGE_PROVIDER=turnstile or CHALLENGE_PROVIDER=hcaptcha to use that vendor, or unset CHALLENGE_SITE_KEY.',
       });
     }
-    return createAltchaVerifier({ secret: config.challengeSecret ?? readOrCreateSecret(dataDir, CHALLENGE_SECRET_FILE, 'CHALLENGE_SECRET') });
+    const difficulty = { ...ALTCHA_DIFFICULTY, maxCounter: config.challengeMaxCounter ?? ALTCHA_DIFFICULTY.maxCounter };
+    return createAltchaVerifier({ secret: config.challengeSecret ?? readOrCreateSecret(dataDir, CHALLENGE_SECRET_FILE, 'CHALLENGE_SECRET'), difficulty });
   }
   for (const [name, value] of [['CHALLENGE_SECRET', config.challengeSecret], ['CHALLENGE_SITE_KEY', config.challengeSiteKey]] as const) {
     if (value === undefined) {
@@ -135,17 +138,22 @@ export function resolveChallenge(config: SubmissionsConfig, dataDir: string): Ch
 
 /**
  * A secret from `<dataDir>/<file>` (default the form-token secret), created (32 random bytes,
- * hex, mode 0600) on first start. Several instances must share the variable (`variable`,
+ * hex) on first start. The file is 0600 and a data folder it creates 0700, whatever the umask. Several instances must share the variable (`variable`,
  * default FORM_TOKEN_SECRET) instead.
  * @throws LoadoutError `io` when the file cannot be created, `config` when it holds a short secret.
  */
 export function readOrCreateSecret(dataDir: string, name = FORM_TOKEN_SECRET_FILE, variable = 'FORM_TOKEN_SECRET'): string {
   const file = resolve(dataDir, name);
   try {
-    mkdirSync(dataDir, { recursive: true });
+    ensurePrivateFolder(dataDir);
     writeFileSync(file, `${randomBytes(32).toString('hex')}\n`, { flag: 'wx', mode: 0o600 });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw new LoadoutError('io', `cannot create ${file}: ${(error as Error).message}`, { cause: error, hint: `Set ${variable} instead.` });
+  }
+  try {
+    chmodSync(file, 0o600);
+  } catch (error) {
+    throw new LoadoutError('io', `cannot make ${file} private (mode 0600): ${(error as Error).message}`, { cause: error, hint: `Set ${variable} instead.` });
   }
   const secret = readFileSync(file, 'utf8').trim();
   if (secret.length < 32) throw new LoadoutError('config', `${file} holds a secret shorter than 32 characters`, { hint: `Delete the file to generate a new one, or set ${variable}.` });

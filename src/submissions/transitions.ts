@@ -1,7 +1,8 @@
 /**
  * The life of a submission (DESIGN.md section 5): `pending-review` or `checks-failed` on
  * arrival; then `accepted` / `rejected` by a maintainer; `pr-opened` by the bot; `merged` /
- * `closed` when the pull request ends. This table is the one place that says which move is
+ * `closed` when the pull request ends. A maintainer may also reject an accepted submission that
+ * has no pull request yet (one the bot cannot publish, for instance), with a reason. This table is the one place that says which move is
  * legal; maintainers' commands and the bot both go through {@link transitionSubmission}, so an
  * illegal move is refused with the same message everywhere. (A resubmission, which replaces a
  * `pending-review` or `checks-failed` submission in place, is the store's `replace`, not a move.)
@@ -13,7 +14,7 @@ import { SUBMISSION_STATUSES, type SubmissionStatus } from './service.js';
 export const TRANSITIONS: Readonly<Record<SubmissionStatus, readonly SubmissionStatus[]>> = {
   'pending-review': ['accepted', 'rejected'],
   'checks-failed': ['rejected'],
-  accepted: ['pr-opened'],
+  accepted: ['pr-opened', 'rejected'],
   rejected: [],
   'pr-opened': ['merged', 'closed'],
   merged: [],

@@ -3,7 +3,7 @@
  * "Limits"): every violation is collected, each with an RFC 6901 pointer into the body and a
  * message that says what was expected, so that one 422 answers them all. Pure: no I/O.
  */
-import { describePathProblem } from '../catalogue/file-path.js';
+import { describePathClashes, describePathProblem } from '../catalogue/file-path.js';
 import { AUTHORING_AGENTS, CATEGORIES, LICENCES, LIMITS, SLUG_PATTERN, type AuthoringAgent, type Category, type Licence } from '../catalogue/vocabulary.js';
 import type { FieldError } from '../server/problem.js';
 import { inferRole, type InferredRole } from './file-roles.js';
@@ -146,7 +146,7 @@ function validateFiles(value: unknown, fail: (pointer: string, message: string) 
     fail(pointer, message);
   };
   if (value.length < 1 || value.length > LIMITS.files) bad('/files', `has ${value.length} entries (expected 1 to ${LIMITS.files})`);
-  const seen = new Set<string>();
+  const seen = new Map<string, number>();
   const files: Submission['files'] = [];
   let total = 0;
   value.forEach((entry: unknown, i) => {
@@ -167,12 +167,14 @@ function validateFiles(value: unknown, fail: (pointer: string, message: string) 
     const problem = describePathProblem(path) ?? (!hasLoneSurrogate(path) ? undefined : 'contains an unpaired surrogate (expected UTF-8 text)');
     if (problem !== undefined) return bad(`${at}/path`, `"${path}" ${problem}`);
     if (seen.has(path)) return bad(`${at}/path`, `"${path}" is listed twice (expected each path once)`);
-    seen.add(path);
+    seen.set(path, i);
     if (typeof content !== 'string') return;
     const inferred = inferRole(path, content);
     if ('problem' in inferred) return bad(`${at}/path`, `"${path}" ${inferred.problem}`);
     files.push({ path, content, inferred });
   });
+  // Paths that cannot all exist in one folder: the bot could not write them, nor a user install them.
+  for (const clash of describePathClashes(seen.keys())) bad(`/files/${seen.get(clash.path) ?? 0}/path`, clash.message);
   if (total > LIMITS.totalBytes) bad('/files', `hold ${total} bytes in total (expected at most ${LIMITS.totalBytes} bytes, 128 KB)`);
   if (!value.some((e: unknown) => (e as { path?: unknown } | null)?.path === 'AGENTS.md')) bad('/files', 'has no AGENTS.md (expected an entry with path "AGENTS.md": the instructions every agent reads)');
   return ok ? files : undefined;

@@ -31,3 +31,9 @@ export const versionsUrl = (base: string, id: string): string => `${base}/api/lo
 export const rawTreePath = (id: string, version: string, path: string): string => `${rawTreeFolder(id, version)}/${path}`;
 /** The folder of a version's raw files in the output tree, `raw/<loadout_id>/<version>`. */
 export const rawTreeFolder = (id: string, version: string): string => `raw/${id}/${version}`;
+/** Where the consumer CLI's package of `version` lies in the tree, `cli/loadout-<version>.tgz` (DESIGN.md section 2, distribution). */
+export const cliTarballTreePath = (version: string): string => `cli/loadout-${version}.tgz`;
+/** Where the newest consumer CLI package lies in the tree, `cli/loadout-latest.tgz`. */
+export const CLI_LATEST_TREE_PATH = 'cli/loadout-latest.tgz';
+/** `{base_url}/cli/loadout-<version>.tgz`, the pinned consumer CLI package (what `npx -y <url>` runs). */
+export const cliTarballUrl = (base: string, version: string): string => `${base}/${cliTarballTreePath(version)}`;

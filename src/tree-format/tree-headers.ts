@@ -48,6 +48,8 @@ const TYPES: Readonly<Record<string, string>> = {
   '.json': 'application/json; charset=utf-8',
   '.html': 'text/html; charset=utf-8',
   '.zip': 'application/zip',
+  // The consumer CLI's npm package, cli/loadout-<version>.tgz (RFC 6713).
+  '.tgz': 'application/gzip',
   '.css': 'text/css; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.txt': 'text/plain; charset=utf-8',
@@ -110,7 +112,7 @@ export function addressClassOf(path: string): AddressClass {
  * The `Content-Type` of the tree path `path`: `text/plain; charset=utf-8` under `raw/` and
  * for `well-known` content, except a skill archive (`.well-known/agent-skills/<name>.zip`,
  * `application/zip`); otherwise by extension (`.json`, `.html`, `.zip`, `.css`, `.js`,
- * `.txt`, `.svg`, `.png`), and `application/octet-stream` for anything else. A path ending
+ * `.txt`, `.svg`, `.png`, `.tgz`), and `application/octet-stream` for anything else. A path ending
  * in `/` (a folder address) is its `index.html`. Pure.
  */
 export function contentTypeFor(path: string): string {

@@ -20,6 +20,7 @@ import { listingOf } from './render/catalogue-entry.js';
 import { openHistory, readHistoryData, type CatalogueHistory, type CatalogueRepository, type LoadoutHistory } from './history/history.js';
 import { buildLoadoutInPool, prepareLoadoutBuilds, runningThreads } from './pool/pool.js';
 import type { Unchanged } from './incremental/previous-build.js';
+import { readDirtyFolders, stampsThatHeld, type FolderStamp } from './incremental/stamp.js';
 import { entryNameOf, removeEntry } from './write/store.js';
 
 /** What {@link buildLoadouts} works with. */
@@ -33,6 +34,8 @@ export interface LoadoutsContext {
   store: string;
   repo: CatalogueRepository | undefined;
   unchanged: Unchanged;
+  /** The folders' stamps taken before they were read (stamp.ts). */
+  stamps: ReadonlyMap<string, FolderStamp>;
   /** True when there is no previous build: git is read for every loadout at once. */
   fresh: boolean;
   /** Filled in: `read`, `reused`, `refused`, `runs`, `warnings`, `bytes`. */
@@ -70,6 +73,7 @@ export async function buildLoadouts(options: BuildOptions, context: LoadoutsCont
   const vectors = new Map<string, DocumentVector>();
   const compiled = compileSettings(SEARCH_SETTINGS);
   let done = 0;
+  let held: ReadonlyMap<string, FolderStamp> = new Map();
   try {
     // Enough loadouts in flight to hide git's latency on this thread.
     const outcomes = await mapConcurrent(result.read, options.concurrency ?? runningThreads() * 16, async (id) => {
@@ -80,11 +84,14 @@ export async function buildLoadouts(options: BuildOptions, context: LoadoutsCont
       options.onProgress?.(++done, result.read.length, id);
       return { outcome, loadoutHistory, commit };
     });
+    // A folder edited while it was read keeps no stamp: it is read again next time.
+    held = repo === undefined || result.read.length === 0 ? context.stamps : stampsThatHeld(context.stamps, await readDirtyFolders(repo));
     for (const { outcome, loadoutHistory, commit } of outcomes) {
       const { id } = outcome;
       const warnings = loadoutHistory.skipped.map((s) => `loadouts/${id}: version ${JSON.stringify(s.version)} in loadout.yaml of commit ${s.commit} ${s.reason}: not published`);
       result.warnings.push(...warnings);
-      const seen = { warnings, dirty: commit.endsWith('+dirty'), ...(outcome.stamp === undefined ? {} : { stamp: outcome.stamp }) };
+      const stamp = held.get(id);
+      const seen = { warnings, dirty: commit.endsWith('+dirty'), ...(stamp === undefined ? {} : { stamp }) };
       if (outcome.kind === 'refused') {
         result.runs.push(outcome.run);
         result.refused.push(id);

@@ -17,6 +17,7 @@
  *    `out` is switched to it (output.ts). Entries no tree links to any more are removed.
  */
 import { join } from 'node:path';
+import { LoadoutError } from '../catalogue/errors.js';
 import { listLoadoutIds, loadoutsDirOf } from '../catalogue/source.js';
 import { slicesOf } from '../concurrency.js';
 import { updateIndex } from '../search/inverted-index.js';
@@ -25,11 +26,15 @@ import type { CheckRun } from '../verify/run.js';
 import { normaliseBaseUrl } from '../tree-format/addresses.js';
 import { buildLoadouts } from './build-loadouts.js';
 import { BUILD_CACHE_FILE, buildCacheText, fingerprintBuild } from './incremental/cache.js';
+import { readGuides } from '../pages/guides.js';
 import { writeCatalogueDocuments } from './render/catalogue-documents.js';
+import { packConsumerCli } from './cli-package/pack.js';
+import { digestVersionsDocuments, type SigningSettings } from './render/signed-snapshot.js';
 import { openRepository } from './history/history.js';
 import { openTrees } from './write/output.js';
 import { linkEntriesInPool, startPool } from './pool/pool.js';
 import { findUnchanged, readPreviousBuild } from './incremental/previous-build.js';
+import { readFolderStamps } from './incremental/stamp.js';
 import { collectGarbage, documentPathsOf, entriesLinkedBy, linkEntry, listEntries, unlinkEntry } from './write/store.js';
 
 /** Options of {@link buildCatalogue}. */
@@ -50,6 +55,11 @@ export interface BuildOptions {
    * bytes (a test compares the two).
    */
   concurrency?: number;
+  /**
+   * Sign the build with these settings (render/signed-snapshot.ts `takeSigningSettings`); the
+   * tree is unsigned without them. Used on this thread only: never passed to the pool.
+   */
+  signing?: SigningSettings;
   /** Called after each loadout read is done with (for progress on a TTY). */
   onProgress?: (done: number, total: number, id: string) => void;
 }
@@ -100,17 +110,25 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     const live = options.clean === true || trees.live === undefined ? undefined : readPreviousBuild(trees.live, fingerprint);
     const result: BuildResult = { written: false, runs: [], refused: [], loadouts: [], reused: [], read: [], warnings: [], bytes: 0 };
     const repo = await openRepository(loadoutsDir);
-    // What the store holds, and (read while the worker threads check folder stamps) what the standby links to.
+    // What the store holds, the folders' git tree ids (stamp.ts), and what the standby links to.
     const stored = listEntries(trees.store);
+    const stamps = await readFolderStamps(repo).catch((cause: unknown) => {
+      throw new LoadoutError('git', `cannot read the git trees of ${loadoutsDir}: ${(cause as Error).message}`, { cause });
+    });
     let linkedByStandby = new Map<string, string>();
-    const unchanged = await findUnchanged(loadoutsDir, ids, stored, live, repo, () => {
+    const unchanged = await findUnchanged(ids, stored, live, repo, stamps, () => {
       if (trees.standby !== undefined) linkedByStandby = entriesLinkedBy(trees.standby);
     });
-    const built = await buildLoadouts(options, { base, loadoutsDir, ids, store: trees.store, repo, unchanged, fresh: live === undefined, result });
+    const built = await buildLoadouts(options, { base, loadoutsDir, ids, store: trees.store, repo, unchanged, stamps, fresh: live === undefined, result });
     if (built === undefined) return result;
     const names = new Set([...built.loadouts.values()].map((b) => b.state.name));
     // The search index: the live tree's, with the words of the loadouts built now.
     const index = updateIndex(SEARCH_SETTINGS.fields, live?.index, ids, built.vectors);
+    // The consumer CLI every catalogue serves (DESIGN.md section 2, distribution).
+    const cli = await packConsumerCli();
+    if (cli === undefined) result.warnings.push('the consumer CLI was not packed into cli/: esbuild is not installed and packages/cli/dist/loadout.mjs was not built (npm run build)');
+    // The signed snapshot's digests of the versions documents: hashed once per store entry.
+    const signing = options.signing === undefined ? undefined : { settings: options.signing, versions: digestVersionsDocuments(trees.store, trees.live, new Map([...built.loadouts].map(([id, b]) => [id, b.state.name]))), now: options.now ?? new Date() };
     const written = await trees.write(
       async (tree, files) => {
         if (tree.origin !== undefined) {
@@ -125,7 +143,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
           const entries = [...built.loadouts].map(([id, b]) => ({ id, name: b.state.name }));
           await Promise.all(slicesOf(entries, SLICE).map((slice) => linkEntriesInPool({ tree: tree.dir, store: trees.store, entries: slice })));
         }
-        await writeCatalogueDocuments(tree, base, [...built.loadouts.values()].map((b) => b.listing), index);
+        await writeCatalogueDocuments(tree, base, [...built.loadouts.values()].map((b) => b.listing), index, { docs: readGuides(join(options.root, 'docs')), cli, signing });
         await tree.write(BUILD_CACHE_FILE, buildCacheText(fingerprint, built.head, built.loadouts, live?.cache));
         return tree.bytes;
       },

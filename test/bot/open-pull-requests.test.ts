@@ -7,9 +7,10 @@ import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { coAuthorTrailer, openPullRequests, type OpenPullRequestsOptions } from '../../src/bot/open-pull-requests.js';
-import { LoadoutError } from '../../src/catalogue/errors.js';
+import { commitSubmissionBranch } from '../../src/bot/branch.js';
 import { CHECK_IDS } from '../../src/catalogue/vocabulary.js';
 import { statusDocument } from '../../src/submissions/status.js';
+import { transitionSubmission } from '../../src/submissions/transitions.js';
 import { makeTempDir } from '../helpers/temp.js';
 import { acceptedSubmission, insertRow, makeCatalogueRepository, openStore, PUBLISHED_ID, startGitHub } from './setup.js';
 
@@ -135,9 +136,9 @@ describe('loadout submissions pr', () => {
     chmodSync(hook, 0o755);
     const temp = makeTempDir();
 
-    const run = openPullRequests({ store, github: client, root: repo.root, remote: 'origin', base: 'main', ids: [], dryRun: false, identity: BOT, tempDir: temp });
-    await expect(run).rejects.toThrow(LoadoutError);
-    await expect(run).rejects.toThrow(/git could not push submission\/rust-cli-helpers to origin/u);
+    const outcomes = await openPullRequests({ store, github: client, root: repo.root, remote: 'origin', base: 'main', ids: [], dryRun: false, identity: BOT, tempDir: temp });
+    expect(outcomes).toMatchObject([{ submission: submission.id, action: 'skipped', reason: expect.stringMatching(/^git could not push submission\/rust-cli-helpers to origin: .*pre-receive hook declined/u) as unknown }]);
+    expect((await store.events(submission.id)).at(-1)).toMatchObject({ from: 'accepted', to: 'accepted', actor: 'bot', note: `pull request not opened: ${outcomes[0]?.reason ?? ''}` });
 
     expect(repo.git(['status', '--porcelain=v1', '--branch', '--untracked-files=all'])).toBe(before.status);
     expect(repo.git(['rev-parse', '--abbrev-ref', 'HEAD']).trim()).toBe('feature');
@@ -187,6 +188,63 @@ describe('loadout submissions pr', () => {
     expect(repo.remoteGit(['branch', '--list'])).toBe('* main\n');
     expect(fake.requests).toEqual([]);
     for (const id of ids) expect((await store.get(id))?.status).toBe('accepted');
+  });
+
+  it('goes on past accepted submissions whose files cannot be written together, records why on each, and lets a maintainer reject them', async () => {
+    const repo = makeCatalogueRepository();
+    const { fake, client } = await startGitHub(repo.remote);
+    const { store } = await openStore();
+    const agents = { path: 'AGENTS.md', content: '# x\n' };
+    // Rows as an older API (or another tool) left them: older than the good one, so they come first.
+    const bad: [string, { path: string; content: string }[], RegExp][] = [
+      ['file-and-folder', [agents, { path: 'skills/a/x', content: 'x' }, { path: 'skills/a/x/y.md', content: 'y' }], /^file path "skills\/a\/x" is a file, but "skills\/a\/x\/y\.md" needs a folder of that name/u],
+      ['long-segment', [agents, { path: `skills/a/${'n'.repeat(254)}.md`, content: 'x' }], /has a segment of 257 bytes \(expected at most 255 bytes/u],
+      ['case-clash', [agents, { path: 'rules/Style.md', content: 'x' }, { path: 'rules/style.md', content: 'y' }], /"rules\/style\.md" and "rules\/Style\.md" differ only in case/u],
+      ['csi-path', [agents, { path: 'rules/a\u009b2J.md', content: 'x' }], /contains U\+009B/u],
+      ['line-separator', [agents, { path: 'rules/a\u2028b.md', content: 'x' }], /contains U\+2028/u],
+    ];
+    const badIds: string[] = [];
+    for (const [loadoutId, files] of bad) badIds.push(await insertRow(store, loadoutId, `id: ${loadoutId}\n`, files));
+    const good = await acceptedSubmission(store);
+    const options: OpenPullRequestsOptions = { store, github: client, root: repo.root, remote: 'origin', base: 'main', ids: [], dryRun: false, identity: BOT };
+
+    const first = await openPullRequests(options);
+    expect(first.map((o) => [o.submission, o.action])).toEqual([...badIds.map((id) => [id, 'skipped']), [good.id, 'opened']]);
+    bad.forEach(([, , reason], i) => expect(first[i]?.reason).toMatch(reason));
+    expect((await store.get(good.id))?.status).toBe('pr-opened');
+    expect(fake.pulls.map((p) => p.head)).toEqual([BRANCH]);
+    expect(repo.remoteGit(['branch', '--list']).trim().split('\n').map((b) => b.replace(/^\* /u, '').trim()).sort()).toEqual(['main', BRANCH]);
+    for (const [i, id] of badIds.entries()) {
+      const events = await store.events(id);
+      expect(events.at(-1)).toMatchObject({ from: 'accepted', to: 'accepted', actor: 'bot', note: `pull request not opened: ${first[i]?.reason ?? ''}` });
+      expect((await store.get(id))?.status).toBe('accepted');
+    }
+
+    // The next scheduled run skips them again without adding the same event twice.
+    const counts = await Promise.all(badIds.map(async (id) => (await store.events(id)).length));
+    const second = await openPullRequests(options);
+    expect(second.map((o) => o.action)).toEqual(badIds.map(() => 'skipped'));
+    expect(await Promise.all(badIds.map(async (id) => (await store.events(id)).length))).toEqual(counts);
+
+    // A maintainer rejects one with a reason; the bot no longer looks at it.
+    const rejected = await transitionSubmission(store, badIds[0] ?? '', 'rejected', { actor: 'maintainer:ada', at: '2026-11-23T09:00:00.000Z', note: 'a file is also a folder' });
+    expect(rejected.ok).toBe(true);
+    expect((await store.events(badIds[0] ?? '')).at(-1)).toMatchObject({ from: 'accepted', to: 'rejected', actor: 'maintainer:ada', note: 'a file is also a folder' });
+    expect((await openPullRequests(options)).map((o) => o.submission)).toEqual(badIds.slice(1));
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('skips a submission whose files the file system refuses even when planning let them through', async () => {
+    const repo = makeCatalogueRepository();
+    const temp = makeTempDir();
+    const work = { root: repo.root, remote: 'origin', base: 'main', branch: 'submission/x', loadoutId: 'x', message: ['Add x 1.0.0'], identity: BOT, push: true, tempDir: temp, check: () => Promise.resolve(undefined) };
+    const clash = await commitSubmissionBranch({ ...work, files: new Map([['skills/a/x', 'x'], ['skills/a/x/y.md', 'y']]) });
+    expect(clash).toEqual({ kind: 'skipped', reason: 'file path "skills/a/x/y.md" cannot be written into loadouts/x (EEXIST; expected paths that fit one folder on disk)' });
+    const long = await commitSubmissionBranch({ ...work, files: new Map([[`skills/a/${'n'.repeat(300)}.md`, 'x']]) });
+    expect(long).toMatchObject({ kind: 'skipped', reason: expect.stringMatching(/cannot be written into loadouts\/x \(ENAMETOOLONG;/u) as unknown });
+    expect(repo.git(['worktree', 'list', '--porcelain']).match(/^worktree /gmu)).toHaveLength(1);
+    expect(readdirSync(temp)).toEqual([]);
+    expect(repo.remoteGit(['branch', '--list'])).toBe('* main\n');
   });
 
   it('skips a submission whose checks fail now, one whose folder the base branch has, and one in another state', async () => {

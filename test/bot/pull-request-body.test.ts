@@ -66,6 +66,17 @@ describe('the pull request', () => {
     expect(notes).toContain('> &gt; quote');
   });
 
+  it('breaks GH-<n> and GHSA-… references, in any case, so GitHub links no issue or advisory', () => {
+    const text = 'See GH-123, gh-7, (GH-45) and GHSA-abcd-efgh-ijkl; also X-GH-9 and ghsa-x.';
+    const escaped = escapeMarkdown(text);
+    expect(escaped).toBe('See GH&#8203;\\-123, gh&#8203;\\-7, \\(GH&#8203;\\-45\\) and GHSA&#8203;\\-abcd\\-efgh\\-ijkl; also X\\-GH&#8203;\\-9 and ghsa&#8203;\\-x\\.');
+    // What GitHub sees once Markdown's escapes are read: no GH-<digits> or GHSA- left whole.
+    const rendered = escaped.replaceAll('&#8203;', '\u200b').replace(/\\(.)/gu, '$1');
+    expect(rendered).not.toMatch(/gh-\d|ghsa-/iu);
+    const body = renderPullRequestBody(input({ request: { name: 'Fixes GH-1', notes: 'Related: GH-42 and GHSA-xxxx-yyyy-zzzz' } }));
+    expect(body.replaceAll('&#8203;', '\u200b').replace(/\\(.)/gu, '$1')).not.toMatch(/gh-\d|ghsa-/iu);
+  });
+
   it('escapes one line at a time', () => {
     expect(escapeMarkdown('@octocat <b>|x|</b>')).toBe('@&#8203;octocat &lt;b&gt;\\|x\\|&lt;/b&gt;');
     expect(escapeMarkdown('a\nb\r\nc')).toBe('a b c');

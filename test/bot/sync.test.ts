@@ -65,7 +65,7 @@ describe('loadout submissions sync', () => {
     expect(await transitionSubmission(store, done.id, 'pr-opened', { actor: 'bot', at: '2026-11-23T00:00:00.000Z' })).toEqual({ ok: false, message: `submission ${done.id} is merged (expected accepted to become pr-opened)` });
     expect(await transitionSubmission(store, accepted.id, 'merged', { actor: 'bot', at: '2026-11-23T00:00:00.000Z' })).toEqual({ ok: false, message: `submission ${accepted.id} is accepted (expected pr-opened to become merged)` });
     expect(await transitionSubmission(store, 'nope', 'closed', { actor: 'bot', at: '2026-11-23T00:00:00.000Z' })).toEqual({ ok: false, message: 'submission nope does not exist' });
-    expect(sourcesOf('rejected')).toEqual(['pending-review', 'checks-failed']);
+    expect(sourcesOf('rejected')).toEqual(['pending-review', 'checks-failed', 'accepted']);
   });
 
   it('reads the pull request number only from an address in GITHUB_REPOSITORY', () => {

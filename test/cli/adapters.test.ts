@@ -63,14 +63,34 @@ describe('loadout adapters', () => {
 });
 
 describe('loadout new', () => {
-  it('scaffolds a loadout that validates and verifies', async () => {
+  it('scaffolds a loadout whose placeholders fail listing, naming what to fill in, and that verifies once they are filled in', async () => {
     const root = makeTempDir();
     const result = await runCli(['new', 'rust-cli'], root);
     expect(result.code).toBe(0);
+    expect(result.stdout).toContain('`loadout adapters rust-cli`');
+    const unedited = await runCli(['verify', 'rust-cli'], root);
+    expect(unedited.code).toBe(1);
+    for (const field of ['/author/name', '/summary', '/description']) expect(unedited.stdout + unedited.stderr).toContain(`${field} is still the placeholder of \`loadout new\``);
+    expect(unedited.stdout + unedited.stderr).toContain('expected your name');
+    const path = join(root, 'loadouts/rust-cli/loadout.yaml');
+    const manifest = parse(readFileSync(path, 'utf8')) as Record<string, unknown>;
+    Object.assign(manifest, { author: { name: 'Ada Lovelace' }, summary: 'Rust command-line tools built with clap and tested with assert_cmd.', description: 'Sets up an agent for Rust CLIs: clap for arguments, anyhow for errors, assert_cmd for tests.', highlights: ['Writes clap derive structs'] });
+    const { stringify } = await import('yaml');
+    writeFileSync(path, stringify(manifest));
     expect((await runCli(['validate', 'rust-cli'], root)).code).toBe(0);
     const verify = await runCli(['verify', 'rust-cli'], root);
     expect(verify.stdout).toContain('rust-cli: ok');
     expect(verify.code).toBe(0);
+  });
+
+  it('names `loadout adapters <id>` when a changed title makes the adapters differ', async () => {
+    const root = makeTempDir();
+    await runCli(['new', 'rust-cli'], root);
+    const path = join(root, 'loadouts/rust-cli/loadout.yaml');
+    writeFileSync(path, readFileSync(path, 'utf8').replace('title: Rust Cli', 'title: Rust Command Lines'));
+    const verify = await runCli(['verify', 'rust-cli'], root);
+    expect(verify.stdout + verify.stderr).toContain('differs from the generated adapter');
+    expect(verify.stdout + verify.stderr).toContain('`loadout adapters rust-cli`');
   });
 
   it('refuses an id that is not a slug (exit 2) and an existing folder (exit 1) without writing', async () => {

@@ -109,10 +109,12 @@ describe('loadout install', () => {
     expect(ok.stdout).toContain('installed kit 1.1.0 for gemini-cli');
     expect(ok.stdout).toContain('GEMINI.md');
     expect(ok.code).toBe(0);
-    writeFileSync(join(project, 'GEMINI.md'), 'mine\n');
+    // An edit of the user's inside the loadout's block of GEMINI.md stops a reinstall, with the diff.
+    writeFileSync(join(project, 'GEMINI.md'), readFileSync(join(project, 'GEMINI.md'), 'utf8').replace('<!-- loadout:end kit -->', 'mine\n<!-- loadout:end kit -->'));
     const conflict = await runCli(['install', 'kit', '--agent', 'gemini-cli', '--from', dist, '--dir', project, '--version', '1.0.0'], project);
     expect(conflict.code).toBe(1);
-    expect(conflict.stderr).toContain('GEMINI.md: exists with changes of yours');
+    expect(conflict.stderr).toContain('GEMINI.md: the kit block holds edits of yours');
+    expect(conflict.stderr).toContain('-mine');
     const badAgent = await runCli(['install', 'kit', '--agent', 'vim', '--from', dist], project);
     expect(badAgent.code).toBe(2);
     expect(badAgent.stderr).toContain('--agent is "vim"');

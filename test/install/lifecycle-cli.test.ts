@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { blockBody, findBlock, parseBlocks } from '../../src/install/compose/markdown-blocks.js';
 import type { LockFile } from '../../src/install/project/lock.js';
 import { runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp.js';
@@ -22,6 +23,8 @@ beforeAll(async () => {
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
+/** The body of kit's block in a shared Markdown file. */
+const blockOf = (text: string, adapter: boolean): string | undefined => findBlock(parseBlocks(text, adapter), 'kit')?.body;
 
 describe('the walk-through from the README, against loadout serve', () => {
   it('install, outdated (exit 1), update, status as a CI gate (exit 0, then 1 on drift), uninstall', async () => {
@@ -51,7 +54,8 @@ describe('the walk-through from the README, against loadout serve', () => {
     expect(clean.code).toBe(0);
     expect(clean.stdout).toContain('ok: 8 files as installed');
 
-    writeFileSync(join(project, 'CLAUDE.md'), 'edited\n');
+    // An edit inside the loadout's block of CLAUDE.md is the user's: status reports it.
+    writeFileSync(join(project, 'CLAUDE.md'), readFileSync(join(project, 'CLAUDE.md'), 'utf8').replace('<!-- loadout:end kit -->', 'edited\n<!-- loadout:end kit -->'));
     rmSync(join(project, '.claude/agents/reviewer.md'));
     mkdirSync(join(project, '.claude/skills/mine'), { recursive: true });
     writeFileSync(join(project, '.claude/skills/mine/SKILL.md'), 'mine\n');
@@ -65,11 +69,18 @@ describe('the walk-through from the README, against loadout serve', () => {
     ]);
     expect(report.untracked).toEqual(['.claude/skills/mine/SKILL.md']);
 
-    const uninstall = await cli('uninstall', 'kit');
+    // Uninstall stops at the edited block and shows the diff; --force removes it after a backup.
+    const stopped = await cli('uninstall', 'kit');
+    expect(stopped.code).toBe(1);
+    expect(stopped.stderr).toContain('CLAUDE.md: the kit block holds edits of yours');
+    expect(stopped.stderr).toContain('-edited');
+    const uninstall = await cli('uninstall', 'kit', '--force');
     expect(uninstall.code, uninstall.stderr).toBe(0);
-    expect(uninstall.stdout).toContain('kept      CLAUDE.md: changed since it was installed');
+    const backup = /first copied to (\.loadout\/backup\/[^/\s]+)\//u.exec(uninstall.stderr)?.[1] ?? 'none';
+    expect(readFileSync(join(project, backup, 'CLAUDE.md'), 'utf8')).toContain('edited\n<!-- loadout:end kit -->');
     expect(uninstall.stdout).toContain('reverted  .mcp.json');
-    expect(listProject(project)).toEqual(['.claude', '.claude/skills', '.claude/skills/mine', '.claude/skills/mine/SKILL.md', 'CLAUDE.md', 'loadout.lock.json']);
+    expect(uninstall.stdout).toContain('removed   the lock file');
+    expect(listProject(project).filter((p) => !p.startsWith('.loadout'))).toEqual(['.claude', '.claude/skills', '.claude/skills/mine', '.claude/skills/mine/SKILL.md']);
   });
 });
 
@@ -85,7 +96,7 @@ describe('several agents and detected', () => {
     // Uninstalling one agent leaves the file both own.
     const one = await runCli(['uninstall', 'kit', '--agent', 'claude-code', '--dir', project], project);
     expect(one.stdout).toContain('kept      AGENTS.md: another install owns it too');
-    expect(readFileSync(join(project, 'AGENTS.md'), 'utf8')).toBe(contentOf(V2, 'AGENTS.md'));
+    expect(blockOf(readFileSync(join(project, 'AGENTS.md'), 'utf8'), false)).toBe(contentOf(V2, 'AGENTS.md'));
     expect(existsSync(join(project, '.claude'))).toBe(false);
   });
 
@@ -119,14 +130,15 @@ describe('--global, with HOME pointed at a temporary folder', () => {
     expect(install.stdout).toContain('installed kit 1.0.0 for claude-code from');
     expect(install.stdout).toContain('recorded in ~/.config/loadout/lock.json');
     const read = (p: string): string => readFileSync(join(home, p), 'utf8');
-    expect(read('.claude/CLAUDE.md')).toBe(contentOf(V1, 'CLAUDE.md'));
-    expect(read('.claude/AGENTS.md')).toBe(contentOf(V1, 'AGENTS.md'));
+    expect(blockOf(read('.claude/CLAUDE.md'), true)).toBe(blockBody(contentOf(V1, 'CLAUDE.md'), true, 'CLAUDE.md'));
+    expect(read('.claude/CLAUDE.md')).toMatch(/^<!-- loadout:begin kit@1\.0\.0 -->\n@AGENTS\.md\n/u);
+    expect(blockOf(read('.claude/AGENTS.md'), false)).toBe(contentOf(V1, 'AGENTS.md'));
     expect(read('.claude/skills/review/SKILL.md')).toBe(contentOf(V1, 'skills/review/SKILL.md'));
     expect(read('.claude/rules/old.md')).toBe(contentOf(V1, 'rules/old.md'));
     expect(read('.claude/agents/reviewer.md')).toBe(contentOf(V1, 'agents/reviewer.md'));
-    expect(read('.codex/AGENTS.md')).toBe(contentOf(V1, 'AGENTS.md'));
+    expect(blockOf(read('.codex/AGENTS.md'), false)).toBe(contentOf(V1, 'AGENTS.md'));
     expect(read('.agents/skills/review/SKILL.md')).toBe(contentOf(V1, 'skills/review/SKILL.md'));
-    expect(read('.gemini/GEMINI.md')).toBe(contentOf(V1, 'GEMINI.md'));
+    expect(blockOf(read('.gemini/GEMINI.md'), true)).toBe(blockBody(contentOf(V1, 'GEMINI.md'), true, 'GEMINI.md'));
     expect(readJson<{ mcpServers: object }>(join(home, '.gemini/settings.json')).mcpServers).toHaveProperty('kit-docs');
     expect(readJson<{ mcpServers: object }>(join(home, '.cursor/mcp.json')).mcpServers).toHaveProperty('kit-docs');
     expect(read('.cursor/skills/review/SKILL.md')).toBe(contentOf(V1, 'skills/review/SKILL.md'));
@@ -143,6 +155,7 @@ describe('--global, with HOME pointed at a temporary folder', () => {
     expect(read('.agents/skills/review/references/new.md')).toBe(contentOf(V2, 'skills/review/references/new.md'));
     const uninstall = await runCli(['uninstall', 'kit', '--global'], cwd, env);
     expect(uninstall.code, uninstall.stderr).toBe(0);
-    expect(listProject(home)).toEqual(['.config', '.config/loadout', '.config/loadout/lock.json']);
+    // Everything goes, the lock and the folders the installs created with it.
+    expect(listProject(home)).toEqual([]);
   });
 });

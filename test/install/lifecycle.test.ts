@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLISHED_AGENTS, type Agent } from '../../src/catalogue/vocabulary.js';
 import { installLoadout } from '../../src/install/install.js';
+import { blockBody, findBlock, parseBlocks } from '../../src/install/compose/markdown-blocks.js';
 import { LOCK_FILE, type LockFile } from '../../src/install/project/lock.js';
 import { listOutdated } from '../../src/install/outdated.js';
 import { projectScope } from '../../src/install/project/scope.js';
@@ -40,11 +41,14 @@ const V1_TARGETS: Record<Agent, Record<string, string>> = {
 
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
 
-/** Checks that every target of `targets` holds the file of `files` (merged MCP files: the version's servers). */
+/** Checks that every target of `targets` holds the file of `files` (merged MCP files: the version's servers; shared Markdown files: the version's block). */
 function expectInstalled(project: string, targets: Record<string, string>, files: typeof V1, servers: Record<string, unknown>): void {
   for (const [target, path] of Object.entries(targets)) {
     if (path === 'mcp/servers.json') expect(readJson<{ mcpServers: unknown }>(join(project, target)).mcpServers, target).toEqual(servers);
-    else expect(readFileSync(join(project, target), 'utf8'), target).toBe(contentOf(files, path));
+    else if (['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'].includes(path)) {
+      const adapter = path !== 'AGENTS.md';
+      expect(findBlock(parseBlocks(readFileSync(join(project, target), 'utf8'), adapter), 'kit')?.body, target).toBe(blockBody(contentOf(files, path), adapter, path));
+    } else expect(readFileSync(join(project, target), 'utf8'), target).toBe(contentOf(files, path));
   }
 }
 
@@ -90,9 +94,9 @@ describe.each(PUBLISHED_AGENTS)('the life cycle for %s, over HTTP', (agent) => {
     const removed = await uninstallLoadout({ scope, id: 'kit' });
     expect(removed.removed).toEqual([{ id: 'kit', agent, version: '1.1.0' }]);
     expect(removed.kept).toEqual([]);
-    // Everything the install created is gone, the folders it made too; the lock stays, empty.
-    expect(listProject(project)).toEqual([LOCK_FILE]);
-    expect(readJson<LockFile>(join(project, LOCK_FILE)).installs).toEqual([]);
+    // Everything the install created is gone, the folders it made too, and the lock, which records nothing now.
+    expect(removed.lock_removed).toBe(true);
+    expect(listProject(project)).toEqual([]);
   });
 });
 
@@ -102,25 +106,26 @@ describe('update keeps what the user changed', () => {
     const project = makeProject();
     const scope = projectScope(project);
     await installLoadout({ from: base, id: 'kit', agent: 'claude-code', dir: project, version: '1.0.0' });
-    writeFileSync(join(project, 'AGENTS.md'), '# Mine\n');
+    writeFileSync(join(project, '.claude/rules/style.md'), '# Mine\n');
     writeFileSync(join(project, '.claude/rules/old.md'), 'my own edit\n');
 
     const update = await updateLoadouts({ scope, ids: ['kit'] });
     const files = update.updates[0]?.files ?? [];
-    expect(files.find((f) => f.target === 'AGENTS.md')).toMatchObject({ change: 'modified', action: 'keep', note: 'changed since it was installed: kept (--force overwrites)' });
+    expect(files.find((f) => f.target === '.claude/rules/style.md')).toMatchObject({ change: 'modified', action: 'keep', note: 'changed since it was installed: kept (--force overwrites)' });
     expect(files.find((f) => f.target === '.claude/rules/old.md')).toMatchObject({ change: 'removed', action: 'keep', note: 'changed since it was installed: kept, and no longer in the lock' });
-    expect(readFileSync(join(project, 'AGENTS.md'), 'utf8')).toBe('# Mine\n');
+    expect(readFileSync(join(project, '.claude/rules/style.md'), 'utf8')).toBe('# Mine\n');
     expect(readFileSync(join(project, '.claude/rules/old.md'), 'utf8')).toBe('my own edit\n');
-    expect(readFileSync(join(project, '.claude/rules/style.md'), 'utf8')).toBe(contentOf(V2, 'rules/style.md'));
+    expect(findBlock(parseBlocks(readFileSync(join(project, 'AGENTS.md'), 'utf8'), false), 'kit')?.body).toBe(contentOf(V2, 'AGENTS.md'));
 
     const status = await readStatus(scope);
-    expect(status.files.filter((f) => f.state !== 'ok').map((f) => [f.target, f.state])).toEqual([['AGENTS.md', 'changed']]);
+    expect(status.files.filter((f) => f.state !== 'ok').map((f) => [f.target, f.state])).toEqual([['.claude/rules/style.md', 'changed']]);
     expect(status.untracked).toEqual(['.claude/rules/old.md']);
 
-    // Back to 1.0.0 and forward again with --force: the user's AGENTS.md is overwritten.
+    // Back to 1.0.0 and forward again with --force: the user's rule is overwritten, after a backup.
     const down = await updateLoadouts({ scope, ids: ['kit'], to: '1.0.0', force: true });
     expect(down.updates[0]?.changelog).toEqual({ direction: 'downgrade', entries: [{ version: '1.1.0', date: '2026-02-20', changes: ['Add the search server', 'kit 1.1.0'] }] });
-    expect(readFileSync(join(project, 'AGENTS.md'), 'utf8')).toBe(contentOf(V1, 'AGENTS.md'));
+    expect(readFileSync(join(project, '.claude/rules/style.md'), 'utf8')).toBe(contentOf(V1, 'rules/style.md'));
+    expect(readFileSync(join(project, down.backup ?? 'none', '.claude/rules/style.md'), 'utf8')).toBe('# Mine\n');
     const back = await updateLoadouts({ scope, ids: ['kit'], force: true, dryRun: true });
     expect(back.updates[0]?.changelog.entries.map((e) => e.version)).toEqual(['1.1.0']);
   });
@@ -153,8 +158,10 @@ describe('merged MCP configuration', () => {
       await updateLoadouts({ scope, ids: ['kit'] });
       expect(readJson(join(project, file))).toEqual({ theme: 'dark', mcpServers: { mine, ...SERVERS.v2 } });
       const outcome = await uninstallLoadout({ scope, id: 'kit', agent });
-      expect(outcome.reverted).toEqual([{ target: file, servers: ['kit-docs', 'kit-search'] }]);
-      expect(readJson(join(project, file)), agent).toEqual(own);
+      // The file was the user's before the first install: it is put back byte for byte, and its backup goes.
+      expect(outcome.restored).toEqual([{ target: file, from: expect.stringMatching(/^\.loadout\/backup\/[^/]+\//u) as string }]);
+      expect(readFileSync(join(project, file), 'utf8'), agent).toBe(`${JSON.stringify(own)}\n`);
+      expect(existsSync(join(project, '.loadout')), agent).toBe(false);
     }
   });
 
@@ -175,7 +182,7 @@ describe('merged MCP configuration', () => {
     const status = await readStatus(scope);
     expect(status.files.find((f) => f.target === '.mcp.json')).toMatchObject({ state: 'changed', servers: { 'kit-docs': 'ok', 'kit-search': 'changed' } });
     const outcome = await uninstallLoadout({ scope, id: 'kit' });
-    expect(outcome.reverted).toEqual([{ target: '.mcp.json', servers: ['kit-docs'] }]);
+    expect(outcome.reverted.filter((r) => r.servers !== undefined)).toEqual([{ target: '.mcp.json', servers: ['kit-docs'] }]);
     expect(readJson(join(project, '.mcp.json'))).toEqual({ mcpServers: { 'kit-search': { command: 'edited' } } });
   });
 });

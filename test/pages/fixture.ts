@@ -5,9 +5,10 @@
  * `javascript:` links). Built into a temporary git repository with the real `buildCatalogue`.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { buildCatalogue } from '../../src/tree/build.js';
 import { baseFiles, writeLoadout, type TestFile } from '../helpers/loadouts.js';
 
@@ -136,6 +137,8 @@ export async function buildPagesFixture(baseUrl: string): Promise<PagesFixture> 
     write(root, nextjs, '1.1.0', `# ${nextjs.title}\n\n${nextjs.summary}\n\nVersion 1.1: run \`next build\` before you commit.\n`);
     git(root, ['add', '-A']);
     git(root, ['commit', '-q', '-m', 'nextjs-app-router 1.1.0: run next build'], '2026-02-01T10:00:00Z');
+    // The repository's own guides, so the site carries them as pages (docs/<name>/).
+    cpSync(fileURLToPath(new URL('../../docs', import.meta.url)), join(root, 'docs'), { recursive: true });
     const dist = join(root, 'dist');
     const result = await buildCatalogue({ root, out: dist, baseUrl, now: new Date('2026-11-22T00:00:00Z') });
     if (!result.written) throw new Error(`fixture build refused: ${result.refused.join(', ')}: ${JSON.stringify(result.runs.filter((r) => result.refused.includes(r.source.id)).map((r) => r.results.filter((c) => c.status === 'fail')))}`);

@@ -87,12 +87,13 @@ const STATES: Record<string, (page: Page) => Promise<void>> = {
     await page.waitForSelector('#error-summary:not([hidden])');
   },
   status: async () => undefined,
+  guide: async () => undefined,
 };
 
-const paths = (): Record<string, string> => ({ home: '/?category=web-app', loadout: '/loadouts/godot-gdscript/', docs: '/docs/', status: statusPath });
+const paths = (): Record<string, string> => ({ home: '/?category=web-app', loadout: '/loadouts/godot-gdscript/', docs: '/docs/', status: statusPath, guide: '/docs/installing/' });
 
 describe.skipIf(!HAS_CHROMIUM)('page quality', () => {
-  for (const name of ['home', 'loadout', 'docs', 'status']) {
+  for (const name of ['home', 'loadout', 'docs', 'status', 'guide']) {
     it(`${name}: no axe-core violations in light and dark, usable at 390 px, screenshots saved`, async () => {
       const page = await browser.context.newPage();
       const errors = watchErrors(page);
@@ -159,6 +160,27 @@ describe.skipIf(!HAS_CHROMIUM)('page quality', () => {
     expect(parsed.entries[0]).toEqual({ id: `${server.url}/loadouts/nextjs-app-router/`, updated: '2026-11-01T00:00:00Z' });
     const updated = parsed.entries.map((e) => e.updated ?? '');
     expect(updated).toEqual([...updated].sort().reverse());
+    await page.close();
+  });
+});
+
+describe.skipIf(!HAS_CHROMIUM)('guide pages', () => {
+  it('render docs/*.md in the site layout under the pages CSP, with links between guides that resolve', async () => {
+    const response = await fetch(`${server.url}/docs/installing/`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-security-policy')).toContain("script-src 'self'");
+    const page = await browser.context.newPage();
+    const errors = watchErrors(page);
+    await page.goto(`${server.url}/docs/`);
+    expect(await page.locator('#submit').count()).toBe(1);
+    await page.click('ul.guides a[href="http-api/"]');
+    expect(await page.locator('h1').textContent()).toBe('The HTTP API and MCP');
+    expect(await page.locator('nav[aria-label="Guides"] a[aria-current="page"]').textContent()).toBe('The HTTP API and MCP');
+    // Every link of the guide that stays on the site answers 200.
+    const hrefs = await page.locator('article.guide a').evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href).filter((h) => h.startsWith(location.origin)));
+    expect(hrefs.length).toBeGreaterThan(0);
+    for (const href of new Set(hrefs.map((h) => h.split('#')[0] as string))) expect((await fetch(href)).status, href).toBe(200);
+    expect(errors).toEqual([]);
     await page.close();
   });
 });

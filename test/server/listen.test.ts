@@ -68,9 +68,14 @@ function parseResponses(text: string): RawResponse[] {
 
 /** Asserts that `response` is a problem with `status` and `code`, sent with Connection: close. */
 function expectProblem(response: RawResponse | undefined, status: number, code: string): Record<string, unknown> {
+  expect(response?.headers['connection']).toBe('close');
+  return expectProblemBody(response, status, code);
+}
+
+/** Asserts that `response` carries a problem body with `status` and `code`; returns the body. */
+function expectProblemBody(response: RawResponse | undefined, status: number, code: string): Record<string, unknown> {
   expect(response?.status).toBe(status);
   expect(response?.headers['content-type']).toBe('application/problem+json; charset=utf-8');
-  expect(response?.headers['connection']).toBe('close');
   const problem = JSON.parse(response?.body ?? '') as Record<string, unknown>;
   expect(problem).toMatchObject({ type: `/docs/#problem-${code}`, status, code, title: expect.any(String) as unknown, detail: expect.any(String) as unknown });
   return problem;
@@ -167,5 +172,43 @@ describe('listen: errors Node reports before the app', () => {
     const [response] = parseResponses(await exchange(port, 'GET /api/v1/search?q=rust HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n'));
     expect(response?.status).toBe(200);
     expect(JSON.parse(response?.body ?? '')).toEqual({ query: 'rust' });
+  });
+});
+
+describe('listen: requests @hono/node-server or Node refuse after parsing', () => {
+  // Each request line and Host that @hono/node-server 2.x cannot make a URL of (src/url.ts,
+  // src/request.ts: backslash in the path, not origin-form, bad absolute URL, bad Host), and
+  // the Host rules of RFC 9112 section 3.2 that Node itself would answer with a bare 400.
+  const refused: [string, string, RegExp][] = [
+    ['backslash path', 'GET /raw/a\\..\\b HTTP/1.1\r\nHost: 127.0.0.1', /backslash in its path/],
+    ['Host with a space', 'GET / HTTP/1.1\r\nHost: a b', /do not form a URL/],
+    ['Host with userinfo', 'GET / HTTP/1.1\r\nHost: a@b', /Host header is not valid/],
+    ['Host with a path', 'GET / HTTP/1.1\r\nHost: a/b', /Host header is not valid/],
+    ['Host with a port over 65535', 'GET / HTTP/1.1\r\nHost: x:99999', /do not form a URL/],
+    ['Host with an open IPv6 bracket', 'GET / HTTP/1.1\r\nHost: [::1', /do not form a URL/],
+    ['asterisk-form', 'OPTIONS * HTTP/1.1\r\nHost: 127.0.0.1', /do not form a URL/],
+    ['ftp absolute-form', 'GET ftp://x/ HTTP/1.1\r\nHost: 127.0.0.1', /do not form a URL/],
+    ['bad http absolute-form', 'GET http://[::1/ HTTP/1.1\r\nHost: 127.0.0.1', /not a valid absolute URL/],
+    ['backslash in an absolute URL', 'GET http://x/a\\b HTTP/1.1\r\nHost: 127.0.0.1', /not a valid absolute URL/],
+    ['no Host in HTTP/1.1', 'GET / HTTP/1.1', /no Host header/],
+    ['two Host lines', 'GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: evil.example', /2 Host header lines/],
+  ];
+  for (const [name, head, detail] of refused) {
+    it(`answers ${name} with a 400 problem`, async () => {
+      const { port } = await startServer();
+      const text = await exchange(port, `${head}\r\nConnection: close\r\n\r\n`);
+      const [response, ...more] = parseResponses(text);
+      expect(more).toEqual([]);
+      const problem = expectProblemBody(response, 400, 'bad_request');
+      expect(problem['detail']).toMatch(detail);
+    });
+  }
+
+  it('keeps answering well-formed Host forms: a port, an empty Host, HTTP/1.0 without Host, absolute http URL', async () => {
+    const { port } = await startServer();
+    for (const head of ['GET /api/v1/search?q=a HTTP/1.1\r\nHost: localhost:80', 'GET /api/v1/search?q=a HTTP/1.1\r\nHost:', 'GET /api/v1/search?q=a HTTP/1.0', 'GET http://127.0.0.1/api/v1/search?q=a HTTP/1.1\r\nHost: 127.0.0.1']) {
+      const [response] = parseResponses(await exchange(port, `${head}\r\nConnection: close\r\n\r\n`));
+      expect(response?.status, head).toBe(200);
+    }
   });
 });

@@ -103,6 +103,23 @@ describe.each(DATABASE_KINDS)('stores on $kind', ({ kind, skip }) => {
     expect(await submissions.transition(id, { ...change, to: 'rejected' })).toBeUndefined();
   });
 
+  it.skipIf(skip)('records a note that moves nothing, once per repeated note, also under concurrency', async () => {
+    const { submissions } = createStores(await openTestDatabase(kind));
+    const id = '7d1c2a60-3b1f-4c3e-9a57-8f1e2d3c4b5a';
+    await submissions.create(submission(id), 'key:0123456789ab');
+    const note = { actor: 'bot', at: '2026-11-22T12:00:00.000Z', note: 'pull request not opened: a reason' };
+    const results = await Promise.all([submissions.note(id, note), submissions.note(id, note), submissions.note(id, note)]);
+    expect(results.filter(Boolean)).toHaveLength(1);
+    expect(await submissions.note(id, { ...note, note: 'another reason' })).toBe(true);
+    expect(await submissions.note(id, { ...note, note: 'another reason' })).toBe(false);
+    expect(await submissions.note('00000000-0000-4000-8000-000000000000', note)).toBe(false);
+    expect((await submissions.events(id)).slice(1)).toEqual([
+      { seq: 2, at: note.at, actor: 'bot', from: 'pending-review', to: 'pending-review', note: note.note },
+      { seq: 3, at: note.at, actor: 'bot', from: 'pending-review', to: 'pending-review', note: 'another reason' },
+    ]);
+    expect((await submissions.get(id))?.status).toBe('pending-review');
+  });
+
   it.skipIf(skip)('holds one open submission per loadout id in the database itself', async () => {
     const { submissions } = createStores(await openTestDatabase(kind));
     await submissions.create(submission(uuid(1)), 'key:0123456789ab');

@@ -93,6 +93,22 @@ describe.each(DATABASE_KINDS)('agent submissions on $kind', ({ kind, skip }) => 
     expect((body['errors'] as { pointer: string }[]).map((e) => e.pointer)).toEqual(['/name', '/files', '/licence', '/source_url', '/surprise']);
   });
 
+  it.skipIf(skip)('answers 422 naming the paths for files that cannot be written together or hold control characters', async () => {
+    const h = await startHarness(kind);
+    const agents = { path: 'AGENTS.md', content: '# Agents\n\nBe brief.\n' };
+    const long = `skills/tool/${'n'.repeat(256)}.md`;
+    const files = [agents, { path: 'skills/tool/SKILL.md', content: '---\nname: tool\ndescription: A tool skill for tests.\n---\n# Tool\n' }, { path: 'skills/tool/x', content: 'x' }, { path: 'skills/tool/x/y.md', content: 'y' }, { path: long, content: 'z' }, { path: 'rules/a\u009b2J.md', content: 'c' }, { path: 'rules/b\u2028c.md', content: 'd' }];
+    const response = await h.post(validBody({ files }), bearer(h.key));
+    expect(response.status).toBe(422);
+    const errors = (await json(response))['errors'] as { pointer: string; message: string }[];
+    expect(errors.map((e) => e.pointer)).toEqual(['/files/4/path', '/files/5/path', '/files/6/path', '/files/2/path']);
+    expect(errors[0]?.message).toBe(`"${long}" has a segment of 259 bytes (expected at most 255 bytes of UTF-8 per file or folder name)`);
+    expect(errors[1]?.message).toMatch(/contains U\+009B/);
+    expect(errors[2]?.message).toMatch(/contains U\+2028/);
+    expect(errors[3]?.message).toBe('"skills/tool/x" is a file, but "skills/tool/x/y.md" needs a folder of that name (expected no path to be both a file and a folder)');
+    expect(await h.stores.submissions.list()).toEqual([]);
+  });
+
   it.skipIf(skip)('answers 409 for an id the catalogue publishes', async () => {
     const h = await startHarness(kind);
     const response = await h.post(validBody({ id: TAKEN_ID }), bearer(h.key));

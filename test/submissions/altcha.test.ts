@@ -12,7 +12,7 @@ import { DATABASE_KINDS } from '../storage/databases.js';
 import { json, startHarness, validBody, type Harness } from './harness.js';
 
 /** Easy enough to solve in a few milliseconds here; the real difficulty is tested in the browser. */
-const EASY = { cost: 1, counterMin: 5, counterMax: 40 };
+const EASY = { cost: 1, maxCounter: 40 };
 
 async function fetchChallenge(h: Harness): Promise<Challenge> {
   const response = await fetch(`${h.url}/api/v1/submissions/challenge`);

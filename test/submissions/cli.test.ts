@@ -90,8 +90,15 @@ describe('submissions commands', () => {
     expect(show.text()).toMatch(/listing\s+pass/);
     const err = collector();
     expect(await submissionsDecideCommand({ databaseUrl: url, id: ids[0] ?? '', decision: 'accept', by: 'ada' }, collector().write, err.write)).toBe(0);
-    expect(await submissionsDecideCommand({ databaseUrl: url, id: ids[0] ?? '', decision: 'reject', reason: 'late', by: 'ada' }, collector().write, err.write)).toBe(1);
-    expect(err.text()).toMatch(/is accepted \(expected pending-review or checks-failed to become rejected\)/);
+    // An accepted submission (one the bot cannot publish, say) may still be rejected, with its reason as the event's note.
+    expect(await submissionsDecideCommand({ databaseUrl: url, id: ids[0] ?? '', decision: 'reject', reason: 'its files cannot be written', by: 'bob' }, collector().write, err.write)).toBe(0);
+    const rejected = collector();
+    await submissionsShowCommand({ databaseUrl: url, id: ids[0] ?? '', json: true }, rejected.write);
+    const moves = (JSON.parse(rejected.text()) as { status: string; events: { from: string | null; to: string; actor: string; note: string | null }[] });
+    expect(moves.status).toBe('rejected');
+    expect(moves.events.at(-1)).toMatchObject({ from: 'accepted', to: 'rejected', actor: 'maintainer:bob', note: 'its files cannot be written' });
+    expect(await submissionsDecideCommand({ databaseUrl: url, id: ids[0] ?? '', decision: 'reject', reason: 'again', by: 'ada' }, collector().write, err.write)).toBe(1);
+    expect(err.text()).toMatch(/is rejected \(expected pending-review or checks-failed or accepted to become rejected\)/);
     await expect(submissionsDecideCommand({ databaseUrl: url, id: ids[1] ?? '', decision: 'reject', by: 'ada' }, collector().write, err.write)).rejects.toThrow(/--reason/);
     expect(await submissionsDecideCommand({ databaseUrl: url, id: ids[1] ?? '', decision: 'reject', reason: 'duplicate', by: 'ada' }, collector().write, err.write)).toBe(0);
     const shown = collector();

@@ -55,6 +55,8 @@ export interface HarnessOptions {
   forgetfulVendor?: boolean;
   /** Where the checks of a submission run (e.g. a pool with a tiny budget); default the process's pool. */
   checks?: SubmissionChecks;
+  /** Take the client address from `X-Forwarded-For`, to test addresses other than 127.0.0.1. */
+  trustProxy?: boolean;
 }
 
 /** Starts a server on a fresh database of `kind`. */
@@ -75,6 +77,7 @@ export async function startHarness(kind: TestDatabaseKind, options: HarnessOptio
     catalogueHas: (id) => catalogueHas(distDir, id),
     limits: { ...DEFAULT_RATE_LIMITS, perAddress: 1000, perKey: 1000, ...options.limits },
     ...(options.checks === undefined ? {} : { checks: options.checks }),
+    trustProxy: options.trustProxy === true,
   };
   const app = createApp({
     distDir,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { collectAnchors, hasAnchor, slugify } from '../../src/verify/references/anchors.js';
-import { findMarkdownReferences, findSkillPaths, isExternal } from '../../src/verify/references/links.js';
+import { collectAnchors, hasAnchor, slugify, splitAttributeBlock } from '../../src/verify/references/anchors.js';
+import { expandsImports, findMarkdownReferences, findSkillPaths, isExternal } from '../../src/verify/references/links.js';
 
 describe('reference extraction', () => {
   it('finds links, images, definitions, HTML links and @ imports with their lines, not those in code', () => {
@@ -23,6 +23,26 @@ describe('reference extraction', () => {
     expect(findSkillPaths(text).map((r) => `${r.line} ${r.target}`)).toEqual(['1 references/api.md', '4 scripts/convert.py', '6 references/notes.md']);
   });
 
+  it('reads @ imports only where asked, and not npm scopes that prose names as packages', () => {
+    const text = [
+      'Documented by the @acme/tokens.md package.', // 1: a package
+      'Run the @acme/setup.md CLI, or @acme/lib.md@1.2.3 and @acme/next.md@^2.', // 2: a CLI, versions
+      'Tokens: `@acme/tokens.md`.', // 3: a code span
+      '@acme/tokens.md', // 4: an import (a scoped path with nothing after it)
+      '@docs/missing.md and @./local.md', // 5: imports
+      'See @docs/guide.md, the guide.', // 6: an import
+    ].join('\n');
+    const imports = (options?: { imports?: boolean }): string[] => findMarkdownReferences(text, undefined, options).filter((r) => r.kind === 'import').map((r) => `${r.line} ${r.target}`);
+    expect(imports()).toEqual(['4 acme/tokens.md', '5 docs/missing.md', '5 ./local.md', '6 docs/guide.md']);
+    expect(imports({ imports: false })).toEqual([]);
+    expect(findMarkdownReferences('[a](a.md) @b.md', undefined, { imports: false }).map((r) => r.target)).toEqual(['a.md']);
+  });
+
+  it('expands imports in CLAUDE.md, GEMINI.md and AGENTS.md only', () => {
+    for (const path of ['CLAUDE.md', 'GEMINI.md', 'AGENTS.md', 'docs/AGENTS.md']) expect(expandsImports(path), path).toBe(true);
+    for (const path of ['agents/reviewer.md', 'skills/a/SKILL.md', 'skills/a/references/x.md', 'rules/style.md', 'README.md', 'NOT-CLAUDE.md']) expect(expandsImports(path), path).toBe(false);
+  });
+
   it('treats URLs and placeholders as external', () => {
     expect(isExternal('https://x.dev')).toBe(true);
     expect(isExternal('mailto:a@b.c')).toBe(true);
@@ -43,6 +63,36 @@ describe('anchors', () => {
     expect([...anchors].sort()).toEqual(['custom', 'setup', 'setup-1', 'title']);
     expect(hasAnchor(anchors, 'Setup')).toBe(true);
     expect(hasAnchor(anchors, 'not-a-heading')).toBe(false);
+  });
+
+  it('reads explicit heading ids and HTML anchors', () => {
+    const text = [
+      '## Components with state only {#state-only}',
+      '## Pandoc style {#pandoc .unnumbered lang=en}',
+      '## Kramdown style {: #kramdown}',
+      'Setext with id {#setext-id}',
+      '===',
+      'A paragraph',
+      '{: #block-ial}',
+      '<a id="html-id"></a><a name="legacy-name"></a><span id=\'span-id\'>x</span>',
+      '## Not attributes {curly words}',
+      '## Braces in text {#a b c}',
+      '`## Title {#in-code}`',
+    ].join('\n');
+    const anchors = collectAnchors(text);
+    for (const id of ['state-only', 'pandoc', 'kramdown', 'setext-id', 'block-ial', 'html-id', 'legacy-name', 'span-id', 'components-with-state-only']) expect(anchors.has(id), id).toBe(true);
+    // GitHub shows the block as text: its slug stays.
+    expect(anchors.has('components-with-state-only-state-only')).toBe(true);
+    expect(anchors.has('not-attributes-curly-words')).toBe(true);
+    for (const id of ['curly', 'a', 'in-code', 'state-onl']) expect(hasAnchor(anchors, id), id).toBe(false);
+  });
+
+  it('splits a trailing attribute block from a heading', () => {
+    expect(splitAttributeBlock('Title {#id}')).toEqual({ text: 'Title', id: 'id' });
+    expect(splitAttributeBlock('Title {: #id .c}')).toEqual({ text: 'Title', id: 'id' });
+    expect(splitAttributeBlock('Title {.c}')).toEqual({ text: 'Title {.c}', id: undefined });
+    expect(splitAttributeBlock('Title {#a b}')).toEqual({ text: 'Title {#a b}', id: undefined });
+    expect(splitAttributeBlock('Title')).toEqual({ text: 'Title', id: undefined });
   });
 
   it('does not read front matter as a setext heading', () => {

@@ -1,5 +1,6 @@
 /** `loadout build [--out dist] [--base-url URL]`: the static tree (DESIGN.md sections 1 and 2). */
 import { buildCatalogue } from '../../tree/build.js';
+import { takeSigningSettings } from '../../tree/render/signed-snapshot.js';
 import { EXIT } from '../exit.js';
 import { formatDiagnostics, type Write } from '../report.js';
 
@@ -17,7 +18,10 @@ export interface BuildCommandOptions {
 /** Runs the build; returns 0 when written, 1 when a loadout failed its checks. */
 export async function buildCommand(options: BuildCommandOptions, out: Write, err: Write): Promise<number> {
   const started = performance.now();
+  // Read (and removed from the environment) before the pool's threads start: LOADOUT_SIGNING_KEY, docs/signing.md.
+  const signing = takeSigningSettings(process.env);
   const result = await buildCatalogue({
+    ...(signing === undefined ? {} : { signing }),
     root: options.root,
     out: options.out,
     baseUrl: options.baseUrl,
@@ -32,7 +36,7 @@ export async function buildCommand(options: BuildCommandOptions, out: Write, err
     return EXIT.failed;
   }
   const versions = result.loadouts.reduce((n, l) => n + l.versions.length, 0);
-  const kept = result.reused.length === 0 ? '' : `, ${result.reused.length} unchanged`;
+  const kept = `${result.reused.length === 0 ? '' : `, ${result.reused.length} unchanged`}${signing === undefined ? '' : `, signed by key ${signing.key.published.keyid}`}`;
   out(`built ${result.loadouts.length} loadouts (${versions} versions${kept}, ${(result.bytes / 1024).toFixed(0)} KB written) into ${options.out} in ${((performance.now() - started) / 1000).toFixed(2)} s\n`);
   return EXIT.ok;
 }

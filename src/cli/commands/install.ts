@@ -4,7 +4,7 @@ import type { Agent } from '../../catalogue/vocabulary.js';
 import { detectAgents, parseAgentList } from '../../install/detect-agents.js';
 import { installLoadouts, type InstallOptions } from '../../install/install.js';
 import { EXIT } from '../exit.js';
-import { CONTEXT_NOTE, formatContext, scopeOf } from '../install-report.js';
+import { CONTEXT_NOTE, formatComposed, formatConflict, formatContext, formatSizeWarning, scopeOf } from '../install-report.js';
 import type { Write } from '../report.js';
 import { printable, printableJson, printableLine } from '../terminal-text.js';
 
@@ -41,18 +41,17 @@ export async function installCommand(options: InstallCommandOptions, out: Write,
     out(`${printableJson(outcomes)}\n`);
     return conflicted ? EXIT.failed : EXIT.ok;
   }
-  for (const o of outcomes) {
-    for (const c of o.conflicts) {
-      const what = c.servers === undefined ? `exists with changes of yours (expected the bytes of ${o.id} ${o.version} ${c.path} or of the last install)` : `has servers of yours under the loadout's names (${c.servers.map(printableLine).join(', ')})`;
-      err(`loadout: ${c.target}: ${what}; nothing was written (--force overwrites)\n`);
-    }
-  }
+  for (const o of outcomes) for (const c of o.conflicts) err(formatConflict(c, `${o.id} ${o.version}`));
   if (conflicted) return EXIT.failed;
+  if (outcomes[0]?.backup !== undefined) err(`loadout: your files the install replaces were first copied to ${printableLine(outcomes[0].backup)}/\n`);
+  for (const o of outcomes) for (const w of o.composed.size_warnings) err(formatSizeWarning(w));
   for (const o of outcomes) {
     const verb = options.dryRun === true ? 'would install' : 'installed';
     out(`${verb} ${o.id} ${o.version} for ${o.agent} from ${printableLine(o.source)}${o.scope === 'user' ? ' into your home folder' : ''}:\n`);
     for (const f of o.files) out(`  ${printableLine(f.target)}  ← ${printableLine(f.path)}${o.unchanged.includes(f.target) ? ' (unchanged)' : ''}\n`);
     out(`  context: ${formatContext(o.context)}\n`);
+    if (o.composed.context !== undefined) out(`  context of everything installed for ${o.agent}, composed: ${formatContext(o.composed.context)}\n`);
+    if (options.dryRun === true) out(formatComposed(o.composed.files));
     if (o.manual_steps.length > 0) {
       out('\nManual steps:\n');
       for (const step of o.manual_steps) out(`- ${printableLine(step.path)}: ${printable(step.text).replaceAll('\n', '\n    ')}\n`);

@@ -1,12 +1,14 @@
 /**
  * `loadout keys create --name N` / `keys list [--json]` / `keys revoke ID` (DESIGN.md section
  * 2): API keys for agents. The key is printed once; only its sha256 and prefix are stored.
+ * Key names are printed through `printableLine` / `printableJson` (src/cli/terminal-text.ts).
  */
 import { LoadoutError } from '../../catalogue/errors.js';
 import { createStores } from '../../storage/stores.js';
 import { createApiKey } from '../../submissions/api-key.js';
 import { EXIT } from '../exit.js';
 import type { Write } from '../report.js';
+import { printableJson, printableLine } from '../terminal-text.js';
 import { withDatabase } from './db.js';
 
 /** Options of `keys create`. */
@@ -18,11 +20,11 @@ export interface KeysCreateOptions {
 /** Creates a key and prints it, once, with how to use it. */
 export async function keysCreateCommand(options: KeysCreateOptions, out: Write): Promise<number> {
   const name = options.name.trim();
-  if (name === '' || name.length > 100) throw new LoadoutError('usage', `--name is ${JSON.stringify(options.name)} (expected 1 to 100 characters)`);
+  if (name === '' || name.length > 100) throw new LoadoutError('usage', `--name is ${printableLine(JSON.stringify(options.name))} (expected 1 to 100 characters)`);
   return withDatabase(options.databaseUrl, async (database) => {
     const { key, stored } = await createApiKey(createStores(database).keys, name, new Date());
     out(`${key}\n`);
-    out(`created key lk_${stored.prefix} "${stored.name}": this is the only time it is shown; send it as "Authorization: Bearer <key>"\n`);
+    out(`created key lk_${stored.prefix} "${printableLine(stored.name)}": this is the only time it is shown; send it as "Authorization: Bearer <key>"\n`);
     return EXIT.ok;
   });
 }
@@ -33,11 +35,11 @@ export async function keysListCommand(options: { databaseUrl: string; json: bool
     const keys = await createStores(database).keys.list();
     const rows = keys.map((k) => ({ id: `lk_${k.prefix}`, name: k.name, created_at: k.createdAt, last_used_at: k.lastUsedAt, revoked_at: k.revokedAt }));
     if (options.json) {
-      out(`${JSON.stringify(rows, null, 2)}\n`);
+      out(`${printableJson(rows)}\n`);
     } else if (rows.length === 0) {
       out('no API keys (create one with `loadout keys create --name <name>`)\n');
     } else {
-      for (const r of rows) out(`${r.id}  ${r.name}  created ${r.created_at}  last used ${r.last_used_at ?? 'never'}${r.revoked_at === null ? '' : `  REVOKED ${r.revoked_at}`}\n`);
+      for (const r of rows) out(`${printableLine(r.id)}  ${printableLine(r.name)}  created ${printableLine(r.created_at)}  last used ${printableLine(r.last_used_at ?? 'never')}${r.revoked_at === null ? '' : `  REVOKED ${printableLine(r.revoked_at)}`}\n`);
     }
     return EXIT.ok;
   });
@@ -46,7 +48,7 @@ export async function keysListCommand(options: { databaseUrl: string; json: bool
 /** Revokes the key `id` (`lk_<prefix>`, the bare prefix, or the whole key). Exit 1 when unknown or already revoked. */
 export async function keysRevokeCommand(options: { databaseUrl: string; id: string }, out: Write, err: Write): Promise<number> {
   const prefix = /^(?:lk_)?([0-9a-f]{12})(?:_.*)?$/u.exec(options.id.trim())?.[1];
-  if (prefix === undefined) throw new LoadoutError('usage', `key id ${JSON.stringify(options.id)} is malformed (expected lk_<12 hex digits>, as \`loadout keys list\` shows)`);
+  if (prefix === undefined) throw new LoadoutError('usage', `key id ${printableLine(JSON.stringify(options.id))} is malformed (expected lk_<12 hex digits>, as \`loadout keys list\` shows)`);
   return withDatabase(options.databaseUrl, async (database) => {
     const keys = createStores(database).keys;
     const done = await keys.revoke(prefix, new Date().toISOString());

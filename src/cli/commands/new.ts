@@ -30,6 +30,7 @@ export async function newCommand(options: NewOptions, out: Write): Promise<numbe
     await mkdir(dirname(join(dir, path)), { recursive: true });
     await writeFile(join(dir, path), text, { flag: 'wx' });
   }
-  out(`created loadouts/${options.id}/ (loadout.yaml, AGENTS.md, CLAUDE.md, GEMINI.md); edit them, then run \`loadout verify ${options.id}\`\n`);
+  out(`created loadouts/${options.id}/ (loadout.yaml, AGENTS.md, CLAUDE.md, GEMINI.md)\n`);
+  out(`next: fill in loadout.yaml (author, summary, description, highlights) and AGENTS.md; after changing the title, run \`loadout adapters ${options.id}\` to regenerate CLAUDE.md and GEMINI.md; then run \`loadout verify ${options.id}\`\n`);
   return 0;
 }

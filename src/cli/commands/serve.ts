@@ -1,13 +1,23 @@
 /** `loadout serve [--port 8787] [--host 127.0.0.1] [--out dist]`: the tree and the dynamic API. */
-import { access } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { sql } from 'kysely';
+import type { DestinationStream } from 'pino';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { loadSearchEngine } from '../../search/engine.js';
 import { mountSearch, SEARCH_ROUTE } from '../../search/route.js';
 import { createApp } from '../../server/app.js';
+import { followRebuilds } from '../../server/follow.js';
+import { createFrontApp } from '../../server/front.js';
+import { createGenerationHolder, loadGeneration, resolveTreeRoot, type GenerationAppFactory } from '../../server/generation.js';
+import { HEALTH_PATHS } from '../../server/health.js';
 import { listen, type RunningServer } from '../../server/listen.js';
 import { releaseMemoryWhenIdle } from '../../server/idle-memory.js';
-import { createStagedApp } from '../../server/staged-app.js';
+import { createServerMetrics, listenMetrics, type MetricsServer } from '../../server/metrics.js';
+import { createLogger } from '../../server/observe.js';
+import { resolveOperationsConfig } from '../../server/operations-config.js';
+import { isNoDatabase } from '../../storage/database.js';
+import { countSubmissionsByStatus } from '../../storage/submission-counts.js';
 import type { SubmissionsSetup } from '../../submissions/setup.js';
 import type { ResolvedConfig } from '../config.js';
 import type { Write } from '../report.js';
@@ -18,65 +28,143 @@ export interface ServeOptions {
   port: number;
   host: string;
   config: ResolvedConfig;
+  /** Where `LOG_LEVEL`, `METRICS_PORT` and `SHUTDOWN_TIMEOUT_SECONDS` are read (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+  /** Where the JSON log lines go (default standard output). */
+  logDestination?: DestinationStream;
+  /** The folder of generated secrets and the default SQLite file (default `data`). */
+  dataDir?: string;
+}
+
+/** A running `loadout serve`: `close()` drains (see {@link serveCommand}). */
+export interface ServingServer extends RunningServer {
+  /** The metrics endpoint, when `METRICS_PORT` is set. */
+  metricsUrl: string | undefined;
 }
 
 /**
  * Starts the server and resolves once every route answers. Search answers earlier: the server
  * listens as soon as the search index is loaded, and loads MCP and submissions meanwhile
- * (`server/staged-app.ts`; issue 13: search answers within a second of start).
+ * (`server/staged-app.ts`; issue 13: search answers within a second of start). It then follows
+ * rebuilds of `out` (server/follow.ts). `close()` shuts down gracefully: it stops accepting,
+ * lets requests in flight finish for up to `SHUTDOWN_TIMEOUT_SECONDS`, then closes the database.
+ * Warns on `err` when the tree was built for another base URL than `config.baseUrl`.
  * @throws LoadoutError `not_found` when `out` holds no built tree, `config` when the port is
- * taken; any error of setting up MCP or submissions, after closing the server.
+ * taken or an operation variable is malformed; any error of setting up MCP or submissions,
+ * after closing the server.
  */
-export async function serveCommand(options: ServeOptions, out: Write): Promise<RunningServer> {
+export async function serveCommand(options: ServeOptions, out: Write, err: Write = () => undefined): Promise<ServingServer> {
   await access(join(options.out, 'api', 'loadouts.json')).catch((cause: unknown) => {
     throw new LoadoutError('not_found', `${options.out} holds no built catalogue`, { cause, hint: 'Run `loadout build` first.' });
   });
   const { out: distDir, config } = options;
-  const engine = await loadSearchEngine(distDir);
-  // Until the whole app has loaded, search is answered by an app with the search route alone
-  // (the same middleware; its description document is never asked for).
-  const searchOnly = createApp({ routes: [mountSearch(engine)], distDir, baseUrl: config.baseUrl, submissionsOpen: false, config: { database: false, challenge_secret: false, challenge_site_key: false } });
+  const builtFor = await builtBaseUrl(distDir);
+  if (builtFor !== undefined && builtFor !== config.baseUrl) {
+    err(`loadout: warning: ${distDir} was built for ${builtFor}, but this server publishes ${config.baseUrl}; the pages' links and commands point at ${builtFor} (rebuild with the same LOADOUT_BASE_URL or PORT, or set LOADOUT_BASE_URL=${builtFor})\n`);
+  }
+  const operations = resolveOperationsConfig(options.env ?? process.env);
+  const logger = createLogger(operations.logLevel, options.logDestination);
+  const metrics = createServerMetrics();
+  const started = performance.now();
+  const root = await resolveTreeRoot(distDir);
+  const engine = await loadSearchEngine(root);
+  // Until the first generation has loaded, search is answered by an app with the search route
+  // alone (the same middleware; its description document is never asked for).
+  const searchOnly = createApp({ routes: [mountSearch(engine, metrics.observeSearch)], distDir: root, baseUrl: config.baseUrl, submissionsOpen: false, config: { database: false, challenge_secret: false, challenge_site_key: false }, logger });
 
-  // Routes beyond the static tree. Search and MCP (src/search, src/mcp) and submissions
-  // (src/submissions) each add one mount function here; MCP and submissions are imported here,
-  // after listening, because importing them is most of the start-up.
+  const holder = createGenerationHolder();
   let submissions: SubmissionsSetup | undefined;
-  const whole = (async () => {
+  let makeApp: GenerationAppFactory | undefined;
+  // MCP and submissions are imported here, after listening, because importing them is most of the start-up.
+  const firstLoaded = (async () => {
     const [{ loadMcpRoutes }, { setUpSubmissions }] = await Promise.all([import('../../mcp/mount.js'), import('../../submissions/setup.js')]);
-    const mcp = await loadMcpRoutes(engine, distDir, config.baseUrl);
     // Submissions: opens DATABASE_URL (the SQLite file is created on first start), runs the
     // migrations, and finds or generates the form-token secret and the ALTCHA key in data/.
-    submissions = await setUpSubmissions(config, { distDir, dataDir: 'data' });
-    return createApp({ routes: [mountSearch(engine), mcp, submissions.mount], distDir, baseUrl: config.baseUrl, submissionsOpen: submissions.submissionsOpen, config: submissions.report });
+    // They are shared by every generation: the database outlives the trees.
+    const setup = await setUpSubmissions(config, { distDir, dataDir: options.dataDir ?? 'data' });
+    submissions = setup;
+    const db = setup.database?.db;
+    if (db !== undefined) metrics.countSubmissions(() => countSubmissionsByStatus(db));
+    makeApp = async (tree, treeEngine) => {
+      const mcp = await loadMcpRoutes(treeEngine, tree, config.baseUrl, { onToolCall: metrics.observeTool });
+      return createApp({ routes: [mountSearch(treeEngine, metrics.observeSearch), mcp, setup.mount], distDir: tree, baseUrl: config.baseUrl, submissionsOpen: setup.submissionsOpen, config: setup.report, logger });
+    };
+    const first = await loadGeneration(distDir, 1, makeApp, { root, engine });
+    holder.swap(first);
+    metrics.setGeneration(first.number, performance.now() - started);
   })();
   // Not awaited yet: a failure is handled below, after listening.
-  whole.catch(() => undefined);
+  firstLoaded.catch(() => undefined);
 
+  const pingDatabase = isNoDatabase(config.databaseUrl)
+    ? undefined
+    : async (): Promise<void> => {
+        const db = submissions?.database?.db;
+        if (db === undefined) throw new Error('it is not open yet');
+        await sql`select 1`.execute(db);
+      };
   // Memory back to V8's baseline once the load stops (server/idle-memory.ts).
   const idle = releaseMemoryWhenIdle();
-  let server: RunningServer;
+  const front = createFrontApp({ holder, firstLoaded, early: { paths: [SEARCH_ROUTE, ...HEALTH_PATHS], app: searchOnly }, logger, metrics, pingDatabase, onRequest: idle.touch });
+  let server: RunningServer | undefined;
+  let metricsServer: MetricsServer | undefined;
   try {
-    server = await listen(createStagedApp({ paths: [SEARCH_ROUTE], app: searchOnly }, whole, idle.touch), { port: options.port, host: options.host });
+    server = await listen(front, { port: options.port, host: options.host });
+    if (operations.metricsPort !== undefined) metricsServer = await listenMetrics(metrics, operations.metricsPort, operations.metricsHost);
   } catch (error) {
     idle.stop();
-    await whole.then(() => submissions?.close(), () => undefined);
+    await server?.close();
+    await firstLoaded.then(() => submissions?.close(), () => undefined);
     throw error;
   }
   try {
-    await whole;
+    await firstLoaded;
   } catch (error) {
     idle.stop();
     await server.close();
+    await metricsServer?.close();
     await submissions?.close();
     throw error;
   }
   const setup = submissions as SubmissionsSetup;
-  const closeServer = server.close;
-  server.close = async () => {
-    idle.stop();
-    await closeServer();
-    await setup.close();
+  const follower = followRebuilds(distDir, holder, makeApp as GenerationAppFactory, {
+    swapped(generation, swapMs) {
+      metrics.setGeneration(generation.number, generation.loadMs);
+      logger.info({ generation: generation.number, root: generation.root, load_ms: Math.round(generation.loadMs), swap_ms: Math.round(swapMs) }, 'now serving a new tree');
+    },
+    failed(tree, error) {
+      logger.error({ root: tree, err: error }, 'the new tree failed to load; the previous one keeps serving');
+    },
+  });
+  const running = server;
+  out(`serving ${distDir} at ${running.url} (published addresses use ${config.baseUrl}; bot challenge: ${setup.challengeProvider}${metricsServer === undefined ? '' : `; metrics at ${metricsServer.url}/metrics`})\n`);
+  return {
+    url: running.url,
+    port: running.port,
+    metricsUrl: metricsServer?.url,
+    drain: running.drain,
+    async close() {
+      logger.info({ timeout_ms: operations.shutdownTimeoutMs }, 'shutting down: no new connections, letting requests in flight finish');
+      follower.stop();
+      idle.stop();
+      await running.drain(operations.shutdownTimeoutMs);
+      await metricsServer?.close();
+      await setup.close();
+      logger.info('stopped');
+    },
   };
-  out(`serving ${distDir} at ${server.url} (published addresses use ${config.baseUrl}; bot challenge: ${setup.challengeProvider})\n`);
-  return server;
+}
+
+/**
+ * The base URL the tree in `distDir` was built for, read from its description document's
+ * `schema` address (`<base>/api/schema.json`, tree/render/description.ts); undefined when the
+ * tree has none.
+ */
+export async function builtBaseUrl(distDir: string): Promise<string | undefined> {
+  try {
+    const doc = JSON.parse(await readFile(join(distDir, 'api', 'v1', 'index.json'), 'utf8')) as { schema?: unknown };
+    return typeof doc.schema === 'string' && doc.schema.endsWith('/api/schema.json') ? doc.schema.slice(0, -'/api/schema.json'.length) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -3,6 +3,11 @@
  * `reject ID --reason R` (DESIGN.md section 2): maintainers review submissions. Each change is
  * recorded as an event with its time and the maintainer as actor. `pr [ID…]` and `sync [ID…]`
  * are the bot's (issue 14): thin wrappers over src/bot/.
+ *
+ * Everything these commands print may hold submitted text (notes, paths, check summaries, ids
+ * and addresses of rows written by older versions): each field goes through `printableLine`
+ * and JSON through `printableJson` (src/cli/terminal-text.ts), so it cannot act on the
+ * maintainer's terminal or forge a line.
  */
 import { resolveBotIdentity, resolveGitHubSettings } from '../../bot/config.js';
 import { createGitHubClient, type GitHubClient } from '../../bot/github-client.js';
@@ -13,6 +18,7 @@ import { createStores } from '../../storage/stores.js';
 import { transitionSubmission } from '../../submissions/transitions.js';
 import { EXIT } from '../exit.js';
 import type { Write } from '../report.js';
+import { printableJson, printableLine as safe } from '../terminal-text.js';
 import { withDatabase } from './db.js';
 
 /** Options shared by the submissions commands. */
@@ -26,9 +32,9 @@ export async function submissionsListCommand(options: SubmissionsCommandOptions 
   return withDatabase(options.databaseUrl, async (database) => {
     const list = await createStores(database).submissions.list(options.status);
     const rows = list.map((s) => ({ id: s.id, loadout_id: s.loadoutId, status: s.status, submitter: s.submitter, created_at: s.createdAt, updated_at: s.updatedAt }));
-    if (options.json === true) out(`${JSON.stringify(rows, null, 2)}\n`);
+    if (options.json === true) out(`${printableJson(rows)}\n`);
     else if (rows.length === 0) out('no submissions\n');
-    else for (const r of rows) out(`${r.id}  ${r.status.padEnd(14)}  ${r.loadout_id}  ${r.submitter}  ${r.created_at}\n`);
+    else for (const r of rows) out(`${safe(r.id)}  ${safe(r.status).padEnd(14)}  ${safe(r.loadout_id)}  ${safe(r.submitter)}  ${safe(r.created_at)}\n`);
     return EXIT.ok;
   });
 }
@@ -38,26 +44,26 @@ export async function submissionsShowCommand(options: SubmissionsCommandOptions 
   return withDatabase(options.databaseUrl, async (database) => {
     const store = createStores(database).submissions;
     const s = await store.get(options.id);
-    if (s === undefined) throw new LoadoutError('not_found', `no submission ${options.id}`, { hint: 'Run `loadout submissions list`.' });
+    if (s === undefined) throw new LoadoutError('not_found', `no submission ${safe(options.id)}`, { hint: 'Run `loadout submissions list`.' });
     const events = await store.events(s.id);
     const files = await store.files(s.id);
     if (options.json === true) {
-      out(`${JSON.stringify({ ...s, events, files: files.map((f) => ({ path: f.path, bytes: Buffer.byteLength(f.content) })) }, null, 2)}\n`);
+      out(`${printableJson({ ...s, events, files: files.map((f) => ({ path: f.path, bytes: Buffer.byteLength(f.content) })) })}\n`);
       return EXIT.ok;
     }
-    const checks = (s.verification['checks'] as { id: string; status: string; summary: string }[] | undefined) ?? [];
-    out(`${s.id}  ${s.loadoutId}  ${s.status}\nsubmitter ${s.submitter}  contact ${s.contactEmail ?? '-'}  address ${s.clientAddress}\n`);
-    out(`notes: ${typeof s.request['notes'] === 'string' ? s.request['notes'] : '-'}\n\nchecks:\n`);
-    for (const c of checks) out(`  ${c.id.padEnd(14)} ${c.status.padEnd(4)} ${c.summary}\n`);
+    const checks = Array.isArray(s.verification['checks']) ? (s.verification['checks'] as unknown[]) : [];
+    out(`${safe(s.id)}  ${safe(s.loadoutId)}  ${safe(s.status)}\nsubmitter ${safe(s.submitter)}  contact ${safe(s.contactEmail ?? '-')}  address ${safe(s.clientAddress)}\n`);
+    out(`notes: ${typeof s.request['notes'] === 'string' ? safe(s.request['notes']) : '-'}\n\nchecks:\n`);
+    for (const c of checks) out(`  ${safe(field(c, 'id')).padEnd(14)} ${safe(field(c, 'status')).padEnd(4)} ${safe(field(c, 'summary'))}\n`);
     out('\nfiles:\n');
-    for (const f of files) out(`  ${f.path} (${Buffer.byteLength(f.content)} bytes)\n`);
+    for (const f of files) out(`  ${safe(f.path)} (${Buffer.byteLength(f.content)} bytes)\n`);
     out('\nevents:\n');
-    for (const e of events) out(`  ${e.at}  ${e.from ?? '-'} -> ${e.to}  by ${e.actor}${e.note === null ? '' : `: ${e.note}`}\n`);
+    for (const e of events) out(`  ${safe(e.at)}  ${safe(e.from ?? '-')} -> ${safe(e.to)}  by ${safe(e.actor)}${e.note === null ? '' : `: ${safe(e.note)}`}\n`);
     return EXIT.ok;
   });
 }
 
-/** Moves a submission: `accept` from pending-review, `reject` from pending-review or checks-failed. */
+/** Moves a submission: `accept` from pending-review, `reject` (with a reason, kept as the event's note) from pending-review, checks-failed or accepted. */
 export async function submissionsDecideCommand(options: { databaseUrl: string; id: string; decision: 'accept' | 'reject'; reason?: string; by: string }, out: Write, err: Write): Promise<number> {
   if (options.decision === 'reject' && (options.reason === undefined || options.reason.trim() === '')) throw new LoadoutError('usage', 'reject needs --reason (expected a sentence the submitter will understand)');
   return withDatabase(options.databaseUrl, async (database) => {
@@ -65,10 +71,10 @@ export async function submissionsDecideCommand(options: { databaseUrl: string; i
     const change = { actor: `maintainer:${options.by}`, at: new Date().toISOString(), ...(options.reason === undefined ? {} : { note: options.reason }) };
     const moved = await transitionSubmission(createStores(database).submissions, options.id, to, change);
     if (!moved.ok) {
-      err(`loadout: ${moved.message}\n`);
+      err(`loadout: ${safe(moved.message)}\n`);
       return EXIT.failed;
     }
-    out(`${moved.submission.id}: ${to}\n`);
+    out(`${safe(moved.submission.id)}: ${to}\n`);
     return EXIT.ok;
   });
 }
@@ -97,11 +103,11 @@ export async function submissionsPrCommand(options: SubmissionsPrOptions, out: W
   const github = options.dryRun && !hasGitHubSettings(options.env) ? undefined : gitHubClient(options.env, err);
   return withDatabase(options.databaseUrl, async (database) => {
     const outcomes = await openPullRequests({ store: createStores(database).submissions, github, root: options.root, remote: options.remote, base: options.base, ids: options.ids, dryRun: options.dryRun, identity });
-    if (options.json) out(`${JSON.stringify(outcomes, null, 2)}\n`);
+    if (options.json) out(`${printableJson(outcomes)}\n`);
     else if (outcomes.length === 0) out('no accepted submissions\n');
     else {
       const verb = { opened: options.dryRun ? 'would open' : 'opened', updated: options.dryRun ? 'would update' : 'updated', skipped: 'skipped' } as const;
-      for (const o of outcomes) out(`${o.submission}  ${o.loadout_id}  ${verb[o.action]}${o.pr_url === null ? '' : `  ${o.pr_url}`}${o.reason === undefined ? '' : `: ${o.reason}`}\n`);
+      for (const o of outcomes) out(`${safe(o.submission)}  ${safe(o.loadout_id)}  ${verb[o.action]}${o.pr_url === null ? '' : `  ${safe(o.pr_url)}`}${o.reason === undefined ? '' : `: ${safe(o.reason)}`}\n`);
     }
     return outcomes.some((o) => o.action === 'skipped') ? EXIT.failed : EXIT.ok;
   });
@@ -124,12 +130,18 @@ export async function submissionsSyncCommand(options: SubmissionsSyncOptions, ou
   const github = gitHubClient(options.env, err);
   return withDatabase(options.databaseUrl, async (database) => {
     const outcomes = await syncPullRequests({ store: createStores(database).submissions, github, ids: options.ids });
-    for (const o of outcomes) if (o.refused !== undefined) err(`loadout: ${o.refused}\n`);
-    if (options.json) out(`${JSON.stringify(outcomes, null, 2)}\n`);
+    for (const o of outcomes) if (o.refused !== undefined) err(`loadout: ${safe(o.refused)}\n`);
+    if (options.json) out(`${printableJson(outcomes)}\n`);
     else if (outcomes.length === 0) out('no pr-opened submissions\n');
-    else for (const o of outcomes.filter((x) => x.refused === undefined)) out(`${o.submission}  ${o.loadout_id}  ${o.changed ? o.status : `still ${o.status} (pull request ${o.pull_request ?? 'unknown'})`}${o.pr_url === null ? '' : `  ${o.pr_url}`}\n`);
+    else for (const o of outcomes.filter((x) => x.refused === undefined)) out(`${safe(o.submission)}  ${safe(o.loadout_id)}  ${o.changed ? safe(o.status) : `still ${safe(o.status)} (pull request ${o.pull_request ?? 'unknown'})`}${o.pr_url === null ? '' : `  ${safe(o.pr_url)}`}\n`);
     return outcomes.some((o) => o.refused !== undefined) ? EXIT.failed : EXIT.ok;
   });
+}
+
+/** A string field of a stored check result (any JSON, when a row was written by another tool), or `?`. */
+function field(check: unknown, key: string): string {
+  const value = typeof check === 'object' && check !== null ? (check as Record<string, unknown>)[key] : undefined;
+  return typeof value === 'string' ? value : '?';
 }
 
 function hasGitHubSettings(env: NodeJS.ProcessEnv): boolean {
@@ -137,5 +149,5 @@ function hasGitHubSettings(env: NodeJS.ProcessEnv): boolean {
 }
 
 function gitHubClient(env: NodeJS.ProcessEnv, err: Write): GitHubClient {
-  return createGitHubClient(resolveGitHubSettings(env), { warn: (message) => err(`loadout: ${message}\n`) });
+  return createGitHubClient(resolveGitHubSettings(env), { warn: (message) => err(`loadout: ${safe(message)}\n`) });
 }

@@ -3,7 +3,7 @@ import { LoadoutError } from '../../catalogue/errors.js';
 import { isAgent, PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
 import { uninstallLoadout } from '../../install/uninstall.js';
 import { EXIT } from '../exit.js';
-import { scopeOf } from '../install-report.js';
+import { formatConflict, scopeOf } from '../install-report.js';
 import type { Write } from '../report.js';
 import { printableJson, printableLine } from '../terminal-text.js';
 
@@ -15,23 +15,32 @@ export interface UninstallCommandOptions {
   global: boolean;
   dryRun: boolean;
   force: boolean;
-  /** Print `{removed, files_removed, reverted, kept, folders_removed, uninstalled}`. */
+  /** Print `{removed, files_removed, reverted, restored, kept, conflicts, folders_removed, backup?, lock_removed, uninstalled}`. */
   json: boolean;
 }
 
-/** Uninstalls and says what went and what stayed; returns 0. @throws LoadoutError `usage` for a bad --agent */
-export async function uninstallCommand(options: UninstallCommandOptions, out: Write): Promise<number> {
+/**
+ * Uninstalls and says what went and what stayed; returns 0, or 1 when a block the user edited
+ * stopped it (the diff on stderr). @throws LoadoutError `usage` for a bad --agent
+ */
+export async function uninstallCommand(options: UninstallCommandOptions, out: Write, err: Write): Promise<number> {
   if (options.agent !== undefined && !isAgent(options.agent)) throw new LoadoutError('usage', `--agent is ${JSON.stringify(options.agent)} (expected one of ${PUBLISHED_AGENTS.join(', ')})`);
   const outcome = await uninstallLoadout({ scope: scopeOf(options), id: options.id, dryRun: options.dryRun, force: options.force, ...(options.agent === undefined ? {} : { agent: options.agent }) });
+  const stopped = outcome.conflicts.length > 0;
   if (options.json) {
     out(`${printableJson(outcome)}\n`);
-    return EXIT.ok;
+    return stopped ? EXIT.failed : EXIT.ok;
   }
+  for (const c of outcome.conflicts) err(formatConflict(c, c.id));
+  if (stopped) return EXIT.failed;
+  if (outcome.backup !== undefined) err(`loadout: your edits the uninstall removes were first copied to ${printableLine(outcome.backup)}/\n`);
   const verb = options.dryRun ? 'would uninstall' : 'uninstalled';
   out(`${verb} ${outcome.removed.map((r) => `${r.id} ${r.version} for ${r.agent}`).join(', ')}\n`);
   for (const target of outcome.files_removed) out(`  removed   ${printableLine(target)}\n`);
-  for (const r of outcome.reverted) out(`  reverted  ${printableLine(r.target)} (took out ${r.servers.map(printableLine).join(', ') || 'nothing'}; the rest kept)\n`);
+  for (const r of outcome.reverted) out(`  reverted  ${printableLine(r.target)} (took out ${[...(r.servers ?? []), ...(r.blocks ?? []).map((b) => `the ${b} block`)].map(printableLine).join(', ') || 'nothing'}; the rest kept)\n`);
+  for (const r of outcome.restored) out(`  restored  ${printableLine(r.target)}: your own file, from ${printableLine(r.from)}\n`);
   for (const k of outcome.kept) out(`  kept      ${printableLine(k.target)}: ${k.reason}\n`);
   for (const folder of outcome.folders_removed) out(`  removed   ${printableLine(folder)}/ (left empty)\n`);
+  if (outcome.lock_removed) out('  removed   the lock file (it records nothing now)\n');
   return EXIT.ok;
 }

@@ -3,7 +3,7 @@ import { LoadoutError } from '../../catalogue/errors.js';
 import { isAgent, PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
 import { updateLoadouts, type LoadoutUpdate } from '../../install/update.js';
 import { EXIT } from '../exit.js';
-import { CONTEXT_NOTE, formatContextChange, scopeOf } from '../install-report.js';
+import { CONTEXT_NOTE, formatComposed, formatConflict, formatContext, formatContextChange, formatSizeWarning, scopeOf } from '../install-report.js';
 import type { Write } from '../report.js';
 import { printable, printableJson, printableLine } from '../terminal-text.js';
 
@@ -23,7 +23,8 @@ export interface UpdateCommandOptions {
 
 /**
  * Shows, per install, the changelog, each file's change with its unified diff and the change
- * in context cost, then updates (unless --dry-run); returns 0. Everything the catalogue sent
+ * in context cost, then updates (unless --dry-run); returns 0, or 1 when a block the user edited
+ * stopped it (its diff on stderr). Everything the catalogue sent
  * (commit subjects, file contents) goes through `printable` first.
  * @throws LoadoutError `usage` for a bad --agent
  */
@@ -39,11 +40,18 @@ export async function updateCommand(options: UpdateCommandOptions, out: Write, e
     ...(options.from === undefined ? {} : { from: options.from }),
   });
   for (const u of outcome.updates) for (const w of u.warnings) err(`loadout: warning: ${printableLine(w.message)}; ${outcome.written ? 'written' : 'it would be written'} because of --force\n`);
+  const stopped = outcome.conflicts.length > 0;
   if (options.json) {
     out(`${printableJson(outcome)}\n`);
-    return EXIT.ok;
+    return stopped ? EXIT.failed : EXIT.ok;
   }
+  for (const c of outcome.conflicts) err(formatConflict(c, c.id));
+  if (outcome.backup !== undefined) err(`loadout: your files the update replaces were first copied to ${printableLine(outcome.backup)}/\n`);
+  for (const w of outcome.composed.size_warnings) err(formatSizeWarning(w));
   for (const u of outcome.updates) out(formatUpdate(u, outcome.written));
+  if (options.dryRun) out(formatComposed(outcome.composed.files));
+  for (const [agent, cost] of Object.entries(outcome.composed.context)) out(`Context of everything installed for ${agent}, composed: ${formatContext(cost)}\n`);
+  if (stopped) return EXIT.failed;
   for (const c of outcome.current) out(`${c.id} for ${c.agent} is at ${c.version} already\n`);
   if (outcome.updates.length > 0) out(outcome.written ? `updated; recorded in the lock (${CONTEXT_NOTE})\n` : `nothing was written (--dry-run; ${CONTEXT_NOTE})\n`);
   return EXIT.ok;

@@ -1,47 +1,108 @@
 /**
- * Reading a published catalogue for `loadout install`: either a built tree on disk (`dist/`)
- * or a catalogue served over HTTP(S) at its base URL. Both expose the same static addresses
- * (spec "Address shapes"; `api/loadouts/<id>/versions.json`, DESIGN.md section 8).
+ * The consumer's one tree reader: reading a published catalogue for `install`, `update` and
+ * `outdated`, either a built tree on disk (`dist/`) or a catalogue served over HTTP(S) at its
+ * base URL. Both expose the same static addresses (spec "Address shapes";
+ * `api/loadouts/<id>/versions.json`, DESIGN.md section 8).
  *
- * The catalogue is not trusted (hardening issue 9, defect 13): every id, version and file
- * path is checked before it becomes part of a path or URL, and every read stays inside the
- * catalogue: a file of a built tree must resolve inside its folder after symbolic links,
- * and every URL fetched, redirects included, must lie below the catalogue's base URL.
+ * The catalogue is not trusted:
+ * - every id, version and file path is checked before it becomes part of a path or URL, and
+ *   every read stays inside the catalogue: a file of a built tree must resolve inside its
+ *   folder after symbolic links, and every URL fetched, redirects included, must lie below
+ *   the catalogue's base URL;
+ * - every read is capped: a raw file at the `bytes` its versions document declares, a
+ *   document at {@link DOCUMENT_MAX_BYTES}; a body is streamed and dropped at the cap, so a
+ *   catalogue that sends an endless body cannot exhaust memory;
+ * - the versions document passes one seam, {@link trustVersions}, before any hash in it is
+ *   used: the place where a verifier of a signed snapshot is called (DESIGN.md section 8,
+ *   signing), then the checked parser of the tree format.
  */
-import { readFile, realpath } from 'node:fs/promises';
+import { open, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { rawUrl, versionsUrl } from '../../tree-format/addresses.js';
-import { linkRegionsOf, placeIn } from '../../tree/write/tree-region.js';
-import type { VersionsDocument } from '../../tree/render/loadout-output.js';
+import { parseVersionsDocument, placeIn, linkRegionsOf, rawUrl, versionsUrl, type VersionsDocument } from '../../tree-format/index.js';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { describePathProblem } from '../../catalogue/file-path.js';
 import { SLUG_PATTERN, VERSION_PATTERN } from '../../catalogue/vocabulary.js';
-import { parseVersionsDocument } from './versions-document.js';
+import { ConsumerError } from '../errors.js';
+import { suggestIds } from './suggest.js';
 
 /** A catalogue to install from. */
 export interface CatalogueReader {
   /** Where it is, for messages: a folder or a base URL. */
   readonly location: string;
   /**
-   * The checked versions document of loadout `id` (see `versions-document.ts`).
-   * @throws LoadoutError `not_found` when the catalogue has no such loadout, `invalid_content` when the document or an address is not acceptable, `io` when it cannot be read.
+   * The checked versions document of loadout `id` (see `tree-format/versions-document.ts`).
+   * @throws ConsumerError `UnknownLoadout` (with the catalogue's nearest ids in its hint),
+   *   `InvalidCatalogue`, `ResponseTooLarge`, `CatalogueUnreachable`; LoadoutError `io`.
    */
   readVersions(id: string): Promise<VersionsDocument>;
-  /** @throws LoadoutError `not_found`, `invalid_content` (a bad id, version or path, or a read that would leave the catalogue) or `io`. */
-  readRaw(id: string, version: string, path: string): Promise<Uint8Array>;
+  /**
+   * The bytes of one raw file, at most `maxBytes` of them (the file entry's `bytes`).
+   * @throws ConsumerError `UnknownLoadout`, `InvalidCatalogue` (a bad id, version or path, or
+   *   a read that would leave the catalogue), `ResponseTooLarge`, `CatalogueUnreachable`;
+   *   LoadoutError `not_found`, `io`.
+   */
+  readRaw(id: string, version: string, path: string, maxBytes?: number): Promise<Uint8Array>;
+}
+
+/**
+ * Checks the bytes of a versions document before any of its hashes is trusted; throws to
+ * refuse it. The seam for signing: a verifier of the catalogue's signed snapshot (the
+ * document's sha256 listed and signed) plugs in here.
+ */
+export type VersionsVerifier = (id: string, bytes: Uint8Array, where: string) => Promise<void>;
+
+/** Options of {@link openCatalogue}. */
+export interface OpenCatalogueOptions {
+  /** Called on every versions document before it is parsed (see {@link VersionsVerifier}). */
+  verifyVersions?: VersionsVerifier;
 }
 
 /** At most this many redirects are followed for one address. */
 const MAX_REDIRECTS = 5;
+/** The cap of a document of the catalogue (versions document, loadout list): a few MB, far above any real one. */
+export const DOCUMENT_MAX_BYTES = 8 * 1024 * 1024;
+/** The cap of a raw file whose entry declares no size (catalogues made by hand); the size check allows 32 KB. */
+const RAW_FALLBACK_MAX_BYTES = 8 * 1024 * 1024;
 
+<<<<<<< HEAD
 /** Opens `from`: an `http(s)://` base URL, or else a folder holding a built tree. */
 export function openCatalogue(from: string): CatalogueReader {
   return /^https?:\/\//u.test(from) ? httpCatalogue(from.replace(/(?<!\/)\/+$/u, '')) : folderCatalogue(from);
+=======
+/** `host:port` or `[v6]:port` with no scheme, which a user meant as a URL. */
+const HOST_PORT = /^(?:\[[\da-f:.]+\]|[\w.-]+):\d{1,5}(?:\/|$)/iu;
+const SCHEME = /^([a-z][a-z\d+.-]*):\/\//iu;
+
+/**
+ * Opens `from`: an `http(s)://` base URL, or else a folder holding a built tree.
+ * @throws ConsumerError `BadSource` for a `host:port` without a scheme or a scheme other than http(s)
+ */
+export function openCatalogue(from: string, options: OpenCatalogueOptions = {}): CatalogueReader {
+  const scheme = SCHEME.exec(from)?.[1]?.toLowerCase();
+  if (scheme === 'http' || scheme === 'https') return httpCatalogue(from.replace(/\/+$/u, ''), options);
+  if (scheme !== undefined) throw new ConsumerError('BadSource', `--from is ${JSON.stringify(from)}: a ${scheme}: address (expected an http:// or https:// base URL, or a built tree's folder)`);
+  if (HOST_PORT.test(from)) throw new ConsumerError('BadSource', `--from is ${JSON.stringify(from)}: a host and port without a scheme (expected a base URL such as http://${from.replace(/\/+$/u, '')}, or a built tree's folder)`);
+  return folderCatalogue(from, options);
+}
+
+/**
+ * The one seam every versions document passes: the verifier (signing), then the tree format's
+ * checked parser. Nothing in the document is used before this returns.
+ */
+async function trustVersions(id: string, bytes: Uint8Array, where: string, options: OpenCatalogueOptions): Promise<VersionsDocument> {
+  if (options.verifyVersions !== undefined) await options.verifyVersions(id, bytes, where);
+  try {
+    return parseVersionsDocument(id, Buffer.from(bytes).toString('utf8'), where);
+  } catch (error) {
+    if (error instanceof LoadoutError && !(error instanceof ConsumerError)) throw new ConsumerError('InvalidCatalogue', error.message, { cause: error });
+    throw error;
+  }
+>>>>>>> main
 }
 
 /**
  * Refuses an id, version or file path that is not of its form, before it reaches an address.
- * @throws LoadoutError `invalid_content`
+ * @throws ConsumerError `InvalidCatalogue`
  */
 function checkAddressParts(id: string, version: string | undefined, path: string | undefined): void {
   let problem: string | undefined;
@@ -51,13 +112,33 @@ function checkAddressParts(id: string, version: string | undefined, path: string
     const pathProblem = describePathProblem(path);
     if (pathProblem !== undefined) problem = `file path ${JSON.stringify(path)} ${pathProblem}`;
   }
-  if (problem !== undefined) throw new LoadoutError('invalid_content', `${problem} (expected an address inside the catalogue)`);
+  if (problem !== undefined) throw new ConsumerError('InvalidCatalogue', `${problem} (expected an address inside the catalogue)`);
 }
 
-function folderCatalogue(dir: string): CatalogueReader {
+const tooLarge = (where: string, cap: number): ConsumerError =>
+  new ConsumerError('ResponseTooLarge', `${where} is larger than ${cap} bytes (expected at most what the catalogue declares for it); stopped reading`);
+
+/** The ids of the catalogue's list `api/loadouts.json` (`{loadouts: [{id}]}`), or [] when it cannot be read. */
+function idsOf(text: string): string[] {
+  try {
+    const list = JSON.parse(text) as { loadouts?: unknown };
+    return Array.isArray(list.loadouts) ? list.loadouts.map((l: { id?: unknown }) => l?.id).filter((id): id is string => typeof id === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** The `UnknownLoadout` error for `id`, with the catalogue's nearest ids. */
+function unknownLoadout(id: string, where: string, ids: readonly string[], cause?: unknown): ConsumerError {
+  const near = suggestIds(id, ids);
+  const hint = near.length > 0 ? `Did you mean ${near.join(', ')}?` : undefined;
+  return new ConsumerError('UnknownLoadout', `loadout ${id} is not in the catalogue at ${where}`, { ...(hint === undefined ? {} : { hint }), ...(cause === undefined ? {} : { cause }) });
+}
+
+function folderCatalogue(dir: string, options: OpenCatalogueOptions): CatalogueReader {
   // The catalogue's real path, and where its links may lead (itself, and a built tree's store).
   let root: Promise<{ real: string; regions: string[] }> | undefined;
-  const read = async (path: string, what: string): Promise<Buffer> => {
+  const read = async (path: string, what: string, cap: number): Promise<Buffer> => {
     const notFound = (cause: unknown): LoadoutError => new LoadoutError('not_found', `${what} is not in the catalogue at ${dir}`, { cause, hint: 'Check the id, or build the catalogue first (`loadout build`), or pass --from URL.' });
     const failed = (cause: NodeJS.ErrnoException, file: string): LoadoutError => (cause.code === 'ENOENT' || cause.code === 'ENOTDIR' ? notFound(cause) : new LoadoutError('io', `cannot read ${file}: ${cause.message}`, { cause }));
     root ??= realpath(dir).then((real) => ({ real, regions: linkRegionsOf(real) }));
@@ -69,32 +150,98 @@ function folderCatalogue(dir: string): CatalogueReader {
       throw failed(cause, file);
     });
     if (placeIn(regions, real) === undefined) {
-      throw new LoadoutError('invalid_content', `${what}: ${path} resolves to ${real}, outside the catalogue at ${dir} (expected a file inside it; a symbolic link points out)`, { hint: 'The catalogue is broken or was tampered with; nothing was installed.' });
+      throw new ConsumerError('InvalidCatalogue', `${what}: ${path} resolves to ${real}, outside the catalogue at ${dir} (expected a file inside it; a symbolic link points out)`);
     }
-    return readFile(real).catch((cause: NodeJS.ErrnoException) => {
-      throw failed(cause, real);
+    return readFileCapped(real, cap, what).catch((cause: NodeJS.ErrnoException) => {
+      throw cause instanceof LoadoutError ? cause : failed(cause, real);
     });
   };
   return {
     location: dir,
     async readVersions(id) {
       checkAddressParts(id, undefined, undefined);
-      return parseVersionsDocument(id, (await read(`api/loadouts/${id}/versions.json`, `loadout ${id}`)).toString('utf8'), join(dir, 'api/loadouts', id, 'versions.json'));
+      const where = join(dir, 'api/loadouts', id, 'versions.json');
+      let bytes: Buffer;
+      try {
+        bytes = await read(`api/loadouts/${id}/versions.json`, `loadout ${id}`, DOCUMENT_MAX_BYTES);
+      } catch (error) {
+        if (!(error instanceof LoadoutError && error.code === 'not_found')) throw error;
+        const list = await read('api/loadouts.json', 'the loadout list', DOCUMENT_MAX_BYTES).then((b) => b.toString('utf8'), () => '');
+        throw unknownLoadout(id, dir, idsOf(list), error);
+      }
+      return trustVersions(id, bytes, where, options);
     },
-    async readRaw(id, version, path) {
+    async readRaw(id, version, path, maxBytes) {
       checkAddressParts(id, version, path);
-      return read(`raw/${id}/${version}/${path}`, `${id} ${version} ${path}`);
+      return read(`raw/${id}/${version}/${path}`, `${id} ${version} ${path}`, maxBytes ?? RAW_FALLBACK_MAX_BYTES);
     },
   };
 }
 
-function httpCatalogue(base: string): CatalogueReader {
+/**
+ * Reads at most `cap` bytes of `file`, refusing a larger one without reading it whole.
+ * @throws ConsumerError `ResponseTooLarge` naming `what`; the file system's error
+ */
+async function readFileCapped(file: string, cap: number, what: string): Promise<Buffer> {
+  const handle = await open(file, 'r');
+  try {
+    const size = (await handle.stat()).size;
+    if (size > cap) throw tooLarge(`${what} (${file})`, cap);
+    // One byte more than the file's size: filling it means the file grew while it was read.
+    const buffer = Buffer.alloc(size + 1);
+    let length = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
+      if (bytesRead === 0) break;
+      length += bytesRead;
+      if (length === buffer.length) throw new LoadoutError('io', `${file} changed while it was read (expected a built tree that no build is writing)`);
+    }
+    return buffer.subarray(0, length);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * Reads the body of `response`, streaming, and stops at `cap` bytes.
+ * @throws ConsumerError `ResponseTooLarge` naming `url`; `CatalogueUnreachable` when the body breaks off
+ */
+export async function readBodyCapped(response: Response, cap: number, url: string): Promise<Uint8Array> {
+  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
+  if (declared > cap) {
+    await response.body?.cancel();
+    throw tooLarge(url, cap);
+  }
+  if (response.body === null) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  const reader = response.body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      length += value.byteLength;
+      if (length > cap) {
+        await reader.cancel();
+        throw tooLarge(url, cap);
+      }
+      chunks.push(value);
+    }
+  } catch (cause) {
+    if (cause instanceof LoadoutError) throw cause;
+    throw new ConsumerError('CatalogueUnreachable', `${url} broke off: ${(cause as Error).message}`, { cause });
+  }
+  return Buffer.concat(chunks, length);
+}
+
+function httpCatalogue(base: string, options: OpenCatalogueOptions): CatalogueReader {
   const below = new URL(`${base}/`);
   const isInside = (url: URL): boolean => url.origin === below.origin && url.pathname.startsWith(below.pathname);
-  const outside = (what: string, url: URL, how: string): LoadoutError =>
-    new LoadoutError('invalid_content', `${what}: ${how} ${url.href}, outside the catalogue at ${base} (expected addresses below ${below.href})`, { hint: 'The catalogue is broken or was tampered with; nothing was installed.' });
+  const outside = (what: string, url: URL, how: string): ConsumerError =>
+    new ConsumerError('InvalidCatalogue', `${what}: ${how} ${url.href}, outside the catalogue at ${base} (expected addresses below ${below.href})`);
 
-  const get = async (address: string, what: string): Promise<Response> => {
+  /** GETs `address`, following redirects inside the catalogue; resolves to the 200 response's body, at most `cap` bytes. */
+  const get = async (address: string, what: string, cap: number): Promise<Uint8Array> => {
     let url = new URL(address);
     if (!isInside(url)) throw outside(what, url, 'the address is');
     for (let redirects = 0; ; redirects++) {
@@ -103,20 +250,26 @@ function httpCatalogue(base: string): CatalogueReader {
         // Redirects are followed here, one by one, so that none leads out of the catalogue.
         response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(30_000) });
       } catch (cause) {
-        throw new LoadoutError('io', `cannot reach ${url.href}: ${(cause as Error).message}`, { cause, hint: 'Check --from and your network.' });
+        throw new ConsumerError('CatalogueUnreachable', `cannot reach ${url.href}: ${(cause as Error).message}`, { cause });
       }
       const location = response.headers.get('location');
       if (response.status >= 300 && response.status < 400 && location !== null) {
         await response.body?.cancel();
         const next = new URL(location, url);
         if (!isInside(next)) throw outside(what, next, `${url.href} redirects to`);
-        if (redirects >= MAX_REDIRECTS) throw new LoadoutError('io', `${address} redirects more than ${MAX_REDIRECTS} times (expected a file)`);
+        if (redirects >= MAX_REDIRECTS) throw new ConsumerError('InvalidCatalogue', `${address} redirects more than ${MAX_REDIRECTS} times (expected a file)`);
         url = next;
         continue;
       }
-      if (response.status === 404) throw new LoadoutError('not_found', `${what} is not in the catalogue at ${base} (${url.href} answered 404)`, { hint: 'Check the id and the version.' });
-      if (!response.ok) throw new LoadoutError('io', `${url.href} answered HTTP ${response.status} (expected 200)`);
-      return response;
+      if (response.status === 404) {
+        await response.body?.cancel();
+        throw new LoadoutError('not_found', `${what} is not in the catalogue at ${base} (${url.href} answered 404)`, { hint: 'Check the id and the version.' });
+      }
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new ConsumerError('CatalogueUnreachable', `${url.href} answered HTTP ${response.status} (expected 200)`);
+      }
+      return readBodyCapped(response, cap, url.href);
     }
   };
   return {
@@ -124,11 +277,19 @@ function httpCatalogue(base: string): CatalogueReader {
     async readVersions(id) {
       checkAddressParts(id, undefined, undefined);
       const url = versionsUrl(base, id);
-      return parseVersionsDocument(id, await (await get(url, `loadout ${id}`)).text(), url);
+      let bytes: Uint8Array;
+      try {
+        bytes = await get(url, `loadout ${id}`, DOCUMENT_MAX_BYTES);
+      } catch (error) {
+        if (!(error instanceof LoadoutError && error.code === 'not_found')) throw error;
+        const list = await get(`${base}/api/loadouts.json`, 'the loadout list', DOCUMENT_MAX_BYTES).then((b) => Buffer.from(b).toString('utf8'), () => '');
+        throw unknownLoadout(id, base, idsOf(list), error);
+      }
+      return trustVersions(id, bytes, url, options);
     },
-    async readRaw(id, version, path) {
+    async readRaw(id, version, path, maxBytes) {
       checkAddressParts(id, version, path);
-      return new Uint8Array(await (await get(rawUrl(base, id, version, path), `${id} ${version} ${path}`)).arrayBuffer());
+      return get(rawUrl(base, id, version, path), `${id} ${version} ${path}`, maxBytes ?? RAW_FALLBACK_MAX_BYTES);
     },
   };
 }

@@ -4,11 +4,10 @@
  * publishes before anything is done with it (DESIGN.md section 8). The catalogue's own checks
  * (`catalogue-reader.ts`, `versions-document.ts`) have already made every address safe.
  */
-import { sha256 } from '../../tree/render/record.js';
-import type { VersionEntry, VersionsDocument } from '../../tree/render/loadout-output.js';
-import { LoadoutError } from '../../catalogue/errors.js';
+import { sha256, type VersionEntry, type VersionsDocument } from '../../tree-format/index.js';
 import type { FileEntry } from '../../catalogue/manifest.js';
 import { decodeUtf8 } from '../../catalogue/source.js';
+import { ConsumerError } from '../errors.js';
 import type { CatalogueReader } from './catalogue-reader.js';
 
 /** One version, read and checked. */
@@ -27,29 +26,30 @@ export interface FetchedVersion {
 
 /**
  * The entry of `version` in `doc`.
- * @throws LoadoutError `not_found` naming the versions published
+ * @throws ConsumerError `UnknownVersion` naming the versions published
  */
 export function findVersion(doc: VersionsDocument, version: string): VersionEntry {
   const entry = doc.versions.find((v) => v.version === version);
-  if (entry === undefined) throw new LoadoutError('not_found', `${doc.id} has no version ${version} (published: ${doc.versions.map((v) => v.version).join(', ')})`);
+  if (entry === undefined) throw new ConsumerError('UnknownVersion', `${doc.id} has no version ${version} (published: ${doc.versions.map((v) => v.version).join(', ')})`);
   return entry;
 }
 
 /**
  * Reads every file of `version` of `doc.id` from `catalogue` and checks it.
- * @throws LoadoutError `not_found` (version or file), `invalid_content` (a file fails its
- *   sha256, or the version's manifest was invalid so a file has no role), `io`
+ * Each file is read capped at the size its entry declares.
+ * @throws ConsumerError `UnknownVersion`, `HashMismatch`, `InvalidCatalogue` (the version's
+ *   manifest was invalid so a file has no role), and the reader's errors
  */
 export async function fetchVersion(catalogue: CatalogueReader, doc: VersionsDocument, version: string): Promise<FetchedVersion> {
   const entry = findVersion(doc, version);
   const unplaceable = entry.files.find((f) => f.role === null);
-  if (unplaceable !== undefined) throw new LoadoutError('invalid_content', `${doc.id} ${version} cannot be installed: its manifest was not valid, so ${unplaceable.path} has no role`);
+  if (unplaceable !== undefined) throw new ConsumerError('InvalidCatalogue', `${doc.id} ${version} cannot be installed: its manifest was not valid, so ${unplaceable.path} has no role`);
   const bytes = new Map<string, Uint8Array>();
   await Promise.all(
     entry.files.map(async (f) => {
-      const data = await catalogue.readRaw(doc.id, version, f.path);
+      const data = await catalogue.readRaw(doc.id, version, f.path, typeof f.bytes === 'number' ? f.bytes : undefined);
       if (sha256(data) !== f.sha256) {
-        throw new LoadoutError('invalid_content', `${doc.id} ${version} ${f.path} does not match its published sha256 (expected ${f.sha256})`, { hint: 'The catalogue or a proxy changed the file; do not install it.' });
+        throw new ConsumerError('HashMismatch', `${doc.id} ${version} ${f.path} does not match its published sha256 (expected ${f.sha256})`);
       }
       bytes.set(f.path, data);
     }),

@@ -3,14 +3,17 @@
  * A target that already exists with other bytes is a collision and is left alone unless
  * `force` is set (DESIGN.md section 8: "a file the user edited is never overwritten without
  * --force"); a target with the same bytes is left as it is. A target must be of the right
- * form, outside `.git`, and land inside the project after symbolic links (rules 1 to 3 of
- * `target-rules.ts`, checked here again for every write whoever plans it). Used by
+ * form, outside `.git`, not an agent's settings file, and land inside the project after
+ * symbolic links (rules 1 to 4 of `target-rules.ts`, checked here again for every write
+ * whoever plans it); rules are written translated for the plan's agent (`rule-translation.ts`). Used by
  * `loadout install` and by the `starter-build` check.
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { InstallPlan } from '../../layout/plan.js';
 import { describeLandingProblem, describeTargetProblem, realProjectRoot } from '../../layout/target-rules.js';
+import { describeSettingsProblem } from '../../layout/protected-paths.js';
+import { installedBytes } from '../../layout/rule-translation.js';
 
 /** What {@link applyInstallPlan} did, per target (project-relative paths). */
 export interface ApplyResult {
@@ -36,13 +39,15 @@ export async function applyInstallPlan(plan: InstallPlan, readBytes: (path: stri
   const result: ApplyResult = { written: [], unchanged: [], collisions: [], failures: [] };
   const root = await realProjectRoot(projectDir);
   for (const { entry, target } of plan.files) {
-    const problem = describeTargetProblem(target) ?? (await describeLandingProblem(root, target));
+    const problem = describeTargetProblem(target) ?? describeSettingsProblem(entry.role, target) ?? (await describeLandingProblem(root, target));
     if (problem !== undefined) {
       result.failures.push({ target, source: entry.path, message: problem });
       continue;
     }
     const absolute = join(root, ...target.split('/'));
-    const bytes = readBytes(entry.path);
+    const read = readBytes(entry.path);
+    // Rules are written as the agent reads them (rule-translation.ts).
+    const bytes = read === undefined ? undefined : installedBytes(entry.role, plan.agent, read);
     if (bytes === undefined) {
       result.failures.push({ target, source: entry.path, message: `has no content: ${entry.path} is missing from the loadout` });
       continue;

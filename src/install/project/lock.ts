@@ -23,23 +23,48 @@ export const LOCK_FILE = 'loadout.lock.json';
 /** The user lock, relative to the home folder (issue 12 point 5). */
 export const USER_LOCK_FILE = '.config/loadout/lock.json';
 
-/** One file an install owns. */
-export interface LockedFile {
+/**
+ * How an install holds a file: `file` (the whole file is the install's), `block` (a marked
+ * block of a shared Markdown instruction file, `compose/markdown-blocks.ts`), `servers` (MCP
+ * servers merged into a shared JSON configuration file, `compose/mcp-servers.ts`).
+ */
+export type FileKind = 'file' | 'block' | 'servers';
+
+interface LockedFileBase {
   /** Where it was written, relative to the project root (or the home folder for the user scope). */
   target: string;
   /** The loadout file it came from. */
   path: string;
   /** Its role (absent in locks written before roles were recorded). */
   role?: Role;
-  /** sha256 of the bytes written (for a merged MCP configuration file: of the loadout file). */
+  /** sha256 of the bytes written: the whole file, the block's body, or (servers) the loadout file. */
   sha256: string;
-  /**
-   * For an MCP configuration merged into a shared file (`.mcp.json`, `.cursor/mcp.json`,
-   * `.gemini/settings.json`): the servers this install added, name → sha256 of the server's
-   * canonical JSON (`mcp-merge.ts`). The file's other content is not the install's.
-   */
-  servers?: Record<string, string>;
 }
+
+/** A whole file an install owns. */
+export interface LockedWholeFile extends LockedFileBase {
+  kind: 'file';
+}
+
+/** A marked block in a shared Markdown file; `sha256` is of the block's body as written. */
+export interface LockedBlock extends LockedFileBase {
+  kind: 'block';
+  /** The newlines written before the block's begin marker (taken away with the block). */
+  separator: string;
+}
+
+/**
+ * MCP configuration merged into a shared file (`.mcp.json`, `.cursor/mcp.json`,
+ * `.gemini/settings.json`): `servers` are the servers this install added, name → sha256 of the
+ * server's canonical JSON (`mcp-servers.ts`). The file's other content is not the install's.
+ */
+export interface LockedServers extends LockedFileBase {
+  kind: 'servers';
+  servers: Record<string, string>;
+}
+
+/** One file an install holds: a union on `kind` (a lock written before kinds were recorded is read as `servers` when it has servers, else `file`). */
+export type LockedFile = LockedWholeFile | LockedBlock | LockedServers;
 
 /** One installed loadout for one agent. */
 export interface LockEntry {
@@ -50,14 +75,22 @@ export interface LockEntry {
   source: string;
   /** Every file written, by target. */
   files: LockedFile[];
-  /** Folders the install created, deepest last; uninstall removes those left empty. */
+  /** Read only, from locks written before `created`: folders the install created (moved into the lock's `created`). */
   folders?: string[];
 }
 
-/** The lock document. */
+/**
+ * The lock document. `created`: the files and folders installs created and still need, so the
+ * last install that needs one removes it (a folder only when empty). `originals`: target → the
+ * backup (under the backup folder) of the user's own file an install replaced, put back when the
+ * last install of the target goes. Other top-level fields are kept as they are.
+ */
 export interface LockFile {
   lockfileVersion: 1;
   installs: LockEntry[];
+  created?: string[];
+  originals?: Record<string, string>;
+  [field: string]: unknown;
 }
 
 const SHA256 = /^[0-9a-f]{64}$/u;
@@ -85,6 +118,8 @@ function entryProblems(entry: unknown, at: string): string[] {
     if (typeof file['path'] !== 'string') problems.push(`${where}.path is ${show(file['path'])} (expected a loadout file path)`);
     if (file['role'] !== undefined && !(ROLES as readonly unknown[]).includes(file['role'])) problems.push(`${where}.role is ${show(file['role'])} (expected one of ${ROLES.join(', ')})`);
     if (!(typeof file['sha256'] === 'string' && SHA256.test(file['sha256']))) problems.push(`${where}.sha256 is ${show(file['sha256'])} (expected 64 lowercase hex digits)`);
+    if (file['kind'] !== undefined && !['file', 'block', 'servers'].includes(file['kind'] as string)) problems.push(`${where}.kind is ${show(file['kind'])} (expected file, block or servers)`);
+    if (file['kind'] === 'block' && !(typeof file['separator'] === 'string' && /^\n{0,2}$/u.test(file['separator']))) problems.push(`${where}.separator is ${show(file['separator'])} (expected up to two newlines)`);
     const servers = file['servers'];
     if (servers !== undefined && !(isObject(servers) && Object.values(servers).every((h) => typeof h === 'string' && SHA256.test(h)))) problems.push(`${where}.servers is ${show(servers)} (expected an object of server name: sha256)`);
     return undefined;
@@ -114,12 +149,55 @@ export function parseLock(text: string, where: string): LockFile {
   }
   const problems: string[] = [];
   if (!isObject(doc) || doc['lockfileVersion'] !== 1 || !Array.isArray(doc['installs'])) problems.push('expected {"lockfileVersion": 1, "installs": [...]}');
-  else doc['installs'].forEach((entry: unknown, i) => problems.push(...entryProblems(entry, `installs[${i}]`)));
+  else {
+    doc['installs'].forEach((entry: unknown, i) => problems.push(...entryProblems(entry, `installs[${i}]`)));
+    problems.push(...pathListProblems(doc));
+  }
   if (problems.length > 0) {
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
     throw new LoadoutError('invalid_content', `${where} is not a loadout lock file: ${problems[0] ?? ''}${more}; nothing was changed`, { hint: 'Fix or delete it; a lock that names paths outside the project or in .git is never acted on.' });
   }
-  return doc as unknown as LockFile;
+  return normalizeLock(doc as unknown as LockFile);
+}
+
+/** The problems of the top-level `created` and `originals`: paths of the rules 1 and 2 of `target-rules.ts`. */
+function pathListProblems(doc: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  const created = doc['created'];
+  if (created !== undefined) {
+    if (!Array.isArray(created)) problems.push(`created is ${show(created)} (expected an array of paths)`);
+    else created.forEach((path: unknown, i) => {
+      const problem = describeTargetProblem(path);
+      if (problem !== undefined) problems.push(`created[${i}] ${show(path)} ${problem}`);
+    });
+  }
+  const originals = doc['originals'];
+  if (originals !== undefined) {
+    if (!isObject(originals)) problems.push(`originals is ${show(originals)} (expected an object of target: backup path)`);
+    else for (const [target, backup] of Object.entries(originals)) {
+      const problem = describeTargetProblem(target) ?? describeTargetProblem(backup);
+      if (problem !== undefined) problems.push(`originals[${show(target)}] ${problem}`);
+    }
+  }
+  return problems;
+}
+
+/** A checked lock with every file's `kind` set and per-entry `folders` of older locks moved into `created`. */
+function normalizeLock(lock: LockFile): LockFile {
+  // A lock written before `created` was recorded: its installs created every file they hold (as uninstall then assumed).
+  const created = new Set(lock.created ?? lock.installs.flatMap((e) => e.files.map((f) => f.target)));
+  const installs = lock.installs.map((entry) => {
+    for (const folder of entry.folders ?? []) created.add(folder);
+    const files = entry.files.map((file): LockedFile => {
+      const raw = file as unknown as Omit<LockedWholeFile, 'kind'> & { kind?: FileKind; servers?: Record<string, string> };
+      if (raw.kind !== undefined) return raw as LockedFile;
+      return raw.servers !== undefined ? { ...raw, kind: 'servers', servers: raw.servers } : { ...raw, kind: 'file' };
+    });
+    const { folders: _folders, ...rest } = entry;
+    return { ...rest, files };
+  });
+  const { created: _created, ...rest } = lock;
+  return { ...rest, installs, created: [...created].sort() };
 }
 
 /**
@@ -138,12 +216,12 @@ export async function readLock(root: string, lockPath = LOCK_FILE): Promise<Lock
   return parseLock(text, path);
 }
 
-/** `lock` with `entries` replacing those of the same (id, agent), and `removed` (id, agent) pairs dropped; sorted. Pure. */
+/** `lock` with `entries` replacing those of the same (id, agent), and `removed` (id, agent) pairs dropped; sorted; every other top-level field kept. Pure. */
 export function withEntries(lock: LockFile, entries: readonly LockEntry[], removed: readonly { id: string; agent: string }[] = []): LockFile {
   const same = (a: { id: string; agent: string }, b: { id: string; agent: string }): boolean => a.id === b.id && a.agent === b.agent;
   const installs = [...lock.installs.filter((e) => !entries.some((n) => same(n, e)) && !removed.some((r) => same(r, e))), ...entries];
   installs.sort((a, b) => (a.id === b.id ? (a.agent < b.agent ? -1 : 1) : a.id < b.id ? -1 : 1));
-  return { lockfileVersion: 1, installs };
+  return { ...lock, lockfileVersion: 1, installs };
 }
 
 /** The lock document's text. */
@@ -168,16 +246,7 @@ export async function writeFileAtomic(path: string, text: string | Uint8Array): 
   }
 }
 
-/** The sha256 the lock recorded for `target` (any install), or undefined. */
-export function lockedHash(lock: LockFile, target: string): string | undefined {
-  for (const entry of lock.installs) {
-    const file = entry.files.find((f) => f.target === target);
-    if (file !== undefined) return file.sha256;
-  }
-  return undefined;
-}
-
-/** The lock entries, other than `except`, that own `target`. */
-export function otherOwners(lock: LockFile, target: string, except: { id: string; agent: string }): LockEntry[] {
-  return lock.installs.filter((e) => !(e.id === except.id && e.agent === except.agent) && e.files.some((f) => f.target === target));
+/** True when the lock records nothing: no install, no original to put back. */
+export function isEmptyLock(lock: LockFile): boolean {
+  return lock.installs.length === 0 && Object.keys(lock.originals ?? {}).length === 0;
 }

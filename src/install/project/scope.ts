@@ -20,6 +20,8 @@ export interface InstallScope {
   root: string;
   /** The lock file, relative to `root`. */
   lockPath: string;
+  /** The folder backups of the user's files go to, one subfolder per run, relative to `root`. */
+  backupRoot: string;
   /** Where a file entry goes for an agent (null plus a manual step when nowhere). */
   resolveTarget(entry: FileEntry, agent: Agent): InstallTarget;
   /** True when `target` is one of the agent's own places for a file of `role` (rule 4 of `target-rules.ts`). */
@@ -38,6 +40,7 @@ export function projectScope(dir: string): InstallScope {
     kind: 'project',
     root: resolve(dir),
     lockPath: LOCK_FILE,
+    backupRoot: '.loadout/backup',
     resolveTarget: resolveInstallTarget,
     isOwnLocation: isAgentLocation,
     describeLocations: describeAgentLocations,
@@ -52,6 +55,7 @@ export function userScope(home: string): InstallScope {
     kind: 'user',
     root: resolve(home),
     lockPath: USER_LOCK_FILE,
+    backupRoot: '.config/loadout/backup',
     resolveTarget: resolveUserTarget,
     isOwnLocation: isUserLocation,
     describeLocations: (_role, agent) => {

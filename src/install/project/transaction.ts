@@ -54,12 +54,13 @@ export async function foldersToCreate(root: string, targets: readonly string[]):
 const temporaryName = (path: string): string => `${path}.loadout-${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
 
 /**
- * Applies `changes` under `root` and writes `lock` at `lockPath` (relative to `root`); then
- * removes each folder of `prune` (relative) that is left empty, deepest first.
+ * Applies `changes` under `root` and writes `lock` at `lockPath` (relative to `root`), or
+ * removes the lock file when `lock` is null (it records nothing); then removes each folder of
+ * `prune` (relative) that is left empty, deepest first.
  * @throws LoadoutError `invalid_content` when a target breaks rules 1 to 3 (nothing changed);
  *   `io` when a write fails (everything restored as it was)
  */
-export async function applyChanges(root: string, changes: readonly FileChange[], lock: LockFile, lockPath: string, prune: readonly string[] = []): Promise<AppliedChanges> {
+export async function applyChanges(root: string, changes: readonly FileChange[], lock: LockFile | null, lockPath: string, prune: readonly string[] = []): Promise<AppliedChanges> {
   const real = await realProjectRoot(root);
   for (const target of [...changes.map((c) => c.target), lockPath, ...prune]) {
     const problem = describeTargetProblem(target) ?? (await describeLandingProblem(real, target));
@@ -104,7 +105,8 @@ export async function applyChanges(root: string, changes: readonly FileChange[],
         temps.delete(change.target);
       } else await rm(absolute(change.target), { force: true });
     }
-    await writeFileAtomic(absolute(lockPath), lockText(lock));
+    if (lock === null) await rm(absolute(lockPath), { force: true });
+    else await writeFileAtomic(absolute(lockPath), lockText(lock));
   } catch (error) {
     await restore();
     if (error instanceof LoadoutError) throw error;

@@ -136,7 +136,8 @@ export async function openRepository(loadoutsDir: string): Promise<CatalogueRepo
 /** Pathspecs of the loadout folders `only` (every one when undefined), and of their manifests. */
 function pathspecs(prefix: string, only: readonly string[] | undefined): { folders: string[]; manifests: string[] } {
   if (only === undefined || only.length > MAX_PATHSPECS) {
-    return { folders: [prefix === '' ? '.' : prefix], manifests: [`:(glob)${prefix === '' ? '' : `${prefix}/`}*/${MANIFEST_FILE}`] };
+    // From the top folder, as `prefix` is: git reads pathspecs from its working folder, the catalogue's root.
+    return { folders: [`:(top,literal)${prefix === '' ? '.' : prefix}`], manifests: [`:(top,glob)${prefix === '' ? '' : `${prefix}/`}*/${MANIFEST_FILE}`] };
   }
   const folders = only.map((id) => `:(top,literal)${prefix === '' ? id : `${prefix}/${id}`}`);
   return { folders, manifests: folders.map((f) => `${f}/${MANIFEST_FILE}`) };

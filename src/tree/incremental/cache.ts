@@ -9,13 +9,13 @@
  *
  * Beside each key the file keeps what the catalogue-wide documents need of the loadout (its
  * listing, catalogue-entry.ts; the words it is found by are in the whole search index the build
- * keeps beside, search/index-file.ts), and a stamp of its folder's file status (stamp.ts) with
- * the HEAD commit of that build. A loadout whose stamp still holds, and whose folder no
+ * keeps beside, search/index-file.ts), and its folder's git tree id (stamp.ts) with the HEAD
+ * commit of that build. A loadout whose folder is clean with the same tree id, and which no
  * commit since then touched, has the same key without its files being read or hashed.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoadoutSource } from '../../catalogue/source.js';
 import type { CatalogueListing } from '../render/catalogue-entry.js';
@@ -27,7 +27,7 @@ import { isEntryNameOf } from '../write/store.js';
 export const BUILD_CACHE_FILE = '.loadout-build.jsonl';
 
 /** Bump when the layout of the outputs changes in a way the code fingerprint would miss. */
-const FORMAT = 5;
+const FORMAT = 6;
 
 /** What the cache keeps of a loadout to tell whether it changed, and where its outputs are. */
 export interface LoadoutState {
@@ -39,7 +39,7 @@ export interface LoadoutState {
   versions: string[];
   /** The build's warnings about it that come from its history (versions not published). */
   warnings: string[];
-  /** The stamp of its folder as read (stamp.ts); absent when it was changing then. */
+  /** The stamp of its folder as read (stamp.ts: git's tree id); absent when it had changes in the working tree. */
   stamp?: FolderStamp;
   /** True when it had changes not committed (its key then names HEAD, which may move). */
   dirty: boolean;
@@ -134,7 +134,7 @@ function parseLine(line: string): unknown {
 }
 
 function isLoadoutState(id: string, c: LoadoutState): boolean {
-  return typeof c.key === 'string' && typeof c.name === 'string' && isEntryNameOf(id, c.name) && Array.isArray(c.versions) && Array.isArray(c.warnings) && typeof c.dirty === 'boolean' && (c.stamp === undefined || (Array.isArray(c.stamp.paths) && typeof c.stamp.digest === 'string'));
+  return typeof c.key === 'string' && typeof c.name === 'string' && isEntryNameOf(id, c.name) && Array.isArray(c.versions) && Array.isArray(c.warnings) && typeof c.dirty === 'boolean' && (c.stamp === undefined || typeof c.stamp.tree === 'string');
 }
 
 function isListing(id: string, l: CatalogueListing | undefined): l is CatalogueListing {
@@ -157,8 +157,9 @@ export function buildCacheText(fingerprint: string, head: string | undefined, lo
 /**
  * The fingerprint of a build's settings: the base URL, the fixtures folder's contents and the
  * builder's own code (every module file of this package, hashed), so that changing any of
- * them rebuilds everything. Read synchronously: a few hundred small files, which the thread
- * pool's round trips would make several times slower.
+ * them rebuilds everything. Paths are hashed relative to their folder, so a checkout in
+ * another folder (a CI runner's) has the same fingerprint. Read synchronously: a few hundred
+ * small files, which the thread pool's round trips would make several times slower.
  */
 export function fingerprintBuild(baseUrl: string, fixturesDir: string): string {
   const hash = createHash('sha256').update(`format ${FORMAT}\nbase ${baseUrl}\n`);
@@ -174,7 +175,7 @@ function hashFolder(hash: ReturnType<typeof createHash>, dir: string, include: (
     .filter((e) => e.isFile() && include(e.name))
     .map((e) => join(e.parentPath, e.name))
     .sort();
-  for (const file of files) hash.update(`${file}\n`).update(readFileSync(file));
+  for (const file of files) hash.update(`${relative(dir, file).split(sep).join('/')}\n`).update(readFileSync(file));
 }
 
 /**

@@ -2,16 +2,14 @@
  * What the live tree's build left for the next one (issue 13): its cache (cache.ts: each
  * loadout's key, entry, folder stamp and listing) and its whole search index
  * (search/inverted-index.ts), and from them the loadouts that cannot have changed, told
- * without reading their folders: no commit since that build's HEAD touched them (git), and
- * their folder stamps hold (stamp.ts), checked in the worker threads while this thread parses
- * the listings.
+ * without reading their folders: no commit since that build's HEAD touched them, and their
+ * folders are clean and have the tree id they had then (stamp.ts: git's content addresses).
  */
-import { slicesOf } from '../../concurrency.js';
 import { readWholeIndex } from '../../search/index-file.js';
 import type { InvertedIndex } from '../../search/inverted-index.js';
 import { readBuildCache, type BuildCache, type CachedLoadout } from './cache.js';
 import { changesSince, type CatalogueRepository } from '../history/history.js';
-import { checkStampsInPool } from '../pool/pool.js';
+import type { FolderStamp } from './stamp.js';
 
 /** What a build left in its tree for the next one. */
 export interface PreviousBuild {
@@ -35,33 +33,30 @@ export function readPreviousBuild(dir: string, fingerprint: string): PreviousBui
   return { cache, index };
 }
 
-/** The folder stamps of this many loadouts are one task of the pool. */
-const SLICE = 500;
-
 /** What {@link findUnchanged} found. */
 export interface Unchanged {
   /** What the previous build kept of a loadout whose entry is whole (store.ts); undefined for the others, which are built again. */
   previous(id: string): CachedLoadout | undefined;
-  /** The loadouts whose folders need not be read: no commit since touched them and their folder stamps hold. */
+  /** The loadouts whose folders need not be read: no commit since touched them and their folder stamps are unchanged. */
   unread: Set<string>;
 }
 
 /**
  * Tells which of `ids` are unchanged since `live`'s build (`live` undefined: none): asks git
- * and has the pool check folder stamps, and meanwhile runs `meanwhile` (this thread's other
+ * which loadouts commits touched since, compares the folder stamps of now (`stamps`, stamp.ts
+ * `readFolderStamps`) with those the build kept, then runs `meanwhile` (this thread's other
  * work) and parses the listings. `stored`: the entries in the store (store.ts `listEntries`).
  * @throws LoadoutError `git` when git fails.
  */
-export async function findUnchanged(loadoutsDir: string, ids: readonly string[], stored: ReadonlySet<string>, live: PreviousBuild | undefined, repo: CatalogueRepository | undefined, meanwhile: () => void): Promise<Unchanged> {
+export async function findUnchanged(ids: readonly string[], stored: ReadonlySet<string>, live: PreviousBuild | undefined, repo: CatalogueRepository | undefined, stamps: ReadonlyMap<string, FolderStamp>, meanwhile: () => void): Promise<Unchanged> {
   const { touched } = await changesSince(repo, live?.cache.head ?? undefined);
   const states = live?.cache.states ?? new Map();
   // The live tree links to complete entries only: one still in the store is whole.
   const isWhole = (id: string): boolean => stored.has(states.get(id)?.name ?? '');
-  const candidates = touched === undefined ? [] : ids.flatMap((id) => {
+  const candidates = touched === undefined ? [] : ids.filter((id) => {
     const state = states.get(id);
-    return state?.stamp !== undefined && !touched.has(id) && !(state.dirty && repo?.head !== live?.cache.head) && isWhole(id) ? [{ id, stamp: state.stamp }] : [];
+    return state?.stamp !== undefined && state.stamp.tree === stamps.get(id)?.tree && !touched.has(id) && !state.dirty && isWhole(id);
   });
-  const stamped = Promise.all(slicesOf(candidates, SLICE).map((items) => checkStampsInPool({ loadoutsDir, items })));
   meanwhile();
   const listings = live?.cache.listings() ?? new Map<string, never>();
   const previous = (id: string): CachedLoadout | undefined => {
@@ -69,7 +64,7 @@ export async function findUnchanged(loadoutsDir: string, ids: readonly string[],
     const listing = listings.get(id);
     return state !== undefined && listing !== undefined && isWhole(id) ? { state, listing } : undefined;
   };
-  const unread = new Set((await stamped).flat().filter((id) => previous(id) !== undefined));
+  const unread = new Set(candidates.filter((id) => previous(id) !== undefined));
   return { previous, unread };
 }
 

@@ -1,88 +1,79 @@
 /**
- * Change detection from file status, as git's index does it (git's "racy git" note,
- * Documentation/technical/racy-git.txt): a rebuild tells that a loadout folder is unchanged
- * from the status of its folders and files (inode, size, mode, modification and change
- * times) without reading them, so the unchanged loadouts of a large catalogue cost a few
- * `lstat` calls each instead of a read, a hash and a git query (issue 13).
+ * Change detection from git's own content addresses: a loadout folder's stamp is its tree id
+ * at HEAD (`git ls-tree`), taken only when the folder has no change in the working tree
+ * (`git status --porcelain`, untracked files included). A tree id names the folder's exact
+ * contents, so it survives a fresh clone, a checkout in another folder and a restored cache,
+ * where file status (inode, change time) never matches; and it needs no wait for racy time
+ * stamps (git's Documentation/technical/racy-git.txt), since git itself answers for the
+ * working tree.
  *
- * A folder's modification time changes when an entry is added, removed or renamed in it, a
- * file's when its bytes change, and its change time on any change of its status, so the
- * status of every folder and file of the loadout covers everything it reads. An entry
- * changed less than {@link RACY_MS} before the stamp was taken could change again within the
- * same time-stamp tick without its status showing it: such a folder gets no stamp, and the
- * next build reads it again.
- *
- * Checking the 150,000 entries of 10,000 loadouts is 150,000 `lstat` calls, about 3.5 µs each
- * on this machine: the status numbers are hashed once per loadout as binary (not as a line
- * of text per entry), which took the check from 5.3 to 3.6 µs an entry.
+ * Two git calls cover the whole catalogue: one listing of the `loadouts/` folder's tree and
+ * one status of it.
  */
-import { createHash } from 'node:crypto';
-import { lstatSync, type Stats } from 'node:fs';
-import type { StatObserver } from '../../catalogue/source.js';
+import type { CatalogueRepository } from '../history/history.js';
 
-/**
- * How recent a change makes a stamp unsafe, in ms: above the coarsest time stamps of the file
- * systems a catalogue lives on (FAT's 2 s; ext4 and APFS keep nanoseconds, updated per tick).
- */
-export const RACY_MS = 3000;
-
-/** A loadout folder's stamp: the entries it covers (relative paths, `''` for the folder) and a digest of their status. */
+/** A loadout folder's stamp: git's tree id of the folder at the build's HEAD, the folder being clean. */
 export interface FolderStamp {
-  paths: string[];
-  /** Hex sha256 over the status numbers of the entries, in `paths` order ({@link STATUS_FIELDS} each, as float64). */
-  digest: string;
-}
-
-/** Numbers of an entry's status that a stamp covers: inode, mode, size, modification and change times (ms). */
-const STATUS_FIELDS = 5;
-
-function putStatus(numbers: Float64Array, at: number, s: Stats): void {
-  numbers[at] = s.ino;
-  numbers[at + 1] = s.mode;
-  numbers[at + 2] = s.size;
-  numbers[at + 3] = s.mtimeMs;
-  numbers[at + 4] = s.ctimeMs;
-}
-
-const digestOf = (numbers: Float64Array): string => createHash('sha256').update(numbers).digest('hex');
-
-/**
- * Collects the status of a folder's entries while it is read (pass `observe` to
- * `readLoadoutSource`), then gives the stamp, or undefined when an entry changed less than
- * {@link RACY_MS} before `takenAt` (ms since the epoch, read before the folder was).
- */
-export function stampCollector(takenAt: number): { observe: StatObserver; stamp: () => FolderStamp | undefined } {
-  const paths: string[] = [];
-  const statuses: Stats[] = [];
-  let racy = false;
-  return {
-    observe: (rel, stats) => {
-      paths.push(rel);
-      statuses.push(stats);
-      racy ||= Math.max(stats.mtimeMs, stats.ctimeMs) > takenAt - RACY_MS;
-    },
-    stamp: () => {
-      if (racy) return undefined;
-      const numbers = new Float64Array(statuses.length * STATUS_FIELDS);
-      statuses.forEach((s, i) => putStatus(numbers, i * STATUS_FIELDS, s));
-      return { paths, digest: digestOf(numbers) };
-    },
-  };
+  tree: string;
 }
 
 /**
- * True when the folder `dir` still has the stamp `stamp`: every entry it covers is there with
- * the same status. A new or removed entry changes its folder's modification time, so it shows
- * too. Reads status only (one `lstat` per entry).
+ * The stamps of the loadout folders of `repo` that have no change in the working tree, by
+ * loadout id; empty outside git.
+ * @throws Error from git when it fails.
  */
-export function stampHolds(dir: string, stamp: FolderStamp): boolean {
-  const numbers = new Float64Array(stamp.paths.length * STATUS_FIELDS);
-  for (let i = 0; i < stamp.paths.length; i++) {
-    const rel = stamp.paths[i] as string;
-    // The paths are a folder's own (no `..`): plain concatenation is the path.
-    const stats = lstatSync(rel === '' ? dir : `${dir}/${rel}`, { throwIfNoEntry: false });
-    if (stats === undefined) return false;
-    putStatus(numbers, i * STATUS_FIELDS, stats);
+export async function readFolderStamps(repo: CatalogueRepository | undefined): Promise<Map<string, FolderStamp>> {
+  const stamps = new Map<string, FolderStamp>();
+  if (repo === undefined) return stamps;
+  const folder = repo.prefix === '' ? '.' : `${repo.prefix}/`;
+  const [listing, dirty] = await Promise.all([repo.git.raw(['ls-tree', '-z', '--full-tree', repo.head, '--', folder]), readDirtyFolders(repo)]);
+  for (const record of listing.split('\u0000')) {
+    // `<mode> SP <type> SP <object> TAB <path>` (git-ls-tree, "Output format").
+    const tab = record.indexOf('\t');
+    const [, type, object] = record.slice(0, tab).split(' ');
+    const id = tab < 0 ? undefined : idOf(repo.prefix, `${record.slice(tab + 1)}/`);
+    if (type === 'tree' && object !== undefined && id !== undefined && !dirty.has(id)) stamps.set(id, { tree: object });
   }
-  return digestOf(numbers) === stamp.digest;
+  return stamps;
+}
+
+/**
+ * The loadout folders of `repo` with any change in the working tree or the index (modified,
+ * added, deleted, renamed or untracked files), by id.
+ * @throws Error from git when it fails.
+ */
+export async function readDirtyFolders(repo: CatalogueRepository): Promise<Set<string>> {
+  const pathspec = `:(top,literal)${repo.prefix === '' ? '.' : repo.prefix}`;
+  const out = await repo.git.raw(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', pathspec]);
+  const dirty = new Set<string>();
+  const records = out.split('\u0000');
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i] ?? '';
+    // `XY SP <path>`; a rename or copy is followed by a record holding the path it came from
+    // (git-status, "Porcelain Format Version 1", -z), paths relative to the top folder.
+    const paths = [record.slice(3)];
+    if (record[0] === 'R' || record[0] === 'C') paths.push(records[++i] ?? '');
+    for (const path of paths) {
+      const id = idOf(repo.prefix, path);
+      if (id !== undefined) dirty.add(id);
+    }
+  }
+  return dirty;
+}
+
+/** The loadout id of `path` (relative to the top folder) inside the folder `prefix`, if any. */
+function idOf(prefix: string, path: string): string | undefined {
+  const rest = prefix === '' ? path : path.startsWith(`${prefix}/`) ? path.slice(prefix.length + 1) : undefined;
+  if (rest === undefined) return undefined;
+  const slash = rest.indexOf('/');
+  return slash <= 0 ? undefined : rest.slice(0, slash);
+}
+
+/**
+ * The stamps of `before` that still hold once the folders were read: a folder that changed in
+ * the working tree meanwhile (`dirtyAfter`) keeps none, so what was read from it is read again
+ * next time.
+ */
+export function stampsThatHeld(before: ReadonlyMap<string, FolderStamp>, dirtyAfter: ReadonlySet<string>): Map<string, FolderStamp> {
+  return new Map([...before].filter(([id]) => !dirtyAfter.has(id)));
 }

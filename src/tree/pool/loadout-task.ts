@@ -1,8 +1,8 @@
 /**
  * The task of the build's worker threads that reads, checks and writes one loadout as an
  * entry of the store (store.ts). loadout-worker.ts imports this module on a thread's first
- * `prepare` or `loadout` task (pool.ts sends those), so that a thread that only checks folder
- * stamps or links a tree never loads the checks, renderers and compression.
+ * `prepare` or `loadout` task (pool.ts sends those), so that a thread that only links a tree
+ * never loads the checks, renderers and compression.
  */
 import { LoadoutError } from '../../catalogue/errors.js';
 import { readLoadoutSource, type LoadoutSource } from '../../catalogue/source.js';
@@ -16,7 +16,6 @@ import { catalogueEntryOf, type CatalogueEntry, type LoadoutDiscovery } from '..
 import type { LoadoutHistoryData } from '../history/history.js';
 import { writeLoadoutOutputs } from '../render/loadout-output.js';
 import { writeLoadoutDiscovery } from '../render/skill-discovery.js';
-import { stampCollector, type FolderStamp } from '../incremental/stamp.js';
 import { openStoreEntry } from '../write/store.js';
 
 /** One loadout to read, check and write (see {@link buildLoadout}). */
@@ -41,8 +40,8 @@ export interface LoadoutTask {
   previousKey: string | undefined;
 }
 
-/** What {@link buildLoadout} found: the loadout's key and folder stamp, and then one of three outcomes. */
-export type LoadoutOutcome = { id: string; key: string; stamp: FolderStamp | undefined } & (
+/** What {@link buildLoadout} found: the loadout's key, and then one of three outcomes. */
+export type LoadoutOutcome = { id: string; key: string } & (
   | { kind: 'unchanged' }
   | { kind: 'refused'; run: CheckRun }
   | {
@@ -57,7 +56,7 @@ export type LoadoutOutcome = { id: string; key: string; stamp: FolderStamp | und
 );
 
 /**
- * Reads the loadout (its folder stamp taken as it is read), computes its key, and unless the
+ * Reads the loadout, computes its key, and unless the
  * live tree holds that key, runs the ten checks and, when they pass, writes its entry.
  * The checks have the time budget `LOADOUT_CHECKS_BUDGET_MS` (verify/budget.ts); past it the
  * loadout is refused with a failing check that names the check and file.
@@ -66,13 +65,12 @@ export type LoadoutOutcome = { id: string; key: string; stamp: FolderStamp | und
  *   `LOADOUT_CHECKS_BUDGET_MS`; the file system's error.
  */
 export async function buildLoadout(task: LoadoutTask): Promise<LoadoutOutcome> {
-  const stamps = stampCollector(Date.now());
-  const source = await readLoadoutSource(task.loadoutsDir, task.id, undefined, stamps.observe);
+  const source = await readLoadoutSource(task.loadoutsDir, task.id);
   if (versionOf(source) !== task.version) {
     throw new LoadoutError('io', `loadouts/${task.id}/loadout.yaml changed while the build read it (version ${JSON.stringify(versionOf(source))}, expected ${JSON.stringify(task.version)})`, { hint: 'Run the build again once the edit is saved.' });
   }
   const key = loadoutKey(source, task.history, task.commit);
-  const found = { id: task.id, key, stamp: stamps.stamp() };
+  const found = { id: task.id, key };
   if (key === task.previousKey) return { ...found, kind: 'unchanged' };
   // Every loadout has the checks' time budget (verify/budget.ts): past it, a failing check refuses it.
   const run = await runChecks(source, { fixturesDir: task.fixturesDir, budgetMs: checksBudgetMs() });

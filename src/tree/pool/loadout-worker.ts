@@ -1,17 +1,15 @@
 /**
  * What the build's worker threads do (pool.ts; issue 13: one core checked, rendered and
  * compressed every loadout while the second waited): each task is one loadout read, checked
- * and written as an entry of the store (loadout-task.ts, store.ts), or a slice of the catalogue's folder
- * stamps checked (stamp.ts), or a slice of the loadouts linked into a tree. Tasks take and
+ * and written as an entry of the store (loadout-task.ts, store.ts), or a slice of the loadouts
+ * linked into a tree. Tasks take and
  * give plain data (git is read on the main thread, history.ts), and write with synchronous
  * calls (tree-files.ts), so nothing but results crosses between threads.
  */
 import { workerData } from 'piscina';
-import { join } from 'node:path';
 import { isMainThread } from 'node:worker_threads';
 import { adoptCheckpointMemory } from '../write/crash-points.js';
 import type { LoadoutOutcome, LoadoutTask } from './loadout-task.js';
-import { stampHolds, type FolderStamp } from '../incremental/stamp.js';
 import { linkEntry } from '../write/store.js';
 import { TreeFiles } from '../write/tree-files.js';
 
@@ -19,15 +17,9 @@ if (!isMainThread) adoptCheckpointMemory((workerData as { counter: SharedArrayBu
 
 // The checks, renderers and compression are loaded by the first task that needs them (a
 // 'prepare' task, which pool.ts sends once a build knows it has loadouts to read), not as the
-// thread starts: checking folder stamps or linking a tree needs none of them.
+// thread starts: linking a tree needs none of them.
 let loadoutTask: Promise<typeof import('./loadout-task.js')> | undefined;
 const loadoutTaskModule = (): Promise<typeof import('./loadout-task.js')> => (loadoutTask ??= import('./loadout-task.js'));
-
-/** Loadouts whose folder stamps to check (see {@link checkStamps}). */
-export interface StampTask {
-  loadoutsDir: string;
-  items: { id: string; stamp: FolderStamp }[];
-}
 
 /** Loadouts to link into the tree `tree` from their entries in `store`. */
 export interface LinkTask {
@@ -37,25 +29,18 @@ export interface LinkTask {
 }
 
 /** A task of the pool, by kind. */
-export type WorkerTask = ({ kind: 'loadout' } & LoadoutTask) | { kind: 'prepare' } | ({ kind: 'stamps' } & StampTask) | ({ kind: 'link' } & LinkTask);
+export type WorkerTask = ({ kind: 'loadout' } & LoadoutTask) | { kind: 'prepare' } | ({ kind: 'link' } & LinkTask);
 
 /** Runs one task (the pool's entry point; pool.ts gives each its type). */
-export default async function runTask(task: WorkerTask): Promise<LoadoutOutcome | string[] | number | undefined> {
+export default async function runTask(task: WorkerTask): Promise<LoadoutOutcome | number | undefined> {
   switch (task.kind) {
     case 'loadout':
       return (await loadoutTaskModule()).buildLoadout(task);
     case 'prepare':
       return (await loadoutTaskModule()).prepareLoadoutTask();
-    case 'stamps':
-      return checkStamps(task);
     case 'link':
       return linkEntries(task);
   }
-}
-
-/** The ids of `task.items` whose folder stamp still holds (stamp.ts). */
-export function checkStamps(task: StampTask): string[] {
-  return task.items.filter(({ id, stamp }) => stampHolds(join(task.loadoutsDir, id), stamp)).map(({ id }) => id);
 }
 
 /** Links each of `task.entries` into the tree (store.ts). @returns how many. */

@@ -2,7 +2,7 @@
  * The build's worker threads (issue 13): a piscina pool with one thread per core, started
  * on first use and kept for the life of the process (idle threads do not keep it running), so
  * that builds after the first start at once. The threads run loadout-worker.ts: reading,
- * checking and writing loadouts, checking folder stamps and linking trees. They share the
+ * checking and writing loadouts, and linking trees. They share the
  * main thread's crash-checkpoint counter (crash-points.ts).
  *
  * From the TypeScript sources (tests, `npx tsx bench/…`), the threads start through
@@ -15,7 +15,7 @@ import { Piscina } from 'piscina';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { checkpointMemory } from '../write/crash-points.js';
 import type { LoadoutOutcome, LoadoutTask } from './loadout-task.js';
-import type { LinkTask, StampTask, WorkerTask } from './loadout-worker.js';
+import type { LinkTask, WorkerTask } from './loadout-worker.js';
 
 /** The most threads `LOADOUT_BUILD_THREADS` may ask for. */
 const MAX_THREADS = 64;
@@ -46,8 +46,7 @@ let pool: Piscina<WorkerTask, unknown> | undefined;
 /**
  * Starts the threads now if they are not running, and has one of them ready itself to build
  * loadouts ({@link prepareLoadoutBuilds}) while this thread reads what the previous build
- * left; the others take a rebuild's first tasks, checking folder stamps, without waiting for
- * it.
+ * left; the others take a rebuild's first tasks without waiting for it.
  * @throws LoadoutError `usage` for a bad `LOADOUT_BUILD_THREADS` ({@link poolThreads}).
  */
 export function startPool(): void {
@@ -93,9 +92,6 @@ function started(): Piscina<WorkerTask, unknown> {
 
 /** Reads, checks and writes one loadout in a worker thread (loadout-task.ts `buildLoadout`). */
 export const buildLoadoutInPool = (task: LoadoutTask): Promise<LoadoutOutcome> => started().run({ kind: 'loadout', ...task }) as Promise<LoadoutOutcome>;
-
-/** The ids whose folder stamp holds, checked in a worker thread (loadout-worker.ts `checkStamps`). */
-export const checkStampsInPool = (task: StampTask): Promise<string[]> => started().run({ kind: 'stamps', ...task }) as Promise<string[]>;
 
 /** Links loadouts into a tree in a worker thread (loadout-worker.ts `linkEntries`). */
 export const linkEntriesInPool = (task: LinkTask): Promise<number> => started().run({ kind: 'link', ...task }) as Promise<number>;

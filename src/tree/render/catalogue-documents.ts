@@ -8,27 +8,54 @@
 import { readAuthoringSchema } from '../../catalogue/schema.js';
 import { PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
 import { ADAPTER_TARGETS, SKILL_DIRS } from '../../layout/layout.js';
+import type { Guide, GuideImage } from '../../pages/guides.js';
 import { writeCataloguePages, type CataloguePageRecord } from '../../pages/write.js';
 import { skillsDocument, SKILLS_PATH, writeSearchIndex } from '../../search/index-file.js';
 import type { InvertedIndex } from '../../search/inverted-index.js';
 import { SEARCH_SETTINGS } from '../../search/settings.js';
-import { schemaUrl } from '../../tree-format/addresses.js';
-import { describeApi } from './description.js';
+import { cliTarballTreePath, cliTarballUrl, CLI_LATEST_TREE_PATH, schemaUrl } from '../../tree-format/index.js';
+import type { CliPackage } from '../cli-package/pack.js';
+import { describeApi, type CliDescription } from './description.js';
 import type { OutputTree } from '../write/tree-files.js';
 import type { CatalogueListing } from './catalogue-entry.js';
 import { writeCatalogueDiscovery } from './skill-discovery.js';
+import { digestText, writeSignedSnapshot, type SigningSettings } from './signed-snapshot.js';
+import { CATALOGUE_INDEX_PATH, type DocumentDigest } from '../../tree-format/signing/snapshot.js';
+
+/** What {@link writeCatalogueDocuments} needs to sign the build (signed-snapshot.ts). */
+export interface CatalogueSigning {
+  settings: SigningSettings;
+  /** The versions documents' digests by tree path, and by store entry name (signed-snapshot.ts `digestVersionsDocuments`). */
+  versions: { byPath: Map<string, DocumentDigest>; byEntry: Record<string, [string, number]> };
+  /** `generated_at` of the snapshot. */
+  now: Date;
+}
+
+/** What the catalogue documents carry beyond the loadouts: the guides' pages and the consumer CLI's tarball. */
+export interface CatalogueExtras {
+  /** The repository's guides and their pictures (pages/guides.ts). */
+  docs?: { guides: readonly Guide[]; images: readonly GuideImage[] };
+  /** The consumer CLI packed for this tree (cli-package/pack.ts). */
+  cli?: CliPackage | undefined;
+  /** The key and the digests to sign the tree's snapshot with. */
+  signing?: CatalogueSigning | undefined;
+}
 
 /**
  * Writes the documents for the loadouts `listings` (sorted by id, as cache.ts keeps them)
  * into `tree`, with `index`, the whole search index of those loadouts (search/inverted-index.ts),
- * and the catalogue's Agent Skills discovery indexes (skill-discovery.ts), whose loadouts'
- * own files must be in the tree already.
+ * the catalogue's Agent Skills discovery indexes (skill-discovery.ts), whose loadouts'
+ * own files must be in the tree already, and `extras` (the guides' pages, the consumer CLI).
+ * With `extras.signing`, the description document names the key, and the snapshot of the
+ * versions documents and of the index is signed and written last.
  * @throws LoadoutError `internal` from the tree on a bad path; the file system's error.
  */
-export async function writeCatalogueDocuments(tree: OutputTree, base: string, listings: readonly CatalogueListing[], index: InvertedIndex): Promise<void> {
+export async function writeCatalogueDocuments(tree: OutputTree, base: string, listings: readonly CatalogueListing[], index: InvertedIndex, extras: CatalogueExtras = {}): Promise<void> {
+  const { docs, cli, signing } = extras;
   const rows = listings.map((l) => l.row);
-  // The list carries the same fields as a search result row.
-  await tree.writeJson('api/loadouts.json', { total: rows.length, loadouts: rows });
+  // The list carries the same fields as a search result row; written as writeJson would, and hashed for the snapshot.
+  const indexText = `${JSON.stringify({ total: rows.length, loadouts: rows }, null, 2)}\n`;
+  await tree.write(CATALOGUE_INDEX_PATH, indexText);
   await tree.writeJson('api/tags.json', { stacks: countTags(rows.flatMap((r) => r.stacks)), categories: countTags(rows.flatMap((r) => r.categories)) });
   await tree.writeJson('api/agents.json', {
     agents: PUBLISHED_AGENTS.map((agent) => ({
@@ -39,13 +66,23 @@ export async function writeCatalogueDocuments(tree: OutputTree, base: string, li
       loadouts: rows.filter((r) => r.compatibility[agent] !== 'unsupported').length,
     })),
   });
-  await tree.writeJson('api/v1/index.json', describeApi(base, false, { database: false, challenge_secret: false, challenge_site_key: false }));
+  let cliDescription: CliDescription | undefined;
+  if (cli !== undefined) {
+    await tree.write(cliTarballTreePath(cli.version), cli.tarball);
+    await tree.write(CLI_LATEST_TREE_PATH, cli.tarball);
+    cliDescription = { url: cliTarballUrl(base, cli.version), version: cli.version, integrity: cli.integrity };
+  }
+  await tree.writeJson('api/v1/index.json', describeApi(base, false, { database: false, challenge_secret: false, challenge_site_key: false }, { cli: cliDescription, signingKeys: signing === undefined ? undefined : [signing.settings.key.published] }));
   await tree.writeJson('api/schema.json', { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: schemaUrl(base), ...readAuthoringSchema() });
   await writeSearchIndex(tree, { settings: SEARCH_SETTINGS, rows, index });
   await tree.write(SKILLS_PATH, skillsDocument(listings.map((l) => l.skills)));
   const pages = listings.map(({ row, published, author }): CataloguePageRecord => ({ ...row, categories: row.categories as CataloguePageRecord['categories'], updated: row.updated ?? undefined, ...(published === null ? {} : { published }), author, verification: { verified: row.verified } }));
-  await writeCataloguePages(tree, base, pages);
+  await writeCataloguePages(tree, base, pages, docs);
   await writeCatalogueDiscovery(tree, listings.map(({ row, discovery }) => ({ id: row.id, featured: row.featured, ...(row.updated === null ? {} : { updated: row.updated }), discovery })));
+  if (signing !== undefined) {
+    const documents = new Map(signing.versions.byPath).set(CATALOGUE_INDEX_PATH, digestText(indexText));
+    await writeSignedSnapshot(tree, { base, settings: signing.settings, documents, byEntry: signing.versions.byEntry, now: signing.now });
+  }
 }
 
 /** Tag counts, most used first, then by name. */

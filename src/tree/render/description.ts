@@ -4,6 +4,7 @@
  */
 import { AUTHORING_AGENTS, CATEGORIES, LICENCES, LIMITS } from '../../catalogue/vocabulary.js';
 import { docsUrl, schemaUrl } from '../../tree-format/addresses.js';
+import type { PublishedKey } from '../../tree-format/signing/keys.js';
 
 /** Which server-side pieces are configured (spec: `config`, booleans). */
 export interface ServiceConfigReport {
@@ -22,6 +23,31 @@ export interface ApiDescription {
   endpoints: Record<string, string>;
   fields: Record<string, { type: string; required: boolean | 'browsers'; rule: string }>;
   schema: string;
+  /**
+   * The consumer CLI this catalogue serves (DESIGN.md section 2, distribution): `url` the
+   * pinned tarball's address (`npx -y <url> install …`), `integrity` its `sha512-<base64>`.
+   * Absent when the build had no bundle to pack.
+   */
+  cli?: CliDescription;
+  /**
+   * The catalogue's signing keys, present when its tree is signed (DESIGN.md "Signing";
+   * docs/signing.md): `keyid` is the sha256 hex of the raw 32-byte public key, `algorithm`
+   * `ed25519`, `public_key` the raw 32 bytes in base64 (RFC 8032 section 5.1.5).
+   */
+  signing?: { keys: PublishedKey[] };
+}
+
+/** `cli` of the description document. */
+export interface CliDescription {
+  url: string;
+  version: string;
+  integrity: string;
+}
+
+/** What the description document names beyond the service: the consumer CLI and the signing keys, when the build has them. */
+export interface PublishedExtras {
+  cli?: CliDescription | undefined;
+  signingKeys?: readonly PublishedKey[] | undefined;
 }
 
 /** The submission field rules (spec "POST /api/v1/submissions body"). */
@@ -59,6 +85,8 @@ export const ENDPOINTS: Record<string, string> = {
   'GET /api/v1/submissions/challenge': 'A new signed ALTCHA proof-of-work challenge for the form\'s widget (CHALLENGE_PROVIDER altcha, the default).',
   'POST /api/v1/submissions': 'Submit a loadout (browser: form_token + challenge_token; agents: Authorization: Bearer <API_KEY>).',
   'GET /api/v1/submissions/{submission_id}': 'Status of a submission (as a page: /submissions/{submission_id}/).',
+  'GET /healthz': 'Liveness: 200 while the process runs.',
+  'GET /readyz': 'Readiness: 200 once the tree is loaded and the database answers, else 503 with a problem naming what is not ready.',
   'GET /api/loadouts.json': 'Every loadout, summary fields.',
   'GET /api/loadouts/{loadout_id}.json': 'The published record of a loadout.',
   'GET /api/loadouts/{loadout_id}/versions.json': 'Every published version with its date, file hashes and check counts.',
@@ -68,10 +96,14 @@ export const ENDPOINTS: Record<string, string> = {
   'GET /raw/{loadout_id}/{version}/{file_path}': 'One file of a pinned version (immutable), or of latest.',
   'GET /download/{loadout_id}/{agent}.zip': 'Zip of the install tree for one agent.',
   'GET /download/{loadout_id}/source.zip': 'Zip of the loadout folder.',
+  'GET /cli/loadout-{version}.tgz': 'The consumer CLI as an npm package with no dependencies: npx -y <url> install <loadout_id> --agent <agent>.',
+  'GET /api/v1/snapshot.dsse.json': 'When the catalogue is signed: a DSSE envelope over the sha256 of every versions document and of api/loadouts.json, with generated_at and expires (docs/signing.md).',
+  'GET /api/v1/rotation.dsse.json': 'When the signing key was rotated: the new key list, signed by the previous key.',
 };
 
-/** Builds the description document for `baseUrl` (no trailing slash). Pure. */
-export function describeApi(baseUrl: string, submissionsOpen: boolean, config: ServiceConfigReport): ApiDescription {
+/** Builds the description document for `baseUrl` (no trailing slash), with the consumer CLI and the signing keys of `extras` when the build has them. Pure. */
+export function describeApi(baseUrl: string, submissionsOpen: boolean, config: ServiceConfigReport, extras: PublishedExtras = {}): ApiDescription {
+  const { cli, signingKeys } = extras;
   return {
     name: 'Loadout Catalogue',
     version: 1,
@@ -81,5 +113,7 @@ export function describeApi(baseUrl: string, submissionsOpen: boolean, config: S
     endpoints: ENDPOINTS,
     fields: SUBMISSION_FIELDS,
     schema: schemaUrl(baseUrl),
+    ...(cli === undefined ? {} : { cli }),
+    ...(signingKeys === undefined || signingKeys.length === 0 ? {} : { signing: { keys: [...signingKeys] } }),
   };
 }

@@ -7,8 +7,9 @@
 import { describePathProblem } from '../../catalogue/file-path.js';
 import { MANIFEST_FILE, type FileEntry, type Manifest } from '../../catalogue/manifest.js';
 import { decodeUtf8, type LoadoutSource } from '../../catalogue/source.js';
-import { PUBLISHED_AGENTS, type Agent } from '../../catalogue/vocabulary.js';
-import { measureContextForAgents, type ContextCost } from '../../layout/context-cost.js';
+import { PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
+import { measureContextForAgents } from '../../layout/context-cost.js';
+import { installedText } from '../../layout/rule-translation.js';
 import { runChecks, type CheckRun } from '../../verify/run.js';
 import { summariseVerification } from '../../verify/verification.js';
 import { rawTreeFolder, rawTreePath, rawUrl } from '../../tree-format/addresses.js';
@@ -16,43 +17,10 @@ import type { HistoricVersionData, LoadoutHistoryData } from '../history/history
 import type { OutputTree } from '../write/tree-files.js';
 import { renderLoadoutPage } from '../../pages/loadout.js';
 import { buildRecord, sha256, type PublishedRecord } from './record.js';
+import type { VersionEntry, VersionFile } from '../../tree-format/versions.js';
 import { writeZip, ZipContents } from './zip.js';
 
-/** One entry of `api/loadouts/<id>/versions.json` (DESIGN.md section 8). */
-export interface VersionEntry {
-  version: string;
-  /** `YYYY-MM-DD` the version was first committed; null for a version not committed yet. */
-  date: string | null;
-  commit: string | null;
-  latest: boolean;
-  /** The version's files: their manifest entry (what an installer needs to place them) plus hash, size and address. */
-  files: VersionFile[];
-  checks: { pass: number; fail: number; skip: number; not_applicable: number };
-  /** Subjects of the commits that made this version, newest first (the changelog; `history.ts`). */
-  changes: string[];
-  /** Context cost per agent of the six (`layout/context-cost.ts`); all zero for a version whose manifest was invalid. */
-  context: Record<Agent, ContextCost>;
-}
-
-/** `api/loadouts/<id>/versions.json`: every published version, oldest first. */
-export interface VersionsDocument {
-  id: string;
-  /** The newest version (the one `latest` follows). */
-  latest: string;
-  versions: VersionEntry[];
-}
-
-/** A file of a published version. `role` and the rest are null when that version's manifest was invalid. */
-export interface VersionFile {
-  path: string;
-  role: FileEntry['role'] | null;
-  agent: string | null;
-  skill: string | null;
-  install_to?: FileEntry['install_to'];
-  sha256: string;
-  bytes: number;
-  raw_url: string;
-}
+export type { VersionEntry, VersionFile, VersionsDocument } from '../../tree-format/versions.js';
 
 /** The manifest part of a {@link VersionFile}. */
 function entryFields(entry: FileEntry | undefined): Pick<VersionFile, 'role' | 'agent' | 'skill' | 'install_to'> {
@@ -116,7 +84,8 @@ async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun
   const contents = new ZipContents();
   // The record's install entries are the install plans (record.ts), resolved once.
   for (const agent of PUBLISHED_AGENTS) {
-    writes.push(tree.write(`download/${id}/${agent}.zip`, writeZip(record.install[agent].files.map(({ path, target }) => ({ path: target, data: texts.get(path) ?? '' })), contents)));
+    // Each file as the agent reads it: rules translated (layout/rule-translation.ts), as `loadout install` writes them.
+    writes.push(tree.write(`download/${id}/${agent}.zip`, writeZip(record.install[agent].files.map(({ path, target, role }) => ({ path: target, data: installedText(role, agent, texts.get(path) ?? '') })), contents)));
   }
   const sourceEntries = [{ path: `${id}/${MANIFEST_FILE}`, data: run.source.manifestText ?? '' }, ...record.files.map((f) => ({ path: `${id}/${f.path}`, data: f.content }))];
   writes.push(tree.write(`download/${id}/source.zip`, writeZip(sourceEntries, contents)));

@@ -3,7 +3,7 @@
  * their defaults filled, plus credits, counts, addresses, verification, install instructions
  * for the six agents, and per file its addresses, size, language, sha256 and content.
  */
-import { createHash } from 'node:crypto';
+import { sha256 } from '../../tree-format/digest.js';
 import { ADAPTER_AGENTS } from '../../adapters/generate.js';
 import type { FileEntry, Manifest } from '../../catalogue/manifest.js';
 import { PUBLISHED_AGENTS, type Agent, type CompatibilityLevel } from '../../catalogue/vocabulary.js';
@@ -11,6 +11,7 @@ import { measureContextForAgents, type ContextCost } from '../../layout/context-
 import type { ManualStep } from '../../layout/layout.js';
 import { readMcpServers } from '../../install/project/mcp-config.js';
 import { resolveInstallPlan } from '../../layout/plan.js';
+import { installedText } from '../../layout/rule-translation.js';
 import { securityVerdict, type Verification } from '../../verify/verification.js';
 import { agentZipUrl, pageUrl, rawUrl, recordUrl, sourceZipUrl } from '../../tree-format/addresses.js';
 
@@ -32,9 +33,14 @@ export interface PublishedFileEntry {
   content: string;
 }
 
-/** Spec `install[<agent>]`. */
+/**
+ * Spec `install[<agent>]`. A file's `sha256` is that of the bytes installed for the agent,
+ * which the per-agent zip holds and `loadout install` writes: the file at `raw_url` (whose
+ * sha256 is the version's, `files[].sha256`) translated for the agent when it is a rule
+ * (`layout/rule-translation.ts`), else the same bytes.
+ */
 export interface InstallEntry {
-  files: { path: string; target: string; raw_url: string; role: FileEntry['role'] }[];
+  files: { path: string; target: string; raw_url: string; role: FileEntry['role']; sha256: string }[];
   manual_steps: ManualStep[];
   zip_url: string;
 }
@@ -82,10 +88,8 @@ const LANGS: Record<string, string> = {
   sql: 'sql', gd: 'gdscript', html: 'html', css: 'css',
 };
 
-/** Hex sha256 of a string's UTF-8 bytes or of raw bytes. */
-export function sha256(data: string | Uint8Array): string {
-  return createHash('sha256').update(data).digest('hex');
-}
+/** Hex sha256 of a string's UTF-8 bytes or of raw bytes (the tree format's digest). */
+export { sha256 };
 
 /**
  * Builds the published record. Pure: no I/O.
@@ -121,7 +125,7 @@ export function buildRecord(input: RecordInput): PublishedRecord {
     PUBLISHED_AGENTS.map((agent) => {
       const plan = resolveInstallPlan(m.files, agent, (p) => texts.get(p));
       const value: InstallEntry = {
-        files: plan.files.map(({ entry, target }) => ({ path: entry.path, target, raw_url: rawUrl(base, m.id, m.version, entry.path), role: entry.role })),
+        files: plan.files.map(({ entry, target }) => ({ path: entry.path, target, raw_url: rawUrl(base, m.id, m.version, entry.path), role: entry.role, sha256: sha256(installedText(entry.role, agent, textOf(entry.path))) })),
         manual_steps: plan.manual_steps,
         zip_url: agentZipUrl(base, m.id, agent),
       };

@@ -27,8 +27,8 @@ import { LoadoutError } from '../../catalogue/errors.js';
 import { checkpoint } from './crash-points.js';
 import { outputOver, TreeFiles, type OutputTree } from './tree-files.js';
 
-/** The store's folder name inside the trees folder (`.<out>.trees/store`). */
-export const STORE_FOLDER = 'store';
+/** The store's folder name inside the trees folder (`.<out>.trees/store`): part of the tree format. */
+export { STORE_FOLDER } from '../../tree-format/tree-region.js';
 
 /** The folders of a tree whose children are the loadouts' own, `<parent>/<id>`. */
 const LOADOUT_PARENTS = ['api/loadouts', 'raw', 'download', 'loadouts'] as const;

@@ -45,7 +45,7 @@ export const adapters: Check = {
       if (!/^@AGENTS\.md\s*$/mu.test(text)) {
         findings.push({ file: entry.path, line: 1, message: 'does not import AGENTS.md (expected a line "@AGENTS.md")', hint: `Run \`loadout adapters ${manifest.id}\`.` });
       } else if (text.replaceAll('\r\n', '\n') !== expected) {
-        findings.push({ file: entry.path, line: firstDifferentLine(text, expected), message: 'differs from the generated adapter', hint: `Run \`loadout adapters ${manifest.id}\` to regenerate it.` });
+        findings.push({ file: entry.path, line: firstDifferentLine(text, expected), message: `differs from the generated adapter (run \`loadout adapters ${manifest.id}\` to regenerate it)` });
       }
     });
     for (const agent of ADAPTER_AGENTS) {

@@ -1,15 +1,21 @@
 /**
  * `install-paths`: for every agent of published records, each install target is a normalised
- * relative path inside the project, no two files share a target, skill files sit in their
- * skill's folder, each target is where the agent discovers that kind of file, and rules carry
- * the front matter the agent needs to apply them (Cursor: `alwaysApply`, `globs` or
- * `description`; Copilot: `applyTo`) (DESIGN.md sections 3, 4 and 8).
+ * relative path inside the project, no two files share a target, no target is a folder of
+ * another or differs from it only in case (`describePathClashes`), skill files sit in their
+ * skill's folder, no target is an agent's settings, hooks, permissions or MCP configuration
+ * file (except an MCP file of role `mcp`, merged: `layout/protected-paths.ts`, the table the
+ * installer applies too), each target is where the agent discovers that kind of file, and
+ * rules, as translated for the agent (`layout/rule-translation.ts`), carry the front matter
+ * the agent needs to apply them (Cursor: `alwaysApply`, `globs` or `description`; Copilot:
+ * `applyTo`) (DESIGN.md sections 3, 4 and 8).
  */
-import { describePathProblem } from '../../catalogue/file-path.js';
-import type { FrontMatter } from '../../catalogue/front-matter.js';
-import { PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
+import { describePathClashes, describePathProblem } from '../../catalogue/file-path.js';
+import { readFrontMatter, type FrontMatter } from '../../catalogue/front-matter.js';
+import { PUBLISHED_AGENTS, type Agent } from '../../catalogue/vocabulary.js';
 import { isDiscoverable } from '../../layout/discovery.js';
 import { resolveInstallTarget } from '../../layout/layout.js';
+import { describeSettingsProblem } from '../../layout/protected-paths.js';
+import { translateRule } from '../../layout/rule-translation.js';
 import { judge, plural, skip, type Check, type Finding } from '../check.js';
 import { atPointer } from '../locate.js';
 
@@ -36,6 +42,7 @@ export const installPaths: Check = {
     let targets = 0;
     for (const agent of PUBLISHED_AGENTS) {
       const taken = new Map<string, string>();
+      const pointers = new Map<string, string>();
       manifest.files.forEach((entry, index) => {
         const { target, overridden } = resolveInstallTarget(entry, agent);
         if (target === null) return;
@@ -46,20 +53,34 @@ export const installPaths: Check = {
           findings.push({ ...atPointer(context, pointer), message: `${entry.path}: ${agent} target "${target}" ${problem}` });
           return;
         }
+        const settings = describeSettingsProblem(entry.role, target);
+        if (settings !== undefined) {
+          findings.push({ ...atPointer(context, pointer), message: `${entry.path}: ${agent} target "${target}" ${settings}` });
+          return;
+        }
         const other = taken.get(target);
         if (other !== undefined) {
           findings.push({ ...atPointer(context, pointer), message: `${entry.path}: ${agent} target "${target}" is also the target of ${other} (expected one file per target)` });
         }
         taken.set(target, entry.path);
+        pointers.set(target, pointer);
         if (!isDiscoverable(entry.role, agent, target)) {
           findings.push({ ...atPointer(context, pointer), message: `${entry.path}: ${agent} target "${target}" is not where ${agent} reads ${entry.role} files, so it would be ignored` });
         }
-        if (entry.role === 'rules') findings.push(...checkRuleFrontMatter(entry.path, context.view(entry.path)?.frontMatter, agent, target));
+        if (entry.role === 'rules') findings.push(...checkRuleFrontMatter(entry.path, translatedFrontMatter(context.view(entry.path)?.text, agent), agent, target));
       });
+      for (const clash of describePathClashes(taken.keys())) {
+        findings.push({ ...atPointer(context, pointers.get(clash.path) ?? '/files'), message: `${taken.get(clash.path) ?? ''}: ${agent} target ${clash.message}` });
+      }
     }
     return judge(findings, `${plural(targets, 'install target')} across ${PUBLISHED_AGENTS.length} agents`, (n) => plural(n, 'install path problem'));
   },
 };
+
+/** The front matter of a rule's `text` as translated for `agent`, or undefined without text. */
+function translatedFrontMatter(text: string | undefined, agent: Agent): FrontMatter | undefined {
+  return text === undefined ? undefined : readFrontMatter(translateRule(text, agent));
+}
 
 function checkRuleFrontMatter(path: string, fm: FrontMatter | undefined, agent: string, target: string): Finding[] {
   if (fm === undefined || fm.errors.length > 0) return [];

@@ -1,10 +1,12 @@
 /**
  * `listing`: the record validates against the authoring schema, its id equals the folder
  * name, and the declared files match the files present (spec "Verification"; DESIGN.md
- * sections 3 and 4). Paths must be normalised, relative and unique.
+ * sections 3 and 4). Paths must be normalised, relative and unique, and fit one file system
+ * together (`describePathClashes`: no path both a file and a folder, none differing only in case).
  */
-import { describePathProblem } from '../../catalogue/file-path.js';
+import { describePathClashes, describePathProblem } from '../../catalogue/file-path.js';
 import { MANIFEST_FILE } from '../../catalogue/manifest.js';
+import { findPlaceholders } from '../../catalogue/scaffold.js';
 import { judge, plural, type Check, type Finding } from '../check.js';
 
 export const listing: Check = {
@@ -29,6 +31,10 @@ export const listing: Check = {
     if (data !== null && typeof data === 'object' && typeof data.id === 'string' && data.id !== source.id) {
       findings.push({ file: MANIFEST_FILE, line: manifestYaml.lineOf('/id'), pointer: '/id', message: `/id is "${data.id}" but the folder is "${source.id}" (expected the id to equal the folder name)` });
     }
+    // The unedited scaffold of `loadout new` validates: its placeholders must not be published.
+    for (const p of findPlaceholders(data)) {
+      findings.push({ file: MANIFEST_FILE, line: manifestYaml.lineOf(p.pointer), pointer: p.pointer, message: `${p.pointer} is still the placeholder of \`loadout new\` (expected ${p.expected})`, hint: `Fill in ${p.pointer.slice(1).replaceAll('/', '.')} in loadouts/${source.id}/loadout.yaml.` });
+    }
     findings.push(...compareFiles(context.source.files, data?.files, manifestYaml.lineOf, source.irregular));
     return judge(findings, `schema valid; ${plural(source.files.size, 'file')} declared and present`, (n) => plural(n, 'listing problem'));
   },
@@ -37,6 +43,7 @@ export const listing: Check = {
 function compareFiles(present: ReadonlyMap<string, Uint8Array>, files: unknown, lineOf: (pointer: string) => number | undefined, irregular: string[]): Finding[] {
   const findings: Finding[] = [];
   const declared = new Set<string>();
+  const wellFormed = new Map<string, number>();
   if (Array.isArray(files)) {
     files.forEach((entry: unknown, index) => {
       const path = (entry as { path?: unknown } | null)?.path;
@@ -52,8 +59,13 @@ function compareFiles(present: ReadonlyMap<string, Uint8Array>, files: unknown, 
       } else if (!present.has(path)) {
         findings.push({ file: MANIFEST_FILE, line: lineOf(pointer), pointer, message: `${pointer} "${path}" is declared but not present in the folder` });
       }
+      if (problem === undefined && !wellFormed.has(path)) wellFormed.set(path, index);
       declared.add(path);
     });
+  }
+  for (const clash of describePathClashes(wellFormed.keys())) {
+    const pointer = `/files/${wellFormed.get(clash.path) ?? 0}/path`;
+    findings.push({ file: MANIFEST_FILE, line: lineOf(pointer), pointer, message: `${pointer} ${clash.message}` });
   }
   // The whole file is the problem: point at its first line (a link or special file has none).
   for (const path of present.keys()) {

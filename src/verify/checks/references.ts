@@ -2,12 +2,14 @@
  * `references`: relative Markdown links, `@` imports and the reference paths that skills
  * mention resolve to files (or folders) inside the loadout, and anchors resolve where the
  * target is Markdown (spec "Verification": "references between files resolve"; DESIGN.md
- * section 4; issue 3, point 3). Links with a scheme (`https:`, `mailto:`) are not checked.
+ * section 4). Links with a scheme (`https:`, `mailto:`) are not checked. `@` imports are read
+ * only in the files an agent expands them in (`expandsImports`); anchors are heading slugs and
+ * explicit ids (`collectAnchors`).
  */
 import { posix } from 'node:path';
 import { judge, plural, type Check, type CheckContext, type Finding } from '../check.js';
 import { collectAnchors, hasAnchor } from '../references/anchors.js';
-import { findMarkdownReferences, findSkillPaths, isExternal, safeDecode, type Reference } from '../references/links.js';
+import { expandsImports, findMarkdownReferences, findSkillPaths, isExternal, safeDecode, type Reference } from '../references/links.js';
 import { isMarkdownPath } from '../text/markdown.js';
 
 export const references: Check = {
@@ -24,7 +26,7 @@ export const references: Check = {
       if (view === undefined) continue;
       const { text } = view;
       const skill = /^skills\/([^/]+)\/SKILL\.md$/u.exec(path)?.[1];
-      const refs: Reference[] = [...findMarkdownReferences(text, view), ...(skill !== undefined ? findSkillPaths(text, view) : [])];
+      const refs: Reference[] = [...findMarkdownReferences(text, view, { imports: expandsImports(path) }), ...(skill !== undefined ? findSkillPaths(text, view) : [])];
       const seen = new Set<string>();
       for (const ref of refs) {
         const key = `${ref.line}\u0000${ref.target}\u0000${ref.anchor ?? ''}`;

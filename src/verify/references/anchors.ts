@@ -1,7 +1,9 @@
 /**
  * The anchors a Markdown file offers: GitHub-style heading slugs (lower-case, punctuation
- * removed, spaces to hyphens, `-1`, `-2` … for repeats; as github-slugger does) and explicit
- * `id`/`name` attributes of HTML elements.
+ * removed, spaces to hyphens, `-1`, `-2` … for repeats; as github-slugger does), explicit
+ * heading ids (`## Title {#id}`: Pandoc's `header_attributes`, kramdown's `{#id}` and `{: #id}`,
+ * markdown-it-attrs) and the `id`/`name` attributes of HTML elements (`<a id="x">`,
+ * `<a name="x">`: HTML, "The id attribute" and the `name` of `a` as a legacy anchor).
  */
 import { TextView } from '../text/view.js';
 
@@ -56,6 +58,25 @@ const SETEXT_TEXT = /^ {0,3}([^\s>|#*+-][^\n]*)$/u;
 /** A setext underline ("===" or "---", CommonMark 0.31 section 4.3). */
 const SETEXT_UNDERLINE = /^ {0,3}(?:=+|-+)[ \t]*\r?$/u;
 const ATTRIBUTE = /\s(?:id|name)\s*=\s*["']([^"']+)["']/gu;
+/** One token of an attribute block: `#id`, `.class` or `key=value`. */
+const ATTRIBUTE_TOKEN = /^(?:[#.][^\s#.{}]+|[\w-]+=(?:"[^"]*"|'[^']*'|[^\s"'{}]+))$/u;
+
+/**
+ * The explicit id of an attribute block that ends `text` — `{#id}`, `{#id .class key=value}`
+ * (Pandoc `header_attributes`, markdown-it-attrs) or `{: #id}` (kramdown's inline attribute
+ * list) — and the text before the block. `id` is undefined when `text` does not end in an
+ * attribute block with an id. Pure.
+ */
+export function splitAttributeBlock(text: string): { text: string; id: string | undefined } {
+  const trimmed = text.trimEnd();
+  const open = trimmed.lastIndexOf('{');
+  if (!trimmed.endsWith('}') || open < 0) return { text, id: undefined };
+  const inner = trimmed.slice(open + 1, -1).replace(/^:/u, '').trim();
+  const tokens = inner === '' ? [] : inner.split(/\s+/u);
+  const id = tokens.find((token) => token.startsWith('#'))?.slice(1);
+  if (id === undefined || !tokens.every((token) => ATTRIBUTE_TOKEN.test(token))) return { text, id: undefined };
+  return { text: trimmed.slice(0, open).trimEnd(), id };
+}
 
 /**
  * Every anchor of a Markdown text: the slugs of its ATX and setext headings, in order, and
@@ -70,6 +91,14 @@ export function collectAnchors(text: string, view = new TextView(text)): Set<str
     const n = counts.get(base) ?? 0;
     counts.set(base, n + 1);
     anchors.add(n === 0 ? base : `${base}-${n}`);
+    // With an explicit id, renderers that read it use the id; the slug of the text without the
+    // block is what one that drops the block (and numbers nothing) would give. GitHub shows the
+    // block as text: its slug, above, stays.
+    const explicit = splitAttributeBlock(heading);
+    if (explicit.id !== undefined) {
+      anchors.add(explicit.id);
+      anchors.add(slugify(explicit.text));
+    }
   };
   // Line by line; only a line that starts (after up to three spaces) with "#", or one followed
   // by an underline, is read further, so plain paragraphs cost a few character tests. Front
@@ -82,6 +111,11 @@ export function collectAnchors(text: string, view = new TextView(text)): Set<str
     if (first === 0x23 /* # */) {
       const title = atxHeadingTitle(prose.slice(start, end));
       if (title !== undefined) addSlug(title);
+    } else if (first === 0x7b /* { */ && prose.charCodeAt(prose.indexOf('{', start) + 1) === 0x3a /* : */) {
+      // A kramdown block attribute list on a line of its own (`{: #id}`) gives the block an id.
+      const line = prose.slice(start, end).trim();
+      const block = splitAttributeBlock(line);
+      if (block.id !== undefined && block.text === '') anchors.add(block.id);
     } else if (first !== -1 && end < prose.length) {
       const nextEnd = lineEnd(prose, end + 1);
       const marker = firstNonSpace(prose, end + 1, nextEnd);

@@ -1,8 +1,8 @@
 /**
- * The references a Markdown file makes to other files (issue 3, point 3): relative links and
- * images (`[text](path#anchor)`, reference definitions `[id]: path`, HTML `href`/`src`),
- * `@` imports (Claude Code memory imports and Gemini CLI's `@file.md`: an `@path` token
- * that starts a word), and the paths a skill mentions (`references/…`, `scripts/…`,
+ * The references a Markdown file makes to other files: relative links and images
+ * (`[text](path#anchor)`, reference definitions `[id]: path`, HTML `href`/`src`), `@` imports
+ * (an `@path` token that starts a word, in the files an agent expands imports in:
+ * {@link expandsImports}), and the paths a skill mentions (`references/…`, `scripts/…`,
  * `assets/…`, relative to the skill folder: Agent Skills specification, "File references").
  * Links and imports in code blocks and code spans are examples, not references.
  */
@@ -32,8 +32,52 @@ const SKILL_PATH = /(?<![\w./@-])(?:\.\/)?((?:references|scripts|assets)\/[\w-][
 /** In code blocks a skill's own files are `references/…`, or scripts the block runs; other paths there are project paths. */
 const SKILL_PATH_IN_CODE = /(?:(?<![\w./@-])(?:\.\/)?(references\/[\w-][\w./-]*\.[A-Za-z0-9]+)\b)|(?:(?:python[0-9.]*|node|bash|sh|zsh|pwsh|powershell(?:\.exe)?|tsx|ts-node|deno\s+run|uv\s+run|ruby|perl|source)\s+(?:-\S+\s+)*(?:\.\/)?((?:scripts|assets)\/[\w-][\w./-]*\.[A-Za-z0-9]+)\b)/gu;
 
-/** Links and `@` imports of a Markdown text, with 1-based lines. Pure. */
-export function findMarkdownReferences(text: string, view = new TextView(text)): Reference[] {
+/**
+ * The file names whose `@path` imports an agent expands, so the only files whose `@` tokens
+ * are read as imports. A subagent, skill, rule or reference is read as it is: an `@` there is
+ * prose (an npm scope, a handle), never expanded.
+ * - `CLAUDE.md`: Claude Code memory, "CLAUDE.md imports": `@path/to/import`, relative or
+ *   absolute, not in code spans or code blocks, and recursively in imported files
+ *   (https://docs.anthropic.com/en/docs/claude-code/memory).
+ * - `GEMINI.md`: Gemini CLI's Memory Import Processor, `@file.md`
+ *   (https://geminicli.com/docs/core/memport, gemini-cli docs/core/memport.md).
+ * - `AGENTS.md`: a context file of Gemini CLI when `context.fileName` names it, so the same
+ *   processor expands its imports (https://geminicli.com/docs/cli/gemini-md), and the file
+ *   that a loadout's `CLAUDE.md` adapter imports, whose own imports Claude Code expands in turn.
+ */
+export const IMPORT_EXPANDING_FILES: readonly string[] = ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'];
+
+/** True when an agent expands the `@` imports of the file at `path` (by its file name; see {@link IMPORT_EXPANDING_FILES}). */
+export function expandsImports(path: string): boolean {
+  return IMPORT_EXPANDING_FILES.includes(path.slice(path.lastIndexOf('/') + 1));
+}
+
+/**
+ * Words that, right after `@scope/name`, say it is a package and not a file: "the
+ * @acme/tokens.md package", "the @acme/cli.md CLI".
+ */
+const PACKAGE_WORD = /^[ \t]+(?:npm[ \t]+)?(?:package|packages|CLI|library|SDK|module)\b/iu;
+
+/**
+ * True when the `@scope/name` import candidate that ends at `end` of `prose` is a package
+ * named in prose: a scoped name (`@scope/name`, npm's form) followed by a word that says so
+ * ({@link PACKAGE_WORD}) or by a version (`@scope/name@1.2.3`, `@^1`). Code spans never reach
+ * here: they are blanked in `prose`.
+ */
+function isPackageMention(target: string, prose: string, end: number): boolean {
+  if (!/^[\w-][\w.-]*\/[\w.-]+$/u.test(target)) return false;
+  const after = prose.slice(end, end + 40);
+  return PACKAGE_WORD.test(after) || /^@[~^<>=v]*\d/u.test(after);
+}
+
+/** Options of {@link findMarkdownReferences}. */
+export interface FindReferencesOptions {
+  /** Read `@path` tokens as imports: true (the default) only for the files {@link expandsImports} names. */
+  imports?: boolean;
+}
+
+/** Links and (unless `options.imports` is false) `@` imports of a Markdown text, with 1-based lines. Pure. */
+export function findMarkdownReferences(text: string, view = new TextView(text), options: FindReferencesOptions = {}): Reference[] {
   const prose = view.prose;
   const refs: Reference[] = [];
   const add = (kind: Reference['kind'], raw: string, offset: number): void => {
@@ -46,9 +90,12 @@ export function findMarkdownReferences(text: string, view = new TextView(text)):
   };
   // Each expression runs only when the text has the characters it needs.
   for (const [re, needle, kind] of [[INLINE, '](', 'link'], [DEFINITION, ']:', 'link'], [HTML, '<', 'link'], [IMPORT, '@', 'import']] as const) {
-    if (!prose.includes(needle)) continue;
+    if (!prose.includes(needle) || (kind === 'import' && options.imports === false)) continue;
     re.lastIndex = 0;
-    for (let m = re.exec(prose); m !== null; m = re.exec(prose)) add(kind, m[1] ?? m[2] ?? '', kind === 'import' ? m.index + m[0].indexOf('@') : m.index);
+    for (let m = re.exec(prose); m !== null; m = re.exec(prose)) {
+      if (kind === 'import' && isPackageMention(m[1] ?? '', prose, m.index + m[0].length)) continue;
+      add(kind, m[1] ?? m[2] ?? '', kind === 'import' ? m.index + m[0].indexOf('@') : m.index);
+    }
   }
   return refs;
 }

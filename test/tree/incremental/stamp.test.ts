@@ -1,69 +1,73 @@
-import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readLoadoutSource } from '../../../src/catalogue/source.js';
-import { RACY_MS, stampCollector, stampHolds, type FolderStamp } from '../../../src/tree/incremental/stamp.js';
-import { makeTempDir } from '../../helpers/temp.js';
+import { buildCatalogue } from '../../../src/tree/build.js';
+import { openRepository } from '../../../src/tree/history/history.js';
+import { readDirtyFolders, readFolderStamps } from '../../../src/tree/incremental/stamp.js';
+import { treesFolderOf } from '../../../src/tree/write/output.js';
+import { writeLoadout } from '../../helpers/loadouts.js';
+import { commitAll, git, initRepo, makeTempDir } from '../../helpers/temp.js';
+import { differingFiles } from '../../helpers/tree.js';
 
-/** A loadout folder `demo` with files in nested folders, inside a fresh `loadouts/`. */
-function folder(): { loadouts: string; dir: string } {
-  const loadouts = makeTempDir();
-  const dir = join(loadouts, 'demo');
-  mkdirSync(join(dir, 'skills/one/references'), { recursive: true });
-  writeFileSync(join(dir, 'loadout.yaml'), 'id: demo\n');
-  writeFileSync(join(dir, 'AGENTS.md'), '# Demo\n');
-  writeFileSync(join(dir, 'skills/one/SKILL.md'), '---\nname: one\n---\n');
-  writeFileSync(join(dir, 'skills/one/references/guide.md'), 'abc\n');
-  return { loadouts, dir };
+const BASE = 'http://localhost:8787';
+
+/** A repository whose catalogue sits in `catalogue/` (not the top), with loadouts a, b, c, d committed. */
+function repository(): { top: string; root: string } {
+  const top = makeTempDir('loadout-stamps-');
+  initRepo(top);
+  const root = join(top, 'catalogue');
+  mkdirSync(root);
+  for (const id of ['a-one', 'b-two', 'c-three', 'd-four']) writeLoadout(root, { id });
+  commitAll(top, 'four loadouts');
+  return { top, root };
 }
 
-/**
- * The stamp of `dir` as the build takes it while reading. The files were just written, so the
- * clock is set `RACY_MS` ahead for them to count as settled (the build reads the real clock).
- */
-async function stampOf(loadouts: string, takenAt = Date.now() + 2 * RACY_MS): Promise<FolderStamp | undefined> {
-  const collector = stampCollector(takenAt);
-  await readLoadoutSource(loadouts, 'demo', undefined, collector.observe);
-  return collector.stamp();
-}
+describe('folder stamps: git tree ids (build change detection)', () => {
+  it('are the tree ids at HEAD of the clean folders, and no stamp for a folder changed in any way', async () => {
+    const { top, root } = repository();
+    const loadouts = join(root, 'loadouts');
+    const repo = await openRepository(loadouts);
+    const clean = await readFolderStamps(repo);
+    expect([...clean.keys()].sort()).toEqual(['a-one', 'b-two', 'c-three', 'd-four']);
+    for (const [id, stamp] of clean) expect(stamp.tree).toBe(git(top, ['rev-parse', `HEAD:catalogue/loadouts/${id}`]).trim());
 
-describe('folder stamps (build change detection)', () => {
-  it('covers the folder, its subfolders and its files, and holds while nothing changes', async () => {
-    const { loadouts, dir } = folder();
-    const stamp = await stampOf(loadouts);
-    expect(stamp?.paths).toEqual(['', 'AGENTS.md', 'loadout.yaml', 'skills', 'skills/one', 'skills/one/SKILL.md', 'skills/one/references', 'skills/one/references/guide.md']);
-    expect(stamp === undefined ? false : stampHolds(dir, stamp)).toBe(true);
+    writeFileSync(join(loadouts, 'a-one/AGENTS.md'), '# changed\n'); // modified
+    mkdirSync(join(loadouts, 'b-two/deep/er'), { recursive: true });
+    writeFileSync(join(loadouts, 'b-two/deep/er/new.md'), 'new\n'); // untracked, deep down
+    git(top, ['mv', 'catalogue/loadouts/c-three/CLAUDE.md', 'catalogue/loadouts/c-three/CLAUDE2.md']); // renamed in the index
+    const changed = await readFolderStamps(await openRepository(loadouts));
+    expect([...changed.keys()]).toEqual(['d-four']);
+    expect([...(await readDirtyFolders(repo as NonNullable<typeof repo>))].sort()).toEqual(['a-one', 'b-two', 'c-three']);
+    expect(await readFolderStamps(undefined)).toEqual(new Map());
   });
 
-  const changes: [string, (dir: string) => void][] = [
-    ['a file rewritten with bytes of the same size', (dir) => writeFileSync(join(dir, 'skills/one/references/guide.md'), 'xyz\n')],
-    ['a file added deep down', (dir) => writeFileSync(join(dir, 'skills/one/references/more.md'), 'more\n')],
-    ['a file removed', (dir) => rmSync(join(dir, 'AGENTS.md'))],
-    ['a file renamed', (dir) => renameSync(join(dir, 'AGENTS.md'), join(dir, 'README.md'))],
-    ['a file made executable', (dir) => chmodSync(join(dir, 'AGENTS.md'), 0o755)],
-    ['a folder added', (dir) => mkdirSync(join(dir, 'rules'))],
-    ['the manifest rewritten', (dir) => writeFileSync(join(dir, 'loadout.yaml'), 'id: demo\nversion: 2.0.0\n')],
-  ];
-  for (const [name, change] of changes) {
-    it(`no longer holds after ${name}`, async () => {
-      const { loadouts, dir } = folder();
-      const stamp = await stampOf(loadouts);
-      if (stamp === undefined) throw new Error('no stamp');
-      change(dir);
-      expect(stampHolds(dir, stamp)).toBe(false);
-    });
-  }
+  it('let a fresh clone in another folder, with the previous tree restored, rebuild only the loadout that changed', async () => {
+    const { top, root } = repository();
+    const out = join(root, 'dist');
+    const now = new Date('2026-03-02T00:00:00Z');
+    expect((await buildCatalogue({ root, out, baseUrl: BASE, now })).read).toHaveLength(4);
 
-  it('no longer holds when the folder is gone', async () => {
-    const { loadouts, dir } = folder();
-    const stamp = await stampOf(loadouts);
-    rmSync(dir, { recursive: true });
-    expect(stamp === undefined ? true : stampHolds(dir, stamp)).toBe(false);
-  });
+    // CI: a fresh clone elsewhere, the tree and its trees folder restored beside `dist` (actions/cache).
+    const clone = join(makeTempDir('loadout-clone-'), 'checkout');
+    git(top, ['clone', '-q', top, clone]);
+    const cloneRoot = join(clone, 'catalogue');
+    const cloneOut = join(cloneRoot, 'dist');
+    cpSync(treesFolderOf(out), treesFolderOf(cloneOut), { recursive: true, verbatimSymlinks: true });
+    cpSync(out, cloneOut, { verbatimSymlinks: true });
+    writeLoadout(cloneRoot, { id: 'c-three', version: '1.1.0' });
+    commitAll(clone, 'c-three 1.1.0');
+    const result = await buildCatalogue({ root: cloneRoot, out: cloneOut, baseUrl: BASE, now });
+    expect(result.read).toEqual(['c-three']);
+    expect(result.reused.sort()).toEqual(['a-one', 'b-two', 'd-four']);
 
-  it('gives no stamp for a folder that changed less than RACY_MS before it was read (git racy-git rule)', async () => {
-    const { loadouts } = folder();
-    expect(await stampOf(loadouts, Date.now())).toBeUndefined();
-    expect(await stampOf(loadouts, Date.now() + RACY_MS + 1000)).toBeDefined();
-  });
+    // The same tree as a clean build of the clone.
+    const clean = join(cloneRoot, 'clean');
+    await buildCatalogue({ root: cloneRoot, out: clean, baseUrl: BASE, now, clean: true });
+    expect(differingFiles(cloneOut, clean)).toEqual([]);
+    rmSync(clean, { recursive: true, force: true });
+    // Moving the checkout keeps the cache too (relative paths only in the fingerprint).
+    const moved = join(makeTempDir('loadout-moved-'), 'elsewhere');
+    renameSync(clone, moved);
+    expect((await buildCatalogue({ root: join(moved, 'catalogue'), out: join(moved, 'catalogue', 'dist'), baseUrl: BASE, now })).read).toEqual([]);
+  }, 180_000);
 });

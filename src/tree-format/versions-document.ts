@@ -4,15 +4,15 @@
  * path it reads or writes, so each is checked here, at the boundary, before it is used
  * (hardening issue 9, defect 13): versions match MAJOR.MINOR.PATCH, file paths follow the
  * `files[].path` rule (DESIGN.md section 3), roles are known, skill and agent names are
- * slugs, hashes are sha256, `install_to` maps agents to a path or null, and `changes` (the
+ * slugs, hashes are sha256, sizes are whole numbers, `install_to` maps agents to a path or null, and `changes` (the
  * changelog, optional in catalogues built before it existed) is an array of strings. Install
  * targets are checked again, as targets, in `target-rules.ts`; changes are printed only after
  * their control characters are made visible (`cli/terminal-text.ts`).
  */
-import type { VersionsDocument } from '../../tree/render/loadout-output.js';
-import { LoadoutError } from '../../catalogue/errors.js';
-import { describePathProblem } from '../../catalogue/file-path.js';
-import { ROLES, SLUG_PATTERN, VERSION_PATTERN } from '../../catalogue/vocabulary.js';
+import type { VersionsDocument } from './versions.js';
+import { LoadoutError } from '../catalogue/errors.js';
+import { describePathProblem } from '../catalogue/file-path.js';
+import { ROLES, SLUG_PATTERN, VERSION_PATTERN } from '../catalogue/vocabulary.js';
 
 const SHA256 = /^[0-9a-f]{64}$/u;
 
@@ -26,13 +26,15 @@ const show = (value: unknown): string => {
 function fileProblems(file: unknown): string[] {
   if (!isObject(file)) return [`is ${show(file)} (expected an object)`];
   const problems: string[] = [];
-  const { path, role, agent, skill, sha256, install_to: installTo } = file;
+  const { path, role, agent, skill, sha256, bytes, install_to: installTo } = file;
   const pathProblem = typeof path === 'string' ? describePathProblem(path) : 'is not a string (expected a path relative to the loadout folder)';
   if (pathProblem !== undefined) problems.push(`path ${pathProblem}`);
   if (role !== null && !(ROLES as readonly unknown[]).includes(role)) problems.push(`role is ${show(role)} (expected one of ${ROLES.join(', ')}, or null)`);
   if (agent !== null && !(typeof agent === 'string' && SLUG_PATTERN.test(agent))) problems.push(`agent is ${show(agent)} (expected an agent id or null)`);
   if (skill !== null && !(typeof skill === 'string' && SLUG_PATTERN.test(skill))) problems.push(`skill is ${show(skill)} (expected a skill name, a lowercase slug, or null)`);
   if (!(typeof sha256 === 'string' && SHA256.test(sha256))) problems.push(`sha256 is ${show(sha256)} (expected 64 lowercase hex digits)`);
+  // The size the installer caps the file's download at; absent in no catalogue the build writes, tolerated for hand-made ones.
+  if (bytes !== undefined && !(typeof bytes === 'number' && Number.isSafeInteger(bytes) && bytes >= 0)) problems.push(`bytes is ${show(bytes)} (expected the file's size, a whole number of bytes)`);
   if (installTo !== undefined) {
     if (!isObject(installTo)) problems.push(`install_to is ${show(installTo)} (expected an object of agent: path or null)`);
     else for (const [to, target] of Object.entries(installTo)) if (target !== null && typeof target !== 'string') problems.push(`install_to.${to} is ${show(target)} (expected a path or null)`);

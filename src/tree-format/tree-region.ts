@@ -12,7 +12,8 @@
  */
 import { existsSync, realpathSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, sep } from 'node:path';
-import { STORE_FOLDER } from './store.js';
+/** The folder of a trees folder that holds the store of loadout entries (store.ts writes it). */
+export const STORE_FOLDER = 'store';
 
 /** A trees folder's name: `.<out>.trees` (output.ts). */
 const TREES_FOLDER = /^\..+\.trees$/u;

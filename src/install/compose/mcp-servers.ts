@@ -9,7 +9,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Role } from '../../catalogue/vocabulary.js';
-import type { McpServerConfig } from './mcp-config.js';
+import type { McpServerConfig } from '../project/mcp-config.js';
 
 /** True when a file of `role` at `target` is merged rather than written whole: MCP configuration into a JSON file. */
 export function isMergedTarget(role: Role, target: string): boolean {

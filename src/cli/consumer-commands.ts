@@ -1,0 +1,117 @@
+/**
+ * The consumer commands (`search`, `install`, `outdated`, `update`, `uninstall`, `status`),
+ * declared once for the two programs that carry them: the repository's full `loadout`
+ * (`main.ts`) and the consumer package's (`consumer-main.ts`). Each command's module is
+ * imported when it runs, so declaring them loads nothing but commander.
+ */
+import { type Command } from 'commander';
+import { LoadoutError } from '../catalogue/errors.js';
+import { PUBLISHED_AGENTS } from '../catalogue/vocabulary.js';
+import type { Write } from './report.js';
+
+/** The exit code the command that ran sets. */
+export interface CommandContext {
+  code: number;
+}
+
+/** Declares the consumer commands on `program`; their actions write to `out` and `err` and set `ctx.code`. */
+export function declareConsumerCommands(program: Command, ctx: CommandContext, out: Write, err: Write): void {
+  program
+    .command('search')
+    .description('ranked search over the built catalogue, as GET /api/v1/search')
+    .argument('[query...]', 'words to search for (none: list every loadout)')
+    .option('--agent <agent>', 'only loadouts that support this agent')
+    .option('--tags <tags>', 'comma-separated stacks and categories that a loadout must all have')
+    .option('--category <category>', 'only loadouts in this category')
+    .option('--verified <bool>', 'true or false')
+    .option('--has <kind>', 'skills, mcp or rules')
+    .option('--max-always-tokens <n>', 'only loadouts adding at most n tokens at every session start (for --agent, else for every agent they support)')
+    .option('--limit <n>', 'results to show, 1 to 50 (default 20)')
+    .option('--offset <n>', 'results to skip (default 0)')
+    .option('--out <dir>', 'built tree to search', 'dist')
+    .option('--json', 'print the GET /api/v1/search response as JSON')
+    .action(async (words: string[], opts: { agent?: string; tags?: string; category?: string; verified?: string; has?: string; maxAlwaysTokens?: string; limit?: string; offset?: string; out: string; json?: boolean }) => {
+      const { searchCommand } = await import('./commands/search.js');
+      const { json, maxAlwaysTokens, ...flags } = opts;
+      ctx.code = await searchCommand({ ...flags, ...(maxAlwaysTokens === undefined ? {} : { max_always_tokens: maxAlwaysTokens }), q: words.join(' '), json: json === true }, out);
+    });
+
+  program
+    .command('install')
+    .description('install a loadout into a project (or --global, your home folder) for one or more agents, and record it in the lock')
+    .argument('<id>', 'loadout id')
+    .option('--agent <agents>', `required: agents separated by commas (${PUBLISHED_AGENTS.join(', ')}), or "detected"`)
+    .option('--dir <dir>', 'project folder', '.')
+    .option('--global', 'install into your home folder (~/.claude, ~/.codex, …), locked in ~/.config/loadout/lock.json')
+    .option('--version <version>', 'version to install (default: latest)')
+    .option('--from <url-or-dir>', 'catalogue base URL, or a built tree', 'dist')
+    .option('--frozen', 'install exactly the version recorded in the lock')
+    .option('--dry-run', 'show what would be written and its context cost; write nothing')
+    .option('--force', 'overwrite files you changed since they were installed')
+    .option('--json', 'print the outcomes (one per agent) as JSON')
+    .action(async (id: string, opts: { agent?: string; dir: string; global?: boolean; version?: string; from: string; frozen?: boolean; dryRun?: boolean; force?: boolean; json?: boolean }) => {
+      if (opts.agent === undefined) throw new LoadoutError('usage', "required option '--agent <agents>' not specified", { hint: `Name the agents: --agent ${PUBLISHED_AGENTS.join(',')}, or --agent detected.` });
+      const { installCommand } = await import('./commands/install.js');
+      ctx.code = await installCommand(
+        { id, agent: opts.agent, dir: opts.dir, global: opts.global === true, from: opts.from, frozen: opts.frozen === true, dryRun: opts.dryRun === true, force: opts.force === true, json: opts.json === true, ...(opts.version === undefined ? {} : { version: opts.version }) },
+        out,
+        err,
+      );
+    });
+
+  program
+    .command('outdated')
+    .description('list installed loadouts with their latest version and local changes; exit 1 when one is outdated')
+    .option('--dir <dir>', 'project folder', '.')
+    .option('--global', 'the installs in your home folder')
+    .option('--from <url-or-dir>', "read every catalogue here instead of each install's source")
+    .option('--json', 'print [{id, agent, installed, latest, outdated, changed, source}] as JSON')
+    .action(async (opts: { dir: string; global?: boolean; from?: string; json?: boolean }) => {
+      const { outdatedCommand } = await import('./commands/outdated.js');
+      ctx.code = await outdatedCommand({ dir: opts.dir, global: opts.global === true, json: opts.json === true, ...(opts.from === undefined ? {} : { from: opts.from }) }, out, err);
+    });
+
+  program
+    .command('update')
+    .description('move installs to the latest version (or --to), showing the changelog, a diff per file and the context cost first')
+    .argument('[id...]', 'loadout ids (default: every install in the lock)')
+    .option('--agent <agent>', 'only the installs for this agent')
+    .option('--to <version>', 'version to move to (default: latest)')
+    .option('--from <url-or-dir>', "read every catalogue here instead of each install's source")
+    .option('--dir <dir>', 'project folder', '.')
+    .option('--global', 'the installs in your home folder')
+    .option('--dry-run', 'show the changes; write nothing')
+    .option('--force', 'overwrite files you changed since they were installed')
+    .option('--json', 'print {updates, current, written} as JSON')
+    .action(async (ids: string[], opts: { agent?: string; to?: string; from?: string; dir: string; global?: boolean; dryRun?: boolean; force?: boolean; json?: boolean }) => {
+      const { updateCommand } = await import('./commands/update.js');
+      const { agent, to, from } = opts;
+      ctx.code = await updateCommand({ ids, dir: opts.dir, global: opts.global === true, dryRun: opts.dryRun === true, force: opts.force === true, json: opts.json === true, ...(agent === undefined ? {} : { agent }), ...(to === undefined ? {} : { to }), ...(from === undefined ? {} : { from }) }, out, err);
+    });
+
+  program
+    .command('uninstall')
+    .description('remove an installed loadout: its unchanged files, its MCP servers, the folders it created when left empty')
+    .argument('<id>', 'loadout id')
+    .option('--agent <agent>', 'only the install for this agent (default: every agent)')
+    .option('--dir <dir>', 'project folder', '.')
+    .option('--global', 'the install in your home folder')
+    .option('--dry-run', 'show what would be removed; remove nothing')
+    .option('--force', 'also act on files installed outside the agent\'s own locations (changed files are still kept)')
+    .option('--json', 'print {removed, files_removed, reverted, kept, folders_removed, uninstalled} as JSON')
+    .action(async (id: string, opts: { agent?: string; dir: string; global?: boolean; dryRun?: boolean; force?: boolean; json?: boolean }) => {
+      const { uninstallCommand } = await import('./commands/uninstall.js');
+      ctx.code = await uninstallCommand({ id, dir: opts.dir, global: opts.global === true, dryRun: opts.dryRun === true, force: opts.force === true, json: opts.json === true, ...(opts.agent === undefined ? {} : { agent: opts.agent }) }, out, err);
+    });
+
+  program
+    .command('status')
+    .description('the drift check: each installed file ok, changed or missing, and untracked files; exit 1 on changed or missing')
+    .option('--dir <dir>', 'project folder', '.')
+    .option('--global', 'the installs in your home folder')
+    .option('--json', 'print {scope, lock, files, untracked, ok} as JSON')
+    .action(async (opts: { dir: string; global?: boolean; json?: boolean }) => {
+      const { statusCommand } = await import('./commands/status.js');
+      ctx.code = await statusCommand({ dir: opts.dir, global: opts.global === true, json: opts.json === true }, out);
+    });
+}

@@ -1,0 +1,79 @@
+/**
+ * The consumer commands' error catalogue (`install`, `update`, `uninstall`, `status`,
+ * `outdated`, `search`): one entry per failure a script may want to tell apart, each with a
+ * permanent name, a title, and a hint that says what to do, in the manner of Astro's error
+ * reference (docs.astro.build/en/reference/error-reference/). The message, which says what
+ * happened and where, is given where the error is thrown.
+ *
+ * A name is permanent: scripts match on it (`loadout install --json` prints
+ * `{"error": {"code", "name", "message", "hint"}}`), so an entry is never renamed nor reused;
+ * a new failure gets a new entry. `code` is the coarse class the exit code follows
+ * (`catalogue/errors.ts`).
+ */
+import { LoadoutError, type LoadoutErrorCode } from '../catalogue/errors.js';
+
+/** One entry of the catalogue. */
+export interface ConsumerErrorEntry {
+  /** The coarse class (`LoadoutError.code`); `usage` exits 2, the others 1. */
+  code: LoadoutErrorCode;
+  /** One line naming the failure, for a reference page. */
+  title: string;
+  /** What to do about it. */
+  hint: string;
+}
+
+/** The catalogue, by permanent name. */
+export const CONSUMER_ERRORS = {
+  /** A file's bytes differ from the sha256 its versions document publishes (DESIGN.md section 8). */
+  HashMismatch: { code: 'invalid_content', title: 'A file does not match its published hash', hint: 'The catalogue or a proxy changed the file; do not install it. Report it to the catalogue\'s maintainers.' },
+  /** A target the installer will not write: outside the agent's locations, through a link, or an agent's settings file. */
+  UnsafeTarget: { code: 'invalid_content', title: 'An install target is not safe to write', hint: 'The catalogue, the lock or the project is not safe to install into; nothing was written.' },
+  /** A file in the project has changes of yours that the install would overwrite. */
+  Conflict: { code: 'invalid_content', title: 'A file in the project has changes of yours', hint: 'Keep your changes elsewhere, or pass --force to overwrite them.' },
+  /** The catalogue's server could not be reached, or answered an error. */
+  CatalogueUnreachable: { code: 'io', title: 'The catalogue cannot be reached', hint: 'Check --from (a base URL such as https://loadouts.example, or a built tree\'s folder) and your network.' },
+  /** A response was larger than the versions document declares, or than a document may be. */
+  ResponseTooLarge: { code: 'invalid_content', title: 'The catalogue sent more bytes than it declared', hint: 'The catalogue is broken or hostile; nothing was installed.' },
+  /** The catalogue has no loadout of this id. */
+  UnknownLoadout: { code: 'not_found', title: 'The catalogue has no such loadout', hint: 'Check the id: `loadout search <words> --from <catalogue>` lists what there is.' },
+  /** The catalogue has the loadout but not the version asked for. */
+  UnknownVersion: { code: 'not_found', title: 'The loadout has no such version', hint: 'Pick one of the versions published, or leave --version out for the latest.' },
+  /** A document of the catalogue is not of its form, or an address would leave the catalogue. */
+  InvalidCatalogue: { code: 'invalid_content', title: 'The catalogue is broken or was tampered with', hint: 'Nothing was installed. Report it to the catalogue\'s maintainers.' },
+  /** `--from` is neither a URL with a scheme nor a folder holding a built tree. */
+  BadSource: { code: 'usage', title: '--from names no catalogue', hint: 'Pass a base URL with its scheme (http://127.0.0.1:8787) or the folder of a built tree (dist).' },
+  /** Reserved for signing: the snapshot's signature does not verify. */
+  BadSignature: { code: 'invalid_content', title: 'The catalogue\'s signature does not verify', hint: 'The catalogue was changed after it was signed; nothing was installed.' },
+  /** Reserved for signing: the snapshot is signed by a key the lock does not know. */
+  UnknownKey: { code: 'invalid_content', title: 'The catalogue is signed by an unknown key', hint: 'If the catalogue rotated its key, check with its maintainers, then pass --trust-key.' },
+  /** Reserved for signing: the snapshot is older than one already seen. */
+  Rollback: { code: 'invalid_content', title: 'The catalogue went back to an older snapshot', hint: 'A mirror or proxy may serve stale content; nothing was installed.' },
+  /** Reserved for signing: the snapshot's expiry has passed. */
+  Expired: { code: 'invalid_content', title: 'The catalogue\'s signed snapshot has expired', hint: 'The catalogue has not been rebuilt in time; ask its maintainers.' },
+} as const satisfies Record<string, ConsumerErrorEntry>;
+
+/** A permanent name of the catalogue. */
+export type ConsumerErrorName = keyof typeof CONSUMER_ERRORS;
+
+/** A `LoadoutError` from the catalogue: `name` is its permanent name, `title` its entry's. */
+export class ConsumerError extends LoadoutError {
+  override readonly name: ConsumerErrorName;
+  readonly title: string;
+
+  constructor(name: ConsumerErrorName, message: string, options: { hint?: string; cause?: unknown } = {}) {
+    const entry: ConsumerErrorEntry = CONSUMER_ERRORS[name];
+    super(entry.code, message, { hint: options.hint ?? entry.hint, ...(options.cause === undefined ? {} : { cause: options.cause }) });
+    this.name = name;
+    this.title = entry.title;
+  }
+}
+
+/**
+ * The JSON form of any error a command ends with: `{error: {code, name, message, hint}}`.
+ * A catalogue error gives its permanent name; another `LoadoutError` `LoadoutError`; a bug
+ * `InternalError` (code `internal`). `hint` is null when there is none.
+ */
+export function errorJson(error: unknown): { error: { code: string; name: string; message: string; hint: string | null } } {
+  if (error instanceof LoadoutError) return { error: { code: error.code, name: error.name, message: error.message, hint: error.hint ?? null } };
+  return { error: { code: 'internal', name: 'InternalError', message: `internal error (a bug, please report it): ${(error as Error).message ?? String(error)}`, hint: null } };
+}

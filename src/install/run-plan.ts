@@ -1,0 +1,134 @@
+/**
+ * Running the plan of `compose/plan.ts` against a project (or the home folder): reads the
+ * current bytes the plan needs, plans, and (unless the plan has conflicts or it is a dry run)
+ * writes the backups, the files and the lock together (`transaction.ts`), removes the lock when
+ * it records nothing, and removes the created folders left empty. Shared by install, update and
+ * uninstall.
+ */
+import { readFile, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { LoadoutError } from '../catalogue/errors.js';
+import type { Agent } from '../catalogue/vocabulary.js';
+import { realProjectRoot } from '../layout/target-rules.js';
+import type { ContextCost } from '../layout/context-cost.js';
+import { measureComposed } from './compose/composed-cost.js';
+import { pathsToRead, planChanges, type BlockChange, type ChangePlan, type Operation, type TargetPlan, type WantedInstall } from './compose/plan.js';
+import { checkSize, type SizeWarning } from './compose/size-limits.js';
+import { isEmptyLock, type LockFile } from './project/lock.js';
+import type { InstallScope } from './project/scope.js';
+import { applyChanges, foldersToCreate } from './project/transaction.js';
+
+/** What {@link runPlan} needs. */
+export interface RunOptions {
+  scope: InstallScope;
+  operation: Operation;
+  before: LockFile;
+  wanted: readonly WantedInstall[];
+  removed: readonly { id: string; agent: Agent }[];
+  force: boolean;
+  dryRun: boolean;
+}
+
+/** What {@link runPlan} did. */
+export interface RunResult {
+  plan: ChangePlan;
+  /** True when the files and the lock were written. */
+  written: boolean;
+  /** The backup folder of this run, relative to the root, when something was copied there. */
+  backupDir?: string;
+  /** Folders removed because they were left empty. */
+  pruned: string[];
+  /** True when the lock file was removed (it records nothing). */
+  lockRemoved: boolean;
+}
+
+/** The bytes of `target` under `root`, or undefined when there is no file. @throws LoadoutError `io` */
+export async function readTarget(root: string, target: string): Promise<Uint8Array | undefined> {
+  return readFile(join(root, ...target.split('/'))).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === 'ENOENT' || error.code === 'ENOTDIR' || error.code === 'EISDIR') return undefined;
+    throw new LoadoutError('io', `cannot read ${target}: ${error.message}`, { cause: error });
+  });
+}
+
+/** A backup folder for this run that does not exist yet: `<backupRoot>/<UTC time, colons as dashes>[-n]`. */
+async function freshBackupDir(root: string, backupRoot: string): Promise<string> {
+  const stamp = new Date().toISOString().replaceAll(':', '-');
+  for (let n = 0; ; n++) {
+    const dir = `${backupRoot}/${stamp}${n === 0 ? '' : `-${n}`}`;
+    const exists = await stat(join(root, ...dir.split('/'))).then(
+      () => true,
+      () => false,
+    );
+    if (!exists) return dir;
+  }
+}
+
+/**
+ * Plans and, unless there are conflicts or `dryRun`, applies.
+ * @throws LoadoutError from {@link planChanges} and `applyChanges` (`invalid_content`, `io`)
+ */
+export async function runPlan(options: RunOptions): Promise<RunResult> {
+  const { scope, before } = options;
+  const root = await realProjectRoot(scope.root);
+  const backupDir = await freshBackupDir(root, scope.backupRoot);
+  const current = new Map<string, Uint8Array | undefined>();
+  for (const path of pathsToRead(before, options.wanted, options.removed)) current.set(path, await readTarget(root, path));
+  const plan = planChanges({ operation: options.operation, before, wanted: options.wanted, removed: options.removed, current, force: options.force, backupDir });
+  const result: RunResult = { plan, written: false, pruned: [], lockRemoved: false };
+  if (plan.conflicts.length > 0 || options.dryRun) return result;
+
+  const backups = plan.changes.some((c) => 'bytes' in c && c.target.startsWith(`${backupDir}/`));
+  // The folders the writes create are the installs' (backups aside: they stay the user's).
+  const writes = plan.changes.filter((c) => 'bytes' in c && !c.target.startsWith(`${scope.backupRoot}/`)).map((c) => c.target);
+  const folders = [...(await foldersToCreate(root, [...writes, scope.lockPath])).entries()].flatMap(([target, list]) => (target === scope.lockPath && isEmptyLock(plan.lock) ? [] : list));
+  // The lock's own folders are needed while there is a lock (the plan knows only the installs' targets).
+  const segments = scope.lockPath.split('/').slice(0, -1);
+  const lockFolders = segments.map((_s, i) => segments.slice(0, i + 1).join('/'));
+  const kept = (before.created ?? []).filter((p) => lockFolders.includes(p));
+  const created = [...new Set([...(plan.lock.created ?? []), ...folders, ...kept])].sort();
+  const lock = { ...plan.lock, created };
+  const empty = isEmptyLock(lock);
+  const prune = plan.prune.filter((p) => !lockFolders.includes(p));
+  // With the lock gone nothing records the created folders: those of the lock file go too when empty.
+  if (empty) prune.push(...created);
+  const applied = await applyChanges(root, plan.changes, empty ? null : lock, scope.lockPath, prune);
+  return { plan: { ...plan, lock }, written: true, pruned: applied.pruned, lockRemoved: empty, ...(backups ? { backupDir } : {}) };
+}
+
+/** A shared file's change, as install and update report it (dry run included). */
+export interface ComposedFile {
+  target: string;
+  kind: 'block' | 'servers';
+  action: TargetPlan['action'];
+  /** For Markdown: each loadout's block and how it changes. */
+  blocks?: BlockChange[];
+  /** The whole file after (text), for the dry run. */
+  text?: string;
+}
+
+/** What the installs of `agents` come to after the plan: the composed cost per agent, the shared files, the size limits passed. */
+export interface ComposedSummary {
+  context: Partial<Record<Agent, ContextCost>>;
+  files: ComposedFile[];
+  size_warnings: SizeWarning[];
+}
+
+/**
+ * Reads what every install of `agents` holds after `plan` (planned bytes first, then the disk)
+ * and measures it. @throws LoadoutError `io`
+ */
+export async function summarizeComposed(scope: InstallScope, plan: ChangePlan, agents: readonly Agent[]): Promise<ComposedSummary> {
+  const root = await realProjectRoot(scope.root);
+  const planned = new Map(plan.changes.map((c) => [c.target, 'bytes' in c ? c.bytes : undefined]));
+  const texts = new Map<string, string | undefined>();
+  const decoder = new TextDecoder();
+  for (const target of new Set(plan.lock.installs.filter((e) => agents.includes(e.agent)).flatMap((e) => e.files.map((f) => f.target)))) {
+    const bytes = planned.has(target) ? planned.get(target) : await readTarget(root, target);
+    texts.set(target, bytes === undefined ? undefined : decoder.decode(bytes));
+  }
+  const context = Object.fromEntries(agents.map((agent) => [agent, measureComposed(plan.lock, agent, (t) => texts.get(t))]));
+  const files: ComposedFile[] = plan.targets.flatMap((t) => (t.kind === 'file' ? [] : [{ target: t.target, kind: t.kind, action: t.action, ...(t.blocks === undefined ? {} : { blocks: t.blocks }), ...(t.after === undefined ? {} : { text: decoder.decode(t.after) }) }]));
+  const written = new Set(plan.targets.filter((t) => t.action === 'write').map((t) => t.target));
+  const size_warnings = agents.flatMap((agent) => [...texts].flatMap(([target, text]) => (written.has(target) && text !== undefined ? checkSize(agent, target, text) : [])));
+  return { context, files, size_warnings };
+}

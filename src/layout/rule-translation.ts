@@ -1,0 +1,145 @@
+/**
+ * Rules translated per agent: a loadout's rule file is written once, with the scoping keys of
+ * whichever agent its author knows, and each agent gets the same rule with the keys it reads
+ * and only those. A rule scoped for one agent is scoped for every agent that can scope rules.
+ *
+ * The scoping keys each agent reads in a rule file's YAML front matter (the vendors'
+ * documentation, checked 2026-11-25):
+ *
+ * | agent | file | keys |
+ * |---|---|---|
+ * | Cursor | `.cursor/rules/*.mdc` | `description`, `globs` (comma-separated string or list), `alwaysApply` (boolean): always, auto attached by `globs`, agent requested by `description`, else manual (cursor.com/docs/context/rules) |
+ * | Copilot | `.github/instructions/*.instructions.md` | `applyTo` (comma-separated globs; `**` for every file), `description`, `excludeAgent` (`code-review` or `coding-agent`); without `applyTo` the file is not applied automatically (docs.github.com, "Adding repository custom instructions", path-specific instructions; code.visualstudio.com/docs/copilot/customization/custom-instructions) |
+ * | Claude Code | `.claude/rules/*.md` | `paths` (a YAML list of globs); without `paths` the rule loads at every session start, with it only when Claude reads a matching file (code.claude.com/docs/en/memory, "Path-specific rules") |
+ * | Antigravity | `.agents/rules/*.md` | `trigger` (`always_on`, `glob`, `model_decision`, `manual`), `globs` (with `glob`), `description` (with `model_decision`) (antigravity.google/docs/rules-workflows) |
+ * | Codex | none | reads no rules folder (`.codex/rules` holds command-execution policy, developers.openai.com/codex/rules): rules are a manual step, unscoped |
+ * | Gemini CLI | none | has no rules folder (geminicli.com/docs/cli/gemini-md): a manual step imports the rule into GEMINI.md, where it applies to every file: unscoped |
+ *
+ * A rule's scope is read from any of those keys (the union of `paths`, `globs` and `applyTo`
+ * patterns) into one of four modes, then written in the agent's keys:
+ * - `always`: `alwaysApply: true`, `trigger: always_on`, a pattern that matches every file
+ *   (`**`, `**\/*`), or no scoping key at all (an unscoped rule applies everywhere);
+ * - `globs`: the patterns;
+ * - `description`: only a description (Cursor "agent requested", Antigravity `model_decision`);
+ *   Claude Code has no such mode, so there the rule is unscoped; Copilot gets no `applyTo`;
+ * - `manual`: `trigger: manual`, or `alwaysApply: false` with neither globs nor description;
+ *   Claude Code loads it always (it has no manual mode); Copilot gets no `applyTo`.
+ *
+ * Keys that scope no agent (any other front matter) are kept, after the agent's keys; the
+ * body is kept byte for byte. A file whose front matter does not parse is returned as it is
+ * (the `parse` check refuses such loadouts). Pure: text in, text out.
+ */
+import { stringify } from 'yaml';
+import { readFrontMatter } from '../catalogue/front-matter.js';
+import type { Agent, Role } from '../catalogue/vocabulary.js';
+
+/** Every front-matter key that scopes a rule for some agent (see the table above). */
+export const SCOPING_KEYS: readonly string[] = ['description', 'globs', 'alwaysApply', 'applyTo', 'excludeAgent', 'paths', 'trigger'];
+
+/** The scope of a rule, in no agent's keys. */
+export interface RuleScope {
+  mode: 'always' | 'globs' | 'description' | 'manual';
+  /** The patterns (mode `globs`), in the order first given, without duplicates. */
+  globs: string[];
+  description: string | undefined;
+  /** Copilot's `excludeAgent`, kept for Copilot only. */
+  excludeAgent: string | undefined;
+}
+
+const isText = (value: unknown): value is string => typeof value === 'string';
+
+/** Patterns from a `globs`, `applyTo` or `paths` value: a comma-separated string or a list of strings. */
+export function readPatterns(value: unknown): string[] {
+  const items = isText(value) ? value.split(',') : Array.isArray(value) ? value.filter(isText) : [];
+  return items.map((g) => g.trim()).filter((g) => g !== '');
+}
+
+/** True for a pattern that matches every file: `**`, `**\/*` (and `*` with `/**` variants). */
+const matchesEverything = (glob: string): boolean => ['**', '**/*', '/**', '/**/*'].includes(glob);
+
+/** Reads the scope of a rule from its front-matter mapping (any agent's keys). Pure. */
+export function readRuleScope(data: Record<string, unknown>): RuleScope {
+  const globs = [...new Set([...readPatterns(data['paths']), ...readPatterns(data['globs']), ...readPatterns(data['applyTo'])])];
+  const description = isText(data['description']) && data['description'].trim() !== '' ? data['description'] : undefined;
+  const excludeAgent = isText(data['excludeAgent']) ? data['excludeAgent'] : undefined;
+  const trigger = data['trigger'];
+  const base = { description, excludeAgent };
+  if (data['alwaysApply'] === true || trigger === 'always_on' || globs.some(matchesEverything)) return { ...base, mode: 'always', globs: [] };
+  if (trigger === 'manual') return { ...base, mode: 'manual', globs: [] };
+  if (globs.length > 0 && trigger !== 'model_decision') return { ...base, mode: 'globs', globs };
+  if (description !== undefined) return { ...base, mode: 'description', globs: [] };
+  const scoped = data['alwaysApply'] === false || isText(trigger);
+  return { ...base, mode: scoped ? 'manual' : 'always', globs: [] };
+}
+
+/** The front-matter keys `agent` reads for `scope`, in the order they are written. */
+export function scopingKeysFor(agent: Agent, scope: RuleScope): Record<string, unknown> {
+  const described = scope.description === undefined ? {} : { description: scope.description };
+  switch (agent) {
+    case 'cursor':
+      return { ...described, ...(scope.mode === 'globs' ? { globs: scope.globs.join(',') } : {}), alwaysApply: scope.mode === 'always' };
+    case 'copilot': {
+      const applyTo = scope.mode === 'always' ? '**' : scope.mode === 'globs' ? scope.globs.join(',') : undefined;
+      return { ...(applyTo === undefined ? {} : { applyTo }), ...described, ...(scope.excludeAgent === undefined ? {} : { excludeAgent: scope.excludeAgent }) };
+    }
+    case 'claude-code':
+      return scope.mode === 'globs' ? { paths: scope.globs } : {};
+    case 'antigravity-cli':
+      switch (scope.mode) {
+        case 'always':
+          return { trigger: 'always_on' };
+        case 'globs':
+          return { trigger: 'glob', globs: scope.globs.join(','), ...described };
+        case 'description':
+          return { trigger: 'model_decision', ...described };
+        case 'manual':
+          return { trigger: 'manual', ...described };
+      }
+      break;
+    case 'codex':
+    case 'gemini-cli':
+      return {};
+  }
+  return {};
+}
+
+/**
+ * The rule `text` as `agent` should read it: its front matter with `agent`'s scoping keys
+ * for the rule's scope and no other agent's, the other keys kept, the body unchanged. No
+ * front matter is written when no key is left. Pure; never throws.
+ */
+export function translateRule(text: string, agent: Agent): string {
+  const fm = readFrontMatter(text);
+  if (fm.errors.length > 0) return text;
+  const scope = readRuleScope(fm.data);
+  const others = Object.fromEntries(Object.entries(fm.data).filter(([key]) => !SCOPING_KEYS.includes(key)));
+  const data = { ...scopingKeysFor(agent, scope), ...others };
+  const body = fm.present ? fm.body : text;
+  if (Object.keys(data).length === 0) return fm.present ? body.replace(/^\r?\n/u, '') : body;
+  const yaml = stringify(data, { lineWidth: 0 });
+  return `---\n${yaml}---\n${fm.present ? body : `\n${body}`}`;
+}
+
+/** The text a file of `role` is installed with for `agent`: rules translated ({@link translateRule}), every other file as it is. */
+export function installedText(role: Role, agent: Agent, text: string): string {
+  return role === 'rules' ? translateRule(text, agent) : text;
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The bytes a file of `role` is installed with for `agent`: a rule's UTF-8 text translated
+ * ({@link translateRule}), anything else (or a rule that is not UTF-8) as it is. The installer
+ * checks `bytes` against the sha256 the version publishes before calling this.
+ */
+export function installedBytes(role: Role, agent: Agent, bytes: Uint8Array): Uint8Array {
+  if (role !== 'rules') return bytes;
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    return bytes;
+  }
+  const translated = translateRule(text, agent);
+  return translated === text ? bytes : new TextEncoder().encode(translated);
+}

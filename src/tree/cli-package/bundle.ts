@@ -1,0 +1,73 @@
+/**
+ * The consumer CLI's bundle: `src/cli/consumer-main.ts` and everything it imports, bundled by
+ * esbuild into one ES module with no dependencies (DESIGN.md section 2, distribution), the
+ * file `packages/cli/dist/loadout.mjs` that the consumer package's `bin` runs. The same
+ * source always gives the same bytes: no time, no absolute path, minified.
+ */
+import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The repository's root, from this module's place (`src/tree/cli-package/` or `lib/tree/cli-package/`). */
+export const REPOSITORY_ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+/** The consumer package's folder. */
+export const CLI_PACKAGE_DIR = join(REPOSITORY_ROOT, 'packages', 'cli');
+/** Where the package's bundle is written (git-ignored). */
+export const CLI_BUNDLE_PATH = join(CLI_PACKAGE_DIR, 'dist', 'loadout.mjs');
+
+/**
+ * The banner: the shebang of a `bin`, and `require` for the CommonJS modules in the bundle
+ * (commander calls `require('node:events')`, which an ES module bundle has no other way to do).
+ */
+const BANNER = "#!/usr/bin/env node\nimport { createRequire as __loadoutCreateRequire } from 'node:module';\nconst require = __loadoutCreateRequire(import.meta.url);";
+
+/** The consumer package's `package.json` fields this module reads. */
+export interface CliPackageJson {
+  name: string;
+  version: string;
+}
+
+/** Reads `packages/cli/package.json`. @throws the file system's error */
+export async function readCliPackageJson(): Promise<CliPackageJson & Record<string, unknown>> {
+  return JSON.parse(await readFile(join(CLI_PACKAGE_DIR, 'package.json'), 'utf8')) as CliPackageJson & Record<string, unknown>;
+}
+
+/**
+ * Bundles the consumer CLI with esbuild (a devDependency), with `metafile` so that callers can
+ * walk its import graph.
+ * @returns the bundle's text and esbuild's metafile; undefined when esbuild is not installed
+ *   (an install without devDependencies)
+ * @throws esbuild's error when the source does not bundle
+ */
+export async function bundleConsumerCli(version: string): Promise<{ text: string; inputs: string[]; externals: string[] } | undefined> {
+  let esbuild: typeof import('esbuild');
+  try {
+    esbuild = await import('esbuild');
+  } catch {
+    return undefined;
+  }
+  const result = await esbuild.build({
+    stdin: {
+      contents: "import { consumerMain } from './src/cli/consumer-main.ts';\nprocess.exitCode = await consumerMain(process.argv);\n",
+      resolveDir: REPOSITORY_ROOT,
+      sourcefile: 'consumer-entry.ts',
+      loader: 'ts',
+    },
+    absWorkingDir: REPOSITORY_ROOT,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    minify: true,
+    legalComments: 'none',
+    banner: { js: BANNER },
+    define: { LOADOUT_CLI_VERSION: JSON.stringify(version) },
+    metafile: true,
+    write: false,
+    logLevel: 'silent',
+  });
+  const text = result.outputFiles[0]?.text ?? '';
+  const externals = new Set<string>();
+  for (const input of Object.values(result.metafile.inputs)) for (const imp of input.imports) if (imp.external) externals.add(imp.path);
+  return { text, inputs: Object.keys(result.metafile.inputs), externals: [...externals].sort() };
+}

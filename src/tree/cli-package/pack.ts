@@ -1,0 +1,52 @@
+/**
+ * The consumer CLI's npm package as every built tree serves it, `cli/loadout-<version>.tgz`
+ * and `cli/loadout-latest.tgz` (DESIGN.md section 2, distribution): the `npm pack` format (a
+ * gzipped tar whose entries are below `package/`), made deterministic (fixed time, owner and
+ * modes, sorted entries, gzip without a name or time) so the same source gives the same
+ * bytes and `publish` uploads it once.
+ */
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { gzipSync } from 'node:zlib';
+import { bundleConsumerCli, CLI_BUNDLE_PATH, readCliPackageJson } from './bundle.js';
+import { writeTar, type TarFile } from './ustar.js';
+
+/** The packed consumer package. */
+export interface CliPackage {
+  name: string;
+  version: string;
+  /** The `.tgz` bytes. */
+  tarball: Buffer;
+  /** `sha512-<base64>` of the tarball, as npm's lock files write it (W3C Subresource Integrity). */
+  integrity: string;
+}
+
+/** The `package.json` packed: the package's own, without its build script (the tarball holds the built file). */
+function packedPackageJson(pkg: Record<string, unknown>): string {
+  const { scripts: _scripts, devDependencies: _dev, ...rest } = pkg;
+  return `${JSON.stringify(rest, null, 2)}\n`;
+}
+
+/** The deterministic `.tgz` of `files` (paths relative to the package). Pure. */
+export function packTarball(files: readonly TarFile[]): Buffer {
+  const sorted = [...files].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)).map((f) => ({ ...f, path: `package/${f.path}` }));
+  return gzipSync(writeTar(sorted), { level: 9 });
+}
+
+/**
+ * Packs the consumer package: bundles the CLI from source when esbuild is there (so the
+ * bundle is never stale), else takes `packages/cli/dist/loadout.mjs` as `npm run build` left it.
+ * @returns undefined when neither is available
+ * @throws esbuild's error when the source does not bundle; the file system's error
+ */
+export async function packConsumerCli(): Promise<CliPackage | undefined> {
+  const pkg = await readCliPackageJson();
+  const bundled = await bundleConsumerCli(pkg.version);
+  const text = bundled?.text ?? (await readFile(CLI_BUNDLE_PATH, 'utf8').catch(() => undefined));
+  if (text === undefined) return undefined;
+  const tarball = packTarball([
+    { path: 'package.json', data: Buffer.from(packedPackageJson(pkg)), mode: 0o644 },
+    { path: 'dist/loadout.mjs', data: Buffer.from(text), mode: 0o755 },
+  ]);
+  return { name: pkg.name, version: pkg.version, tarball, integrity: `sha512-${createHash('sha512').update(tarball).digest('base64')}` };
+}

@@ -1,0 +1,125 @@
+/**
+ * Signing a build (DESIGN.md "Signing"): with the maintainers' Ed25519 key, the build signs
+ * one snapshot (tree-format/signing/snapshot.ts) of every versions document and of the
+ * catalogue index, on the main thread, in the step that writes the catalogue documents. The
+ * versions documents stay content-keyed entries of the store that never change once written
+ * (store.ts): the expiry lives in the snapshot alone, so a new window re-signs one small file.
+ *
+ * A versions document's digest is read once from its entry in the store and kept by entry
+ * name in the tree's dot file {@link DIGESTS_FILE} (never published: tree-headers.ts
+ * `isPublishedPath`), so a rebuild hashes only the documents of the loadouts it wrote.
+ *
+ * The private key is read from the environment by {@link takeSigningSettings}, which removes
+ * it from the environment so that no worker thread or child process (git) started later
+ * inherits it; it is never written, logged, or quoted in an error.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { LoadoutError } from '../../catalogue/errors.js';
+import { readSigningKey, SigningKeyError, type SigningKey } from '../../tree-format/signing/keys.js';
+import { DEFAULT_EXPIRY_DAYS, makeSnapshot, ROTATION_PATH, signSnapshot, SNAPSHOT_PATH, versionsDocumentPath, type DocumentDigest } from '../../tree-format/signing/snapshot.js';
+import type { OutputTree } from '../write/tree-files.js';
+
+/** The environment variable holding the Ed25519 private key (PKCS#8 PEM). */
+export const SIGNING_KEY_ENV = 'LOADOUT_SIGNING_KEY';
+/** The environment variable holding the snapshot's validity in days (default 30). */
+export const SIGNING_EXPIRES_ENV = 'LOADOUT_SIGNING_EXPIRES_DAYS';
+/** The environment variable naming a file that holds a rotation statement (or a JSON array of them) to publish. */
+export const SIGNING_ROTATION_ENV = 'LOADOUT_SIGNING_ROTATION';
+
+/** The tree's dot file of versions documents' digests by store entry name. */
+export const DIGESTS_FILE = '.loadout-digests.json';
+
+/** How a build signs. */
+export interface SigningSettings {
+  key: SigningKey;
+  /** Validity of each snapshot, in days (may be fractional). */
+  expiresInDays: number;
+  /** A rotation statement (parsed JSON: one DSSE envelope or an array of them) to publish at {@link ROTATION_PATH}. */
+  rotation?: unknown;
+}
+
+/**
+ * Reads the signing settings from `env` and removes the key from it; undefined when
+ * {@link SIGNING_KEY_ENV} is unset or empty (the tree is then unsigned, as before).
+ * @throws LoadoutError `config` for a key that is not an Ed25519 PKCS#8 PEM key, a bad
+ *   number of days, or a rotation file that cannot be read or is not JSON (messages never
+ *   quote the key)
+ */
+export function takeSigningSettings(env: NodeJS.ProcessEnv): SigningSettings | undefined {
+  const pem = env[SIGNING_KEY_ENV];
+  delete env[SIGNING_KEY_ENV];
+  if (pem === undefined || pem.trim() === '') return undefined;
+  let key: SigningKey;
+  try {
+    key = readSigningKey(pem);
+  } catch (error) {
+    if (error instanceof SigningKeyError) throw new LoadoutError('config', `${SIGNING_KEY_ENV}: ${error.message}`, { hint: 'Make one with `openssl genpkey -algorithm ed25519` (docs/signing.md).' });
+    throw error;
+  }
+  const days = env[SIGNING_EXPIRES_ENV] === undefined || env[SIGNING_EXPIRES_ENV] === '' ? DEFAULT_EXPIRY_DAYS : Number(env[SIGNING_EXPIRES_ENV]);
+  if (!Number.isFinite(days) || days <= 0 || days > 366) throw new LoadoutError('config', `${SIGNING_EXPIRES_ENV}: expected a number of days above 0 and at most 366, got ${JSON.stringify(env[SIGNING_EXPIRES_ENV])}`);
+  const rotationFile = env[SIGNING_ROTATION_ENV];
+  if (rotationFile === undefined || rotationFile === '') return { key, expiresInDays: days };
+  let rotation: unknown;
+  try {
+    rotation = JSON.parse(readFileSync(rotationFile, 'utf8'));
+  } catch (cause) {
+    throw new LoadoutError('config', `${SIGNING_ROTATION_ENV}: cannot read ${rotationFile} as JSON (${(cause as Error).message}; expected a rotation statement, docs/signing.md)`, { cause });
+  }
+  return { key, expiresInDays: days, rotation };
+}
+
+/**
+ * The digests of the versions documents of `loadouts` (id → store entry name), by tree path:
+ * from `previousDigests` (the live tree's {@link DIGESTS_FILE}) for entries already hashed,
+ * else read from the entry in `storeDir`. Returns them with the digests by entry name to keep.
+ * @throws the file system's error when an entry's versions document cannot be read
+ */
+export function digestVersionsDocuments(storeDir: string, liveTree: string | undefined, loadouts: ReadonlyMap<string, string>): { byPath: Map<string, DocumentDigest>; byEntry: Record<string, [string, number]> } {
+  const previous = readDigests(liveTree);
+  const byPath = new Map<string, DocumentDigest>();
+  const byEntry: Record<string, [string, number]> = {};
+  for (const [id, name] of loadouts) {
+    let kept = previous[name];
+    if (kept === undefined) {
+      const bytes = readFileSync(join(storeDir, 'api/loadouts', name, 'versions.json'));
+      kept = [createHash('sha256').update(bytes).digest('hex'), bytes.byteLength];
+    }
+    byEntry[name] = kept;
+    byPath.set(versionsDocumentPath(id), { sha256: kept[0], bytes: kept[1] });
+  }
+  return { byPath, byEntry };
+}
+
+function readDigests(tree: string | undefined): Record<string, [string, number]> {
+  if (tree === undefined) return {};
+  try {
+    const value = JSON.parse(readFileSync(join(tree, DIGESTS_FILE), 'utf8')) as unknown;
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) return {};
+    const kept: Record<string, [string, number]> = {};
+    for (const [name, d] of Object.entries(value)) if (Array.isArray(d) && typeof d[0] === 'string' && /^[0-9a-f]{64}$/u.test(d[0]) && Number.isSafeInteger(d[1])) kept[name] = [d[0], d[1] as number];
+    return kept;
+  } catch {
+    return {};
+  }
+}
+
+/** The digest of `text` as written (UTF-8). */
+export function digestText(text: string): DocumentDigest {
+  const bytes = Buffer.from(text, 'utf8');
+  return { sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.byteLength };
+}
+
+/**
+ * Writes the signed snapshot of `documents` (tree path → digest) made at `now` into `tree`
+ * at {@link SNAPSHOT_PATH}, the rotation statement at {@link ROTATION_PATH} when there is one,
+ * and the digests to keep for the next build.
+ */
+export async function writeSignedSnapshot(tree: OutputTree, input: { base: string; settings: SigningSettings; documents: ReadonlyMap<string, DocumentDigest>; byEntry: Record<string, [string, number]>; now: Date }): Promise<void> {
+  const snapshot = makeSnapshot({ generatedAt: input.now, expiresInDays: input.settings.expiresInDays, baseUrl: input.base, documents: input.documents });
+  await tree.writeJson(SNAPSHOT_PATH, signSnapshot(snapshot, input.settings.key));
+  if (input.settings.rotation !== undefined) await tree.writeJson(ROTATION_PATH, input.settings.rotation);
+  await tree.write(DIGESTS_FILE, JSON.stringify(input.byEntry));
+}

@@ -1,0 +1,257 @@
+/**
+ * The install invariants, by property (fast-check): random sequences of install, update and
+ * uninstall (with and without --force) of three loadouts for three agents, interleaved with the
+ * user's edits inside and outside the blocks of shared files, of owned whole files, of the
+ * shared MCP configuration, and with files the user creates at install targets. After every
+ * step:
+ * 1. no byte of the user's is lost: every edit (a unique `user-edit-<n>` token) is in the
+ *    project, or in a backup folder a command named;
+ * 2. `status` reports exactly the user's edits: a part is `changed` if and only if it holds a
+ *    token, and nothing is `missing`;
+ * 3. uninstalling everything (on a copy) gives back the starting project: its files with the
+ *    user's own edits only, no folder the installs made, no lock.
+ *
+ * Runs 300 sequences by default; `LOADOUT_PROPERTY_RUNS=N` runs N. A failure prints fast-check's
+ * seed and path (`LOADOUT_PROPERTY_SEED` and `LOADOUT_PROPERTY_PATH` replay it) and the
+ * sequence as commands.
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Agent } from '../../src/catalogue/vocabulary.js';
+import { installLoadouts } from '../../src/install/install.js';
+import { readLock } from '../../src/install/project/lock.js';
+import { projectScope } from '../../src/install/project/scope.js';
+import { readStatus } from '../../src/install/status.js';
+import { uninstallLoadout } from '../../src/install/uninstall.js';
+import { updateLoadouts } from '../../src/install/update.js';
+import { findBlock, parseBlocks } from '../../src/install/compose/markdown-blocks.js';
+import { buildComposeCatalogue, IDS, VERSIONS } from './compose-fixture.js';
+
+const AGENTS: readonly Agent[] = ['claude-code', 'cursor', 'gemini-cli'];
+const SHARED = ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'] as const;
+const TARGETS = ['.claude/rules/alpha-style.md', '.cursor/rules/beta-style.mdc', '.agents/skills/shared-tool/SKILL.md', '.claude/skills/gamma-review/SKILL.md'];
+const START: Record<string, string> = {
+  'AGENTS.md': '# My project\n\nOur own rules.\n',
+  '.mcp.json': '{"mcpServers":{"mine":{"command":"mine"}}}',
+  'src/index.ts': 'export {};\n',
+};
+const TOKEN = 'user-edit-';
+
+type Step =
+  | { op: 'install'; id: string; agents: Agent[]; version: string; force: boolean }
+  | { op: 'update'; id: string; version: string; force: boolean }
+  | { op: 'uninstall'; id: string; force: boolean }
+  | { op: 'edit-block'; file: string; pick: number }
+  | { op: 'edit-outside'; file: string }
+  | { op: 'edit-owned'; pick: number }
+  | { op: 'create'; target: string };
+
+/** A step as the command or edit it stands for, to replay by hand. */
+function describeStep(s: Step): string {
+  switch (s.op) {
+    case 'install':
+      return `loadout install ${s.id} --agent ${s.agents.join(',')} --version ${s.version}${s.force ? ' --force' : ''}`;
+    case 'update':
+      return `loadout update ${s.id} --to ${s.version}${s.force ? ' --force' : ''}`;
+    case 'uninstall':
+      return `loadout uninstall ${s.id}${s.force ? ' --force' : ''}`;
+    case 'edit-block':
+      return `(user) add a line inside block #${s.pick} of ${s.file}`;
+    case 'edit-outside':
+      return `(user) add a line at the end of ${s.file}`;
+    case 'edit-owned':
+      return `(user) add a line to installed file #${s.pick}`;
+    case 'create':
+      return `(user) create ${s.target}`;
+  }
+}
+
+const id = fc.constantFrom(...IDS);
+const version = fc.constantFrom(...VERSIONS);
+const step: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ op: fc.constant('install' as const), id, agents: fc.subarray([...AGENTS], { minLength: 1 }), version, force: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('update' as const), id, version, force: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('uninstall' as const), id, force: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('edit-block' as const), file: fc.constantFrom(...SHARED), pick: fc.nat(5) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('edit-outside' as const), file: fc.constantFrom(...SHARED, '.mcp.json') }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('edit-owned' as const), pick: fc.nat(40) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('create' as const), target: fc.constantFrom(...TARGETS) }) },
+);
+
+let root: string;
+let dist: string;
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), 'loadout-compose-'));
+  dist = await buildComposeCatalogue(join(root, 'catalogue'));
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+/** Every file under `dir`, relative, sorted; and every folder. */
+function walk(dir: string): { files: string[]; folders: string[] } {
+  const files: string[] = [];
+  const folders: string[] = [];
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const rel = join(entry.parentPath, entry.name).slice(dir.length + 1).split('\\').join('/');
+    (entry.isDirectory() ? folders : files).push(rel);
+  }
+  return { files: files.sort(), folders: folders.sort() };
+}
+
+/** A project and what the user did to it. */
+interface World {
+  dir: string;
+  tokens: string[];
+  backups: Set<string>;
+  next: number;
+}
+
+async function runStep(world: World, s: Step): Promise<void> {
+  const { dir } = world;
+  const scope = projectScope(dir);
+  const token = (): string => `${TOKEN}${world.next++}`;
+  const installed = (await readLock(dir)).installs;
+  switch (s.op) {
+    case 'install': {
+      const outcomes = await installLoadouts({ from: dist, id: s.id, agents: s.agents, dir, version: s.version, force: s.force });
+      if (outcomes[0]?.backup !== undefined) world.backups.add(outcomes[0].backup);
+      return;
+    }
+    case 'update': {
+      if (!installed.some((e) => e.id === s.id)) return;
+      const outcome = await updateLoadouts({ scope, ids: [s.id], to: s.version, force: s.force });
+      if (outcome.backup !== undefined) world.backups.add(outcome.backup);
+      return;
+    }
+    case 'uninstall': {
+      if (!installed.some((e) => e.id === s.id)) return;
+      const outcome = await uninstallLoadout({ scope, id: s.id, force: s.force });
+      if (outcome.backup !== undefined) world.backups.add(outcome.backup);
+      return;
+    }
+    case 'edit-block': {
+      const path = join(dir, s.file);
+      if (!existsSync(path)) return;
+      const text = readFileSync(path, 'utf8');
+      const ends = [...text.matchAll(/^<!-- loadout:end [a-z-]+ -->$/gmu)];
+      const end = ends[s.pick % Math.max(1, ends.length)];
+      if (end?.index === undefined) return;
+      const t = token();
+      world.tokens.push(t);
+      writeFileSync(path, `${text.slice(0, end.index)}${t}\n${text.slice(end.index)}`);
+      return;
+    }
+    case 'edit-outside': {
+      const path = join(dir, s.file);
+      const t = token();
+      world.tokens.push(t);
+      if (s.file === '.mcp.json') {
+        const doc = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as { mcpServers?: Record<string, unknown> }) : {};
+        writeFileSync(path, JSON.stringify({ ...doc, mcpServers: { ...doc.mcpServers, [t]: { command: 'mine' } } }));
+      } else writeFileSync(path, `${existsSync(path) ? readFileSync(path, 'utf8') : ''}${t}\n`);
+      return;
+    }
+    case 'edit-owned': {
+      const owned = [...new Set(installed.flatMap((e) => e.files.filter((f) => f.kind === 'file').map((f) => f.target)))].filter((t) => existsSync(join(dir, t)));
+      const target = owned[s.pick % Math.max(1, owned.length)];
+      if (target === undefined) return;
+      const t = token();
+      world.tokens.push(t);
+      writeFileSync(join(dir, target), `${readFileSync(join(dir, target), 'utf8')}${t}\n`);
+      return;
+    }
+    case 'create': {
+      const path = join(dir, s.target);
+      if (existsSync(path)) return;
+      const t = token();
+      world.tokens.push(t);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, `${t}\n`);
+    }
+  }
+}
+
+/** The three invariants (see the module comment). */
+async function checkInvariants(world: World): Promise<void> {
+  const { dir } = world;
+  const textOf = (base: string, files: string[]): string => files.map((f) => readFileSync(join(base, f), 'utf8')).join('\n');
+  const { files } = walk(dir);
+  const kept = textOf(dir, files.filter((f) => !f.startsWith('.loadout/')));
+  const backedUp = textOf(dir, files.filter((f) => [...world.backups].some((b) => f.startsWith(`${b}/`))));
+  for (const t of world.tokens) expect(kept.includes(t) || backedUp.includes(t), `${t} is lost`).toBe(true);
+
+  const status = await readStatus(projectScope(dir));
+  for (const f of status.files) {
+    const text = existsSync(join(dir, f.target)) ? readFileSync(join(dir, f.target), 'utf8') : undefined;
+    const part = f.kind === 'block' ? findBlock(parseBlocks(text ?? '', f.target !== 'AGENTS.md'), f.id)?.body : f.kind === 'file' ? text : '';
+    expect(f.state, `status of ${f.target} for ${f.id} ${f.agent}`).toBe(part === undefined ? 'missing' : part.includes(TOKEN) ? 'changed' : 'ok');
+    expect(f.state, `${f.target} for ${f.id} ${f.agent} is missing`).not.toBe('missing');
+  }
+
+  // Uninstalling everything, on a copy.
+  const copy = `${dir}-all`;
+  rmSync(copy, { recursive: true, force: true });
+  cpSync(dir, copy, { recursive: true });
+  for (const installId of new Set((await readLock(copy)).installs.map((e) => e.id))) {
+    const outcome = await uninstallLoadout({ scope: projectScope(copy), id: installId, force: true });
+    expect(outcome.conflicts, `uninstall ${installId} --force`).toEqual([]);
+  }
+  const after = walk(copy);
+  const startFolders = new Set(['src']);
+  for (const file of after.files.filter((f) => !f.startsWith('.loadout/'))) {
+    const text = readFileSync(join(copy, file), 'utf8');
+    expect(text, `${file} after uninstalling everything`).not.toContain('<!-- loadout:');
+    const start = START[file];
+    if (start === undefined) expect(text, `${file} is not the user's`).toContain(TOKEN);
+    else if (file.endsWith('.json')) {
+      const doc = JSON.parse(text) as { mcpServers: Record<string, unknown> };
+      for (const name of Object.keys(doc.mcpServers)) if (name.startsWith(TOKEN)) delete doc.mcpServers[name];
+      expect(doc, file).toEqual(JSON.parse(start));
+    } else expect(text.split('\n').filter((l) => !l.includes(TOKEN)).join('\n'), file).toBe(start);
+  }
+  for (const file of Object.keys(START)) expect(existsSync(join(copy, file)), `${file} is gone`).toBe(true);
+  for (const folder of after.folders.filter((f) => f !== '.loadout' && !f.startsWith('.loadout/'))) {
+    if (startFolders.has(folder)) continue;
+    expect(after.files.some((f) => f.startsWith(`${folder}/`)), `${folder}/ is left empty`).toBe(true);
+  }
+  rmSync(copy, { recursive: true, force: true });
+}
+
+const runs = Number(process.env['LOADOUT_PROPERTY_RUNS'] ?? '300');
+const seed = process.env['LOADOUT_PROPERTY_SEED'];
+const path = process.env['LOADOUT_PROPERTY_PATH'];
+let sequences = 0;
+let steps = 0;
+
+it(`keeps every byte of the user's through ${runs} random sequences of install, update, uninstall and edits`, async () => {
+  const started = Date.now();
+  await fc.assert(
+    fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 8 }), async (sequence) => {
+      sequences++;
+      const dir = mkdtempSync(join(root, 'project-'));
+      for (const [file, text] of Object.entries(START)) {
+        mkdirSync(dirname(join(dir, file)), { recursive: true });
+        writeFileSync(join(dir, file), text);
+      }
+      const world: World = { dir, tokens: [], backups: new Set(), next: 0 };
+      try {
+        for (const [i, s] of sequence.entries()) {
+          steps++;
+          try {
+            await runStep(world, s);
+            await checkInvariants(world);
+          } catch (error) {
+            const replay = sequence.slice(0, i + 1).map((x, j) => `  ${j + 1}. ${describeStep(x)}`).join('\n');
+            throw new Error(`after step ${i + 1} of:\n${replay}\n${(error as Error).message}`, { cause: error });
+          }
+        }
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }),
+    { numRuns: runs, ...(seed === undefined ? {} : { seed: Number(seed) }), ...(path === undefined ? {} : { path }), endOnFailure: true },
+  );
+  console.log(`compose property: ${sequences} sequences, ${steps} steps in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}, 600_000);

@@ -1,0 +1,103 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { resolveOperationsConfig } from '../../src/server/operations-config.js';
+import { openDatabase } from '../../src/storage/database.js';
+import { createStores } from '../../src/storage/stores.js';
+import { createApiKey } from '../../src/submissions/api-key.js';
+import { startChallengeVendor } from '../submissions/challenge-vendor.js';
+import { validBody } from '../submissions/harness.js';
+import { buildSmallCatalogue, startServer } from './serve-harness.js';
+
+const CHALLENGE_SECRET = 'vendor-secret-for-the-log-test';
+
+/** The JSON request lines of a log. */
+const requestLines = (log: string[]): Record<string, unknown>[] => log.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l['msg'] === 'request');
+
+describe('request log and metrics', () => {
+  it('logs one JSON line per request with route patterns, and never a secret of a full submission run', async () => {
+    const root = await buildSmallCatalogue();
+    const vendor = await startChallengeVendor(CHALLENGE_SECRET);
+    const { url, log, server } = await startServer(root, {
+      DATABASE_URL: `sqlite:${join(root, 'data', 'catalogue.db')}`,
+      CHALLENGE_PROVIDER: 'turnstile',
+      CHALLENGE_SECRET,
+      CHALLENGE_SITE_KEY: 'site-key',
+      CHALLENGE_VERIFY_URL: vendor.url,
+      FORM_TOKEN_SECRET: 'form-token-secret-0123456789abcdef-0123456789',
+      METRICS_PORT: '0',
+    });
+    const database = openDatabase(`sqlite:${join(root, 'data', 'catalogue.db')}`);
+    const { key } = await createApiKey(createStores(database).keys, 'log test', new Date());
+    await database.close();
+
+    // The browser path: a form token and a challenge solution.
+    const session = (await (await fetch(`${url}/api/v1/submissions/session`)).json()) as { form_token: string };
+    const challengeToken = 'pass-challenge-solution-7d1e9c';
+    const browser = await fetch(`${url}/api/v1/submissions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'browser-run-1' },
+      body: JSON.stringify(validBody({ id: 'browser-loadout', form_token: session.form_token, challenge_token: challengeToken })),
+    });
+    expect(browser.status).toBe(202);
+    expect(browser.headers.get('x-request-id')).toBe('browser-run-1');
+    // The agent path: an API key.
+    const agent = await fetch(`${url}/api/v1/submissions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(validBody({ id: 'agent-loadout' })) });
+    expect(agent.status).toBe(202);
+    const { id } = (await agent.json()) as { id: string };
+    expect((await fetch(`${url}/api/v1/submissions/${id}?form_token=${encodeURIComponent(session.form_token)}`)).status).toBe(200);
+    expect((await fetch(`${url}/api/v1/search?q=dbt`)).status).toBe(200);
+    const generated = (await fetch(`${url}/api/loadouts/dbt-analytics.json`)).headers.get('x-request-id') ?? '';
+    expect(generated).toMatch(/^[0-9a-f-]{36}$/u);
+    const metricsText = await (await fetch(`${server.metricsUrl ?? ''}/metrics`)).text();
+    await server.close();
+
+    const text = log.join('');
+    for (const secret of [key, key.split('_').pop() ?? key, session.form_token, challengeToken, `Bearer ${key}`, 'authorization']) {
+      expect(text.includes(secret), `the log holds ${secret.slice(0, 12)}…`).toBe(false);
+    }
+    const lines = requestLines(log);
+    const browserLine = lines.find((l) => l['req_id'] === 'browser-run-1');
+    expect(browserLine).toMatchObject({ method: 'POST', route: '/api/v1/submissions', status: 202 });
+    expect(typeof browserLine?.['time']).toBe('string');
+    expect(typeof browserLine?.['duration_ms']).toBe('number');
+    expect(browserLine?.['bytes']).toBeGreaterThan(0);
+    expect(lines.find((l) => l['req_id'] === generated)).toMatchObject({ route: '/*', status: 200 });
+    // The route pattern, never the raw path (which held the id and a query).
+    expect(lines.filter((l) => l['route'] === '/api/v1/submissions/:id')).toHaveLength(1);
+    expect(text).not.toContain(id);
+    // The static record's bytes are exact: the length of what was sent.
+    const record = lines.find((l) => l['req_id'] === generated);
+    expect(record?.['bytes']).toBe(Number((await import('node:fs')).statSync(join(root, 'dist', 'api', 'loadouts', 'dbt-analytics.json')).size));
+
+    // Metrics: requests by route and status, latency per route, search, submissions by state, the generation.
+    expect(metricsText).toMatch(/loadout_http_requests_total\{route="\/api\/v1\/submissions",status="202"\} 2/u);
+    expect(metricsText).toMatch(/loadout_http_request_duration_seconds_count\{route="\/api\/v1\/search"\} 1/u);
+    expect(metricsText).toMatch(/loadout_search_duration_seconds_count 1/u);
+    expect(metricsText).toMatch(/loadout_submissions\{state="(?:pending-review|checks-failed)"\} \d/u);
+    expect(metricsText).toMatch(/loadout_tree_generation 1/u);
+    expect(metricsText).toMatch(/loadout_tree_load_seconds \d/u);
+  }, 90_000);
+
+  it('serves metrics only on METRICS_PORT, measures MCP tools there, and LOG_LEVEL sets the level', async () => {
+    const root = await buildSmallCatalogue();
+    const quiet = await startServer(root, { LOG_LEVEL: 'warn' });
+    expect(quiet.server.metricsUrl).toBeUndefined();
+    expect((await fetch(`${quiet.url}/metrics`)).status).toBe(404);
+    expect(requestLines(quiet.log)).toEqual([]);
+
+    const { url, log, server } = await startServer(root, { METRICS_PORT: '0' });
+    const call = await fetch(`${url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_loadouts', arguments: { query: 'rust' } } }),
+    });
+    expect(call.status).toBe(200);
+    expect((await fetch(`${url}/metrics`)).status).toBe(404);
+    const metricsText = await (await fetch(`${server.metricsUrl ?? ''}/metrics`)).text();
+    expect(metricsText).toMatch(/loadout_mcp_tool_duration_seconds_count\{tool="search_loadouts"\} 1/u);
+    expect(metricsText).toMatch(/loadout_http_requests_total\{route="\/mcp",status="200"\} 1/u);
+    expect(requestLines(log).map((l) => l['route'])).toContain('/mcp');
+    expect(() => resolveOperationsConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/u);
+    expect(() => resolveOperationsConfig({ METRICS_PORT: 'x' })).toThrow(/METRICS_PORT/u);
+  }, 90_000);
+});

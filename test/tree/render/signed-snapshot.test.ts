@@ -1,0 +1,115 @@
+import { createHash, createPrivateKey, generateKeyPairSync } from 'node:crypto';
+import { readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildCatalogue } from '../../../src/tree/build.js';
+import { DIGESTS_FILE, takeSigningSettings } from '../../../src/tree/render/signed-snapshot.js';
+import { trustPublishedKey, readSigningKey, type TrustedKey } from '../../../src/tree-format/signing/keys.js';
+import { signRotation } from '../../../src/tree-format/signing/rotation.js';
+import { ROTATION_PATH, SNAPSHOT_PATH } from '../../../src/tree-format/signing/snapshot.js';
+import { verifySnapshot } from '../../../src/tree-format/signing/verify.js';
+import { isPublishedPath } from '../../../src/tree-format/tree-headers.js';
+import { runCli } from '../../helpers/cli.js';
+import { writeLoadout } from '../../helpers/loadouts.js';
+import { commitAll, initRepo, makeTempDir } from '../../helpers/temp.js';
+
+const BASE = 'https://catalogue.test';
+const newPem = (): string => generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
+const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
+
+function catalogueOf(ids: string[]): string {
+  const root = makeTempDir();
+  initRepo(root);
+  for (const id of ids) writeLoadout(root, { id });
+  commitAll(root, 'loadouts');
+  return root;
+}
+
+/** Every file below `dir` (links followed) with its bytes. */
+function filesBelow(dir: string): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
+    const path = join(e.parentPath, e.name);
+    if (statSync(path).isFile()) files.set(path, readFileSync(path));
+  }
+  return files;
+}
+
+/** Checks the tree's snapshot against the key its description publishes and the documents' bytes. */
+function checkSnapshot(dist: string, ids: string[]): void {
+  const description = readJson<{ signing?: { keys: unknown[] } }>(join(dist, 'api/v1/index.json'));
+  const keys = (description.signing?.keys ?? []).map(trustPublishedKey) as TrustedKey[];
+  const result = verifySnapshot(readJson(join(dist, SNAPSHOT_PATH)), keys, { now: new Date() });
+  if (!result.ok) throw new Error(result.failure.message);
+  const paths = ['api/loadouts.json', ...ids.map((id) => `api/loadouts/${id}/versions.json`)].sort();
+  expect(Object.keys(result.snapshot.documents)).toEqual(paths);
+  for (const path of paths) {
+    const bytes = readFileSync(join(dist, path));
+    expect(result.snapshot.documents[path]).toEqual({ sha256: sha256(bytes), bytes: bytes.byteLength });
+  }
+}
+
+describe('a signed build', () => {
+  it('publishes the key and a snapshot of every versions document and the index, kept right across an incremental rebuild', async () => {
+    const root = catalogueOf(['alpha', 'beta']);
+    const dist = join(root, 'dist');
+    const signing = { key: readSigningKey(newPem()), expiresInDays: 30 };
+    await buildCatalogue({ root, out: dist, baseUrl: BASE, signing });
+    checkSnapshot(dist, ['alpha', 'beta']);
+    expect(readJson<{ signing: unknown }>(join(dist, 'api/v1/index.json')).signing).toEqual({ keys: [signing.key.published] });
+    expect(isPublishedPath(DIGESTS_FILE)).toBe(false);
+
+    writeLoadout(root, { id: 'beta', version: '1.1.0' });
+    writeLoadout(root, { id: 'gamma' });
+    commitAll(root, 'beta 1.1.0, gamma');
+    const rebuilt = await buildCatalogue({ root, out: dist, baseUrl: BASE, signing });
+    expect(rebuilt.reused).toEqual(['alpha']);
+    checkSnapshot(dist, ['alpha', 'beta', 'gamma']);
+  });
+
+  it('leaves the tree unsigned without a key', async () => {
+    const root = catalogueOf(['alpha']);
+    const dist = join(root, 'dist');
+    await buildCatalogue({ root, out: dist, baseUrl: BASE });
+    expect(readJson<Record<string, unknown>>(join(dist, 'api/v1/index.json'))).not.toHaveProperty('signing');
+    expect(() => statSync(join(dist, SNAPSHOT_PATH))).toThrow();
+  });
+
+  it('keeps the private key out of the tree, the output and the environment, and publishes a rotation statement', async () => {
+    const root = catalogueOf(['alpha']);
+    const pem = newPem();
+    const next = readSigningKey(newPem());
+    const rotationFile = join(makeTempDir(), 'rotation.json');
+    writeFileSync(rotationFile, JSON.stringify(signRotation([next.published], [readSigningKey(pem)], new Date())));
+    const run = await runCli(['build', '--out', 'dist', '--base-url', BASE], root, { LOADOUT_SIGNING_KEY: pem, LOADOUT_SIGNING_ROTATION: rotationFile, LOADOUT_SIGNING_EXPIRES_DAYS: '7' });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const dist = realpathSync(join(root, 'dist'));
+    checkSnapshot(dist, ['alpha']);
+    expect(readJson(join(dist, ROTATION_PATH))).toEqual(readJson(rotationFile));
+    const snapshot = JSON.parse(Buffer.from(readJson<{ payload: string }>(join(dist, SNAPSHOT_PATH)).payload, 'base64').toString()) as { generated_at: string; expires: string };
+    expect(Date.parse(snapshot.expires) - Date.parse(snapshot.generated_at)).toBe(7 * 86_400_000);
+
+    // The key as PEM body lines, as the base64 of its raw 32 bytes (JWK `d`), and as hex.
+    const raw = Buffer.from(createPrivateKey(pem).export({ format: 'jwk' }).d as string, 'base64url');
+    const secrets = [...pem.split('\n').filter((l) => l !== '' && !l.startsWith('-----')), raw.toString('base64'), raw.toString('base64url'), raw.toString('hex')];
+    // The trees folder holds the live tree, its standby and the store the trees link into.
+    const everything = filesBelow(dirname(dist));
+    expect(everything.size).toBeGreaterThan(20);
+    for (const secret of secrets) {
+      expect(run.stdout + run.stderr).not.toContain(secret);
+      for (const [path, bytes] of everything) if (bytes.includes(secret) || bytes.includes(Buffer.from(raw))) throw new Error(`${path} holds the private key`);
+    }
+  });
+
+  it('reads the key from the environment once and removes it, refusing keys that are not Ed25519 without quoting them', () => {
+    const env: NodeJS.ProcessEnv = { LOADOUT_SIGNING_KEY: newPem() };
+    expect(takeSigningSettings(env)).toMatchObject({ expiresInDays: 30 });
+    expect(env).not.toHaveProperty('LOADOUT_SIGNING_KEY');
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
+    expect(() => takeSigningSettings({ LOADOUT_SIGNING_KEY: rsa })).toThrow(/LOADOUT_SIGNING_KEY: the signing key is a rsa key \(expected Ed25519\)/u);
+    expect(() => takeSigningSettings({ LOADOUT_SIGNING_KEY: newPem(), LOADOUT_SIGNING_EXPIRES_DAYS: 'soon' })).toThrow(/expected a number of days/u);
+    expect(takeSigningSettings({})).toBeUndefined();
+  });
+});

@@ -42,13 +42,9 @@ export function localBaseUrl(host: string, port: number): string {
  * @throws LoadoutError `config` naming the variable when a value is malformed.
  */
 export function resolveConfig(env: NodeJS.ProcessEnv = process.env): ResolvedConfig {
-<<<<<<< HEAD
-  const baseUrl = (env['LOADOUT_BASE_URL'] ?? 'http://localhost:8787').replace(/(?<!\/)\/+$/u, '');
-=======
   const port = parsePort(env['PORT'] ?? '8787', 'PORT');
   const set = env['LOADOUT_BASE_URL'] !== undefined && env['LOADOUT_BASE_URL'] !== '';
-  const baseUrl = (set ? (env['LOADOUT_BASE_URL'] as string) : localBaseUrl('127.0.0.1', port)).replace(/\/+$/u, '');
->>>>>>> main
+  const baseUrl = (set ? (env['LOADOUT_BASE_URL'] as string) : localBaseUrl('127.0.0.1', port)).replace(/(?<!\/)\/+$/u, '');
   try {
     new URL(baseUrl);
   } catch {

@@ -64,11 +64,6 @@ export const DOCUMENT_MAX_BYTES = 8 * 1024 * 1024;
 /** The cap of a raw file whose entry declares no size (catalogues made by hand); the size check allows 32 KB. */
 const RAW_FALLBACK_MAX_BYTES = 8 * 1024 * 1024;
 
-<<<<<<< HEAD
-/** Opens `from`: an `http(s)://` base URL, or else a folder holding a built tree. */
-export function openCatalogue(from: string): CatalogueReader {
-  return /^https?:\/\//u.test(from) ? httpCatalogue(from.replace(/(?<!\/)\/+$/u, '')) : folderCatalogue(from);
-=======
 /** `host:port` or `[v6]:port` with no scheme, which a user meant as a URL. */
 const HOST_PORT = /^(?:\[[\da-f:.]+\]|[\w.-]+):\d{1,5}(?:\/|$)/iu;
 const SCHEME = /^([a-z][a-z\d+.-]*):\/\//iu;
@@ -79,9 +74,9 @@ const SCHEME = /^([a-z][a-z\d+.-]*):\/\//iu;
  */
 export function openCatalogue(from: string, options: OpenCatalogueOptions = {}): CatalogueReader {
   const scheme = SCHEME.exec(from)?.[1]?.toLowerCase();
-  if (scheme === 'http' || scheme === 'https') return httpCatalogue(from.replace(/\/+$/u, ''), options);
+  if (scheme === 'http' || scheme === 'https') return httpCatalogue(from.replace(/(?<!\/)\/+$/u, ''), options);
   if (scheme !== undefined) throw new ConsumerError('BadSource', `--from is ${JSON.stringify(from)}: a ${scheme}: address (expected an http:// or https:// base URL, or a built tree's folder)`);
-  if (HOST_PORT.test(from)) throw new ConsumerError('BadSource', `--from is ${JSON.stringify(from)}: a host and port without a scheme (expected a base URL such as http://${from.replace(/\/+$/u, '')}, or a built tree's folder)`);
+  if (HOST_PORT.test(from)) throw new ConsumerError('BadSource', `--from is ${JSON.stringify(from)}: a host and port without a scheme (expected a base URL such as http://${from.replace(/(?<!\/)\/+$/u, '')}, or a built tree's folder)`);
   return folderCatalogue(from, options);
 }
 
@@ -97,7 +92,6 @@ async function trustVersions(id: string, bytes: Uint8Array, where: string, optio
     if (error instanceof LoadoutError && !(error instanceof ConsumerError)) throw new ConsumerError('InvalidCatalogue', error.message, { cause: error });
     throw error;
   }
->>>>>>> main
 }
 
 /**

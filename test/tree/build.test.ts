@@ -257,7 +257,7 @@ describe('loadout build', () => {
     await buildCatalogue({ root, out, baseUrl: BASE });
     const before = readFileSync(join(out, 'api/loadouts.json'), 'utf8');
     writeLoadout(root, { id: 'zzz-new' });
-    await expect(buildCatalogue({ root, out, baseUrl: BASE, onProgress: (_d, _t, id) => { if (id === 'tools') throw new Error('disk full'); } })).rejects.toThrow('disk full');
+    await expect(buildCatalogue({ root, out, baseUrl: BASE, onProgress: (_d, _t, id) => { if (id === 'zzz-new') throw new Error('disk full'); } })).rejects.toThrow('disk full');
     expect(readFileSync(join(out, 'api/loadouts.json'), 'utf8')).toBe(before);
     expect(existsSync(join(out, 'api/loadouts/zzz-new.json'))).toBe(false);
     expect(leftoversBeside(out)).toEqual([]);

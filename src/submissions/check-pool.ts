@@ -12,6 +12,7 @@
  * ts-worker.mjs, which loads the worker module with tsx; the compiled server starts them on
  * lib/submissions/check-worker.js.
  */
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Piscina } from 'piscina';
 import { MANIFEST_FILE } from '../catalogue/manifest.js';
@@ -23,7 +24,7 @@ import type { Submission } from './validate.js';
 import { PROGRESS_BYTES, type CheckTask, type CheckTaskResult } from './check-worker.js';
 
 /** How long past the budget a worker that has not stopped itself is ended, in milliseconds. */
-const GRACE_MS = 250;
+const GRACE_MS = 1000;
 
 /** What running the checks of a submission gave. */
 export type SubmissionCheckResult = { kind: 'checked'; derived: Omit<DerivedLoadout, 'source'>; results: CheckResult[] } | { kind: 'timeout'; timeout: ChecksTimeout };
@@ -46,7 +47,11 @@ export interface SubmissionChecks {
 export interface CheckPoolOptions {
   /** The checks' budget of one loadout, in milliseconds (`LOADOUT_CHECKS_BUDGET_MS`). */
   budgetMs: number;
-  /** Threads; default 2: a submission's checks take a few milliseconds, and a stopped thread is replaced while the other serves. */
+  /**
+   * Threads; default one per core but one, at least 1 and at most 2: a core stays free for the
+   * event loop, a submission's checks take a few milliseconds, and with two a stopped thread is
+   * replaced while the other serves.
+   */
   threads?: number;
 }
 
@@ -58,7 +63,7 @@ export class CheckPool implements SubmissionChecks {
 
   constructor(options: CheckPoolOptions) {
     this.budgetMs = options.budgetMs;
-    this.#threads = options.threads ?? 2;
+    this.#threads = options.threads ?? Math.max(1, Math.min(2, availableParallelism() - 1));
   }
 
   /**

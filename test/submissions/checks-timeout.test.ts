@@ -43,6 +43,9 @@ describe('the checks of a submission have a time budget and run off the event lo
     };
     for (let i = 0; i < 20; i++) await get(); // warm the static path
     await pool.warm();
+    const idle: number[] = [];
+    for (let i = 0; i < 400; i++) idle.push(await get());
+    console.log(`static GET with no submission: p50 ${percentile(idle, 50).toFixed(1)} ms, p99 ${percentile(idle, 99).toFixed(1)} ms`);
 
     const latencies: number[] = [];
     let submitting = true;
@@ -62,7 +65,8 @@ describe('the checks of a submission have a time budget and run off the event lo
       expect(answer.type).toContain('application/problem+json');
       expect(answer.body['code']).toBe('checks_timeout');
       expect(answer.body['budget_ms']).toBe(5);
-      expect([...FILES, 'loadout.yaml']).toContain(answer.body['file']);
+      // A submitted file, a generated adapter (CLAUDE.md, …) or the manifest: a file of the derived loadout.
+      expect(answer.body['file']).toMatch(/^(?:AGENTS\.md|rules\/\w+\.md|loadout\.yaml|[\w./-]*(?:CLAUDE|GEMINI|copilot-instructions|agents)[\w./-]*)$/u);
       expect(String(answer.body['detail'])).toContain(`on ${String(answer.body['file'])}`);
       expect(String(answer.body['detail'])).toContain(`the ${String(answer.body['check'])} check`);
     }

@@ -45,7 +45,8 @@ describe('the checks of a submission have a time budget and run off the event lo
     await pool.warm();
     const idle: number[] = [];
     for (let i = 0; i < 400; i++) idle.push(await get());
-    console.log(`static GET with no submission: p50 ${percentile(idle, 50).toFixed(1)} ms, p99 ${percentile(idle, 99).toFixed(1)} ms`);
+    const idleP99 = percentile(idle, 99);
+    console.log(`static GET with no submission: p50 ${percentile(idle, 50).toFixed(1)} ms, p99 ${idleP99.toFixed(1)} ms`);
 
     const latencies: number[] = [];
     let submitting = true;
@@ -74,7 +75,9 @@ describe('the checks of a submission have a time budget and run off the event lo
     expect(await h.stores.submissions.findByLoadoutId('dense-loadout-0', ['pending-review', 'checks-failed'])).toEqual([]);
     const p99 = percentile(latencies, 99);
     console.log(`static GET while timed-out submissions ran: ${latencies.length} requests, p50 ${percentile(latencies, 50).toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms`);
-    expect(p99).toBeLessThan(50);
+    // Under 50 ms; on a machine so loaded that GETs alone miss that, under twice their own p99.
+    // Checks on the event loop would hold GETs up for the whole run of each submission (hundreds of ms).
+    expect(p99).toBeLessThan(Math.max(50, 2 * idleP99));
   });
 
   it('checks a normal submission within a budget of a few seconds, warm', async () => {

@@ -1,5 +1,9 @@
-// ESLint flat config: the recommended JavaScript and typescript-eslint rules over src/, test/ and bench/.
+// ESLint flat config: the recommended JavaScript and typescript-eslint rules over src/, test/ and bench/,
+// and over src/ eslint-plugin-regexp's rules against regular expressions whose time grows faster than
+// their input (catastrophic or polynomial backtracking, quadratic moves): text under review must not
+// stall the checks (DESIGN.md section 6, "Every rule runs in linear time").
 import js from '@eslint/js';
+import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -32,6 +36,14 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       'no-control-regex': 'off',
+    },
+  },
+  {
+    files: ['src/**/*.ts', 'src/**/*.mjs'],
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
     },
   },
 );

@@ -83,9 +83,9 @@ const SCHEME = /^([a-z][a-z\d+.-]*):\/\//iu;
  */
 export function openCatalogue(from: string, options: OpenCatalogueOptions = {}): CatalogueReader {
   const scheme = SCHEME.exec(from)?.[1]?.toLowerCase();
-  if (scheme === 'http' || scheme === 'https') return httpCatalogue(from.replace(/\/+$/u, ''), options);
+  if (scheme === 'http' || scheme === 'https') return httpCatalogue(from.replace(/(?<!\/)\/+$/u, ''), options);
   if (scheme !== undefined) throw new ConsumerError('BadSource', `--from is ${JSON.stringify(from)}: a ${scheme}: address (expected an http:// or https:// base URL, or a built tree's folder)`);
-  if (HOST_PORT.test(from)) throw new ConsumerError('BadSource', `--from is ${JSON.stringify(from)}: a host and port without a scheme (expected a base URL such as http://${from.replace(/\/+$/u, '')}, or a built tree's folder)`);
+  if (HOST_PORT.test(from)) throw new ConsumerError('BadSource', `--from is ${JSON.stringify(from)}: a host and port without a scheme (expected a base URL such as http://${from.replace(/(?<!\/)\/+$/u, '')}, or a built tree's folder)`);
   return folderCatalogue(from, options);
 }
 

@@ -44,11 +44,12 @@ export async function main(argv: readonly string[]): Promise<number> {
     .description('make loadouts/<id>/ from skills, Copilot instructions or agents, Cursor rules, a Claude Code plugin or an AGENTS.md, then verify it')
     .argument('<path>', 'the folder or file to import')
     .option('--id <id>', 'loadout id (default: from the plugin, the single skill or the folder name)')
+    .option('--author <name>', 'the author to credit when the source names none (else the placeholder, which the listing check refuses)')
     .option('--dry-run', 'show what would be written and how it checks; write nothing')
     .option('--json', 'print {id, dir, written, files, skipped, todo, checks} as JSON')
-    .action(async (source: string, opts: { id?: string; dryRun?: boolean; json?: boolean }) => {
+    .action(async (source: string, opts: { id?: string; author?: string; dryRun?: boolean; json?: boolean }) => {
       const { importCommand } = await import('./commands/import.js');
-      ctx.code = await importCommand({ root: root(), source, dryRun: opts.dryRun === true, json: opts.json === true, today: new Date().toISOString().slice(0, 10), ...(opts.id === undefined ? {} : { id: opts.id }) }, out);
+      ctx.code = await importCommand({ root: root(), source, dryRun: opts.dryRun === true, json: opts.json === true, today: new Date().toISOString().slice(0, 10), ...(opts.id === undefined ? {} : { id: opts.id }), ...(opts.author === undefined ? {} : { author: opts.author }) }, out);
     });
 
   program

@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import { languageOf } from '../tree/render/record.js';
+import { installCommand } from '../tree-format/index.js';
 import type { Agent } from '../catalogue/vocabulary.js';
 import type { SearchEngine } from '../search/engine.js';
 import type { CatalogueReader } from './catalogue.js';
@@ -124,7 +125,7 @@ const getInstallInstructions = define({
   name: 'get_install_instructions',
   title: 'Install instructions for one agent',
   description:
-    'How to install a loadout into a project for one coding agent: a ready-to-run `loadout install` command, the zip address, every file with its target path in the project, and any manual steps. ' +
+    'How to install a loadout into a project for one coding agent: a ready-to-run install command (the catalogue’s own CLI through `npx`), the zip address, every file with its target path in the project, and any manual steps. ' +
     'Use it after choosing a loadout with search_loadouts; check `compatibility` (native, adapter or unsupported) first.',
   input: s.installInput,
   output: s.installOutput,
@@ -139,7 +140,7 @@ const getInstallInstructions = define({
         agent,
         compatibility: record.compatibility[agent as Agent],
         // Pinned to the version described, so the command installs exactly these files.
-        command: `loadout install ${id} --agent ${agent} --version ${record.version} --from ${baseUrl}`,
+        command: installCommand(baseUrl, id, agent, record.version),
         zip_url: install.zip_url,
         files: install.files,
         manual_steps: install.manual_steps.map((m) => ({ ...m })),

@@ -32,6 +32,15 @@ describe('GET /api/v1/search', () => {
     expect(body.results[0]?.score).toBeGreaterThan(0);
   });
 
+  it('finds a word with two adjacent letters swapped (pyhton), as it finds one with a letter missing (pyton)', async () => {
+    const ids = async (q: string): Promise<string[]> => ((await (await get(`?q=${q}`)).json()) as { results: { id: string }[] }).results.map((r) => r.id);
+    const exact = await ids('python');
+    expect(exact.length).toBeGreaterThan(0);
+    expect(await ids('pyhton')).toEqual(exact);
+    expect(await ids('pyton')).toEqual(exact);
+    expect(await ids('ptyhon')).toEqual(exact);
+  });
+
   it('lists every loadout in a stable order when q is empty or absent', async () => {
     const a = (await (await get('?limit=50')).json()) as { total: number; results: { id: string }[] };
     const b = (await (await get('?q=&limit=50')).json()) as { results: { id: string }[] };

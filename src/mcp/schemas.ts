@@ -122,7 +122,7 @@ export const installOutput = z.object({
   compatibility: z.enum(COMPATIBILITY_LEVELS),
   command: z.string().describe("A ready-to-run install command: the catalogue's own CLI through npx, pinned to this version."),
   zip_url: z.string(),
-  files: z.array(z.object({ path: z.string(), target: z.string(), raw_url: z.string(), role: z.enum(ROLES), sha256: z.string().describe('sha256 of the bytes written for this agent (rules translated for it)') })),
+  files: z.array(z.object({ path: z.string(), target: z.string(), raw_url: z.string(), role: z.enum(ROLES), sha256: z.string().describe('Hex sha256 of the file as installed for this agent (rules translated for it).') })),
   manual_steps: z.array(z.looseObject({ kind: z.string(), text: z.string(), path: z.string() })),
 });
 

@@ -9,6 +9,8 @@
  * `test/search/pages.test.ts` check that the page and the server agree.
  */
 
+import { addTranspositions } from './transposition.js';
+
 /** Where the MiniSearch browser bundle goes, relative to `dist/`. */
 export const MINISEARCH_SCRIPT_PATH = 'assets/minisearch.js';
 /** Where the client script goes, relative to `dist/`. */
@@ -19,6 +21,8 @@ export const CLIENT_SCRIPT = `// Client-side search of the Loadout Catalogue (ge
 (function () {
   'use strict';
   var loading = null;
+  // search/transposition.ts, as compiled: the server runs the same function.
+  var addTranspositions = ${addTranspositions.toString()};
 
   function load(indexUrl) {
     if (loading) return loading;
@@ -52,14 +56,17 @@ export const CLIENT_SCRIPT = `// Client-side search of the Loadout Catalogue (ge
       return function (q) {
         var terms = tokenize(withJoined(q)).map(processTerm).filter(function (t) { return t !== null; });
         if (terms.length === 0) return [];
-        var found = mini.search(terms.join(' '), {
+        var known = function (term) { return vocabulary.has(term); };
+        var transposed = addTranspositions(terms, known, s.fuzzyMinLength, s.weights && typeof s.weights.fuzzy === 'number' ? s.weights.fuzzy : 0.45);
+        var found = mini.search(transposed.terms.join(' '), {
           combineWith: 'OR',
           prefix: function (term, i, all) { return term.length >= s.prefixMinLength && (i === all.length - 1 || !vocabulary.has(term)); },
           fuzzy: function (term) { return term.length >= s.fuzzyMinLength && !vocabulary.has(term) ? s.fuzzyDistance : false; },
           weights: s.weights,
           boost: s.boost,
           bm25: s.bm25,
-          boostDocument: function (id) { return boosts.get(id) || 1; }
+          boostDocument: function (id) { return boosts.get(id) || 1; },
+          boostTerm: function (term) { return transposed.boosts.get(term) || 1; }
         });
         found.sort(function (a, b) { return b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0); });
         return found.map(function (m) { return rows.get(m.id); });

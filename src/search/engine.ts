@@ -14,9 +14,10 @@ import { LoadoutError } from '../catalogue/errors.js';
 import type { SearchRow } from './document.js';
 import { rankingSourceOf, type SearchIndexFile } from './index-file.js';
 import type { SearchQuery } from './query.js';
-import { createRanker } from './ranker.js';
+import { createRanker, findTerm } from './ranker.js';
 import { decodeRankingIndex, DOC_FLAG, encodeRankingIndex, SEARCH_RANKING_PATH, type RankingIndex } from './ranking-file.js';
 import { compileSettings, queryTerms, SEARCH_INDEX_FORMAT, SEARCH_INDEX_PATH } from './settings.js';
+import { addTranspositions } from './transposition.js';
 
 /** One result: the row's fields with `score` after `version` (DESIGN.md section 5). */
 export type SearchResult = Pick<SearchRow, 'id' | 'title' | 'summary' | 'version'> & { score: number } & Omit<SearchRow, 'id' | 'title' | 'summary' | 'version'>;
@@ -68,6 +69,9 @@ export function createSearchEngine(file: SearchIndexFile, options: SearchEngineO
 export function openSearchEngine(index: RankingIndex, options: SearchEngineOptions = {}): SearchEngine {
   const compiled = compileSettings(index.settings);
   const rank = createRanker(index);
+  const known = (term: string): boolean => findTerm(index.terms, term) >= 0;
+  // MiniSearch merges `weights` over its defaults (fuzzy 0.45), as the ranker does.
+  const fuzzyWeight = index.settings.weights.fuzzy ?? 0.45;
   const rows = Buffer.from(index.rows.buffer, index.rows.byteOffset, index.rows.byteLength);
   const cache = createMatchCache(options.cacheMatches ?? 100_000);
 
@@ -91,7 +95,8 @@ export function openSearchEngine(index: RankingIndex, options: SearchEngineOptio
     const key = JSON.stringify([terms, query.agent, query.tags, query.category, query.verified, query.has, query.max_always_tokens]);
     let matches = cache.get(key);
     if (matches === undefined) {
-      matches = rank(terms, keep);
+      const transposed = addTranspositions(terms, known, index.settings.fuzzyMinLength, fuzzyWeight);
+      matches = rank(transposed.terms, keep, transposed.boosts);
       cache.set(key, matches);
     }
     const best = bestOf(matches, end).slice(query.offset);

@@ -128,6 +128,7 @@ describe('get_install_instructions', () => {
     const cursor = await call('get_install_instructions', { id: 'nextjs-app-router', agent: 'cursor' }, schemas.installOutput);
     expect(cursor.value).toMatchObject({ id: 'nextjs-app-router', version: '1.1.0', agent: 'cursor', compatibility: 'native', command: 'npx -y http://localhost:8787/cli/loadout-latest.tgz install nextjs-app-router --agent cursor --version 1.1.0 --from http://localhost:8787', zip_url: 'http://localhost:8787/download/nextjs-app-router/cursor.zip' });
     expect(cursor.value.files.map((f) => f.target)).toEqual(expect.arrayContaining(['AGENTS.md', '.agents/skills/add-route/SKILL.md', '.cursor/rules/server-components.mdc']));
+    for (const file of cursor.value.files) expect(file.sha256).toMatch(/^[0-9a-f]{64}$/u);
     expect(cursor.text).toContain('install nextjs-app-router --agent cursor --version 1.1.0 --from http://localhost:8787');
     const claude = await call('get_install_instructions', { id: 'nextjs-app-router', agent: 'claude-code' }, schemas.installOutput);
     expect(claude.value.files.map((f) => f.target)).toEqual(expect.arrayContaining(['CLAUDE.md', '.claude/skills/add-route/SKILL.md']));

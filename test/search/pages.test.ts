@@ -49,7 +49,7 @@ describe.skipIf(!existsSync(CHROMIUM))('client-side search on the home page', ()
     const all = await shown(page);
     expect(all).toHaveLength(FIXTURE_IDS.length);
 
-    for (const q of ['tail', 'nexjs', 'fastapi', 'python', 'title:foo^10~', 'svelte']) {
+    for (const q of ['tail', 'nexjs', 'fastapi', 'python', 'pyhton', 'title:foo^10~', 'svelte']) {
       await page.fill('#q', q);
       const server_ = (await (await fetch(`${server.url}/api/v1/search?limit=50&q=${encodeURIComponent(q)}`)).json()) as { total: number; results: { id: string }[] };
       await page.waitForFunction((n) => document.querySelector('#results-status')?.textContent === `${n} ${n === 1 ? 'loadout' : 'loadouts'} found`, server_.total);

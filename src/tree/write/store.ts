@@ -21,7 +21,7 @@
  * An entry is complete when its record exists: the record is written last, and removed first.
  * Entries no tree refers to are removed after each build ({@link collectGarbage}).
  */
-import { existsSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { checkpoint } from './crash-points.js';
@@ -108,9 +108,6 @@ export function openStoreEntry(storeDir: string, id: string, name: string): Stor
     },
   };
 }
-
-/** True when the entry `name` is in the store and complete. */
-export const isEntryComplete = (storeDir: string, name: string): boolean => existsSync(join(storeDir, recordOf(name)));
 
 /**
  * Links loadout `id` into the tree of `files` from its entry `name` in `storeDir`, replacing

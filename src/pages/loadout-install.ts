@@ -1,5 +1,5 @@
 /**
- * The install box of a loadout page (issue 10 point 4): one panel per agent with the
+ * The install box of a loadout page (docs/http-api.md, "The pages"): one panel per agent with the
  * command and its copy button, the zip link, the context cost, the file targets and the
  * manual steps. Without JavaScript every panel shows, each under its heading; with it,
  * `assets/loadout.js` turns the hidden tab list into keyboard-accessible tabs (WAI-ARIA
@@ -22,7 +22,7 @@ export interface ContextCostView {
   on_demand: ContextSizeView;
 }
 
-/** Percent-encodes each segment of a file path, keeping `/` (as `build/addresses.ts`). */
+/** Percent-encodes each segment of a file path, keeping `/` (as `tree-format/addresses.ts`). */
 export const encodePath = (path: string): string => path.split('/').map(encodeURIComponent).join('/');
 
 /** The command that installs loadout `id` for `agent` from the catalogue at `base`. */

@@ -14,6 +14,9 @@ export interface CommandContext {
   code: number;
 }
 
+/** Commander's collector of a repeatable option. */
+const collect = (value: string, all: string[]): string[] => [...all, value];
+
 /** Declares the consumer commands on `program`; their actions write to `out` and `err` and set `ctx.code`. */
 export function declareConsumerCommands(program: Command, ctx: CommandContext, out: Write, err: Write): void {
   program
@@ -49,11 +52,13 @@ export function declareConsumerCommands(program: Command, ctx: CommandContext, o
     .option('--dry-run', 'show what would be written and its context cost; write nothing')
     .option('--force', 'overwrite files you changed since they were installed')
     .option('--json', 'print the outcomes (one per agent) as JSON')
-    .action(async (id: string, opts: { agent?: string; dir: string; global?: boolean; version?: string; from: string; frozen?: boolean; dryRun?: boolean; force?: boolean; json?: boolean }) => {
+    .option('--require-signed', 'refuse a catalogue that is not signed (docs/signing.md)')
+    .option('--trust-key <keyid>', 'also trust this signing key id, after checking it with the maintainers (repeatable)', collect, [] as string[])
+    .action(async (id: string, opts: { agent?: string; dir: string; global?: boolean; version?: string; from: string; frozen?: boolean; dryRun?: boolean; force?: boolean; json?: boolean; requireSigned?: boolean; trustKey: string[] }) => {
       if (opts.agent === undefined) throw new LoadoutError('usage', "required option '--agent <agents>' not specified", { hint: `Name the agents: --agent ${PUBLISHED_AGENTS.join(',')}, or --agent detected.` });
       const { installCommand } = await import('./commands/install.js');
       ctx.code = await installCommand(
-        { id, agent: opts.agent, dir: opts.dir, global: opts.global === true, from: opts.from, frozen: opts.frozen === true, dryRun: opts.dryRun === true, force: opts.force === true, json: opts.json === true, ...(opts.version === undefined ? {} : { version: opts.version }) },
+        { id, agent: opts.agent, dir: opts.dir, global: opts.global === true, from: opts.from, frozen: opts.frozen === true, dryRun: opts.dryRun === true, force: opts.force === true, json: opts.json === true, signing: { requireSigned: opts.requireSigned === true, trustKeys: opts.trustKey }, ...(opts.version === undefined ? {} : { version: opts.version }) },
         out,
         err,
       );
@@ -66,9 +71,11 @@ export function declareConsumerCommands(program: Command, ctx: CommandContext, o
     .option('--global', 'the installs in your home folder')
     .option('--from <url-or-dir>', "read every catalogue here instead of each install's source")
     .option('--json', 'print [{id, agent, installed, latest, outdated, changed, source}] as JSON')
-    .action(async (opts: { dir: string; global?: boolean; from?: string; json?: boolean }) => {
+    .option('--require-signed', 'refuse a catalogue that is not signed (docs/signing.md)')
+    .option('--trust-key <keyid>', 'also trust this signing key id, after checking it with the maintainers (repeatable)', collect, [] as string[])
+    .action(async (opts: { dir: string; global?: boolean; from?: string; json?: boolean; requireSigned?: boolean; trustKey: string[] }) => {
       const { outdatedCommand } = await import('./commands/outdated.js');
-      ctx.code = await outdatedCommand({ dir: opts.dir, global: opts.global === true, json: opts.json === true, ...(opts.from === undefined ? {} : { from: opts.from }) }, out, err);
+      ctx.code = await outdatedCommand({ dir: opts.dir, global: opts.global === true, json: opts.json === true, signing: { requireSigned: opts.requireSigned === true, trustKeys: opts.trustKey }, ...(opts.from === undefined ? {} : { from: opts.from }) }, out, err);
     });
 
   program
@@ -83,10 +90,12 @@ export function declareConsumerCommands(program: Command, ctx: CommandContext, o
     .option('--dry-run', 'show the changes; write nothing')
     .option('--force', 'overwrite files you changed since they were installed')
     .option('--json', 'print {updates, current, written} as JSON')
-    .action(async (ids: string[], opts: { agent?: string; to?: string; from?: string; dir: string; global?: boolean; dryRun?: boolean; force?: boolean; json?: boolean }) => {
+    .option('--require-signed', 'refuse a catalogue that is not signed (docs/signing.md)')
+    .option('--trust-key <keyid>', 'also trust this signing key id, after checking it with the maintainers (repeatable)', collect, [] as string[])
+    .action(async (ids: string[], opts: { agent?: string; to?: string; from?: string; dir: string; global?: boolean; dryRun?: boolean; force?: boolean; json?: boolean; requireSigned?: boolean; trustKey: string[] }) => {
       const { updateCommand } = await import('./commands/update.js');
       const { agent, to, from } = opts;
-      ctx.code = await updateCommand({ ids, dir: opts.dir, global: opts.global === true, dryRun: opts.dryRun === true, force: opts.force === true, json: opts.json === true, ...(agent === undefined ? {} : { agent }), ...(to === undefined ? {} : { to }), ...(from === undefined ? {} : { from }) }, out, err);
+      ctx.code = await updateCommand({ ids, dir: opts.dir, global: opts.global === true, dryRun: opts.dryRun === true, force: opts.force === true, json: opts.json === true, signing: { requireSigned: opts.requireSigned === true, trustKeys: opts.trustKey }, ...(agent === undefined ? {} : { agent }), ...(to === undefined ? {} : { to }), ...(from === undefined ? {} : { from }) }, out, err);
     });
 
   program

@@ -50,6 +50,8 @@ export const CONSUMER_ERRORS = {
   Rollback: { code: 'invalid_content', title: 'The catalogue went back to an older snapshot', hint: 'A mirror or proxy may serve stale content; nothing was installed.' },
   /** Reserved for signing: the snapshot's expiry has passed. */
   Expired: { code: 'invalid_content', title: 'The catalogue\'s signed snapshot has expired', hint: 'The catalogue has not been rebuilt in time; ask its maintainers.' },
+  /** `--require-signed` and the catalogue is not signed (docs/signing.md). */
+  UnsignedCatalogue: { code: 'invalid_content', title: 'The catalogue is not signed', hint: 'Install from a signed catalogue, or leave out --require-signed; nothing was installed.' },
 } as const satisfies Record<string, ConsumerErrorEntry>;
 
 /** A permanent name of the catalogue. */

@@ -20,7 +20,8 @@ import { fetchVersion, type FetchedVersion } from './catalogue/fetch-version.js'
 import type { ManualStep } from '../layout/layout.js';
 import type { WantedInstall } from './compose/plan.js';
 import type { SizeWarning } from './compose/size-limits.js';
-import { readLock, type LockEntry } from './project/lock.js';
+import { readLock, withTrust, type LockEntry } from './project/lock.js';
+import type { SigningPolicy } from './catalogue/signed-catalogue.js';
 import { checkInstall, type CheckedInstall } from './prepare.js';
 import { projectScope, type InstallScope } from './project/scope.js';
 import { runPlan, summarizeComposed, type ComposedFile } from './run-plan.js';
@@ -44,6 +45,8 @@ export interface InstallOptions {
   dryRun?: boolean;
   /** Overwrite targets the user changed, and write targets outside the agent's own locations (with a warning). */
   force?: boolean;
+  /** How signatures are treated (`--require-signed`, `--trust-key`; catalogue/signed-catalogue.ts). */
+  signing?: SigningPolicy;
 }
 
 /** A target the install stops at (nothing is written): the user's bytes or another install's, unless `force`. */
@@ -80,6 +83,10 @@ export interface InstallOutcome {
   composed: { files: ComposedFile[]; context: ContextCost | undefined; size_warnings: SizeWarning[] };
   /** Where the user's bytes were copied before being overwritten (relative to the root), if any were. */
   backup?: string;
+  /** The catalogue's verified signature (key ids and the snapshot's `generated_at`), or null when it is unsigned. */
+  signed: { keyids: string[]; generated_at: string } | null;
+  /** A one-line notice about the catalogue's signing (unsigned, or a key rotation followed). */
+  notice?: string;
   /** True when files were written and the lock updated. */
   installed: boolean;
 }
@@ -103,10 +110,13 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
   if (options.version !== undefined && !VERSION_PATTERN.test(options.version)) throw new LoadoutError('usage', `--version is ${JSON.stringify(options.version)} (expected MAJOR.MINOR.PATCH, such as 1.2.0)`);
   if (options.agents.length === 0) throw new LoadoutError('usage', '--agent names no agent (expected one or more agent ids, or detected)');
   const scope = options.scope ?? projectScope(options.dir);
-  const catalogue = openCatalogue(options.from);
   const lock = await readLock(scope.root, scope.lockPath);
+  const pinned = lock.trust?.[lockSource(options.from)];
+  const catalogue = openCatalogue(options.from, { ...options.signing, ...(pinned === undefined ? {} : { pinned }) });
   const force = options.force === true;
   const versions = await catalogue.readVersions(options.id);
+  // Verified before any hash of the versions document was used; the lock keeps the keys and the snapshot's time.
+  const signing = await catalogue.signing();
   const fetched = new Map<string, Promise<FetchedVersion>>();
   const fetchOnce = (version: string): Promise<FetchedVersion> => {
     let promise = fetched.get(version);
@@ -125,7 +135,7 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
     checked.push({ version, check: await checkInstall({ scope, fetched: version, agent, ...(previous === undefined ? {} : { previous }), force }) });
   }
   const wanted: WantedInstall[] = checked.map(({ version, check }) => ({ id: options.id, agent: check.agent, version: version.version, source, files: check.files, bytes: check.bytes }));
-  const run = await runPlan({ scope, operation: 'install', before: lock, wanted, removed: [], force, dryRun: options.dryRun === true });
+  const run = await runPlan({ scope, operation: 'install', before: withTrust(lock, source, signing.trust), wanted, removed: [], force, dryRun: options.dryRun === true });
   const summary = await summarizeComposed(scope, run.plan, options.agents);
   const actionOf = new Map(run.plan.targets.map((t) => [t.target, t.action]));
   return checked.map(({ version, check }): InstallOutcome => ({
@@ -147,6 +157,8 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
     written: run.written ? check.files.map((f) => f.target).filter((t) => actionOf.get(t) === 'write') : [],
     unchanged: check.files.map((f) => f.target).filter((t) => actionOf.get(t) === 'none'),
     context: check.context,
+    signed: signing.snapshot === undefined ? null : { keyids: signing.trust?.keyids ?? [], generated_at: signing.snapshot.generated_at },
+    ...(signing.notice === undefined ? {} : { notice: signing.notice }),
     composed: { files: summary.files.filter((f) => check.files.some((c) => c.target === f.target)), context: summary.context[check.agent], size_warnings: summary.size_warnings.filter((w) => w.agent === check.agent) },
     ...(run.backupDir === undefined ? {} : { backup: run.backupDir }),
     installed: run.written,

@@ -9,6 +9,8 @@ import type { Agent } from '../catalogue/vocabulary.js';
 import type { VersionsDocument } from '../tree-format/index.js';
 import { openCatalogue } from './catalogue/catalogue-reader.js';
 import { readLock } from './project/lock.js';
+import { isSigningRefusal, type SigningPolicy } from './catalogue/signed-catalogue.js';
+import { lockSource } from './install.js';
 import type { InstallScope } from './project/scope.js';
 import { readEntryStatus } from './status.js';
 import { compareVersions } from './changelog.js';
@@ -34,11 +36,14 @@ export interface OutdatedOptions {
   scope: InstallScope;
   /** Read every catalogue from here instead of each lock entry's source. */
   from?: string;
+  /** How signatures are treated (`--require-signed`, `--trust-key`; catalogue/signed-catalogue.ts). */
+  signing?: SigningPolicy;
 }
 
 /**
  * Lists every install of the lock. A catalogue that cannot be read is reported on its rows
- * (`error`), not thrown, so one unreachable catalogue does not hide the others.
+ * (`error`), not thrown, so one unreachable catalogue does not hide the others; one whose
+ * signing is refused (catalogue/signed-catalogue.ts) stops the listing.
  * @throws LoadoutError `invalid_content` (a lock that is not acceptable), `io` (the project)
  */
 export async function listOutdated(options: OutdatedOptions): Promise<OutdatedRow[]> {
@@ -51,7 +56,8 @@ export async function listOutdated(options: OutdatedOptions): Promise<OutdatedRo
     const key = `${source}\n${entry.id}`;
     let doc = documents.get(key);
     if (doc === undefined) {
-      doc = Promise.resolve().then(() => openCatalogue(source).readVersions(entry.id));
+      const pinned = lock.trust?.[lockSource(source)];
+      doc = Promise.resolve().then(() => openCatalogue(source, { ...options.signing, ...(pinned === undefined ? {} : { pinned }) }).readVersions(entry.id));
       // Handled below, per row; a rejection must not go unhandled while other rows are read.
       doc.catch(() => undefined);
       documents.set(key, doc);
@@ -62,7 +68,8 @@ export async function listOutdated(options: OutdatedOptions): Promise<OutdatedRo
       const latest = (await doc).latest;
       rows.push({ ...row, latest, outdated: compareVersions(latest, entry.version) > 0 });
     } catch (error) {
-      if (!(error instanceof LoadoutError)) throw error;
+      // A catalogue that fails its signature stops the command: its versions are not to be believed.
+      if (!(error instanceof LoadoutError) || isSigningRefusal(error)) throw error;
       rows.push({ ...row, latest: null, outdated: false, error: error.message });
     }
   }

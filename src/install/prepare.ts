@@ -3,7 +3,7 @@
  * shared by install and update (uninstall checks the lock's targets with
  * `describeLockedProblem`). Every target is checked against the rules of `target-rules.ts`
  * (rules 1 to 4 always; rule 5, the agent's own locations, and MCP servers that ask for
- * auto-approval, unless `force`), the targets a previous install recorded in the lock too,
+ * auto-approval, and skills and subagents that ask for it or for hooks, unless `force`), the targets a previous install recorded in the lock too,
  * since a lock is untrusted input as much as a catalogue. What is written is planned by
  * `compose/plan.ts`.
  */
@@ -20,6 +20,7 @@ import type { InstallScope } from './project/scope.js';
 import { describeLandingProblem, describeTargetProblem, realProjectRoot } from '../layout/target-rules.js';
 import { describeSettingsProblem } from '../layout/protected-paths.js';
 import { describeServerTrust } from '../layout/mcp-trust.js';
+import { describePermissionRequests } from '../layout/permission-requests.js';
 import { installedBytes } from '../layout/rule-translation.js';
 import { ConsumerError } from './errors.js';
 
@@ -63,7 +64,7 @@ export interface CheckOptions {
  * Resolves and checks the targets of `fetched` for `agent`, and of the lock entry it replaces.
  * @throws ConsumerError `UnsafeTarget` when a target (planned or recorded in the lock) breaks
  *   rules 1 to 4 of `target-rules.ts`; LoadoutError `invalid_content` for rule 5 or an MCP
- *   server asking for auto-approval, without `force`
+ *   server, skill or subagent asking for auto-approval or hooks, without `force`
  */
 export async function checkInstall(options: CheckOptions): Promise<CheckedInstall> {
   const { scope, fetched, agent, previous, force } = options;
@@ -78,7 +79,7 @@ export async function checkInstall(options: CheckOptions): Promise<CheckedInstal
     const problem = describeTargetProblem(target) ?? describeSettingsProblem(entry.role, target) ?? (await describeLandingProblem(root, target));
     if (problem !== undefined) refused.push(`${named} ${problem}`);
     else if (!scope.isOwnLocation(entry.role, agent, target)) warnings.push({ target, path: entry.path, message: `${named} is outside ${agent}'s own locations (expected ${scope.describeLocations(entry.role, agent)})` });
-    const trust = entry.role === 'mcp' ? describeServerTrust(fetched.text(entry.path)) : undefined;
+    const trust = entry.role === 'mcp' ? describeServerTrust(fetched.text(entry.path)) : describePermissionRequests(entry.role, fetched.text(entry.path));
     if (problem === undefined && trust !== undefined) warnings.push({ target, path: entry.path, message: `file entry ${JSON.stringify(entry.path)} of ${label} ${trust}` });
   }
   for (const file of previous?.files ?? []) {

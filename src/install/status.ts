@@ -3,8 +3,9 @@
  * is compared with its recorded sha256 and reported as `ok`, `changed` or `missing`, through
  * the file's format (`compose/shared-file.ts`): a whole file by its bytes, a merged MCP
  * configuration by the servers the install added, a shared Markdown file by the install's
- * block. The rest of a shared file is the user's and never reported. Files in the locked agents' folders that no lock entry owns are listed as
- * `untracked`. A CI step gates on `ok` (README, "Installing a loadout into a project").
+ * block. The rest of a shared file is the user's and never reported. Files in the locked
+ * agents' folders that no lock entry owns are listed as `untracked`. A CI step gates on `ok`
+ * (docs/installing.md, "Keeping it current").
  *
  * Reads only. A lock is untrusted: a target that would be read through a symbolic link leading
  * out of the project, or in `.git`, is refused (rules 1 to 3 of `target-rules.ts`).

@@ -21,7 +21,9 @@ import { measureContext, type ContextCost } from '../layout/context-cost.js';
 import { fetchVersion, type FetchedVersion } from './catalogue/fetch-version.js';
 import type { ManualStep } from '../layout/layout.js';
 import type { Conflict, WantedInstall } from './compose/plan.js';
-import { readLock, type LockEntry } from './project/lock.js';
+import type { SigningPolicy } from './catalogue/signed-catalogue.js';
+import { lockSource } from './install.js';
+import { readLock, withTrust, type LockEntry } from './project/lock.js';
 import { checkInstall, type CheckedInstall } from './prepare.js';
 import type { InstallScope } from './project/scope.js';
 import { runPlan, summarizeComposed, type ComposedSummary } from './run-plan.js';
@@ -41,6 +43,8 @@ export interface UpdateOptions {
   dryRun?: boolean;
   /** Overwrite files the user changed, and act on targets outside the agent's own locations (with a warning). */
   force?: boolean;
+  /** How signatures are treated (`--require-signed`, `--trust-key`; catalogue/signed-catalogue.ts). */
+  signing?: SigningPolicy;
 }
 
 /**
@@ -88,6 +92,8 @@ export interface UpdateOutcome {
   backup?: string;
   /** True when files and the lock were written. */
   written: boolean;
+  /** One-line notices about the catalogues' signing (unsigned, or a key rotation followed). */
+  notices: string[];
 }
 
 const digest = (bytes: Uint8Array | undefined): string | undefined => (bytes === undefined ? undefined : createHash('sha256').update(bytes).digest('hex'));
@@ -107,12 +113,18 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
   const missing = options.ids.filter((id) => !selected.some((e) => e.id === id));
   if (missing.length > 0) throw new LoadoutError('usage', `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not installed${options.agent === undefined ? '' : ` for ${options.agent}`} (expected ids in ${scope.lockPath}: ${[...new Set(lock.installs.map((e) => e.id))].join(', ') || 'none'})`);
 
-  const outcome: UpdateOutcome = { updates: [], current: [], conflicts: [], composed: { context: {}, files: [], size_warnings: [] }, written: false };
+  const outcome: UpdateOutcome = { updates: [], current: [], conflicts: [], composed: { context: {}, files: [], size_warnings: [] }, written: false, notices: [] };
+  // The lock with what each signed catalogue verified now (keys and snapshot time), written with the update.
+  let trusted = lock;
   const planned: { entry: LockEntry; next: FetchedVersion; previousVersion: FetchedVersion | undefined; check: CheckedInstall; source: string; changelog: Changelog }[] = [];
   for (const entry of selected) {
     const source = options.from ?? entry.source;
-    const catalogue = openCatalogue(source);
+    const key = lockSource(source);
+    const catalogue = openCatalogue(source, { ...options.signing, ...(lock.trust?.[key] === undefined ? {} : { pinned: lock.trust[key] }) });
     const doc = await catalogue.readVersions(entry.id);
+    const signing = await catalogue.signing();
+    trusted = withTrust(trusted, key, signing.trust);
+    if (signing.notice !== undefined && !outcome.notices.includes(signing.notice)) outcome.notices.push(signing.notice);
     const to = options.to ?? doc.latest;
     if (to === entry.version) {
       outcome.current.push({ id: entry.id, agent: entry.agent, version: to });
@@ -129,7 +141,7 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
   }
   if (planned.length === 0) return outcome;
   const wanted: WantedInstall[] = planned.map(({ entry, next, check }) => ({ id: entry.id, agent: entry.agent, version: next.version, source: entry.source, files: check.files, bytes: check.bytes }));
-  const run = await runPlan({ scope, operation: 'update', before: lock, wanted, removed: [], force, dryRun: options.dryRun === true });
+  const run = await runPlan({ scope, operation: 'update', before: trusted, wanted, removed: [], force, dryRun: options.dryRun === true });
   const targetPlan = new Map(run.plan.targets.map((t) => [t.target, t]));
   for (const { entry, next, previousVersion, check, source, changelog } of planned) {
     const to = next.version;

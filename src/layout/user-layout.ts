@@ -26,6 +26,7 @@
 import type { FileEntry } from '../catalogue/manifest.js';
 import type { Agent, Role } from '../catalogue/vocabulary.js';
 import { ADAPTER_TARGETS, baseName, pathInsideSkill, type InstallTarget } from './layout.js';
+import { describeSettingsProblem } from './protected-paths.js';
 
 /** User-level skill folders, relative to the home folder (null: none documented). */
 const USER_SKILL_DIRS: Record<Agent, string | null> = {
@@ -105,8 +106,13 @@ export function userLocations(agent: Agent): { folders: string[]; files: string[
   return { folders, files };
 }
 
-/** True when `target` (relative to the home folder) is one of `agent`'s user-level places. `role` is not needed: each place takes one kind of file. */
-export function isUserLocation(_role: Role, agent: Agent, target: string): boolean {
+/**
+ * True when `target` (relative to the home folder) is one of `agent`'s user-level places for
+ * a file of `role`: never a settings or MCP file for a role other than `mcp`
+ * (`protected-paths.ts`, which applies in the home folder as in a project).
+ */
+export function isUserLocation(role: Role, agent: Agent, target: string): boolean {
+  if (describeSettingsProblem(role, target) !== undefined) return false;
   const { folders, files } = userLocations(agent);
   return files.includes(target) || folders.some((folder) => target.startsWith(`${folder}/`));
 }

@@ -94,6 +94,16 @@ function versionHistory(r: PublishedRecord, versions: VersionsView | undefined, 
 <p class="small"><a href="${escapeHtml(`${root}api/loadouts/${r.id}/versions.json`)}">versions.json</a>: every version with its file hashes.</p>`;
 }
 
+/**
+ * The place where the page's script says that these versions are signed (with the key id
+ * and the snapshot's date, read from the catalogue's signed snapshot: the page is written once
+ * per loadout version, the snapshot every build; docs/signing.md). Hidden when the catalogue
+ * is unsigned or the script does not run.
+ */
+function signingNote(r: PublishedRecord, root: string): string {
+  return `<p id="signing" class="small" hidden data-snapshot="${escapeHtml(`${root}api/v1/snapshot.dsse.json`)}" data-document="${escapeHtml(`api/loadouts/${r.id}/versions.json`)}"></p>`;
+}
+
 /** The loadout page of `r`, with the versions document when there is one. Pure. */
 export function renderLoadoutPage(base: string, r: PublishedRecord, versions?: VersionsView): string {
   const path = `loadouts/${r.id}/`;
@@ -127,6 +137,7 @@ ${requirements(r)}
 ${fileList(r, root)}
 <h2 id="versions">Versions</h2>
 ${versionHistory(r, versions, root)}
+${signingNote(r, root)}
 <h2 id="verification">Verification</h2>
 ${renderVerificationTable(r.verification)}
 <p id="copy-status" class="vh" role="status" aria-live="polite"></p>`;

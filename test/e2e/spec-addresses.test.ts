@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublishedRecord } from '../../src/tree/render/record.js';
+import { installedText } from '../../src/layout/rule-translation.js';
 import { CATEGORIES, PUBLISHED_AGENTS, ROLES } from '../../src/catalogue/vocabulary.js';
 import { runCli } from '../helpers/cli.js';
 import { publishedRecordErrors } from '../helpers/published-schema.js';
@@ -89,7 +90,8 @@ describe('the real catalogue, built and served', () => {
         expect(install.zip_url).toBe(`${BASE}/download/${r.id}/${agent}.zip`);
         const zip = await JSZip.loadAsync(await (await fetch(local(install.zip_url))).arrayBuffer());
         expect(Object.keys(zip.files).sort(), `${r.id} ${agent}`).toEqual(install.files.map((f) => f.target).sort());
-        for (const f of install.files) expect(await zip.file(f.target)?.async('string')).toBe(r.files.find((x) => x.path === f.path)?.content);
+        // Rules as the agent reads them (layout/rule-translation.ts), everything else as published.
+        for (const f of install.files) expect(await zip.file(f.target)?.async('string')).toBe(installedText(f.role, agent, r.files.find((x) => x.path === f.path)?.content ?? ''));
       }
       const source = await JSZip.loadAsync(await (await fetch(local(r.source_zip_url))).arrayBuffer());
       expect(Object.keys(source.files).sort()).toEqual([`${r.id}/loadout.yaml`, ...r.files.map((f) => `${r.id}/${f.path}`)].sort());

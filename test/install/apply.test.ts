@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../src/catalogue/manifest.js';
 import { applyInstallPlan } from '../../src/install/project/apply.js';
 import { resolveInstallPlan } from '../../src/layout/plan.js';
+import { installedBytes } from '../../src/layout/rule-translation.js';
 import { makeTempDir } from '../helpers/temp.js';
 
 const files: FileEntry[] = [
@@ -21,7 +22,8 @@ describe('applyInstallPlan', () => {
     const plan = resolveInstallPlan(files, 'cursor', () => undefined);
     const first = await applyInstallPlan(plan, (p) => bytes.get(p), dir);
     expect(first.written.sort()).toEqual(['.cursor/rules/style.mdc', 'AGENTS.md']);
-    expect(readFileSync(join(dir, '.cursor/rules/style.mdc'), 'utf8')).toBe('---\ndescription: s\n---\n');
+    // Rules are written translated for the agent (rule-translation.ts).
+    expect(readFileSync(join(dir, '.cursor/rules/style.mdc'), 'utf8')).toBe(Buffer.from(installedBytes('rules', 'cursor', Buffer.from('---\ndescription: s\n---\n'))).toString('utf8'));
     const second = await applyInstallPlan(plan, (p) => bytes.get(p), dir);
     expect(second.unchanged.sort()).toEqual(['.cursor/rules/style.mdc', 'AGENTS.md']);
   });

@@ -128,6 +128,8 @@ describe('--from DIR: versions.json cannot make install read outside DIR', () =>
 
 describe('a catalogue URL: versions.json and redirects cannot make install fetch outside the base', () => {
   const outsideBase = (served: { requests: string[] }): string[] => served.requests.filter((r) => !r.startsWith('/dist/'));
+  // Besides the signing documents (the description and the signed snapshot, signed-catalogue.ts).
+  const documentsRead = (served: { requests: string[] }): string[] => served.requests.filter((r) => !r.startsWith('/dist/api/v1/'));
 
   it.each(HOSTILE_PATHS)('file path %j is refused before any fetch of it', async (path, problem) => {
     const s = pointingAt(path);
@@ -136,7 +138,7 @@ describe('a catalogue URL: versions.json and redirects cannot make install fetch
     const error = await failure(installLoadout({ from: served.base, id: 'kit', agent: 'codex', dir: project, force: true }));
     expect(error.message).toContain(`${served.base}/api/loadouts/kit/versions.json: versions[0].files[0] (${JSON.stringify(path)}): path ${problem}`);
     expect(outsideBase(served)).toEqual([]);
-    expect(served.requests).toEqual(['/dist/api/loadouts/kit/versions.json']);
+    expect(documentsRead(served)).toEqual(['/dist/api/loadouts/kit/versions.json']);
     expect(listProject(project)).toEqual([]);
   });
 
@@ -156,7 +158,7 @@ describe('a catalogue URL: versions.json and redirects cannot make install fetch
     const served = await serveSite(s.site);
     const error = await failure(installLoadout({ from: served.base, id: 'kit', agent: 'codex', dir: makeProject() }));
     expect(error.message).toContain('latest is "../../.." (expected a version such as "1.2.0")');
-    expect(served.requests).toEqual(['/dist/api/loadouts/kit/versions.json']);
+    expect(documentsRead(served)).toEqual(['/dist/api/loadouts/kit/versions.json']);
   });
 
   it('a redirect out of the base is not followed, to the same host or another', async () => {

@@ -28,6 +28,7 @@ import { readStatus } from '../../src/install/status.js';
 import { uninstallLoadout } from '../../src/install/uninstall.js';
 import { updateLoadouts } from '../../src/install/update.js';
 import { findBlock, parseBlocks } from '../../src/install/compose/markdown-blocks.js';
+import { runPlan } from '../../src/install/run-plan.js';
 import { buildComposeCatalogue, IDS, VERSIONS } from './compose-fixture.js';
 
 const AGENTS: readonly Agent[] = ['claude-code', 'cursor', 'gemini-cli'];
@@ -98,6 +99,12 @@ function walk(dir: string): { files: string[]; folders: string[] } {
     (entry.isDirectory() ? folders : files).push(rel);
   }
   return { files: files.sort(), folders: folders.sort() };
+}
+
+/** Every path and its bytes under `dir`, as one string. */
+function snapshot(dir: string): string {
+  const { files, folders } = walk(dir);
+  return [...folders, ...files.map((f) => `${f}\u0000${readFileSync(join(dir, f), 'latin1')}`)].join('\u0001');
 }
 
 /** A project and what the user did to it. */
@@ -194,9 +201,11 @@ async function checkInvariants(world: World): Promise<void> {
   const copy = `${dir}-all`;
   rmSync(copy, { recursive: true, force: true });
   cpSync(dir, copy, { recursive: true });
-  for (const installId of new Set((await readLock(copy)).installs.map((e) => e.id))) {
-    const outcome = await uninstallLoadout({ scope: projectScope(copy), id: installId, force: true });
-    expect(outcome.conflicts, `uninstall ${installId} --force`).toEqual([]);
+  // Every install at once, through the plan `uninstall` runs (one plan instead of one per loadout keeps the test fast).
+  const lock = await readLock(copy);
+  if (lock.installs.length > 0) {
+    const all = await runPlan({ scope: projectScope(copy), operation: 'uninstall', before: lock, wanted: [], removed: lock.installs, force: true, dryRun: false });
+    expect(all.plan.conflicts, 'uninstall everything --force').toEqual([]);
   }
   const after = walk(copy);
   const startFolders = new Set(['src']);
@@ -236,11 +245,16 @@ it(`keeps every byte of the user's through ${runs} random sequences of install, 
         writeFileSync(join(dir, file), text);
       }
       const world: World = { dir, tokens: [], backups: new Set(), next: 0 };
+      let last = '';
       try {
         for (const [i, s] of sequence.entries()) {
           steps++;
           try {
             await runStep(world, s);
+            // A step that changed nothing (a conflict, nothing to edit) leaves the invariants as they were checked.
+            const now = snapshot(dir);
+            if (now === last) continue;
+            last = now;
             await checkInvariants(world);
           } catch (error) {
             const replay = sequence.slice(0, i + 1).map((x, j) => `  ${j + 1}. ${describeStep(x)}`).join('\n');

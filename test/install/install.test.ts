@@ -82,7 +82,9 @@ describe('loadout install', () => {
 
   it('refuses a file that does not match its published sha256', async () => {
     const { dist } = await catalogue();
-    writeFileSync(join(dist, 'raw/kit/1.1.0/AGENTS.md'), '# Kit\n\nTampered.\n');
+    // Same size, other bytes: the size cap of the reader lets it through, the sha256 does not.
+    const raw = join(dist, 'raw/kit/1.1.0/AGENTS.md');
+    writeFileSync(raw, readFileSync(raw, 'utf8').replace(/.$/su, '!'));
     const project = makeTempDir();
     await expect(installLoadout({ from: dist, id: 'kit', agent: 'codex', dir: project })).rejects.toThrow(/AGENTS\.md does not match its published sha256/u);
     expect(existsSync(join(project, 'AGENTS.md'))).toBe(false);

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockBody, findBlock, parseBlocks } from '../../src/install/compose/markdown-blocks.js';
+import { installedBytes } from '../../src/layout/rule-translation.js';
 import type { LockFile } from '../../src/install/project/lock.js';
 import { runCli } from '../helpers/cli.js';
 import { makeTempDir } from '../helpers/temp.js';
@@ -134,7 +135,7 @@ describe('--global, with HOME pointed at a temporary folder', () => {
     expect(read('.claude/CLAUDE.md')).toMatch(/^<!-- loadout:begin kit@1\.0\.0 -->\n@AGENTS\.md\n/u);
     expect(blockOf(read('.claude/AGENTS.md'), false)).toBe(contentOf(V1, 'AGENTS.md'));
     expect(read('.claude/skills/review/SKILL.md')).toBe(contentOf(V1, 'skills/review/SKILL.md'));
-    expect(read('.claude/rules/old.md')).toBe(contentOf(V1, 'rules/old.md'));
+    expect(read('.claude/rules/old.md')).toBe(Buffer.from(installedBytes('rules', 'claude-code', Buffer.from(contentOf(V1, 'rules/old.md')))).toString('utf8'));
     expect(read('.claude/agents/reviewer.md')).toBe(contentOf(V1, 'agents/reviewer.md'));
     expect(blockOf(read('.codex/AGENTS.md'), false)).toBe(contentOf(V1, 'AGENTS.md'));
     expect(read('.agents/skills/review/SKILL.md')).toBe(contentOf(V1, 'skills/review/SKILL.md'));

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLISHED_AGENTS, type Agent } from '../../src/catalogue/vocabulary.js';
 import { installLoadout } from '../../src/install/install.js';
 import { blockBody, findBlock, parseBlocks } from '../../src/install/compose/markdown-blocks.js';
+import { installedBytes } from '../../src/layout/rule-translation.js';
 import { LOCK_FILE, type LockFile } from '../../src/install/project/lock.js';
 import { listOutdated } from '../../src/install/outdated.js';
 import { projectScope } from '../../src/install/project/scope.js';
@@ -40,15 +41,20 @@ const V1_TARGETS: Record<Agent, Record<string, string>> = {
 };
 
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
+/** A file of the fixture as installed for `agent`: rules translated (`rule-translation.ts`). */
+const installedText = (files: typeof V1, path: string, agent: Agent): string => {
+  const role = files.find((f) => f.path === path)?.role;
+  return role === 'rules' ? Buffer.from(installedBytes('rules', agent, Buffer.from(contentOf(files, path)))).toString('utf8') : contentOf(files, path);
+};
 
 /** Checks that every target of `targets` holds the file of `files` (merged MCP files: the version's servers; shared Markdown files: the version's block). */
-function expectInstalled(project: string, targets: Record<string, string>, files: typeof V1, servers: Record<string, unknown>): void {
+function expectInstalled(project: string, targets: Record<string, string>, files: typeof V1, servers: Record<string, unknown>, agent: Agent): void {
   for (const [target, path] of Object.entries(targets)) {
     if (path === 'mcp/servers.json') expect(readJson<{ mcpServers: unknown }>(join(project, target)).mcpServers, target).toEqual(servers);
     else if (['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'].includes(path)) {
       const adapter = path !== 'AGENTS.md';
       expect(findBlock(parseBlocks(readFileSync(join(project, target), 'utf8'), adapter), 'kit')?.body, target).toBe(blockBody(contentOf(files, path), adapter, path));
-    } else expect(readFileSync(join(project, target), 'utf8'), target).toBe(contentOf(files, path));
+    } else expect(readFileSync(join(project, target), 'utf8'), target).toBe(installedText(files, path, agent));
   }
 }
 
@@ -62,14 +68,14 @@ describe.each(PUBLISHED_AGENTS)('the life cycle for %s, over HTTP', (agent) => {
     const installed = await installLoadout({ from: base, id: 'kit', agent, dir: project, version: '1.0.0' });
     expect(installed.installed).toBe(true);
     expect(installed.files.map((f) => f.target).sort()).toEqual(Object.keys(targets).sort());
-    expectInstalled(project, targets, V1, SERVERS.v1);
+    expectInstalled(project, targets, V1, SERVERS.v1, agent);
 
     expect((await readStatus(scope)).ok).toBe(true);
     expect(await listOutdated({ scope })).toEqual([{ id: 'kit', agent, installed: '1.0.0', latest: '1.1.0', outdated: true, changed: [], source: base }]);
 
     const dry = await updateLoadouts({ scope, ids: [], dryRun: true });
     expect(dry.written).toBe(false);
-    expectInstalled(project, targets, V1, SERVERS.v1);
+    expectInstalled(project, targets, V1, SERVERS.v1, agent);
     const [plan] = dry.updates;
     expect(plan).toMatchObject({ id: 'kit', agent, from: '1.0.0', to: '1.1.0' });
     expect(plan?.changelog).toEqual({ direction: 'upgrade', entries: [{ version: '1.1.0', date: '2026-02-20', changes: ['Add the search server', 'kit 1.1.0'] }] });
@@ -84,7 +90,7 @@ describe.each(PUBLISHED_AGENTS)('the life cycle for %s, over HTTP', (agent) => {
     expect(update.written).toBe(true);
     const v2Targets = Object.fromEntries(Object.entries(targets).filter(([, p]) => p !== 'rules/old.md'));
     const skillDir = Object.keys(targets).find((t) => t.endsWith('review/SKILL.md'))?.replace(/\/review\/SKILL\.md$/u, '') ?? '';
-    expectInstalled(project, { ...v2Targets, [`${skillDir}/review/references/new.md`]: 'skills/review/references/new.md' }, V2, SERVERS.v2);
+    expectInstalled(project, { ...v2Targets, [`${skillDir}/review/references/new.md`]: 'skills/review/references/new.md' }, V2, SERVERS.v2, agent);
     for (const [target, path] of Object.entries(targets)) if (path === 'rules/old.md') expect(existsSync(join(project, target)), target).toBe(false);
     expect(readJson<LockFile>(join(project, LOCK_FILE)).installs.map((e) => [e.id, e.agent, e.version])).toEqual([['kit', agent, '1.1.0']]);
     expect((await readStatus(scope)).ok).toBe(true);
@@ -124,7 +130,7 @@ describe('update keeps what the user changed', () => {
     // Back to 1.0.0 and forward again with --force: the user's rule is overwritten, after a backup.
     const down = await updateLoadouts({ scope, ids: ['kit'], to: '1.0.0', force: true });
     expect(down.updates[0]?.changelog).toEqual({ direction: 'downgrade', entries: [{ version: '1.1.0', date: '2026-02-20', changes: ['Add the search server', 'kit 1.1.0'] }] });
-    expect(readFileSync(join(project, '.claude/rules/style.md'), 'utf8')).toBe(contentOf(V1, 'rules/style.md'));
+    expect(readFileSync(join(project, '.claude/rules/style.md'), 'utf8')).toBe(installedText(V1, 'rules/style.md', 'claude-code'));
     expect(readFileSync(join(project, down.backup ?? 'none', '.claude/rules/style.md'), 'utf8')).toBe('# Mine\n');
     const back = await updateLoadouts({ scope, ids: ['kit'], force: true, dryRun: true });
     expect(back.updates[0]?.changelog.entries.map((e) => e.version)).toEqual(['1.1.0']);

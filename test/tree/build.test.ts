@@ -1,4 +1,5 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +8,7 @@ import { findStandby, treesFolderOf } from '../../src/tree/write/output.js';
 import { listEntries, STORE_FOLDER } from '../../src/tree/write/store.js';
 import type { PublishedRecord } from '../../src/tree/render/record.js';
 import { PUBLISHED_AGENTS } from '../../src/catalogue/vocabulary.js';
+import { installedText } from '../../src/layout/rule-translation.js';
 import { baseFiles, writeLoadout, type TestFile } from '../helpers/loadouts.js';
 import { publishedRecordErrors } from '../helpers/published-schema.js';
 import { commitAll, git, initRepo, makeTempDir } from '../helpers/temp.js';
@@ -134,7 +136,10 @@ describe('loadout build', () => {
       const names = Object.keys(zip.files).sort();
       expect(names, agent).toEqual(record.install[agent].files.map((f) => f.target).sort());
       for (const f of record.install[agent].files) {
-        expect(await zip.file(f.target)?.async('string')).toBe(record.files.find((r) => r.path === f.path)?.content);
+        // Each file as the agent reads it (rules translated, layout/rule-translation.ts), with the sha256 the record gives.
+        const text = await zip.file(f.target)?.async('string');
+        expect(text).toBe(installedText(f.role, agent, record.files.find((r) => r.path === f.path)?.content ?? ''));
+        expect(createHash('sha256').update(text ?? '').digest('hex')).toBe(f.sha256);
       }
     }
     const claude = await JSZip.loadAsync(readFileSync(join(out, 'download/tools/claude-code.zip')));
@@ -257,7 +262,7 @@ describe('loadout build', () => {
     await buildCatalogue({ root, out, baseUrl: BASE });
     const before = readFileSync(join(out, 'api/loadouts.json'), 'utf8');
     writeLoadout(root, { id: 'zzz-new' });
-    await expect(buildCatalogue({ root, out, baseUrl: BASE, onProgress: (_d, _t, id) => { if (id === 'tools') throw new Error('disk full'); } })).rejects.toThrow('disk full');
+    await expect(buildCatalogue({ root, out, baseUrl: BASE, onProgress: (_d, _t, id) => { if (id === 'zzz-new') throw new Error('disk full'); } })).rejects.toThrow('disk full');
     expect(readFileSync(join(out, 'api/loadouts.json'), 'utf8')).toBe(before);
     expect(existsSync(join(out, 'api/loadouts/zzz-new.json'))).toBe(false);
     expect(leftoversBeside(out)).toEqual([]);

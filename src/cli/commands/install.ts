@@ -1,4 +1,4 @@
-/** `loadout install <id> --agent A[,B…]|detected [--dir .] [--global] [--version V] [--from URL|DIR] [--frozen] [--dry-run] [--force] [--json]`. */
+/** `loadout install <id> --agent A[,B…]|detected [--dir .] [--global] [--version V] [--from URL|DIR] [--frozen] [--dry-run] [--force] [--json] [--require-signed] [--trust-key K]…`. */
 import { LoadoutError } from '../../catalogue/errors.js';
 import type { Agent } from '../../catalogue/vocabulary.js';
 import { detectAgents, parseAgentList } from '../../install/detect-agents.js';
@@ -35,6 +35,7 @@ export async function installCommand(options: InstallCommandOptions, out: Write,
     err(`loadout: detected ${found.map((d) => `${d.agent} (${d.found.join(', ')})`).join(', ')}\n`);
   } else agents = parsed;
   const outcomes = await installLoadouts({ ...core, agents, scope });
+  for (const notice of new Set(outcomes.map((o) => o.notice).filter((n) => n !== undefined))) err(`loadout: notice: ${printableLine(notice)}\n`);
   const conflicted = outcomes.some((o) => o.conflicts.length > 0);
   for (const o of outcomes) for (const w of o.warnings) err(`loadout: warning: ${printableLine(w.message)}; ${options.dryRun === true || conflicted ? 'it would be written' : 'written'} because of --force\n`);
   if (json) {
@@ -50,6 +51,7 @@ export async function installCommand(options: InstallCommandOptions, out: Write,
     out(`${verb} ${o.id} ${o.version} for ${o.agent} from ${printableLine(o.source)}${o.scope === 'user' ? ' into your home folder' : ''}:\n`);
     for (const f of o.files) out(`  ${printableLine(f.target)}  ← ${printableLine(f.path)}${o.unchanged.includes(f.target) ? ' (unchanged)' : ''}\n`);
     out(`  context: ${formatContext(o.context)}\n`);
+    if (o.signed !== null) out(`  signed: key ${o.signed.keyids.join(', ')}, snapshot of ${o.signed.generated_at}\n`);
     if (o.composed.context !== undefined) out(`  context of everything installed for ${o.agent}, composed: ${formatContext(o.composed.context)}\n`);
     if (options.dryRun === true) out(formatComposed(o.composed.files));
     if (o.manual_steps.length > 0) {

@@ -1,5 +1,6 @@
-/** `loadout outdated [--dir .] [--global] [--from URL|DIR] [--json]`: exit 0 when everything is current, 1 when something is outdated (or a catalogue cannot be read). */
+/** `loadout outdated [--dir .] [--global] [--from URL|DIR] [--json] [--require-signed] [--trust-key K]…`: exit 0 when everything is current, 1 when something is outdated (or a catalogue cannot be read). */
 import { listOutdated, type OutdatedRow } from '../../install/outdated.js';
+import type { SigningPolicy } from '../../install/catalogue/signed-catalogue.js';
 import { EXIT } from '../exit.js';
 import { scopeOf } from '../install-report.js';
 import type { Write } from '../report.js';
@@ -10,6 +11,8 @@ export interface OutdatedCommandOptions {
   dir: string;
   global: boolean;
   from?: string;
+  /** `--require-signed`, `--trust-key`. */
+  signing?: SigningPolicy;
   /** Print `[{id, agent, installed, latest, outdated, changed, source, error?}]`. */
   json: boolean;
 }
@@ -17,7 +20,7 @@ export interface OutdatedCommandOptions {
 /** Lists the installs of the lock as a table (or JSON); returns 1 when one is outdated or its catalogue could not be read. */
 export async function outdatedCommand(options: OutdatedCommandOptions, out: Write, err: Write): Promise<number> {
   const scope = scopeOf(options);
-  const rows = await listOutdated({ scope, ...(options.from === undefined ? {} : { from: options.from }) });
+  const rows = await listOutdated({ scope, ...(options.from === undefined ? {} : { from: options.from }), ...(options.signing === undefined ? {} : { signing: options.signing }) });
   const failed = rows.some((r) => r.outdated || r.error !== undefined);
   if (options.json) {
     out(`${printableJson(rows)}\n`);

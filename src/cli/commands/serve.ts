@@ -10,7 +10,6 @@ import { createApp } from '../../server/app.js';
 import { followRebuilds } from '../../server/follow.js';
 import { createFrontApp } from '../../server/front.js';
 import { createGenerationHolder, loadGeneration, resolveTreeRoot, type GenerationAppFactory } from '../../server/generation.js';
-import { HEALTH_PATHS } from '../../server/health.js';
 import { listen, type RunningServer } from '../../server/listen.js';
 import { releaseMemoryWhenIdle } from '../../server/idle-memory.js';
 import { createServerMetrics, listenMetrics, type MetricsServer } from '../../server/metrics.js';
@@ -105,7 +104,7 @@ export async function serveCommand(options: ServeOptions, out: Write, err: Write
       };
   // Memory back to V8's baseline once the load stops (server/idle-memory.ts).
   const idle = releaseMemoryWhenIdle();
-  const front = createFrontApp({ holder, firstLoaded, early: { paths: [SEARCH_ROUTE, ...HEALTH_PATHS], app: searchOnly }, logger, metrics, pingDatabase, onRequest: idle.touch });
+  const front = createFrontApp({ holder, firstLoaded, early: { paths: [SEARCH_ROUTE], app: searchOnly }, logger, metrics, pingDatabase, onRequest: idle.touch });
   let server: RunningServer | undefined;
   let metricsServer: MetricsServer | undefined;
   try {
@@ -137,21 +136,24 @@ export async function serveCommand(options: ServeOptions, out: Write, err: Write
     },
   });
   const running = server;
+  let closing: Promise<void> | undefined;
+  const shutDown = async (): Promise<void> => {
+    logger.info({ timeout_ms: operations.shutdownTimeoutMs }, 'shutting down: no new connections, letting requests in flight finish');
+    follower.stop();
+    idle.stop();
+    await running.drain(operations.shutdownTimeoutMs);
+    await metricsServer?.close();
+    await setup.close();
+    logger.info('stopped');
+  };
   out(`serving ${distDir} at ${running.url} (published addresses use ${config.baseUrl}; bot challenge: ${setup.challengeProvider}${metricsServer === undefined ? '' : `; metrics at ${metricsServer.url}/metrics`})\n`);
   return {
     url: running.url,
     port: running.port,
     metricsUrl: metricsServer?.url,
     drain: running.drain,
-    async close() {
-      logger.info({ timeout_ms: operations.shutdownTimeoutMs }, 'shutting down: no new connections, letting requests in flight finish');
-      follower.stop();
-      idle.stop();
-      await running.drain(operations.shutdownTimeoutMs);
-      await metricsServer?.close();
-      await setup.close();
-      logger.info('stopped');
-    },
+    // Once, however often it is called (SIGINT after SIGTERM).
+    close: () => (closing ??= shutDown()),
   };
 }
 

@@ -1,7 +1,8 @@
-/** `loadout update [id…] [--agent A] [--to V] [--from URL|DIR] [--dir .] [--global] [--dry-run] [--force] [--json]`. */
+/** `loadout update [id…] [--agent A] [--to V] [--from URL|DIR] [--dir .] [--global] [--dry-run] [--force] [--json] [--require-signed] [--trust-key K]…`. */
 import { LoadoutError } from '../../catalogue/errors.js';
 import { isAgent, PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
 import { updateLoadouts, type LoadoutUpdate } from '../../install/update.js';
+import type { SigningPolicy } from '../../install/catalogue/signed-catalogue.js';
 import { EXIT } from '../exit.js';
 import { CONTEXT_NOTE, formatComposed, formatConflict, formatContext, formatContextChange, formatSizeWarning, scopeOf } from '../install-report.js';
 import type { Write } from '../report.js';
@@ -17,6 +18,8 @@ export interface UpdateCommandOptions {
   global: boolean;
   dryRun: boolean;
   force: boolean;
+  /** `--require-signed`, `--trust-key`. */
+  signing?: SigningPolicy;
   /** Print `{updates: [{id, agent, source, from, to, changelog, files, manual_steps, warnings, context}], current, written}`. */
   json: boolean;
 }
@@ -38,7 +41,9 @@ export async function updateCommand(options: UpdateCommandOptions, out: Write, e
     ...(options.agent === undefined ? {} : { agent: options.agent }),
     ...(options.to === undefined ? {} : { to: options.to }),
     ...(options.from === undefined ? {} : { from: options.from }),
+    ...(options.signing === undefined ? {} : { signing: options.signing }),
   });
+  for (const notice of outcome.notices) err(`loadout: notice: ${printableLine(notice)}\n`);
   for (const u of outcome.updates) for (const w of u.warnings) err(`loadout: warning: ${printableLine(w.message)}; ${outcome.written ? 'written' : 'it would be written'} because of --force\n`);
   const stopped = outcome.conflicts.length > 0;
   if (options.json) {

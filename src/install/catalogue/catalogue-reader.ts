@@ -13,8 +13,9 @@
  *   document at {@link DOCUMENT_MAX_BYTES}; a body is streamed and dropped at the cap, so a
  *   catalogue that sends an endless body cannot exhaust memory;
  * - the versions document passes one seam, {@link trustVersions}, before any hash in it is
- *   used: the place where a verifier of a signed snapshot is called (DESIGN.md section 8,
- *   signing), then the checked parser of the tree format.
+ *   used: the catalogue's signed snapshot is verified once (`signed-catalogue.ts`), the
+ *   document's sha256 and size must be those the snapshot lists, then the checked parser of
+ *   the tree format reads it.
  */
 import { open, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -24,6 +25,7 @@ import { describePathProblem } from '../../catalogue/file-path.js';
 import { SLUG_PATTERN, VERSION_PATTERN } from '../../catalogue/vocabulary.js';
 import { ConsumerError } from '../errors.js';
 import { suggestIds } from './suggest.js';
+import { checkCatalogueSigning, checkVersionsDigest, type CatalogueTrust, type DocumentReader, type SigningPolicy, type SigningState } from './signed-catalogue.js';
 
 /** A catalogue to install from. */
 export interface CatalogueReader {
@@ -42,6 +44,11 @@ export interface CatalogueReader {
    *   LoadoutError `not_found`, `io`.
    */
   readRaw(id: string, version: string, path: string, maxBytes?: number): Promise<Uint8Array>;
+  /**
+   * The catalogue's signing, checked once (`signed-catalogue.ts`), before any versions
+   * document is used. @throws the refusals of `checkCatalogueSigning`
+   */
+  signing(): Promise<SigningState>;
 }
 
 /**
@@ -52,7 +59,9 @@ export interface CatalogueReader {
 export type VersionsVerifier = (id: string, bytes: Uint8Array, where: string) => Promise<void>;
 
 /** Options of {@link openCatalogue}. */
-export interface OpenCatalogueOptions {
+export interface OpenCatalogueOptions extends SigningPolicy {
+  /** What the lock keeps for this catalogue (its `trust` entry), if anything. */
+  pinned?: CatalogueTrust;
   /** Called on every versions document before it is parsed (see {@link VersionsVerifier}). */
   verifyVersions?: VersionsVerifier;
 }
@@ -84,7 +93,8 @@ export function openCatalogue(from: string, options: OpenCatalogueOptions = {}):
  * The one seam every versions document passes: the verifier (signing), then the tree format's
  * checked parser. Nothing in the document is used before this returns.
  */
-async function trustVersions(id: string, bytes: Uint8Array, where: string, options: OpenCatalogueOptions): Promise<VersionsDocument> {
+async function trustVersions(id: string, bytes: Uint8Array, where: string, options: OpenCatalogueOptions, signing: () => Promise<SigningState>): Promise<VersionsDocument> {
+  checkVersionsDigest((await signing()).snapshot, id, bytes, where);
   if (options.verifyVersions !== undefined) await options.verifyVersions(id, bytes, where);
   try {
     return parseVersionsDocument(id, Buffer.from(bytes).toString('utf8'), where);
@@ -93,6 +103,21 @@ async function trustVersions(id: string, bytes: Uint8Array, where: string, optio
     throw error;
   }
 }
+
+/** The signing check of a catalogue, run once on first use. */
+function signingOnce(read: DocumentReader, location: string, options: OpenCatalogueOptions): () => Promise<SigningState> {
+  let state: Promise<SigningState> | undefined;
+  return () => (state ??= checkCatalogueSigning(read, location, options.pinned, options));
+}
+
+/** `read` answering undefined for a document the catalogue does not have. */
+const orMissing =
+  (read: (path: string) => Promise<Uint8Array>): DocumentReader =>
+  (path) =>
+    read(path).catch((error: unknown) => {
+      if (error instanceof LoadoutError && error.code === 'not_found') return undefined;
+      throw error;
+    });
 
 /**
  * Refuses an id, version or file path that is not of its form, before it reaches an address.
@@ -150,8 +175,14 @@ function folderCatalogue(dir: string, options: OpenCatalogueOptions): CatalogueR
       throw cause instanceof LoadoutError ? cause : failed(cause, real);
     });
   };
+  const signing = signingOnce(
+    orMissing((path) => read(path, path, DOCUMENT_MAX_BYTES)),
+    dir,
+    options,
+  );
   return {
     location: dir,
+    signing,
     async readVersions(id) {
       checkAddressParts(id, undefined, undefined);
       const where = join(dir, 'api/loadouts', id, 'versions.json');
@@ -163,7 +194,7 @@ function folderCatalogue(dir: string, options: OpenCatalogueOptions): CatalogueR
         const list = await read('api/loadouts.json', 'the loadout list', DOCUMENT_MAX_BYTES).then((b) => b.toString('utf8'), () => '');
         throw unknownLoadout(id, dir, idsOf(list), error);
       }
-      return trustVersions(id, bytes, where, options);
+      return trustVersions(id, bytes, where, options, signing);
     },
     async readRaw(id, version, path, maxBytes) {
       checkAddressParts(id, version, path);
@@ -266,8 +297,14 @@ function httpCatalogue(base: string, options: OpenCatalogueOptions): CatalogueRe
       return readBodyCapped(response, cap, url.href);
     }
   };
+  const signing = signingOnce(
+    orMissing((path) => get(`${base}/${path}`, path, DOCUMENT_MAX_BYTES)),
+    base,
+    options,
+  );
   return {
     location: base,
+    signing,
     async readVersions(id) {
       checkAddressParts(id, undefined, undefined);
       const url = versionsUrl(base, id);
@@ -279,7 +316,7 @@ function httpCatalogue(base: string, options: OpenCatalogueOptions): CatalogueRe
         const list = await get(`${base}/api/loadouts.json`, 'the loadout list', DOCUMENT_MAX_BYTES).then((b) => Buffer.from(b).toString('utf8'), () => '');
         throw unknownLoadout(id, base, idsOf(list), error);
       }
-      return trustVersions(id, bytes, url, options);
+      return trustVersions(id, bytes, url, options, signing);
     },
     async readRaw(id, version, path, maxBytes) {
       checkAddressParts(id, version, path);

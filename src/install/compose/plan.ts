@@ -202,7 +202,6 @@ export function planChanges(input: PlanInput): ChangePlan {
       if (added.conflicts.length > 0 && operation === 'update' && previous !== undefined && kind !== 'block' && !force) {
         entry.files.push(added.record);
         notes.push(kind === 'file' ? 'changed since it was installed: kept (--force overwrites)' : `servers changed since they were installed: ${added.conflicts.join(', ')}: kept (--force overwrites)`);
-        result.action = 'keep';
         continue;
       }
       if (added.conflicts.length > 0 && !force) {
@@ -264,9 +263,7 @@ export function planChanges(input: PlanInput): ChangePlan {
       if (now !== undefined) result.before = now;
       if (next !== undefined) result.after = next;
     }
-    if (result.action === 'keep') {
-      // Kept as it is: nothing written.
-    } else if (same(now, next)) {
+    if (same(now, next)) {
       if (notes.some((n) => n.startsWith('changed') || n.startsWith('servers'))) result.action = 'keep';
     } else if (next === undefined) {
       result.action = 'remove';

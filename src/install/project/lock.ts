@@ -79,6 +79,13 @@ export interface LockEntry {
   folders?: string[];
 }
 
+/** What the lock keeps of a signed catalogue (docs/signing.md): the key ids it trusts and the newest snapshot time seen. */
+export interface LockedTrust {
+  keyids: string[];
+  /** ISO 8601 UTC `generated_at` of the newest signed snapshot accepted (older ones are refused as rollbacks). */
+  generated_at: string;
+}
+
 /**
  * The lock document. `created`: the files and folders installs created and still need, so the
  * last install that needs one removes it (a folder only when empty). `originals`: target → the
@@ -90,6 +97,8 @@ export interface LockFile {
   installs: LockEntry[];
   created?: string[];
   originals?: Record<string, string>;
+  /** Signed catalogues by source (base URL or absolute folder, as in {@link LockEntry.source}); absent until one is used. */
+  trust?: Record<string, LockedTrust>;
   [field: string]: unknown;
 }
 
@@ -136,6 +145,18 @@ function entryProblems(entry: unknown, at: string): string[] {
   return problems;
 }
 
+/** The problems of the lock's `trust` field, each naming its source. */
+function trustProblems(trust: unknown): string[] {
+  if (trust === undefined) return [];
+  if (!isObject(trust)) return [`trust is ${show(trust)} (expected an object of catalogue: {keyids, generated_at})`];
+  const problems: string[] = [];
+  for (const [source, entry] of Object.entries(trust)) {
+    const ok = isObject(entry) && Array.isArray(entry['keyids']) && entry['keyids'].length > 0 && entry['keyids'].every((k) => typeof k === 'string' && SHA256.test(k)) && typeof entry['generated_at'] === 'string' && !Number.isNaN(Date.parse(entry['generated_at']));
+    if (!ok) problems.push(`trust[${show(source)}] is ${show(entry)} (expected {keyids: [64 hex digits, …], generated_at: ISO 8601 time})`);
+  }
+  return problems;
+}
+
 /**
  * Parses and checks a lock document; `where` names it in messages.
  * @throws LoadoutError `invalid_content` naming the first problem (field and what was expected)
@@ -152,6 +173,7 @@ export function parseLock(text: string, where: string): LockFile {
   else {
     doc['installs'].forEach((entry: unknown, i) => problems.push(...entryProblems(entry, `installs[${i}]`)));
     problems.push(...pathListProblems(doc));
+    problems.push(...trustProblems(doc['trust']));
   }
   if (problems.length > 0) {
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
@@ -214,6 +236,13 @@ export async function readLock(root: string, lockPath = LOCK_FILE): Promise<Lock
     throw new LoadoutError('io', `cannot read ${path}`, { cause: error });
   }
   return parseLock(text, path);
+}
+
+/** `lock` keeping `trust` for the catalogue `source` (nothing changes when `trust` is undefined: an unsigned catalogue); sources sorted. Pure. */
+export function withTrust(lock: LockFile, source: string, trust: LockedTrust | undefined): LockFile {
+  if (trust === undefined) return lock;
+  const all = { ...lock.trust, [source]: { keyids: [...trust.keyids].sort(), generated_at: trust.generated_at } };
+  return { ...lock, trust: Object.fromEntries(Object.entries(all).sort(([a], [b]) => (a < b ? -1 : 1))) };
 }
 
 /** The lock document's text. */

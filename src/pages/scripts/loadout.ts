@@ -7,7 +7,9 @@
  *   the next loadout page opens on it; `#install-<agent>` in the address picks one too (also
  *   when only the fragment changes);
  * - copy buttons copy the text of the element they name (`data-copy`) with the Clipboard API,
- *   and say so in a live region.
+ *   and say so in a live region;
+ * - `#signing` says, when the catalogue's signed snapshot lists this loadout's versions
+ *   document, which key signed it and when (the page shows it; `loadout install` verifies it).
  */
 
 /** Where the script goes, relative to the tree. */
@@ -96,5 +98,15 @@ export const LOADOUT_SCRIPT = `// Install tabs and copy buttons of a Loadout Cat
       });
     });
   });
+  var signing = document.getElementById('signing');
+  if (signing && window.fetch) {
+    fetch(signing.getAttribute('data-snapshot')).then(function (r) { return r.ok ? r.json() : null; }).then(function (envelope) {
+      if (!envelope || !envelope.signatures || !envelope.signatures[0]) return;
+      var snapshot = JSON.parse(atob(envelope.payload.replace(/-/g, '+').replace(/_/g, '/')));
+      if (!snapshot.documents || !snapshot.documents[signing.getAttribute('data-document')]) return;
+      signing.textContent = 'Signed: these versions are listed in the catalogue’s snapshot signed with key ' + envelope.signatures[0].keyid + ' on ' + String(snapshot.generated_at).slice(0, 10) + '. loadout install verifies that signature and refuses any file changed after the maintainers signed it, so a compromised bucket, CDN or mirror cannot make you install what they never published.';
+      signing.hidden = false;
+    }).catch(function () { /* unsigned or unreachable: nothing to say */ });
+  }
 })();
 `;

@@ -1,5 +1,9 @@
-// ESLint flat config: the recommended JavaScript and typescript-eslint rules over src/, test/ and bench/.
+// ESLint flat config: the recommended JavaScript and typescript-eslint rules over src/, test/ and bench/,
+// and over src/ eslint-plugin-regexp's rules against regular expressions whose time grows faster than
+// their input (catastrophic or polynomial backtracking, quadratic moves): text under review must not
+// stall the checks (DESIGN.md section 6, "Every rule runs in linear time").
 import js from '@eslint/js';
+import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -22,6 +26,7 @@ export default tseslint.config(
       'no-restricted-imports': ['error', {
         patterns: [
           { group: ['**/verify/**', '**/tree/**', '**/storage/**', '**/bot/**', '**/publish/**', '**/server/**', '**/submissions/**'], allowTypeImports: true, message: 'The consumer CLI must not reach the verifier, the builder, storage, the bot, publish, the server or submissions: read the published format from src/tree-format/.' },
+          { group: ['**/catalogue/front-matter.js', '**/catalogue/yaml-document.js', '**/catalogue/schema.js'], allowTypeImports: true, message: 'These load js-yaml or ajv: the consumer rooms read front matter with catalogue/front-matter-data.js.' },
           { group: ['better-sqlite3', 'pg', 'ajv', 'ajv/*', 'ajv-formats', '@secretlint/*', 'js-yaml', 'spdx-license-ids', 'spdx-license-ids/*'], allowTypeImports: true, message: 'A native or authoring-only package has no place in the consumer CLI\'s bundle.' },
         ],
       }],
@@ -31,6 +36,14 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_' }],
       'no-control-regex': 'off',
+    },
+  },
+  {
+    files: ['src/**/*.ts', 'src/**/*.mjs'],
+    plugins: { regexp },
+    rules: {
+      'regexp/no-super-linear-backtracking': 'error',
+      'regexp/no-super-linear-move': 'error',
     },
   },
 );

@@ -43,7 +43,7 @@ export function resolveGitHubSettings(env: NodeJS.ProcessEnv = process.env): Git
   if (match?.[1] === undefined || match[2] === undefined || match[2] === '.' || match[2] === '..') {
     throw new LoadoutError('config', `GITHUB_REPOSITORY is ${JSON.stringify(repository)} (expected owner/name, such as octo-org/loadouts)`);
   }
-  const apiUrl = (env['GITHUB_API_URL'] ?? 'https://api.github.com').replace(/\/+$/u, '');
+  const apiUrl = (env['GITHUB_API_URL'] ?? 'https://api.github.com').replace(/(?<!\/)\/+$/u, '');
   let parsed: URL;
   try {
     parsed = new URL(apiUrl);

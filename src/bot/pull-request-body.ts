@@ -109,7 +109,7 @@ const MARKDOWN_PUNCTUATION = /[\\`*_{}[\]()+\-.!|~^=]/gu;
  */
 export function escapeMarkdown(text: string, options: EscapeOptions = {}): string {
   let out = text.replace(/\r\n?/gu, '\n').replace(HIDDEN, '\ufffd');
-  if (options.inline !== false) out = out.replace(/\s*\n\s*/gu, ' ').trim();
+  if (options.inline !== false) out = out.replace(/(?<!\s)\s*\n\s*/gu, ' ').trim();
   out = out.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
   out = out.replace(MARKDOWN_PUNCTUATION, '\\$&');
   // A zero-width space after @ and # breaks mentions (@user, @org/team) and references (#12,

@@ -44,7 +44,7 @@ export function localBaseUrl(host: string, port: number): string {
 export function resolveConfig(env: NodeJS.ProcessEnv = process.env): ResolvedConfig {
   const port = parsePort(env['PORT'] ?? '8787', 'PORT');
   const set = env['LOADOUT_BASE_URL'] !== undefined && env['LOADOUT_BASE_URL'] !== '';
-  const baseUrl = (set ? (env['LOADOUT_BASE_URL'] as string) : localBaseUrl('127.0.0.1', port)).replace(/\/+$/u, '');
+  const baseUrl = (set ? (env['LOADOUT_BASE_URL'] as string) : localBaseUrl('127.0.0.1', port)).replace(/(?<!\/)\/+$/u, '');
   try {
     new URL(baseUrl);
   } catch {

@@ -58,11 +58,12 @@ function declareCatalogueCommands(program: Command, ctx: CommandContext, run: ()
     .description('make loadouts/<id>/ from skills, Copilot instructions or agents, Cursor rules, a Claude Code plugin or an AGENTS.md, then verify it')
     .argument('<path>', 'the folder or file to import')
     .option('--id <id>', 'loadout id (default: from the plugin, the single skill or the folder name)')
+    .option('--author <name>', 'the author to credit when the source names none (else the placeholder, which the listing check refuses)')
     .option('--dry-run', 'show what would be written and how it checks; write nothing')
     .option('--json', 'print {id, dir, written, files, skipped, todo, checks} as JSON')
     .action(async (source: string, _flags: object, command: Command) => {
       const { importCommand } = await import('./commands/import.js');
-      const flags = flagsOf<Pick<ImportCommandOptions, 'id' | 'dryRun' | 'json'>>(command);
+      const flags = flagsOf<Pick<ImportCommandOptions, 'id' | 'author' | 'dryRun' | 'json'>>(command);
       ctx.code = await importCommand({ ...flags, root: run().root, source, today: run().today }, out);
     });
 

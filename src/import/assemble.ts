@@ -31,6 +31,8 @@ export interface AssembleInput {
   git: GitOrigin | undefined;
   /** `YYYY-MM-DD` for `last_checked`. */
   today: string;
+  /** The author named on the command line (`--author`), credited when the source names none. */
+  author?: string;
 }
 
 /** The loadout to write. */
@@ -99,7 +101,7 @@ export function assembleLoadout(input: AssembleInput): AssembledLoadout {
   const version = meta.version !== undefined && VERSION_PATTERN.test(meta.version) ? meta.version : '1.0.0';
   const license = input.licence?.licence ?? UNKNOWN_LICENCE;
   if (input.licence === undefined) todo.push(`loadout.yaml: license is "${UNKNOWN_LICENCE}": no LICENSE file or license field named an accepted licence; set its SPDX id (MIT, Apache-2.0, BSD-2-Clause, BSD-3-Clause, ISC, MPL-2.0, CC-BY-4.0, CC0-1.0 or Unlicense) after checking you may publish the content`);
-  const author = meta.author ?? (input.git?.githubOwner === undefined ? undefined : { name: input.git.githubOwner, url: `https://github.com/${input.git.githubOwner}` });
+  const author = meta.author ?? (input.git?.githubOwner === undefined ? undefined : { name: input.git.githubOwner, url: `https://github.com/${input.git.githubOwner}` }) ?? (input.author === undefined ? undefined : { name: input.author });
   if (author === undefined) todo.push(`loadout.yaml: author is "${UNKNOWN_AUTHOR}": name the author of the content`);
   const repo = input.git?.repo ?? (meta.repository !== undefined && /^https:\/\//u.test(meta.repository) ? meta.repository : undefined);
   const source = repo === undefined ? undefined : { repo, ...(input.git?.repo === undefined || input.git.path === undefined ? {} : { path: input.git.path }), ...(input.git?.repo === undefined || input.git.commit === undefined ? {} : { commit: input.git.commit }) };

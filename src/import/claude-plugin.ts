@@ -106,7 +106,7 @@ function pathsNamed(value: unknown, field: string, outcome: FormatOutcome): stri
   const list = typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
   const paths: string[] = [];
   for (const raw of list) {
-    const path = raw.replace(/^(?:\.\/)+/u, '').replace(/\/+$/u, '');
+    const path = raw.replace(/^(?:\.\/)+/u, '').replace(/(?<!\/)\/+$/u, '');
     const problem = describePathProblem(path);
     if (problem !== undefined || path.split('/').some((s) => s.toLowerCase() === '.git')) {
       outcome.notes.push({ path: MANIFEST, reason: `names ${JSON.stringify(raw)} in "${field}", which ${problem ?? 'is inside .git'}: refused, nothing read there (name a path inside the plugin folder)` });

@@ -52,6 +52,8 @@ export interface ImportOptions {
   dryRun: boolean;
   /** `YYYY-MM-DD`, for `last_checked`. */
   today: string;
+  /** The author to credit (`author.name`) when the source names none; without either, the placeholder that the `listing` check refuses. */
+  author?: string;
 }
 
 /** What an import did. */
@@ -114,7 +116,7 @@ export async function importLoadout(options: ImportOptions): Promise<ImportResul
   const sourceName = tree.single?.replace(/(?:\.instructions|\.agent)?\.(?:md|mdc)$/iu, '') ?? tree.name;
   const skillNames = files.filter((f) => f.entry.role === 'skill').map((f) => f.entry.skill ?? '');
   const id = options.id ?? slugify(metadata.name ?? (skillNames.length === 1 && tree.single === undefined ? (skillNames[0] ?? sourceName) : sourceName));
-  const assembled = assembleLoadout({ id, sourceName, files, metadata, licence, git, today: options.today });
+  const assembled = assembleLoadout({ id, sourceName, files, metadata, licence, git, today: options.today, ...(options.author === undefined ? {} : { author: options.author }) });
   todo.unshift(...assembled.todo);
 
   const loadoutsDir = loadoutsDirOf(options.root);

@@ -28,7 +28,7 @@ const LICENCE_TEXTS: [Licence, RegExp][] = [
   ['CC-BY-4.0', /Attribution 4\.0 International/iu],
   ['CC0-1.0', /CC0 1\.0 Universal/iu],
   ['Unlicense', /This is free and unencumbered software released into the public domain/iu],
-  ['ISC', /^\s*ISC License|Permission to use, copy, modify, and\/or distribute this software for any purpose/imu],
+  ['ISC', /^[^\S\n\r\u2028\u2029]*ISC License|Permission to use, copy, modify, and\/or distribute this software for any purpose/imu],
   ['BSD-3-Clause', /Redistribution and use in source and binary forms[\s\S]*Neither the name/iu],
   ['BSD-2-Clause', /Redistribution and use in source and binary forms/iu],
   ['MIT', /\bMIT License\b|Permission is hereby granted, free of charge, to any person obtaining a copy/iu],
@@ -102,7 +102,7 @@ export function webAddressOfRemote(remote: string): string | undefined {
     return undefined;
   }
   if (!['https:', 'http:', 'ssh:', 'git:'].includes(url.protocol) || url.hostname === '') return undefined;
-  const path = url.pathname.replace(/\.git\/?$/u, '').replace(/\/+$/u, '');
+  const path = url.pathname.replace(/\.git\/?$/u, '').replace(/(?<!\/)\/+$/u, '');
   if (path === '') return undefined;
   return `https://${url.hostname}${path}`;
 }

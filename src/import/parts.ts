@@ -61,9 +61,9 @@ export function slugify(text: string, fallback = 'imported'): string {
     .normalize('NFKD')
     .toLowerCase()
     .replace(/[^a-z0-9]+/gu, '-')
-    .replace(/^-+|-+$/gu, '')
+    .replace(/^-+|(?<!-)-+$/gu, '')
     .slice(0, 64)
-    .replace(/-+$/u, '');
+    .replace(/(?<!-)-+$/u, '');
   return slug === '' ? fallback : slug;
 }
 
@@ -79,7 +79,7 @@ export function clip(text: string, max: number): string {
   if (flat.length <= max) return flat;
   const cut = flat.slice(0, max - 1);
   const space = cut.lastIndexOf(' ');
-  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/[\s,.;:]+$/u, '')}…`;
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).replace(/(?<![\s,.;:])[\s,.;:]+$/u, '')}…`;
 }
 
 /** A file entry `description` (1 to 200 characters): the front matter's `description`, else `fallback`. */

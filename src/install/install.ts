@@ -93,7 +93,7 @@ export interface InstallOutcome {
 
 /** The source recorded in the lock: a URL as given, a folder made absolute (so later commands work from anywhere). */
 export function lockSource(from: string): string {
-  return /^https?:\/\//u.test(from) ? from.replace(/\/+$/u, '') : resolve(from);
+  return /^https?:\/\//u.test(from) ? from.replace(/(?<!\/)\/+$/u, '') : resolve(from);
 }
 
 /**

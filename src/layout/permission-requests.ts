@@ -14,7 +14,8 @@
  * - `hooks` of a skill or subagent: commands run on the agent's events while it is active
  *   (code.claude.com/docs/en/hooks, "Hooks in skills and agents").
  */
-import { readFrontMatter } from '../catalogue/front-matter.js';
+// The yaml-only reader: the consumer CLI's bundle carries one YAML parser (front-matter-data.ts).
+import { readFrontMatterForInstall as readFrontMatter } from '../catalogue/front-matter-data.js';
 import type { Role } from '../catalogue/vocabulary.js';
 
 const asks = (value: unknown): boolean => value !== undefined && value !== null && value !== '' && !(Array.isArray(value) && value.length === 0);

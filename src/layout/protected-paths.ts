@@ -77,7 +77,7 @@ const HFS_IGNORABLE = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
 function canonical(target: string): string {
   return target
     .split('/')
-    .map((segment) => segment.replace(HFS_IGNORABLE, '').replace(/[. ]+$/u, '').toLowerCase())
+    .map((segment) => segment.replace(HFS_IGNORABLE, '').replace(/(?<![. ])[. ]+$/u, '').toLowerCase())
     .join('/');
 }
 

@@ -30,7 +30,8 @@
  * (the `parse` check refuses such loadouts). Pure: text in, text out.
  */
 import { stringify } from 'yaml';
-import { readFrontMatter } from '../catalogue/front-matter.js';
+// The yaml-only reader: the consumer CLI's bundle carries one YAML parser (front-matter-data.ts).
+import { readFrontMatterForInstall as readFrontMatter } from '../catalogue/front-matter-data.js';
 import type { Agent, Role } from '../catalogue/vocabulary.js';
 
 /** Every front-matter key that scopes a rule for some agent (see the table above). */

@@ -38,7 +38,7 @@ const HFS_IGNORABLE = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
  * characters HFS+ ignores.
  */
 export function isGitSegment(segment: string): boolean {
-  const name = segment.replace(HFS_IGNORABLE, '').replace(/[. ]+$/u, '').toLowerCase();
+  const name = segment.replace(HFS_IGNORABLE, '').replace(/(?<![. ])[. ]+$/u, '').toLowerCase();
   return name === '.git' || /^git~\d+$/u.test(name);
 }
 

@@ -26,5 +26,5 @@ export async function loadSearchAndMcpRoutes(distDir: string, baseUrl: string, s
  */
 export async function loadMcpRoutes(engine: SearchEngine, distDir: string, baseUrl: string, mcpOptions: McpOptions = {}): Promise<(app: Hono) => void> {
   const catalogue = await openCatalogue(distDir);
-  return mountMcp({ engine, catalogue, baseUrl: baseUrl.replace(/\/+$/u, '') }, mcpOptions);
+  return mountMcp({ engine, catalogue, baseUrl: baseUrl.replace(/(?<!\/)\/+$/u, '') }, mcpOptions);
 }

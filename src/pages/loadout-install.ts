@@ -1,12 +1,15 @@
 /**
  * The install box of a loadout page (docs/http-api.md, "The pages"): one panel per agent with the
- * command and its copy button, the zip link, the context cost, the file targets and the
+ * commands and their copy buttons (the catalogue's own consumer CLI through `npx`, needing
+ * nothing but Node; and `npx skills add` for a loadout with skills, which installs the skills
+ * only), the zip link, the context cost, the file targets and the
  * manual steps. Without JavaScript every panel shows, each under its heading; with it,
  * `assets/loadout.js` turns the hidden tab list into keyboard-accessible tabs (WAI-ARIA
  * Authoring Practices, "Tabs with automatic activation") and remembers the agent chosen.
  */
 import type { PublishedRecord } from '../tree/render/record.js';
 import { PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
+import { CLI_LATEST_TREE_PATH } from '../tree-format/index.js';
 import { escapeHtml, formatBytes, plural } from './html.js';
 import { AGENT_NAMES } from './layout.js';
 
@@ -25,9 +28,27 @@ export interface ContextCostView {
 /** Percent-encodes each segment of a file path, keeping `/` (as `tree-format/addresses.ts`). */
 export const encodePath = (path: string): string => path.split('/').map(encodeURIComponent).join('/');
 
-/** The command that installs loadout `id` for `agent` from the catalogue at `base`. */
+/**
+ * The command that installs loadout `id` for `agent` from the catalogue at `base`: the
+ * consumer CLI the catalogue serves (`cli/loadout-latest.tgz`, DESIGN.md section 2), run by
+ * `npx` with no registry and no clone.
+ */
 export function installCommand(id: string, agent: Agent, base: string): string {
-  return `loadout install ${id} --agent ${agent} --from ${base}`;
+  return `npx -y ${base}/${CLI_LATEST_TREE_PATH} install ${id} --agent ${agent} --from ${base}`;
+}
+
+/** The `skills` CLI's command for the skills of loadout `id` (Agent Skills discovery of its page, skill-discovery.ts). */
+export function skillsCommand(id: string, base: string): string {
+  return `npx skills add ${base}/loadouts/${id}`;
+}
+
+/**
+ * A command as the page shows it: `data-base` names the base URL the tree was built for, which
+ * the page's script replaces with the address the page was served from, so that a copied
+ * command works against that server.
+ */
+function commandBlock(id: string, command: string, base: string, label: string): string {
+  return `<div class="command"><pre id="${escapeHtml(id)}" tabindex="0" data-base="${escapeHtml(base)}"><code>${escapeHtml(command)}</code></pre>${copyButton(id, label)}</div>`;
 }
 
 /** A copy button for the text of the element `targetId`; hidden until the script shows it. */
@@ -63,11 +84,17 @@ function panel(r: PublishedRecord, agent: Agent, base: string, root: string, con
     context === undefined
       ? ''
       : `<p class="small">Context cost: ${formatContext(context.always)} at the start of every session${context.on_demand.bytes === 0 ? '' : `; ${formatContext(context.on_demand)} more when its skills, subagents and scoped rules are used`}.</p>`;
+  const skills =
+    r.counts.skills === 0
+      ? ''
+      : `<p class="small">Or its skills only, with the <code>skills</code> CLI:</p>${commandBlock(`skills-${agent}`, skillsCommand(r.id, base), base, `Copy the skills command for ${AGENT_NAMES[agent]}`)}<p class="small muted">This installs the skills alone, not the rules, MCP servers or AGENTS.md.</p>`;
   const warning = compat === 'unsupported' ? `<p class="error">This loadout does not support ${escapeHtml(AGENT_NAMES[agent])}.</p>` : '';
   return `<section class="panel" id="panel-${agent}" data-agent="${agent}" aria-labelledby="heading-${agent}">
 <h3 id="heading-${agent}">${escapeHtml(AGENT_NAMES[agent])} <span class="badge ${COMPAT_BADGE[compat] ?? 'plain'}">${escapeHtml(compat)}</span></h3>
 ${warning}
-<div class="command"><pre id="${cmdId}" tabindex="0"><code>${escapeHtml(installCommand(r.id, agent, base))}</code></pre>${copyButton(cmdId, `Copy the install command for ${AGENT_NAMES[agent]}`)}</div>
+${commandBlock(cmdId, installCommand(r.id, agent, base), base, `Copy the install command for ${AGENT_NAMES[agent]}`)}
+<p class="small muted">Needs Node 20 or later; <code>npx</code> fetches this catalogue's own <code>loadout</code> CLI, which has no dependencies.</p>
+${skills}
 <p><a class="button" href="${escapeHtml(`${root}download/${r.id}/${agent}.zip`)}" download>Download ${escapeHtml(agent)}.zip</a> <span class="small muted">${plural(entry.files.length, 'file')} · ${plural(entry.manual_steps.length, 'manual step')}</span></p>
 ${cost}
 <h4 id="files-${agent}">Files it installs</h4>

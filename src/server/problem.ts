@@ -25,6 +25,7 @@ export type ProblemCode =
   | 'headers_too_large'
   | 'malformed_json'
   | 'invalid_body'
+  | 'checks_timeout'
   | 'rate_limited'
   | 'submissions_closed'
   | 'challenge_unavailable'
@@ -47,6 +48,7 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   headers_too_large: 'Request header fields too large',
   malformed_json: 'Malformed JSON',
   invalid_body: 'Invalid submission',
+  checks_timeout: 'Checks ran out of time',
   rate_limited: 'Too many requests',
   submissions_closed: 'Submissions closed',
   challenge_unavailable: 'Challenge vendor unavailable',

@@ -43,7 +43,7 @@ export const DEFAULT_RATE_LIMITS: RateLimits = { perAddress: 30, perKey: 120, wi
  */
 export function rateLimitAddress(address: string, ipv6Prefix: number = DEFAULT_IPV6_PREFIX): string {
   if (isIPv4(address)) return address;
-  const bare = address.replace(/%.*$/su, '');
+  const bare = address.replace(/(?<!%)%.*$/su, '');
   if (!isIPv6(bare)) return address;
   const groups = parseIpv6(bare);
   if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {

@@ -8,7 +8,8 @@
  * database), 429 per client address, 415, 413, 400, 401 (no, wrong or revoked API key; no,
  * forged, expired or used form token), 429 per API key, 503 (browser path without a
  * configured challenge), 403 (challenge refused, or its solution used already), 422 (every
- * field violation at once), 409 (id taken), 202. A challenge solution is spent once it passes,
+ * field violation at once), 409 (id taken), 422 `checks_timeout` (the checks ran out of their
+ * time budget; the problem names the check and the file), 202. A challenge solution is spent once it passes,
  * also when the body then fails (the widget solves a new one).
  */
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -18,12 +19,14 @@ import type { Stores } from '../storage/stores.js';
 import { authenticateApiKey } from './api-key.js';
 import { readJsonBody } from './body.js';
 import type { ChallengeVerifier } from './challenge.js';
+import type { SubmissionChecks } from './check-pool.js';
 import { issueFormToken, verifyFormToken } from './form-token.js';
 import { hitRateLimit, rateLimitAddress, type RateLimits } from './rate-limit.js';
 import { submitLoadout, type SubmitContext } from './service.js';
 import { mountPageRoutes } from './page-routes.js';
 import { statusDocument } from './status.js';
 import { validateSubmission } from './validate.js';
+import { describeChecksTimeout } from '../verify/budget.js';
 
 /** Dependencies of the submissions API. */
 export interface SubmissionsOptions {
@@ -44,6 +47,8 @@ export interface SubmissionsOptions {
   trustProxy?: boolean;
   /** The clock; default the system clock. */
   now?: () => Date;
+  /** Where the checks of a submission run; default the process's pool (service.ts `defaultSubmissionChecks`). */
+  checks?: SubmissionChecks;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/u;
@@ -175,8 +180,12 @@ export function createSubmissionRoutes(options: SubmissionsOptions): (app: Hono)
         const count = validation.errors.length;
         return problemResponse(makeProblem(422, 'invalid_body', `the submission has ${count} invalid field${count === 1 ? '' : 's'}; see errors`, { errors: validation.errors }));
       }
-      const outcome = await submitLoadout({ submissions: stores.submissions, catalogueHas: options.catalogueHas }, validation.submission, context);
+      const outcome = await submitLoadout({ submissions: stores.submissions, catalogueHas: options.catalogueHas, ...(options.checks === undefined ? {} : { checks: options.checks }) }, validation.submission, context);
       if (outcome.kind === 'id_taken') return problem(409, 'id_taken', outcome.detail);
+      if (outcome.kind === 'checks_timeout') {
+        const { check, file, budgetMs } = outcome.timeout;
+        return problem(422, 'checks_timeout', `${describeChecksTimeout(outcome.timeout)}, so the submission was not stored (expected content that the checks read within ${budgetMs} ms: make ${file ?? 'the files'} smaller or simpler)`, { extra: { check, file: file ?? null, budget_ms: budgetMs } });
+      }
       if (outcome.kind === 'nonce_used') return unauthorized('the form token has been used already (expected a fresh one from GET /api/v1/submissions/session)');
       const statusUrl = `${options.baseUrl}/api/v1/submissions/${outcome.id}`;
       return c.json({ id: outcome.id, status: outcome.status, status_url: statusUrl, loadout_id: outcome.loadoutId, verification: outcome.verification }, 202, { location: statusUrl, 'cache-control': 'no-store' });

@@ -1,14 +1,15 @@
 /**
  * What happens to a submission once its sender is authenticated and its body is valid
  * (issue 5, point 6): the id is checked against the catalogue and other submissions (409),
- * the loadout is derived, the ten checks run over it, and everything is stored in one
- * transaction. The HTTP layer (routes.ts) and nothing else calls this.
+ * the loadout is derived, the ten checks run over it on a worker thread with the checks' time
+ * budget (check-pool.ts), and everything is stored in one transaction. The HTTP layer
+ * (routes.ts) and nothing else calls this.
  */
 import { randomUUID } from 'node:crypto';
 import { OPEN_STATUSES, REPLACEABLE_STATUSES as STORE_REPLACEABLE_STATUSES, type NonceUse, type StoredSubmission, type SubmissionStore } from '../storage/submission-store.js';
-import { runChecks } from '../verify/run.js';
+import { checksBudgetMs, type ChecksTimeout } from '../verify/budget.js';
 import { summariseVerification, type Verification } from '../verify/verification.js';
-import { deriveLoadout } from './derive.js';
+import { CheckPool, type SubmissionChecks } from './check-pool.js';
 import type { Submission } from './validate.js';
 
 /** Submission states (DESIGN.md section 5). */
@@ -34,6 +35,8 @@ export interface SubmitContext {
 export type SubmitOutcome =
   | { kind: 'stored'; id: string; status: SubmissionStatus; loadoutId: string; verification: Verification; replaced: boolean }
   | { kind: 'id_taken'; detail: string }
+  /** The checks ran out of their time budget; nothing was stored. */
+  | { kind: 'checks_timeout'; timeout: ChecksTimeout }
   | { kind: 'nonce_used' };
 
 /** Dependencies of {@link submitLoadout}. */
@@ -41,6 +44,19 @@ export interface SubmitDependencies {
   submissions: SubmissionStore;
   /** True when the published catalogue already has a loadout with this id. */
   catalogueHas(loadoutId: string): Promise<boolean>;
+  /** Where the checks run; default {@link defaultSubmissionChecks}. */
+  checks?: SubmissionChecks;
+}
+
+let processChecks: CheckPool | undefined;
+
+/**
+ * The process's submission checks: a {@link CheckPool} with the budget
+ * `LOADOUT_CHECKS_BUDGET_MS` (verify/budget.ts), started and warmed on first use.
+ * @throws LoadoutError `config` for a bad `LOADOUT_CHECKS_BUDGET_MS`.
+ */
+export function defaultSubmissionChecks(): SubmissionChecks {
+  return (processChecks ??= new CheckPool({ budgetMs: checksBudgetMs() }));
 }
 
 /**
@@ -60,9 +76,10 @@ export async function submitLoadout(deps: SubmitDependencies, submission: Submis
     const refusal = refusalBy(holder, context.submitter);
     if (refusal !== undefined) return { kind: 'id_taken', detail: refusal };
   }
-  const derived = deriveLoadout(submission, context.now.toISOString().slice(0, 10));
-  const run = await runChecks(derived.source);
-  const verification = summariseVerification(run.results, { checkedAt: context.now, commit: derived.contentId, contentCurrent: true });
+  const checked = await (deps.checks ?? defaultSubmissionChecks()).run(submission, context.now.toISOString().slice(0, 10));
+  if (checked.kind === 'timeout') return { kind: 'checks_timeout', timeout: checked.timeout };
+  const derived = checked.derived;
+  const verification = summariseVerification(checked.results, { checkedAt: context.now, commit: derived.contentId, contentCurrent: true });
   const status: SubmissionStatus = verification.verified ? 'pending-review' : 'checks-failed';
   const fields = { status, contactEmail: submission.contact_email ?? null, clientAddress: context.clientAddress, request: publicFields(submission), manifest: derived.manifestText, verification: verification as unknown as Record<string, unknown>, files: derived.files };
   const result = await deps.submissions.submit(

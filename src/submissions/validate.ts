@@ -203,9 +203,9 @@ export function slugify(name: string): string {
     .replace(/[\u0300-\u036f]/gu, '')
     .toLowerCase()
     .replace(/[^a-z0-9]+/gu, '-')
-    .replace(/^-+|-+$/gu, '')
+    .replace(/^-+|(?<!-)-+$/gu, '')
     .slice(0, 64)
-    .replace(/-+$/u, '');
+    .replace(/(?<!-)-+$/u, '');
 }
 
 // A lone UTF-16 surrogate (JSON allows "\ud800") has no UTF-8 encoding. No `u` flag: it would

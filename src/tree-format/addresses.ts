@@ -6,7 +6,7 @@
 
 /** Removes trailing slashes: `https://x.dev/` → `https://x.dev`. */
 export function normaliseBaseUrl(baseUrl: string): string {
-  return baseUrl.replace(/\/+$/u, '');
+  return baseUrl.replace(/(?<!\/)\/+$/u, '');
 }
 
 const encodePath = (path: string): string => path.split('/').map(encodeURIComponent).join('/');

@@ -101,6 +101,10 @@ const SLICE = 500;
  */
 export async function buildCatalogue(options: BuildOptions): Promise<BuildResult> {
   const base = normaliseBaseUrl(options.baseUrl);
+  // The consumer CLI every catalogue serves (DESIGN.md section 2, distribution): bundled by
+  // esbuild's own process while the loadouts are read and checked.
+  const packing = packConsumerCli();
+  packing.catch(() => undefined);
   startPool();
   const loadoutsDir = loadoutsDirOf(options.root);
   const ids = await listLoadoutIds(loadoutsDir);
@@ -124,8 +128,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     const names = new Set([...built.loadouts.values()].map((b) => b.state.name));
     // The search index: the live tree's, with the words of the loadouts built now.
     const index = updateIndex(SEARCH_SETTINGS.fields, live?.index, ids, built.vectors);
-    // The consumer CLI every catalogue serves (DESIGN.md section 2, distribution).
-    const cli = await packConsumerCli();
+    const cli = await packing;
     if (cli === undefined) result.warnings.push('the consumer CLI was not packed into cli/: esbuild is not installed and packages/cli/dist/loadout.mjs was not built (npm run build)');
     // The signed snapshot's digests of the versions documents: hashed once per store entry.
     const signing = options.signing === undefined ? undefined : { settings: options.signing, versions: digestVersionsDocuments(trees.store, trees.live, new Map([...built.loadouts].map(([id, b]) => [id, b.state.name]))), now: options.now ?? new Date() };

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { LoadoutError } from '../catalogue/errors.js';
 import { listLoadoutIds, loadoutsDirOf, readLoadoutSource } from '../catalogue/source.js';
 import { mapConcurrent } from '../concurrency.js';
+import { checksBudgetMs } from './budget.js';
 import { runChecks, type CheckRun, type RunChecksOptions } from './run.js';
 import { CredentialScanner } from './safety/credential-scanner.js';
 
@@ -16,8 +17,11 @@ export interface CatalogueLocation {
 
 /**
  * Reads and checks the loadouts `ids` (all when empty); results in id order. From
- * {@link SCANNER_FROM} loadouts on, the credential scan runs on a worker thread.
- * @throws LoadoutError `not_found` for an id with no folder, or when there is no `loadouts/`.
+ * {@link SCANNER_FROM} loadouts on, the credential scan runs on a worker thread. Each
+ * loadout's checks have the time budget `options.budgetMs`, by default `LOADOUT_CHECKS_BUDGET_MS`
+ * (budget.ts): past it, the loadout gets a failing check that names the check and file.
+ * @throws LoadoutError `not_found` for an id with no folder, or when there is no `loadouts/`;
+ *   `config` for a bad `LOADOUT_CHECKS_BUDGET_MS`.
  */
 export async function checkCatalogue(location: CatalogueLocation, ids: readonly string[], options: RunChecksOptions = {}): Promise<CheckRun[]> {
   const dir = loadoutsDirOf(location.root);
@@ -27,10 +31,11 @@ export async function checkCatalogue(location: CatalogueLocation, ids: readonly 
   for (const id of wanted) {
     if (!known.has(id)) throw new LoadoutError('usage', `loadouts/${id}: no such loadout`, { hint: `Known loadouts: ${all.join(', ') || 'none'}.` });
   }
+  const budgetMs = options.budgetMs ?? checksBudgetMs();
   // A large run scans for credentials on a second core, and keeps several loadouts in flight
   // so that this thread checks the next ones while a scan runs there.
   const scanner = options.scanCredentials === undefined && wanted.length >= SCANNER_FROM && (options.only?.includes('safety') ?? true) && availableParallelism() > 1 ? new CredentialScanner() : undefined;
-  const runOptions: RunChecksOptions = { fixturesDir: join(location.root, 'fixtures'), ...(scanner === undefined ? {} : { scanCredentials: scanner.scan }), ...options };
+  const runOptions: RunChecksOptions = { fixturesDir: join(location.root, 'fixtures'), ...(scanner === undefined ? {} : { scanCredentials: scanner.scan }), ...options, budgetMs };
   try {
     return await mapConcurrent(wanted, scanner === undefined ? 1 : IN_FLIGHT, async (id) => {
       // The checks never wait for I/O, so without this the worker's messages would wait for the end.

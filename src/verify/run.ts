@@ -4,7 +4,7 @@
  */
 import type { Diagnostic } from '../catalogue/diagnostics.js';
 import { displayPath, decodeUtf8, type LoadoutSource } from '../catalogue/source.js';
-import type { Manifest } from '../catalogue/manifest.js';
+import { MANIFEST_FILE, type Manifest } from '../catalogue/manifest.js';
 import type { CheckId } from '../catalogue/vocabulary.js';
 import { validateAgainstSchema } from '../catalogue/schema.js';
 import { parseYamlSource, type YamlSource } from '../catalogue/yaml-document.js';
@@ -12,6 +12,7 @@ import { isBlocking, type CheckContext, type CheckOutcome, type CheckStatus, typ
 import { CHECKS } from './checks/index.js';
 import { findCredentials, type CredentialScan } from './safety/credentials.js';
 import { TextView } from './text/view.js';
+import { CHECKS_BUDGET_VARIABLE, ChecksTimeoutError, describeChecksTimeout, type ChecksTimeout } from './budget.js';
 
 /** A check's entry in the published record (spec "Verification": `checks`). */
 export interface CheckResult {
@@ -50,6 +51,8 @@ export interface CheckRun {
    * results (an unchanged loadout in an incremental build); their `details` still hold them.
    */
   findings?: RunFinding[];
+  /** Set when the checks' time budget ran out: where they were. That check failed and the later ones were skipped. */
+  timedOut?: ChecksTimeout;
 }
 
 /** Options of {@link runChecks}. */
@@ -60,6 +63,16 @@ export interface RunChecksOptions {
   fixturesDir?: string;
   /** How to scan for credentials; default {@link findCredentials} in this thread. */
   scanCredentials?: CredentialScan;
+  /**
+   * The checks' time budget in milliseconds (budget.ts); default none. It is looked at as each
+   * check reads a file and as each check ends: past it, the running check fails, saying which
+   * file it was reading, and the later checks are skipped. A single step that never comes back
+   * (a file's scan) is not cut short here: the submissions API runs the checks on a worker that
+   * it stops (submissions/check-pool.ts).
+   */
+  budgetMs?: number;
+  /** Called as each check starts (`file` undefined) and as it reads each file: where the checks are, for a caller that may have to stop them. */
+  onProgress?: (check: CheckId, file: string | undefined) => void;
 }
 
 /**
@@ -71,8 +84,19 @@ export async function runChecks(source: LoadoutSource, options: RunChecksOptions
   const schemaViolations = manifestYaml === undefined || manifestYaml.errors.length > 0 ? [] : validateAgainstSchema(manifestYaml.data);
   // Checks after `listing` may read the manifest once the schema accepts it, even if a file is missing.
   const manifest = manifestYaml !== undefined && manifestYaml.errors.length === 0 && schemaViolations.length === 0 ? (manifestYaml.data as Manifest) : undefined;
+  const deadline = options.budgetMs === undefined ? Infinity : performance.now() + options.budgetMs;
+  let at: { check: CheckId; file: string | undefined } | undefined;
+  /** Notes that the running check reads `file`; throws when the budget ran out before (blaming where the checks were until now). */
+  const reach = (check: CheckId, file: string | undefined): void => {
+    // A check that reads no file of the loadout (listing, parse, licence, …) reads its manifest.
+    if (at !== undefined && performance.now() > deadline) throw new ChecksTimeoutError({ check: at.check, file: at.file ?? MANIFEST_FILE, budgetMs: options.budgetMs ?? 0 });
+    at = { check, file };
+    options.onProgress?.(check, file);
+  };
+  const fileReached = (): string | undefined => at?.file;
   const views = new Map<string, TextView | undefined>();
   const view = (path: string): TextView | undefined => {
+    if (at !== undefined) reach(at.check, path);
     if (!views.has(path)) {
       const bytes = source.files.get(path);
       const text = bytes === undefined ? undefined : decodeUtf8(bytes);
@@ -95,12 +119,28 @@ export async function runChecks(source: LoadoutSource, options: RunChecksOptions
   const results: CheckResult[] = [];
   const diagnostics: Diagnostic[] = [];
   const findings: RunFinding[] = [];
+  let timedOut: ChecksTimeout | undefined;
   for (const check of CHECKS) {
     if (options.only !== undefined && !options.only.includes(check.id)) continue;
+    if (timedOut !== undefined) {
+      results.push({ id: check.id, name: check.name, status: 'skip', summary: "not run: the checks' time budget ran out", details: [] });
+      continue;
+    }
     let outcome: CheckOutcome;
     try {
+      at = undefined;
+      reach(check.id, undefined);
       outcome = await check.run(context);
+      reach(check.id, fileReached());
     } catch (error) {
+      if (error instanceof ChecksTimeoutError) {
+        timedOut = error.timeout;
+        const d = timeoutDiagnostic(source, timedOut);
+        diagnostics.push(d);
+        findings.push({ ...d, check: check.id, rule: 'checks/timeout', severity: 'blocking' });
+        results.push({ id: check.id, name: check.name, status: 'fail', summary: `timed out: ${describeChecksTimeout(timedOut)}; the later checks did not run`, details: [formatDetail(d)] });
+        continue;
+      }
       outcome = { status: 'fail', summary: `internal error in the ${check.id} check (a bug): ${(error as Error).message}`, findings: [] };
     }
     earlier.set(check.id, outcome);
@@ -110,7 +150,18 @@ export async function runChecks(source: LoadoutSource, options: RunChecksOptions
     for (const f of outcome.findings) findings.push({ ...toDiagnostic(source, f), check: check.id, rule: f.rule ?? check.id, severity: f.severity ?? 'blocking' });
     results.push({ id: check.id, name: check.name, status: outcome.status, summary: outcome.summary, details: [...blocking.map(formatDetail), ...notices.map((d) => NOTICE_PREFIX + formatDetail(d)), ...(outcome.notes ?? [])] });
   }
-  return { source, manifest, results, diagnostics, findings };
+  return timedOut === undefined ? { source, manifest, results, diagnostics, findings } : { source, manifest, results, diagnostics, findings, timedOut };
+}
+
+/** The blocking diagnostic of a run whose budget ran out: on the file being read, else on the loadout's folder. */
+export function timeoutDiagnostic(source: LoadoutSource, timeout: ChecksTimeout): Diagnostic {
+  const file = timeout.file === undefined ? (source.displayDir === '' ? source.id : source.displayDir) : displayPath(source, timeout.file);
+  return {
+    loadout: source.id,
+    file,
+    message: `${describeChecksTimeout(timeout, file)}; the later checks did not run (expected the checks of one loadout to finish within ${CHECKS_BUDGET_VARIABLE})`,
+    hint: `Make the file smaller or split it; where the catalogue is checked, ${CHECKS_BUDGET_VARIABLE} raises the budget.`,
+  };
 }
 
 function toDiagnostic(source: LoadoutSource, finding: Finding): Diagnostic {

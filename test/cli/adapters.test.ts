@@ -70,7 +70,7 @@ describe('loadout new', () => {
     expect(result.stdout).toContain('`loadout adapters rust-cli`');
     const unedited = await runCli(['verify', 'rust-cli'], root);
     expect(unedited.code).toBe(1);
-    for (const field of ['/author/name', '/summary', '/description']) expect(unedited.stdout + unedited.stderr).toContain(`${field} is still the placeholder of \`loadout new\``);
+    for (const field of ['/author/name', '/summary', '/description']) expect(unedited.stdout + unedited.stderr).toContain(`${field} is still a placeholder that \`loadout new\` or \`loadout import\` wrote`);
     expect(unedited.stdout + unedited.stderr).toContain('expected your name');
     const path = join(root, 'loadouts/rust-cli/loadout.yaml');
     const manifest = parse(readFileSync(path, 'utf8')) as Record<string, unknown>;

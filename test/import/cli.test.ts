@@ -14,7 +14,7 @@ describe('loadout import (the CLI)', () => {
   it('writes a loadout that loadout validate and loadout verify pass, and says what is left to do', async () => {
     const root = makeCatalogueRoot();
     const source = writeSource({ 'release-notes/SKILL.md': SKILL, 'release-notes/template.md': '# {{version}}\n' });
-    const run = await runCli(['import', join(source, 'release-notes')], root);
+    const run = await runCli(['import', join(source, 'release-notes'), '--author', 'Import Test'], root);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`imported ${join(source, 'release-notes')} into loadouts/release-notes/`);
@@ -33,7 +33,7 @@ describe('loadout import (the CLI)', () => {
   it('--dry-run --json prints the plan and writes nothing', async () => {
     const root = makeCatalogueRoot();
     const source = writeSource({ 'SKILL.md': SKILL });
-    const run = await runCli(['import', source, '--dry-run', '--json', '--id', 'planned'], root);
+    const run = await runCli(['import', source, '--dry-run', '--json', '--id', 'planned', '--author', 'Import Test'], root);
     expect(run.code).toBe(0);
     const result = JSON.parse(run.stdout) as { id: string; written: boolean; files: { path: string; role: string; from?: string }[]; checks: { id: string; status: string }[]; todo: string[] };
     expect(result).toMatchObject({ id: 'planned', written: false });

@@ -264,3 +264,17 @@ describe('never overwrites, and --dry-run writes nothing', () => {
     expect(listFiles(root)).toEqual([]);
   });
 });
+
+describe('an author nobody named', () => {
+  it('is the placeholder that the listing check refuses, naming what to fill in, and --author fills it', async () => {
+    const root = makeCatalogueRoot();
+    const source = writeSource({ 'SKILL.md': skillMd('anonymous', 'A skill whose author nobody named.', 'license: MIT\n') });
+    const result = await runImport(root, source, { author: null });
+    expect(result.todo.join('\n')).toContain('author is "Your Name"');
+    const checked = await validateAndVerify(root, 'anonymous');
+    expect(checked.valid).toBe(false);
+    expect(checked.details.join('\n')).toMatch(/\/author\/name is still a placeholder .*\(expected your name, or your organisation's\)/u);
+    const named = await runImport(makeCatalogueRoot(), source, { author: 'Ada Lovelace' });
+    expect(named.run.results.every((r) => r.status !== 'fail')).toBe(true);
+  });
+});

@@ -27,8 +27,10 @@ export function writeSource(files: Record<string, string | Uint8Array>, dir = ma
 }
 
 /** Imports `source` into `root` (dated 2026-11-22). */
-export function runImport(root: string, source: string, more: { id?: string; dryRun?: boolean } = {}): Promise<ImportResult> {
-  return importLoadout({ root, source, dryRun: more.dryRun ?? false, today: '2026-11-22', ...(more.id === undefined ? {} : { id: more.id }) });
+export function runImport(root: string, source: string, more: { id?: string; dryRun?: boolean; author?: string | null } = {}): Promise<ImportResult> {
+  // Most sources name no author: credit one as `--author` does, unless a test asks for none (null).
+  const author = more.author === undefined ? 'Import Test' : more.author;
+  return importLoadout({ root, source, dryRun: more.dryRun ?? false, today: '2026-11-22', ...(more.id === undefined ? {} : { id: more.id }), ...(author === null ? {} : { author }) });
 }
 
 /** Every file below `dir`, relative, `/`-separated, sorted. */

@@ -78,7 +78,7 @@ describe.skipIf(!HAS_CHROMIUM)('the loadout page', () => {
     await page.goto(`${server.url}/loadouts/dbt-analytics/#install-codex`);
     await page.click('#panel-codex button.copy');
     await page.waitForFunction(() => document.querySelector('#panel-codex button.copy')?.textContent === 'Copied');
-    expect(await clipboard(page)).toBe(`loadout install dbt-analytics --agent codex --from ${server.url}`);
+    expect(await clipboard(page)).toBe(`npx -y ${server.url}/cli/loadout-latest.tgz install dbt-analytics --agent codex --from ${server.url}`);
     expect(await page.locator('#copy-status').textContent()).toBe('Copied to the clipboard.');
     // Codex reads MCP servers as TOML: a manual step whose snippet has its own copy button.
     expect(await page.locator('#panel-codex .steps p').textContent()).toMatch(/^merge-config \.codex\/config\.toml: Add each server/);

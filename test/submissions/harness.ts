@@ -13,6 +13,7 @@ import type { Database } from '../../src/storage/database.js';
 import { createStores, type Stores } from '../../src/storage/stores.js';
 import { createApiKey } from '../../src/submissions/api-key.js';
 import { createSiteverifyVerifier, type ChallengeVerifier } from '../../src/submissions/challenge.js';
+import type { SubmissionChecks } from '../../src/submissions/check-pool.js';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../src/submissions/rate-limit.js';
 import { catalogueHas } from '../../src/submissions/setup.js';
 import { createSubmissionRoutes, type SubmissionsOptions } from '../../src/submissions/routes.js';
@@ -52,6 +53,8 @@ export interface HarnessOptions {
   challenge?: ChallengeVerifier;
   /** The fake vendor forgets the tokens it passed, so only the server's own record refuses a replay. */
   forgetfulVendor?: boolean;
+  /** Where the checks of a submission run (e.g. a pool with a tiny budget); default the process's pool. */
+  checks?: SubmissionChecks;
   /** Take the client address from `X-Forwarded-For`, to test addresses other than 127.0.0.1. */
   trustProxy?: boolean;
 }
@@ -73,6 +76,7 @@ export async function startHarness(kind: TestDatabaseKind, options: HarnessOptio
     challenge: options.noChallenge === true ? undefined : (options.challenge ?? createSiteverifyVerifier({ secret: CHALLENGE_SECRET, siteKey: SITE_KEY, verifyUrl: options.challengeUrl ?? vendor.url, timeoutMs: 5000 })),
     catalogueHas: (id) => catalogueHas(distDir, id),
     limits: { ...DEFAULT_RATE_LIMITS, perAddress: 1000, perKey: 1000, ...options.limits },
+    ...(options.checks === undefined ? {} : { checks: options.checks }),
     trustProxy: options.trustProxy === true,
   };
   const app = createApp({

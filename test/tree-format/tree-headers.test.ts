@@ -22,6 +22,13 @@ describe('headers of a published path', () => {
     expect(contentTypeFor('LICENSE')).toBe('application/octet-stream');
   });
 
+  it('serves the consumer CLI\'s package as gzip, revalidated (latest changes with each release)', () => {
+    for (const path of ['cli/loadout-0.1.0.tgz', 'cli/loadout-latest.tgz']) {
+      expect(contentTypeFor(path), path).toBe('application/gzip');
+      expect(cacheControlFor(path), path).toBe(REVALIDATE);
+    }
+  });
+
   it('makes only pinned versions immutable; latest, records, zips, pages and catalogue documents revalidate', () => {
     expect(cacheControlFor('raw/x/1.0.0/AGENTS.md')).toBe(IMMUTABLE);
     expect(cacheControlFor('raw/x/1.0.0/skills/a/SKILL.md')).toBe(IMMUTABLE);

@@ -14,6 +14,8 @@ export interface ImportCommandOptions {
   source: string;
   id?: string;
   dryRun: boolean;
+  /** `--author`: the author to credit. */
+  author?: string;
   json: boolean;
   today: string;
 }
@@ -24,7 +26,7 @@ export interface ImportCommandOptions {
  * the author to finish). With `--json`: `{id, dir, written, files, skipped, todo, verification}`.
  */
 export async function importCommand(options: ImportCommandOptions, out: Write): Promise<number> {
-  const result = await importLoadout({ root: options.root, source: options.source, dryRun: options.dryRun, today: options.today, id: options.id });
+  const result = await importLoadout({ root: options.root, source: options.source, dryRun: options.dryRun, today: options.today, id: options.id, author: options.author });
   const ok = passed(result.run);
   if (options.json) {
     const { run, manifestText: _manifest, ...rest } = result;

@@ -83,9 +83,9 @@ const SCHEME = /^([a-z][a-z\d+.-]*):\/\//iu;
  */
 export function openCatalogue(from: string, options: OpenCatalogueOptions = {}): CatalogueReader {
   const scheme = SCHEME.exec(from)?.[1]?.toLowerCase();
-  if (scheme === 'http' || scheme === 'https') return httpCatalogue(from.replace(/\/+$/u, ''), options);
+  if (scheme === 'http' || scheme === 'https') return httpCatalogue(from.replace(/(?<!\/)\/+$/u, ''), options);
   if (scheme !== undefined) throw new ConsumerError('BadSource', `--from is ${JSON.stringify(from)}: a ${scheme}: address (expected an http:// or https:// base URL, or a built tree's folder)`);
-  if (HOST_PORT.test(from)) throw new ConsumerError('BadSource', `--from is ${JSON.stringify(from)}: a host and port without a scheme (expected a base URL such as http://${from.replace(/\/+$/u, '')}, or a built tree's folder)`);
+  if (HOST_PORT.test(from)) throw new ConsumerError('BadSource', `--from is ${JSON.stringify(from)}: a host and port without a scheme (expected a base URL such as http://${from.replace(/(?<!\/)\/+$/u, '')}, or a built tree's folder)`);
   return folderCatalogue(from, options);
 }
 
@@ -157,7 +157,7 @@ function unknownLoadout(id: string, where: string, ids: readonly string[], cause
 function folderCatalogue(dir: string, options: OpenCatalogueOptions): CatalogueReader {
   // The catalogue's real path, and where its links may lead (itself, and a built tree's store).
   let root: Promise<{ real: string; regions: string[] }> | undefined;
-  const read = async (path: string, what: string, cap: number): Promise<Buffer> => {
+  const read = async (path: string, what: string, cap: number, raw = false): Promise<Buffer> => {
     const notFound = (cause: unknown): LoadoutError => new LoadoutError('not_found', `${what} is not in the catalogue at ${dir}`, { cause, hint: 'Check the id, or build the catalogue first (`loadout build`), or pass --from URL.' });
     const failed = (cause: NodeJS.ErrnoException, file: string): LoadoutError => (cause.code === 'ENOENT' || cause.code === 'ENOTDIR' ? notFound(cause) : new LoadoutError('io', `cannot read ${file}: ${cause.message}`, { cause }));
     root ??= realpath(dir).then((real) => ({ real, regions: linkRegionsOf(real) }));
@@ -171,7 +171,7 @@ function folderCatalogue(dir: string, options: OpenCatalogueOptions): CatalogueR
     if (placeIn(regions, real) === undefined) {
       throw new ConsumerError('InvalidCatalogue', `${what}: ${path} resolves to ${real}, outside the catalogue at ${dir} (expected a file inside it; a symbolic link points out)`);
     }
-    return readFileCapped(real, cap, what).catch((cause: NodeJS.ErrnoException) => {
+    return readFileCapped(real, cap, what, raw).catch((cause: NodeJS.ErrnoException) => {
       throw cause instanceof LoadoutError ? cause : failed(cause, real);
     });
   };
@@ -198,19 +198,23 @@ function folderCatalogue(dir: string, options: OpenCatalogueOptions): CatalogueR
     },
     async readRaw(id, version, path, maxBytes) {
       checkAddressParts(id, version, path);
-      return read(`raw/${id}/${version}/${path}`, `${id} ${version} ${path}`, maxBytes ?? RAW_FALLBACK_MAX_BYTES);
+      return read(`raw/${id}/${version}/${path}`, `${id} ${version} ${path}`, maxBytes ?? RAW_FALLBACK_MAX_BYTES, maxBytes !== undefined);
     },
   };
 }
 
 /**
- * Reads at most `cap` bytes of `file`, refusing a larger one without reading it whole.
- * @throws ConsumerError `ResponseTooLarge` naming `what`; the file system's error
+ * Reads at most `cap` bytes of `file`, refusing a larger one without reading it whole. A raw
+ * file (`declared`: `cap` is the size its entry declares) larger than declared is a file that
+ * does not match its entry.
+ * @throws ConsumerError `HashMismatch` (a raw file of another size) or `ResponseTooLarge`
+ *   naming `what`; the file system's error
  */
-async function readFileCapped(file: string, cap: number, what: string): Promise<Buffer> {
+async function readFileCapped(file: string, cap: number, what: string, declared: boolean): Promise<Buffer> {
   const handle = await open(file, 'r');
   try {
     const size = (await handle.stat()).size;
+    if (size > cap && declared) throw new ConsumerError('HashMismatch', `${what} does not match its published sha256 (${file} is ${size} bytes; its entry declares ${cap})`);
     if (size > cap) throw tooLarge(`${what} (${file})`, cap);
     // One byte more than the file's size: filling it means the file grew while it was read.
     const buffer = Buffer.alloc(size + 1);

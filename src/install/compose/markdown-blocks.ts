@@ -65,7 +65,7 @@ export function blockDigest(body: string): string {
 
 /** Lines of `text`, each with its newline (the last one may have none). */
 function linesOf(text: string): string[] {
-  return text.match(/[^\n]*\n|[^\n]+$/gu) ?? [];
+  return text.match(/(?<![^\n])[^\n]*\n|(?<![^\n])[^\n]+$/gu) ?? [];
 }
 
 /**

@@ -10,6 +10,9 @@
  *   and say so in a live region;
  * - `#signing` says, when the catalogue's signed snapshot lists this loadout's versions
  *   document, which key signed it and when (the page shows it; `loadout install` verifies it).
+ * - a command built for another base URL (`data-base`) is rewritten to the base the page was
+ *   served from (the part of its address before `/loadouts/`), so a copied command works
+ *   against the server the page came from.
  */
 
 /** Where the script goes, relative to the tree. */
@@ -83,6 +86,12 @@ export const LOADOUT_SCRIPT = `// Install tabs and copy buttons of a Loadout Cat
       if (ok) resolve(); else reject(new Error('copy refused'));
     });
   }
+  var here = /^https?:$/.test(location.protocol) ? location.href.split('#')[0].split('?')[0].replace(/\\/loadouts\\/[^/]*\\/(?:index\\.html)?$/, '') : null;
+  if (here) Array.prototype.forEach.call(document.querySelectorAll('pre[data-base]'), function (pre) {
+    var built = pre.getAttribute('data-base');
+    var code = pre.querySelector('code') || pre;
+    if (built && built !== here) code.textContent = code.textContent.split(built).join(here);
+  });
   Array.prototype.forEach.call(document.querySelectorAll('button.copy[data-copy]'), function (button) {
     var target = document.getElementById(button.dataset.copy);
     if (!target) return;

@@ -35,11 +35,20 @@ export function packTarball(files: readonly TarFile[]): Buffer {
 
 /**
  * Packs the consumer package: bundles the CLI from source when esbuild is there (so the
- * bundle is never stale), else takes `packages/cli/dist/loadout.mjs` as `npm run build` left it.
+ * bundle is never stale), else takes `packages/cli/dist/loadout.mjs` as `npm run build` left it;
+ * once per process.
  * @returns undefined when neither is available
  * @throws esbuild's error when the source does not bundle; the file system's error
  */
-export async function packConsumerCli(): Promise<CliPackage | undefined> {
+export function packConsumerCli(): Promise<CliPackage | undefined> {
+  // Once per process: the source does not change while it runs, and repeated builds (tests, benchmarks) pack the same bytes.
+  packed ??= packOnce();
+  return packed;
+}
+
+let packed: Promise<CliPackage | undefined> | undefined;
+
+async function packOnce(): Promise<CliPackage | undefined> {
   const pkg = await readCliPackageJson();
   const bundled = await bundleConsumerCli(pkg.version);
   const text = bundled?.text ?? (await readFile(CLI_BUNDLE_PATH, 'utf8').catch(() => undefined));

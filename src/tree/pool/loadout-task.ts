@@ -8,6 +8,7 @@ import { LoadoutError } from '../../catalogue/errors.js';
 import { readLoadoutSource, type LoadoutSource } from '../../catalogue/source.js';
 import { prepareSchema } from '../../catalogue/schema.js';
 import { readManifestVersion } from '../../catalogue/yaml-document.js';
+import { checksBudgetMs } from '../../verify/budget.js';
 import { passed } from '../../verify/catalogue.js';
 import { runChecks, type CheckRun } from '../../verify/run.js';
 import { loadoutKey, type LoadoutState } from '../incremental/cache.js';
@@ -57,8 +58,11 @@ export type LoadoutOutcome = { id: string; key: string } & (
 /**
  * Reads the loadout, computes its key, and unless the
  * live tree holds that key, runs the ten checks and, when they pass, writes its entry.
+ * The checks have the time budget `LOADOUT_CHECKS_BUDGET_MS` (verify/budget.ts); past it the
+ * loadout is refused with a failing check that names the check and file.
  * @throws LoadoutError `io` when its manifest's version changed since the main thread read
- *   its history (an edit during the build; building again picks it up); the file system's error.
+ *   its history (an edit during the build; building again picks it up); `config` for a bad
+ *   `LOADOUT_CHECKS_BUDGET_MS`; the file system's error.
  */
 export async function buildLoadout(task: LoadoutTask): Promise<LoadoutOutcome> {
   const source = await readLoadoutSource(task.loadoutsDir, task.id);
@@ -68,7 +72,8 @@ export async function buildLoadout(task: LoadoutTask): Promise<LoadoutOutcome> {
   const key = loadoutKey(source, task.history, task.commit);
   const found = { id: task.id, key };
   if (key === task.previousKey) return { ...found, kind: 'unchanged' };
-  const run = await runChecks(source, { fixturesDir: task.fixturesDir });
+  // Every loadout has the checks' time budget (verify/budget.ts): past it, a failing check refuses it.
+  const run = await runChecks(source, { fixturesDir: task.fixturesDir, budgetMs: checksBudgetMs() });
   if (!passed(run)) return { ...found, kind: 'refused', run };
   const entry = openStoreEntry(task.store, task.id, task.name);
   const written = await writeLoadoutOutputs(entry, { base: task.base, run, history: task.history, commit: task.commit, checkedAt: new Date(task.checkedAt) });

@@ -33,7 +33,7 @@ export const listing: Check = {
     }
     // The unedited scaffold of `loadout new` validates: its placeholders must not be published.
     for (const p of findPlaceholders(data)) {
-      findings.push({ file: MANIFEST_FILE, line: manifestYaml.lineOf(p.pointer), pointer: p.pointer, message: `${p.pointer} is still the placeholder of \`loadout new\` (expected ${p.expected})`, hint: `Fill in ${p.pointer.slice(1).replaceAll('/', '.')} in loadouts/${source.id}/loadout.yaml.` });
+      findings.push({ file: MANIFEST_FILE, line: manifestYaml.lineOf(p.pointer), pointer: p.pointer, message: `${p.pointer} is still a placeholder that \`loadout new\` or \`loadout import\` wrote (expected ${p.expected})`, hint: `Fill in ${p.pointer.slice(1).replaceAll('/', '.')} in loadouts/${source.id}/loadout.yaml.` });
     }
     findings.push(...compareFiles(context.source.files, data?.files, manifestYaml.lineOf, source.irregular));
     return judge(findings, `schema valid; ${plural(source.files.size, 'file')} declared and present`, (n) => plural(n, 'listing problem'));

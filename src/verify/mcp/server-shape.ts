@@ -30,7 +30,7 @@ export function checkServer(server: McpServerEntry, requiredEnv: ReadonlySet<str
   if (hasUrl) {
     const url = config['url'];
     if (typeof url !== 'string' || !/^https?:\/\/[^\s/]+/u.test(url)) at('url', `has "url" ${JSON.stringify(url)} (expected an http or https URL)`);
-    else if (/^https?:\/\/[^/\s]*:[^/\s@]*@/u.test(url)) at('url', 'has a password in its "url" (expected credentials in a header placeholder)');
+    else if (/^https?:\/\/[^/\s:]*:[^/\s@]*@/u.test(url)) at('url', 'has a password in its "url" (expected credentials in a header placeholder)');
     else {
       const secret = secretQueryParameter(url);
       if (secret !== undefined) at('url', `has a literal secret in its "url" query (${secret}=…) (expected a placeholder such as "\${API_TOKEN}", or the secret in a header)`);

@@ -14,9 +14,9 @@ export function slugify(heading: string): string {
   // Most headings are plain words: lower case, spaces to hyphens.
   if (PLAIN_HEADING.test(heading)) return heading.toLowerCase().trim().replace(/ /gu, '-');
   const text = heading
-    .replace(/!?\[([^\]]*)\]\([^)]*\)/gu, '$1') // links and images → their text
-    .replace(/<[^>]+>/gu, '') // inline HTML
-    .replace(/[`*]|(?<!\w)_+|_+(?!\w)/gu, ''); // code and emphasis markers
+    .replace(/!?\[([^[\]]*)\]\([^)]*\)/gu, '$1') // links and images → their text
+    .replace(/<[^<>]+>/gu, '') // inline HTML
+    .replace(/[`*]|(?<!\w)_+|(?<!_)_+(?!\w)/gu, ''); // code and emphasis markers
   return text
     .toLowerCase()
     .trim()
@@ -24,8 +24,35 @@ export function slugify(heading: string): string {
     .replace(/ /gu, '-');
 }
 
-/** An ATX heading line ("## Title ##"): group 1 is the title (CommonMark 0.31 section 4.2). */
-const ATX_HEADING = /^ {0,3}#{1,6}(?:[ \t]+([^\n]*?))?(?:[ \t]+#+)?[ \t]*\r?$/u;
+/** The opening of an ATX heading line: up to three spaces, one to six `#`, then a blank or the line's end (CommonMark 0.31 section 4.2). */
+const ATX_OPENING = /^ {0,3}#{1,6}(?=[ \t]|\r?$)/u;
+
+/**
+ * The title of an ATX heading line ("## Title ##"), or undefined when the line is none
+ * (CommonMark 0.31 section 4.2): the text after the opening without the blanks around it, a
+ * final `\r`, or a closing sequence of `#` that follows a blank. Read in one pass: a regular
+ * expression with blanks on both sides of the title backtracked quadratically on long blank runs.
+ */
+export function atxHeadingTitle(line: string): string | undefined {
+  const opening = ATX_OPENING.exec(line);
+  if (opening === null) return undefined;
+  const rest = line.slice(opening[0].length, line.endsWith('\r') ? -1 : undefined);
+  let start = 0;
+  while (isBlank(rest, start)) start++;
+  let end = rest.length;
+  while (end > start && isBlank(rest, end - 1)) end--;
+  let hashes = end;
+  while (hashes > start && rest[hashes - 1] === '#') hashes--;
+  if (hashes < end && hashes > start && isBlank(rest, hashes - 1)) {
+    end = hashes;
+    while (end > start && isBlank(rest, end - 1)) end--;
+  }
+  return rest.slice(start, end);
+}
+
+function isBlank(text: string, at: number): boolean {
+  return text[at] === ' ' || text[at] === '\t';
+}
 /** The first line of a setext heading: up to three spaces, then not a blank, quote, table, heading or list marker. */
 const SETEXT_TEXT = /^ {0,3}([^\s>|#*+-][^\n]*)$/u;
 /** A setext underline ("===" or "---", CommonMark 0.31 section 4.3). */
@@ -82,8 +109,8 @@ export function collectAnchors(text: string, view = new TextView(text)): Set<str
     const end = lineEnd(prose, start);
     const first = firstNonSpace(prose, start, end);
     if (first === 0x23 /* # */) {
-      const m = ATX_HEADING.exec(prose.slice(start, end));
-      if (m !== null) addSlug(m[1] ?? '');
+      const title = atxHeadingTitle(prose.slice(start, end));
+      if (title !== undefined) addSlug(title);
     } else if (first === 0x7b /* { */ && prose.charCodeAt(prose.indexOf('{', start) + 1) === 0x3a /* : */) {
       // A kramdown block attribute list on a line of its own (`{: #id}`) gives the block an id.
       const line = prose.slice(start, end).trim();

@@ -19,7 +19,12 @@ export interface Reference {
   line: number;
 }
 
-const INLINE = /!?\[(?:[^[\]\n]|\[[^[\]\n]*\])*\]\(\s*(<[^>\n]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)(?:\s+(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\)))?\s*\)/gu;
+/**
+ * `[text](destination "title")`. The destination is absent or not empty, and the title follows
+ * a blank by a lookbehind: blanks on both sides of an empty destination, or before an optional
+ * title and the closing parenthesis, made the expression backtrack quadratically on long blank runs.
+ */
+const INLINE = /!?\[(?:[^[\]\n]|\[[^[\]\n]*\])*\]\(\s*(?:(<[^>\n]*>|[^\s()]+(?:\([^\s()]*\)[^\s()]*)*|(?:\([^\s()]*\)[^\s()]*)+)\s*)?(?:(?<=\s)(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\))\s*)?\)/gu;
 const DEFINITION = /^ {0,3}\[[^\]\n]+\]:\s*(<[^>\n]*>|\S+)/gmu;
 const HTML = /<(?:a|img|link|source)\b[^>]*?\s(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)')/giu;
 const IMPORT = /(?:^|[\s(])@((?:\.{1,2}\/|~\/|\/)?[\w-][\w.-]*(?:\/[\w.-]+)*\.(?:md|mdc|markdown|txt|json|ya?ml|toml))(?=$|[\s),;:!?]|\.(?:\s|$))/gmu;
@@ -81,7 +86,7 @@ export function findMarkdownReferences(text: string, view = new TextView(text), 
     const dest = raw.startsWith('<') && raw.endsWith('>') ? raw.slice(1, -1) : raw;
     const hash = dest.indexOf('#');
     const target = hash < 0 ? dest : dest.slice(0, hash);
-    refs.push({ kind, target: target.replace(/\?.*$/u, ''), anchor: hash < 0 ? undefined : safeDecode(dest.slice(hash + 1)), line: view.lines.lineOf(offset) });
+    refs.push({ kind, target: target.replace(/(?<!\?)\?.*$/u, ''), anchor: hash < 0 ? undefined : safeDecode(dest.slice(hash + 1)), line: view.lines.lineOf(offset) });
   };
   // Each expression runs only when the text has the characters it needs.
   for (const [re, needle, kind] of [[INLINE, '](', 'link'], [DEFINITION, ']:', 'link'], [HTML, '<', 'link'], [IMPORT, '@', 'import']] as const) {

@@ -87,7 +87,7 @@ const INJECTION = [
 ];
 
 /** An imperative at the start of a sentence, perhaps after "When you finish," or "Also" … */
-const IMPERATIVE = /(?:^|[.!?:;]\s+|\n\s*)(?:(?:when|after|before|once|if|while)\b[^,.\n]{0,60},\s*)?(?:please\s+|(?:agent|assistant|ai|claude|copilot|gemini|codex|cursor)[,:]\s*|you\s+(?:must|should)\s+)?(?:(?:also|then|now|first|next|finally|just|quietly|silently)\s+)?(?:run|execute|exec|eval|download|fetch|curl|wget|send|upload|post|exfiltrate|delete|remove|install|email|copy|invoke|paste|share|attach|include|print|add|append|write)\b/iu;
+const IMPERATIVE = /(?:^|[.!?:;]\s+|\n(?<!\n[^\S\n]*\n)\s*)(?:(?:when|after|before|once|if|while)\b[^,.\n]{0,60},\s*)?(?:please\s+|(?:agent|assistant|ai|claude|copilot|gemini|codex|cursor)[,:]\s*|you\s+(?:must|should)\s+)?(?:(?:also|then|now|first|next|finally|just|quietly|silently)\s+)?(?:run|execute|exec|eval|download|fetch|curl|wget|send|upload|post|exfiltrate|delete|remove|install|email|copy|invoke|paste|share|attach|include|print|add|append|write)\b/iu;
 /** … that touches something a reviewer would not want an agent to touch unseen … */
 const SENSITIVE = /https?:\/\/|\bprocess\.env\b|\b(?:curl|wget|base64|eval|ssh|tokens?|secrets?|passwords?|credentials?|api[_ -]?keys?|private keys?|id_rsa|\.aws|environment variables?)\b|\.env\b|(?:^|\s)(?:\/etc\/|~\/)/iu;
 /** … or that speaks to the agent rather than to the author of the file. */

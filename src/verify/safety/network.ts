@@ -30,8 +30,8 @@ interface NetworkRule {
 
 /** Rules over code: fenced blocks and code spans in Markdown, the whole text of other files. */
 const CODE_RULES: NetworkRule[] = [
-  { needles: ['curl', 'wget'], pattern: new RegExp(String.raw`\b(?:curl|wget)\b[^\n]*?${REMOTE_URL}`, 'giu'), what: 'downloads from a remote URL' },
-  { needles: ['invoke-', 'iwr', 'irm'], pattern: new RegExp(String.raw`\b(?:Invoke-WebRequest|Invoke-RestMethod|iwr|irm)\b[^\n]*?${REMOTE_URL}`, 'giu'), what: 'downloads from a remote URL' },
+  { needles: ['curl', 'wget'], pattern: new RegExp(String.raw`\b(?:curl|wget)\b(?:(?!\b(?:curl|wget)\b)[^\n])*?${REMOTE_URL}`, 'giu'), what: 'downloads from a remote URL' },
+  { needles: ['invoke-', 'iwr', 'irm'], pattern: new RegExp(String.raw`\b(?:Invoke-WebRequest|Invoke-RestMethod|iwr|irm)\b(?:(?!\b(?:Invoke-WebRequest|Invoke-RestMethod|iwr|irm)\b)[^\n])*?${REMOTE_URL}`, 'giu'), what: 'downloads from a remote URL' },
   {
     // Language registries. The system package manager (apt, brew, winget, …) is a notice of its own (`shell-rules.ts`).
     needles: ['install', 'npx', 'add', 'dlx', 'bunx', 'uvx', 'pipx', ' get ', 'sync', 'require', 'npm i', 'npm ci'],
@@ -44,7 +44,7 @@ const CODE_RULES: NetworkRule[] = [
   {
     // ssh always reaches a host; scp, sftp and rsync when a path names one ("host:path", "user@host:").
     needles: ['ssh ', 'scp ', 'sftp ', 'rsync '],
-    pattern: /(?:^|[\s;&|(`$])(?:ssh\s+(?:-\S+\s+)*[\w.@-]+|sftp\s|(?:scp|rsync)\s[^\n]*?\s[\w.-]+@?[\w.-]*:)/gimu,
+    pattern: /(?:^|[\s;&|(`$])(?:ssh\s+(?:-\S+\s+)*[\w.@-]+|sftp\s|(?:scp|rsync)\s[^\n]*?\s[\w.-]+(?:@[\w.-]*)?:)/gimu,
     what: 'connects to another host (ssh, scp, rsync)',
   },
   { needles: ['gh '], pattern: /(?:^|[\s;&|(`$])gh\s+(?:api|pr|issue|repo|release|run|workflow|search|gist|secret|label|project|browse)\b/gimu, what: 'calls GitHub with the gh CLI' },
@@ -53,8 +53,8 @@ const CODE_RULES: NetworkRule[] = [
 /** Rules over programs (Python, JavaScript, …): an HTTP client in use. Shell commands in their strings are messages, not commands. */
 const PROGRAM_RULES: NetworkRule[] = [
   { needles: ['fetch(', 'axios', 'requests.', 'urlopen', 'httpx.'], pattern: new RegExp(String.raw`\b(?:fetch|axios(?:\.\w+)?|requests\.\w+|urlopen|httpx\.\w+)\(\s*[rfb]?["'\x60]${REMOTE_URL}`, 'giu'), what: 'requests a remote URL' },
-  { needles: ['requests', 'urllib', 'httpx', 'aiohttp', 'http.client'], pattern: /^\s*(?:import|from)\s+(?:requests|urllib\.request|urllib3|httpx|aiohttp|http\.client)\b/gmu, what: 'imports an HTTP client' },
-  { needles: ['socket', 'net'], pattern: /^\s*(?:import|from)\s+(?:socket|asyncio\.streams)\b|\brequire\(\s*["'](?:node:)?(?:net|tls|dgram)["']\)|\bfrom\s+["'](?:node:)?(?:net|tls|dgram)["']/gmu, what: 'opens network sockets' },
+  { needles: ['requests', 'urllib', 'httpx', 'aiohttp', 'http.client'], pattern: /^[^\S\n\r\u2028\u2029]*(?:import|from)\s+(?:requests|urllib\.request|urllib3|httpx|aiohttp|http\.client)\b/gmu, what: 'imports an HTTP client' },
+  { needles: ['socket', 'net'], pattern: /^[^\S\n\r\u2028\u2029]*(?:import|from)\s+(?:socket|asyncio\.streams)\b|\brequire\(\s*["'](?:node:)?(?:net|tls|dgram)["']\)|\bfrom\s+["'](?:node:)?(?:net|tls|dgram)["']/gmu, what: 'opens network sockets' },
   // Node's http and https modules serve as often as they request: only their client calls count.
   {
     needles: ['fetch(', 'axios', 'node-fetch', 'undici', 'http.get', 'http.request', 'https.get', 'https.request'],

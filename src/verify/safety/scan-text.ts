@@ -53,8 +53,20 @@ function markdownCode(text: string, view: TextView): TextRange[] {
   return [...view.blocks.map((b) => ({ start: b.contentStart, end: b.contentEnd })), ...spans].sort((a, b) => a.start - b.start);
 }
 
+/**
+ * True when only a `|` and blanks stand between the line's start and the span. Read backwards
+ * from the span, so that a long line of many spans is not read again for each of them.
+ */
 function isTermCell(text: string, span: TextRange): boolean {
-  const lineStart = text.lastIndexOf('\n', span.start - 1) + 1;
-  if (!/^\s*\|\s*$/u.test(text.slice(lineStart, span.start))) return false;
+  let i = skipBlanksBack(text, span.start - 1);
+  if (text[i] !== '|') return false;
+  i = skipBlanksBack(text, i - 1);
+  if (i >= 0 && text[i] !== '\n') return false;
   return /^\s*\|/u.test(text.slice(span.end, span.end + 40));
+}
+
+/** The offset of the last character at or before `i` that is not white space other than a line feed (-1 when none). */
+function skipBlanksBack(text: string, i: number): number {
+  while (i >= 0 && text[i] !== '\n' && /\s/u.test(text[i] ?? '')) i--;
+  return i;
 }

@@ -39,17 +39,34 @@ const LAUNCH = String.raw`(?:sudo\s+(?:-\S+\s+)*)?(?:${BIN}env\s+(?:-\S+\s+)*)?$
  * `-c` (alone or in a cluster: `-ec`; `-e` alone is errexit), `python -c`, `node -e`/`-p`,
  * `perl -e`/`-E`, `ruby -e`, `pwsh -c`, and `python -m json.tool`.
  */
-const SHELL_INLINE = String.raw`(?!\s+-[a-zA-Z]*c[a-zA-Z]*\b)`;
+const SHELL_INLINE = String.raw`(?!\s+-(?=[a-zA-Z]*c)[a-zA-Z]+\b)`;
 const PROGRAM_INLINE = String.raw`(?!\s+-[a-zA-Z]*[ceEp]\b)(?!\s*-m\s+json)`;
 const SHELLS = String.raw`${LAUNCH}(?:ba|z|k|da|fi|a)?sh\b`;
 const INTERPRETERS = String.raw`(?:${SHELLS}${SHELL_INLINE}|${LAUNCH}(?:python[0-9.]*|perl|ruby|node|pwsh|powershell)\b${PROGRAM_INLINE}|iex\b|invoke-expression\b)`;
 /** A character of one command of a pipeline; a backslash before a line break continues the line. */
 const COMMAND_CHAR = String.raw`(?:[^\n|\\]|\\[\s\S])`;
-/** A pipe (not `||`), then any further stages (`| tee log |`), up to the last stage's start. */
-const PIPE_TO = String.raw`\|(?!\|)(?:${COMMAND_CHAR}*\|(?!\|))*?(?:\s|\\\n)*`;
+/**
+ * A pipe (not `||`), then any further stages (`| tee log |`), up to the last stage's start.
+ * `char` is the command character of the stages: a rule passes one that stops at its own
+ * start (see {@link commandCharUntil}).
+ */
+const pipeTo = (char: string): string => String.raw`\|(?!\|)(?:${char}*\|(?!\|))*?(?:\s|\\\n)*`;
+/**
+ * A command character that is not the start of another match of `start`. A rule whose match
+ * runs on from its start to a later part of the line (`curl … | sh`) would otherwise scan the
+ * same line again from every start (`curl curl curl …`), which is quadratic; stopping at the
+ * next start finds the same lines, since the last start before the later part matches too.
+ */
+const commandCharUntil = (start: string): string => String.raw`(?:(?!${start})${COMMAND_CHAR})`;
+/** A line's character that is not the start of another match of `start` (as {@link commandCharUntil}). */
+const lineCharUntil = (start: string): string => String.raw`(?:(?!${start})[^\n])`;
 /** base64's decode flag, alone or in a cluster (`-d`, `-di`, `--decode`, `-D` on macOS). */
-const DECODE = String.raw`(?:-[a-zA-Z]*[dD][a-zA-Z]*|--decode)\b`;
+const DECODE = String.raw`(?:-(?=[a-zA-Z]*[dD])[a-zA-Z]+|--decode)\b`;
 const DOWNLOADERS = String.raw`(?:curl|wget|iwr|irm|invoke-webrequest|invoke-restmethod)`;
+const DOWNLOAD_CHAR = commandCharUntil(String.raw`(?<!\w)${DOWNLOADERS}\b`);
+const BASE64_CHAR = commandCharUntil(String.raw`\bbase64\b`);
+/** Options before base64's decode flag: the first decode flag ends them, so the match does not try each later one in turn. */
+const BASE64_OPTIONS = String.raw`\s+(?:(?!${DECODE})-[a-zA-Z]+\s+)*`;
 const HOME_OR_ROOT = String.raw`["']?(?:\/\*?|~\/?\*?|\$\{?HOME\}?\/?\*?)["']?(?=$|[\s;&|)\x60])`;
 /**
  * System package managers: Debian/Ubuntu, Fedora/RHEL, SUSE, Arch, Alpine, Homebrew,
@@ -71,25 +88,25 @@ const RULES: ShellRule[] = [
   {
     id: 'shell/pipe-to-interpreter',
     needles: ['curl', 'wget', 'iwr', 'irm', 'invoke-'],
-    pattern: new RegExp(String.raw`${AT_WORD}${DOWNLOADERS}\b${COMMAND_CHAR}*${PIPE_TO}${INTERPRETERS}`, 'giu'),
+    pattern: new RegExp(String.raw`${AT_WORD}${DOWNLOADERS}\b${DOWNLOAD_CHAR}*${pipeTo(DOWNLOAD_CHAR)}${INTERPRETERS}`, 'giu'),
     reason: 'pipes a download into an interpreter, which runs code nobody reviewed',
   },
   {
     id: 'shell/run-downloaded-script',
     needles: ['curl', 'wget'],
-    pattern: new RegExp(String.raw`${AT_WORD}(?:ba|z)?sh\s+(?:-c\s+["']?\$\(|<\(\s*)\s*(?:curl|wget)\b`, 'giu'),
+    pattern: new RegExp(String.raw`${AT_WORD}(?:ba|z)?sh\s+(?:-c\s+["']?\$\(|<\()\s*(?:curl|wget)\b`, 'giu'),
     reason: 'runs a downloaded script in a shell, which runs code nobody reviewed',
   },
   {
     id: 'shell/invoke-expression-download',
     needles: ['iex', 'invoke-expression'],
-    pattern: /(?<!\w)(?:iex|invoke-expression)\b[\s(]*(?:\(?\s*(?:iwr|irm|invoke-webrequest|invoke-restmethod|new-object\s+(?:system\.)?net\.webclient))/giu,
+    pattern: /(?<!\w)(?:iex|invoke-expression)\b[\s(]*(?:iwr|irm|invoke-webrequest|invoke-restmethod|new-object\s+(?:system\.)?net\.webclient)/giu,
     reason: 'runs a download with Invoke-Expression, which runs code nobody reviewed',
   },
   {
     id: 'shell/rm-root-or-home',
     needles: ['rm '],
-    pattern: new RegExp(String.raw`${AT_WORD}rm\s+(?:-{1,2}[\w-]+\s+)*(?:-[a-z]*r[a-z]*|--recursive)\s+(?:-{1,2}[\w-]+\s+)*(?:--\s+)?${HOME_OR_ROOT}`, 'giu'),
+    pattern: new RegExp(String.raw`${AT_WORD}rm\s+(?=(?:-[\w-]+\s+)*?(?:-(?=[a-z]*r)[a-z]+|--recursive)\s)(?:-[\w-]+\s+)*(?:--\s+)?${HOME_OR_ROOT}`, 'giu'),
     reason: 'deletes the root or home folder recursively (rm -rf /, ~ or $HOME)',
   },
   {
@@ -128,21 +145,21 @@ const RULES: ShellRule[] = [
   {
     id: 'shell/tls-off',
     needles: ['curl'],
-    pattern: /(?<!\w)curl\b[^\n|;]*?\s(?:-[a-zA-Z]*k[a-zA-Z]*|--insecure)\b/gu,
+    pattern: /(?<!\w)curl\b(?:(?!(?<!\w)curl\b)[^\n|;])*?\s(?:-(?=[a-zA-Z]*k)[a-zA-Z]+|--insecure)\b/gu,
     reason: 'turns off TLS certificate verification (curl -k / --insecure)',
   },
   {
     id: 'shell/tls-off',
     needles: ['no-check-certificate', 'tls_reject_unauthorized', 'rejectunauthorized', 'ssl_no_verify', 'strict-ssl', 'insecureskipverify', 'verify=false', 'verify = false', 'unverified_context', 'skipcertificatecheck', 'pythonhttpsverify', 'trusted-host', 'cert_none'],
     pattern:
-      /--no-check-certificate\b|\bNODE_TLS_REJECT_UNAUTHORIZED\s*[=:]\s*["']?0\b|\brejectUnauthorized\s*[:=]\s*false\b|\bGIT_SSL_NO_VERIFY\s*=\s*["']?(?:1|true)\b|\bstrict-ssl\s*(?:=\s*|\s+)false\b|\bInsecureSkipVerify\s*:\s*true\b|\bverify\s*=\s*False\b|_create_unverified_context\b|-SkipCertificateCheck\b|\bPYTHONHTTPSVERIFY\s*=\s*["']?0\b|--trusted-host\b|\bverify_mode\s*=\s*ssl\.CERT_NONE\b/gu,
+      /--no-check-certificate\b|\bNODE_TLS_REJECT_UNAUTHORIZED\s*[=:]\s*["']?0\b|\brejectUnauthorized\s*[:=]\s*false\b|\bGIT_SSL_NO_VERIFY\s*=\s*["']?(?:1|true)\b|\bstrict-ssl(?:\s*=\s*|\s+)false\b|\bInsecureSkipVerify\s*:\s*true\b|\bverify\s*=\s*False\b|_create_unverified_context\b|-SkipCertificateCheck\b|\bPYTHONHTTPSVERIFY\s*=\s*["']?0\b|--trusted-host\b|\bverify_mode\s*=\s*ssl\.CERT_NONE\b/gu,
     reason: 'turns off TLS certificate verification',
   },
   {
     id: 'shell/tls-off',
     // git reads its keys and booleans in any case: http.sslVerify, http.sslverify "false", …
     needles: ['sslverify'],
-    pattern: /(?<!\w)http\.sslverify["']?\s*(?:=\s*|\s+)["']?(?:false|no|off|0)\b/giu,
+    pattern: /(?<!\w)http\.sslverify["']?(?:\s*=\s*|\s+)["']?(?:false|no|off|0)\b/giu,
     reason: 'turns off TLS certificate verification (git http.sslVerify)',
   },
   {
@@ -150,12 +167,12 @@ const RULES: ShellRule[] = [
     needles: ['base64', 'atob', 'b64decode', 'frombase64string', 'encodedcommand', '-enc '],
     pattern: new RegExp(
       [
-        String.raw`\bbase64\s+(?:-[a-zA-Z]+\s+)*${DECODE}${COMMAND_CHAR}*${PIPE_TO}${INTERPRETERS}`,
-        String.raw`(?:\b(?:eval|exec|source|(?:ba|z)?sh)|(?:^|\s)\.)\s+["']?(?:\$\(|<\()[^\n)]*\bbase64\s+(?:-[a-zA-Z]+\s+)*${DECODE}`,
-        String.raw`\b(?:ba|z)?sh\s+-c\s+["']?\$\([^\n)]*\bbase64\s+(?:-[a-zA-Z]+\s+)*${DECODE}`,
+        String.raw`\bbase64${BASE64_OPTIONS}${DECODE}${BASE64_CHAR}*${pipeTo(BASE64_CHAR)}${INTERPRETERS}`,
+        String.raw`(?:\b(?:eval|exec|source|(?:ba|z)?sh)|(?:^|\s)\.)\s+["']?(?:\$\(|<\()[^\n)]*\bbase64${BASE64_OPTIONS}${DECODE}`,
+        String.raw`\b(?:ba|z)?sh\s+-c\s+["']?\$\([^\n)]*\bbase64${BASE64_OPTIONS}${DECODE}`,
         String.raw`\b(?:eval|exec)\s*\(\s*(?:base64\.b64decode|atob|Buffer\.from\([^)]*["']base64["']\)|codecs\.decode)`,
-        String.raw`\bFromBase64String\b[^\n]*\b(?:iex|Invoke-Expression)\b|\b(?:iex|Invoke-Expression)\b[^\n]*\bFromBase64String\b`,
-        String.raw`\b(?:pwsh|powershell)(?:\.exe)?\b[^\n]*\s-(?:EncodedCommand|enc|ec|e)\s+[A-Za-z0-9+/=]{16,}`,
+        String.raw`\bFromBase64String\b${lineCharUntil(String.raw`\bFromBase64String\b`)}*\b(?:iex|Invoke-Expression)\b|\b(?:iex|Invoke-Expression)\b${lineCharUntil(String.raw`\b(?:iex|Invoke-Expression)\b`)}*\bFromBase64String\b`,
+        String.raw`\b(?:pwsh|powershell)(?:\.exe)?\b${lineCharUntil(String.raw`\b(?:pwsh|powershell)\b`)}*\s-(?:EncodedCommand|enc|ec|e)\s+[A-Za-z0-9+/=]{16,}`,
       ].join('|'),
       'giu',
     ),

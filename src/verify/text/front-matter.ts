@@ -8,7 +8,7 @@
 import { readFrontMatter, type FrontMatter } from '../../catalogue/front-matter.js';
 
 /** `globs:` with a raw value that starts with `*`, inside a front matter block. */
-const RAW_GLOBS = /^globs:[ \t]*(\*[^\n]*?)[ \t]*(\r?)$/gmu;
+const RAW_GLOBS = /^globs:[ \t]*(\*(?:[^\n]*[^ \t\n\r])?)[ \t]*(\r?)$/gmu;
 
 /**
  * The front matter of `text` (see `readFrontMatter`), with a raw Cursor `globs` value read as

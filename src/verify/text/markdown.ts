@@ -21,7 +21,7 @@ export interface CodeBlock {
   contentEnd: number;
 }
 
-const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})([^\n]*)$/gmu;
+const FENCE_LINE = /^ {0,3}(`{3,}(?!`)|~{3,}(?!~))([^\n]*)$/gmu;
 
 /** Finds the fenced code blocks of a Markdown text. An unclosed fence runs to the end (CommonMark). */
 export function findCodeBlocks(text: string): CodeBlock[] {
@@ -84,12 +84,22 @@ function isSorted(ranges: readonly TextRange[]): boolean {
  */
 export function findCodeSpans(text: string): TextRange[] {
   const spans: TextRange[] = [];
+  // The paragraph's end is found once per paragraph, not once per run of backticks; and once a
+  // run of some length has no closer in the paragraph, later runs of that length have none
+  // either. Without both, a paragraph of many backticks took time quadratic in its length.
+  let paragraphEnd = -1;
+  const unclosed = new Map<number, number>();
   let open = text.indexOf('`');
   while (open >= 0) {
     const openEnd = runEnd(text, open);
-    const paragraphEnd = blankLineAfter(text, openEnd);
+    if (paragraphEnd < openEnd) paragraphEnd = blankLineAfter(text, openEnd);
+    if (unclosed.get(openEnd - open) === paragraphEnd) {
+      open = text.indexOf('`', openEnd);
+      continue;
+    }
     let close = text.indexOf('`', openEnd);
     while (close >= 0 && close < paragraphEnd && runEnd(text, close) - close !== openEnd - open) close = text.indexOf('`', runEnd(text, close));
+    if (close < 0 || close >= paragraphEnd) unclosed.set(openEnd - open, paragraphEnd);
     if (close >= 0 && close < paragraphEnd) {
       const end = runEnd(text, close);
       spans.push({ start: open, end });

@@ -86,7 +86,7 @@ describe('a catalogue that streams an endless body', () => {
 });
 
 describe('a built tree on disk', () => {
-  it('a raw file larger than its entry declares is refused without reading it whole', async () => {
+  it('a raw file larger than its entry declares is refused as not matching its entry, without reading it whole', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'loadout-caps-'));
     try {
       mkdirSync(join(dir, 'api/loadouts/kit'), { recursive: true });
@@ -95,8 +95,10 @@ describe('a built tree on disk', () => {
       writeFileSync(join(dir, 'raw/kit/1.0.0/AGENTS.md'), Buffer.alloc(1024 * 1024, 0x61));
       const catalogue = openCatalogue(dir);
       const error = await failure(fetchVersion(catalogue, await catalogue.readVersions('kit'), '1.0.0'));
-      expect(error.name).toBe('ResponseTooLarge');
+      expect(error.name).toBe('HashMismatch');
       expect(error.message).toContain('kit 1.0.0 AGENTS.md');
+      expect(error.message).toContain('kit 1.0.0 AGENTS.md does not match its published sha256');
+      expect(error.message).toContain(`is ${1024 * 1024} bytes; its entry declares ${Buffer.byteLength(CONTENT)})`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,10 +1,10 @@
 /**
- * The adapter generator (DESIGN.md section 3; spec "Install layout in published records"):
- * Claude Code reads `CLAUDE.md` and Gemini CLI reads `GEMINI.md`, and neither reads
- * `AGENTS.md` by default (Claude Code memory docs; gemini-cli docs/cli/gemini-md.md and issue
- * #28227). Each adapter is a short root file that imports `AGENTS.md` with the agent's own
- * import syntax (`@path`, supported by both) and states that `AGENTS.md` wins where the two
- * disagree. The `adapters` check compares every adapter file with this output.
+ * The adapter generator (DESIGN.md section 3; spec "Install layout in published records"): Claude
+ * Code reads `CLAUDE.md` and Gemini CLI reads `GEMINI.md`, and neither reads `AGENTS.md` by default
+ * (Claude Code memory docs; gemini-cli docs/cli/gemini-md.md and google-gemini/gemini-cli issue
+ * #28227). Each adapter is a short root file that imports `AGENTS.md` with the agent's own import
+ * syntax (`@path`, supported by both) and states that `AGENTS.md` wins where the two disagree. The
+ * `adapters` check compares every adapter file with this output.
  */
 import type { Agent } from '../catalogue/vocabulary.js';
 import { ADAPTER_TARGETS } from '../layout/layout.js';

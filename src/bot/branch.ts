@@ -1,5 +1,5 @@
 /**
- * The git half of the pull-request bot (issue 14, point 1): commit a loadout folder on top of
+ * The git half of the pull-request bot (DESIGN.md section 1): commit a loadout folder on top of
  * the remote's base branch and push it as `submission/<loadout-id>`, without touching the
  * user's working tree, index or current branch, also when a step fails. Git runs through
  * simple-git only.

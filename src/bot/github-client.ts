@@ -3,7 +3,7 @@
  * GitHub call through one small client). It uses octokit with its throttling plugin (writes
  * spaced out as GitHub's best practices ask, rate limits waited out) and its retry plugin
  * (server errors retried with backoff), and only five REST endpoints, so that any
- * GitHub-compatible host works (issue 14, point 1):
+ * GitHub-compatible host works (`GITHUB_API_URL`, DESIGN.md section 2):
  *
  * - `GET /repos/{owner}/{repo}/pulls` (find the open pull request of a branch)
  * - `POST /repos/{owner}/{repo}/pulls` (open one)

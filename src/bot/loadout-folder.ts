@@ -1,18 +1,18 @@
 /**
- * The folder `loadouts/<id>/` that a stored submission becomes (issue 14, point 1): the stored
- * `loadout.yaml` (written by src/submissions/derive.ts when the submission arrived) and the
+ * The folder `loadouts/<id>/` that a stored submission becomes (DESIGN.md sections 1 and 3): the
+ * stored `loadout.yaml` (written by src/submissions/derive.ts when the submission arrived) and the
  * stored files, with the adapters brought in line with today's generator (src/adapters/), so a
  * generator change since the submission does not fail the `adapters` check. Pure: no I/O.
  *
- * A stored submission is checked again before anything is written, because a row may come from
- * an older version of the rules or from outside the API (issue 9, "Also"): the loadout id must
- * be a slug, and every path must stay inside the folder. Refused: `..`, absolute and drive
- * paths, backslashes, control, bidirectional and line-separator characters, segments over 255
- * bytes, a path that is also another's folder or differs from another only in case
- * (src/catalogue/file-path.ts: git or the file system would fail mid-run), any segment that starts
- * with `.git` (`.git/`, `.gitignore`, `.gitattributes`, `.gitmodules`: git would skip the file or
- * change how it treats others; `.github/` goes too, and the loadout layout has no use for it),
- * and a file named `loadout.yaml`.
+ * A stored submission is checked again before anything is written, because a row may come from an
+ * older version of the rules or from outside the API: the loadout id must be a slug (spec "Address
+ * shapes"), and every path must stay inside the folder (DESIGN.md section 3). Refused: `..`,
+ * absolute and drive paths, backslashes, control, bidirectional and line-separator characters,
+ * segments over 255 bytes, a path that is also another's folder or differs from another only in
+ * case (src/catalogue/file-path.ts: git or the file system would fail mid-run), any segment that
+ * starts with `.git` (`.git/`, `.gitignore`, `.gitattributes`, `.gitmodules`: git would skip the
+ * file or change how it treats others; `.github/` goes too, and the loadout layout has no use for
+ * it), and a file named `loadout.yaml`.
  */
 import { planAdapterSync } from '../adapters/sync.js';
 import { describePathClashes, describePathProblem } from '../catalogue/file-path.js';

@@ -1,5 +1,5 @@
 /**
- * `loadout submissions pr` (issue 14, point 1; DESIGN.md sections 1 and 5): for each accepted
+ * `loadout submissions pr` (DESIGN.md sections 1 and 5): for each accepted
  * submission, a branch `submission/<loadout-id>` with `loadouts/<id>/`, checked again and
  * pushed, and a pull request titled `Add <id> <version>` with the label `submission`; the
  * submission moves to `pr-opened` with the pull request's address, which its status document

@@ -1,7 +1,7 @@
 /**
- * The title and body of a submission's pull request (issue 14, point 1): `Add <id> <version>`;
- * a summary of the submission, the ten checks as a Markdown table, and the reviewer notes.
- * Pure: no I/O.
+ * The title and body of a submission's pull request (docs/maintaining.md, "Maintainers"): `Add <id>
+ * <version>`; a summary of the submission, the ten checks as a Markdown table, and the reviewer
+ * notes. Pure: no I/O.
  *
  * Everything a submitter wrote is untrusted. {@link escapeMarkdown} makes it plain text in
  * GitHub Flavored Markdown: HTML cannot open (`<script>` shows as text), no Markdown construct

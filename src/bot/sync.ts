@@ -1,5 +1,5 @@
 /**
- * `loadout submissions sync` (issue 14, point 2; DESIGN.md section 5): reads the pull request of
+ * `loadout submissions sync` (DESIGN.md sections 2 and 5): reads the pull request of
  * each `pr-opened` submission and moves the submission to `merged` (the pull request was
  * merged) or `closed` (closed without merging), recording the event with the bot as actor. An
  * open pull request leaves the submission as it is. A submission named that is not `pr-opened`

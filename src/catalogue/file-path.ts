@@ -50,11 +50,6 @@ function describeLongSegment(path: string): string | undefined {
   return undefined;
 }
 
-/** True when `path` passes {@link describePathProblem}. */
-export function isNormalisedPath(path: string): boolean {
-  return describePathProblem(path) === undefined;
-}
-
 /** Two paths of one set that cannot both exist on disk, and why. */
 export interface PathClash {
   /** The path met first. */

@@ -34,7 +34,7 @@ export function displayPath(source: LoadoutSource, path: string): string {
  * (see {@link walk}: an async stat alone cost more than the baseline's whole read).
  * When `observe` is given it is called with the status of the folder and of everything in it
  * (relative path, `''` for the folder itself), each taken before it is read, so a change
- * made while reading shows in a later status (the build's change detection, build/stamp.ts).
+ * made while reading shows in a later status (the build's change detection, tree/incremental/stamp.ts).
  * @throws LoadoutError `not_found` when the folder does not exist, `io` when it cannot be read.
  */
 export async function readLoadoutSource(loadoutsDir: string, id: string, displayDir = `loadouts/${id}`, observe?: StatObserver): Promise<LoadoutSource> {

@@ -80,6 +80,17 @@ export function resolveConfig(env: NodeJS.ProcessEnv = process.env): ResolvedCon
   };
 }
 
+/**
+ * The port and configuration `loadout serve` runs with, flags over the environment: `--port`
+ * over `PORT` (8787); and when `LOADOUT_BASE_URL` is unset, the base URL is where this server
+ * answers ({@link localBaseUrl} of `--host` and that port). Pure.
+ * @throws LoadoutError `usage` when `--port` is not a port number.
+ */
+export function resolveServeConfig(config: ResolvedConfig, flags: { port?: string | undefined; host: string }): { port: number; config: ResolvedConfig } {
+  const port = flags.port === undefined ? config.port : parsePort(flags.port, '--port');
+  return { port, config: config.baseUrlSet ? config : { ...config, baseUrl: localBaseUrl(flags.host, port) } };
+}
+
 /** Parses a TCP port (0 to 65535). @throws LoadoutError `usage` naming `name`. */
 export function parsePort(value: string, name: string): number {
   const port = Number(value);

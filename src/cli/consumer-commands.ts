@@ -7,6 +7,12 @@
 import { type Command } from 'commander';
 import { LoadoutError } from '../catalogue/errors.js';
 import { PUBLISHED_AGENTS } from '../catalogue/vocabulary.js';
+import type { OutdatedCommandOptions } from './commands/outdated.js';
+import type { SearchCommandOptions } from './commands/search.js';
+import type { StatusCommandOptions } from './commands/status.js';
+import type { UninstallCommandOptions } from './commands/uninstall.js';
+import type { UpdateCommandOptions } from './commands/update.js';
+import { flagsOf } from './flags.js';
 import type { Write } from './report.js';
 
 /** The exit code the command that ran sets. */
@@ -16,6 +22,15 @@ export interface CommandContext {
 
 /** Commander's collector of a repeatable option. */
 const collect = (value: string, all: string[]): string[] => [...all, value];
+
+/** `--require-signed` and `--trust-key`, as the flags of the commands that read a catalogue give them. */
+interface SigningFlags {
+  requireSigned: boolean;
+  trustKey: string[];
+}
+
+/** The signing policy of {@link SigningFlags} (docs/signing.md). */
+const signingOf = ({ requireSigned, trustKey }: SigningFlags): { requireSigned: boolean; trustKeys: string[] } => ({ requireSigned, trustKeys: trustKey });
 
 /** Declares the consumer commands on `program`; their actions write to `out` and `err` and set `ctx.code`. */
 export function declareConsumerCommands(program: Command, ctx: CommandContext, out: Write, err: Write): void {
@@ -33,10 +48,11 @@ export function declareConsumerCommands(program: Command, ctx: CommandContext, o
     .option('--offset <n>', 'results to skip (default 0)')
     .option('--out <dir>', 'built tree to search', 'dist')
     .option('--json', 'print the GET /api/v1/search response as JSON')
-    .action(async (words: string[], opts: { agent?: string; tags?: string; category?: string; verified?: string; has?: string; maxAlwaysTokens?: string; limit?: string; offset?: string; out: string; json?: boolean }) => {
+    .action(async (words: string[], _flags: object, command: Command) => {
       const { searchCommand } = await import('./commands/search.js');
-      const { json, maxAlwaysTokens, ...flags } = opts;
-      ctx.code = await searchCommand({ ...flags, ...(maxAlwaysTokens === undefined ? {} : { max_always_tokens: maxAlwaysTokens }), q: words.join(' '), json: json === true }, out);
+      // The flag is --max-always-tokens; the search parameter it checks as is max_always_tokens.
+      const { maxAlwaysTokens, ...flags } = flagsOf<Omit<SearchCommandOptions, 'q' | 'max_always_tokens'> & { maxAlwaysTokens?: string }>(command);
+      ctx.code = await searchCommand({ ...flags, max_always_tokens: maxAlwaysTokens, q: words.join(' ') }, out);
     });
 
   program
@@ -54,14 +70,11 @@ export function declareConsumerCommands(program: Command, ctx: CommandContext, o
     .option('--json', 'print the outcomes (one per agent) as JSON')
     .option('--require-signed', 'refuse a catalogue that is not signed (docs/signing.md)')
     .option('--trust-key <keyid>', 'also trust this signing key id, after checking it with the maintainers (repeatable)', collect, [] as string[])
-    .action(async (id: string, opts: { agent?: string; dir: string; global?: boolean; version?: string; from: string; frozen?: boolean; dryRun?: boolean; force?: boolean; json?: boolean; requireSigned?: boolean; trustKey: string[] }) => {
-      if (opts.agent === undefined) throw new LoadoutError('usage', "required option '--agent <agents>' not specified", { hint: `Name the agents: --agent ${PUBLISHED_AGENTS.join(',')}, or --agent detected.` });
+    .action(async (id: string, _flags: object, command: Command) => {
+      const { agent, requireSigned, trustKey, ...flags } = flagsOf<{ agent?: string; dir: string; global: boolean; version?: string; from: string; frozen: boolean; dryRun: boolean; force: boolean; json: boolean } & SigningFlags>(command);
+      if (agent === undefined) throw new LoadoutError('usage', "required option '--agent <agents>' not specified", { hint: `Name the agents: --agent ${PUBLISHED_AGENTS.join(',')}, or --agent detected.` });
       const { installCommand } = await import('./commands/install.js');
-      ctx.code = await installCommand(
-        { id, agent: opts.agent, dir: opts.dir, global: opts.global === true, from: opts.from, frozen: opts.frozen === true, dryRun: opts.dryRun === true, force: opts.force === true, json: opts.json === true, signing: { requireSigned: opts.requireSigned === true, trustKeys: opts.trustKey }, ...(opts.version === undefined ? {} : { version: opts.version }) },
-        out,
-        err,
-      );
+      ctx.code = await installCommand({ ...flags, id, agent, signing: signingOf({ requireSigned, trustKey }) }, out, err);
     });
 
   program
@@ -73,9 +86,10 @@ export function declareConsumerCommands(program: Command, ctx: CommandContext, o
     .option('--json', 'print [{id, agent, installed, latest, outdated, changed, source}] as JSON')
     .option('--require-signed', 'refuse a catalogue that is not signed (docs/signing.md)')
     .option('--trust-key <keyid>', 'also trust this signing key id, after checking it with the maintainers (repeatable)', collect, [] as string[])
-    .action(async (opts: { dir: string; global?: boolean; from?: string; json?: boolean; requireSigned?: boolean; trustKey: string[] }) => {
+    .action(async (_flags: object, command: Command) => {
+      const { requireSigned, trustKey, ...flags } = flagsOf<Omit<OutdatedCommandOptions, 'signing'> & SigningFlags>(command);
       const { outdatedCommand } = await import('./commands/outdated.js');
-      ctx.code = await outdatedCommand({ dir: opts.dir, global: opts.global === true, json: opts.json === true, signing: { requireSigned: opts.requireSigned === true, trustKeys: opts.trustKey }, ...(opts.from === undefined ? {} : { from: opts.from }) }, out, err);
+      ctx.code = await outdatedCommand({ ...flags, signing: signingOf({ requireSigned, trustKey }) }, out, err);
     });
 
   program
@@ -92,10 +106,10 @@ export function declareConsumerCommands(program: Command, ctx: CommandContext, o
     .option('--json', 'print {updates, current, written} as JSON')
     .option('--require-signed', 'refuse a catalogue that is not signed (docs/signing.md)')
     .option('--trust-key <keyid>', 'also trust this signing key id, after checking it with the maintainers (repeatable)', collect, [] as string[])
-    .action(async (ids: string[], opts: { agent?: string; to?: string; from?: string; dir: string; global?: boolean; dryRun?: boolean; force?: boolean; json?: boolean; requireSigned?: boolean; trustKey: string[] }) => {
+    .action(async (ids: string[], _flags: object, command: Command) => {
+      const { requireSigned, trustKey, ...flags } = flagsOf<Omit<UpdateCommandOptions, 'ids' | 'signing'> & SigningFlags>(command);
       const { updateCommand } = await import('./commands/update.js');
-      const { agent, to, from } = opts;
-      ctx.code = await updateCommand({ ids, dir: opts.dir, global: opts.global === true, dryRun: opts.dryRun === true, force: opts.force === true, json: opts.json === true, signing: { requireSigned: opts.requireSigned === true, trustKeys: opts.trustKey }, ...(agent === undefined ? {} : { agent }), ...(to === undefined ? {} : { to }), ...(from === undefined ? {} : { from }) }, out, err);
+      ctx.code = await updateCommand({ ...flags, ids, signing: signingOf({ requireSigned, trustKey }) }, out, err);
     });
 
   program
@@ -108,9 +122,9 @@ export function declareConsumerCommands(program: Command, ctx: CommandContext, o
     .option('--dry-run', 'show what would be removed; remove nothing')
     .option('--force', 'also act on files installed outside the agent\'s own locations (changed files are still kept)')
     .option('--json', 'print {removed, files_removed, reverted, kept, folders_removed, uninstalled} as JSON')
-    .action(async (id: string, opts: { agent?: string; dir: string; global?: boolean; dryRun?: boolean; force?: boolean; json?: boolean }) => {
+    .action(async (id: string, _flags: object, command: Command) => {
       const { uninstallCommand } = await import('./commands/uninstall.js');
-      ctx.code = await uninstallCommand({ id, dir: opts.dir, global: opts.global === true, dryRun: opts.dryRun === true, force: opts.force === true, json: opts.json === true, ...(opts.agent === undefined ? {} : { agent: opts.agent }) }, out, err);
+      ctx.code = await uninstallCommand({ ...flagsOf<Omit<UninstallCommandOptions, 'id'>>(command), id }, out, err);
     });
 
   program
@@ -119,8 +133,8 @@ export function declareConsumerCommands(program: Command, ctx: CommandContext, o
     .option('--dir <dir>', 'project folder', '.')
     .option('--global', 'the installs in your home folder')
     .option('--json', 'print {scope, lock, files, untracked, ok} as JSON')
-    .action(async (opts: { dir: string; global?: boolean; json?: boolean }) => {
+    .action(async (_flags: object, command: Command) => {
       const { statusCommand } = await import('./commands/status.js');
-      ctx.code = await statusCommand({ dir: opts.dir, global: opts.global === true, json: opts.json === true }, out);
+      ctx.code = await statusCommand(flagsOf<StatusCommandOptions>(command), out);
     });
 }

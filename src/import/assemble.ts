@@ -1,8 +1,8 @@
 /**
- * From what the formats found to a loadout (issue 15 point 4): `loadout.yaml` with roles,
- * skills and descriptions from the files' front matter, the licence, the source and author
- * from git, the generated adapters, an `AGENTS.md` when the content had none, and the list of
- * what the author must still fill in. Pure: no I/O.
+ * From what the formats found to a loadout (DESIGN.md section 8, `loadout import`): `loadout.yaml`
+ * with roles, skills and descriptions from the files' front matter, the licence, the source and
+ * author from git, the generated adapters, an `AGENTS.md` when the content had none, and the list
+ * of what the author must still fill in. Pure: no I/O.
  */
 import { stringify } from 'yaml';
 import { ADAPTER_AGENTS, adapterFileName, generateAdapter } from '../adapters/generate.js';

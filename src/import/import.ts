@@ -1,7 +1,7 @@
 /**
- * `loadout import <path> [--id ID] [--dry-run]` (issue 15 point 4; DESIGN.md section 8): makes
- * `loadouts/<id>/` from content in the formats people already have, keeping every imported
- * file's bytes, then runs the ten checks on it.
+ * `loadout import <path> [--id ID] [--dry-run]` (DESIGN.md section 8; docs/authoring.md, "Importing
+ * what you have"): makes `loadouts/<id>/` from content in the formats people already have, keeping
+ * every imported file's bytes, then runs the ten checks on it.
  *
  * The formats, tried in this order, each taking the files it knows (one file each in this
  * folder): a Claude Code plugin (claude-plugin.ts), Agent Skills folders (agent-skills.ts),

@@ -1,5 +1,5 @@
 /**
- * What each source format of `loadout import` hands over (issue 15 point 4): the files it
+ * What each source format of `loadout import` hands over (DESIGN.md section 8): the files it
  * makes into loadout files, byte for byte, with their file entries; the source files it used;
  * and notes on what it left out and why. Shared helpers for names and descriptions.
  */

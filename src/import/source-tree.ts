@@ -1,5 +1,5 @@
 /**
- * Reading the content `loadout import` starts from, as hostile input (issue 15 point 4): a
+ * Reading the content `loadout import` starts from, as hostile input (DESIGN.md section 8): a
  * folder (or one file) the author points at, which may hold links, `.git`, huge or binary
  * files and names no loadout path may have.
  *

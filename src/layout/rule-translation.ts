@@ -50,7 +50,7 @@ export interface RuleScope {
 const isText = (value: unknown): value is string => typeof value === 'string';
 
 /** Patterns from a `globs`, `applyTo` or `paths` value: a comma-separated string or a list of strings. */
-export function readPatterns(value: unknown): string[] {
+function readPatterns(value: unknown): string[] {
   const items = isText(value) ? value.split(',') : Array.isArray(value) ? value.filter(isText) : [];
   return items.map((g) => g.trim()).filter((g) => g !== '');
 }
@@ -74,7 +74,7 @@ export function readRuleScope(data: Record<string, unknown>): RuleScope {
 }
 
 /** The front-matter keys `agent` reads for `scope`, in the order they are written. */
-export function scopingKeysFor(agent: Agent, scope: RuleScope): Record<string, unknown> {
+function scopingKeysFor(agent: Agent, scope: RuleScope): Record<string, unknown> {
   const described = scope.description === undefined ? {} : { description: scope.description };
   switch (agent) {
     case 'cursor':

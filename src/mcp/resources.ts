@@ -19,9 +19,6 @@ export const RESOURCE_NOT_FOUND = -32002;
 /** Resources per `resources/list` page. */
 export const RESOURCES_PAGE_SIZE = 500;
 
-/** `skill://<loadout>/<skill>/<rel>`, the latest version's file. */
-export const skillUri = (loadout: string, skill: string, rel: string): string => skillFileUri(loadout, undefined, skill, rel);
-
 /** The resource templates (`resources/templates/list`). */
 export const SKILL_TEMPLATES: ResourceTemplate[] = [
   {

@@ -1,11 +1,11 @@
 /**
- * The home page (issue 10 point 3): every loadout as a card (title, summary, the agents it
- * supports, its verification badge, counts of rules, skills and MCP servers, featured and
- * deprecated marks), in the order of the search API's empty query (featured, then newest
- * update, then id). Without JavaScript the full list shows; with it, `assets/home.js` shows
- * the filter bar (agent, category, stack, verified, has) and search as you type, kept in the
- * URL with the search API's own parameter names (`q`, `agent`, `category`, `tags`,
- * `verified`, `has`), so a filtered view can be shared and maps onto `GET /api/v1/search`.
+ * The home page (docs/http-api.md, "The pages"): every loadout as a card (title, summary, the
+ * agents it supports, its verification badge, counts of rules, skills and MCP servers, featured and
+ * deprecated marks), in the order of the search API's empty query (featured, then newest update,
+ * then id). Without JavaScript the full list shows; with it, `assets/home.js` shows the filter bar
+ * (agent, category, stack, verified, has) and search as you type, kept in the URL with the search
+ * API's own parameter names (`q`, `agent`, `category`, `tags`, `verified`, `has`), so a filtered
+ * view can be shared and maps onto `GET /api/v1/search`.
  */
 import { CATEGORIES, HAS_VALUES, PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
 import type { PublishedRecord } from '../tree/render/record.js';

@@ -1,8 +1,8 @@
 /**
- * Escaping for the pages (issue 10 point 5: every loadout value escaped). Every value that
- * reaches a page goes through {@link escapeHtml} (element content and double-quoted attribute
- * values) or {@link escapeXml} (sitemap and feed); links built from loadout values go
- * through {@link safeHref}, so a `javascript:` address is never a link. Pure.
+ * Escaping for the pages (docs/http-api.md, "The pages": every loadout value escaped). Every value
+ * that reaches a page goes through {@link escapeHtml} (element content and double-quoted attribute
+ * values) or {@link escapeXml} (sitemap and feed); links built from loadout values go through
+ * {@link safeHref}, so a `javascript:` address is never a link. Pure.
  */
 
 /**
@@ -10,8 +10,8 @@
  * values in double quotes (HTML Living Standard, "Serialising HTML fragments").
  */
 export function escapeHtml(text: string): string {
-  // Most values have nothing to escape: one scan instead of five (issue 13: the build escapes
-  // every file of 10,000 loadouts for their pages).
+  // Most values have nothing to escape: one scan instead of five (the build escapes every file
+  // of every loadout for its page, so this runs over the whole catalogue's text).
   if (!NEEDS_ESCAPE.test(text)) return text;
   return text.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;').replaceAll('"', '&quot;').replaceAll("'", '&#39;');
 }

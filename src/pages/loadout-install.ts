@@ -1,5 +1,5 @@
 /**
- * The install box of a loadout page (issue 10 point 4): one panel per agent with the
+ * The install box of a loadout page (docs/http-api.md, "The pages"): one panel per agent with the
  * commands and their copy buttons (the catalogue's own consumer CLI through `npx`, needing
  * nothing but Node; and `npx skills add` for a loadout with skills, which installs the skills
  * only), the zip link, the context cost, the file targets and the
@@ -25,7 +25,7 @@ export interface ContextCostView {
   on_demand: ContextSizeView;
 }
 
-/** Percent-encodes each segment of a file path, keeping `/` (as `build/addresses.ts`). */
+/** Percent-encodes each segment of a file path, keeping `/` (as `tree-format/addresses.ts`). */
 export const encodePath = (path: string): string => path.split('/').map(encodeURIComponent).join('/');
 
 

@@ -1,6 +1,6 @@
 /**
- * The page of one loadout, `loadouts/<id>/` (issue 10 point 4): what it is and whether it
- * passed its checks, the install box per agent, the compatibility matrix, requirements, every
+ * The page of one loadout, `loadouts/<id>/` (docs/http-api.md, "The pages"): what it is and whether
+ * it passed its checks, the install box per agent, the compatibility matrix, requirements, every
  * file's content inline as escaped text with a copy button, the version history from
  * `versions.json`, and the verification table with its notices. Every loadout value is
  * escaped; addresses from the loadout (author, credits) are links only when they are http(s).
@@ -13,7 +13,7 @@ import { copyButton, encodePath, formatContext, renderInstallBox, type ContextCo
 import { LOADOUT_SCRIPT_PATH } from './scripts/loadout.js';
 import { renderVerificationTable, verificationBadge } from './verification.js';
 
-/** The parts of one `versions.json` entry the page reads (`build/loadout-output.ts` VersionEntry). */
+/** The parts of one `versions.json` entry the page reads (`tree-format/versions.ts` VersionEntry). */
 export interface VersionView {
   version: string;
   date: string | null;

@@ -1,9 +1,9 @@
 /**
- * The status page of a submission, `/submissions/<id>/` (issue 10 point 2), rendered by the
- * server from the status document (`submissions/status.ts`: `{id, loadout_id, status,
- * created_at, updated_at, verification, pr_url}`, never the contact e-mail): where the
- * submission stands, what happens next, and its verification table. A page of the dynamic
- * server, so it works without JavaScript and without a build.
+ * The status page of a submission, `/submissions/<id>/` (docs/http-api.md, "The pages"), rendered
+ * by the server from the status document (`submissions/status.ts`: `{id, loadout_id, status,
+ * created_at, updated_at, verification, pr_url}`, never the contact e-mail): where the submission
+ * stands, what happens next, and its verification table. A page of the dynamic server, so it works
+ * without JavaScript and without a build.
  */
 import type { SubmissionStatusDocument } from '../submissions/status.js';
 import { escapeHtml, linkOrText } from './html.js';

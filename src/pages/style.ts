@@ -1,7 +1,7 @@
 /**
  * The pages' one stylesheet, written to `assets/site.css` (a file, so every page shares one
  * cached copy and the CSP needs no inline styles). Colours are custom properties with a dark
- * set under `prefers-color-scheme: dark` (issue 10 point 5); every text colour pair keeps a
+ * set under `prefers-color-scheme: dark` (Media Queries Level 5); every text colour pair keeps a
  * WCAG 2.2 AA contrast of at least 4.5:1 in both sets, which the axe-core tests check.
  */
 

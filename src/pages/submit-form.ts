@@ -1,10 +1,10 @@
 /**
- * The submission form's markup, at `/docs/#submit` (issue 10 point 2): one control for every
- * field of the spec's table "POST /api/v1/submissions body", each with its hint (the server's
- * limit) and an error slot (`#e-<control id>`) that the form's script fills from its own checks
- * or from a 422's pointers. The files block takes files picked one by one or as a folder, or
- * pasted; the challenge widget goes into `#challenge-box`. The form posts JSON through its
- * script (`scripts/submit*.ts`); without JavaScript it says so and points at the API.
+ * The submission form's markup, at `/docs/#submit` (docs/maintaining.md, "Submissions"): one
+ * control for every field of the spec's table "POST /api/v1/submissions body", each with its hint
+ * (the server's limit) and an error slot (`#e-<control id>`) that the form's script fills from its
+ * own checks or from a 422's pointers. The files block takes files picked one by one or as a
+ * folder, or pasted; the challenge widget goes into `#challenge-box`. The form posts JSON through
+ * its script (`scripts/submit*.ts`); without JavaScript it says so and points at the API.
  */
 import { AUTHORING_AGENTS, CATEGORIES, LICENCES, LIMITS } from '../catalogue/vocabulary.js';
 import { escapeHtml } from './html.js';

@@ -1,6 +1,6 @@
 /**
  * What the build writes for the pages besides each loadout's own page (which
- * `build/loadout-output.ts` writes with its other outputs): the stylesheet and the page
+ * `tree/render/loadout-output.ts` writes with its other outputs): the stylesheet and the page
  * scripts, the challenge widget's files copied from the installed `altcha` package (served
  * from the catalogue's own origin, never a CDN), the home and docs pages, `sitemap.xml` and
  * the Atom feed.

@@ -2,8 +2,8 @@
  * Object keys of a publish: every key is `<prefix><path>`, the prefix as given and the tree's
  * relative path with forward slashes. A key must read the same to every store and CDN in front
  * (some normalise `..`, `//` or backslashes, and a control character in a key breaks logs and
- * listings), so these rules refuse anything that is not a plain relative path (issue 9 "Also":
- * content must not reach object storage outside its place).
+ * listings), so these rules refuse anything that is not a plain relative path: content must not
+ * reach object storage outside its place (DESIGN.md section 3: normalised paths, no `..`).
  */
 
 /** S3's limit on a key: 1,024 bytes of UTF-8 (Amazon S3 User Guide, "Naming objects"). */

@@ -1,8 +1,9 @@
 /**
  * The publish manifest: what the last publish left in the bucket, kept in the bucket itself at
- * `<prefix>.loadout-publish.json` (issue 14 point 3). It maps each tree path (without the
- * prefix) to the sha256, size and headers of the object published there, so the next publish
- * uploads only what changed without reading the objects back. Pure: parsing and writing text.
+ * `<prefix>.loadout-publish.json` (docs/deploying.md, "The static tree on object storage"). It maps
+ * each tree path (without the prefix) to the sha256, size and headers of the object published
+ * there, so the next publish uploads only what changed without reading the objects back. Pure:
+ * parsing and writing text.
  *
  * Shape: `{"format": 1, "objects": {"<path>": {"sha256": "<64 hex>", "bytes": <n>,
  * "content_type": "…", "cache_control": "…"}}}`, objects sorted by path, so that the same

@@ -1,6 +1,6 @@
 /**
  * The plan of a publish, from the local tree and the bucket's manifest alone (pure: no I/O).
- * Rules from issue 14 point 3:
+ * Rules (docs/deploying.md, "The static tree on object storage"):
  * - upload only objects whose bytes (or headers) differ from the manifest;
  * - upload in three phases, each finished before the next starts: content (raw files, zips,
  *   page assets), then records and pages, then catalogue documents, so that a reader never

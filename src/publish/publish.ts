@@ -1,10 +1,10 @@
 /**
- * `loadout publish`: syncs the built tree to an object store (issue 14 point 3; DESIGN.md
- * section 1). Reads the tree and the bucket's manifest, plans (src/publish/plan.ts), then
- * uploads phase by phase (content, records and pages, catalogue documents), deletes stale
- * objects when asked, and writes the manifest last, so that an interrupted publish leaves the
- * old manifest and the next one uploads again whatever it may have missed. The core never
- * prints: progress goes through a callback, and the result is data.
+ * `loadout publish`: syncs the built tree to an object store (DESIGN.md sections 1 and 2;
+ * docs/deploying.md, "The static tree on object storage"). Reads the tree and the bucket's
+ * manifest, plans (src/publish/plan.ts), then uploads phase by phase (content, records and pages,
+ * catalogue documents), deletes stale objects when asked, and writes the manifest last, so that an
+ * interrupted publish leaves the old manifest and the next one uploads again whatever it may have
+ * missed. The core never prints: progress goes through a callback, and the result is data.
  */
 import { LoadoutError } from '../catalogue/errors.js';
 import { mapConcurrent } from '../concurrency.js';
@@ -35,7 +35,7 @@ export interface PublishOptions {
   onProgress?: (done: number, total: number, key: string) => void;
 }
 
-/** The counts `--json` prints (stable, issue 14 point 3). The manifest itself is not counted. */
+/** The counts `--json` prints (stable: DESIGN.md section 2; listed in docs/cli.md). The manifest itself is not counted. */
 export interface PublishCounts {
   /** Objects uploaded (or, in a dry run, to upload). */
   uploaded: number;

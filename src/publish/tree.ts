@@ -1,14 +1,14 @@
 /**
- * Reading the built tree for a publish: every published file with its sha256, and the bytes
- * again at upload time. Dot files and dot folders (`.loadout-build.jsonl`, the build's
- * temporary trees) are not part of the published API and are skipped, as `loadout serve`
- * skips them, except the `.well-known` folders of Agent Skills discovery (the one rule of
- * both, `isPublishedPath` in build/tree-headers.ts). A symbolic link is followed only to a
- * regular file or a folder inside `--out`, or inside the store of loadout entries that a
- * built tree links into (build/tree-region.ts; issue 9 "Also": nothing outside the tree
- * reaches object storage), and a folder only when it is not already being walked (no
- * cycles); the build links each loadout's folders into its store entry and a raw `latest`
- * folder to its version's. `--out` itself may be a link.
+ * Reading the built tree for a publish: every published file with its sha256, and the bytes again
+ * at upload time. Dot files and dot folders (`.loadout-build.jsonl`, the build's temporary trees)
+ * are not part of the published API and are skipped, as `loadout serve` skips them, except the
+ * `.well-known` folders of Agent Skills discovery (the one rule of both, `isPublishedPath` in
+ * tree-format/tree-headers.ts). A symbolic link is followed only to a regular file or a folder
+ * inside `--out`, or inside the store of loadout entries that a built tree links into
+ * (tree-format/tree-region.ts; nothing outside the tree reaches object storage, as DESIGN.md
+ * section 3 keeps every path inside its loadout), and a folder only when it is not already being
+ * walked (no cycles); the build links each loadout's folders into its store entry and a raw
+ * `latest` folder to its version's. `--out` itself may be a link.
  */
 import { createHash } from 'node:crypto';
 import { constants, type Dirent } from 'node:fs';

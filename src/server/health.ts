@@ -8,9 +8,6 @@
 import type { Hono } from 'hono';
 import { problem } from './problem.js';
 
-/** The paths of the health endpoints. */
-export const HEALTH_PATHS = ['/healthz', '/readyz'] as const;
-
 /** What readiness depends on. */
 export interface ReadinessChecks {
   /** True once a tree is loaded and served. */

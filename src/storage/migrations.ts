@@ -75,11 +75,12 @@ const MIGRATIONS: Record<string, Migration> = {
     },
   },
   '0002-one-open-submission-per-loadout-id': {
-    // Issue 9, point 3: concurrent submissions for one loadout id on PostgreSQL could all pass
-    // the application's check and store several open submissions. The database now refuses
-    // a second submission in an open state for a loadout id. The states are written out here,
-    // not imported, because a released migration never changes; the store's conflict target
-    // (OPEN_STATUSES in submission-store.ts) must name the same ones.
+    // Concurrent submissions for one loadout id on PostgreSQL could all pass the application's
+    // check and store several open submissions (READ COMMITTED, PostgreSQL docs "Transaction
+    // Isolation"). The database now refuses a second submission in an open state for a loadout
+    // id. The states are written out here, not imported, because a released migration never
+    // changes; the store's conflict target (OPEN_STATUSES in submission-store.ts) must name the
+    // same ones.
     async up(db: Kysely<unknown>) {
       await rejectDuplicateOpenSubmissions(db);
       await db.schema

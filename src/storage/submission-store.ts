@@ -6,7 +6,8 @@
  * At most one submission per loadout id is open ({@link OPEN_STATUSES}): the database holds
  * that rule (the unique partial index of migration 0002), and {@link SubmissionStore.submit}
  * decides create, replace or refuse in one transaction against it, so that concurrent requests
- * get the answers they would get one after another (issue 9, point 3).
+ * get the answers they would get one after another on either back end
+ * (DESIGN.md section 5: 409 id taken; section 6: one set of queries for both).
  */
 import { sql, type Transaction } from 'kysely';
 import type { Db, SubmissionsTable, Tables } from './tables.js';

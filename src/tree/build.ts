@@ -6,7 +6,7 @@
  * (skill-discovery.ts). A loadout that fails a check refuses the whole build, and `out` is
  * then left untouched.
  *
- * How (issue 13):
+ * How (docs/architecture.md):
  * 1. The loadouts that cannot have changed since the live tree's build are told by their
  *    folder stamps and by git, without reading them (previous-build.ts, stamp.ts).
  * 2. The others are read, checked and written as new entries of the store, in the pool's

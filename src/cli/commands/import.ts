@@ -26,7 +26,7 @@ export interface ImportCommandOptions {
  * the author to finish). With `--json`: `{id, dir, written, files, skipped, todo, verification}`.
  */
 export async function importCommand(options: ImportCommandOptions, out: Write): Promise<number> {
-  const result = await importLoadout({ root: options.root, source: options.source, dryRun: options.dryRun, today: options.today, ...(options.id === undefined ? {} : { id: options.id }), ...(options.author === undefined ? {} : { author: options.author }) });
+  const result = await importLoadout({ root: options.root, source: options.source, dryRun: options.dryRun, today: options.today, id: options.id, author: options.author });
   const ok = passed(result.run);
   if (options.json) {
     const { run, manifestText: _manifest, ...rest } = result;

@@ -20,7 +20,7 @@ export interface OutdatedCommandOptions {
 /** Lists the installs of the lock as a table (or JSON); returns 1 when one is outdated or its catalogue could not be read. */
 export async function outdatedCommand(options: OutdatedCommandOptions, out: Write, err: Write): Promise<number> {
   const scope = scopeOf(options);
-  const rows = await listOutdated({ scope, ...(options.from === undefined ? {} : { from: options.from }), ...(options.signing === undefined ? {} : { signing: options.signing }) });
+  const rows = await listOutdated({ scope, from: options.from, signing: options.signing });
   const failed = rows.some((r) => r.outdated || r.error !== undefined);
   if (options.json) {
     out(`${printableJson(rows)}\n`);

@@ -25,7 +25,7 @@ export interface UninstallCommandOptions {
  */
 export async function uninstallCommand(options: UninstallCommandOptions, out: Write, err: Write): Promise<number> {
   if (options.agent !== undefined && !isAgent(options.agent)) throw new LoadoutError('usage', `--agent is ${JSON.stringify(options.agent)} (expected one of ${PUBLISHED_AGENTS.join(', ')})`);
-  const outcome = await uninstallLoadout({ scope: scopeOf(options), id: options.id, dryRun: options.dryRun, force: options.force, ...(options.agent === undefined ? {} : { agent: options.agent }) });
+  const outcome = await uninstallLoadout({ scope: scopeOf(options), id: options.id, dryRun: options.dryRun, force: options.force, agent: options.agent });
   const stopped = outcome.conflicts.length > 0;
   if (options.json) {
     out(`${printableJson(outcome)}\n`);

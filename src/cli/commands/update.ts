@@ -38,10 +38,10 @@ export async function updateCommand(options: UpdateCommandOptions, out: Write, e
     ids: options.ids,
     dryRun: options.dryRun,
     force: options.force,
-    ...(options.agent === undefined ? {} : { agent: options.agent }),
-    ...(options.to === undefined ? {} : { to: options.to }),
-    ...(options.from === undefined ? {} : { from: options.from }),
-    ...(options.signing === undefined ? {} : { signing: options.signing }),
+    agent: options.agent,
+    to: options.to,
+    from: options.from,
+    signing: options.signing,
   });
   for (const notice of outcome.notices) err(`loadout: notice: ${printableLine(notice)}\n`);
   for (const u of outcome.updates) for (const w of u.warnings) err(`loadout: warning: ${printableLine(w.message)}; ${outcome.written ? 'written' : 'it would be written'} because of --force\n`);

@@ -198,8 +198,3 @@ export function withSingleImport(doc: BlockDocument): BlockDocument {
   });
   return { ...doc, parts };
 }
-
-/** True when `doc` has no block and no text: the file would be empty. */
-export function isEmptyDocument(doc: BlockDocument): boolean {
-  return doc.parts.every((p) => p.kind === 'text' && p.text === '');
-}

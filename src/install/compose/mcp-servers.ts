@@ -8,13 +8,7 @@
  * canonical JSON. Pure: text in, text out.
  */
 import { createHash } from 'node:crypto';
-import type { Role } from '../../catalogue/vocabulary.js';
 import type { McpServerConfig } from '../project/mcp-config.js';
-
-/** True when a file of `role` at `target` is merged rather than written whole: MCP configuration into a JSON file. */
-export function isMergedTarget(role: Role, target: string): boolean {
-  return role === 'mcp' && target.endsWith('.json');
-}
 
 /** JSON with object keys sorted at every depth, so equal servers have equal digests. */
 function canonicalJson(value: unknown): string {
@@ -29,11 +23,6 @@ function canonicalJson(value: unknown): string {
 /** sha256 (hex) of a server's canonical JSON. */
 export function serverDigest(server: unknown): string {
   return createHash('sha256').update(canonicalJson(server)).digest('hex');
-}
-
-/** The digest of each server of `servers`. */
-export function serverDigests(servers: Record<string, McpServerConfig>): Record<string, string> {
-  return Object.fromEntries(Object.entries(servers).map(([name, server]) => [name, serverDigest(server)]));
 }
 
 /** A configuration document as read: its object, or why it cannot be merged into. */

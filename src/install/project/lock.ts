@@ -238,14 +238,6 @@ export async function readLock(root: string, lockPath = LOCK_FILE): Promise<Lock
   return parseLock(text, path);
 }
 
-/** `lock` with `entries` replacing those of the same (id, agent), and `removed` (id, agent) pairs dropped; sorted; every other top-level field kept. Pure. */
-export function withEntries(lock: LockFile, entries: readonly LockEntry[], removed: readonly { id: string; agent: string }[] = []): LockFile {
-  const same = (a: { id: string; agent: string }, b: { id: string; agent: string }): boolean => a.id === b.id && a.agent === b.agent;
-  const installs = [...lock.installs.filter((e) => !entries.some((n) => same(n, e)) && !removed.some((r) => same(r, e))), ...entries];
-  installs.sort((a, b) => (a.id === b.id ? (a.agent < b.agent ? -1 : 1) : a.id < b.id ? -1 : 1));
-  return { ...lock, lockfileVersion: 1, installs };
-}
-
 /** `lock` keeping `trust` for the catalogue `source` (nothing changes when `trust` is undefined: an unsigned catalogue); sources sorted. Pure. */
 export function withTrust(lock: LockFile, source: string, trust: LockedTrust | undefined): LockFile {
   if (trust === undefined) return lock;

@@ -1,14 +1,13 @@
 /**
- * The home page's script, written to `assets/home.js` (issue 10 point 3). It shows the filter
- * bar (hidden without JavaScript, where the full list stays), reads the filters and the query
- * from the URL (`q`, `agent`, `category`, `tags`, `verified`, `has`: the search API's names),
- * and on every change writes them back with `history.replaceState` and shows the matching
- * cards: filters compare the cards' `data-*` attributes (the rules of `filterOf` in
- * `search/engine.ts`: agent not unsupported, category, every tag among stacks or categories,
- * verified, has); a query ranks with the search index in the browser (MiniSearch and
- * `assets/search.js`, loaded on first use) and orders the cards by score. The server-rendered
- * cards are only shown, hidden and reordered, never rebuilt, so no loadout text passes
- * through script.
+ * The home page's script, written to `assets/home.js` (docs/http-api.md, "The pages"). It shows the
+ * filter bar (hidden without JavaScript, where the full list stays), reads the filters and the
+ * query from the URL (`q`, `agent`, `category`, `tags`, `verified`, `has`: the search API's names),
+ * and on every change writes them back with `history.replaceState` and shows the matching cards:
+ * filters compare the cards' `data-*` attributes (the rules of `filterOf` in `search/engine.ts`:
+ * agent not unsupported, category, every tag among stacks or categories, verified, has); a query
+ * ranks with the search index in the browser (MiniSearch and `assets/search.js`, loaded on first
+ * use) and orders the cards by score. The server-rendered cards are only shown, hidden and
+ * reordered, never rebuilt, so no loadout text passes through script.
  */
 
 /** Where the script goes, relative to the tree. */

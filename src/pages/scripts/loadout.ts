@@ -1,5 +1,5 @@
 /**
- * The loadout page's script, written to `assets/loadout.js` (issue 10 point 4):
+ * The loadout page's script, written to `assets/loadout.js` (docs/http-api.md, "The pages"):
  * - the install box becomes tabs, one per agent, following the WAI-ARIA Authoring Practices
  *   "Tabs with automatic activation" pattern: the selected tab is the only one in the tab
  *   order; Left and Right arrows move between tabs (wrapping), Home and End go to the first and

@@ -1,6 +1,6 @@
 /**
  * The challenge widget of the submission form, written to `assets/submit-challenge.js`
- * (issue 10 point 1). The session document names the provider:
+ * (docs/maintaining.md, "The bot challenge"). The session document names the provider:
  * - `altcha` (the default): the `altcha` widget's build without bundled workers
  *   (`assets/altcha/altcha.js`, from `altcha/dist/external`) and its stylesheet, both from this
  *   origin, with the PBKDF2 worker registered as a same-origin script

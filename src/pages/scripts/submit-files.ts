@@ -1,12 +1,11 @@
 /**
- * The files block of the submission form, written to `assets/submit-files.js` (issue 10
- * point 2): files come in picked one by one, as a whole folder (its first path segment, the
- * folder's own name, is dropped; hidden files and `loadout.yaml`, which the server derives,
- * are left out and counted), or pasted with a path. Each file is a row with its path in an
- * editable field, its size and a remove button; the running total is shown against the
- * server's limits. File contents stay in script memory and are only ever set as input values
- * or sent as JSON, never written into the page. Exposes `window.LoadoutFiles` to the form's
- * main script (`submit.ts`).
+ * The files block of the submission form, written to `assets/submit-files.js` (docs/maintaining.md,
+ * "Submissions"): files come in picked one by one, as a whole folder (its first path segment, the
+ * folder's own name, is dropped; hidden files and `loadout.yaml`, which the server derives, are
+ * left out and counted), or pasted with a path. Each file is a row with its path in an editable
+ * field, its size and a remove button; the running total is shown against the server's limits. File
+ * contents stay in script memory and are only ever set as input values or sent as JSON, never
+ * written into the page. Exposes `window.LoadoutFiles` to the form's main script (`submit.ts`).
  */
 import { LIMITS } from '../../catalogue/vocabulary.js';
 

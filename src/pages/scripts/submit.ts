@@ -1,7 +1,7 @@
 /**
- * The submission form's main script, written to `assets/submit.js` (issue 10 point 2). On the
- * first focus inside the form it gets a session (`GET /api/v1/submissions/session`) and mounts
- * the challenge widget (`submit-challenge.ts`). On submit it checks every field against the
+ * The submission form's main script, written to `assets/submit.js` (docs/maintaining.md,
+ * "Submissions"). On the first focus inside the form it gets a session
+ * (`GET /api/v1/submissions/session`) and mounts the challenge widget (`submit-challenge.ts`). On submit it checks every field against the
  * server's limits (the rules of `submissions/validate.ts`, repeated here) and shows each error
  * next to its field and in a summary at the top; then it sends the JSON body with the form
  * token and the challenge token. A 422's `errors` are shown the same way, each at the field

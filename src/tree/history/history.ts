@@ -13,23 +13,17 @@
  * before its manifest existed; a version bump not committed yet has no changes.
  *
  * Git is read with a handful of processes whatever the catalogue's size: one `git log` for the
- * dates and subjects, one for manifest changes, and one `git cat-file --batch` for every blob.
+ * dates and subjects, one for manifest changes (both in commit-log.ts), and one
+ * `git cat-file --batch` for every blob (version-files.ts).
  */
-import { spawn } from 'node:child_process';
 import { relative, resolve } from 'node:path';
 import { simpleGit, type SimpleGit } from 'simple-git';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { MANIFEST_FILE } from '../../catalogue/manifest.js';
 import { VERSION_PATTERN } from '../../catalogue/vocabulary.js';
 import { readManifestVersion } from '../../catalogue/yaml-document.js';
-
-/** A loadout folder as it stood at one commit. */
-export interface Snapshot {
-  /** The manifest text at that commit. */
-  manifestText: string;
-  /** Every file of the folder at that commit except the manifest, by relative path. */
-  files: Map<string, Uint8Array>;
-}
+import { idOf, pathspecs, readDates, readDirty, readManifestCommits, type FolderDates, type ManifestCommit } from './commit-log.js';
+import { BlobReader, readSnapshot, type Snapshot } from './version-files.js';
 
 /** An earlier version of a loadout, read from git. Its files are read only when asked for. */
 export interface HistoricVersion {
@@ -97,12 +91,6 @@ export interface CatalogueHistory {
   close(): void;
 }
 
-/**
- * More loadouts than this are read with one pathspec for the whole `loadouts/` folder instead
- * of one per loadout (git walks history once either way; a long pathspec list costs matching).
- */
-const MAX_PATHSPECS = 500;
-
 /** The git repository that holds a catalogue, with a commit. */
 export interface CatalogueRepository {
   git: SimpleGit;
@@ -131,16 +119,6 @@ export async function openRepository(loadoutsDir: string): Promise<CatalogueRepo
   } catch (cause) {
     throw new LoadoutError('git', `cannot read git history of ${loadoutsDir}: ${(cause as Error).message}`, { cause });
   }
-}
-
-/** Pathspecs of the loadout folders `only` (every one when undefined), and of their manifests. */
-function pathspecs(prefix: string, only: readonly string[] | undefined): { folders: string[]; manifests: string[] } {
-  if (only === undefined || only.length > MAX_PATHSPECS) {
-    // From the top folder, as `prefix` is: git reads pathspecs from its working folder, the catalogue's root.
-    return { folders: [`:(top,literal)${prefix === '' ? '.' : prefix}`], manifests: [`:(top,glob)${prefix === '' ? '' : `${prefix}/`}*/${MANIFEST_FILE}`] };
-  }
-  const folders = only.map((id) => `:(top,literal)${prefix === '' ? id : `${prefix}/${id}`}`);
-  return { folders, manifests: folders.map((f) => `${f}/${MANIFEST_FILE}`) };
 }
 
 /**
@@ -204,81 +182,12 @@ function emptyHistory(): CatalogueHistory {
   return { head: undefined, dirty: new Set(), historyOf: async () => ({ versions: [], published: undefined, updated: undefined, lastCommit: undefined, currentSince: undefined, currentChanges: [], skipped: [] }), close: () => undefined };
 }
 
-interface FolderDates {
-  first: string;
-  last: string;
-  lastCommit: string;
-  /** Every commit that touched the folder, newest first, with its subject. */
-  log: { commit: string; subject: string }[];
-}
-
-/** First and last commit dates, the last commit and every commit with its subject, per loadout id. */
-async function readDates(git: SimpleGit, prefix: string, folders: readonly string[]): Promise<Map<string, FolderDates>> {
-  // %s is one line (git joins a multi-line subject); the tab ends the fixed-width fields.
-  const out = await git.raw(['log', '--format=%x00%H %cs%x09%s', '--name-only', '--', ...folders]);
-  const dates = new Map<string, FolderDates>();
-  for (const block of out.split('\u0000').slice(1)) {
-    const [header = '', ...paths] = block.split('\n');
-    const tab = header.indexOf('\t');
-    const [commit = '', date = ''] = (tab < 0 ? header : header.slice(0, tab)).split(' ');
-    const subject = tab < 0 ? '' : header.slice(tab + 1);
-    for (const path of paths) {
-      const id = idOf(prefix, path);
-      if (id === undefined) continue;
-      const seen = dates.get(id);
-      // git log lists newest first: the first date seen is the last change.
-      if (seen === undefined) dates.set(id, { first: date, last: date, lastCommit: commit, log: [{ commit, subject }] });
-      else {
-        seen.first = date;
-        if (seen.log[seen.log.length - 1]?.commit !== commit) seen.log.push({ commit, subject });
-      }
-    }
-  }
-  return dates;
-}
-
-/** Commits that changed each loadout's manifest, newest first, with their first parents. */
-async function readManifestCommits(git: SimpleGit, prefix: string, manifests: readonly string[]): Promise<Map<string, { commit: string; parent: string | undefined; date: string }[]>> {
-  const out = await git.raw(['log', '--format=%x00%H %P%x09%cs', '--name-only', '--', ...manifests]);
-  const map = new Map<string, { commit: string; parent: string | undefined; date: string }[]>();
-  for (const block of out.split('\u0000').slice(1)) {
-    const [header = '', ...paths] = block.split('\n');
-    const [shas = '', date = ''] = header.split('\t');
-    const [commit = '', parent] = shas.split(' ');
-    for (const path of paths) {
-      const id = idOf(prefix, path);
-      if (id === undefined) continue;
-      const list = map.get(id) ?? [];
-      list.push({ commit, parent: parent === '' ? undefined : parent, date });
-      map.set(id, list);
-    }
-  }
-  return map;
-}
-
-async function readDirty(git: SimpleGit, prefix: string, folders: readonly string[]): Promise<Set<string>> {
-  const out = await git.raw(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', ...folders]);
-  const top = new Set<string>();
-  for (const record of out.split('\u0000')) {
-    const id = idOf(prefix, record.slice(3));
-    if (id !== undefined) top.add(id);
-  }
-  return top;
-}
-
-function idOf(prefix: string, path: string): string | undefined {
-  const rest = prefix === '' ? path : path.startsWith(`${prefix}/`) ? path.slice(prefix.length + 1) : undefined;
-  if (rest === undefined) return undefined;
-  const slash = rest.indexOf('/');
-  return slash <= 0 ? undefined : rest.slice(0, slash);
-}
-
 async function readLoadoutHistory(
   git: SimpleGit,
   blobs: BlobReader,
   { prefix, id, head, currentVersion }: { prefix: string; id: string; head: string; currentVersion: string },
   dates: FolderDates | undefined,
-  manifestCommits: { commit: string; parent: string | undefined; date: string }[],
+  manifestCommits: ManifestCommit[],
 ): Promise<LoadoutHistory> {
   const dir = prefix === '' ? id : `${prefix}/${id}`;
   const history: LoadoutHistory = { versions: [], published: dates?.first, updated: dates?.last, lastCommit: dates?.lastCommit, currentSince: undefined, currentChanges: [], skipped: [] };
@@ -332,90 +241,4 @@ function changeReader(log: readonly { commit: string; subject: string }[], manif
     if (oldest === undefined || (newest <= 0 && i !== 0)) return [];
     return log.slice(newest, oldest + 1).map((entry) => entry.subject);
   };
-}
-
-async function readSnapshot(git: SimpleGit, blobs: BlobReader, commit: string, dir: string): Promise<Snapshot | undefined> {
-  const listing = await git.raw(['ls-tree', '-r', '-z', '--name-only', commit, '--', `${dir}/`]);
-  const files = new Map<string, Uint8Array>();
-  let manifestText: string | undefined;
-  for (const path of listing.split('\u0000').filter((p) => p !== '')) {
-    const bytes = await blobs.read(`${commit}:${path}`);
-    if (bytes === undefined) continue;
-    const rel = path.slice(dir.length + 1);
-    if (rel === MANIFEST_FILE) manifestText = Buffer.from(bytes).toString('utf8');
-    else files.set(rel, bytes);
-  }
-  return manifestText === undefined ? undefined : { manifestText, files };
-}
-
-
-/**
- * Reads blobs through one `git cat-file --batch` process (git's documented batch protocol:
- * a request line `<rev>:<path>`, an answer header `<sha> <type> <size>` or `<rev> missing`,
- * then `size` bytes and a newline). Requests are answered in order. The requests of one turn
- * of the event loop go to git in one write (issue 13: a write per request cost a cold build
- * of 10,000 loadouts 1.6 s of the main thread).
- */
-class BlobReader {
-  private readonly child;
-  private buffer = Buffer.alloc(0);
-  private pending = '';
-  private readonly queue: { resolve: (b: Uint8Array | undefined) => void; reject: (e: Error) => void }[] = [];
-
-  constructor(cwd: string) {
-    this.child = spawn('git', ['cat-file', '--batch'], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
-    this.child.stdout.on('data', (chunk: Buffer) => {
-      this.buffer = Buffer.concat([this.buffer, chunk]);
-      this.drain();
-    });
-    this.child.on('error', (error) => this.failAll(error));
-    this.child.on('exit', (code) => {
-      if (this.queue.length > 0) this.failAll(new Error(`git cat-file exited with code ${String(code)}`));
-    });
-  }
-
-  read(spec: string): Promise<Uint8Array | undefined> {
-    return new Promise((resolve, reject) => {
-      this.queue.push({ resolve, reject });
-      if (this.pending === '') setImmediate(() => this.send());
-      this.pending += `${spec}\n`;
-    });
-  }
-
-  private send(): void {
-    const requests = this.pending;
-    this.pending = '';
-    if (requests !== '') this.child.stdin.write(requests);
-  }
-
-  close(): void {
-    if (this.pending !== '') this.send();
-    this.child.stdin.end();
-  }
-
-  private drain(): void {
-    for (;;) {
-      const newline = this.buffer.indexOf(10);
-      if (newline < 0) return;
-      const header = this.buffer.subarray(0, newline).toString('utf8');
-      const waiter = this.queue[0];
-      if (waiter === undefined) return;
-      if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
-        this.buffer = this.buffer.subarray(newline + 1);
-        this.queue.shift();
-        waiter.resolve(undefined);
-        continue;
-      }
-      const size = Number(header.split(' ')[2]);
-      if (this.buffer.length < newline + 1 + size + 1) return;
-      const body = Buffer.from(this.buffer.subarray(newline + 1, newline + 1 + size));
-      this.buffer = this.buffer.subarray(newline + 1 + size + 1);
-      this.queue.shift();
-      waiter.resolve(header.split(' ')[1] === 'blob' ? body : undefined);
-    }
-  }
-
-  private failAll(error: Error): void {
-    for (const waiter of this.queue.splice(0)) waiter.reject(error);
-  }
 }

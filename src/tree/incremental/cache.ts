@@ -58,8 +58,8 @@ export interface CachedLoadout {
  * line per loadout with its listing (`{"id": …, "listing": …}`), both in id order. A rebuild
  * parses the states first and has the folder stamps checked while it parses the listings, and
  * writes the lines of what it carried over as it read them, so that it serialises only what
- * changed (issue 13: at 10,000 loadouts, 0.12 s of JSON.stringify and 0.15 s of JSON.parse on
- * the critical path of every rebuild).
+ * changed (serialising and parsing the whole cache sat on the critical path of every rebuild,
+ * measured in a large catalogue's rebuild profile; DESIGN.md section 7 sets the target).
  */
 interface CacheHeader {
   format: number;

@@ -1,9 +1,9 @@
 /**
- * What the live tree's build left for the next one (issue 13): its cache (cache.ts: each
- * loadout's key, entry, folder stamp and listing) and its whole search index
- * (search/inverted-index.ts), and from them the loadouts that cannot have changed, told
- * without reading their folders: no commit since that build's HEAD touched them, and their
- * folders are clean and have the tree id they had then (stamp.ts: git's content addresses).
+ * What the live tree's build left for the next one (docs/architecture.md): its cache (cache.ts:
+ * each loadout's key, entry, folder stamp and listing) and its whole search index
+ * (search/inverted-index.ts), and from them the loadouts that cannot have changed, told without
+ * reading their folders: no commit since that build's HEAD touched them, and their folders are
+ * clean and have the tree id they had then (stamp.ts: git's content addresses).
  */
 import { readWholeIndex } from '../../search/index-file.js';
 import type { InvertedIndex } from '../../search/inverted-index.js';

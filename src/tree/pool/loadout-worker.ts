@@ -1,10 +1,10 @@
 /**
- * What the build's worker threads do (pool.ts; issue 13: one core checked, rendered and
- * compressed every loadout while the second waited): each task is one loadout read, checked
- * and written as an entry of the store (loadout-task.ts, store.ts), or a slice of the loadouts
- * linked into a tree. Tasks take and
- * give plain data (git is read on the main thread, history.ts), and write with synchronous
- * calls (tree-files.ts), so nothing but results crosses between threads.
+ * What the build's worker threads do (pool.ts; docs/architecture.md: the loadouts are read,
+ * checked, rendered and written on every core, not on the main thread alone): each task is one
+ * loadout read, checked and written as an entry of the store (loadout-task.ts, store.ts), or a
+ * slice of the loadouts linked into a tree. Tasks take and give plain data (git is read on the main
+ * thread, history.ts), and write with synchronous calls (tree-files.ts), so nothing but results
+ * crosses between threads.
  */
 import { workerData } from 'piscina';
 import { isMainThread } from 'node:worker_threads';

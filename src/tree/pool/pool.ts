@@ -1,9 +1,9 @@
 /**
- * The build's worker threads (issue 13): a piscina pool with one thread per core, started
- * on first use and kept for the life of the process (idle threads do not keep it running), so
- * that builds after the first start at once. The threads run loadout-worker.ts: reading,
- * checking and writing loadouts, and linking trees. They share the
- * main thread's crash-checkpoint counter (crash-points.ts).
+ * The build's worker threads (docs/architecture.md): a piscina pool with one thread per core,
+ * started on first use and kept for the life of the process (idle threads do not keep it running),
+ * so that builds after the first start at once. The threads run loadout-worker.ts: reading,
+ * checking and writing loadouts, and linking trees. They share the main thread's crash-checkpoint
+ * counter (crash-points.ts).
  *
  * From the TypeScript sources (tests, `npx tsx bench/…`), the threads start through
  * ts-worker.mjs, which loads the worker module with tsx; the compiled CLI starts them on

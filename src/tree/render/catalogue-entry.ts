@@ -6,9 +6,9 @@
  * about 2 KB); the build cache (cache.ts) keeps only its {@link CatalogueListing} (its search
  * result row, feed fields, skills and discovery entries, about 1 KB), and the build keeps its
  * indexed words in the search index it patches (search/inverted-index.ts), so a rebuild has all
- * it needs of every unchanged loadout without reading or parsing its record (issue 13: at
- * 10,000 loadouts a whole record is about 32 KB, and parsing 10,000 entries took a rebuild
- * 0.3 s).
+ * it needs of every unchanged loadout without reading or parsing its record (a whole record
+ * is many times the size of its listing, and parsing every record was a measurable part of a
+ * rebuild of a large catalogue, whose target DESIGN.md section 7 sets).
  */
 import type { Agent } from '../../catalogue/vocabulary.js';
 import { searchRowOf, type SearchRow } from '../../search/document.js';

@@ -61,7 +61,7 @@ export type PublishedRecord = Omit<Manifest, 'files' | 'compatibility' | 'tested
   source_zip_url: string;
   verification: Verification;
   install: Record<Agent, InstallEntry>;
-  /** Context cost per agent: bytes and estimated tokens loaded always and on demand (`layout/context-cost.ts`, issue 12 point 6). */
+  /** Context cost per agent: bytes and estimated tokens loaded always and on demand (`layout/context-cost.ts`; DESIGN.md section 8, "Context cost"). */
   context: Record<Agent, ContextCost>;
 };
 
@@ -133,7 +133,8 @@ export function buildRecord(input: RecordInput): PublishedRecord {
     }),
   ) as Record<Agent, InstallEntry>;
 
-  // flagged when the safety check fails or has notices, clean when it has neither (issue 11, point 1).
+  // flagged when the safety check fails or has notices, clean when it has neither (spec "Security":
+  // `verdict`).
   const verdict = securityVerdict(verification.checks);
   const security = {
     ...m.security,

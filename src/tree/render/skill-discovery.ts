@@ -1,6 +1,6 @@
 /**
- * Agent Skills discovery in the static tree (DESIGN.md section 8; issue 15 point 2), so that
- * `npx skills add <base_url>/loadouts/<id>` installs a loadout's skills and
+ * Agent Skills discovery in the static tree (DESIGN.md section 8; docs/http-api.md, "Agent Skills
+ * discovery"), so that `npx skills add <base_url>/loadouts/<id>` installs a loadout's skills and
  * `npx skills add <base_url>` finds the catalogue's.
  *
  * The format is the one the `skills` CLI (npm `skills` 1.7.4, `WellKnownProvider` in
@@ -20,7 +20,7 @@
  * - per loadout, in `loadouts/<id>/.well-known/` (the client tries the index beside the
  *   address it is given first, and never falls back from a path to the root index):
  *   both indexes; a one-file skill as `agent-skills/<skill>/SKILL.md` (`skill-md`), any other
- *   as `agent-skills/<skill>.zip` (`archive`, deterministic, build/zip.ts); the legacy files.
+ *   as `agent-skills/<skill>.zip` (`archive`, deterministic, zip.ts); the legacy files.
  * - for the catalogue, in `.well-known/`: both indexes, each skill name once, from the
  *   featured loadout first, then the most recently updated, then by id; the 0.2 entries point
  *   at the loadouts' artifacts with relative URLs (`../../loadouts/<id>/.well-known/…`), so the

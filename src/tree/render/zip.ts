@@ -3,13 +3,12 @@
  * path, every entry has the same fixed date (DOS format only, no extended time stamp) and
  * Unix mode 0644, and no folder entries are written (DESIGN.md section 9).
  *
- * Each entry is compressed by Node's zlib (raw DEFLATE, level 6) on the calling thread (the
- * build's worker threads, build/pool.ts), and a {@link ZipContents} compresses each distinct
- * content once: a loadout's six per-agent zips and its source zip hold the same few files
- * under other names, so a loadout costs one compression per file, not one per entry (issue
- * 13). The archive around the compressed data is written by fflate's `Zip`, which takes entries
- * compressed elsewhere (its `ZipInputFile`), and marks their sizes in a data descriptor after
- * the data (APPNOTE 4.3.9).
+ * Each entry is compressed by Node's zlib (raw DEFLATE, level 6) on the calling thread (the build's
+ * worker threads, pool/pool.ts), and a {@link ZipContents} compresses each distinct content once:
+ * a loadout's six per-agent zips and its source zip hold the same few files under other names, so a
+ * loadout costs one compression per file, not one per entry (docs/architecture.md). The archive
+ * around the compressed data is written by fflate's `Zip`, which takes entries compressed elsewhere
+ * (its `ZipInputFile`), and marks their sizes in a data descriptor after the data (APPNOTE 4.3.9).
  *
  * zlib in libuv's thread pool (yazl's way) was measured and dropped: every call there sets
  * up zlib's 256 KiB of state on a pool thread whose memory the allocator hands back at once,

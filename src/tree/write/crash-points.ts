@@ -1,7 +1,8 @@
 /**
- * The build's checkpoints, for the crash test (`npm run test:crash`, issue 9 point 4): one
- * after every change a build makes on disk (each file written, linked or removed, each folder
- * link, each step of a tree switch), counted across the main thread and the build's worker
+ * The build's checkpoints, for the crash test (`npm run test:crash`; docs/architecture.md: a
+ * killed build leaves the previous tree live and whole): one after every change a build makes
+ * on disk (each file written, linked or removed, each folder link, each step of a tree
+ * switch), counted across the main thread and the build's worker
  * threads in one shared counter. When the environment variable `LOADOUT_CRASH_AT` is N, the
  * thread that passes the N-th checkpoint kills the whole process with SIGKILL, so the test can
  * stop a build at every point and check what it left. Off otherwise (one comparison each).

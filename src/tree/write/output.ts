@@ -1,6 +1,7 @@
 /**
  * Writing the static tree so that a build, failed or killed at any point, never leaves a
- * half-written or mixed `--out` (README "How a build works"; issue 9 point 4).
+ * half-written or mixed `--out` (docs/architecture.md; POSIX `rename()` replaces the link
+ * atomically).
  *
  * `--out` is a symbolic link to one complete tree in the folder `.<out>.trees/` beside it.
  * A build writes the next tree there whole, then one `rename` of a new link over `--out`
@@ -43,8 +44,9 @@ const TREE_NAME = /^(\d+)-[0-9a-z-]+$/u;
 /** Options of {@link TreeSet.write}. */
 export interface WriteTreeOptions {
   /**
-   * Start the next tree from an existing one and keep a standby (issue 13: writing every
-   * folder of a tree again cost a rebuild of 10,000 loadouts most of its time). Called with
+   * Start the next tree from an existing one and keep a standby (writing every folder of a tree
+   * again was most of a large catalogue's rebuild time; DESIGN.md section 7 sets the rebuild
+   * target and docs/architecture.md describes the standby). Called with
    * the standby's folder when there is one, else with the live tree's; true lets the fill
    * update that tree: the standby is taken over in place, the live tree copied by hard links
    * (`tree.origin` says which). After the switch, the tree that was live stays beside the new

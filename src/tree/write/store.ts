@@ -1,5 +1,5 @@
 /**
- * The store of loadout entries shared by the trees of one output folder (issue 13).
+ * The store of loadout entries shared by the trees of one output folder (docs/architecture.md).
  *
  * Everything a tree holds for one loadout lies below five paths named by its id (its record
  * `api/loadouts/<id>.json` and the folders `api/loadouts/<id>/`, `raw/<id>/`, `download/<id>/`
@@ -14,14 +14,14 @@
  * and a second tree costs five hard links per loadout (a hard link to a symbolic link is the
  * same link, whose relative target resolves the same at the same depth): the build keeps a
  * standby tree beside the live one from its first build on, and a rebuild re-points the few
- * links of the changed loadouts in the standby and switches to it (output.ts). On this
- * machine's file system a new file or folder costs about 50 hard links, and writing the
- * 150,000 folders of a whole new tree took a rebuild 17 to 27 s at 10,000 loadouts.
+ * links of the changed loadouts in the standby and switches to it (output.ts). A new file or
+ * folder costs an inode where a link costs a directory entry, and writing every folder of a
+ * whole new tree was most of a large catalogue's rebuild time (docs/performance.md).
  *
  * An entry is complete when its record exists: the record is written last, and removed first.
  * Entries no tree refers to are removed after each build ({@link collectGarbage}).
  */
-import { existsSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { checkpoint } from './crash-points.js';
@@ -108,9 +108,6 @@ export function openStoreEntry(storeDir: string, id: string, name: string): Stor
     },
   };
 }
-
-/** True when the entry `name` is in the store and complete. */
-export const isEntryComplete = (storeDir: string, name: string): boolean => existsSync(join(storeDir, recordOf(name)));
 
 /**
  * Links loadout `id` into the tree of `files` from its entry `name` in `storeDir`, replacing

@@ -2,13 +2,13 @@
  * The changes a build makes on disk, made synchronously below one root folder (a tree, or the
  * store of loadout entries, store.ts), on whichever thread builds: the main thread writes the
  * catalogue documents, the build's worker threads write loadout entries and links (pool.ts).
- * One blocking call per change costs far less than a thread-pool round trip each (issue 13:
- * a 1,000-loadout build spent 3 of its 8 s on `fs/promises` round trips), and the threads
- * that write are the threads that render, so nothing is copied between them.
+ * One blocking call per change costs less than a thread-pool round trip each (measured in a
+ * cold build's profile, where the `fs/promises` round trips were a large share of its time),
+ * and the threads that write are the threads that render, so nothing is copied between them.
  *
  * Every path goes through {@link resolveInside}, so a hostile version string or file path
- * cannot write outside the root (issue 9 point 1), and every change passes one crash
- * checkpoint (crash-points.ts).
+ * cannot write outside the root (DESIGN.md section 3: paths normalised, no `..`), and every
+ * change passes one crash checkpoint (crash-points.ts).
  */
 import { closeSync, copyFileSync, linkSync, mkdirSync, openSync, readlinkSync, rmSync, symlinkSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
@@ -37,9 +37,9 @@ const encoder = new TextEncoder();
 
 /**
  * Writes `text` as UTF-8 at the end of the open file `fd`, a chunk at a time through one reused
- * buffer: a catalogue's large documents (tens of MB at 10,000 loadouts) would otherwise each be
- * encoded into fresh memory first, whose page faults cost a rebuild more than the encoding
- * (issue 13). @returns the bytes written.
+ * buffer: a catalogue's large documents (tens of MB for a large catalogue) would otherwise each
+ * be encoded into fresh memory first, whose page faults cost a rebuild more than the encoding
+ * itself (measured in a rebuild's profile). @returns the bytes written.
  */
 function writeText(fd: number, text: string): number {
   let read = 0;
@@ -109,7 +109,8 @@ export class TreeFiles {
   /**
    * Makes `path` a hard link to `existing` (a file-system path: a file, or a symbolic link,
    * which Linux links as it is without following it), or a copy where the file system has no
-   * hard links. A new file costs this machine's file system about 50 times a link (issue 13).
+   * hard links. A link adds only a directory entry, where a new file also takes an inode and its
+   * data blocks (docs/performance.md has the build's figures).
    */
   link(path: string, existing: string): void {
     const file = this.#prepare(path);
@@ -204,8 +205,8 @@ export interface OutputTree {
   /**
    * Makes `path` a symbolic link to `folder`, a folder written here before or later, so that
    * `path` holds the same files under a second address without making its folders again: a
-   * raw `latest` folder and its version's (issue 13: on this machine a new folder costs what
-   * a new file does, 50 links). `loadout serve`, `publish` and `install` follow such links
+   * raw `latest` folder and its version's (a new folder costs an inode as a new file does; a
+   * link is one directory entry). `loadout serve`, `publish` and `install` follow such links
    * within the tree and its store only (tree-region.ts).
    */
   linkFolder(path: string, folder: string): Promise<void>;

@@ -1,0 +1,112 @@
+/**
+ * Reading commits: what `git log` and `git status` say about the loadout folders of a
+ * catalogue, per loadout id. Each reader is one git process whatever the catalogue's size.
+ */
+import type { SimpleGit } from 'simple-git';
+import { MANIFEST_FILE } from '../../catalogue/manifest.js';
+
+/**
+ * More loadouts than this are read with one pathspec for the whole `loadouts/` folder instead
+ * of one per loadout (git walks history once either way; a long pathspec list costs matching).
+ */
+const MAX_PATHSPECS = 500;
+
+/**
+ * Pathspecs of the loadout folders `only` (every one when undefined), and of their manifests,
+ * from the repository's top (git's `:(top,literal)` and `:(top,glob)` pathspec magic).
+ * `prefix` is the `loadouts/` folder relative to the top (`''` when it is the top).
+ */
+export function pathspecs(prefix: string, only: readonly string[] | undefined): { folders: string[]; manifests: string[] } {
+  if (only === undefined || only.length > MAX_PATHSPECS) {
+    // From the top folder, as `prefix` is: git reads pathspecs from its working folder, the catalogue's root.
+    return { folders: [`:(top,literal)${prefix === '' ? '.' : prefix}`], manifests: [`:(top,glob)${prefix === '' ? '' : `${prefix}/`}*/${MANIFEST_FILE}`] };
+  }
+  const folders = only.map((id) => `:(top,literal)${prefix === '' ? id : `${prefix}/${id}`}`);
+  return { folders, manifests: folders.map((f) => `${f}/${MANIFEST_FILE}`) };
+}
+
+/** What git log says about one loadout folder. */
+export interface FolderDates {
+  /** `YYYY-MM-DD` of the first commit that touched the folder. */
+  first: string;
+  /** `YYYY-MM-DD` of the last commit that touched the folder. */
+  last: string;
+  /** The last commit's sha. */
+  lastCommit: string;
+  /** Every commit that touched the folder, newest first, with its subject. */
+  log: { commit: string; subject: string }[];
+}
+
+/** A commit that changed a loadout's manifest, with its first parent and `YYYY-MM-DD` date. */
+export interface ManifestCommit {
+  commit: string;
+  /** Undefined for a root commit. */
+  parent: string | undefined;
+  date: string;
+}
+
+/**
+ * First and last commit dates, the last commit and every commit with its subject, per loadout id.
+ * Rejects with git's error.
+ */
+export async function readDates(git: SimpleGit, prefix: string, folders: readonly string[]): Promise<Map<string, FolderDates>> {
+  // %s is one line (git joins a multi-line subject); the tab ends the fixed-width fields.
+  const out = await git.raw(['log', '--format=%x00%H %cs%x09%s', '--name-only', '--', ...folders]);
+  const dates = new Map<string, FolderDates>();
+  for (const block of out.split('\u0000').slice(1)) {
+    const [header = '', ...paths] = block.split('\n');
+    const tab = header.indexOf('\t');
+    const [commit = '', date = ''] = (tab < 0 ? header : header.slice(0, tab)).split(' ');
+    const subject = tab < 0 ? '' : header.slice(tab + 1);
+    for (const path of paths) {
+      const id = idOf(prefix, path);
+      if (id === undefined) continue;
+      const seen = dates.get(id);
+      // git log lists newest first: the first date seen is the last change.
+      if (seen === undefined) dates.set(id, { first: date, last: date, lastCommit: commit, log: [{ commit, subject }] });
+      else {
+        seen.first = date;
+        if (seen.log[seen.log.length - 1]?.commit !== commit) seen.log.push({ commit, subject });
+      }
+    }
+  }
+  return dates;
+}
+
+/** Commits that changed each loadout's manifest, newest first, with their first parents. Rejects with git's error. */
+export async function readManifestCommits(git: SimpleGit, prefix: string, manifests: readonly string[]): Promise<Map<string, ManifestCommit[]>> {
+  const out = await git.raw(['log', '--format=%x00%H %P%x09%cs', '--name-only', '--', ...manifests]);
+  const map = new Map<string, ManifestCommit[]>();
+  for (const block of out.split('\u0000').slice(1)) {
+    const [header = '', ...paths] = block.split('\n');
+    const [shas = '', date = ''] = header.split('\t');
+    const [commit = '', parent] = shas.split(' ');
+    for (const path of paths) {
+      const id = idOf(prefix, path);
+      if (id === undefined) continue;
+      const list = map.get(id) ?? [];
+      list.push({ commit, parent: parent === '' ? undefined : parent, date });
+      map.set(id, list);
+    }
+  }
+  return map;
+}
+
+/** Ids of the loadouts with uncommitted changes (tracked or untracked) in their folder. Rejects with git's error. */
+export async function readDirty(git: SimpleGit, prefix: string, folders: readonly string[]): Promise<Set<string>> {
+  const out = await git.raw(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', ...folders]);
+  const top = new Set<string>();
+  for (const record of out.split('\u0000')) {
+    const id = idOf(prefix, record.slice(3));
+    if (id !== undefined) top.add(id);
+  }
+  return top;
+}
+
+/** The loadout id of a repository path under `prefix` (`loadouts/<id>/…`), or undefined for a path outside a loadout folder. Pure. */
+export function idOf(prefix: string, path: string): string | undefined {
+  const rest = prefix === '' ? path : path.startsWith(`${prefix}/`) ? path.slice(prefix.length + 1) : undefined;
+  if (rest === undefined) return undefined;
+  const slash = rest.indexOf('/');
+  return slash <= 0 ? undefined : rest.slice(0, slash);
+}

@@ -1,0 +1,110 @@
+/**
+ * Materialising a version's files: a loadout folder as it stood at one commit, read through
+ * one `git cat-file --batch` process for every blob of a build.
+ */
+import { spawn } from 'node:child_process';
+import type { SimpleGit } from 'simple-git';
+import { MANIFEST_FILE } from '../../catalogue/manifest.js';
+
+/** A loadout folder as it stood at one commit. */
+export interface Snapshot {
+  /** The manifest text at that commit. */
+  manifestText: string;
+  /** Every file of the folder at that commit except the manifest, by relative path. */
+  files: Map<string, Uint8Array>;
+}
+
+/**
+ * Reads the loadout folder `dir` (relative to the repository's top, forward slashes) as it
+ * stood at `commit`: its manifest text and every other file by path relative to `dir`;
+ * undefined when the folder has no manifest at that commit. Rejects with git's error when
+ * `git ls-tree` or the blob reader fails.
+ */
+export async function readSnapshot(git: SimpleGit, blobs: BlobReader, commit: string, dir: string): Promise<Snapshot | undefined> {
+  const listing = await git.raw(['ls-tree', '-r', '-z', '--name-only', commit, '--', `${dir}/`]);
+  const files = new Map<string, Uint8Array>();
+  let manifestText: string | undefined;
+  for (const path of listing.split('\u0000').filter((p) => p !== '')) {
+    const bytes = await blobs.read(`${commit}:${path}`);
+    if (bytes === undefined) continue;
+    const rel = path.slice(dir.length + 1);
+    if (rel === MANIFEST_FILE) manifestText = Buffer.from(bytes).toString('utf8');
+    else files.set(rel, bytes);
+  }
+  return manifestText === undefined ? undefined : { manifestText, files };
+}
+
+/**
+ * Reads blobs through one `git cat-file --batch` process (git's documented batch protocol:
+ * a request line `<rev>:<path>`, an answer header `<sha> <type> <size>` or `<rev> missing`,
+ * then `size` bytes and a newline). Requests are answered in order. The requests of one turn
+ * of the event loop go to git in one write: a cold build asks for every blob of every version,
+ * and a write per request spends one system call per blob on the main thread, which the cold
+ * build benchmark (docs/performance.md) showed as main-thread time the batching removes.
+ * `read` rejects with the process's error, or when git exits with requests unanswered.
+ */
+export class BlobReader {
+  private readonly child;
+  private buffer = Buffer.alloc(0);
+  private pending = '';
+  private readonly queue: { resolve: (b: Uint8Array | undefined) => void; reject: (e: Error) => void }[] = [];
+
+  constructor(cwd: string) {
+    this.child = spawn('git', ['cat-file', '--batch'], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stdout.on('data', (chunk: Buffer) => {
+      this.buffer = Buffer.concat([this.buffer, chunk]);
+      this.drain();
+    });
+    this.child.on('error', (error) => this.failAll(error));
+    this.child.on('exit', (code) => {
+      if (this.queue.length > 0) this.failAll(new Error(`git cat-file exited with code ${String(code)}`));
+    });
+  }
+
+  /** The bytes of the blob `spec` (`<rev>:<path>`); undefined when it is missing or not a blob. */
+  read(spec: string): Promise<Uint8Array | undefined> {
+    return new Promise((resolve, reject) => {
+      this.queue.push({ resolve, reject });
+      if (this.pending === '') setImmediate(() => this.send());
+      this.pending += `${spec}\n`;
+    });
+  }
+
+  private send(): void {
+    const requests = this.pending;
+    this.pending = '';
+    if (requests !== '') this.child.stdin.write(requests);
+  }
+
+  /** Sends what is queued and ends git's input, so the process exits once it has answered. */
+  close(): void {
+    if (this.pending !== '') this.send();
+    this.child.stdin.end();
+  }
+
+  private drain(): void {
+    for (;;) {
+      const newline = this.buffer.indexOf(10);
+      if (newline < 0) return;
+      const header = this.buffer.subarray(0, newline).toString('utf8');
+      const waiter = this.queue[0];
+      if (waiter === undefined) return;
+      if (header.endsWith(' missing') || header.endsWith(' ambiguous')) {
+        this.buffer = this.buffer.subarray(newline + 1);
+        this.queue.shift();
+        waiter.resolve(undefined);
+        continue;
+      }
+      const size = Number(header.split(' ')[2]);
+      if (this.buffer.length < newline + 1 + size + 1) return;
+      const body = Buffer.from(this.buffer.subarray(newline + 1, newline + 1 + size));
+      this.buffer = this.buffer.subarray(newline + 1 + size + 1);
+      this.queue.shift();
+      waiter.resolve(header.split(' ')[1] === 'blob' ? body : undefined);
+    }
+  }
+
+  private failAll(error: Error): void {
+    for (const waiter of this.queue.splice(0)) waiter.reject(error);
+  }
+}

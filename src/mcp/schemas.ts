@@ -51,6 +51,7 @@ export const searchOutput = z.object({
   limit: z.number().int(),
   offset: z.number().int(),
   results: z.array(searchResult),
+  suggestions: z.array(z.object({ kind: z.enum(['id', 'stack', 'category']), value: z.string() })).optional().describe('When nothing matched: up to three loadout ids, stacks or categories close to the query, best first.'),
 });
 
 export const getLoadoutInput = z.strictObject({ id: loadoutId });

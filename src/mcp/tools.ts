@@ -63,7 +63,10 @@ const searchLoadouts = define({
     };
   },
   render(value) {
-    if (value.results.length === 0) return `No loadouts match "${value.query}" with these filters (${value.total} in total).`;
+    if (value.results.length === 0) {
+      const suggested = (value.suggestions ?? []).map((s) => `${s.value} (${s.kind})`);
+      return `No loadouts match "${value.query}" with these filters (${value.total} in total).${suggested.length === 0 ? '' : ` Did you mean ${suggested.join(', ')}?`}`;
+    }
     const lines = value.results.map((r, i) => `${value.offset + i + 1}. ${r.id} (${r.version}${r.featured ? ', featured' : ''}${r.deprecated ? ', deprecated' : ''}) — ${r.title}: ${r.summary} [${[...r.categories, ...r.stacks].join(', ')}]`);
     return `${value.total} loadout${value.total === 1 ? '' : 's'} found${value.query === '' ? '' : ` for "${value.query}"`}; showing ${value.offset + 1} to ${value.offset + value.results.length}:\n${lines.join('\n')}`;
   },

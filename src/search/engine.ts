@@ -17,6 +17,7 @@ import type { SearchQuery } from './query.js';
 import { createRanker, findTerm } from './ranker.js';
 import { decodeRankingIndex, DOC_FLAG, encodeRankingIndex, SEARCH_RANKING_PATH, type RankingIndex } from './ranking-file.js';
 import { compileSettings, queryTerms, SEARCH_INDEX_FORMAT, SEARCH_INDEX_PATH } from './settings.js';
+import { MAX_SUGGESTIONS, suggestSearches, type Suggestion } from './suggestions.js';
 import { addTranspositions } from './transposition.js';
 
 /** One result: the row's fields with `score` after `version` (DESIGN.md section 5). */
@@ -31,6 +32,11 @@ export interface SearchResponse {
   limit: number;
   offset: number;
   results: SearchResult[];
+  /**
+   * Present when the search found nothing for a non-empty `q`: up to three loadout ids,
+   * stacks or categories close to it, best first (`suggestions.ts`); possibly empty.
+   */
+  suggestions?: Suggestion[];
 }
 
 /** A loaded index. */
@@ -102,6 +108,17 @@ export function openSearchEngine(index: RankingIndex, options: SearchEngineOptio
     const best = bestOf(matches, end).slice(query.offset);
     return { total: matches.count, docs: best.map((i) => matches.docs[i] ?? 0), scores: best.map((i) => matches.scores[i] ?? 0) };
   };
+  /** Every id, stack and category, built on the first search that finds nothing. */
+  let candidates: Suggestion[] | undefined;
+  const suggestionsFor = (query: SearchQuery, total: number): Suggestion[] | undefined => {
+    if (total > 0 || query.q === '') return undefined;
+    candidates ??= [
+      ...Array.from({ length: index.documents }, (_, doc): Suggestion => ({ kind: 'id', value: (JSON.parse(jsonOf(doc, 0)) as { id: string }).id })),
+      ...index.stacks.map((value): Suggestion => ({ kind: 'stack', value })),
+      ...index.categories.map((value): Suggestion => ({ kind: 'category', value })),
+    ];
+    return suggestSearches(query.q, candidates, MAX_SUGGESTIONS);
+  };
   /** The result JSON of `doc` with `score`. */
   const jsonOf = (doc: number, score: number): string => {
     const start = index.rowStart[doc] ?? 0;
@@ -115,12 +132,14 @@ export function openSearchEngine(index: RankingIndex, options: SearchEngineOptio
       const page = pageOf(query);
       // One parse for the page (the rows are JSON already).
       const results = JSON.parse(`[${page.docs.map((doc, i) => jsonOf(doc, page.scores[i] ?? 0)).join(',')}]`) as SearchResult[];
-      return { query: query.q, total: page.total, limit: query.limit, offset: query.offset, results };
+      const suggestions = suggestionsFor(query, page.total);
+      return { query: query.q, total: page.total, limit: query.limit, offset: query.offset, results, ...(suggestions === undefined ? {} : { suggestions }) };
     },
     searchJson(query) {
       const page = pageOf(query);
       const results = page.docs.map((doc, i) => jsonOf(doc, page.scores[i] ?? 0));
-      return `{"query":${JSON.stringify(query.q)},"total":${page.total},"limit":${query.limit},"offset":${query.offset},"results":[${results.join(',')}]}`;
+      const suggestions = suggestionsFor(query, page.total);
+      return `{"query":${JSON.stringify(query.q)},"total":${page.total},"limit":${query.limit},"offset":${query.offset},"results":[${results.join(',')}]${suggestions === undefined ? '' : `,"suggestions":${JSON.stringify(suggestions)}`}}`;
     },
   };
 }

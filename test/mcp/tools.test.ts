@@ -85,6 +85,12 @@ describe('search_loadouts', () => {
     expect(value.total).toBe(0);
     expect(text).toContain('No loadouts match');
   });
+
+  it('suggests close stacks, ids or categories when nothing matches', async () => {
+    const { value, text } = await call('search_loadouts', { query: 'fstapy' }, schemas.searchOutput);
+    expect(value).toMatchObject({ total: 0, suggestions: [{ kind: 'stack', value: 'fastapi' }] });
+    expect(text).toBe('No loadouts match "fstapy" with these filters (0 in total). Did you mean fastapi (stack)?');
+  });
 });
 
 describe('get_loadout', () => {

@@ -41,6 +41,15 @@ describe('GET /api/v1/search', () => {
     expect(await ids('ptyhon')).toEqual(exact);
   });
 
+  it('suggests up to three close ids, stacks or categories when nothing matches, and only then', async () => {
+    const none = (await (await get('?q=fstapy')).json()) as { total: number; results: unknown[]; suggestions: { kind: string; value: string }[] };
+    expect(none).toMatchObject({ total: 0, results: [], suggestions: [{ kind: 'stack', value: 'fastapi' }] });
+    const far = (await (await get('?q=kubernetes')).json()) as { suggestions: unknown[] };
+    expect(far.suggestions).toEqual([]);
+    expect(Object.keys((await (await get('?q=fastapi')).json()) as object)).toEqual(['query', 'total', 'limit', 'offset', 'results']);
+    expect(Object.keys((await (await get('?tags=no-such-stack')).json()) as object)).not.toContain('suggestions');
+  });
+
   it('lists every loadout in a stable order when q is empty or absent', async () => {
     const a = (await (await get('?limit=50')).json()) as { total: number; results: { id: string }[] };
     const b = (await (await get('?q=&limit=50')).json()) as { results: { id: string }[] };

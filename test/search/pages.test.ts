@@ -64,6 +64,22 @@ describe.skipIf(!existsSync(CHROMIUM))('client-side search on the home page', ()
     expect(errors).toEqual([]);
   });
 
+  it('offers the server\'s suggestions as "Did you mean" when nothing matches, and searches one when clicked', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/`);
+    expect(await page.locator('#suggestions').isHidden()).toBe(true);
+    await page.fill('#q', 'fstapy');
+    const expected = ((await (await fetch(`${server.url}/api/v1/search?q=fstapy`)).json()) as { suggestions: { kind: string; value: string }[] }).suggestions;
+    expect(expected.length).toBeGreaterThan(0);
+    await page.waitForSelector('#suggestions:not([hidden])');
+    expect(await page.locator('#suggestions').textContent()).toBe(`Did you mean ${expected.map((s) => s.value).join(', ')}?`);
+    expect(await page.locator('#suggestion-list button').evaluateAll((buttons) => buttons.map((b) => ({ kind: (b as HTMLElement).dataset['kind'], value: b.textContent })))).toEqual(expected);
+    await page.locator('#suggestion-list button').first().click();
+    expect(await page.inputValue('#q')).toBe(expected[0]?.value);
+    await page.waitForFunction(() => (document.querySelector('#results-status')?.textContent ?? '').endsWith('found') && document.querySelector('#suggestions')?.hasAttribute('hidden'));
+    expect((await shown(page)).length).toBeGreaterThan(0);
+  });
+
   it('keeps the typed query as text, never as HTML', async () => {
     const page = await browser.newPage();
     await page.goto(`${server.url}/`);

@@ -6,6 +6,7 @@ import { MANIFEST_FILE } from '../../catalogue/manifest.js';
 import type { Agent } from '../../catalogue/vocabulary.js';
 import { applyInstallPlan } from '../../install/project/apply.js';
 import { resolveInstallPlan } from '../../layout/plan.js';
+import { installedBytes } from '../../layout/rule-translation.js';
 import type { CheckContext, Finding } from '../check.js';
 import { sha256, snapshotTree } from './tree.js';
 
@@ -32,14 +33,15 @@ export async function installIntoCopy(context: CheckContext, agent: Agent, name:
   for (const { entry, target } of plan.files) {
     const bytes = context.source.files.get(entry.path);
     if (bytes === undefined || result.collisions.some((c) => c.target === target) || result.failures.some((f) => f.target === target)) continue;
-    expected.set(target, sha256(bytes));
+    // What the agent gets: rules translated for it (layout/rule-translation.ts), other files as they are.
+    expected.set(target, sha256(installedBytes(entry.role, agent, bytes)));
     planned.set(target, entry.path);
   }
   for (const [path, hash] of expected) {
     const got = after.get(path);
     const source = planned.get(path);
     if (got === undefined) findings.push(source === undefined ? { file: MANIFEST_FILE, line: context.manifestYaml?.lineOf('/tested/fixture'), message: `for ${agent}: fixtures/${name}/${path} disappeared during the install (expected fixture files to stay)` } : at(source, `${source} was planned at ${path}, but the installed tree has no such file`));
-    else if (got !== hash) findings.push(source === undefined ? { file: MANIFEST_FILE, line: context.manifestYaml?.lineOf('/tested/fixture'), message: `for ${agent}: fixtures/${name}/${path} was changed by the install (expected fixture files untouched)` } : at(source, `${path} does not hold the bytes of ${source} after the install`));
+    else if (got !== hash) findings.push(source === undefined ? { file: MANIFEST_FILE, line: context.manifestYaml?.lineOf('/tested/fixture'), message: `for ${agent}: fixtures/${name}/${path} was changed by the install (expected fixture files untouched)` } : at(source, `${path} does not hold the bytes of ${source} (as installed for ${agent}) after the install`));
   }
   for (const path of after.keys()) {
     if (!expected.has(path)) findings.push({ file: MANIFEST_FILE, line: context.manifestYaml?.lineOf('/files'), message: `for ${agent}: the install created ${path}, which the install plan does not list (expected exactly fixture + plan)` });

@@ -48,6 +48,18 @@ export function formatConflict(c: { target: string; path: string; servers?: stri
   return `loadout: ${printableLine(c.target)}: ${what}; nothing was written (--force overwrites, after copying your file to .loadout/backup/)\n${diff}`;
 }
 
+/**
+ * A shared file an uninstall took the install's part out of, as one line: `removed` when
+ * nothing else was left in it and the file went, `reverted` when it stays with the rest
+ * (the user's entries, other installs' blocks). `dryRun` words it as what would happen.
+ */
+export function formatReverted(r: { target: string; servers?: string[]; blocks?: string[]; file_removed: boolean }, dryRun = false): string {
+  const parts = [...(r.servers ?? []), ...(r.blocks ?? []).map((b) => `the ${b} block`)].map(printableLine).join(', ') || 'nothing';
+  const target = printableLine(r.target);
+  if (r.file_removed) return `  removed   ${target} (${parts === 'nothing' ? 'left empty' : `it ${dryRun ? 'holds' : 'held'} nothing but ${parts}`})\n`;
+  return `  reverted  ${target} (${dryRun ? 'would take' : 'took'} out ${parts}; the rest of the file kept)\n`;
+}
+
 /** A size limit a composed file passes, naming the limit and its source. */
 export function formatSizeWarning(w: SizeWarning): string {
   return `loadout: warning: ${printableLine(w.target)} is ${number(w.size)} ${w.limit.unit} for ${w.agent}, past ${number(w.limit.limit)} (${w.limit.name}; source: ${w.limit.source})\n`;

@@ -40,8 +40,13 @@ export interface UninstallOutcome {
   removed: { id: string; agent: Agent; version: string }[];
   /** Files removed. */
   files_removed: string[];
-  /** Shared files the install's part was taken out of (the rest kept): merged configuration (`servers`) or Markdown (`blocks`). */
-  reverted: { target: string; servers?: string[]; blocks?: string[] }[];
+  /**
+   * Shared files the install's part was taken out of: merged configuration (`servers`) or
+   * Markdown (`blocks`). `file_removed` is true when nothing else was left in the file, so the
+   * file itself was removed; false when it stays with the rest (the user's entries, other
+   * installs' parts).
+   */
+  reverted: { target: string; servers?: string[]; blocks?: string[]; file_removed: boolean }[];
   /** The user's own files put back from the backups made when an install replaced them. */
   restored: { target: string; from: string }[];
   /** Files kept, each with why. */
@@ -86,8 +91,10 @@ export async function uninstallLoadout(options: UninstallOptions): Promise<Unins
     else if (t.kind === 'servers' && (t.action === 'write' || t.action === 'remove')) {
       const owned = entries.flatMap((e) => e.files.flatMap((f) => (f.target === t.target && f.kind === 'servers' ? Object.keys(f.servers) : [])));
       const left = t.after === undefined ? {} : (JSON.parse(decoder.decode(t.after)) as { mcpServers?: Record<string, unknown> }).mcpServers ?? {};
-      outcome.reverted.push({ target: t.target, servers: owned.filter((name) => !Object.hasOwn(left, name)) });
-    } else if (t.kind === 'block' && (t.action === 'write' || t.action === 'remove')) outcome.reverted.push({ target: t.target, blocks: (t.blocks ?? []).filter((b) => b.change === 'remove').map((b) => b.id) });
+      outcome.reverted.push({ target: t.target, servers: owned.filter((name) => !Object.hasOwn(left, name)), file_removed: t.action === 'remove' });
+    } else if (t.kind === 'block' && (t.action === 'write' || t.action === 'remove')) {
+      outcome.reverted.push({ target: t.target, blocks: (t.blocks ?? []).filter((b) => b.change === 'remove').map((b) => b.id), file_removed: t.action === 'remove' });
+    }
     if (t.note !== undefined && t.action !== 'write' && t.action !== 'remove') outcome.kept.push({ target: t.target, reason: t.note });
   }
   return { ...outcome, ...(run.backupDir === undefined ? {} : { backup: run.backupDir }) };

@@ -10,8 +10,9 @@
  * -32700 "Parse error" for the whole body. Checking every request here with the SDK's own
  * request schemas leaves the SDK nothing to refuse.
  */
-import { ClientRequestSchema, ErrorCode, JSONRPC_VERSION, McpError, RequestSchema, type JSONRPCErrorResponse } from '@modelcontextprotocol/sdk/types.js';
+import { ClientRequestSchema, ErrorCode, JSONRPC_VERSION, RequestSchema, type JSONRPCErrorResponse, type McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
+import { protocolError } from './protocol-error.js';
 import { SKILLS_REQUEST_SCHEMAS } from './skills-requests.js';
 
 /**
@@ -127,9 +128,9 @@ export function describeIssues(error: z.ZodError, input: unknown, root: string, 
   return line.replace(/[\r\n\u2028\u2029]+/gu, ' ');
 }
 
-/** `McpError(-32602)` with `message` (the SDK sends its code and message as the JSON-RPC error). */
+/** `McpError(-32602)` whose JSON-RPC message is `message` alone (see protocol-error.ts). */
 export function invalidParams(message: string): McpError {
-  return new McpError(ErrorCode.InvalidParams, message);
+  return protocolError(ErrorCode.InvalidParams, message);
 }
 
 /** The JSON-RPC parts of a request whose envelope is well formed (`jsonrpc`, `id`, `method`, and nothing else but `params`). */

@@ -6,9 +6,10 @@
  * them; an unknown URI is the MCP "resource not found" error (-32002, MCP specification
  * 2025-11-25, "Resources", error handling).
  */
-import { McpError, type ListResourcesResult, type ReadResourceResult, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
+import { type ListResourcesResult, type ReadResourceResult, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import type { CatalogueReader } from './catalogue.js';
 import { pageOf } from './cursor.js';
+import { protocolError } from './protocol-error.js';
 import { rawVersionOf, type SkillFolder, type SkillFolderFile, type SkillFolders } from './skill-folders.js';
 import { formatSkillUri, parseSkillUri, skillFileUri } from './skill-uri.js';
 
@@ -96,10 +97,10 @@ export function createSkillResources(catalogue: CatalogueReader, folders: SkillF
     },
     async read(uri) {
       const found = await findSkillFile(folders, uri);
-      if (found === undefined) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri} (expected skill://<loadout>/<skill>/SKILL.md, skill://<loadout>/<version>/<skill>/SKILL.md or a file of that skill; see resources/list)`, { uri });
+      if (found === undefined) throw protocolError(RESOURCE_NOT_FOUND, `Resource not found: ${uri} (expected skill://<loadout>/<skill>/SKILL.md, skill://<loadout>/<version>/<skill>/SKILL.md or a file of that skill; see resources/list)`, { uri });
       const { folder, file } = found;
       const text = await catalogue.rawFile(folder.loadout, rawVersionOf(folder), file.path);
-      if (text === undefined) throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri} (listed, but its file is missing from the catalogue)`, { uri });
+      if (text === undefined) throw protocolError(RESOURCE_NOT_FOUND, `Resource not found: ${uri} (listed, but its file is missing from the catalogue)`, { uri });
       const canonical = formatSkillUri({ loadout: folder.loadout, version: folder.version, skill: folder.skill, rel: file.rel });
       return { contents: [{ uri: canonical, mimeType: mimeOf(file.rel), text }] };
     },

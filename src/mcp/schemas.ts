@@ -51,6 +51,7 @@ export const searchOutput = z.object({
   limit: z.number().int(),
   offset: z.number().int(),
   results: z.array(searchResult),
+  suggestions: z.array(z.object({ kind: z.enum(['id', 'stack', 'category']), value: z.string() })).optional().describe('When nothing matched: up to three loadout ids, stacks or categories close to the query, best first.'),
 });
 
 export const getLoadoutInput = z.strictObject({ id: loadoutId });
@@ -120,9 +121,9 @@ export const installOutput = z.object({
   version: z.string(),
   agent: z.string(),
   compatibility: z.enum(COMPATIBILITY_LEVELS),
-  command: z.string().describe('A ready-to-run `loadout install` command.'),
+  command: z.string().describe("A ready-to-run install command: the catalogue's own CLI through npx, pinned to this version."),
   zip_url: z.string(),
-  files: z.array(z.object({ path: z.string(), target: z.string(), raw_url: z.string(), role: z.enum(ROLES) })),
+  files: z.array(z.object({ path: z.string(), target: z.string(), raw_url: z.string(), role: z.enum(ROLES), sha256: z.string().describe('Hex sha256 of the file as installed for this agent (rules translated for it).') })),
   manual_steps: z.array(z.looseObject({ kind: z.string(), text: z.string(), path: z.string() })),
 });
 

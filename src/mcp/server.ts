@@ -29,6 +29,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { describeIssues, invalidParams, refuseMalformedParams, showValue } from './params.js';
+import { wireMessage, withWireMessage } from './protocol-error.js';
 import { createSkillResources, SKILL_TEMPLATES } from './resources.js';
 import { createSkillFolders } from './skill-folders.js';
 import { createSkillsExtension, SKILLS_EXTENSION, SKILLS_EXTENSION_SETTINGS, type SkillsPageSizes } from './skills.js';
@@ -126,20 +127,20 @@ export function createMcpHandler(ctx: ToolContext, options: McpOptions = {}): Mc
   const jsonSchemaValidator = new AjvJsonSchemaValidator();
   const newServer = (): Server => {
     const server = new Server({ ...SERVER_INFO }, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS, jsonSchemaValidator });
-    server.setRequestHandler(ListToolsRequestSchema, (request) => {
+    server.setRequestHandler(ListToolsRequestSchema, bare((request) => {
       refuseCursor('tools/list', request.params?.cursor);
       return { tools };
-    });
-    server.setRequestHandler(CallToolRequestSchema, (request) => callTool(request.params));
-    server.setRequestHandler(ListResourcesRequestSchema, (request) => resources.list(request.params?.cursor));
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => {
+    }));
+    server.setRequestHandler(CallToolRequestSchema, bare((request) => callTool(request.params)));
+    server.setRequestHandler(ListResourcesRequestSchema, bare((request) => resources.list(request.params?.cursor)));
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, bare((request) => {
       refuseCursor('resources/templates/list', request.params?.cursor);
       return { resourceTemplates: SKILL_TEMPLATES };
-    });
-    server.setRequestHandler(ReadResourceRequestSchema, (request) => resources.read(request.params.uri));
-    server.setRequestHandler(ListSkillsRequestSchema, (request) => skills.list(request.params?.cursor));
-    server.setRequestHandler(GetSkillRequestSchema, (request) => skills.get(request.params.uri));
-    server.setRequestHandler(ReadDirectoryRequestSchema, (request) => skills.readDirectory(request.params.uri, request.params.cursor));
+    }));
+    server.setRequestHandler(ReadResourceRequestSchema, bare((request) => resources.read(request.params.uri)));
+    server.setRequestHandler(ListSkillsRequestSchema, bare((request) => skills.list(request.params?.cursor)));
+    server.setRequestHandler(GetSkillRequestSchema, bare((request) => skills.get(request.params.uri)));
+    server.setRequestHandler(ReadDirectoryRequestSchema, bare((request) => skills.readDirectory(request.params.uri, request.params.cursor)));
     return server;
   };
 
@@ -173,6 +174,21 @@ export function createMcpHandler(ctx: ToolContext, options: McpOptions = {}): Mc
       await server.close();
     }
   }
+}
+
+/**
+ * `handler`, with any `McpError` it throws sent without the SDK's `MCP error <code>: `
+ * prefix in its message (see protocol-error.ts), so that no error of this server reaches a
+ * client prefixed twice, whoever built it.
+ */
+function bare<A extends unknown[], R>(handler: (...args: A) => R | Promise<R>): (...args: A) => Promise<R> {
+  return async (...args) => {
+    try {
+      return await handler(...args);
+    } catch (error) {
+      throw withWireMessage(error);
+    }
+  };
 }
 
 /**
@@ -218,8 +234,8 @@ export function callToolDirectly(request: Request, body: unknown, callTool: (par
   return callTool(call.data.params).then(
     (result) => answer({ result, jsonrpc: JSONRPC_VERSION, id }),
     (error: unknown) => {
-      const { code, message: text, data } = error as { code?: unknown; message?: string; data?: unknown };
-      return answer({ jsonrpc: JSONRPC_VERSION, id, error: { code: Number.isSafeInteger(code) ? code : ErrorCode.InternalError, message: text ?? 'Internal error', ...(data === undefined ? {} : { data }) } });
+      const { code, data } = error as { code?: unknown; data?: unknown };
+      return answer({ jsonrpc: JSONRPC_VERSION, id, error: { code: Number.isSafeInteger(code) ? code : ErrorCode.InternalError, message: wireMessage(error), ...(data === undefined ? {} : { data }) } });
     },
   );
 }

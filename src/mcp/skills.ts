@@ -16,11 +16,12 @@
  *   via skills/get", "resources/directory/read"; the data shape of SEP-2164).
  */
 import { createHash } from 'node:crypto';
-import { ErrorCode, McpError, type Resource } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, type McpError, type Resource } from '@modelcontextprotocol/sdk/types.js';
 import { readFrontMatter } from '../catalogue/front-matter.js';
 import { mapConcurrent } from '../concurrency.js';
 import type { CatalogueReader } from './catalogue.js';
 import { pageOf } from './cursor.js';
+import { protocolError } from './protocol-error.js';
 import { resourceOf } from './resources.js';
 import { rawVersionOf, type SkillFolder, type SkillFolders } from './skill-folders.js';
 import { formatSkillUri, parseSkillUri, skillFileUri, type SkillAddress } from './skill-uri.js';
@@ -81,7 +82,7 @@ const sha256 = (bytes: Uint8Array): string => `sha256:${createHash('sha256').upd
 
 /** -32602 with the URI as data (SEP-2640 "skills/get"; SEP-2164 for the data shape). */
 function notServed(uri: string, what: string): McpError {
-  return new McpError(ErrorCode.InvalidParams, `Invalid params: ${JSON.stringify(uri)} ${what}`, { uri });
+  return protocolError(ErrorCode.InvalidParams, `Invalid params: ${JSON.stringify(uri)} ${what}`, { uri });
 }
 
 /** Builds the extension over `catalogue` and its skill folders. */
@@ -94,7 +95,7 @@ export function createSkillsExtension(catalogue: CatalogueReader, folders: Skill
     const read = await mapConcurrent(folder.files, READ_CONCURRENCY, async (file) => {
       const bytes = await catalogue.rawBytes(folder.loadout, rawVersionOf(folder), file.path);
       // The tree lists a file it does not hold: a broken build, not the client's fault.
-      if (bytes === undefined) throw new McpError(ErrorCode.InternalError, `Internal error: ${folder.loadout}/${file.path} is listed but missing from the built tree (rebuild the catalogue)`);
+      if (bytes === undefined) throw protocolError(ErrorCode.InternalError, `Internal error: ${folder.loadout}/${file.path} is listed but missing from the built tree (rebuild the catalogue)`);
       return { file, bytes };
     });
     const skillMd = read.find((r) => r.file.rel === 'SKILL.md');

@@ -6,6 +6,7 @@
  */
 import type { z } from 'zod';
 import { languageOf } from '../tree/render/record.js';
+import { installCommand } from '../tree-format/index.js';
 import type { Agent } from '../catalogue/vocabulary.js';
 import type { SearchEngine } from '../search/engine.js';
 import type { CatalogueReader } from './catalogue.js';
@@ -62,7 +63,10 @@ const searchLoadouts = define({
     };
   },
   render(value) {
-    if (value.results.length === 0) return `No loadouts match "${value.query}" with these filters (${value.total} in total).`;
+    if (value.results.length === 0) {
+      const suggested = (value.suggestions ?? []).map((s) => `${s.value} (${s.kind})`);
+      return `No loadouts match "${value.query}" with these filters (${value.total} in total).${suggested.length === 0 ? '' : ` Did you mean ${suggested.join(', ')}?`}`;
+    }
     const lines = value.results.map((r, i) => `${value.offset + i + 1}. ${r.id} (${r.version}${r.featured ? ', featured' : ''}${r.deprecated ? ', deprecated' : ''}) — ${r.title}: ${r.summary} [${[...r.categories, ...r.stacks].join(', ')}]`);
     return `${value.total} loadout${value.total === 1 ? '' : 's'} found${value.query === '' ? '' : ` for "${value.query}"`}; showing ${value.offset + 1} to ${value.offset + value.results.length}:\n${lines.join('\n')}`;
   },
@@ -124,7 +128,7 @@ const getInstallInstructions = define({
   name: 'get_install_instructions',
   title: 'Install instructions for one agent',
   description:
-    'How to install a loadout into a project for one coding agent: a ready-to-run `loadout install` command, the zip address, every file with its target path in the project, and any manual steps. ' +
+    'How to install a loadout into a project for one coding agent: a ready-to-run install command (the catalogue’s own CLI through `npx`), the zip address, every file with its target path in the project, and any manual steps. ' +
     'Use it after choosing a loadout with search_loadouts; check `compatibility` (native, adapter or unsupported) first.',
   input: s.installInput,
   output: s.installOutput,
@@ -139,7 +143,7 @@ const getInstallInstructions = define({
         agent,
         compatibility: record.compatibility[agent as Agent],
         // Pinned to the version described, so the command installs exactly these files.
-        command: `loadout install ${id} --agent ${agent} --version ${record.version} --from ${baseUrl}`,
+        command: installCommand(baseUrl, id, agent, record.version),
         zip_url: install.zip_url,
         files: install.files,
         manual_steps: install.manual_steps.map((m) => ({ ...m })),

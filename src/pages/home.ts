@@ -89,7 +89,8 @@ ${filters}
 <ul class="cards" id="loadouts">
 ${sorted.map(card).join('\n')}
 </ul>
-<p id="no-results" hidden>No loadout matches. Try fewer filters or other words.</p>`;
+<p id="no-results" hidden>No loadout matches. Try fewer filters or other words.</p>
+<p id="suggestions" hidden>Did you mean <span id="suggestion-list"></span>?</p>`;
   return renderPage({
     title: 'Loadout Catalogue',
     description: 'Find a loadout (instructions, rules, skills and MCP configuration) for your coding agent and stack, and install it.',

@@ -9,7 +9,7 @@
  */
 import type { PublishedRecord } from '../tree/render/record.js';
 import { PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
-import { CLI_LATEST_TREE_PATH } from '../tree-format/index.js';
+import { installCommand } from '../tree-format/index.js';
 import { escapeHtml, formatBytes, plural } from './html.js';
 import { AGENT_NAMES } from './layout.js';
 
@@ -28,14 +28,6 @@ export interface ContextCostView {
 /** Percent-encodes each segment of a file path, keeping `/` (as `tree-format/addresses.ts`). */
 export const encodePath = (path: string): string => path.split('/').map(encodeURIComponent).join('/');
 
-/**
- * The command that installs loadout `id` for `agent` from the catalogue at `base`: the
- * consumer CLI the catalogue serves (`cli/loadout-latest.tgz`, DESIGN.md section 2), run by
- * `npx` with no registry and no clone.
- */
-export function installCommand(id: string, agent: Agent, base: string): string {
-  return `npx -y ${base}/${CLI_LATEST_TREE_PATH} install ${id} --agent ${agent} --from ${base}`;
-}
 
 /** The `skills` CLI's command for the skills of loadout `id` (Agent Skills discovery of its page, skill-discovery.ts). */
 export function skillsCommand(id: string, base: string): string {
@@ -92,7 +84,7 @@ function panel(r: PublishedRecord, agent: Agent, base: string, root: string, con
   return `<section class="panel" id="panel-${agent}" data-agent="${agent}" aria-labelledby="heading-${agent}">
 <h3 id="heading-${agent}">${escapeHtml(AGENT_NAMES[agent])} <span class="badge ${COMPAT_BADGE[compat] ?? 'plain'}">${escapeHtml(compat)}</span></h3>
 ${warning}
-${commandBlock(cmdId, installCommand(r.id, agent, base), base, `Copy the install command for ${AGENT_NAMES[agent]}`)}
+${commandBlock(cmdId, installCommand(base, r.id, agent), base, `Copy the install command for ${AGENT_NAMES[agent]}`)}
 <p class="small muted">Needs Node 20 or later; <code>npx</code> fetches this catalogue's own <code>loadout</code> CLI, which has no dependencies.</p>
 ${skills}
 <p><a class="button" href="${escapeHtml(`${root}download/${r.id}/${agent}.zip`)}" download>Download ${escapeHtml(agent)}.zip</a> <span class="small muted">${plural(entry.files.length, 'file')} · ${plural(entry.manual_steps.length, 'manual step')}</span></p>

@@ -101,7 +101,7 @@ function versionHistory(r: PublishedRecord, versions: VersionsView | undefined, 
  * is unsigned or the script does not run.
  */
 function signingNote(r: PublishedRecord, root: string): string {
-  return `<p id="signing" class="small" hidden data-snapshot="${escapeHtml(`${root}api/v1/snapshot.dsse.json`)}" data-document="${escapeHtml(`api/loadouts/${r.id}/versions.json`)}"></p>`;
+  return `<p id="signing" class="small" hidden data-description="${escapeHtml(`${root}api/v1/index.json`)}" data-snapshot="${escapeHtml(`${root}api/v1/snapshot.dsse.json`)}" data-document="${escapeHtml(`api/loadouts/${r.id}/versions.json`)}"></p>`;
 }
 
 /** The loadout page of `r`, with the versions document when there is one. Pure. */

@@ -4,10 +4,14 @@
  * inline). It defines `window.LoadoutSearch.load(indexUrl)`, which downloads
  * `api/search-index.json` once and resolves to a function from a query to the matching rows,
  * best first, ranked with the settings stored in that file, repeating `settings.ts` and
- * `engine.ts` line for line. The home page's script (`src/pages/scripts/home.ts`) loads this
+ * `engine.ts` line for line; its `suggest(q)` gives the "did you mean" suggestions of
+ * `suggestions.ts` for a search that found nothing. The home page's script (`src/pages/scripts/home.ts`) loads this
  * and MiniSearch on first use, and applies the filters; the Chromium tests in
  * `test/search/pages.test.ts` check that the page and the server agree.
  */
+
+import { MAX_SUGGESTIONS, suggestSearches } from './suggestions.js';
+import { addTranspositions } from './transposition.js';
 
 /** Where the MiniSearch browser bundle goes, relative to `dist/`. */
 export const MINISEARCH_SCRIPT_PATH = 'assets/minisearch.js';
@@ -19,6 +23,10 @@ export const CLIENT_SCRIPT = `// Client-side search of the Loadout Catalogue (ge
 (function () {
   'use strict';
   var loading = null;
+  // search/transposition.ts, as compiled: the server runs the same function.
+  var addTranspositions = ${addTranspositions.toString()};
+  // search/suggestions.ts, as compiled: the server suggests with the same function.
+  var suggestSearches = ${suggestSearches.toString()};
 
   function load(indexUrl) {
     if (loading) return loading;
@@ -49,21 +57,41 @@ export const CLIENT_SCRIPT = `// Client-side search of the Loadout Catalogue (ge
       });
       var mini = MiniSearch.loadJS(file.index, { fields: s.fields, storeFields: [], idField: 'id', tokenize: tokenize, processTerm: processTerm });
       var vocabulary = new Set(file.index.index.map(function (entry) { return entry[0]; }));
-      return function (q) {
+      var candidates = null;
+      var suggest = function (q) {
+        if (!candidates) {
+          var stacks = new Set();
+          var categories = new Set();
+          candidates = file.documents.map(function (r) {
+            r.stacks.forEach(function (t) { stacks.add(t); });
+            r.categories.forEach(function (t) { categories.add(t); });
+            return { kind: 'id', value: r.id };
+          });
+          stacks.forEach(function (value) { candidates.push({ kind: 'stack', value: value }); });
+          categories.forEach(function (value) { candidates.push({ kind: 'category', value: value }); });
+        }
+        return suggestSearches(q, candidates, ${MAX_SUGGESTIONS});
+      };
+      var search = function (q) {
         var terms = tokenize(withJoined(q)).map(processTerm).filter(function (t) { return t !== null; });
         if (terms.length === 0) return [];
-        var found = mini.search(terms.join(' '), {
+        var known = function (term) { return vocabulary.has(term); };
+        var transposed = addTranspositions(terms, known, s.fuzzyMinLength, s.weights && typeof s.weights.fuzzy === 'number' ? s.weights.fuzzy : 0.45);
+        var found = mini.search(transposed.terms.join(' '), {
           combineWith: 'OR',
           prefix: function (term, i, all) { return term.length >= s.prefixMinLength && (i === all.length - 1 || !vocabulary.has(term)); },
           fuzzy: function (term) { return term.length >= s.fuzzyMinLength && !vocabulary.has(term) ? s.fuzzyDistance : false; },
           weights: s.weights,
           boost: s.boost,
           bm25: s.bm25,
-          boostDocument: function (id) { return boosts.get(id) || 1; }
+          boostDocument: function (id) { return boosts.get(id) || 1; },
+          boostTerm: function (term) { return transposed.boosts.get(term) || 1; }
         });
         found.sort(function (a, b) { return b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0); });
         return found.map(function (m) { return rows.get(m.id); });
       };
+      search.suggest = suggest;
+      return search;
     });
     // A failed download may be tried again.
     loading.catch(function () { loading = null; });

@@ -14,9 +14,11 @@ import { LoadoutError } from '../catalogue/errors.js';
 import type { SearchRow } from './document.js';
 import { rankingSourceOf, type SearchIndexFile } from './index-file.js';
 import type { SearchQuery } from './query.js';
-import { createRanker } from './ranker.js';
+import { createRanker, findTerm } from './ranker.js';
 import { decodeRankingIndex, DOC_FLAG, encodeRankingIndex, SEARCH_RANKING_PATH, type RankingIndex } from './ranking-file.js';
 import { compileSettings, queryTerms, SEARCH_INDEX_FORMAT, SEARCH_INDEX_PATH } from './settings.js';
+import { MAX_SUGGESTIONS, suggestSearches, type Suggestion } from './suggestions.js';
+import { addTranspositions } from './transposition.js';
 
 /** One result: the row's fields with `score` after `version` (DESIGN.md section 5). */
 export type SearchResult = Pick<SearchRow, 'id' | 'title' | 'summary' | 'version'> & { score: number } & Omit<SearchRow, 'id' | 'title' | 'summary' | 'version'>;
@@ -30,6 +32,11 @@ export interface SearchResponse {
   limit: number;
   offset: number;
   results: SearchResult[];
+  /**
+   * Present when the search found nothing for a non-empty `q`: up to three loadout ids,
+   * stacks or categories close to it, best first (`suggestions.ts`); possibly empty.
+   */
+  suggestions?: Suggestion[];
 }
 
 /** A loaded index. */
@@ -68,6 +75,9 @@ export function createSearchEngine(file: SearchIndexFile, options: SearchEngineO
 export function openSearchEngine(index: RankingIndex, options: SearchEngineOptions = {}): SearchEngine {
   const compiled = compileSettings(index.settings);
   const rank = createRanker(index);
+  const known = (term: string): boolean => findTerm(index.terms, term) >= 0;
+  // MiniSearch merges `weights` over its defaults (fuzzy 0.45), as the ranker does.
+  const fuzzyWeight = index.settings.weights.fuzzy ?? 0.45;
   const rows = Buffer.from(index.rows.buffer, index.rows.byteOffset, index.rows.byteLength);
   const cache = createMatchCache(options.cacheMatches ?? 100_000);
 
@@ -91,11 +101,23 @@ export function openSearchEngine(index: RankingIndex, options: SearchEngineOptio
     const key = JSON.stringify([terms, query.agent, query.tags, query.category, query.verified, query.has, query.max_always_tokens]);
     let matches = cache.get(key);
     if (matches === undefined) {
-      matches = rank(terms, keep);
+      const transposed = addTranspositions(terms, known, index.settings.fuzzyMinLength, fuzzyWeight);
+      matches = rank(transposed.terms, keep, transposed.boosts);
       cache.set(key, matches);
     }
     const best = bestOf(matches, end).slice(query.offset);
     return { total: matches.count, docs: best.map((i) => matches.docs[i] ?? 0), scores: best.map((i) => matches.scores[i] ?? 0) };
+  };
+  /** Every id, stack and category, built on the first search that finds nothing. */
+  let candidates: Suggestion[] | undefined;
+  const suggestionsFor = (query: SearchQuery, total: number): Suggestion[] | undefined => {
+    if (total > 0 || query.q === '') return undefined;
+    candidates ??= [
+      ...Array.from({ length: index.documents }, (_, doc): Suggestion => ({ kind: 'id', value: (JSON.parse(jsonOf(doc, 0)) as { id: string }).id })),
+      ...index.stacks.map((value): Suggestion => ({ kind: 'stack', value })),
+      ...index.categories.map((value): Suggestion => ({ kind: 'category', value })),
+    ];
+    return suggestSearches(query.q, candidates, MAX_SUGGESTIONS);
   };
   /** The result JSON of `doc` with `score`. */
   const jsonOf = (doc: number, score: number): string => {
@@ -110,12 +132,14 @@ export function openSearchEngine(index: RankingIndex, options: SearchEngineOptio
       const page = pageOf(query);
       // One parse for the page (the rows are JSON already).
       const results = JSON.parse(`[${page.docs.map((doc, i) => jsonOf(doc, page.scores[i] ?? 0)).join(',')}]`) as SearchResult[];
-      return { query: query.q, total: page.total, limit: query.limit, offset: query.offset, results };
+      const suggestions = suggestionsFor(query, page.total);
+      return { query: query.q, total: page.total, limit: query.limit, offset: query.offset, results, ...(suggestions === undefined ? {} : { suggestions }) };
     },
     searchJson(query) {
       const page = pageOf(query);
       const results = page.docs.map((doc, i) => jsonOf(doc, page.scores[i] ?? 0));
-      return `{"query":${JSON.stringify(query.q)},"total":${page.total},"limit":${query.limit},"offset":${query.offset},"results":[${results.join(',')}]}`;
+      const suggestions = suggestionsFor(query, page.total);
+      return `{"query":${JSON.stringify(query.q)},"total":${page.total},"limit":${query.limit},"offset":${query.offset},"results":[${results.join(',')}]${suggestions === undefined ? '' : `,"suggestions":${JSON.stringify(suggestions)}`}}`;
     },
   };
 }

@@ -62,11 +62,17 @@ export const fromRecord = (values: Partial<Record<string, string>>): RawParamete
 };
 
 /**
- * Parses and checks the parameters. Unknown parameter names are ignored. Returns the query
- * when `errors` is empty.
+ * Parses and checks the parameters. `names`, when given, are the names the request used
+ * (`URLSearchParams.keys()`): each one that is not in {@link SEARCH_PARAMETERS} is an error
+ * naming it and the known ones, so a misspelt parameter (`query=react`) is refused instead of
+ * silently listing every loadout. Returns the query when `errors` is empty.
  */
-export function parseSearchParameters(raw: RawParameters): { query?: SearchQuery; errors: ParameterError[] } {
+export function parseSearchParameters(raw: RawParameters, names?: Iterable<string>): { query?: SearchQuery; errors: ParameterError[] } {
   const errors: ParameterError[] = [];
+  for (const name of new Set(names)) {
+    if ((SEARCH_PARAMETERS as readonly string[]).includes(name)) continue;
+    errors.push({ parameter: name, message: `${JSON.stringify(name)} is not a search parameter (expected only ${SEARCH_PARAMETERS.join(', ')})` });
+  }
   const one = (name: string): string | undefined => {
     const values = raw(name);
     if (values.length > 1) errors.push({ parameter: name, message: `${name} is given ${values.length} times (expected it at most once)` });

@@ -33,8 +33,11 @@ export interface Matches {
   scores: Float64Array;
 }
 
-/** Ranks query terms (already processed by `queryTerms`); `keep` filters documents. */
-export type Ranker = (terms: readonly string[], keep: (doc: number) => boolean) => Matches;
+/**
+ * Ranks query terms (already processed by `queryTerms`); `keep` filters documents; `boosts`
+ * weighs a term's matches (MiniSearch's `boostTerm`; a term not in it weighs 1).
+ */
+export type Ranker = (terms: readonly string[], keep: (doc: number) => boolean, boosts?: ReadonlyMap<string, number>) => Matches;
 
 /** MiniSearch's `maxFuzzy`, the bound on a fractional `fuzzyDistance`. */
 const MAX_FUZZY = 6;
@@ -117,7 +120,7 @@ export function createRanker(index: RankingIndex): Ranker {
     }
   };
 
-  return (queryTerms, keep) => {
+  return (queryTerms, keep, boosts) => {
     const queryStamp = nextStamp();
     let touchedCount = 0;
     // Documents already counted for a query term that appears more than once.
@@ -129,13 +132,15 @@ export function createRanker(index: RankingIndex): Ranker {
     queryTerms.forEach((queryTerm, i) => {
       termStampNow = nextStamp();
       termCount = 0;
+      // MiniSearch's termWeight × termBoost, in its order (× 1 changes nothing).
+      const boost = boosts?.get(queryTerm) ?? 1;
       const exact = findTerm(terms, queryTerm);
-      if (exact >= 0) score(exact, 1);
+      if (exact >= 0) score(exact, 1 * boost);
       const prefix = prefixOf(queryTerm, i, queryTerms as string[]);
       if (prefix) {
         for (let t = exact >= 0 ? exact + 1 : lowerBound(terms, queryTerm); t < terms.length && (terms[t] as string).startsWith(queryTerm); t++) {
           const length = (terms[t] as string).length;
-          score(t, (prefixWeight * length) / (length + 0.3 * (length - queryTerm.length)));
+          score(t, ((prefixWeight * length) / (length + 0.3 * (length - queryTerm.length))) * boost);
         }
       }
       const fuzzy = fuzzyOf(queryTerm);
@@ -145,7 +150,7 @@ export function createRanker(index: RankingIndex): Ranker {
         for (const [t, distance] of fuzzyIndex.matches(queryTerm, maxDistance)) {
           if (distance === 0 || (prefix && (terms[t] as string).startsWith(queryTerm))) continue;
           const length = (terms[t] as string).length;
-          score(t, (fuzzyWeight * length) / (length + distance));
+          score(t, ((fuzzyWeight * length) / (length + distance)) * boost);
         }
       }
 

@@ -1,7 +1,8 @@
 /**
  * `GET /api/v1/search` (spec "Endpoints"; DESIGN.md section 5): the checked parameters run
  * against the engine loaded at start. Every bad parameter is one entry of a 400 problem
- * (`bad_parameter`, RFC 9457) whose pointer names it (`/query/limit`).
+ * (`bad_parameter`, RFC 9457) whose pointer names it (`/query/limit`); a parameter the
+ * search does not have is one too.
  */
 import type { Hono } from 'hono';
 import { problem } from '../server/problem.js';
@@ -18,7 +19,8 @@ export const SEARCH_ROUTE = '/api/v1/search';
 export function mountSearch(engine: SearchEngine, onSearch?: (seconds: number) => void): (app: Hono) => void {
   return (app) => {
     app.get(SEARCH_ROUTE, (c) => {
-      const { query, errors } = parseSearchParameters(fromSearchParams(new URL(c.req.url).searchParams));
+      const params = new URL(c.req.url).searchParams;
+      const { query, errors } = parseSearchParameters(fromSearchParams(params), params.keys());
       if (query === undefined) return badParameters(errors);
       const started = performance.now();
       const body = engine.searchJson(query);
@@ -31,6 +33,7 @@ export function mountSearch(engine: SearchEngine, onSearch?: (seconds: number) =
 /** The 400 problem for `errors` (at least one). */
 export function badParameters(errors: readonly ParameterError[]): Response {
   return problem(400, 'bad_parameter', errors.map((e) => e.message).join('; '), {
-    extra: { errors: errors.map((e) => ({ pointer: `/query/${e.parameter}`, message: e.message })) },
+    // RFC 6901: `~` and `/` in a parameter's name are escaped in its pointer.
+    extra: { errors: errors.map((e) => ({ pointer: `/query/${e.parameter.replaceAll('~', '~0').replaceAll('/', '~1')}`, message: e.message })) },
   });
 }

@@ -37,3 +37,12 @@ export const cliTarballTreePath = (version: string): string => `cli/loadout-${ve
 export const CLI_LATEST_TREE_PATH = 'cli/loadout-latest.tgz';
 /** `{base_url}/cli/loadout-<version>.tgz`, the pinned consumer CLI package (what `npx -y <url>` runs). */
 export const cliTarballUrl = (base: string, version: string): string => `${base}/${cliTarballTreePath(version)}`;
+
+/**
+ * The command that installs loadout `id` for `agent` from the catalogue at `base`, pinned to
+ * `version` when given: the consumer CLI the catalogue itself serves (`cli/loadout-latest.tgz`,
+ * DESIGN.md section 2, distribution), run by `npx` with no registry and no clone. Pure.
+ */
+export function installCommand(base: string, id: string, agent: string, version?: string): string {
+  return `npx -y ${base}/${CLI_LATEST_TREE_PATH} install ${id} --agent ${agent}${version === undefined ? '' : ` --version ${version}`} --from ${base}`;
+}

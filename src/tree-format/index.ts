@@ -12,6 +12,7 @@ export {
   cliTarballUrl,
   CLI_LATEST_TREE_PATH,
   docsUrl,
+  installCommand,
   normaliseBaseUrl,
   pageUrl,
   rawTreeFolder,

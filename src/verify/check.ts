@@ -8,7 +8,7 @@ import type { TextView } from './text/view.js';
 import type { SchemaViolation } from '../catalogue/schema.js';
 import type { Manifest } from '../catalogue/manifest.js';
 import type { LoadoutSource } from '../catalogue/source.js';
-import type { CheckId } from '../catalogue/vocabulary.js';
+import { PUBLISHED_AGENTS, type CheckId } from '../catalogue/vocabulary.js';
 import type { YamlSource } from '../catalogue/yaml-document.js';
 
 /** Spec check `status`: `pass`, `fail`, `n/a` (does not apply), `skip` (could not run). */
@@ -109,7 +109,25 @@ export function skip(summary: string): CheckOutcome {
   return { status: 'skip', summary, findings: [] };
 }
 
-/** "1 problem" / "3 problems". */
+/** "1 problem" / "3 problems" / "0 problems": a count and a regular English noun that agrees with it. */
 export function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+/**
+ * A count, its noun and a present-tense verb that agree: `1 file parses`, `3 files parse`,
+ * `0 files parse` (English subject-verb agreement: only a count of one is singular).
+ * @param verb the verb's singular and plural form, e.g. `['matches', 'match']`
+ */
+export function pluralWithVerb(count: number, noun: string, verb: readonly [singular: string, plural: string]): string {
+  return `${plural(count, noun)} ${count === 1 ? verb[0] : verb[1]}`;
+}
+
+/**
+ * The agents a check ran for, for a summary: `6 agents` when they are all the published
+ * agents, else the count and their names, `2 agents (codex, cursor)`, `1 agent (codex)`.
+ */
+export function describeAgents(agents: readonly string[]): string {
+  if (agents.length === PUBLISHED_AGENTS.length) return plural(agents.length, 'agent');
+  return agents.length === 0 ? 'no agent' : `${plural(agents.length, 'agent')} (${agents.join(', ')})`;
 }

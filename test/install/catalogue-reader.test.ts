@@ -197,7 +197,8 @@ describe('a catalogue URL: versions.json and redirects cannot make install fetch
     const served = await serveSite(s.site);
     const project = makeProject();
     await installLoadout({ from: `${served.base}/`, id: 'kit', agent: 'cursor', dir: project });
-    expect(readFileSync(join(project, 'AGENTS.md'), 'utf8')).toBe('# Kit\n\nServed.\n');
+    // The served text, in the loadout's marked block of the shared AGENTS.md.
+    expect(readFileSync(join(project, 'AGENTS.md'), 'utf8')).toMatch(/^<!-- loadout:begin kit@1\.0\.0 -->\n# Kit\n\nServed\.\n(?:\n)?<!-- loadout:end kit -->\n$/u);
     expect(existsSync(join(project, '.cursor/rules/style.mdc'))).toBe(true);
     expect(outsideBase(served)).toEqual([]);
   });

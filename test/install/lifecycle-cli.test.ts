@@ -79,7 +79,8 @@ describe('the walk-through from the README, against loadout serve', () => {
     expect(uninstall.code, uninstall.stderr).toBe(0);
     const backup = /first copied to (\.loadout\/backup\/[^/\s]+)\//u.exec(uninstall.stderr)?.[1] ?? 'none';
     expect(readFileSync(join(project, backup, 'CLAUDE.md'), 'utf8')).toContain('edited\n<!-- loadout:end kit -->');
-    expect(uninstall.stdout).toContain('reverted  .mcp.json');
+    expect(uninstall.stdout).toContain('removed   .mcp.json (it held nothing but kit-docs, kit-search)');
+    expect(uninstall.stdout).not.toContain('reverted  .mcp.json');
     expect(uninstall.stdout).toContain('removed   the lock file');
     expect(listProject(project).filter((p) => !p.startsWith('.loadout'))).toEqual(['.claude', '.claude/skills', '.claude/skills/mine', '.claude/skills/mine/SKILL.md']);
   });

@@ -188,7 +188,7 @@ describe('merged MCP configuration', () => {
     const status = await readStatus(scope);
     expect(status.files.find((f) => f.target === '.mcp.json')).toMatchObject({ state: 'changed', servers: { 'kit-docs': 'ok', 'kit-search': 'changed' } });
     const outcome = await uninstallLoadout({ scope, id: 'kit' });
-    expect(outcome.reverted.filter((r) => r.servers !== undefined)).toEqual([{ target: '.mcp.json', servers: ['kit-docs'] }]);
+    expect(outcome.reverted.filter((r) => r.servers !== undefined)).toEqual([{ target: '.mcp.json', servers: ['kit-docs'], file_removed: false }]);
     expect(readJson(join(project, '.mcp.json'))).toEqual({ mcpServers: { 'kit-search': { command: 'edited' } } });
   });
 });

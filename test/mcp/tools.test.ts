@@ -85,6 +85,12 @@ describe('search_loadouts', () => {
     expect(value.total).toBe(0);
     expect(text).toContain('No loadouts match');
   });
+
+  it('suggests close stacks, ids or categories when nothing matches', async () => {
+    const { value, text } = await call('search_loadouts', { query: 'fstapy' }, schemas.searchOutput);
+    expect(value).toMatchObject({ total: 0, suggestions: [{ kind: 'stack', value: 'fastapi' }] });
+    expect(text).toBe('No loadouts match "fstapy" with these filters (0 in total). Did you mean fastapi (stack)?');
+  });
 });
 
 describe('get_loadout', () => {
@@ -126,9 +132,10 @@ describe('get_loadout_file', () => {
 describe('get_install_instructions', () => {
   it('gives the command, the zip address and the targets for the agent', async () => {
     const cursor = await call('get_install_instructions', { id: 'nextjs-app-router', agent: 'cursor' }, schemas.installOutput);
-    expect(cursor.value).toMatchObject({ id: 'nextjs-app-router', version: '1.1.0', agent: 'cursor', compatibility: 'native', command: 'loadout install nextjs-app-router --agent cursor --version 1.1.0 --from http://localhost:8787', zip_url: 'http://localhost:8787/download/nextjs-app-router/cursor.zip' });
+    expect(cursor.value).toMatchObject({ id: 'nextjs-app-router', version: '1.1.0', agent: 'cursor', compatibility: 'native', command: 'npx -y http://localhost:8787/cli/loadout-latest.tgz install nextjs-app-router --agent cursor --version 1.1.0 --from http://localhost:8787', zip_url: 'http://localhost:8787/download/nextjs-app-router/cursor.zip' });
     expect(cursor.value.files.map((f) => f.target)).toEqual(expect.arrayContaining(['AGENTS.md', '.agents/skills/add-route/SKILL.md', '.cursor/rules/server-components.mdc']));
-    expect(cursor.text).toContain('loadout install nextjs-app-router --agent cursor --version 1.1.0');
+    for (const file of cursor.value.files) expect(file.sha256).toMatch(/^[0-9a-f]{64}$/u);
+    expect(cursor.text).toContain('install nextjs-app-router --agent cursor --version 1.1.0 --from http://localhost:8787');
     const claude = await call('get_install_instructions', { id: 'nextjs-app-router', agent: 'claude-code' }, schemas.installOutput);
     expect(claude.value.files.map((f) => f.target)).toEqual(expect.arrayContaining(['CLAUDE.md', '.claude/skills/add-route/SKILL.md']));
     const codex = await call('get_install_instructions', { id: 'dbt-analytics', agent: 'codex' }, schemas.installOutput);

@@ -32,6 +32,24 @@ describe('GET /api/v1/search', () => {
     expect(body.results[0]?.score).toBeGreaterThan(0);
   });
 
+  it('finds a word with two adjacent letters swapped (pyhton), as it finds one with a letter missing (pyton)', async () => {
+    const ids = async (q: string): Promise<string[]> => ((await (await get(`?q=${q}`)).json()) as { results: { id: string }[] }).results.map((r) => r.id);
+    const exact = await ids('python');
+    expect(exact.length).toBeGreaterThan(0);
+    expect(await ids('pyhton')).toEqual(exact);
+    expect(await ids('pyton')).toEqual(exact);
+    expect(await ids('ptyhon')).toEqual(exact);
+  });
+
+  it('suggests up to three close ids, stacks or categories when nothing matches, and only then', async () => {
+    const none = (await (await get('?q=fstapy')).json()) as { total: number; results: unknown[]; suggestions: { kind: string; value: string }[] };
+    expect(none).toMatchObject({ total: 0, results: [], suggestions: [{ kind: 'stack', value: 'fastapi' }] });
+    const far = (await (await get('?q=kubernetes')).json()) as { suggestions: unknown[] };
+    expect(far.suggestions).toEqual([]);
+    expect(Object.keys((await (await get('?q=fastapi')).json()) as object)).toEqual(['query', 'total', 'limit', 'offset', 'results']);
+    expect(Object.keys((await (await get('?tags=no-such-stack')).json()) as object)).not.toContain('suggestions');
+  });
+
   it('lists every loadout in a stable order when q is empty or absent', async () => {
     const a = (await (await get('?limit=50')).json()) as { total: number; results: { id: string }[] };
     const b = (await (await get('?q=&limit=50')).json()) as { results: { id: string }[] };
@@ -60,6 +78,7 @@ describe('GET /api/v1/search', () => {
     ['?has=tests', 'has', 'expected one of skills, mcp, rules'],
     ['?verified=1', 'verified', 'expected one of true, false'],
     ['?tags=Not%20A%20Slug', 'tags', 'expected comma-separated stacks and categories'],
+    ['?query=react', 'query', '"query" is not a search parameter (expected only q, agent, tags, category, verified, has, max_always_tokens, limit, offset)'],
   ])('%s is a 400 problem naming %s', async (qs, parameter, expected) => {
     const response = await get(qs);
     expect(response.status).toBe(400);
@@ -69,6 +88,13 @@ describe('GET /api/v1/search', () => {
     expect(problem.detail).toContain(parameter);
     expect(problem.detail).toContain(expected);
     expect(problem.errors).toEqual([{ pointer: `/query/${parameter}`, message: problem.detail }]);
+  });
+
+  it('refuses an unknown parameter instead of listing every loadout, its pointer escaped (RFC 6901)', async () => {
+    const response = await get('?q=react&a%2Fb~c=1');
+    expect(response.status).toBe(400);
+    const problem = (await response.json()) as { errors: { pointer: string; message: string }[] };
+    expect(problem.errors).toEqual([{ pointer: '/query/a~1b~0c', message: expect.stringContaining('"a/b~c" is not a search parameter (expected only q, agent,') as unknown as string }]);
   });
 
   it('lists one error per bad parameter', async () => {

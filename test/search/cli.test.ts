@@ -42,6 +42,14 @@ describe('loadout search', () => {
     expect(result.stdout).toBe('no loadouts match "*"\n');
   });
 
+  it('suggests close stacks, ids or categories when nothing matches', async () => {
+    const result = await runCli(['search', 'fstapy'], fixture.root);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('no loadouts match "fstapy"; did you mean fastapi (stack)?\n');
+    const json = await runCli(['search', 'fstapy', '--json'], fixture.root);
+    expect(JSON.parse(json.stdout)).toMatchObject({ total: 0, suggestions: [{ kind: 'stack', value: 'fastapi' }] });
+  });
+
   it('exits 2 naming each bad flag and what it expects', async () => {
     const result = await runCli(['search', 'x', '--limit', '0', '--has', 'tests'], fixture.root);
     expect(result.code).toBe(2);

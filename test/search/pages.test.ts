@@ -49,7 +49,7 @@ describe.skipIf(!existsSync(CHROMIUM))('client-side search on the home page', ()
     const all = await shown(page);
     expect(all).toHaveLength(FIXTURE_IDS.length);
 
-    for (const q of ['tail', 'nexjs', 'fastapi', 'python', 'title:foo^10~', 'svelte']) {
+    for (const q of ['tail', 'nexjs', 'fastapi', 'python', 'pyhton', 'title:foo^10~', 'svelte']) {
       await page.fill('#q', q);
       const server_ = (await (await fetch(`${server.url}/api/v1/search?limit=50&q=${encodeURIComponent(q)}`)).json()) as { total: number; results: { id: string }[] };
       await page.waitForFunction((n) => document.querySelector('#results-status')?.textContent === `${n} ${n === 1 ? 'loadout' : 'loadouts'} found`, server_.total);
@@ -62,6 +62,22 @@ describe.skipIf(!existsSync(CHROMIUM))('client-side search on the home page', ()
     await page.waitForFunction((n) => document.querySelector('#results-status')?.textContent === `${n} loadouts`, FIXTURE_IDS.length);
     expect(await shown(page)).toEqual(all);
     expect(errors).toEqual([]);
+  });
+
+  it('offers the server\'s suggestions as "Did you mean" when nothing matches, and searches one when clicked', async () => {
+    const page = await browser.newPage();
+    await page.goto(`${server.url}/`);
+    expect(await page.locator('#suggestions').isHidden()).toBe(true);
+    await page.fill('#q', 'fstapy');
+    const expected = ((await (await fetch(`${server.url}/api/v1/search?q=fstapy`)).json()) as { suggestions: { kind: string; value: string }[] }).suggestions;
+    expect(expected.length).toBeGreaterThan(0);
+    await page.waitForSelector('#suggestions:not([hidden])');
+    expect(await page.locator('#suggestions').textContent()).toBe(`Did you mean ${expected.map((s) => s.value).join(', ')}?`);
+    expect(await page.locator('#suggestion-list button').evaluateAll((buttons) => buttons.map((b) => ({ kind: (b as HTMLElement).dataset['kind'], value: b.textContent })))).toEqual(expected);
+    await page.locator('#suggestion-list button').first().click();
+    expect(await page.inputValue('#q')).toBe(expected[0]?.value);
+    await page.waitForFunction(() => (document.querySelector('#results-status')?.textContent ?? '').endsWith('found') && document.querySelector('#suggestions')?.hasAttribute('hidden'));
+    expect((await shown(page)).length).toBeGreaterThan(0);
   });
 
   it('keeps the typed query as text, never as HTML', async () => {

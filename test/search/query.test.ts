@@ -36,9 +36,17 @@ describe('parseSearchParameters', () => {
     expect(parse(qs)).toEqual({ errors: [{ parameter, message }] });
   });
 
-  it('reports every bad parameter at once and ignores unknown ones', () => {
+  it('reports every bad parameter at once; unknown names only when the names are given', () => {
     const { errors } = parse('limit=0&offset=-2&agent=x&unknown=1');
     expect(errors.map((e) => e.parameter)).toEqual(['agent', 'limit', 'offset']);
+    const params = new URLSearchParams('query=react&limit=0&query=vue&Q=x');
+    expect(parseSearchParameters(fromSearchParams(params), params.keys()).errors).toEqual([
+      { parameter: 'query', message: '"query" is not a search parameter (expected only q, agent, tags, category, verified, has, max_always_tokens, limit, offset)' },
+      { parameter: 'Q', message: '"Q" is not a search parameter (expected only q, agent, tags, category, verified, has, max_always_tokens, limit, offset)' },
+      { parameter: 'limit', message: 'limit is "0" (expected an integer from 1 to 50)' },
+    ]);
+    const known = new URLSearchParams('q=react&limit=5');
+    expect(parseSearchParameters(fromSearchParams(known), known.keys()).errors).toEqual([]);
   });
 
   it('reads the CLI flags the same way', () => {

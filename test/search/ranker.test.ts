@@ -15,6 +15,7 @@ import { createSearchEngine, type SearchEngine } from '../../src/search/engine.j
 import { buildSearchIndexFile, miniSearchOptions, type SearchIndexFile } from '../../src/search/index-file.js';
 import { fromRecord, fromSearchParams, parseSearchParameters, type SearchQuery } from '../../src/search/query.js';
 import { compileSettings, documentBoostOf, fuzzyRule, prefixRule, queryTerms, SEARCH_INDEX_PATH } from '../../src/search/settings.js';
+import { addTranspositions } from '../../src/search/transposition.js';
 import { buildFixtureCatalogue, type FixtureCatalogue } from './fixture.js';
 
 /** The ranking of the browser's script (and of the server before issue 13): ids and scores, best first, before paging. */
@@ -28,7 +29,8 @@ function miniSearchRanking(file: SearchIndexFile): (query: SearchQuery) => { id:
   return (query) => {
     const terms = queryTerms(compiled, query.q);
     if (terms.length === 0) return [];
-    const found = mini.search(terms.join(' '), {
+    const transposed = addTranspositions(terms, known, s.fuzzyMinLength, s.weights.fuzzy);
+    const found = mini.search(transposed.terms.join(' '), {
       combineWith: 'OR',
       prefix: prefixRule(s, known),
       fuzzy: fuzzyRule(s, known),
@@ -36,6 +38,7 @@ function miniSearchRanking(file: SearchIndexFile): (query: SearchQuery) => { id:
       boost: s.boost,
       bm25: s.bm25,
       boostDocument: (id: string) => documentBoostOf(s, rows.get(id) ?? { featured: false, verified: false, deprecated: false }),
+      boostTerm: (term: string) => transposed.boosts.get(term) ?? 1,
       filter: (result) => {
         const row = rows.get(result.id as string);
         if (row === undefined) return false;
@@ -84,7 +87,7 @@ describe('the ranker on the fixture catalogue', () => {
   afterAll(() => fixture?.remove());
 
   it('ranks as MiniSearch does, with and without filters', () => {
-    const words = ['nextjs', 'nexjs', 'next.js', 'fastap', 'fastpi', 'tail', 'django rest api', 'unty', 'security review', 'postgres analytics', 'react', 'game', 'model context protocol', 'langchain agnts', 'threat model', 'add-endpoint', 'svelte', 'vue starter', 'vue', 'react react', 'react vite react', 'the and of', 'a', 'ts', 'app', 'python'];
+    const words = ['nextjs', 'nexjs', 'next.js', 'fastap', 'fastpi', 'tail', 'django rest api', 'unty', 'security review', 'postgres analytics', 'react', 'game', 'model context protocol', 'langchain agnts', 'threat model', 'add-endpoint', 'svelte', 'vue starter', 'vue', 'react react', 'react vite react', 'the and of', 'a', 'ts', 'app', 'python', 'pyhton', 'ptyhon django', 'nextsj app', 'eract vite', 'python pyhton'];
     const filters: Record<string, string>[] = [{}, { agent: 'cursor' }, { tags: 'python,web-app' }, { tags: 'react' }, { category: 'gamedev' }, { verified: 'true' }, { verified: 'false' }, { has: 'skills' }, { has: 'mcp' }, { tags: 'no-such-stack' }];
     const queries = words.flatMap((q) => filters.map((f) => parse({ q, ...f })));
     expectSameRanking(createSearchEngine(file, { cacheMatches: 0 }), miniSearchRanking(file), queries);

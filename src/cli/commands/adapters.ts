@@ -47,6 +47,6 @@ export async function adaptersCommand(options: AdaptersOptions, out: Write, err:
       out(`declared adapters in loadouts/${run.source.id}/${MANIFEST_FILE}\n`);
     }
   }
-  if (options.check && code === EXIT.ok) out(`adapters of ${runs.length} loadouts match the generator\n`);
+  if (options.check && code === EXIT.ok) out(`adapters of ${runs.length} ${runs.length === 1 ? 'loadout' : 'loadouts'} match the generator\n`);
   return code;
 }

@@ -44,11 +44,15 @@ export async function searchCommand(options: SearchCommandOptions, out: Write): 
   return EXIT.ok;
 }
 
-/** The response as a terminal table: rank, id, version, score (when ranked), title and flags, then a count line. */
+/** The response as a terminal table: rank, id, version, score (when ranked), title and flags, then a count line; with no match, the suggestions. */
 export function formatSearchTable(response: SearchResponse): string {
   const { results, total, offset, query } = response;
   const what = query === '' ? 'all loadouts' : `"${query}"`;
-  if (results.length === 0) return total === 0 ? `no loadouts match ${what}\n` : `no results at offset ${offset} (${total} in total for ${what})\n`;
+  if (results.length === 0) {
+    if (total > 0) return `no results at offset ${offset} (${total} in total for ${what})\n`;
+    const suggested = (response.suggestions ?? []).map((s) => `${s.value} (${s.kind})`);
+    return `no loadouts match ${what}${suggested.length === 0 ? '' : `; did you mean ${suggested.join(', ')}?`}\n`;
+  }
   const ranked = query !== '';
   const rows = results.map((r, i) => [
     String(offset + i + 1),

@@ -3,7 +3,7 @@ import { LoadoutError } from '../../catalogue/errors.js';
 import { isAgent, PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
 import { uninstallLoadout } from '../../install/uninstall.js';
 import { EXIT } from '../exit.js';
-import { formatConflict, scopeOf } from '../install-report.js';
+import { formatConflict, formatReverted, scopeOf } from '../install-report.js';
 import type { Write } from '../report.js';
 import { printableJson, printableLine } from '../terminal-text.js';
 
@@ -37,7 +37,7 @@ export async function uninstallCommand(options: UninstallCommandOptions, out: Wr
   const verb = options.dryRun ? 'would uninstall' : 'uninstalled';
   out(`${verb} ${outcome.removed.map((r) => `${r.id} ${r.version} for ${r.agent}`).join(', ')}\n`);
   for (const target of outcome.files_removed) out(`  removed   ${printableLine(target)}\n`);
-  for (const r of outcome.reverted) out(`  reverted  ${printableLine(r.target)} (took out ${[...(r.servers ?? []), ...(r.blocks ?? []).map((b) => `the ${b} block`)].map(printableLine).join(', ') || 'nothing'}; the rest kept)\n`);
+  for (const r of outcome.reverted) out(formatReverted(r, options.dryRun));
   for (const r of outcome.restored) out(`  restored  ${printableLine(r.target)}: your own file, from ${printableLine(r.from)}\n`);
   for (const k of outcome.kept) out(`  kept      ${printableLine(k.target)}: ${k.reason}\n`);
   for (const folder of outcome.folders_removed) out(`  removed   ${printableLine(folder)}/ (left empty)\n`);

@@ -109,7 +109,11 @@ export const LOADOUT_SCRIPT = `// Install tabs and copy buttons of a Loadout Cat
   });
   var signing = document.getElementById('signing');
   if (signing && window.fetch) {
-    fetch(signing.getAttribute('data-snapshot')).then(function (r) { return r.ok ? r.json() : null; }).then(function (envelope) {
+    // The description document says whether the catalogue is signed; only then is there a snapshot to read.
+    fetch(signing.getAttribute('data-description')).then(function (r) { return r.ok ? r.json() : null; }).then(function (description) {
+      if (!description || !description.signing) return null;
+      return fetch(signing.getAttribute('data-snapshot')).then(function (r) { return r.ok ? r.json() : null; });
+    }).then(function (envelope) {
       if (!envelope || !envelope.signatures || !envelope.signatures[0]) return;
       var snapshot = JSON.parse(atob(envelope.payload.replace(/-/g, '+').replace(/_/g, '/')));
       if (!snapshot.documents || !snapshot.documents[signing.getAttribute('data-document')]) return;

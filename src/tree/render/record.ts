@@ -4,7 +4,7 @@
  * for the six agents, and per file its addresses, size, language, sha256 and content.
  */
 import { sha256 } from '../../tree-format/digest.js';
-import { ADAPTER_AGENTS } from '../../adapters/generate.js';
+import { resolveCompatibility } from '../../catalogue/compatibility.js';
 import type { FileEntry, Manifest } from '../../catalogue/manifest.js';
 import { PUBLISHED_AGENTS, type Agent, type CompatibilityLevel } from '../../catalogue/vocabulary.js';
 import { measureContextForAgents, type ContextCost } from '../../layout/context-cost.js';
@@ -165,22 +165,6 @@ export function buildRecord(input: RecordInput): PublishedRecord {
     install,
     context: measureContextForAgents(m.files, (p) => texts.get(p)),
   };
-}
-
-/**
- * Compatibility for all six agents: the author's value, else `adapter` for Claude Code and
- * Gemini CLI when the loadout has their adapter (`unsupported` when not), and `native` for the
- * agents that read AGENTS.md themselves (DESIGN.md section 3).
- */
-export function resolveCompatibility(m: Manifest): Record<Agent, CompatibilityLevel> {
-  const declared = (m.compatibility ?? {}) as Partial<Record<Agent, CompatibilityLevel>>;
-  const hasAdapter = (agent: Agent): boolean => m.files.some((f) => f.role === 'adapter' && f.agent === agent);
-  return Object.fromEntries(
-    PUBLISHED_AGENTS.map((agent) => {
-      const fallback: CompatibilityLevel = (ADAPTER_AGENTS as readonly Agent[]).includes(agent) ? (hasAdapter(agent) ? 'adapter' : 'unsupported') : 'native';
-      return [agent, declared[agent] ?? fallback];
-    }),
-  ) as Record<Agent, CompatibilityLevel>;
 }
 
 /** `counts`: rule files, distinct skills, MCP servers declared (DESIGN.md section 3). */

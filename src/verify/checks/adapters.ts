@@ -5,7 +5,7 @@
  * and equals the generator's output (spec "Install layout in published records").
  */
 import { ADAPTER_AGENTS, adapterFileName, generateAdapter, type AdapterAgent } from '../../adapters/generate.js';
-import { judge, plural, skip, type Check, type Finding } from '../check.js';
+import { judge, plural, pluralWithVerb, skip, type Check, type Finding } from '../check.js';
 import { atPointer } from '../locate.js';
 
 export const adapters: Check = {
@@ -53,7 +53,7 @@ export const adapters: Check = {
         findings.push({ ...atPointer(context, '/files'), message: `has no adapter for ${agent} (expected ${adapterFileName(agent)}, or compatibility.${agent}: unsupported)`, hint: `Run \`loadout adapters ${manifest.id}\`.` });
       }
     }
-    return judge(findings, `${plural(seen.size, 'adapter')} match the generator`, (n) => plural(n, 'adapter problem'));
+    return judge(findings, `${pluralWithVerb(seen.size, 'adapter', ['matches', 'match'])} the generator`, (n) => plural(n, 'adapter problem'));
   },
 };
 

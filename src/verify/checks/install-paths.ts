@@ -1,5 +1,6 @@
 /**
- * `install-paths`: for every agent of published records, each install target is a normalised
+ * `install-paths`: for every agent the loadout supports (its record's `compatibility` is not
+ * `unsupported`: `catalogue/compatibility.ts`), each install target is a normalised
  * relative path inside the project, no two files share a target, no target is a folder of
  * another or differs from it only in case (`describePathClashes`), skill files sit in their
  * skill's folder, no target is an agent's settings, hooks, permissions or MCP configuration
@@ -11,12 +12,13 @@
  */
 import { describePathClashes, describePathProblem } from '../../catalogue/file-path.js';
 import { readFrontMatter, type FrontMatter } from '../../catalogue/front-matter.js';
-import { PUBLISHED_AGENTS, type Agent } from '../../catalogue/vocabulary.js';
+import { listSupportedAgents } from '../../catalogue/compatibility.js';
+import type { Agent } from '../../catalogue/vocabulary.js';
 import { isDiscoverable } from '../../layout/discovery.js';
 import { resolveInstallTarget } from '../../layout/layout.js';
 import { describeSettingsProblem } from '../../layout/protected-paths.js';
 import { translateRule } from '../../layout/rule-translation.js';
-import { judge, plural, skip, type Check, type Finding } from '../check.js';
+import { describeAgents, judge, plural, skip, type Check, type Finding } from '../check.js';
 import { atPointer } from '../locate.js';
 
 export const installPaths: Check = {
@@ -40,7 +42,8 @@ export const installPaths: Check = {
       }
     }
     let targets = 0;
-    for (const agent of PUBLISHED_AGENTS) {
+    const agents = listSupportedAgents(manifest);
+    for (const agent of agents) {
       const taken = new Map<string, string>();
       const pointers = new Map<string, string>();
       manifest.files.forEach((entry, index) => {
@@ -73,7 +76,7 @@ export const installPaths: Check = {
         findings.push({ ...atPointer(context, pointers.get(clash.path) ?? '/files'), message: `${taken.get(clash.path) ?? ''}: ${agent} target ${clash.message}` });
       }
     }
-    return judge(findings, `${plural(targets, 'install target')} across ${PUBLISHED_AGENTS.length} agents`, (n) => plural(n, 'install path problem'));
+    return judge(findings, `${plural(targets, 'install target')} across ${describeAgents(agents)}`, (n) => plural(n, 'install path problem'));
   },
 };
 

@@ -8,7 +8,7 @@ import { parse as parseToml } from 'smol-toml';
 import { LineIndex } from '../text/line-index.js';
 import type { TextView } from '../text/view.js';
 import { parseYamlSource } from '../../catalogue/yaml-document.js';
-import { judge, plural, type Check, type CheckContext, type Finding } from '../check.js';
+import { judge, plural, pluralWithVerb, type Check, type CheckContext, type Finding } from '../check.js';
 
 export const parse: Check = {
   id: 'parse',
@@ -31,7 +31,7 @@ export const parse: Check = {
       findings.push(...parseByKind(path, view, plainText.has(path)));
     }
     findings.push(...checkDeclaredFrontMatter(context));
-    return judge(findings, `${plural(context.source.files.size, 'file')} parse`, (n) => plural(n, 'parse error'));
+    return judge(findings, pluralWithVerb(context.source.files.size, 'file', ['parses', 'parse']), (n) => plural(n, 'parse error'));
   },
 };
 

@@ -7,7 +7,7 @@
  * explicit ids (`collectAnchors`).
  */
 import { posix } from 'node:path';
-import { judge, plural, type Check, type CheckContext, type Finding } from '../check.js';
+import { judge, plural, pluralWithVerb, type Check, type CheckContext, type Finding } from '../check.js';
 import { collectAnchors, hasAnchor } from '../references/anchors.js';
 import { expandsImports, findMarkdownReferences, findSkillPaths, isExternal, safeDecode, type Reference } from '../references/links.js';
 import { isMarkdownPath } from '../text/markdown.js';
@@ -38,7 +38,7 @@ export const references: Check = {
         if (problem !== undefined) findings.push({ file: path, line: ref.line, message: problem });
       }
     }
-    return judge(findings, `${plural(count, 'reference')} resolve inside the loadout`, (n) => plural(n, 'broken reference'));
+    return judge(findings, `${pluralWithVerb(count, 'reference', ['resolves', 'resolve'])} inside the loadout`, (n) => plural(n, 'broken reference'));
   },
 };
 

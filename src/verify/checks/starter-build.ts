@@ -1,6 +1,6 @@
 /**
  * `starter-build`: when `tested.fixture` names a starter fixture (`<catalogue>/fixtures/<name>/`),
- * install the loadout for every agent into a temporary copy of it and compare the tree with
+ * install the loadout for every agent it supports (`catalogue/compatibility.ts`) into a temporary copy of it and compare the tree with
  * the install plan: every planned target exists with the planned bytes, no file of the fixture
  * is overwritten or lost, and nothing else appears (DESIGN.md section 4). `n/a` when
  * `tested.fixture` is null. Temporary copies are removed.
@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describePathProblem } from '../../catalogue/file-path.js';
 import { MANIFEST_FILE } from '../../catalogue/manifest.js';
-import { PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
-import { judge, notApplicable, plural, skip, type Check, type CheckContext, type Finding } from '../check.js';
+import { listSupportedAgents } from '../../catalogue/compatibility.js';
+import { describeAgents, judge, notApplicable, plural, skip, type Check, type CheckContext, type Finding } from '../check.js';
 import { installIntoCopy } from '../starter/compare.js';
 
 export const starterBuild: Check = {
@@ -31,7 +31,8 @@ export const starterBuild: Check = {
     if (!isDir) return judge([{ ...where, message: `tested.fixture "${name}" has no folder fixtures/${name}/ (expected the starter project at fixtures/${name}/)` }], '', () => `fixture ${name} missing`);
     const findings: Finding[] = [];
     let installed = 0;
-    for (const agent of PUBLISHED_AGENTS) {
+    const agents = listSupportedAgents(manifest);
+    for (const agent of agents) {
       const dir = await mkdtemp(join(tmpdir(), 'loadout-starter-'));
       try {
         const project = join(dir, 'project');
@@ -43,7 +44,7 @@ export const starterBuild: Check = {
         await rm(dir, { recursive: true, force: true });
       }
     }
-    return judge(mergeAgents(findings, context), `${plural(installed, 'file')} installed into fixtures/${name} for ${PUBLISHED_AGENTS.length} agents; trees match the install plans`, (n) => plural(n, 'starter build problem'));
+    return judge(mergeAgents(findings, context), `${plural(installed, 'file')} installed into fixtures/${name} for ${describeAgents(agents)}; ${agents.length === 1 ? 'the tree matches its install plan' : 'trees match the install plans'}`, (n) => plural(n, 'starter build problem'));
   },
 };
 

@@ -1,10 +1,12 @@
 /**
- * The real `skills` CLI (npm `skills` 1.7.4, "npx skills") installs a loadout's skills from a
- * local `loadout serve` (issue 15 point 3). `skills` 1.5 and later need Node 22.20 or newer,
- * so it runs on Node 22.22.0 from npm (the `node` package), both installed with npm into a
- * temporary folder; nothing else leaves the machine (telemetry off: `DISABLE_TELEMETRY`,
- * `DO_NOT_TRACK`; the source is 127.0.0.1, so no GitHub lookup). What it wrote is read back
- * and compared byte for byte with the published record.
+ * The real `skills` CLI ("npx skills") installs a loadout's skills from a local `loadout
+ * serve` (issue 15 point 3), run by the Node that runs the tests. Which release depends on
+ * that Node: `skills` 1.5.19 and later declare `engines.node >= 22.20.0` and do not run on
+ * Node 20, so Node 22.20 or newer gets 1.7.4 and an older Node gets 1.5.18, the last release
+ * that declares Node 18 or newer. It is installed with npm into a temporary folder; nothing
+ * else leaves the machine (telemetry off: `DISABLE_TELEMETRY`, `DO_NOT_TRACK`; the source is
+ * 127.0.0.1, so no GitHub lookup). What it wrote is read back and compared byte for byte
+ * with the published record.
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,8 +16,24 @@ import { buildDiscoveryFixture, type DiscoveryFixture } from './discovery-fixtur
 import { installNpmTools, runTool, type NpmTools } from '../../helpers/npm-tools.js';
 import { startServe, type ServeProcess } from '../../helpers/serve-cli.js';
 
-/** The client and the Node it needs (the `skills` package declares `engines.node >= 22.20.0`). */
-const CLIENT_SPECS = ['node@22.22.0', 'skills@1.7.4'];
+/**
+ * The `skills` release tested on a Node of version `node` (`process.versions.node`): 1.7.4
+ * from Node 22.20.0 on (its `engines.node`), else 1.5.18.
+ */
+function skillsReleaseFor(node: string): string {
+  const [major = 0, minor = 0] = node.split('.').map(Number);
+  return major > 22 || (major === 22 && minor >= 20) ? '1.7.4' : '1.5.18';
+}
+
+const RELEASE = skillsReleaseFor(process.versions.node);
+const CLIENT_SPECS = [`skills@${RELEASE}`];
+/**
+ * 1.5.18 reads the same indexes, but its lock names only the host (no `sourceUrl`, no
+ * `wellKnownDigest`), and for a loadout
+ * address without an index of its own it installs the catalogue's root index instead of
+ * refusing; the tests of those behaviours run on 1.7.4 only.
+ */
+const CURRENT = RELEASE === '1.7.4';
 
 let tools: NpmTools;
 let fixture: DiscoveryFixture;
@@ -64,7 +82,7 @@ async function publishedSkills(base: string, id: string, only?: readonly string[
 async function skillsAdd(source: string, agent: string): Promise<string> {
   const project = mkdtempSync(join(scratch, `${agent}-`));
   const home = mkdtempSync(join(scratch, 'home-'));
-  const result = await runTool(tools.bin('node'), [join(tools.dir, 'node_modules', 'skills', 'bin', 'cli.mjs'), 'add', source, '-y', '-a', agent], project, {
+  const result = await runTool(process.execPath, [join(tools.dir, 'node_modules', 'skills', 'bin', 'cli.mjs'), 'add', source, '-y', '-a', agent], project, {
     HOME: home,
     DISABLE_TELEMETRY: '1',
     DO_NOT_TRACK: '1',
@@ -81,7 +99,13 @@ interface SkillsLock {
 /** Where each agent's skills land (the client's own table: claude-code `.claude/skills`, codex `.agents/skills`). */
 const SKILLS_DIR: Record<string, string> = { 'claude-code': '.claude/skills', codex: '.agents/skills' };
 
-describe('npx skills add <base_url>/loadouts/<id>', () => {
+describe('the skills release under test', () => {
+  it('is 1.7.4 from Node 22.20.0 on (its engines.node) and 1.5.18 before', () => {
+    expect(['20.20.2', '22.19.0', '22.20.0', '22.22.0', '24.1.0'].map(skillsReleaseFor)).toEqual(['1.5.18', '1.5.18', '1.7.4', '1.7.4', '1.7.4']);
+  });
+});
+
+describe(`npx skills add <base_url>/loadouts/<id> (skills ${RELEASE}, Node ${process.versions.node})`, () => {
   it.each(['claude-code', 'codex'])('installs exactly the loadout\'s skills for %s, byte for byte as the record has them', async (agent) => {
     const project = await skillsAdd(`${serve.url}/loadouts/alpha`, agent);
     const written = filesBelow(project);
@@ -96,7 +120,7 @@ describe('npx skills add <base_url>/loadouts/<id>', () => {
     const lock = JSON.parse(written.get('skills-lock.json')?.toString('utf8') ?? '{}') as SkillsLock;
     const index = (await (await fetch(`${serve.url}/loadouts/alpha/.well-known/agent-skills/index.json`)).json()) as { skills: { name: string; digest: string }[] };
     expect(Object.keys(lock.skills).sort()).toEqual(['shared', 'solo']);
-    for (const entry of index.skills) expect(lock.skills[entry.name]).toMatchObject({ sourceType: 'well-known', sourceUrl: `${serve.url}/loadouts/alpha`, wellKnownDigest: entry.digest });
+    for (const entry of index.skills) expect(lock.skills[entry.name]).toMatchObject({ sourceType: 'well-known', ...(CURRENT ? { sourceUrl: `${serve.url}/loadouts/alpha`, wellKnownDigest: entry.digest } : { source: new URL(serve.url).hostname }) });
   });
 
   it('installs the catalogue\'s skills from the base address, each name from the loadout that wins it', async () => {
@@ -107,7 +131,7 @@ describe('npx skills add <base_url>/loadouts/<id>', () => {
     for (const [path, bytes] of expected) expect(installed.get(path)?.equals(bytes), path).toBe(true);
   });
 
-  it('falls back to the legacy 0.1 index when a loadout has no 0.2 index', async () => {
+  it.runIf(CURRENT)('falls back to the legacy 0.1 index when a loadout has no 0.2 index', async () => {
     // A copy of the tree without beta's 0.2 index, served by a second loadout serve.
     const copy = join(scratch, 'legacy-tree');
     cpSync(fixture.dist, copy, { recursive: true, dereference: true });
@@ -124,9 +148,9 @@ describe('npx skills add <base_url>/loadouts/<id>', () => {
     }
   });
 
-  it('refuses a loadout without skills rather than installing the whole catalogue', async () => {
+  it.runIf(CURRENT)('refuses a loadout without skills rather than installing the whole catalogue', async () => {
     const project = mkdtempSync(join(scratch, 'plain-'));
-    const result = await runTool(tools.bin('node'), [join(tools.dir, 'node_modules', 'skills', 'bin', 'cli.mjs'), 'add', `${serve.url}/loadouts/plain`, '-y', '-a', 'codex'], project, {
+    const result = await runTool(process.execPath, [join(tools.dir, 'node_modules', 'skills', 'bin', 'cli.mjs'), 'add', `${serve.url}/loadouts/plain`, '-y', '-a', 'codex'], project, {
       HOME: mkdtempSync(join(scratch, 'home-')),
       DISABLE_TELEMETRY: '1',
       DO_NOT_TRACK: '1',

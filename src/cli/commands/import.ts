@@ -1,7 +1,7 @@
 /**
- * `loadout import <path> [--id ID] [--dry-run] [--json]` (issue 15 point 4): the core is
- * src/import/; this prints what was made from what, what was left out, the ten checks, and
- * what the author must still fill in.
+ * `loadout import <path> [--id ID] [--author NAME] [--dry-run] [--json]` (DESIGN.md section 8):
+ * the core is src/import/; this prints what was made from what, what was left out, the ten
+ * checks, and what the author must still fill in.
  */
 import { importLoadout } from '../../import/import.js';
 import { passed } from '../../verify/catalogue.js';

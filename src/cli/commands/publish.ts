@@ -1,7 +1,7 @@
 /**
  * `loadout publish [--out dist] --bucket B [--prefix P] [--endpoint URL] [--region R]
  * [--force-path-style] [--delete] [--dry-run] [--concurrency N] [--json]`: syncs the built tree
- * to S3-compatible object storage (issue 14 point 3). Turns flags into options, runs the core
+ * to S3-compatible object storage (DESIGN.md section 2; docs/deploying.md). Turns flags into options, runs the core
  * (src/publish/publish.ts) and prints the outcome; progress only on a TTY outside CI.
  */
 import { LoadoutError } from '../../catalogue/errors.js';

@@ -44,8 +44,8 @@ export interface ServingServer extends RunningServer {
 /**
  * Starts the server and resolves once every route answers. Search answers earlier: the server
  * listens as soon as the search index is loaded, and loads MCP and submissions meanwhile
- * (`server/staged-app.ts`; issue 13: search answers within a second of start). It then follows
- * rebuilds of `out` (server/follow.ts). `close()` shuts down gracefully: it stops accepting,
+ * (`server/staged-app.ts`; DESIGN.md section 7: the server answers within 1 s of start). It
+ * then follows rebuilds of `out` (server/follow.ts). `close()` shuts down gracefully: it stops accepting,
  * lets requests in flight finish for up to `SHUTDOWN_TIMEOUT_SECONDS`, then closes the database.
  * Warns on `err` when the tree was built for another base URL than `config.baseUrl`.
  * @throws LoadoutError `not_found` when `out` holds no built tree, `config` when the port is

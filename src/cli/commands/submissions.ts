@@ -2,7 +2,7 @@
  * `loadout submissions list [--status S] [--json]` / `show ID [--json]` / `accept ID` /
  * `reject ID --reason R` (DESIGN.md section 2): maintainers review submissions. Each change is
  * recorded as an event with its time and the maintainer as actor. `pr [ID…]` and `sync [ID…]`
- * are the bot's (issue 14): thin wrappers over src/bot/.
+ * are the bot's (DESIGN.md sections 1 and 5): thin wrappers over src/bot/.
  *
  * Everything these commands print may hold submitted text (notes, paths, check summaries, ids
  * and addresses of rows written by older versions): each field goes through `printableLine`

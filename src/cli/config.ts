@@ -88,7 +88,8 @@ export function resolveConfig(env: NodeJS.ProcessEnv = process.env): ResolvedCon
  */
 export function resolveServeConfig(config: ResolvedConfig, flags: { port?: string | undefined; host: string }): { port: number; config: ResolvedConfig } {
   const port = flags.port === undefined ? config.port : parsePort(flags.port, '--port');
-  return { port, config: config.baseUrlSet ? config : { ...config, baseUrl: localBaseUrl(flags.host, port) } };
+  // Port 0 asks the system for any free port: no address to publish, so the default base URL stays.
+  return { port, config: config.baseUrlSet || port === 0 ? config : { ...config, baseUrl: localBaseUrl(flags.host, port) } };
 }
 
 /** Parses a TCP port (0 to 65535). @throws LoadoutError `usage` naming `name`. */

@@ -42,7 +42,7 @@ beforeAll(async () => {
     let output = '';
     child.stdout?.on('data', (d: Buffer) => {
       output += d.toString();
-      const found = / at (http:\/\/\S+) /u.exec(output)?.[1];
+      const found = /^serving \S+ at (http:\/\/\S+) /mu.exec(output)?.[1];
       if (found !== undefined) {
         served = output;
         resolve(found);

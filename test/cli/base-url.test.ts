@@ -6,12 +6,12 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localBaseUrl, resolveConfig } from '../../src/cli/config.js';
 import { runCli } from '../helpers/cli.js';
+import { freePort } from '../helpers/free-port.js';
 import { writeLoadout } from '../helpers/loadouts.js';
 import { commitAll, initRepo } from '../helpers/temp.js';
 
@@ -32,14 +32,6 @@ describe('the base URL without LOADOUT_BASE_URL', () => {
 
 const CLI_ENTRY = fileURLToPath(new URL('../helpers/cli-entry.ts', import.meta.url));
 const TSX = new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 /** Starts `loadout serve` and resolves with what it printed once it serves; the server is stopped then. */
 function serveOnce(root: string, args: string[], env: Record<string, string>): Promise<{ stdout: string; stderr: string }> {

@@ -6,7 +6,7 @@
  * Chromium per file (`/usr/bin/chromium` through playwright-core's persistent context).
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
+import { freePort } from '../helpers/free-port.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -29,15 +29,6 @@ export interface PagesServer {
   fixture: PagesFixture;
   submissions: SubmissionsSetup;
   close(): Promise<void>;
-}
-
-/** A free TCP port on 127.0.0.1 (so the fixture can be built for the address it is served at). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }
 
 /** Builds the fixture and serves it as `loadout serve` does, with no challenge variables set. */

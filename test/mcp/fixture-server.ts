@@ -3,6 +3,8 @@
  * as `loadout serve` mounts them, and an SDK client connected over Streamable HTTP.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { expect } from 'vitest';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { loadSearchAndMcpRoutes } from '../../src/mcp/mount.js';
 import type { McpOptions } from '../../src/mcp/server.js';
@@ -41,4 +43,14 @@ export async function startFixtureServer(mcpOptions: McpOptions = {}): Promise<F
       fixture.remove();
     },
   };
+}
+
+/** The protocol error `call` rejects with; fails the test when it resolves or rejects with anything else. */
+export async function errorOf(call: Promise<unknown>): Promise<McpError> {
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(McpError);
+  return error as McpError;
 }

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorOf } from './fixture-server.js';
 import { z } from 'zod';
 import { protocolError, wireMessage, withWireMessage } from '../../src/mcp/protocol-error.js';
 import { startFixtureServer, type FixtureServer } from './fixture-server.js';
@@ -19,15 +20,6 @@ afterAll(async () => {
   await servers.direct?.close();
   await servers.sdk?.close();
 });
-
-async function errorOf(call: Promise<unknown>): Promise<McpError> {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(McpError);
-  return error as McpError;
-}
 
 /** The client's message starts with `MCP error <code>: ` exactly once. */
 function expectOnePrefix(error: McpError, code: number): void {

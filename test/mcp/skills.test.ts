@@ -8,9 +8,9 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorOf } from './fixture-server.js';
 import { z } from 'zod';
 import { startFixtureServer, type FixtureServer } from './fixture-server.js';
 
@@ -34,15 +34,6 @@ const listPage = (cursor?: string): Promise<z.infer<typeof ListResult>> => clien
 const getSkill = (uri: string): Promise<z.infer<typeof GetResult>> => client.request({ method: 'skills/get', params: { uri } }, GetResult);
 const readDirectory = (uri: string, cursor?: string): Promise<z.infer<typeof DirectoryResult>> =>
   client.request({ method: 'resources/directory/read', params: cursor === undefined ? { uri } : { uri, cursor } }, DirectoryResult);
-
-async function errorOf(call: Promise<unknown>): Promise<McpError> {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(McpError);
-  return error as McpError;
-}
 
 async function listAll(): Promise<{ skills: SkillEntry[]; cursors: string[] }> {
   const skills: SkillEntry[] = [];

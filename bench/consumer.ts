@@ -5,7 +5,8 @@
  * - the consumer CLI's tarball size (target < 1 MB);
  * - `npx -y <tarball URL> install <id> --agent cursor`, wall time until the files are
  *   written, first run (empty cache; target < 5 s) and warm run (cache filled);
- * - the warm install itself: the package's bundle run by node (target < 300 ms);
+ * - the warm install itself: the package's bundle run by node (target < 300 ms), beside a
+ *   bare `node -e 0` started the same way, the floor no CLI can go below;
  * - the anchor: the same loadout's skills by `npx -y skills add <base>/loadouts/<id>` (the
  *   `skills` CLI from the npm registry; 1.5.18 on Node 20, whose engines 1.7 does not meet),
  *   first run from an empty cache, and the ratio.
@@ -76,6 +77,7 @@ try {
     writeFileSync(bundle, tar.subarray(512, 512 + size));
     const direct = fresh('direct');
     await timed(process.execPath, [bundle, 'install', id, '--agent', 'cursor', '--from', base], fresh('prime'), npmEnv(home));
+    const bareNode = await timed(process.execPath, ['-e', '0'], direct, npmEnv(home));
     const warmInstall = await timed(process.execPath, [bundle, 'install', id, '--agent', 'cursor', '--from', base], direct, npmEnv(home));
     if (!existsSync(join(direct, 'AGENTS.md'))) throw new Error('the warm install wrote no AGENTS.md');
     let skills: number | undefined;
@@ -90,7 +92,7 @@ try {
     console.log(`tarball: ${cli.tarball.length} bytes (${(cli.tarball.length / 1024).toFixed(1)} KB; target < 1 MB) ${cli.tarball.length < 1024 * 1024 ? 'ok' : 'OVER'}`);
     console.log(`npx install, first run (empty cache): ${s(first)} (target < 5 s) ${first < 5000 ? 'ok' : 'OVER'}`);
     console.log(`npx install, warm run: ${s(warm)}`);
-    console.log(`warm install (the bundle, node): ${Math.round(warmInstall)} ms (target < 300 ms) ${warmInstall < 300 ? 'ok' : 'OVER'}`);
+    console.log(`warm install (the bundle, node): ${Math.round(warmInstall)} ms (target < 300 ms) ${warmInstall < 300 ? 'ok' : 'OVER'}; baseline \`node -e 0\` ${Math.round(bareNode)} ms, ratio ${(warmInstall / bareNode).toFixed(2)}`);
     if (skills !== undefined) console.log(`anchor: npx -y ${skillsPackage} add (empty cache): ${s(skills)}; loadout first run / skills add = ${(first / skills).toFixed(2)}`);
   } finally {
     await server.close();

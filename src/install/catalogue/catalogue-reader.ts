@@ -25,6 +25,7 @@ import { describePathProblem } from '../../catalogue/file-path.js';
 import { SLUG_PATTERN, VERSION_PATTERN } from '../../catalogue/vocabulary.js';
 import { ConsumerError } from '../errors.js';
 import { suggestIds } from './suggest.js';
+import { httpGet, tooLarge } from './http-get.js';
 import { checkCatalogueSigning, checkVersionsDigest, type CatalogueTrust, type DocumentReader, type SigningPolicy, type SigningState } from './signed-catalogue.js';
 
 /** A catalogue to install from. */
@@ -134,9 +135,6 @@ function checkAddressParts(id: string, version: string | undefined, path: string
   if (problem !== undefined) throw new ConsumerError('InvalidCatalogue', `${problem} (expected an address inside the catalogue)`);
 }
 
-const tooLarge = (where: string, cap: number): ConsumerError =>
-  new ConsumerError('ResponseTooLarge', `${where} is larger than ${cap} bytes (expected at most what the catalogue declares for it); stopped reading`);
-
 /** The ids of the catalogue's list `api/loadouts.json` (`{loadouts: [{id}]}`), or [] when it cannot be read. */
 function idsOf(text: string): string[] {
   try {
@@ -231,38 +229,6 @@ async function readFileCapped(file: string, cap: number, what: string, declared:
   }
 }
 
-/**
- * Reads the body of `response`, streaming, and stops at `cap` bytes.
- * @throws ConsumerError `ResponseTooLarge` naming `url`; `CatalogueUnreachable` when the body breaks off
- */
-export async function readBodyCapped(response: Response, cap: number, url: string): Promise<Uint8Array> {
-  const declared = Number(response.headers.get('content-length') ?? Number.NaN);
-  if (declared > cap) {
-    await response.body?.cancel();
-    throw tooLarge(url, cap);
-  }
-  if (response.body === null) return new Uint8Array();
-  const chunks: Uint8Array[] = [];
-  let length = 0;
-  const reader = response.body.getReader();
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      length += value.byteLength;
-      if (length > cap) {
-        await reader.cancel();
-        throw tooLarge(url, cap);
-      }
-      chunks.push(value);
-    }
-  } catch (cause) {
-    if (cause instanceof LoadoutError) throw cause;
-    throw new ConsumerError('CatalogueUnreachable', `${url} broke off: ${(cause as Error).message}`, { cause });
-  }
-  return Buffer.concat(chunks, length);
-}
-
 function httpCatalogue(base: string, options: OpenCatalogueOptions): CatalogueReader {
   const below = new URL(`${base}/`);
   const isInside = (url: URL): boolean => url.origin === below.origin && url.pathname.startsWith(below.pathname);
@@ -274,31 +240,20 @@ function httpCatalogue(base: string, options: OpenCatalogueOptions): CatalogueRe
     let url = new URL(address);
     if (!isInside(url)) throw outside(what, url, 'the address is');
     for (let redirects = 0; ; redirects++) {
-      let response: Response;
-      try {
-        // Redirects are followed here, one by one, so that none leads out of the catalogue.
-        response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(30_000) });
-      } catch (cause) {
-        throw new ConsumerError('CatalogueUnreachable', `cannot reach ${url.href}: ${(cause as Error).message}`, { cause });
-      }
-      const location = response.headers.get('location');
-      if (response.status >= 300 && response.status < 400 && location !== null) {
-        await response.body?.cancel();
-        const next = new URL(location, url);
+      // Redirects are followed here, one by one, so that none leads out of the catalogue.
+      const answer = await httpGet(url, { cap, timeoutMs: 30_000 });
+      if (answer.status >= 300 && answer.status < 400 && answer.location !== undefined) {
+        const next = new URL(answer.location, url);
         if (!isInside(next)) throw outside(what, next, `${url.href} redirects to`);
         if (redirects >= MAX_REDIRECTS) throw new ConsumerError('InvalidCatalogue', `${address} redirects more than ${MAX_REDIRECTS} times (expected a file)`);
         url = next;
         continue;
       }
-      if (response.status === 404) {
-        await response.body?.cancel();
+      if (answer.status === 404) {
         throw new LoadoutError('not_found', `${what} is not in the catalogue at ${base} (${url.href} answered 404)`, { hint: 'Check the id and the version.' });
       }
-      if (!response.ok) {
-        await response.body?.cancel();
-        throw new ConsumerError('CatalogueUnreachable', `${url.href} answered HTTP ${response.status} (expected 200)`);
-      }
-      return readBodyCapped(response, cap, url.href);
+      if (answer.status !== 200) throw new ConsumerError('CatalogueUnreachable', `${url.href} answered HTTP ${answer.status} (expected 200)`);
+      return answer.body;
     }
   };
   const signing = signingOnce(

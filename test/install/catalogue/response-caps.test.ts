@@ -44,6 +44,13 @@ beforeAll(async () => {
     if (req.url === '/api/loadouts/kit/versions.json') return void res.end(JSON.stringify(versions('kit')));
     if (req.url === '/raw/kit/1.0.0/AGENTS.md') return streamForever(res, sent);
     if (req.url === '/api/loadouts/huge/versions.json') return streamForever(res, sent);
+    if (req.url === '/api/loadouts/cut/versions.json') {
+      // Promises 1,000 bytes, sends 10, then drops the connection.
+      res.writeHead(200, { 'content-length': '1000' });
+      res.write('{"id":"cut"');
+      return void setTimeout(() => res.socket?.destroy(), 20);
+    }
+    if (req.url === '/api/loadouts/teapot/versions.json') return void res.writeHead(418).end('short and stout');
     if (req.url === '/api/loadouts/declared/versions.json') return void res.writeHead(200, { 'content-length': String(DOCUMENT_MAX_BYTES + 1) }).end();
     res.writeHead(404).end();
   });
@@ -82,6 +89,26 @@ describe('a catalogue that streams an endless body', () => {
   it('a Content-Length above the cap is refused before the body is read', async () => {
     const error = await failure(openCatalogue(base).readVersions('declared'));
     expect(error.name).toBe('ResponseTooLarge');
+  });
+});
+
+describe('a catalogue that breaks off or answers oddly', () => {
+  it('a body cut short of its Content-Length is CatalogueUnreachable, naming the address', async () => {
+    const error = await failure(openCatalogue(base).readVersions('cut'));
+    expect(error.name).toBe('CatalogueUnreachable');
+    expect(error.message).toContain(`${base}/api/loadouts/cut/versions.json broke off`);
+  });
+
+  it('a status other than 200, 3xx or 404 names the status and what was expected', async () => {
+    const error = await failure(openCatalogue(base).readVersions('teapot'));
+    expect(error.name).toBe('CatalogueUnreachable');
+    expect(error.message).toBe(`${base}/api/loadouts/teapot/versions.json answered HTTP 418 (expected 200)`);
+  });
+
+  it('a closed port is CatalogueUnreachable, naming the address', async () => {
+    const error = await failure(openCatalogue('http://127.0.0.1:9').readVersions('kit'));
+    expect(error.name).toBe('CatalogueUnreachable');
+    expect(error.message).toContain('cannot reach http://127.0.0.1:9/api/loadouts/kit/versions.json');
   });
 });
 

@@ -1,9 +1,9 @@
 /**
  * One GET of a catalogue address over `node:http`/`node:https`, with the body streamed and
- * capped. The consumer CLI uses this rather than the global `fetch`: on Node 20 `fetch` loads
- * and compiles undici on first use and holds the process open after the last answer, which
- * cost about 200 ms of a 350 ms install here (issue: "a warm install under 300 ms"), while
- * `node:http` is already in the process. Redirects are not followed: the caller decides
+ * capped. The consumer CLI uses this rather than the global `fetch`: on Node 20 and 22 `fetch`
+ * loads and compiles Node's bundled undici on its first call, which a short-lived command pays
+ * in full (DESIGN.md section 7: a warm install under 300 ms; `bench/consumer.ts` measures it),
+ * while `node:http` is part of Node's core. Redirects are not followed: the caller decides
  * whether a `Location` stays inside the catalogue.
  */
 import { get as getHttp, type IncomingMessage } from 'node:http';

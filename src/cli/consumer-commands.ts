@@ -36,7 +36,7 @@ const signingOf = ({ requireSigned, trustKey }: SigningFlags): { requireSigned: 
 export function declareConsumerCommands(program: Command, ctx: CommandContext, out: Write, err: Write): void {
   program
     .command('search')
-    .description('ranked search over the built catalogue, as GET /api/v1/search')
+    .description('ranked search over a catalogue, as GET /api/v1/search')
     .argument('[query...]', 'words to search for (none: list every loadout)')
     .option('--agent <agent>', 'only loadouts that support this agent')
     .option('--tags <tags>', 'comma-separated stacks and categories that a loadout must all have')
@@ -46,6 +46,7 @@ export function declareConsumerCommands(program: Command, ctx: CommandContext, o
     .option('--max-always-tokens <n>', 'only loadouts adding at most n tokens at every session start (for --agent, else for every agent they support)')
     .option('--limit <n>', 'results to show, 1 to 50 (default 20)')
     .option('--offset <n>', 'results to skip (default 0)')
+    .option('--from <url-or-dir>', "catalogue base URL (its search API, or else its published index), or a built tree; instead of --out")
     .option('--out <dir>', 'built tree to search', 'dist')
     .option('--json', 'print the GET /api/v1/search response as JSON')
     .action(async (words: string[], _flags: object, command: Command) => {

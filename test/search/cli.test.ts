@@ -1,4 +1,10 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/server/app.js';
+import { listen } from '../../src/server/listen.js';
 import { runCli } from '../helpers/cli.js';
 import { buildFixtureCatalogue, FIXTURE_IDS, type FixtureCatalogue } from './fixture.js';
 
@@ -61,5 +67,75 @@ describe('loadout search', () => {
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('missing/api/search-index.json is missing');
     expect(result.stderr).toContain('hint: Run `loadout build` first.');
+  });
+});
+
+describe('loadout search --from a base URL', () => {
+  const config = { database: false, challenge_secret: false, challenge_site_key: false } as const;
+  let api: { url: string; close(): Promise<void> };
+  let statics: Server;
+  let staticBase = '';
+  let odd: Server;
+  let oddBase = '';
+
+  beforeAll(async () => {
+    // The catalogue's server, with GET /api/v1/search.
+    api = await listen(createApp({ distDir: fixture.dist, baseUrl: fixture.baseUrl, submissionsOpen: false, config }), { port: 0, host: '127.0.0.1' });
+    // The same tree as static files only, as object storage serves it: no search endpoint.
+    statics = createServer((req, res) => {
+      const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname).slice(1);
+      const file = join(fixture.dist, path);
+      if (!path.startsWith('api/') || path.includes('..') || !existsSync(file)) return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'application/json' }).end(readFileSync(file));
+    });
+    odd = createServer((req, res) => {
+      if (req.url?.startsWith('/broken/api/v1/search')) return void res.writeHead(503).end();
+      if (req.url?.startsWith('/shapeless/api/v1/search')) return void res.writeHead(200).end('{"total":1,"results":[{"id":"x"}]}');
+      if (req.url?.startsWith('/hostile/api/v1/search')) return void res.writeHead(200).end(JSON.stringify({ query: 'x', total: 1, limit: 20, offset: 0, results: [{ id: 'x', version: '1.0.0', title: 'A\u001b]52;c;ZWNobyBoaQ==\u0007 title', score: 1 }] }));
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => statics.listen(0, '127.0.0.1', resolve));
+    await new Promise<void>((resolve) => odd.listen(0, '127.0.0.1', resolve));
+    staticBase = `http://127.0.0.1:${(statics.address() as AddressInfo).port}`;
+    oddBase = `http://127.0.0.1:${(odd.address() as AddressInfo).port}`;
+  });
+  afterAll(async () => {
+    await api?.close();
+    await new Promise((resolve) => statics?.close(resolve));
+    await new Promise((resolve) => odd?.close(resolve));
+  });
+
+  const search = async (args: string[]): Promise<unknown> => {
+    const result = await runCli(['search', ...args, '--json'], fixture.root);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    return JSON.parse(result.stdout) as unknown;
+  };
+
+  it('answers as the built tree does, from the server and from the static files alone', async () => {
+    for (const args of [['nexjs', 'app'], ['python', '--agent', 'cursor', '--has', 'rules'], ['--limit', '2', '--offset', '1'], ['fstapy']]) {
+      const local = await search([...args, '--out', 'dist']);
+      expect(await search([...args, '--from', `${api.url}/`]), `server, ${args.join(' ')}`).toEqual(local);
+      expect(await search([...args, '--from', staticBase]), `static files, ${args.join(' ')}`).toEqual(local);
+    }
+  });
+
+  it('names the address and what was expected when the catalogue answers badly', async () => {
+    const broken = await runCli(['search', 'x', '--from', `${oddBase}/broken`], fixture.root);
+    expect(broken.code).toBe(1);
+    expect(broken.stderr).toContain(`${oddBase}/broken/api/v1/search?q=x answered HTTP 503 (expected 200, or 404 from a catalogue without a server)`);
+    const shapeless = await runCli(['search', 'x', '--from', `${oddBase}/shapeless`], fixture.root);
+    expect(shapeless.code).toBe(1);
+    expect(shapeless.stderr).toContain('results[0].version is not a string');
+    const none = await runCli(['search', 'x', '--from', `${oddBase}/nothing`], fixture.root);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain(`${oddBase}/nothing has no search`);
+  });
+
+  it("shows a remote catalogue's text with terminal controls escaped", async () => {
+    const result = await runCli(['search', 'x', '--from', `${oddBase}/hostile`], fixture.root);
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('\u001b');
+    expect(result.stdout).toContain('A\\u{1b}]52;c;ZWNobyBoaQ==\\u{7} title');
   });
 });

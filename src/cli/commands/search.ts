@@ -1,18 +1,24 @@
 /**
  * `loadout search <query> [--agent A] [--tags T,U] [--category C] [--verified true|false]
- * [--has skills|mcp|rules] [--max-always-tokens N] [--limit N] [--offset N] [--json] [--out dist]`: the same ranked
- * search as `GET /api/v1/search`, over the index in the built tree (DESIGN.md section 2).
+ * [--has skills|mcp|rules] [--max-always-tokens N] [--limit N] [--offset N] [--json]
+ * [--from URL-or-dir | --out dist]`: the same ranked search as `GET /api/v1/search`, over the
+ * index in a built tree, or over a catalogue's base URL (`install/catalogue/remote-search.ts`)
+ * (DESIGN.md section 2).
  */
 import { LoadoutError } from '../../catalogue/errors.js';
 import { loadSearchEngine, type SearchResponse } from '../../search/engine.js';
 import { fromRecord, parseSearchParameters } from '../../search/query.js';
+import { searchRemote } from '../../install/catalogue/remote-search.js';
 import { EXIT } from '../exit.js';
+import { printable, printableJson } from '../terminal-text.js';
 import type { Write } from '../report.js';
 
 /** Options of `loadout search`: the flags as given (strings), checked like the HTTP parameters. */
 export interface SearchCommandOptions {
   /** Built tree holding `api/search-index.json`. */
   out: string;
+  /** A catalogue's base URL or a built tree's folder; replaces `out` when given. */
+  from?: string;
   q: string;
   agent?: string;
   tags?: string;
@@ -32,15 +38,22 @@ export interface SearchCommandOptions {
  * @throws LoadoutError `usage` naming each bad flag; `not_found` when the tree has no index.
  */
 export async function searchCommand(options: SearchCommandOptions, out: Write): Promise<number> {
-  const { out: dir, json: _json, ...flags } = options;
+  const { out: dir, from, json: _json, ...flags } = options;
   const { query, errors } = parseSearchParameters(fromRecord(flags));
   if (query === undefined) {
     // The parameter names are the flag names, so the messages read as flags.
     throw new LoadoutError('usage', errors.map((e) => e.message.replace(/^q is/u, 'the query is').replace(/^(\w+) is/u, (_, name: string) => `--${name.replaceAll('_', '-')} is`)).join('; '));
   }
-  const engine = await loadSearchEngine(dir);
-  const response = engine.search(query);
-  out(options.json ? `${JSON.stringify(response, null, 2)}\n` : formatSearchTable(response));
+  let response: SearchResponse;
+  if (from !== undefined && /^https?:\/\//iu.test(from)) {
+    const parameters = new URLSearchParams();
+    for (const [name, value] of Object.entries(flags)) if (value !== undefined) parameters.set(name, value);
+    response = await searchRemote(from.replace(/(?<!\/)\/+$/u, ''), query, parameters);
+  } else {
+    response = (await loadSearchEngine(from ?? dir)).search(query);
+  }
+  // A remote catalogue is not trusted: its text is shown with terminal controls escaped.
+  out(options.json ? `${printableJson(response)}\n` : printable(formatSearchTable(response)));
   return EXIT.ok;
 }
 

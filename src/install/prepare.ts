@@ -73,19 +73,19 @@ export async function checkInstall(options: CheckOptions): Promise<CheckedInstal
   const root = await realProjectRoot(scope.root);
   const refused: string[] = [];
   const warnings: CheckedInstall['warnings'] = [];
-  for (const { entry, target } of plan.files) {
+  // The file system's part of the checks runs for every target together; the messages follow in plan order.
+  const landing = await Promise.all(plan.files.map(({ entry, target }) => (describeTargetProblem(target) ?? describeSettingsProblem(entry.role, target)) === undefined ? describeLandingProblem(root, target) : undefined));
+  for (const [i, { entry, target }] of plan.files.entries()) {
     const overridden = entry.install_to !== undefined && Object.hasOwn(entry.install_to, agent);
     const named = `file entry ${JSON.stringify(entry.path)} of ${label}: its ${agent} target ${JSON.stringify(target)}${overridden ? ` (install_to.${agent})` : ''}`;
-    const problem = describeTargetProblem(target) ?? describeSettingsProblem(entry.role, target) ?? (await describeLandingProblem(root, target));
+    const problem = describeTargetProblem(target) ?? describeSettingsProblem(entry.role, target) ?? landing[i];
     if (problem !== undefined) refused.push(`${named} ${problem}`);
     else if (!scope.isOwnLocation(entry.role, agent, target)) warnings.push({ target, path: entry.path, message: `${named} is outside ${agent}'s own locations (expected ${scope.describeLocations(entry.role, agent)})` });
     const trust = entry.role === 'mcp' ? describeServerTrust(fetched.text(entry.path)) : describePermissionRequests(entry.role, fetched.text(entry.path));
     if (problem === undefined && trust !== undefined) warnings.push({ target, path: entry.path, message: `file entry ${JSON.stringify(entry.path)} of ${label} ${trust}` });
   }
-  for (const file of previous?.files ?? []) {
-    const problem = await describeLockedProblem(scope, root, previous as LockEntry, file, force);
-    if (problem !== undefined) refused.push(problem);
-  }
+  const locked = await Promise.all((previous?.files ?? []).map((file) => describeLockedProblem(scope, root, previous as LockEntry, file, force)));
+  for (const problem of locked) if (problem !== undefined) refused.push(problem);
   const lockProblem = await describeLandingProblem(root, scope.lockPath);
   if (lockProblem !== undefined) refused.push(`the lock file ${scope.lockPath} ${lockProblem}`);
   const more = (list: readonly unknown[]): string => (list.length > 1 ? ` (and ${list.length - 1} more)` : '');

@@ -71,8 +71,8 @@ export async function runPlan(options: RunOptions): Promise<RunResult> {
   const { scope, before } = options;
   const root = await realProjectRoot(scope.root);
   const backupDir = await freshBackupDir(root, scope.backupRoot);
-  const current = new Map<string, Uint8Array | undefined>();
-  for (const path of pathsToRead(before, options.wanted, options.removed)) current.set(path, await readTarget(root, path));
+  const paths = [...pathsToRead(before, options.wanted, options.removed)];
+  const current = new Map(await Promise.all(paths.map(async (path) => [path, await readTarget(root, path)] as const)));
   const plan = planChanges({ operation: options.operation, before, wanted: options.wanted, removed: options.removed, current, force: options.force, backupDir });
   const result: RunResult = { plan, written: false, pruned: [], lockRemoved: false };
   if (plan.conflicts.length > 0 || options.dryRun) return result;

@@ -56,16 +56,20 @@ export interface StatusReport {
 export async function readEntryStatus(scope: InstallScope, entry: LockEntry): Promise<FileStatus[]> {
   const root = await realProjectRoot(scope.root);
   const current = currentBytesReader(root, new Map());
-  const statuses: FileStatus[] = [];
-  for (const file of entry.files) {
-    const problem = describeTargetProblem(file.target) ?? (await describeLandingProblem(root, file.target));
+  // Every file is checked before any is read; the checks, then the reads, run together.
+  const problems = await Promise.all(entry.files.map(async (file) => describeTargetProblem(file.target) ?? (await describeLandingProblem(root, file.target))));
+  entry.files.forEach((file, i) => {
+    const problem = problems[i];
     if (problem !== undefined) throw new LoadoutError('invalid_content', `the lock's ${entry.id} install for ${entry.agent}: its target ${JSON.stringify(file.target)} ${problem}; nothing was read`, { hint: 'Fix or delete the lock entry.' });
-    const bytes = await current(file.target);
-    const format = formatOf(file.kind);
-    const found = format.state(format.parse(bytes, file.role === 'adapter'), file, entry.id);
-    statuses.push({ id: entry.id, agent: entry.agent, version: entry.version, target: file.target, path: file.path, kind: file.kind, state: found.state, ...(found.parts === undefined ? {} : { servers: found.parts }) });
-  }
-  return statuses;
+  });
+  return Promise.all(
+    entry.files.map(async (file): Promise<FileStatus> => {
+      const bytes = await current(file.target);
+      const format = formatOf(file.kind);
+      const found = format.state(format.parse(bytes, file.role === 'adapter'), file, entry.id);
+      return { id: entry.id, agent: entry.agent, version: entry.version, target: file.target, path: file.path, kind: file.kind, state: found.state, ...(found.parts === undefined ? {} : { servers: found.parts }) };
+    }),
+  );
 }
 
 /**
@@ -74,8 +78,7 @@ export async function readEntryStatus(scope: InstallScope, entry: LockEntry): Pr
  */
 export async function readStatus(scope: InstallScope): Promise<StatusReport> {
   const lock = await readLock(scope.root, scope.lockPath);
-  const files: FileStatus[] = [];
-  for (const entry of lock.installs) files.push(...(await readEntryStatus(scope, entry)));
+  const files = (await Promise.all(lock.installs.map((entry) => readEntryStatus(scope, entry)))).flat();
   const untracked = await listUntracked(scope, lock);
   return { scope: scope.kind, lock: join(scope.root, scope.lockPath), files, untracked, ok: files.every((f) => f.state === 'ok') };
 }

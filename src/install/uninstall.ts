@@ -75,11 +75,8 @@ export async function uninstallLoadout(options: UninstallOptions): Promise<Unins
   const entries = lock.installs.filter((e) => e.id === options.id && (options.agent === undefined || e.agent === options.agent));
   if (entries.length === 0) throw new LoadoutError('usage', `${options.id} is not installed${options.agent === undefined ? '' : ` for ${options.agent}`} (${scope.lockPath} has ${lock.installs.map((e) => `${e.id} for ${e.agent}`).join(', ') || 'no installs'})`);
   const root = await realProjectRoot(scope.root);
-  const refused: string[] = [];
-  for (const entry of entries) for (const file of entry.files) {
-    const problem = await describeLockedProblem(scope, root, entry, file, options.force === true);
-    if (problem !== undefined) refused.push(problem);
-  }
+  const problems = await Promise.all(entries.flatMap((entry) => entry.files.map((file) => describeLockedProblem(scope, root, entry, file, options.force === true))));
+  const refused = problems.filter((problem) => problem !== undefined);
   if (refused.length > 0) throw new LoadoutError('invalid_content', `${refused[0] ?? ''}${refused.length > 1 ? ` (and ${refused.length - 1} more)` : ''}; nothing was removed`, { hint: 'Fix or delete the lock entry.' });
 
   const run = await runPlan({ scope, operation: 'uninstall', before: lock, wanted: [], removed: entries, force: options.force === true, dryRun: options.dryRun === true });

@@ -85,7 +85,9 @@ const step: fc.Arbitrary<Step> = fc.oneof(
 let root: string;
 let dist: string;
 beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'loadout-compose-'));
+  // Memory-backed where the machine has it: each step copies and walks a project, and the
+  // sequences are about the plans, not the disk.
+  root = mkdtempSync(join(existsSync('/dev/shm') ? '/dev/shm' : tmpdir(), 'loadout-compose-'));
   dist = await buildComposeCatalogue(join(root, 'catalogue'));
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -62,18 +62,24 @@ const temporaryName = (path: string): string => `${path}.loadout-${process.pid}-
  */
 export async function applyChanges(root: string, changes: readonly FileChange[], lock: LockFile | null, lockPath: string, prune: readonly string[] = []): Promise<AppliedChanges> {
   const real = await realProjectRoot(root);
-  for (const target of [...changes.map((c) => c.target), lockPath, ...prune]) {
-    const problem = describeTargetProblem(target) ?? (await describeLandingProblem(real, target));
-    if (problem !== undefined) throw new LoadoutError('invalid_content', `${target} ${problem}; nothing was changed`, { hint: '--force does not change this.' });
-  }
+  const targets = [...changes.map((c) => c.target), lockPath, ...prune];
+  // Read-only checks and reads run together; the first problem in target order is reported.
+  const problems = await Promise.all(targets.map(async (target) => describeTargetProblem(target) ?? (await describeLandingProblem(real, target))));
+  problems.forEach((problem, i) => {
+    if (problem !== undefined) throw new LoadoutError('invalid_content', `${targets[i]} ${problem}; nothing was changed`, { hint: '--force does not change this.' });
+  });
   const absolute = (target: string): string => join(real, ...target.split('/'));
-  const backups = new Map<string, Uint8Array | undefined>();
-  for (const change of changes) {
-    backups.set(change.target, await readFile(absolute(change.target)).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return undefined;
-      throw new LoadoutError('io', `cannot read ${change.target}: ${error.message}`, { cause: error });
-    }));
-  }
+  const backups = new Map(
+    await Promise.all(
+      changes.map(async (change) => {
+        const old = await readFile(absolute(change.target)).catch((error: NodeJS.ErrnoException) => {
+          if (error.code === 'ENOENT') return undefined;
+          throw new LoadoutError('io', `cannot read ${change.target}: ${error.message}`, { cause: error });
+        });
+        return [change.target, old] as const;
+      }),
+    ),
+  );
 
   const created = new Map<string, string[]>();
   const temps = new Map<string, string>();
@@ -88,15 +94,17 @@ export async function applyChanges(root: string, changes: readonly FileChange[],
     for (const folder of folders) await rmdir(absolute(folder)).catch(() => undefined);
   };
   try {
-    for (const change of changes) {
-      if (!('bytes' in change)) continue;
+    const writes = changes.filter((change) => 'bytes' in change);
+    for (const change of writes) {
       const path = absolute(change.target);
       const first = await mkdir(dirname(path), { recursive: true });
       if (first !== undefined) created.set(change.target, foldersBetween(real, first, dirname(path)));
-      const temp = temporaryName(path);
-      temps.set(change.target, temp);
-      await writeFile(temp, change.bytes);
+      temps.set(change.target, temporaryName(path));
     }
+    // The temporary files are written together; nothing is in place until the renames below.
+    const written = await Promise.allSettled(writes.map((change) => writeFile(temps.get(change.target) as string, change.bytes)));
+    const failed = written.find((result) => result.status === 'rejected');
+    if (failed !== undefined) throw failed.reason;
     for (const change of changes) {
       const temp = temps.get(change.target);
       done.push(change.target);

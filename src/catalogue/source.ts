@@ -57,7 +57,7 @@ export async function readLoadoutSource(loadoutsDir: string, id: string, display
 /**
  * Reads a folder tree. Synchronous on purpose: a loadout is a few small files, and one
  * blocking read each costs far less than the four thread-pool round trips of an async read
- * (about half of a rebuild's time went there).
+ * (DESIGN.md section 7: a rebuild after one change under 2 s; `bench/build.ts` measures it).
  */
 function walk(dir: string, prefix: string, source: LoadoutSource, observe: StatObserver | undefined): void {
   let entries;

@@ -1,7 +1,7 @@
 /**
  * Parsing YAML (`loadout.yaml`, front matter) so that a diagnostic about a field can name its
  * line. Two well-kept parsers share the work: js-yaml (YAML 1.2 core schema) reads the text
- * when it is well formed, about ten times faster; the `yaml` library, which keeps source
+ * when it is well formed, the faster of the two; the `yaml` library, which keeps source
  * positions, is used only to report a syntax error or to find the line of a field, which
  * happens when something is wrong. Texts with anchors or aliases always go to `yaml`, whose
  * alias limit guards against alias bombs.

@@ -16,7 +16,8 @@ export function scopeOf(options: { dir: string; global: boolean }): InstallScope
 
 /**
  * `n` with a comma between each group of three digits, as en-US writes it (5852 → "5,852").
- * Not `toLocaleString`: its first call loads ICU's number data, about 15 ms of an install.
+ * Not `toLocaleString`: its first call loads ICU's number data, which every install would pay
+ * (DESIGN.md section 7: a warm install under 300 ms; `bench/consumer.ts` measures it).
  */
 function number(n: number): string {
   const digits = String(Math.abs(Math.trunc(n)));

@@ -1,5 +1,5 @@
 /**
- * Which agents to install for (issue 12 point 5): `--agent claude-code,cursor` names several,
+ * Which agents to install for (DESIGN.md section 8): `--agent claude-code,cursor` names several,
  * and `--agent detected` takes those whose folders or files are already in the project (or,
  * in the user scope, the home folder). Each agent is recognised by the places it reads
  * (DESIGN.md section 3 and `user-layout.ts`); `.agents/` alone names no agent, since several

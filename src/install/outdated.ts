@@ -1,5 +1,5 @@
 /**
- * `loadout outdated` (issue 12 point 1): for each install in the lock, the installed version,
+ * `loadout outdated` (DESIGN.md section 8): for each install in the lock, the installed version,
  * the latest version its catalogue publishes, and whether any installed file was changed
  * locally (or is missing). Each catalogue's `versions.json` is read once per loadout, through
  * the same checked reader as install (`catalogue-reader.ts`). Reads only.

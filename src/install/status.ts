@@ -1,5 +1,5 @@
 /**
- * `loadout status`, the drift check (issue 12 point 4): every part of a file an install holds
+ * `loadout status`, the drift check (DESIGN.md section 8): every part of a file an install holds
  * is compared with its recorded sha256 and reported as `ok`, `changed` or `missing`, through
  * the file's format (`compose/shared-file.ts`): a whole file by its bytes, a merged MCP
  * configuration by the servers the install added, a shared Markdown file by the install's

@@ -1,5 +1,5 @@
 /**
- * Unified diffs for `loadout update` (issue 12 point 2), made by jsdiff (the `diff` package,
+ * Unified diffs for `loadout update` (DESIGN.md section 8), made by jsdiff (the `diff` package,
  * `createTwoFilesPatch`: the unified format of GNU diff, with `---`/`+++` headers and `@@`
  * hunks, three lines of context).
  */

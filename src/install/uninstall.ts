@@ -1,5 +1,5 @@
 /**
- * `loadout uninstall` (issue 12 point 3): removes an install, planned by `compose/plan.ts`.
+ * `loadout uninstall` (DESIGN.md section 8): removes an install, planned by `compose/plan.ts`.
  * Only whole files unchanged since the install are removed (a changed one is kept and named);
  * a user's own file an install replaced with `--force` is put back from its backup. Merged MCP
  * configuration is reverted: the servers the install added (and nobody changed) are taken out,

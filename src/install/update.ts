@@ -1,5 +1,5 @@
 /**
- * `loadout update` (issue 12 point 2; DESIGN.md section 8: "moves to latest and shows what
+ * `loadout update` (DESIGN.md section 8: "moves to latest and shows what
  * changes"): moves installs in the lock to the latest version of their catalogue (or `to`).
  * For each it gives, before anything is written, the changelog between the two versions
  * (`changelog.ts`), a unified diff per file with the files added and removed

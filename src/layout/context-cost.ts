@@ -1,6 +1,6 @@
 /**
- * Context cost: how much of an agent's context window a loadout takes (issue 12, point 6;
- * DESIGN.md section 8), per agent, split in two:
+ * Context cost: how much of an agent's context window a loadout takes (DESIGN.md section 8:
+ * "published in records and shown before install"), per agent, split in two:
  *
  * - `always`: what the agent loads at the start of every session: the instructions file, its
  *   adapter, rules that apply to every file, and the name and description of each skill and

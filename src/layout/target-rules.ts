@@ -1,8 +1,8 @@
 /**
- * Where `loadout install` may write (DESIGN.md sections 3 and 8; hardening issue 9, defect
- * 13). A catalogue is not trusted: a built tree or a catalogue server names any target it
- * likes through a file entry's `install_to` (or a skill name), so every install target is
- * checked before anything is written:
+ * Where `loadout install` may write (DESIGN.md sections 3 and 8; SECURITY.md, "loadout install
+ * writes only where the agent reads"). A catalogue is not trusted: a built tree or a catalogue
+ * server names any target it likes through a file entry's `install_to` (or a skill name), so
+ * every install target is checked before anything is written:
  *
  * 1. its form: a normalised path relative to the project root (the `files[].path` rule of
  *    DESIGN.md section 3: no `..`, `.` or empty segment, no leading `/` or drive letter, no

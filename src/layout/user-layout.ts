@@ -1,5 +1,5 @@
 /**
- * The user-scope layout (`--global`, issue 12 point 5): where each file lands in the user's
+ * The user-scope layout (`--global`, DESIGN.md section 8): where each file lands in the user's
  * home folder, per agent, as each agent documents its user-level files. Targets are relative
  * to the home folder. A role an agent has no user-level file for becomes a manual step.
  *

@@ -3,12 +3,12 @@
  * malformed request is always JSON-RPC -32602 "Invalid params" with one line that names the
  * parameter and what was expected (JSON-RPC 2.0 section 5.1; README "MCP server").
  *
- * Why before the SDK: `@modelcontextprotocol/sdk` 1.32.2 parses a request against its
- * method's schema before calling the handler and answers a failure with -32603 and the
- * ZodError's JSON (typescript-sdk issue #2284, open), and its Streamable HTTP transport
- * answers a request whose `params` is not an object (`null`, an array) with HTTP 400 and
- * -32700 "Parse error" for the whole body. Checking every request here with the SDK's own
- * request schemas leaves the SDK nothing to refuse.
+ * Why before the SDK: `@modelcontextprotocol/sdk` 1.32.2 parses a request against its method's
+ * schema before calling the handler and answers a failure with -32603 and the ZodError's JSON
+ * (modelcontextprotocol/typescript-sdk issue #2284, open), and its Streamable HTTP transport
+ * answers a request whose `params` is not an object (`null`, an array) with HTTP 400 and -32700
+ * "Parse error" for the whole body. Checking every request here with the SDK's own request
+ * schemas leaves the SDK nothing to refuse.
  */
 import { ClientRequestSchema, ErrorCode, JSONRPC_VERSION, RequestSchema, type JSONRPCErrorResponse, type McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';

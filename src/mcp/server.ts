@@ -209,7 +209,8 @@ async function readBody(request: Request): Promise<{ tooLarge: true } | { tooLar
  * without building them: a stateless request otherwise gets a new SDK `Server` and
  * `WebStandardStreamableHTTPServerTransport`, whose set-up, per-request objects (abort
  * controller, stream mapping, request info) and tear-down cost about as much as a search
- * itself (issue 13: MCP `search_loadouts` must reach half the search API's throughput).
+ * itself (DESIGN.md section 7: MCP `search_loadouts` at least half the search API's
+ * throughput; `bench/search.ts` measures it).
  *
  * Taken only where the SDK would reach the tool handler: an `Accept` listing both
  * `application/json` and `text/event-stream`, no `Mcp-Protocol-Version` or a supported one,

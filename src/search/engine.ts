@@ -209,7 +209,7 @@ function filterOf(index: RankingIndex, query: SearchQuery): (doc: number) => boo
 }
 
 /**
- * `max_always_tokens` (issue 12 point 6): the tokens loaded at session start are at most `max`
+ * `max_always_tokens` (DESIGN.md section 8): the tokens loaded at session start are at most `max`
  * for the agent of bit `agentBit`, or, with no agent (-1), for every agent the loadout supports.
  */
 function contextFilterOf(index: RankingIndex, max: number | undefined, agentBit: number): (doc: number) => boolean {

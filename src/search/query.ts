@@ -20,7 +20,7 @@ export interface SearchQuery {
   verified?: boolean;
   has?: HasValue;
   /**
-   * Only loadouts whose context cost at session start (`always` tokens, issue 12 point 6) is at
+   * Only loadouts whose context cost at session start (`always` tokens, DESIGN.md section 8) is at
    * most this: for `agent` when given, else for every agent the loadout supports.
    */
   max_always_tokens?: number;
@@ -46,7 +46,7 @@ export const MAX_OFFSET = 100_000;
 /** Largest accepted `max_always_tokens` (a context window of ten million tokens is beyond any agent's). */
 export const MAX_ALWAYS_TOKENS = 10_000_000;
 
-/** The parameter names: the spec's, with `max_always_tokens` (issue 12 point 6) before the paging ones. */
+/** The parameter names: the spec's, with `max_always_tokens` (DESIGN.md section 8) before the paging ones. */
 export const SEARCH_PARAMETERS = ['q', 'agent', 'tags', 'category', 'verified', 'has', 'max_always_tokens', 'limit', 'offset'] as const;
 
 /** Raw values per parameter name (every occurrence, as `URLSearchParams.getAll` gives them). */

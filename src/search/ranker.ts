@@ -1,7 +1,7 @@
 /**
- * BM25+ ranking over the binary index (issue 13), computing what MiniSearch 7.2's `search`
- * computes for the options that `engine.ts` used to pass it (`combineWith: 'OR'`, the
- * `prefix` and `fuzzy` rules of `settings.ts`, field `boost`, `weights`, `bm25`, the document
+ * BM25+ ranking over the binary index (DESIGN.md sections 5 and 7), computing what MiniSearch
+ * 7.2's `search` computes for the options that `engine.ts` used to pass it (`combineWith: 'OR'`,
+ * the `prefix` and `fuzzy` rules of `settings.ts`, field `boost`, `weights`, `bm25`, the document
  * boosts), so the server ranks exactly as the pages' MiniSearch does over the same index:
  *
  *   score(doc) = quality × Σ over query terms, Σ over the terms each one reaches (itself; with

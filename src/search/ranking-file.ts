@@ -1,6 +1,6 @@
 /**
- * The server's copy of the search index (issue 13): the MiniSearch index and the result rows
- * of `api/search-index.json`, laid out as typed arrays in one binary file. `loadout build`
+ * The server's copy of the search index (DESIGN.md section 7): the MiniSearch index and the result
+ * rows of `api/search-index.json`, laid out as typed arrays in one binary file. `loadout build`
  * writes it beside the JSON as the dot file {@link SEARCH_RANKING_PATH} (dot files are never
  * served nor published, so the pages keep downloading the JSON); `loadout serve` and
  * `loadout search` read it into one buffer and rank over views of it, so that a server starts
@@ -52,7 +52,7 @@ const SECTION_TYPES = {
   docFlags: Uint8Array,
   /** Per document, bit i set when `compatibility[agents[i]]` is not `unsupported`. */
   docAgents: Uint32Array,
-  /** Per document d and agent i, at `d * A + i`: the tokens the agent loads at every session start (`always_tokens`, issue 12 point 6). */
+  /** Per document d and agent i, at `d * A + i`: the tokens the agent loads at every session start (`always_tokens`, DESIGN.md section 8). */
   docAlwaysTokens: Uint32Array,
   /** Per document d, its tags are `docTags[docTagStart[d]]` to `docTags[docTagStart[d + 1]]` (D + 1 entries). */
   docTagStart: Uint32Array,

@@ -44,7 +44,7 @@ export function createApp(deps: AppDependencies): Hono {
     noteRoute(c);
   });
   // The path is checked once, before any routing decision: a path with empty segments (`//raw/…`),
-  // dot segments or encoded separators reaches no route, no file and no redirect (issue 9 point 2).
+  // dot segments or encoded separators reaches no route, no file and no redirect (SECURITY.md).
   app.use('*', async (c, next) => {
     const pathname = rawPathname(c.req.url);
     if (decodePathSegments(pathname) === undefined) return problem(400, 'bad_path', `path ${JSON.stringify(pathname)} ${BAD_PATH_DETAIL}`);

@@ -1,12 +1,12 @@
 /**
- * Gives memory back once the server goes idle (issue 13: under 150 MB resident when idle after
- * a load). Under load V8 grows its heap to two to four times what is live, and keeps it until
- * its memory reducer judges the process idle, which it does from the allocation rate it last
- * sampled: measured here, anywhere from 15 s to more than a minute after the last request
- * (190 MB meanwhile, 105 MB after). After `idleMs` without a request this switches V8 to
+ * Gives memory back once the server goes idle (DESIGN.md section 7: under 150 MB resident when
+ * idle; `bench/search.ts` measures it). Under load V8 grows its heap to several times what is
+ * live, and keeps it until its memory reducer judges the process idle, which it does from the
+ * allocation rate it last sampled: that can be a minute or more after the last request, with
+ * the heap over the target meanwhile. After `idleMs` without a request this switches V8 to
  * optimising for size (`--optimize-for-size`, which V8 reads at every collection, so the memory
  * reducer runs within about 10 s), and the next request switches it back: under load the
- * setting costs 30 to 50% more CPU per request.
+ * setting costs CPU per request (`bench/search.ts` prints the server's CPU time per request).
  */
 import { setFlagsFromString } from 'node:v8';
 

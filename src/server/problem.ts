@@ -72,8 +72,8 @@ export interface Problem {
 
 /**
  * Most field errors a problem lists (50). A body can hold tens of thousands of bad fields, and
- * listing each would make the answer many times larger than the request (issue 9, point 8);
- * the rest are counted in `errors_omitted` and in `detail`.
+ * listing each would make the answer many times larger than the request (SECURITY.md: error
+ * responses are capped); the rest are counted in `errors_omitted` and in `detail`.
  */
 export const MAX_LISTED_ERRORS = 50;
 

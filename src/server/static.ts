@@ -7,7 +7,8 @@
  *
  * A file's headers follow from where the file really is in the tree (its real path, after
  * links and whatever spelling the file system accepts), not from how the request spelled it:
- * no spelling reaches a raw file without the raw headers (issue 9 point 2).
+ * no spelling reaches a raw file without the raw headers (DESIGN.md section 5: submitted
+ * content must never run in a browser).
  */
 import { createHash } from 'node:crypto';
 import { readFile, realpath, stat } from 'node:fs/promises';

@@ -1,5 +1,5 @@
 /**
- * The embedded bot challenge (issue 10 point 1): ALTCHA's proof of work, self-hosted, with
+ * The embedded bot challenge (DESIGN.md section 9): ALTCHA's proof of work, self-hosted, with
  * `altcha-lib` 2.8 (its v2 API). The server signs each challenge with HMAC-SHA256 under
  * `CHALLENGE_SECRET` (or the key generated into the data folder); the `altcha` widget in the
  * browser fetches one from `GET /api/v1/submissions/challenge`, finds the counter, and puts

@@ -1,6 +1,6 @@
 /**
  * The bot challenge of the browser form, behind one interface (STYLE.md Layout 4), with three
- * providers (`CHALLENGE_PROVIDER`, issue 10 point 1):
+ * providers (`CHALLENGE_PROVIDER`; spec "Authentication": a browser sends `challenge_token`):
  * - `altcha` (the default): a self-hosted proof-of-work challenge (`altcha.ts`); no vendor, no
  *   site key; the server issues the challenges and checks the solutions itself.
  * - `turnstile` and `hcaptcha`: a hosted vendor, checked through its siteverify protocol: POST

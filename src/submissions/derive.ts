@@ -1,7 +1,7 @@
 /**
- * From a valid submission to a loadout (issue 5, point 6): the authoring record
- * (`loadout.yaml`) and the files, as the in-memory `LoadoutSource` that `runChecks` judges
- * exactly as it judges a folder. Roles come from the paths (file-roles.ts); adapters the
+ * From a valid submission (spec "POST /api/v1/submissions body") to a loadout: the authoring
+ * record (`loadout.yaml`) and the files, as the in-memory `LoadoutSource` that `runChecks`
+ * judges exactly as it judges a folder. Roles come from the paths (file-roles.ts); adapters the
  * submission lacks are generated; the version is 1.0.0; the author comes from the submission.
  * Pure: no I/O.
  */

@@ -1,5 +1,5 @@
 /**
- * The HTML side of the submissions API (issue 10 points 1 and 2):
+ * The HTML side of the submissions API (docs/http-api.md "The pages"; DESIGN.md section 5):
  * - `GET /submissions/<id>/`: the status page, rendered from the status document
  *   (`src/pages/status.ts`) with the pages' CSP; `/submissions/<id>` redirects to it; an id
  *   that is malformed or unknown is a 404 page;

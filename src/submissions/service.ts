@@ -1,6 +1,6 @@
 /**
  * What happens to a submission once its sender is authenticated and its body is valid
- * (issue 5, point 6): the id is checked against the catalogue and other submissions (409),
+ * (DESIGN.md section 5): the id is checked against the catalogue and other submissions (409),
  * the loadout is derived, the ten checks run over it on a worker thread with the checks' time
  * budget (check-pool.ts), and everything is stored in one transaction. The HTTP layer
  * (routes.ts) and nothing else calls this.

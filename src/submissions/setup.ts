@@ -2,8 +2,8 @@
  * Wiring the submissions API from the configuration (DESIGN.md section 2): opens and migrates
  * the database, finds or creates the form-token secret, builds the bot challenge (ALTCHA with
  * `CHALLENGE_SECRET` or a key generated into the data folder by default; a hosted vendor with
- * `CHALLENGE_PROVIDER`; issue 10 point 1), and reports truthfully what the description
- * document says (`submissions_open`, `config`).
+ * `CHALLENGE_PROVIDER`; docs/maintaining.md "The bot challenge"), and reports truthfully what
+ * the description document says (`submissions_open`, `config`).
  */
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { access } from 'node:fs/promises';
@@ -106,7 +106,7 @@ export async function catalogueHas(distDir: string, id: string): Promise<boolean
 }
 
 /**
- * The bot challenge the configuration asks for (issue 10 point 1):
+ * The bot challenge the configuration asks for (docs/maintaining.md "The bot challenge"):
  * - `altcha` (default): keyed by `CHALLENGE_SECRET`, or by `<dataDir>/challenge-secret`,
  *   generated on first start; `CHALLENGE_SITE_KEY` must be unset (ALTCHA has no site key, so a
  *   set one means the operator meant a vendor).

@@ -1,9 +1,9 @@
 /**
  * Where the links of a built tree may lead, for the programs that read a tree from disk
  * (`loadout serve`, `loadout publish`, `loadout install --from DIR`). They follow links inside
- * the tree only, so that a hostile or tampered tree cannot make them read other files (issue
- * 9 points 2 and 13). A tree that `loadout build` wrote holds its loadouts by links into the
- * store of loadout entries beside it (store.ts: `.<out>.trees/<tree>/raw/<id>` →
+ * the tree only, so that a hostile or tampered tree cannot make them read other files
+ * (SECURITY.md). A tree that `loadout build` wrote holds its loadouts by links into the store
+ * of loadout entries beside it (store.ts: `.<out>.trees/<tree>/raw/<id>` →
  * `.<out>.trees/store/raw/<id>@<tag>`), so for such a tree the store is inside too.
  *
  * The store mirrors the tree's layout (`raw/<id>@<tag>/…` for `raw/<id>/…`), so a file's place

@@ -2,8 +2,9 @@
  * Reading `api/loadouts/<id>/versions.json` (DESIGN.md section 8) as the installer receives
  * it: from a catalogue it does not trust. Every field the installer uses becomes part of a
  * path it reads or writes, so each is checked here, at the boundary, before it is used
- * (hardening issue 9, defect 13): versions match MAJOR.MINOR.PATCH, file paths follow the
- * `files[].path` rule (DESIGN.md section 3), roles are known, skill and agent names are
+ * (SECURITY.md: install writes only what the catalogue published, and only inside the
+ * project): versions match MAJOR.MINOR.PATCH, file paths follow the `files[].path` rule
+ * (DESIGN.md section 3), roles are known, skill and agent names are
  * slugs, hashes are sha256, sizes are whole numbers, `install_to` maps agents to a path or null, and `changes` (the
  * changelog, optional in catalogues built before it existed) is an array of strings. Install
  * targets are checked again, as targets, in `target-rules.ts`; changes are printed only after

@@ -47,7 +47,7 @@ export async function checkCatalogue(location: CatalogueLocation, ids: readonly 
   }
 }
 
-/** Loadouts from which a credential scan worker pays for its start (about 0.1 s). */
+/** Loadouts from which a credential scan worker pays for its start (a thread that loads secretlint). */
 const SCANNER_FROM = 32;
 /** Loadouts checked at once when scans run on the worker: enough for this thread to go on while the worker starts. */
 const IN_FLIGHT = 32;

@@ -15,10 +15,10 @@ import type { YamlSource } from '../catalogue/yaml-document.js';
 export type CheckStatus = 'pass' | 'fail' | 'n/a' | 'skip';
 
 /**
- * How much a finding weighs (issue 11, point 1): a `blocking` finding fails its check (and
- * `build` refuses the loadout); a `notice` leaves the check `pass` and is listed in its
- * `details` prefixed `notice:` for a reader to judge (and sets `security.verdict: flagged`
- * when the safety check has one).
+ * How much a finding weighs (docs/authoring.md "What the checks look for"): a `blocking`
+ * finding fails its check (and `build` refuses the loadout); a `notice` leaves the check `pass`
+ * and is listed in its `details` prefixed `notice:` for a reader to judge (and sets
+ * `security.verdict: flagged` when the safety check has one).
  */
 export type Severity = 'blocking' | 'notice';
 

@@ -1,6 +1,7 @@
 /**
  * Locating manifest findings: a JSON pointer into `loadout.yaml` with the line it is on, so
- * that every finding about the record names a line (issue 3: "details name the line").
+ * that every finding about the record names a line (DESIGN.md section 4: "`details` lines that
+ * name file and line").
  */
 import { MANIFEST_FILE } from '../catalogue/manifest.js';
 import type { CheckContext, Finding } from './check.js';

@@ -22,7 +22,7 @@ export interface CheckResult {
   summary: string;
   /**
    * `file:line: message` lines, paths relative to the catalogue root: the blocking findings,
-   * then the notices as `notice: file:line: message` (issue 11, point 1), then notes.
+   * then the notices as `notice: file:line: message` (docs/authoring.md), then notes.
    */
   details: string[];
 }

@@ -64,8 +64,9 @@ export function noticesOf(check: Pick<CheckResult, 'details'>): string[] {
 
 /**
  * The record's `security.verdict` (spec "Security": `clean` or `flagged`) from the `safety`
- * check (issue 11, point 1): `flagged` when it fails or passes with notices, `clean` when it
- * passes with none; undefined when it did not run (`skip`, `n/a`, or not among `checks`).
+ * check (docs/authoring.md "What the checks look for"): `flagged` when it fails or passes with
+ * notices, `clean` when it passes with none; undefined when it did not run (`skip`, `n/a`, or
+ * not among `checks`).
  */
 export function securityVerdict(checks: readonly CheckResult[]): 'clean' | 'flagged' | undefined {
   const safety = checks.find((c) => c.id === 'safety');

@@ -1,6 +1,6 @@
 /**
  * A stand-in for GitHub's REST API on 127.0.0.1 (STYLE.md Tests 12), implementing only the five
- * endpoints the bot may use (issue 14, point 1) and storing what it receives.
+ * endpoints the bot may use (src/bot/github-client.ts lists them) and storing what it receives.
  *
  * It cannot drift from the real API: every request is checked against GitHub's published
  * OpenAPI description (`@octokit/openapi`, api.github.com, OpenAPI 3.0) with Ajv: the operation

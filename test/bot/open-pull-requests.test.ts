@@ -1,7 +1,7 @@
 /**
- * `loadout submissions pr` against real parts (issue 14, point 5): a real bare repository as the
- * remote, read back after every push, and the fake GitHub that checks each request against
- * GitHub's OpenAPI description; submissions in a real SQLite file.
+ * `loadout submissions pr` against real parts (docs/maintaining.md "Maintainers"): a real bare
+ * repository as the remote, read back after every push, and the fake GitHub that checks each
+ * request against GitHub's OpenAPI description; submissions in a real SQLite file.
  */
 import { chmodSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 /**
- * `loadout submissions sync` (issue 14, point 2): pull requests read from the fake GitHub,
- * submissions in a real SQLite file, moves as DESIGN.md section 5 lists them.
+ * `loadout submissions sync` (docs/maintaining.md "Maintainers"): pull requests read from the
+ * fake GitHub, submissions in a real SQLite file, moves as DESIGN.md section 5 lists them.
  */
 import { describe, expect, it } from 'vitest';
 import { syncPullRequests, pullRequestNumber } from '../../src/bot/sync.js';

@@ -1,8 +1,9 @@
 /**
- * The consumer CLI as it is published (the bundle, run by node): errors a script can tell
- * apart (`--json` prints `{"error": {code, name, message, hint}}` on stdout with the exit
- * code unchanged), and the hints of issue "authoring hints": `--agnet` suggests `--agent`, a
- * `--from` without a scheme says what was expected, an unknown id gets "did you mean".
+ * The consumer CLI as it is published (the bundle, run by node): errors a script can tell apart
+ * (`--json` prints `{"error": {code, name, message, hint}}` on stdout with the exit code
+ * unchanged), and hints that tell the user the fix (STYLE.md Errors 9): `--agnet` suggests
+ * `--agent`, a `--from` without a scheme says what was expected, an unknown id gets "did you
+ * mean".
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -1,11 +1,11 @@
 /**
- * The consumer package through real npm (issue "a CLI from any catalogue", point 2): a built
- * tree serves `cli/loadout-<version>.tgz` on 127.0.0.1, and `npm exec --yes
- * --package=<url> -- loadout install …` installs a loadout for each of the five authoring
- * agents, each run with an empty npm cache and HOME and `npm_config_registry` at a closed
- * port (so the package has no dependency to fetch). What it writes equals what the
- * repository's own CLI writes. The tarball is byte-identical across builds of the same
- * source, and its integrity is the one the description document names.
+ * The consumer package through real npm (DESIGN.md section 3, "Distribution"): a built tree
+ * serves `cli/loadout-<version>.tgz` on 127.0.0.1, and `npm exec --yes --package=<url> --
+ * loadout install …` installs a loadout for each of the five authoring agents, each run with an
+ * empty npm cache and HOME and `npm_config_registry` at a closed port (so the package has no
+ * dependency to fetch). What it writes equals what the repository's own CLI writes. The tarball
+ * is byte-identical across builds of the same source, and its integrity is the one the
+ * description document names.
  */
 import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';

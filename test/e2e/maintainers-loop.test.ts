@@ -1,5 +1,5 @@
 /**
- * The maintainers' loop end to end (issue 14, point 5, last bullet; DESIGN.md section 1:
+ * The maintainers' loop end to end (DESIGN.md section 1:
  * submissions → maintainers accept → bot opens a pull request → merge → build and publish),
  * with real parts only, apart from GitHub's API:
  * - `loadout serve` (its command function) on 127.0.0.1 over the built catalogue and a real

@@ -1,6 +1,6 @@
 /**
  * `loadout import` over the real-world corpus (`../shared/corpus/`, files from
- * github/awesome-copilot, obra/superpowers and PatrickJS/awesome-cursorrules; issue 15 point 4):
+ * github/awesome-copilot, obra/superpowers and PatrickJS/awesome-cursorrules; DESIGN.md section 8):
  * every skill folder, instructions file, agent file and Cursor rule is imported on its own, and
  * each whole collection at once. Every import must validate (schema and listing); where a
  * check fails, every line it gives names a file of the loadout and what was expected, so the

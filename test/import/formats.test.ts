@@ -1,7 +1,8 @@
 /**
- * `loadout import` of each source format (issue 15 point 4): what each becomes, byte for byte,
- * the file entries and install overrides derived from front matter, the licence, the source
- * and author from git, the generated files, and that the result validates and verifies.
+ * `loadout import` of each source format (docs/authoring.md "Importing what you have"): what
+ * each becomes, byte for byte, the file entries and install overrides derived from front
+ * matter, the licence, the source and author from git, the generated files, and that the result
+ * validates and verifies.
  */
 import { readFileSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * `loadout import` treats the source as hostile (issue 15 point 4): nothing is ever written
+ * `loadout import` treats the source as hostile (SECURITY.md): nothing is ever written
  * outside `loadouts/<id>/`, whatever the id, the file names, the front matter, the paths
  * `plugin.json` names or the links in the source; nothing outside the source (or in `.git`)
  * is read through a link or a named path.

@@ -1,5 +1,5 @@
 /**
- * Which agents really read what `loadout install` writes (issue 15 point 5), asked of the
+ * Which agents really read what `loadout install` writes (DESIGN.md section 8), asked of the
  * agents' own CLIs from npm, where they can list what they load from a project without a model
  * or a login:
  * - Claude Code 2.1.330: `claude mcp list` / `claude mcp get` (servers of `.mcp.json`);

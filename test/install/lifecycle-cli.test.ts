@@ -1,5 +1,5 @@
 /**
- * The life-cycle commands from the CLI (issue 12 points 1 to 5): exit codes for CI, several
+ * The life-cycle commands from the CLI (DESIGN.md section 8): exit codes for CI, several
  * agents and `detected`, `--global` with HOME pointed at a temporary folder, and the
  * walk-through of the README (install, outdated, update, status as a gate, uninstall).
  */

@@ -1,5 +1,5 @@
 /**
- * The installer's life cycle against `loadout serve` (issue 12 point 7): a catalogue with two
+ * The installer's life cycle against `loadout serve` (DESIGN.md section 8): a catalogue with two
  * versions of `kit` in git history, served over HTTP on 127.0.0.1; for every agent's layout
  * install 1.0.0, outdated, update with its changelog and files, status, uninstall.
  */

@@ -1,5 +1,5 @@
 /**
- * Context cost (issue 12 point 6), checked by hand on one small loadout: every byte count
+ * Context cost (DESIGN.md section 8), checked by hand on one small loadout: every byte count
  * below is counted from the literal texts, and tokens are ceil(bytes / 4).
  */
 import { describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * The direct `tools/call` path (src/mcp/server.ts, `callToolDirectly`; issue 13) answers
+ * The direct `tools/call` path (src/mcp/server.ts, `callToolDirectly`; DESIGN.md section 7) answers
  * exactly as the SDK's transport and Server do: every request here goes over real HTTP to
  * two servers on the same fixture, one with the direct path and one without, and the answers
  * (status, content type, JSON-RPC body) must be equal. A unit test shows which requests take

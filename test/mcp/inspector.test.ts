@@ -2,8 +2,8 @@
  * The official MCP Inspector (npm `@modelcontextprotocol/inspector` 0.15.0, the last version
  * whose engines allow Node 20), in CLI mode over Streamable HTTP, against the MCP server on a
  * real loopback port: a client nobody here wrote lists and calls the tools (answered by the
- * direct `tools/call` path, issue 13) and reads skills as resources. Installed with npm into
- * a temporary folder, like the other third-party clients (test/helpers/npm-tools.ts).
+ * direct `tools/call` path of src/mcp/server.ts) and reads skills as resources. Installed with
+ * npm into a temporary folder, like the other third-party clients (test/helpers/npm-tools.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { installNpmTools, runTool, type NpmTools } from '../helpers/npm-tools.js';

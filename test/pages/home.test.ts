@@ -1,5 +1,5 @@
 /**
- * The home page in Chromium (issue 10 points 3 and 5): the full list without JavaScript;
+ * The home page in Chromium (docs/http-api.md "The pages"): the full list without JavaScript;
  * filters and search as you type that agree with `GET /api/v1/search` and are kept in the URL
  * (a reload or a shared link shows the same view); and the transfer budget.
  */

@@ -1,10 +1,10 @@
 /**
- * The commands of a loadout page work (issue "a CLI from any catalogue", point 3): in
- * Chromium, the command each agent tab's copy button puts on the clipboard, run in a shell
- * with an empty npm cache and HOME and no registry (a closed port), installs the loadout. The
- * page is opened at `localhost` while the tree was built for `127.0.0.1`, so the copied
- * command must follow the server the page came from. A loadout with skills also shows the
- * `skills` command and what it does not install.
+ * The commands of a loadout page work (docs/installing.md "Getting the CLI"): in Chromium, the
+ * command each agent tab's copy button puts on the clipboard, run in a shell with an empty npm
+ * cache and HOME and no registry (a closed port), installs the loadout. The page is opened at
+ * `localhost` while the tree was built for `127.0.0.1`, so the copied command must follow the
+ * server the page came from. A loadout with skills also shows the `skills` command and what it
+ * does not install.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';

@@ -1,5 +1,5 @@
 /**
- * The loadout page in Chromium (issue 10 points 4 and 5): install tabs that follow the
+ * The loadout page in Chromium (docs/http-api.md "The pages"): install tabs that follow the
  * WAI-ARIA tabs pattern and remember the agent, copy buttons that put the install command and
  * a file's content on the clipboard, files inline, versions, verification; and a loadout made
  * of markup (`<script>`, `onerror=`, `javascript:` links, in every field and file) that shows

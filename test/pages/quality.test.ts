@@ -1,7 +1,7 @@
 /**
- * The quality bars of issue 10 point 5 over every page (home, a loadout page, docs with the
- * form, a submission's status page): no axe-core violations in the light and the dark colour
- * scheme, in the states people see (filters applied, the form's errors shown, the widget
+ * The quality bars of docs/http-api.md "The pages" over every page (home, a loadout page, docs
+ * with the form, a submission's status page): no axe-core violations in the light and the dark
+ * colour scheme, in the states people see (filters applied, the form's errors shown, the widget
  * mounted); no horizontal scrolling at 390 px; notices shown apart from other details; the
  * sitemap and the Atom feed well-formed and complete. Screenshots of each page at 1280 and
  * 390 px (and dark at 1280) go to `test/artifacts/`.

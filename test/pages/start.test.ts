@@ -1,11 +1,11 @@
 /**
- * `npm start`'s path with nothing configured (issue 10, "Done when"): the real CLI, from
- * source, builds a catalogue and serves it from a folder with no `data/`, with every variable
- * the configuration reads removed from the environment. The description document is truthful
- * (a generated ALTCHA key, no site key), the session answers with the ALTCHA provider, the
- * keys land in `data/` with mode 0600, and a browser fills in the form, solves the challenge,
- * submits, and reaches the status page. The one deviation from `npm start`: `--port 0`, so
- * the test never collides with a server on 8787.
+ * `npm start`'s path with nothing configured (DESIGN.md section 2: it builds and serves): the
+ * real CLI, from source, builds a catalogue and serves it from a folder with no `data/`, with
+ * every variable the configuration reads removed from the environment. The description document
+ * is truthful (a generated ALTCHA key, no site key), the session answers with the ALTCHA
+ * provider, the keys land in `data/` with mode 0600, and a browser fills in the form, solves
+ * the challenge, submits, and reaches the status page. The one deviation from `npm start`:
+ * `--port 0`, so the test never collides with a server on 8787.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';

@@ -1,10 +1,10 @@
 /**
  * The submission form in Chromium against a server assembled as `loadout serve` is, with no
- * challenge variables set (issue 10 points 1, 2 and 6): the browser's own checks put errors
- * next to their fields before anything is sent; files come in picked, as a folder and pasted,
- * with paths editable; the real ALTCHA challenge is solved by the widget's worker; the
- * server's 422 shows at the file its pointer names; a corrected form is accepted and its link
- * reaches the status page; and the solution the browser sent is refused when replayed.
+ * challenge variables set (docs/maintaining.md "The bot challenge"): the browser's own checks
+ * put errors next to their fields before anything is sent; files come in picked, as a folder
+ * and pasted, with paths editable; the real ALTCHA challenge is solved by the widget's worker;
+ * the server's 422 shows at the file its pointer names; a corrected form is accepted and its
+ * link reaches the status page; and the solution the browser sent is refused when replayed.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -23,8 +23,9 @@ function changedPaths(before: Map<string, Buffer>, after: Map<string, Buffer>): 
 
 /**
  * What each address class must be uploaded before: 0 content, 1 records and pages, 2 catalogue
- * documents (the test's own reading of issue 14); the skill files and archives of Agent Skills
- * discovery are content, its indexes documents of their loadout (1) or of the catalogue (2).
+ * documents (the order of docs/deploying.md "The static tree on object storage"); the skill
+ * files and archives of Agent Skills discovery are content, its indexes documents of their
+ * loadout (1) or of the catalogue (2).
  */
 function phaseOf(key: string): number {
   if (/^(raw|download|assets)\//u.test(key)) return 0;

@@ -1,5 +1,5 @@
 /**
- * `loadout publish` of a tree with Agent Skills discovery (issue 15 point 2): the
+ * `loadout publish` of a tree with Agent Skills discovery (DESIGN.md section 8): the
  * `.well-known` folders are published, with the headers `loadout serve` sends (skill files as
  * plain text, archives as zips, indexes as JSON), while the other dot files stay behind.
  */

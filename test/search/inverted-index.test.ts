@@ -3,7 +3,7 @@
  * the pages run: indexed from scratch it holds exactly what `MiniSearch.addAll` holds (terms,
  * frequencies per field and document, field lengths, the running average of field lengths to
  * the last bit), pruned it holds what MiniSearch holds with the pruned terms dropped at
- * indexing time (the build before issue 13), and patched after any change it equals the index
+ * indexing time (as the build used to index), and patched after any change it equals the index
  * made from scratch.
  */
 import MiniSearch, { type AsPlainObject } from 'minisearch';
@@ -45,7 +45,7 @@ function canonical(plain: AsPlainObject): { postings: Record<string, Record<stri
 const ours = (index: InvertedIndex): ReturnType<typeof canonical> => canonical(JSON.parse(miniSearchJson(index)) as AsPlainObject);
 const fromScratch = (docs: readonly SearchDocument[]): InvertedIndex => updateIndex(fields, undefined, docs.map((d) => d.id), new Map(docs.map((d) => [d.id, vectorOf(d, compiled)])));
 
-/** MiniSearch's own index of `docs`; with `pruned`, the terms each field drops (the build before issue 13). */
+/** MiniSearch's own index of `docs`; with `pruned`, the terms each field drops (as the build used to index). */
 function miniSearchOf(docs: readonly SearchDocument[], pruned?: Map<string, Set<string>>): AsPlainObject {
   const options = miniSearchOptions(settings);
   const mini = new MiniSearch<SearchDocument>({

@@ -1,8 +1,9 @@
 /**
- * The `max_always_tokens` search filter (issue 12 point 6) in the API, the CLI and the MCP
- * tool, on the fixture catalogue served as `loadout serve` serves it: a loadout is kept when
- * the tokens loaded at every session start are at most the value, for `agent` when given, or
- * for every agent the loadout supports. The expected ids come from the records' `context`.
+ * The `max_always_tokens` search filter (DESIGN.md section 8, context cost) in the API, the CLI
+ * and the MCP tool, on the fixture catalogue served as `loadout serve` serves it: a loadout is
+ * kept when the tokens loaded at every session start are at most the value, for `agent` when
+ * given, or for every agent the loadout supports. The expected ids come from the records'
+ * `context`.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

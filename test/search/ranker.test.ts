@@ -1,10 +1,10 @@
 /**
- * The server's ranker against MiniSearch, the engine of the pages and of the server before
- * issue 13: over the same index file, both must give the same matches, in the same order, with
- * the same scores as shown (three decimals), for every query and filter here: whole words,
- * words being typed, typos, repeated words, stop words only, and each filter (the empty
- * query's listing is `ranking.test.ts`'s). MiniSearch is
- * driven exactly as `client-script.ts` drives it in the browser.
+ * The server's ranker against MiniSearch, the engine of the pages and formerly of the server:
+ * over the same index file, both must give the same matches, in the same order, with the same
+ * scores as shown (three decimals), for every query and filter here: whole words, words being
+ * typed, typos, repeated words, stop words only, and each filter (the empty query's listing is
+ * `ranking.test.ts`'s). MiniSearch is driven exactly as `client-script.ts` drives it in the
+ * browser.
  */
 import MiniSearch from 'minisearch';
 import { readFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ import { compileSettings, documentBoostOf, fuzzyRule, prefixRule, queryTerms, SE
 import { addTranspositions } from '../../src/search/transposition.js';
 import { buildFixtureCatalogue, type FixtureCatalogue } from './fixture.js';
 
-/** The ranking of the browser's script (and of the server before issue 13): ids and scores, best first, before paging. */
+/** The ranking of the browser's script (and formerly of the server): ids and scores, best first, before paging. */
 function miniSearchRanking(file: SearchIndexFile): (query: SearchQuery) => { id: string; score: number }[] {
   const s = file.settings;
   const compiled = compileSettings(s);

@@ -1,8 +1,9 @@
 /**
  * What a real listening server answers to requests Node's HTTP parser refuses before the app
  * sees them: a complete HTTP/1.1 response with an `application/problem+json` body and
- * `Connection: close` (issue 9, point 11). Spoken over a raw TCP socket, since no HTTP client
- * sends such requests.
+ * `Connection: close` (SECURITY.md: every error is `application/problem+json`, those refused
+ * before the app included). Spoken over a raw TCP socket, since no HTTP client sends such
+ * requests.
  */
 import { Hono } from 'hono';
 import { connect } from 'node:net';

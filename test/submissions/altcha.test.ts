@@ -1,8 +1,9 @@
 /**
- * The embedded ALTCHA challenge over HTTP (issue 10 point 1): the server issues signed
- * challenges, a solution (found here with altcha-lib's own solver, as the widget's workers do)
- * passes once, and a replayed, tampered, expired or malformed one is a 403. Also: a vendor's
- * token that its vendor would pass again is refused by the server's own record.
+ * The embedded ALTCHA challenge over HTTP (docs/maintaining.md "The bot challenge"): the server
+ * issues signed challenges, a solution (found here with altcha-lib's own solver, as the
+ * widget's workers do) passes once, and a replayed, tampered, expired or malformed one is a
+ * 403. Also: a vendor's token that its vendor would pass again is refused by the server's own
+ * record.
  */
 import { solveChallenge, type Challenge } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/pbkdf2';

@@ -1,8 +1,9 @@
 /**
- * Concurrent `POST /api/v1/submissions` for one loadout id (issue 9, point 3), over a real
- * HTTP server, on SQLite and PostgreSQL: whatever the interleaving, one open submission holds
- * the id, and every request gets the answer it would get if the requests came one by one (409
- * `id_taken` for another submitter, a replacement for the same API key), never a 500.
+ * Concurrent `POST /api/v1/submissions` for one loadout id (SECURITY.md: one open submission
+ * per loadout id), over a real HTTP server, on SQLite and PostgreSQL: whatever the
+ * interleaving, one open submission holds the id, and every request gets the answer it would
+ * get if the requests came one by one (409 `id_taken` for another submitter, a replacement for
+ * the same API key), never a 500.
  */
 import { describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/submissions/api-key.js';

@@ -1,9 +1,9 @@
 /**
- * Every finding of the ten checks over the real-world corpus (issue 11, point 4): each item is
- * wrapped in a loadout (`corpus-loadouts.ts`), the catalogue is checked as `loadout verify`
- * checks it, and each finding is mapped back to the corpus file and line it points at, with
- * that line's text, so that a reviewer can judge it. Shared by the corpus test and
- * `npm run corpus:report`.
+ * Every finding of the ten checks over the real-world corpus (docs/authoring.md "What the
+ * checks look for"): each item is wrapped in a loadout (`corpus-loadouts.ts`), the catalogue is
+ * checked as `loadout verify` checks it, and each finding is mapped back to the corpus file and
+ * line it points at, with that line's text, so that a reviewer can judge it. Shared by the
+ * corpus test and `npm run corpus:report`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

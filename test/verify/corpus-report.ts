@@ -1,8 +1,9 @@
 /**
- * `npm run corpus:report` (issue 11, point 4): runs the checks over the real-world corpus and
- * writes every finding as Markdown, grouped by rule, with file, line and the line's text, so
- * that a reviewer can judge each one. Writes `test-results/corpus-report.md` (git-ignored),
- * or the path given as the first argument, and prints the counts.
+ * `npm run corpus:report` (docs/authoring.md "What the checks look for"): runs the checks over
+ * the real-world corpus and writes every finding as Markdown, grouped by rule, with file, line
+ * and the line's text, so that a reviewer can judge each one. Writes
+ * `test-results/corpus-report.md` (git-ignored), or the path given as the first argument, and
+ * prints the counts.
  *
  *   npm run corpus:report [-- out.md]
  */

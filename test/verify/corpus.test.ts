@@ -1,10 +1,11 @@
 /**
- * Real-world content (issue 3, point 8; issue 11, point 4): every item of the corpus (80 skill
- * folders, 40 instructions files and 40 agent files from github/awesome-copilot, the 14 skills
- * of obra/superpowers with their scripts, 60 Cursor rules from PatrickJS/awesome-cursorrules;
- * see ../shared/corpus/README.md) is wrapped in a loadout (`corpus-loadouts.ts`: scripts
- * listed, `security.network: false`) and checked, and each finding is recorded with its rule
- * and weight (`corpus-findings.ts`; `npm run corpus:report` writes them all as a table).
+ * Real-world content (docs/authoring.md "What the checks look for"): every item of the corpus
+ * (80 skill folders, 40 instructions files and 40 agent files from github/awesome-copilot, the
+ * 14 skills of obra/superpowers with their scripts, 60 Cursor rules from
+ * PatrickJS/awesome-cursorrules; see ../shared/corpus/README.md) is wrapped in a loadout
+ * (`corpus-loadouts.ts`: scripts listed, `security.network: false`) and checked, and each
+ * finding is recorded with its rule and weight (`corpus-findings.ts`; `npm run corpus:report`
+ * writes them all as a table).
  *
  * Each finding below was read in that table and judged true. Blocking: network use that the
  * wrapper's record does not declare (package installs, downloads, git remotes, gh, HTTP

@@ -1,9 +1,9 @@
 /**
- * The fixture corpus: every `pass-*` catalogue passes every check, and every `fail-*`
- * catalogue fails exactly the check it was written for, with a detail line naming the file
- * and line given in its `expected.txt`. A `pass-*` catalogue with an `expected.txt` passes
- * with exactly those notices (issue 11, point 1): one `notice:` detail line starting with each
- * of its lines, and no other; one without has no notice at all.
+ * The fixture corpus: every `pass-*` catalogue passes every check, and every `fail-*` catalogue
+ * fails exactly the check it was written for, with a detail line naming the file and line given
+ * in its `expected.txt`. A `pass-*` catalogue with an `expected.txt` passes with exactly those
+ * notices (docs/authoring.md "What the checks look for"): one `notice:` detail line starting
+ * with each of its lines, and no other; one without has no notice at all.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,6 +1,6 @@
 /**
  * The catalogue's own loadouts are real content written to pass: `loadout verify` over
- * `loadouts/` must raise no false alarm (issue 3, point 7).
+ * `loadouts/` must raise no false alarm.
  */
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';

@@ -1,7 +1,8 @@
 /**
  * `security.verdict` (spec "Security": `clean` or `flagged`) follows the safety check's
- * findings of both kinds (issue 11, point 1): `flagged` when the check fails or passes with
- * notices, `clean` when it has neither; the record's verdict is that one.
+ * findings of both kinds (docs/authoring.md "What the checks look for"): `flagged` when the
+ * check fails or passes with notices, `clean` when it has neither; the record's verdict is that
+ * one.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

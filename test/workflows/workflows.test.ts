@@ -1,9 +1,9 @@
 /**
- * The GitHub Actions workflows (issue 14 point 4): each passes a real workflow linter
- * (action-validator, against SchemaStore's workflow schema), pins third-party actions by
- * commit SHA, declares its permissions, keeps `${{ … }}` expressions out of shell scripts
- * (they reach a script only through `env`, so no value can inject a command), and runs only
- * `loadout` commands and options that exist.
+ * The GitHub Actions workflows (docs/deploying.md "GitHub Actions"): each passes a real
+ * workflow linter (action-validator, against SchemaStore's workflow schema), pins third-party
+ * actions by commit SHA, declares its permissions, keeps `${{ … }}` expressions out of shell
+ * scripts (they reach a script only through `env`, so no value can inject a command), and runs
+ * only `loadout` commands and options that exist.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';

@@ -2,10 +2,10 @@
  * MCP configuration merged into the agent's shared configuration file (`.mcp.json`,
  * `.cursor/mcp.json`, `.gemini/settings.json`, all with a top-level `mcpServers` object,
  * DESIGN.md section 3): an install adds its servers and keeps everything else in the file (the
- * user's own servers, and for Gemini CLI every other setting); uninstall takes out exactly
- * the servers it added and that nobody changed since (issue 12 point 3). Which servers an
- * install added, and their content, is recorded in the lock as name → sha256 of the server's
- * canonical JSON. Pure: text in, text out.
+ * user's own servers, and for Gemini CLI every other setting); uninstall takes out exactly the
+ * servers it added and that nobody changed since (DESIGN.md section 3, "Composition"). Which
+ * servers an install added, and their content, is recorded in the lock as name → sha256 of the
+ * server's canonical JSON. Pure: text in, text out.
  */
 import { createHash } from 'node:crypto';
 import type { McpServerConfig } from '../project/mcp-config.js';

@@ -1,8 +1,8 @@
 /**
- * The lock: what `loadout install` put into a project (`loadout.lock.json` at its root) or
- * into the user's folders (`~/.config/loadout/lock.json`, issue 12 point 5), so an install
- * can be repeated exactly (`--frozen`), updated, checked for drift and removed, and a file the
- * user edited since is never overwritten without `--force` (DESIGN.md section 8).
+ * The lock: what `loadout install` put into a project (`loadout.lock.json` at its root) or into
+ * the user's folders (`~/.config/loadout/lock.json`, the user scope of DESIGN.md section 8), so
+ * an install can be repeated exactly (`--frozen`), updated, checked for drift and removed, and
+ * a file the user edited since is never overwritten without `--force` (DESIGN.md section 8).
  * Deterministic: no timestamps, entries sorted.
  *
  * A lock is read as untrusted input (it may come with a cloned repository): every field that
@@ -20,7 +20,7 @@ import { describeTargetProblem } from '../../layout/target-rules.js';
 /** The project lock file's name, at the project root. */
 export const LOCK_FILE = 'loadout.lock.json';
 
-/** The user lock, relative to the home folder (issue 12 point 5). */
+/** The user lock, relative to the home folder (user scope, DESIGN.md section 8). */
 export const USER_LOCK_FILE = '.config/loadout/lock.json';
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Where an install lives: a project (targets relative to the project folder, lock
  * `loadout.lock.json` at its root) or the user (`--global`: targets relative to the home
- * folder, lock `~/.config/loadout/lock.json`; issue 12 point 5). Every command of the life
+ * folder, lock `~/.config/loadout/lock.json`; DESIGN.md section 8). Every command of the life
  * cycle takes a scope, so install, update, uninstall and status apply the same layout and the
  * same target rules in both.
  */

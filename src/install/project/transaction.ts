@@ -1,12 +1,13 @@
 /**
- * Applying a set of file changes and the new lock together (issue 12 point 2: "the lock is
- * updated atomically with the files"): every new file is first written beside its target as
- * a temporary file; only when all are written are they renamed into place, the removed files
- * removed and the lock replaced (through its own temporary file and rename). When a step fails,
- * every target already changed gets its old bytes back, the temporary files and the folders
- * this change created are removed, and the error is thrown: the project holds the old files
- * and the old lock, or the new files and the new lock. (A process killed between two renames
- * can still leave some files renamed; the next status then reports them as `changed`.)
+ * Applying a set of file changes and the new lock together (the lock changes atomically with
+ * the files, so it always records what the project holds; DESIGN.md section 8): every new file
+ * is first written beside its target as a temporary file; only when all are written are they
+ * renamed into place, the removed files removed and the lock replaced (through its own
+ * temporary file and rename). When a step fails, every target already changed gets its old
+ * bytes back, the temporary files and the folders this change created are removed, and the
+ * error is thrown: the project holds the old files and the old lock, or the new files and the
+ * new lock. (A process killed between two renames can still leave some files renamed; the next
+ * status then reports them as `changed`.)
  *
  * Every target is checked again here, whoever planned it: rules 1 to 3 of `target-rules.ts`.
  */

@@ -10,9 +10,9 @@
  * around the compressed data is written by fflate's `Zip`, which takes entries compressed elsewhere
  * (its `ZipInputFile`), and marks their sizes in a data descriptor after the data (APPNOTE 4.3.9).
  *
- * zlib in libuv's thread pool (yazl's way) was measured and dropped: every call there sets
+ * zlib in libuv's thread pool (yazl's way) was tried and dropped: every call there sets
  * up zlib's 256 KiB of state on a pool thread whose memory the allocator hands back at once,
- * about 30 page faults per entry, which cost more system time than the compression.
+ * so every entry page-faults, which costs more system time than the compression.
  *
  * The compressed bytes are zlib's: the same on every run of one Node version. A Node release
  * that changes its bundled zlib may change them, and a rebuild then writes, and

@@ -2,9 +2,9 @@
  * The changes a build makes on disk, made synchronously below one root folder (a tree, or the
  * store of loadout entries, store.ts), on whichever thread builds: the main thread writes the
  * catalogue documents, the build's worker threads write loadout entries and links (pool.ts).
- * One blocking call per change costs less than a thread-pool round trip each (measured in a
- * cold build's profile, where the `fs/promises` round trips were a large share of its time),
- * and the threads that write are the threads that render, so nothing is copied between them.
+ * One blocking call per change costs less than a thread-pool round trip each (DESIGN.md
+ * section 7: a cold build of 10,000 loadouts under 60 s; `bench/build.ts` measures it), and
+ * the threads that write are the threads that render, so nothing is copied between them.
  *
  * Every path goes through {@link resolveInside}, so a hostile version string or file path
  * cannot write outside the root (DESIGN.md section 3: paths normalised, no `..`), and every
@@ -39,7 +39,7 @@ const encoder = new TextEncoder();
  * Writes `text` as UTF-8 at the end of the open file `fd`, a chunk at a time through one reused
  * buffer: a catalogue's large documents (tens of MB for a large catalogue) would otherwise each
  * be encoded into fresh memory first, whose page faults cost a rebuild more than the encoding
- * itself (measured in a rebuild's profile). @returns the bytes written.
+ * itself (DESIGN.md section 7; `bench/build.ts` measures rebuilds). @returns the bytes written.
  */
 function writeText(fd: number, text: string): number {
   let read = 0;

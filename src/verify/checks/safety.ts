@@ -1,12 +1,12 @@
 /**
  * `safety`: credentials (secretlint's recommended rules), risky shell commands, hidden text
  * (bidi controls, zero-width and tag characters, instructions in HTML comments), network use
- * that `security.network` does not declare, and scripts missing from `security.scripts`
- * (spec "Verification"; DESIGN.md section 4; issue 3, point 2). Every finding names a line.
- * `loadout.yaml` is scanned for credentials and hidden characters. A blocking finding fails
- * the check; notices (the system package manager, prose about administrator rights, a risky
- * command shown as an example of what not to do; issue 11, points 1 and 2) leave it passing.
- * The record's `security.verdict` is `flagged` when the check fails or has notices.
+ * that `security.network` does not declare, and scripts missing from `security.scripts` (spec
+ * "Verification"; DESIGN.md section 4). Every finding names a line. `loadout.yaml` is scanned
+ * for credentials and hidden characters. A blocking finding fails the check; notices (the
+ * system package manager, prose about administrator rights, a risky command shown as an example
+ * of what not to do; docs/authoring.md "What the checks look for") leave it passing. The
+ * record's `security.verdict` is `flagged` when the check fails or has notices.
  */
 import { MANIFEST_FILE } from '../../catalogue/manifest.js';
 import { judge, plural, type Check, type CheckContext, type Finding } from '../check.js';

@@ -1,10 +1,10 @@
 /**
  * Prose that says something needs administrator rights: "the tool needs `sudo`", "give the
  * deploy user passwordless sudo", "run the terminal as administrator", "requires root access"
- * (issue 11, points 1 and 2). A reader should know, so each such line is a notice; it never
- * fails the check, since saying so is not running anything. Commands that run as root are
- * the `shell/sudo` rule's (`shell-rules.ts`), and a sentence that forbids or denies the need
- * ("sudo is not needed", "never run as root") gives nothing.
+ * (docs/authoring.md "What the checks look for"). A reader should know, so each such line is a
+ * notice; it never fails the check, since saying so is not running anything. Commands that run
+ * as root are the `shell/sudo` rule's (`shell-rules.ts`), and a sentence that forbids or denies
+ * the need ("sudo is not needed", "never run as root") gives nothing.
  */
 import type { Finding } from '../check.js';
 import { NeedleSet } from '../text/needles.js';

@@ -1,10 +1,10 @@
 /**
- * The credential scan on a worker thread. secretlint's rules are most of the cost of
- * `verify` (about 0.6 ms of a loadout's 1.9 ms here), and they need nothing but the texts, so
+ * The credential scan on a worker thread. secretlint's rules are most of the cost of `verify`
+ * (`bench/verify.ts` prints the credential scan alone), and they need nothing but the texts, so
  * a second core can run them while this thread runs the other checks of the next loadouts.
- * Scans sent before the worker has started (about 0.1 s) wait for it, so that this thread
- * never loads secretlint; after the worker failed or was closed, they run in this thread. The
- * findings are the same either way.
+ * Scans sent before the worker has started wait for it, so that this thread never loads
+ * secretlint; after the worker failed or was closed, they run in this thread. The findings are
+ * the same either way.
  */
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Hidden text (issue 3, point 2; DESIGN.md section 4): characters a reader does not see but a
+ * Hidden text (spec "Verification"; DESIGN.md section 4): characters a reader does not see but a
  * model reads, and instructions hidden in HTML comments.
  * - Bidirectional controls U+202A–U+202E and U+2066–U+2069 ("Trojan Source", CVE-2021-42574).
  * - Zero-width and invisible characters U+200B–U+200D, U+2060–U+2064, U+180E, and U+FEFF

@@ -1,11 +1,12 @@
 /**
- * Whether Markdown shows a command as something not to do (issue 11, points 1 to 3). Two
- * reach: {@link isWarned} reads only the command's own clause, the lead-in of its code block
- * and the header of its table, and decides that content which forbids a command does not use
- * it ("Do not run `npm install` here"); {@link isCounterExample} also reads the nearest heading,
- * the lead-in of a list and the comments above a line of code, and turns a risky command shown
- * under "## Insecure settings", "**Avoid:**" or "// Bad" into a notice rather than a failure.
- * Scripts and other files are never warned: what they run, they run, whatever their comments say.
+ * Whether Markdown shows a command as something not to do (docs/authoring.md "What the checks
+ * look for"). Two reach: {@link isWarned} reads only the command's own clause, the lead-in of
+ * its code block and the header of its table, and decides that content which forbids a command
+ * does not use it ("Do not run `npm install` here"); {@link isCounterExample} also reads the
+ * nearest heading, the lead-in of a list and the comments above a line of code, and turns a
+ * risky command shown under "## Insecure settings", "**Avoid:**" or "// Bad" into a notice
+ * rather than a failure. Scripts and other files are never warned: what they run, they run,
+ * whatever their comments say.
  */
 import type { TextRange } from '../text/markdown.js';
 import type { ScanText } from './scan-text.js';

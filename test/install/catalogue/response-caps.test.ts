@@ -1,8 +1,8 @@
 /**
- * Every read of `install`, `update` and `outdated --from URL` is capped (hardening round 3,
- * point 5): a raw file at the `bytes` its versions document declares, a document at a few MB.
- * A real server on 127.0.0.1 streams an endless body; the reader stops at the cap with a
- * `ResponseTooLarge` error that names the address, and the server sees its socket closed.
+ * Every read of `install`, `update` and `outdated --from URL` is capped (docs/installing.md
+ * "Getting the CLI"): a raw file at the `bytes` its versions document declares, a document at a
+ * few MB. A real server on 127.0.0.1 streams an endless body; the reader stops at the cap with
+ * a `ResponseTooLarge` error that names the address, and the server sees its socket closed.
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { createHash } from 'node:crypto';

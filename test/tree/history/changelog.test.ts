@@ -1,8 +1,8 @@
 /**
- * The changelog and the context cost that `loadout build` publishes (issue 12 points 2 and 6):
- * each version in versions.json lists the subjects of the commits that made it, and each
- * version and the record carry the context cost per agent; the changelog is an input of the
- * loadout's cache key, so builds stay incremental and right.
+ * The changelog and the context cost that `loadout build` publishes (DESIGN.md section 8): each
+ * version in versions.json lists the subjects of the commits that made it, and each version and
+ * the record carry the context cost per agent; the changelog is an input of the loadout's cache
+ * key, so builds stay incremental and right.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

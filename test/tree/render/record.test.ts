@@ -1,8 +1,9 @@
 /**
- * The record's `security` block follows the safety check (spec "Security": `verdict` is
- * `clean` or `flagged`; issue 3, point 2: a finding sets `flagged`). `loadout build` refuses a
- * loadout with a failing check (DESIGN.md section 4), so the static catalogue only ever holds
- * clean records; the verdict is decided here, from the run, for any record built from one.
+ * The record's `security` block follows the safety check (spec "Security": `verdict` is `clean`
+ * or `flagged`; docs/authoring.md "What the checks look for": a finding sets `flagged`).
+ * `loadout build` refuses a loadout with a failing check (DESIGN.md section 4), so the static
+ * catalogue only ever holds clean records; the verdict is decided here, from the run, for any
+ * record built from one.
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,9 +1,9 @@
 /**
- * Agent Skills discovery in the built tree (issue 15 point 2), read over real HTTP from the
- * app `loadout serve` runs: the 0.2.0 indexes of each loadout and of the catalogue, the
- * legacy 0.1 indexes, digests over the exact bytes served, archives unpacked and compared with
- * the record, the shared-name rule, deterministic archives, incremental builds, and the
- * headers that keep loadout content from running on the origin.
+ * Agent Skills discovery in the built tree (DESIGN.md section 8; docs/http-api.md "Agent Skills
+ * discovery"), read over real HTTP from the app `loadout serve` runs: the 0.2.0 indexes of each
+ * loadout and of the catalogue, the legacy 0.1 indexes, digests over the exact bytes served,
+ * archives unpacked and compared with the record, the shared-name rule, deterministic archives,
+ * incremental builds, and the headers that keep loadout content from running on the origin.
  */
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';

@@ -1,12 +1,12 @@
 /**
- * The real `skills` CLI ("npx skills") installs a loadout's skills from a local `loadout
- * serve` (issue 15 point 3), run by the Node that runs the tests. Which release depends on
- * that Node: `skills` 1.5.19 and later declare `engines.node >= 22.20.0` and do not run on
- * Node 20, so Node 22.20 or newer gets 1.7.4 and an older Node gets 1.5.18, the last release
- * that declares Node 18 or newer. It is installed with npm into a temporary folder; nothing
- * else leaves the machine (telemetry off: `DISABLE_TELEMETRY`, `DO_NOT_TRACK`; the source is
- * 127.0.0.1, so no GitHub lookup). What it wrote is read back and compared byte for byte
- * with the published record.
+ * The real `skills` CLI ("npx skills") installs a loadout's skills from a local `loadout serve`
+ * (DESIGN.md section 8, Agent Skills discovery), run by the Node that runs the tests. Which
+ * release depends on that Node: `skills` 1.5.19 and later declare `engines.node >= 22.20.0` and
+ * do not run on Node 20, so Node 22.20 or newer gets 1.7.4 and an older Node gets 1.5.18, the
+ * last release that declares Node 18 or newer. It is installed with npm into a temporary
+ * folder; nothing else leaves the machine (telemetry off: `DISABLE_TELEMETRY`, `DO_NOT_TRACK`;
+ * the source is 127.0.0.1, so no GitHub lookup). What it wrote is read back and compared byte
+ * for byte with the published record.
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,11 +1,12 @@
 /**
- * The crash test of issue 9 point 4: an incremental build killed with SIGKILL at many points,
- * including during the switch, must leave a tree in which every document the tree lists
- * resolves, all of one generation (never some loadouts old and some new), and the next whole
- * build leaves nothing of it behind. Kill points are the build's checkpoints
- * (src/tree/write/crash-points.ts: one per file written, linked or removed, in the main thread and
- * the worker threads alike, and around each step of the switch). `.ci/run` runs 50 of them spread over the whole build; `npm run
- * test:crash` (LOADOUT_CRASH_FULL=1) runs every one, plus kills at random times.
+ * The crash test of SECURITY.md (a build killed at any moment leaves the previous tree whole):
+ * an incremental build killed with SIGKILL at many points, including during the switch, must
+ * leave a tree in which every document the tree lists resolves, all of one generation (never
+ * some loadouts old and some new), and the next whole build leaves nothing of it behind. Kill
+ * points are the build's checkpoints (src/tree/write/crash-points.ts: one per file written,
+ * linked or removed, in the main thread and the worker threads alike, and around each step of
+ * the switch). `.ci/run` runs 50 of them spread over the whole build; `npm run test:crash`
+ * (LOADOUT_CRASH_FULL=1) runs every one, plus kills at random times.
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';

@@ -1,7 +1,7 @@
 /**
- * The classes of issue 11, each on both sides: what became a notice and its near misses that
- * still fail (point 2), and commands in prose code spans that are now seen, beside sentences
- * that forbid them (point 3); also the false alarms the corpus review removed (point 4).
+ * The finding classes of docs/authoring.md "What the checks look for", each on both sides: what
+ * is a notice and its near misses that still fail, and commands in prose code spans, which
+ * count, beside sentences that forbid them; also the false alarms the corpus review removed.
  */
 import { describe, expect, it } from 'vitest';
 import { findAdminRights } from '../../../src/verify/safety/admin-rights.js';

@@ -1,5 +1,5 @@
 /**
- * Build benchmark (DESIGN.md section 7, issue 13): writes a synthetic catalogue of
+ * Build benchmark (DESIGN.md section 7): writes a synthetic catalogue of
  * `--loadouts` loadouts (default 1,000; `--large` for 10,000) into a git repository in a temp
  * folder, then measures on this machine's disk, each build run as a user runs it: the compiled
  * `loadout build` in a process of its own, so that starting Node, loading the modules and
@@ -53,7 +53,7 @@ import { linkEntriesInPool } from '../src/tree/pool/pool.js';
 import { entriesLinkedBy } from '../src/tree/write/store.js';
 import { writeSyntheticCatalogue } from './synthetic.js';
 
-/** DESIGN.md section 7 and issue 13, for 10,000 loadouts. */
+/** DESIGN.md section 7, for 10,000 loadouts. */
 const TARGETS = { coldSeconds: 60, rebuildSeconds: 2, cloneSeconds: 10, at: 10_000 };
 
 const { values } = parseArgs({ options: { loadouts: { type: 'string' }, large: { type: 'boolean', default: false } } });

@@ -1,5 +1,5 @@
 /**
- * Search benchmark (DESIGN.md section 7, issue 13): generates 10,000 synthetic loadouts,
+ * Search benchmark (DESIGN.md section 7): generates 10,000 synthetic loadouts,
  * builds what the server reads, starts `loadout serve` on it (the real command, compiled, with
  * a fresh SQLite database) and drives it from a second process over keep-alive connections.
  * Every figure is printed against its target with pass or fail, and the last line sums up.
@@ -28,7 +28,7 @@ import { SEARCH_RANKING_PATH } from '../src/search/ranking-file.js';
 import type { BenchRequest, ClientJob, ClientReport } from './search-client.js';
 import { allDifferentQueries, BENCH_QUERIES, syntheticLoadouts, writeSyntheticCatalogue, writeSyntheticTree } from './search-generate.js';
 
-/** DESIGN.md section 7 and issue 13. */
+/** DESIGN.md section 7. */
 const TARGETS = { searchP99Ms: 5, searchRps: 1500, searchVsStatic: 0.3, mcpVsSearch: 0.5, startMs: 1000, rssMb: 150 };
 const TSX = new URL('../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
 const here = (file: string): string => new URL(file, import.meta.url).pathname;

@@ -1,5 +1,5 @@
 /**
- * Benchmark of `loadout verify` against the targets of DESIGN.md section 7 (issue 11, point 5),
+ * Benchmark of `loadout verify` against the targets of DESIGN.md section 7,
  * which are what users wait for:
  * - one loadout on the submission path under 50 ms at p99: the largest loadout of the
  *   repository's catalogue (`loadouts/`, by bytes), checked 200 times in this process with

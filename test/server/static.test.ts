@@ -166,7 +166,7 @@ describe('static tree over HTTP', () => {
     expect(res.headers['content-type']).toBe('application/problem+json; charset=utf-8');
   });
 
-  it.each(EVIL.flatMap(spellingsOf))('serves %s only as sandboxed text, or not at all (issue 9 point 2)', async (path) => {
+  it.each(EVIL.flatMap(spellingsOf))('serves %s only as sandboxed text, or not at all', async (path) => {
     const res = await rawGet(path);
     if (res.status === 200) {
       expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
@@ -181,7 +181,7 @@ describe('static tree over HTTP', () => {
     if (path.includes('//')) expect(res.status).toBe(400);
   });
 
-  it.each(['//loadouts', '//loadouts/alpha', '///docs', '//example.org', '/loadouts//alpha', '/%2F%2Fexample.org', '//api/v1/search?q=x', '//mcp'])('never redirects %s off the origin (issue 9 point 6)', async (path) => {
+  it.each(['//loadouts', '//loadouts/alpha', '///docs', '//example.org', '/loadouts//alpha', '/%2F%2Fexample.org', '//api/v1/search?q=x', '//mcp'])('never redirects %s off the origin', async (path) => {
     const res = await rawGet(path);
     expect(res.status).toBe(400);
     expect(res.headers.location).toBeUndefined();
@@ -195,7 +195,7 @@ describe('static tree over HTTP', () => {
     }
   });
 
-  it('never serves latest immutable, however the path is spelled (issue 9 point 7)', async () => {
+  it('never serves latest immutable, however the path is spelled', async () => {
     for (const path of spellingsOf('alpha/latest/CLAUDE.md')) {
       const res = await rawGet(path);
       expect(res.headers['cache-control'] ?? '', path).not.toContain('immutable');
@@ -218,7 +218,7 @@ describe('static tree over HTTP', () => {
   });
 });
 
-describe.skipIf(!existsSync(CHROMIUM))('raw files in Chromium (issue 9 point 2)', () => {
+describe.skipIf(!existsSync(CHROMIUM))('raw files in Chromium', () => {
   it('never runs a loadout\'s HTML, SVG or script on the origin, however the address is spelled', async () => {
     const profile = mkdtempSync(join(tmpdir(), 'loadout-chromium-'));
     const browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });

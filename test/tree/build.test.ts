@@ -157,7 +157,7 @@ describe('loadout build', () => {
     }
   });
 
-  it('writes the same bytes building one loadout at a time as building eight at once (issue 13)', async () => {
+  it('writes the same bytes building one loadout at a time as building eight at once', async () => {
     const { root } = twoVersionCatalogue();
     for (let i = 0; i < 12; i++) writeLoadout(root, { id: `extra-${i}`, title: `Extra ${i}`, version: `1.${i}.0`, files: [...baseFiles(`Extra ${i}`, `# Extra ${i}\n\nInstructions ${i}.\n`), ...(i % 2 === 0 ? skillFiles : [])] });
     commitAll(root, 'extras', '2026-03-01T10:00:00Z');
@@ -308,7 +308,7 @@ describe('incremental build', () => {
     expect(differingFiles(out, clean)).toEqual([]);
   });
 
-  it('brings the standby tree up to date in place, build after build, with the same outputs as a clean build (issue 13)', async () => {
+  it('brings the standby tree up to date in place, build after build, with the same outputs as a clean build', async () => {
     const { root } = twoVersionCatalogue();
     writeLoadout(root, { id: 'gone-soon', title: 'Gone Soon' });
     commitAll(root, 'gone-soon', '2026-03-01T10:00:00Z');
@@ -344,7 +344,7 @@ describe('incremental build', () => {
     }
   });
 
-  it('tells unchanged loadouts by their git tree ids and history, without reading them (issue 13)', async () => {
+  it('tells unchanged loadouts by their git tree ids and history, without reading them', async () => {
     const { root } = twoVersionCatalogue();
     writeLoadout(root, { id: 'third', title: 'Third' });
     commitAll(root, 'third', '2026-03-01T10:00:00Z');

@@ -5,7 +5,8 @@
  */
 import { random } from './synthetic.js';
 import { writeTree } from '../src/tree/write/output.js';
-import { buildRecord, type PublishedRecord } from '../src/tree/render/record.js';
+import { buildRecord } from '../src/tree/render/record.js';
+import type { PublishedRecord } from '../src/tree-format/index.js';
 import type { Manifest } from '../src/catalogue/manifest.js';
 import { CATEGORIES, PUBLISHED_AGENTS } from '../src/catalogue/vocabulary.js';
 import { SKILL_DIRS, ADAPTER_TARGETS } from '../src/layout/layout.js';

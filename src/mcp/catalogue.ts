@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { VersionsDocument } from '../tree/render/loadout-output.js';
-import type { PublishedRecord } from '../tree/render/record.js';
+import type { PublishedRecord } from '../tree-format/index.js';
 import { LoadoutError } from '../catalogue/errors.js';
 import { SLUG_PATTERN } from '../catalogue/vocabulary.js';
 import { SKILLS_PATH, type SkillEntry, type SkillsFile } from '../search/index-file.js';

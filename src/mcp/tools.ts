@@ -5,7 +5,7 @@
  * tool errors (`isError`) that say what exists instead.
  */
 import type { z } from 'zod';
-import { languageOf } from '../tree/render/record.js';
+import { languageOf } from '../tree-format/index.js';
 import { installCommand } from '../tree-format/index.js';
 import type { Agent } from '../catalogue/vocabulary.js';
 import type { SearchEngine } from '../search/engine.js';

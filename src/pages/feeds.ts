@@ -5,7 +5,7 @@
  * `updated` is the loadout's `updated` date, so feed readers show a changed loadout again.
  * Absolute addresses from `{base_url}`; every value escaped for XML. Pure.
  */
-import type { PublishedRecord } from '../tree/render/record.js';
+import type { PublishedRecord } from '../tree-format/index.js';
 import { escapeXml } from './html.js';
 import { FEED_PATH } from './layout.js';
 

@@ -8,7 +8,7 @@
  * view can be shared and maps onto `GET /api/v1/search`.
  */
 import { CATEGORIES, HAS_VALUES, PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
-import type { PublishedRecord } from '../tree/render/record.js';
+import type { PublishedRecord } from '../tree-format/index.js';
 import { escapeHtml, plural } from './html.js';
 import { AGENT_NAMES, renderPage } from './layout.js';
 import { HOME_SCRIPT_PATH } from './scripts/home.js';

@@ -7,7 +7,7 @@
  * `assets/loadout.js` turns the hidden tab list into keyboard-accessible tabs (WAI-ARIA
  * Authoring Practices, "Tabs with automatic activation") and remembers the agent chosen.
  */
-import type { PublishedRecord } from '../tree/render/record.js';
+import type { PublishedRecord } from '../tree-format/index.js';
 import { PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
 import { installCommand } from '../tree-format/index.js';
 import { escapeHtml, formatBytes, plural } from './html.js';

@@ -5,7 +5,7 @@
  * `versions.json`, and the verification table with its notices. Every loadout value is
  * escaped; addresses from the loadout (author, credits) are links only when they are http(s).
  */
-import type { PublishedRecord } from '../tree/render/record.js';
+import type { PublishedRecord } from '../tree-format/index.js';
 import { PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
 import { escapeHtml, formatBytes, linkOrText, plural } from './html.js';
 import { AGENT_NAMES, renderPage, rootOf } from './layout.js';

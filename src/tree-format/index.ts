@@ -1,7 +1,7 @@
 /**
  * The published tree's format, the public surface of this room: its addresses, the headers
- * each is served with, where a tree's links may lead, the versions document's shapes and
- * checked parser, and the digest files are named by. No dependency on the builder, the
+ * each is served with, where a tree's links may lead, the record's shapes, the versions
+ * document's shapes and checked parser, and the digest files are named by. No dependency on the builder, the
  * verifier or storage: the installer, search, pages, publish and serve read the format from
  * here, and the builder writes it (DESIGN.md section 8). Explicit names only: adding one
  * here makes it public.
@@ -38,4 +38,5 @@ export {
 } from './tree-headers.js';
 export { linkRegionsOf, placeIn, STORE_FOLDER } from './tree-region.js';
 export { parseVersionsDocument } from './versions-document.js';
+export { languageOf, type InstallEntry, type PublishedFileEntry, type PublishedRecord } from './record.js';
 export type { VersionEntry, VersionFile, VersionsDocument } from './versions.js';

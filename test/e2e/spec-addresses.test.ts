@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PublishedRecord } from '../../src/tree/render/record.js';
+import type { PublishedRecord } from '../../src/tree-format/index.js';
 import { installedText } from '../../src/layout/rule-translation.js';
 import { CATEGORIES, PUBLISHED_AGENTS, ROLES } from '../../src/catalogue/vocabulary.js';
 import { runCli } from '../helpers/cli.js';

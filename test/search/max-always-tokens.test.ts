@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { PublishedRecord } from '../../src/tree/render/record.js';
+import type { PublishedRecord } from '../../src/tree-format/index.js';
 import { PUBLISHED_AGENTS, type Agent } from '../../src/catalogue/vocabulary.js';
 import { runCli } from '../helpers/cli.js';
 import { startFixtureServer, type FixtureServer } from '../mcp/fixture-server.js';

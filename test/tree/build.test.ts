@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../src/tree/build.js';
 import { findStandby, treesFolderOf } from '../../src/tree/write/output.js';
 import { listEntries, STORE_FOLDER } from '../../src/tree/write/store.js';
-import type { PublishedRecord } from '../../src/tree/render/record.js';
+import type { PublishedRecord } from '../../src/tree-format/index.js';
 import { PUBLISHED_AGENTS } from '../../src/catalogue/vocabulary.js';
 import { installedText } from '../../src/layout/rule-translation.js';
 import { baseFiles, writeLoadout, type TestFile } from '../helpers/loadouts.js';

@@ -13,7 +13,7 @@
 import type { Agent } from '../../catalogue/vocabulary.js';
 import { searchRowOf, type SearchRow } from '../../search/document.js';
 import { skillEntriesOf } from '../../search/index-file.js';
-import type { PublishedFileEntry, PublishedRecord } from './record.js';
+import type { PublishedFileEntry, PublishedRecord } from '../../tree-format/index.js';
 import type { DiscoveryEntry, LegacyEntry } from './skill-discovery.js';
 
 /** The metadata of a record that the catalogue-wide documents read. */

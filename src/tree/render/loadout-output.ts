@@ -16,7 +16,8 @@ import { rawTreeFolder, rawTreePath, rawUrl } from '../../tree-format/addresses.
 import type { HistoricVersionData, LoadoutHistoryData } from '../history/history.js';
 import type { OutputTree } from '../write/tree-files.js';
 import { renderLoadoutPage } from '../../pages/loadout.js';
-import { buildRecord, sha256, type PublishedRecord } from './record.js';
+import { buildRecord, sha256 } from './record.js';
+import type { PublishedRecord } from '../../tree-format/index.js';
 import type { VersionEntry, VersionFile } from '../../tree-format/versions.js';
 import { writeZip, ZipContents } from './zip.js';
 

@@ -36,7 +36,7 @@ import { pathInsideSkill } from '../../layout/layout.js';
 import { rawTreePath } from '../../tree-format/addresses.js';
 import type { OutputTree } from '../write/tree-files.js';
 import type { LoadoutDiscovery } from './catalogue-entry.js';
-import type { PublishedRecord } from './record.js';
+import type { PublishedRecord } from '../../tree-format/index.js';
 import { writeZip } from './zip.js';
 
 /** `$schema` of a 0.2.0 index (the value the `skills` CLI compares with). */

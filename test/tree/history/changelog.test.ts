@@ -12,7 +12,7 @@ import { buildCatalogue } from '../../../src/tree/build.js';
 import { loadoutKey } from '../../../src/tree/incremental/cache.js';
 import type { LoadoutHistory } from '../../../src/tree/history/history.js';
 import type { VersionsDocument } from '../../../src/tree/render/loadout-output.js';
-import type { PublishedRecord } from '../../../src/tree/render/record.js';
+import type { PublishedRecord } from '../../../src/tree-format/index.js';
 import type { LoadoutSource } from '../../../src/catalogue/source.js';
 import { measureContextForAgents } from '../../../src/layout/context-cost.js';
 import { publishedRecordErrors } from '../../helpers/published-schema.js';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLISHED_AGENTS } from '../../../src/catalogue/vocabulary.js';
 import { installLoadout } from '../../../src/install/install.js';
 import { translateRule } from '../../../src/layout/rule-translation.js';
-import type { PublishedRecord } from '../../../src/tree/render/record.js';
+import type { PublishedRecord } from '../../../src/tree-format/index.js';
 import { publishedRecordErrors } from '../../helpers/published-schema.js';
 import { buildCleanDist, makeProject } from '../../install/hostile-fixture.js';
 

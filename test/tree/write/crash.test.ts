@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { findStandby, treesFolderOf } from '../../../src/tree/write/output.js';
 import { listEntries, STORE_FOLDER } from '../../../src/tree/write/store.js';
-import type { PublishedRecord } from '../../../src/tree/render/record.js';
+import type { PublishedRecord } from '../../../src/tree-format/index.js';
 import { baseFiles, writeLoadout } from '../../helpers/loadouts.js';
 import { commitAll, initRepo, makeTempDir } from '../../helpers/temp.js';
 

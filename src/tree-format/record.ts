@@ -1,0 +1,72 @@
+/**
+ * The shapes of the published record, `api/loadouts/<id>.json` (spec "Loadout record
+ * (published form)"): what the build writes and what pages, MCP and other readers of a tree
+ * read, and the rule of a file's `lang`. `tree/render/record.ts` fills them.
+ */
+import type { FileEntry, Manifest } from '../catalogue/manifest.js';
+import type { Agent, CompatibilityLevel } from '../catalogue/vocabulary.js';
+import type { ContextCost } from '../layout/context-cost.js';
+import type { ManualStep } from '../layout/layout.js';
+import type { Verification } from '../verify/verification.js';
+
+/** A file entry of a published record. `agent` and `skill` are null where they do not apply. */
+export interface PublishedFileEntry {
+  path: string;
+  role: FileEntry['role'];
+  description: string;
+  agent: string | null;
+  skill: string | null;
+  install_to?: FileEntry['install_to'];
+  raw_url: string;
+  raw_latest_url: string;
+  /** UTF-8 length of `content`, in bytes. */
+  bytes: number;
+  lang: string;
+  /** Hex sha256 of the file's bytes (DESIGN.md section 8). */
+  sha256: string;
+  content: string;
+}
+
+/**
+ * Spec `install[<agent>]`. A file's `sha256` is that of the bytes installed for the agent,
+ * which the per-agent zip holds and `loadout install` writes: the file at `raw_url` (whose
+ * sha256 is the version's, `files[].sha256`) translated for the agent when it is a rule
+ * (`layout/rule-translation.ts`), else the same bytes.
+ */
+export interface InstallEntry {
+  files: { path: string; target: string; raw_url: string; role: FileEntry['role']; sha256: string }[];
+  manual_steps: ManualStep[];
+  zip_url: string;
+}
+
+/** The published record. Field order follows the spec's tables. */
+export type PublishedRecord = Omit<Manifest, 'files' | 'compatibility' | 'tested' | 'requires' | 'security'> & {
+  files: PublishedFileEntry[];
+  compatibility: Record<Agent, CompatibilityLevel>;
+  requires: { tools: string[]; env: string[]; mcp: string[] };
+  tested: Omit<Manifest['tested'], 'per_agent'> & { per_agent: Record<Agent, 'pass' | 'fail' | 'untested'> };
+  security: Manifest['security'] & { scripts: string[] };
+  featured: boolean;
+  deprecated: boolean;
+  credits: { title: string; url: string }[];
+  counts: { rules: number; skills: number; mcp: number };
+  url: string;
+  api_url: string;
+  source_zip_url: string;
+  verification: Verification;
+  install: Record<Agent, InstallEntry>;
+  /** Context cost per agent: bytes and estimated tokens loaded always and on demand (`layout/context-cost.ts`; DESIGN.md section 8, "Context cost"). */
+  context: Record<Agent, ContextCost>;
+};
+
+/** Language of a file from its extension (DESIGN.md section 3). */
+export function languageOf(path: string): string {
+  const ext = path.includes('.') ? path.slice(path.lastIndexOf('.') + 1).toLowerCase() : '';
+  return LANGS[ext] ?? 'text';
+}
+
+const LANGS: Record<string, string> = {
+  md: 'markdown', mdc: 'markdown', markdown: 'markdown', json: 'json', yaml: 'yaml', yml: 'yaml', toml: 'toml',
+  sh: 'shell', bash: 'shell', py: 'python', ts: 'typescript', js: 'javascript', mjs: 'javascript', txt: 'text',
+  sql: 'sql', gd: 'gdscript', html: 'html', css: 'css',
+};

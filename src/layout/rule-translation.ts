@@ -110,6 +110,31 @@ function scopingKeysFor(agent: Agent, scope: RuleScope): Record<string, unknown>
  * front matter is written when no key is left. Pure; never throws.
  */
 export function translateRule(text: string, agent: Agent): string {
+  let perAgent = translations.get(text);
+  if (perAgent === undefined) {
+    if (translations.size >= TRANSLATIONS_KEPT) translations.delete(translations.keys().next().value as string);
+    perAgent = new Map();
+    translations.set(text, perAgent);
+  }
+  let translated = perAgent.get(agent);
+  if (translated === undefined) {
+    translated = translate(text, agent);
+    perAgent.set(agent, translated);
+  }
+  return translated;
+}
+
+/**
+ * The translations made lately, by text then agent: a build translates each rule for six agents
+ * in its record, again in its zips, its versions document and its context cost, and parsing the
+ * front matter with `yaml` is most of the cost. Oldest text dropped first; the function is pure,
+ * so a kept answer is always right.
+ */
+const translations = new Map<string, Map<Agent, string>>();
+/** Texts kept in {@link translations}: more than the rules of any one loadout. */
+const TRANSLATIONS_KEPT = 256;
+
+function translate(text: string, agent: Agent): string {
   const fm = readFrontMatter(text);
   if (fm.errors.length > 0) return text;
   const scope = readRuleScope(fm.data);

@@ -85,7 +85,7 @@ export async function buildLoadouts(options: BuildOptions, context: LoadoutsCont
       return { outcome, loadoutHistory, commit };
     });
     // A folder edited while it was read keeps no stamp: it is read again next time.
-    held = repo === undefined || result.read.length === 0 ? context.stamps : stampsThatHeld(context.stamps, await readDirtyFolders(repo));
+    held = repo === undefined || result.read.length === 0 ? context.stamps : stampsThatHeld(context.stamps, await readDirtyFolders(repo, result.read));
     for (const { outcome, loadoutHistory, commit } of outcomes) {
       const { id } = outcome;
       const warnings = loadoutHistory.skipped.map((s) => `loadouts/${id}: version ${JSON.stringify(s.version)} in loadout.yaml of commit ${s.commit} ${s.reason}: not published`);

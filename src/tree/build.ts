@@ -111,14 +111,17 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   const fingerprint = fingerprintBuild(base, join(options.root, 'fixtures'));
   const trees = await openTrees(options.out);
   try {
-    const live = options.clean === true || trees.live === undefined ? undefined : readPreviousBuild(trees.live, fingerprint);
     const result: BuildResult = { written: false, runs: [], refused: [], loadouts: [], reused: [], read: [], warnings: [], bytes: 0 };
     const repo = await openRepository(loadoutsDir);
-    // What the store holds, the folders' git tree ids (stamp.ts), and what the standby links to.
-    const stored = listEntries(trees.store);
-    const stamps = await readFolderStamps(repo).catch((cause: unknown) => {
+    // The folders' git tree ids (stamp.ts) are read by git in its own processes while this
+    // thread reads the previous build and lists the store; then what the standby links to.
+    const stamping = readFolderStamps(repo).catch((cause: unknown) => {
       throw new LoadoutError('git', `cannot read the git trees of ${loadoutsDir}: ${(cause as Error).message}`, { cause });
     });
+    stamping.catch(() => undefined);
+    const live = options.clean === true || trees.live === undefined ? undefined : readPreviousBuild(trees.live, fingerprint);
+    const stored = listEntries(trees.store);
+    const stamps = await stamping;
     let linkedByStandby = new Map<string, string>();
     const unchanged = await findUnchanged(ids, stored, live, repo, stamps, () => {
       if (trees.standby !== undefined) linkedByStandby = entriesLinkedBy(trees.standby);

@@ -92,18 +92,30 @@ export async function readManifestCommits(git: SimpleGit, prefix: string, manife
   return map;
 }
 
-/** Ids of the loadouts with uncommitted changes (tracked or untracked) in their folder. Rejects with git's error. */
+/**
+ * Ids of the loadouts with uncommitted changes in their folder: modified, added, deleted,
+ * renamed or untracked files, in the working tree or the index, below `folders` (pathspecs of
+ * {@link pathspecs}). Rejects with git's error.
+ */
 export async function readDirty(git: SimpleGit, prefix: string, folders: readonly string[]): Promise<Set<string>> {
   const out = await git.raw(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', ...folders]);
-  const top = new Set<string>();
-  for (const record of out.split('\u0000')) {
-    const id = idOf(prefix, record.slice(3));
-    if (id !== undefined) top.add(id);
+  const dirty = new Set<string>();
+  const records = out.split('\u0000');
+  for (let i = 0; i < records.length; i++) {
+    const record = records[i] ?? '';
+    // `XY SP <path>`; a rename or copy is followed by a record holding the path it came from
+    // (git-status, "Porcelain Format Version 1", -z), paths relative to the top folder.
+    const paths = [record.slice(3)];
+    if (record[0] === 'R' || record[0] === 'C') paths.push(records[++i] ?? '');
+    for (const path of paths) {
+      const id = idOf(prefix, path);
+      if (id !== undefined) dirty.add(id);
+    }
   }
-  return top;
+  return dirty;
 }
 
-/** The loadout id of a repository path under `prefix` (`loadouts/<id>/…`), or undefined for a path outside a loadout folder. Pure. */
+/** The loadout id of `path` (relative to the top folder) inside the folder `prefix`, if any. */
 export function idOf(prefix: string, path: string): string | undefined {
   const rest = prefix === '' ? path : path.startsWith(`${prefix}/`) ? path.slice(prefix.length + 1) : undefined;
   if (rest === undefined) return undefined;

@@ -10,6 +10,7 @@
  * Two git calls cover the whole catalogue: one listing of the `loadouts/` folder's tree and
  * one status of it.
  */
+import { idOf, pathspecs, readDirty } from '../history/commit-log.js';
 import type { CatalogueRepository } from '../history/history.js';
 
 /** A loadout folder's stamp: git's tree id of the folder at the build's HEAD, the folder being clean. */
@@ -39,40 +40,19 @@ export async function readFolderStamps(repo: CatalogueRepository | undefined): P
 
 /**
  * The loadout folders of `repo` with any change in the working tree or the index (modified,
- * added, deleted, renamed or untracked files), by id.
+ * added, deleted, renamed or untracked files), by id: of every folder, or of the folders of
+ * `ids` only (a rebuild checks again only what it read).
  * @throws Error from git when it fails.
  */
-export async function readDirtyFolders(repo: CatalogueRepository): Promise<Set<string>> {
-  const pathspec = `:(top,literal)${repo.prefix === '' ? '.' : repo.prefix}`;
-  const out = await repo.git.raw(['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', pathspec]);
-  const dirty = new Set<string>();
-  const records = out.split('\u0000');
-  for (let i = 0; i < records.length; i++) {
-    const record = records[i] ?? '';
-    // `XY SP <path>`; a rename or copy is followed by a record holding the path it came from
-    // (git-status, "Porcelain Format Version 1", -z), paths relative to the top folder.
-    const paths = [record.slice(3)];
-    if (record[0] === 'R' || record[0] === 'C') paths.push(records[++i] ?? '');
-    for (const path of paths) {
-      const id = idOf(repo.prefix, path);
-      if (id !== undefined) dirty.add(id);
-    }
-  }
-  return dirty;
-}
-
-/** The loadout id of `path` (relative to the top folder) inside the folder `prefix`, if any. */
-function idOf(prefix: string, path: string): string | undefined {
-  const rest = prefix === '' ? path : path.startsWith(`${prefix}/`) ? path.slice(prefix.length + 1) : undefined;
-  if (rest === undefined) return undefined;
-  const slash = rest.indexOf('/');
-  return slash <= 0 ? undefined : rest.slice(0, slash);
+export function readDirtyFolders(repo: CatalogueRepository, ids?: readonly string[]): Promise<Set<string>> {
+  return readDirty(repo.git, repo.prefix, pathspecs(repo.prefix, ids).folders);
 }
 
 /**
  * The stamps of `before` that still hold once the folders were read: a folder that changed in
  * the working tree meanwhile (`dirtyAfter`) keeps none, so what was read from it is read again
- * next time.
+ * next time. Only the folders read need checking again: a carried-over folder's stamp names
+ * HEAD's tree, whose output the build kept, and the next build sees that folder dirty anyway.
  */
 export function stampsThatHeld(before: ReadonlyMap<string, FolderStamp>, dirtyAfter: ReadonlySet<string>): Map<string, FolderStamp> {
   return new Map([...before].filter(([id]) => !dirtyAfter.has(id)));

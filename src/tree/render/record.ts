@@ -4,10 +4,10 @@
  * for the six agents, and per file its addresses, size, language, sha256 and content. The
  * shapes are the tree format's (`tree-format/record.ts`); this module fills them.
  */
-import { sha256 } from '../../tree-format/digest.js';
+import { sha256 } from '../../tree-format/index.js';
 import { resolveCompatibility } from '../../catalogue/compatibility.js';
-import type { FileEntry, Manifest } from '../../catalogue/manifest.js';
-import { PUBLISHED_AGENTS, type Agent, type CompatibilityLevel } from '../../catalogue/vocabulary.js';
+import type { Manifest } from '../../catalogue/manifest.js';
+import { PUBLISHED_AGENTS, type Agent } from '../../catalogue/vocabulary.js';
 import { measureContextForAgents } from '../../layout/context-cost.js';
 import { readMcpServers } from '../../install/project/mcp-config.js';
 import { resolveInstallPlan } from '../../layout/plan.js';

@@ -4,7 +4,6 @@
  * for the six agents, and per file its addresses, size, language, sha256 and content. The
  * shapes are the tree format's (`tree-format/record.ts`); this module fills them.
  */
-import { sha256 } from '../../tree-format/index.js';
 import { resolveCompatibility } from '../../catalogue/compatibility.js';
 import type { Manifest } from '../../catalogue/manifest.js';
 import { PUBLISHED_AGENTS, type Agent } from '../../catalogue/vocabulary.js';
@@ -13,8 +12,7 @@ import { readMcpServers } from '../../install/project/mcp-config.js';
 import { resolveInstallPlan } from '../../layout/plan.js';
 import { installedText } from '../../layout/rule-translation.js';
 import { securityVerdict, type Verification } from '../../verify/verification.js';
-import { languageOf, type InstallEntry, type PublishedFileEntry, type PublishedRecord } from '../../tree-format/index.js';
-import { agentZipUrl, pageUrl, rawUrl, recordUrl, sourceZipUrl } from '../../tree-format/addresses.js';
+import { agentZipUrl, languageOf, pageUrl, rawUrl, recordUrl, sha256, sourceZipUrl, type InstallEntry, type PublishedFileEntry, type PublishedRecord } from '../../tree-format/index.js';
 
 /** Everything {@link buildRecord} needs. Texts are the decoded files of this version. */
 export interface RecordInput {

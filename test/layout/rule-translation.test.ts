@@ -34,6 +34,13 @@ describe('translateRule', () => {
     expect(translateRule(cursorRule, 'codex')).toBe('---\nowner: team-api\n---\n\n# API\n\nReturn problem+json.\n');
   });
 
+  it('answers the same for a text asked again, before and after hundreds of other texts', () => {
+    const first = PUBLISHED_AGENTS.map((agent) => translateRule(cursorRule, agent));
+    for (let n = 0; n < 600; n++) translateRule(`---\nglobs: src/${n}/**\n---\nRule ${n}.\n`, 'claude-code');
+    expect(translateRule('---\nglobs: src/7/**\n---\nRule 7.\n', 'claude-code')).toBe('---\npaths:\n  - src/7/**\n---\nRule 7.\n');
+    expect(PUBLISHED_AGENTS.map((agent) => translateRule(cursorRule, agent))).toEqual(first);
+  });
+
   it('reads Claude Code paths and Copilot applyTo as globs too', () => {
     expect(translateRule('---\npaths:\n  - "**/*.py"\n---\nBody.\n', 'cursor')).toBe('---\nglobs: "**/*.py"\nalwaysApply: false\n---\nBody.\n');
     expect(translateRule('---\napplyTo: "**/*.py,docs/**"\nexcludeAgent: code-review\n---\nBody.\n', 'claude-code')).toBe('---\npaths:\n  - "**/*.py"\n  - docs/**\n---\nBody.\n');

@@ -38,6 +38,10 @@ describe('folder stamps: git tree ids (build change detection)', () => {
     const changed = await readFolderStamps(await openRepository(loadouts));
     expect([...changed.keys()]).toEqual(['d-four']);
     expect([...(await readDirtyFolders(repo as NonNullable<typeof repo>))].sort()).toEqual(['a-one', 'b-two', 'c-three']);
+    // After reading, a build asks again only about the folders it read.
+    expect([...(await readDirtyFolders(repo as NonNullable<typeof repo>, ['b-two', 'd-four']))]).toEqual(['b-two']);
+    expect([...(await readDirtyFolders(repo as NonNullable<typeof repo>, ['c-three']))]).toEqual(['c-three']);
+    expect([...(await readDirtyFolders(repo as NonNullable<typeof repo>, ['d-four']))]).toEqual([]);
     expect(await readFolderStamps(undefined)).toEqual(new Map());
   });
 

@@ -107,18 +107,20 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   packing.catch(() => undefined);
   startPool();
   const loadoutsDir = loadoutsDirOf(options.root);
+  // git reads the folders' tree ids and the working tree's changes (stamp.ts) in its own
+  // processes while this thread lists the loadouts, opens the trees and reads the previous build.
+  const opening = openRepository(loadoutsDir);
+  const stamping = opening.then(readFolderStamps).catch((cause: unknown) => {
+    throw new LoadoutError('git', `cannot read the git trees of ${loadoutsDir}: ${(cause as Error).message}`, { cause });
+  });
+  opening.catch(() => undefined);
+  stamping.catch(() => undefined);
   const ids = await listLoadoutIds(loadoutsDir);
   const fingerprint = fingerprintBuild(base, join(options.root, 'fixtures'));
   const trees = await openTrees(options.out);
   try {
     const result: BuildResult = { written: false, runs: [], refused: [], loadouts: [], reused: [], read: [], warnings: [], bytes: 0 };
-    const repo = await openRepository(loadoutsDir);
-    // The folders' git tree ids (stamp.ts) are read by git in its own processes while this
-    // thread reads the previous build and lists the store; then what the standby links to.
-    const stamping = readFolderStamps(repo).catch((cause: unknown) => {
-      throw new LoadoutError('git', `cannot read the git trees of ${loadoutsDir}: ${(cause as Error).message}`, { cause });
-    });
-    stamping.catch(() => undefined);
+    const repo = await opening;
     const live = options.clean === true || trees.live === undefined ? undefined : readPreviousBuild(trees.live, fingerprint);
     const stored = listEntries(trees.store);
     const stamps = await stamping;

@@ -133,9 +133,8 @@ export async function openHistory(repo: CatalogueRepository | undefined, only?: 
   if (only?.length === 0) return { ...emptyHistory(), head };
   try {
     const specs = pathspecs(prefix, only);
-    const dates = await readDates(git, prefix, specs.folders);
-    const manifestCommits = await readManifestCommits(git, prefix, specs.manifests);
-    const dirty = await readDirty(git, prefix, specs.folders);
+    // Three git processes at once: none needs another's answer.
+    const [dates, manifestCommits, dirty] = await Promise.all([readDates(git, prefix, specs.folders), readManifestCommits(git, prefix, specs.manifests), readDirty(git, prefix, specs.folders)]);
     const blobs = new BlobReader(top);
     return {
       head,

@@ -74,11 +74,11 @@ export async function checkInstall(options: CheckOptions): Promise<CheckedInstal
   const refused: string[] = [];
   const warnings: CheckedInstall['warnings'] = [];
   // The file system's part of the checks runs for every target together; the messages follow in plan order.
-  const landing = await Promise.all(plan.files.map(({ entry, target }) => (describeTargetProblem(target) ?? describeSettingsProblem(entry.role, target)) === undefined ? describeLandingProblem(root, target) : undefined));
+  const problems = await Promise.all(plan.files.map(async ({ entry, target }) => describeTargetProblem(target) ?? describeSettingsProblem(entry.role, target) ?? (await describeLandingProblem(root, target))));
   for (const [i, { entry, target }] of plan.files.entries()) {
     const overridden = entry.install_to !== undefined && Object.hasOwn(entry.install_to, agent);
     const named = `file entry ${JSON.stringify(entry.path)} of ${label}: its ${agent} target ${JSON.stringify(target)}${overridden ? ` (install_to.${agent})` : ''}`;
-    const problem = describeTargetProblem(target) ?? describeSettingsProblem(entry.role, target) ?? landing[i];
+    const problem = problems[i];
     if (problem !== undefined) refused.push(`${named} ${problem}`);
     else if (!scope.isOwnLocation(entry.role, agent, target)) warnings.push({ target, path: entry.path, message: `${named} is outside ${agent}'s own locations (expected ${scope.describeLocations(entry.role, agent)})` });
     const trust = entry.role === 'mcp' ? describeServerTrust(fetched.text(entry.path)) : describePermissionRequests(entry.role, fetched.text(entry.path));

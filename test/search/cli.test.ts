@@ -127,6 +127,9 @@ describe('loadout search --from a base URL', () => {
     const shapeless = await runCli(['search', 'x', '--from', `${oddBase}/shapeless`], fixture.root);
     expect(shapeless.code).toBe(1);
     expect(shapeless.stderr).toContain('results[0].version is not a string');
+    const schemeless = await runCli(['search', 'x', '--from', '127.0.0.1:18100'], fixture.root);
+    expect(schemeless.code).toBe(2);
+    expect(schemeless.stderr).toContain('--from is "127.0.0.1:18100": a host and port without a scheme (expected a base URL such as http://127.0.0.1:18100');
     const none = await runCli(['search', 'x', '--from', `${oddBase}/nothing`], fixture.root);
     expect(none.code).toBe(1);
     expect(none.stderr).toContain(`${oddBase}/nothing has no search`);

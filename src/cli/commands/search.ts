@@ -8,6 +8,7 @@
 import { LoadoutError } from '../../catalogue/errors.js';
 import { loadSearchEngine, type SearchResponse } from '../../search/engine.js';
 import { fromRecord, parseSearchParameters } from '../../search/query.js';
+import { catalogueBaseUrl } from '../../install/catalogue/catalogue-reader.js';
 import { searchRemote } from '../../install/catalogue/remote-search.js';
 import { EXIT } from '../exit.js';
 import { printable, printableJson } from '../terminal-text.js';
@@ -45,10 +46,11 @@ export async function searchCommand(options: SearchCommandOptions, out: Write): 
     throw new LoadoutError('usage', errors.map((e) => e.message.replace(/^q is/u, 'the query is').replace(/^(\w+) is/u, (_, name: string) => `--${name.replaceAll('_', '-')} is`)).join('; '));
   }
   let response: SearchResponse;
-  if (from !== undefined && /^https?:\/\//iu.test(from)) {
+  const base = from === undefined ? undefined : catalogueBaseUrl(from);
+  if (base !== undefined) {
     const parameters = new URLSearchParams();
     for (const [name, value] of Object.entries(flags)) if (value !== undefined) parameters.set(name, value);
-    response = await searchRemote(from.replace(/(?<!\/)\/+$/u, ''), query, parameters);
+    response = await searchRemote(base, query, parameters);
   } else {
     response = (await loadSearchEngine(from ?? dir)).search(query);
   }

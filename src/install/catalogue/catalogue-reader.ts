@@ -79,15 +79,25 @@ const HOST_PORT = /^(?:\[[\da-f:.]+\]|[\w.-]+):\d{1,5}(?:\/|$)/iu;
 const SCHEME = /^([a-z][a-z\d+.-]*):\/\//iu;
 
 /**
- * Opens `from`: an `http(s)://` base URL, or else a folder holding a built tree.
+ * What `--from` names: the base URL of a catalogue served over HTTP(S) (without trailing
+ * slashes), or undefined for a built tree's folder.
  * @throws ConsumerError `BadSource` for a `host:port` without a scheme or a scheme other than http(s)
  */
-export function openCatalogue(from: string, options: OpenCatalogueOptions = {}): CatalogueReader {
+export function catalogueBaseUrl(from: string): string | undefined {
   const scheme = SCHEME.exec(from)?.[1]?.toLowerCase();
-  if (scheme === 'http' || scheme === 'https') return httpCatalogue(from.replace(/(?<!\/)\/+$/u, ''), options);
+  if (scheme === 'http' || scheme === 'https') return from.replace(/(?<!\/)\/+$/u, '');
   if (scheme !== undefined) throw new ConsumerError('BadSource', `--from is ${JSON.stringify(from)}: a ${scheme}: address (expected an http:// or https:// base URL, or a built tree's folder)`);
   if (HOST_PORT.test(from)) throw new ConsumerError('BadSource', `--from is ${JSON.stringify(from)}: a host and port without a scheme (expected a base URL such as http://${from.replace(/(?<!\/)\/+$/u, '')}, or a built tree's folder)`);
-  return folderCatalogue(from, options);
+  return undefined;
+}
+
+/**
+ * Opens `from`: an `http(s)://` base URL, or else a folder holding a built tree.
+ * @throws ConsumerError `BadSource` (see {@link catalogueBaseUrl})
+ */
+export function openCatalogue(from: string, options: OpenCatalogueOptions = {}): CatalogueReader {
+  const base = catalogueBaseUrl(from);
+  return base === undefined ? folderCatalogue(from, options) : httpCatalogue(base, options);
 }
 
 /**

@@ -18,6 +18,7 @@ import { lstat, open, readdir, realpath, stat } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { LoadoutError } from '../catalogue/errors.js';
 import { describePathProblem } from '../catalogue/file-path.js';
+import { readAtMost } from '../catalogue/read-at-most.js';
 
 /** Files read at most; the rest are skipped with a note (a loadout holds at most 30). */
 export const MAX_FILES = 2000;
@@ -127,15 +128,8 @@ async function readOne(tree: SourceTree, full: string, path: string): Promise<vo
 async function readCapped(file: string): Promise<Uint8Array | undefined> {
   const handle = await open(file, 'r');
   try {
-    const buffer = Buffer.alloc(MAX_FILE_BYTES + 1);
-    let length = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-      if (length > MAX_FILE_BYTES) return undefined;
-    }
-    return buffer.subarray(0, length);
+    const bytes = await readAtMost(handle, MAX_FILE_BYTES);
+    return bytes.length > MAX_FILE_BYTES ? undefined : bytes;
   } finally {
     await handle.close();
   }

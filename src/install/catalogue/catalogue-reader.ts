@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { parseVersionsDocument, placeIn, linkRegionsOf, rawUrl, versionsUrl, type VersionsDocument } from '../../tree-format/index.js';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { describePathProblem } from '../../catalogue/file-path.js';
+import { readAtMost } from '../../catalogue/read-at-most.js';
 import { SLUG_PATTERN, VERSION_PATTERN } from '../../catalogue/vocabulary.js';
 import { ConsumerError } from '../errors.js';
 import { suggestIds } from './suggest.js';
@@ -224,16 +225,10 @@ async function readFileCapped(file: string, cap: number, what: string, declared:
     const size = (await handle.stat()).size;
     if (size > cap && declared) throw new ConsumerError('HashMismatch', `${what} does not match its published sha256 (${file} is ${size} bytes; its entry declares ${cap})`);
     if (size > cap) throw tooLarge(`${what} (${file})`, cap);
-    // One byte more than the file's size: filling it means the file grew while it was read.
-    const buffer = Buffer.alloc(size + 1);
-    let length = 0;
-    for (;;) {
-      const { bytesRead } = await handle.read(buffer, length, buffer.length - length, null);
-      if (bytesRead === 0) break;
-      length += bytesRead;
-      if (length === buffer.length) throw new LoadoutError('io', `${file} changed while it was read (expected a built tree that no build is writing)`);
-    }
-    return buffer.subarray(0, length);
+    // One byte more than the file's size means the file grew while it was read.
+    const bytes = await readAtMost(handle, size);
+    if (bytes.length > size) throw new LoadoutError('io', `${file} changed while it was read (expected a built tree that no build is writing)`);
+    return bytes;
   } finally {
     await handle.close();
   }

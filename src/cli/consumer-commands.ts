@@ -1,5 +1,6 @@
 /**
- * The consumer commands (`search`, `install`, `outdated`, `update`, `uninstall`, `status`),
+ * The consumer commands (`search`, `install`, `outdated`, `update`, `uninstall`, `verify-cli`,
+ * `status`),
  * declared once for the two programs that carry them: the repository's full `loadout`
  * (`main.ts`) and the consumer package's (`consumer-main.ts`). Each command's module is
  * imported when it runs, so declaring them loads nothing but commander.
@@ -12,6 +13,7 @@ import type { SearchCommandOptions } from './commands/search.js';
 import type { StatusCommandOptions } from './commands/status.js';
 import type { UninstallCommandOptions } from './commands/uninstall.js';
 import type { UpdateCommandOptions } from './commands/update.js';
+import type { VerifyCliCommandOptions } from './commands/verify-cli.js';
 import { flagsOf } from './flags.js';
 import type { Write } from './report.js';
 
@@ -126,6 +128,22 @@ export function declareConsumerCommands(program: Command, ctx: CommandContext, o
     .action(async (id: string, _flags: object, command: Command) => {
       const { uninstallCommand } = await import('./commands/uninstall.js');
       ctx.code = await uninstallCommand({ ...flagsOf<Omit<UninstallCommandOptions, 'id'>>(command), id }, out, err);
+    });
+
+  program
+    .command('verify-cli')
+    .description("check a signed catalogue's own CLI tarball against its signed snapshot before you run it (docs/signing.md)")
+    .requiredOption('--from <url-or-dir>', 'catalogue base URL, or a built tree')
+    .option('--version <version>', "the CLI version to check (default: the catalogue's latest)")
+    .option('--out <file>', 'write the checked tarball here, to run with npx -y <file>')
+    .option('--dir <dir>', 'project folder whose lock may pin the catalogue\'s keys', '.')
+    .option('--global', 'use the lock of your home folder')
+    .option('--json', 'print {source, path, version, sha256, integrity, bytes, signed, written} as JSON')
+    .option('--trust-key <keyid>', 'also trust this signing key id, after checking it with the maintainers (repeatable)', collect, [] as string[])
+    .action(async (_flags: object, command: Command) => {
+      const { trustKey, ...flags } = flagsOf<Omit<VerifyCliCommandOptions, 'signing'> & { trustKey: string[] }>(command);
+      const { verifyCliCommand } = await import('./commands/verify-cli.js');
+      ctx.code = await verifyCliCommand({ ...flags, signing: { trustKeys: trustKey } }, out);
     });
 
   program

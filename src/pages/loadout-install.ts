@@ -7,7 +7,7 @@
  * `assets/loadout.js` turns the hidden tab list into keyboard-accessible tabs (WAI-ARIA
  * Authoring Practices, "Tabs with automatic activation") and remembers the agent chosen.
  */
-import type { PublishedRecord } from '../tree-format/index.js';
+import type { CliRoute, PublishedRecord } from '../tree-format/index.js';
 import { PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
 import { installCommand } from '../tree-format/index.js';
 import { escapeHtml, formatBytes, plural } from './html.js';
@@ -55,10 +55,25 @@ export function formatContext(size: ContextSizeView): string {
   return `~${size.tokens.toLocaleString('en')} tokens (${formatBytes(size.bytes)})`;
 }
 
-function panel(r: PublishedRecord, agent: Agent, base: string, root: string, context: ContextCostView | undefined): string {
+/**
+ * The install commands of one panel: the consumer CLI from the npm registry at an exact version
+ * (npm checks its integrity, so the catalogue cannot change the code that checks it) and the
+ * CLI this catalogue serves (which trusts whoever serves it). A signed catalogue shows the
+ * registry's first, an unsigned one its own (SECURITY.md, "The CLI's own route").
+ */
+function installCommands(id: string, agent: Agent, base: string, route: CliRoute | undefined): string {
+  const name = AGENT_NAMES[agent];
+  const own = `${commandBlock(`cmd-${agent}`, installCommand(base, id, agent), base, `Copy the install command for ${name} (this catalogue's CLI)`)}
+<p class="small muted">Needs Node 20 or later. <code>npx</code> fetches this catalogue's own <code>loadout</code> CLI, which has no dependencies: it trusts whoever serves this address, even when the catalogue is signed.</p>`;
+  if (route === undefined) return own;
+  const registry = `${commandBlock(`cmd-npm-${agent}`, installCommand(base, id, agent, undefined, route.registry_version), base, `Copy the install command for ${name} (the npm registry's CLI)`)}
+<p class="small muted">Needs Node 20 or later. The CLI comes from the npm registry at an exact version, checked by npm against the registry's integrity: this catalogue cannot change the code that checks its signature.</p>`;
+  return route.signed ? `${registry}\n<p class="small">Or with this catalogue's own CLI:</p>\n${own}` : `${own}\n<p class="small">Or with the CLI from the npm registry:</p>\n${registry}`;
+}
+
+function panel(r: PublishedRecord, agent: Agent, base: string, root: string, context: ContextCostView | undefined, route: CliRoute | undefined): string {
   const entry = r.install[agent];
   const compat = r.compatibility[agent];
-  const cmdId = `cmd-${agent}`;
   const files = entry.files
     .map((f) => `<li><code>${escapeHtml(f.target)}</code><span class="from">from <a href="${escapeHtml(`${root}raw/${r.id}/${r.version}/${encodePath(f.path)}`)}">${escapeHtml(f.path)}</a> (${escapeHtml(f.role)})</span></li>`)
     .join('');
@@ -84,8 +99,7 @@ function panel(r: PublishedRecord, agent: Agent, base: string, root: string, con
   return `<section class="panel" id="panel-${agent}" data-agent="${agent}" aria-labelledby="heading-${agent}">
 <h3 id="heading-${agent}">${escapeHtml(AGENT_NAMES[agent])} <span class="badge ${COMPAT_BADGE[compat] ?? 'plain'}">${escapeHtml(compat)}</span></h3>
 ${warning}
-${commandBlock(cmdId, installCommand(base, r.id, agent), base, `Copy the install command for ${AGENT_NAMES[agent]}`)}
-<p class="small muted">Needs Node 20 or later; <code>npx</code> fetches this catalogue's own <code>loadout</code> CLI, which has no dependencies.</p>
+${installCommands(r.id, agent, base, route)}
 ${skills}
 <p><a class="button" href="${escapeHtml(`${root}download/${r.id}/${agent}.zip`)}" download>Download ${escapeHtml(agent)}.zip</a> <span class="small muted">${plural(entry.files.length, 'file')} · ${plural(entry.manual_steps.length, 'manual step')}</span></p>
 ${cost}
@@ -97,14 +111,15 @@ ${steps === '' ? '' : `<h4>Manual steps</h4><ol class="steps">${steps}</ol>`}
 
 /**
  * The install box: the tab list (hidden until the script runs) and one panel per agent.
- * `context` is the latest version's cost per agent, when the versions document has it. Pure.
+ * `context` is the latest version's cost per agent, when the versions document has it; `route`
+ * how the commands run the CLI ({@link installCommands}). Pure.
  */
-export function renderInstallBox(r: PublishedRecord, base: string, root: string, context: Partial<Record<Agent, ContextCostView>> | undefined): string {
+export function renderInstallBox(r: PublishedRecord, base: string, root: string, context: Partial<Record<Agent, ContextCostView>> | undefined, route?: CliRoute): string {
   const tabs = PUBLISHED_AGENTS.map(
     (a) => `<button type="button" role="tab" id="tab-${a}" aria-controls="panel-${a}" aria-selected="false" tabindex="-1" data-agent="${a}">${escapeHtml(AGENT_NAMES[a])}</button>`,
   ).join('');
   return `<div class="install" id="install-box">
 <div role="tablist" aria-label="Agent" hidden>${tabs}</div>
-${PUBLISHED_AGENTS.map((a) => panel(r, a, base, root, context?.[a])).join('\n')}
+${PUBLISHED_AGENTS.map((a) => panel(r, a, base, root, context?.[a], route)).join('\n')}
 </div>`;
 }

@@ -5,7 +5,7 @@
  * `versions.json`, and the verification table with its notices. Every loadout value is
  * escaped; addresses from the loadout (author, credits) are links only when they are http(s).
  */
-import type { PublishedRecord } from '../tree-format/index.js';
+import type { CliRoute, PublishedRecord } from '../tree-format/index.js';
 import { PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
 import { escapeHtml, formatBytes, linkOrText, plural } from './html.js';
 import { AGENT_NAMES, renderPage, rootOf } from './layout.js';
@@ -104,8 +104,11 @@ function signingNote(r: PublishedRecord, root: string): string {
   return `<p id="signing" class="small" hidden data-description="${escapeHtml(`${root}api/v1/index.json`)}" data-snapshot="${escapeHtml(`${root}api/v1/snapshot.dsse.json`)}" data-document="${escapeHtml(`api/loadouts/${r.id}/versions.json`)}"></p>`;
 }
 
-/** The loadout page of `r`, with the versions document when there is one. Pure. */
-export function renderLoadoutPage(base: string, r: PublishedRecord, versions?: VersionsView): string {
+/**
+ * The loadout page of `r`, with the versions document when there is one; `route` says how the
+ * install commands run the consumer CLI (loadout-install.ts; default: the catalogue's own). Pure.
+ */
+export function renderLoadoutPage(base: string, r: PublishedRecord, versions?: VersionsView, route?: CliRoute): string {
   const path = `loadouts/${r.id}/`;
   const root = rootOf(path);
   const latest = versions?.versions.find((v) => v.latest);
@@ -123,7 +126,7 @@ export function renderLoadoutPage(base: string, r: PublishedRecord, versions?: V
 <p>${[...r.categories, ...r.stacks].map((t) => `<span class="tag">${escapeHtml(t)}</span>`).join('')}</p>
 <nav aria-label="On this page" class="toc small"><ul><li><a href="#install">Install</a></li><li><a href="#about">What it does</a></li><li><a href="#compatibility">Compatibility</a></li><li><a href="#files">Files</a></li><li><a href="#versions">Versions</a></li><li><a href="#verification">Verification</a></li></ul></nav>
 <h2 id="install">Install</h2>
-${renderInstallBox(r, base, root, latest?.context)}
+${renderInstallBox(r, base, root, latest?.context, route)}
 <h2 id="about">What it does</h2>
 ${paragraphs(r.description)}
 <ul>${r.highlights.map((h) => `<li>${escapeHtml(h)}</li>`).join('')}</ul>

@@ -38,11 +38,38 @@ export const CLI_LATEST_TREE_PATH = 'cli/loadout-latest.tgz';
 /** `{base_url}/cli/loadout-<version>.tgz`, the pinned consumer CLI package (what `npx -y <url>` runs). */
 export const cliTarballUrl = (base: string, version: string): string => `${base}/${cliTarballTreePath(version)}`;
 
+/** The consumer CLI's package name on the npm registry (packages/cli/package.json). */
+export const CLI_PACKAGE_NAME = 'loadout-cli';
+/**
+ * The `package.json` key that a catalogue's own CLI tarball sets to `"catalogue"`
+ * (tree/cli-package/pack.ts); the npm registry's package has none (cli/self-origin.ts).
+ */
+export const CLI_SERVED_MARK = 'loadoutDistribution';
+/**
+ * How a catalogue's pages tell users to run the consumer CLI (DESIGN.md "Trust route of the
+ * CLI"): `registry_version` the version of `loadout-cli` on the npm registry to pin, and
+ * `signed` whether the catalogue is signed, in which case that route comes first.
+ */
+export interface CliRoute {
+  registry_version: string;
+  signed: boolean;
+}
+
+/** Where the API description document's static copy lies in the tree (DESIGN.md section 5). */
+export const DESCRIPTION_TREE_PATH = 'api/v1/index.json';
+
 /**
  * The command that installs loadout `id` for `agent` from the catalogue at `base`, pinned to
- * `version` when given: the consumer CLI the catalogue itself serves (`cli/loadout-latest.tgz`,
- * DESIGN.md section 2, distribution), run by `npx` with no registry and no clone. Pure.
+ * `version` when given, run by `npx` with no clone. Two routes (DESIGN.md "Trust route of the
+ * CLI"; SECURITY.md):
+ * - with `cliVersion`, the consumer CLI from the npm registry at that exact version
+ *   (`npx -y loadout-cli@<cliVersion>`): npm checks the package against the registry's
+ *   integrity, so the catalogue it then reads cannot change the code that checks it;
+ * - without, the CLI the catalogue itself serves (`cli/loadout-latest.tgz`), which trusts
+ *   whoever serves `base`, signed or not.
+ * Pure.
  */
-export function installCommand(base: string, id: string, agent: string, version?: string): string {
-  return `npx -y ${base}/${CLI_LATEST_TREE_PATH} install ${id} --agent ${agent}${version === undefined ? '' : ` --version ${version}`} --from ${base}`;
+export function installCommand(base: string, id: string, agent: string, version?: string, cliVersion?: string): string {
+  const cli = cliVersion === undefined ? `${base}/${CLI_LATEST_TREE_PATH}` : `${CLI_PACKAGE_NAME}@${cliVersion}`;
+  return `npx -y ${cli} install ${id} --agent ${agent}${version === undefined ? '' : ` --version ${version}`} --from ${base}`;
 }

@@ -11,6 +11,9 @@ export {
   cliTarballTreePath,
   cliTarballUrl,
   CLI_LATEST_TREE_PATH,
+  CLI_PACKAGE_NAME,
+  CLI_SERVED_MARK,
+  DESCRIPTION_TREE_PATH,
   docsUrl,
   installCommand,
   normaliseBaseUrl,
@@ -22,6 +25,7 @@ export {
   schemaUrl,
   sourceZipUrl,
   versionsUrl,
+  type CliRoute,
 } from './addresses.js';
 export { sha256 } from './digest.js';
 export {

@@ -22,11 +22,14 @@ import { buildLoadoutInPool, prepareLoadoutBuilds, runningThreads } from './pool
 import type { Unchanged } from './incremental/previous-build.js';
 import { readDirtyFolders, stampsThatHeld, type FolderStamp } from './incremental/stamp.js';
 import { entryNameOf, removeEntry } from './write/store.js';
+import type { CliRoute } from '../tree-format/index.js';
 
 /** What {@link buildLoadouts} works with. */
 export interface LoadoutsContext {
   /** `{base_url}`, normalised. */
   base: string;
+  /** How the pages' install commands run the consumer CLI. */
+  route: CliRoute | undefined;
   loadoutsDir: string;
   /** Every loadout, sorted. */
   ids: readonly string[];
@@ -80,7 +83,7 @@ export async function buildLoadouts(options: BuildOptions, context: LoadoutsCont
       const version = manifestVersionOf(loadoutsDir, id);
       const loadoutHistory = await history.historyOf(id, version);
       const commit = commitOf(history, loadoutHistory, id);
-      const outcome = await buildLoadoutInPool({ loadoutsDir, fixturesDir: join(options.root, 'fixtures'), store, base: context.base, checkedAt, id, name: entryNameOf(id, tag), version, history: await readHistoryData(loadoutHistory), commit, previousKey: previous(id)?.state.key });
+      const outcome = await buildLoadoutInPool({ loadoutsDir, fixturesDir: join(options.root, 'fixtures'), store, base: context.base, route: context.route, checkedAt, id, name: entryNameOf(id, tag), version, history: await readHistoryData(loadoutHistory), commit, previousKey: previous(id)?.state.key });
       options.onProgress?.(++done, result.read.length, id);
       return { outcome, loadoutHistory, commit };
     });

@@ -23,12 +23,13 @@ import { slicesOf } from '../concurrency.js';
 import { updateIndex } from '../search/inverted-index.js';
 import { SEARCH_SETTINGS } from '../search/settings.js';
 import type { CheckRun } from '../verify/run.js';
-import { normaliseBaseUrl } from '../tree-format/addresses.js';
+import { normaliseBaseUrl, type CliRoute } from '../tree-format/addresses.js';
 import { buildLoadouts } from './build-loadouts.js';
 import { BUILD_CACHE_FILE, buildCacheText, fingerprintBuild } from './incremental/cache.js';
 import { readGuides } from '../pages/guides.js';
 import { writeCatalogueDocuments } from './render/catalogue-documents.js';
 import { packConsumerCli } from './cli-package/pack.js';
+import { readCliPackageJson } from './cli-package/bundle.js';
 import { digestVersionsDocuments, type SigningSettings } from './render/signed-snapshot.js';
 import { openRepository } from './history/history.js';
 import { openTrees } from './write/output.js';
@@ -116,7 +117,10 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   opening.catch(() => undefined);
   stamping.catch(() => undefined);
   const ids = await listLoadoutIds(loadoutsDir);
-  const fingerprint = fingerprintBuild(base, join(options.root, 'fixtures'));
+  // The pages lead with the npm registry's CLI when the build signs (DESIGN.md "Trust route of
+  // the CLI"): which route leads, and the version pinned, are inputs of every page.
+  const route: CliRoute = { registry_version: (await readCliPackageJson()).version, signed: options.signing !== undefined };
+  const fingerprint = fingerprintBuild(base, join(options.root, 'fixtures'), JSON.stringify(route));
   const trees = await openTrees(options.out);
   try {
     const result: BuildResult = { written: false, runs: [], refused: [], loadouts: [], reused: [], read: [], warnings: [], bytes: 0 };
@@ -128,7 +132,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     const unchanged = await findUnchanged(ids, stored, live, repo, stamps, () => {
       if (trees.standby !== undefined) linkedByStandby = entriesLinkedBy(trees.standby);
     });
-    const built = await buildLoadouts(options, { base, loadoutsDir, ids, store: trees.store, repo, unchanged, stamps, fresh: live === undefined, result });
+    const built = await buildLoadouts(options, { base, route, loadoutsDir, ids, store: trees.store, repo, unchanged, stamps, fresh: live === undefined, result });
     if (built === undefined) return result;
     const names = new Set([...built.loadouts.values()].map((b) => b.state.name));
     // The search index: the live tree's, with the words of the loadouts built now.

@@ -6,6 +6,7 @@ import { installLoadouts, type InstallOptions } from '../../install/install.js';
 import { EXIT } from '../exit.js';
 import { CONTEXT_NOTE, formatComposed, formatConflict, formatContext, formatSizeWarning, scopeOf } from '../install-report.js';
 import type { Write } from '../report.js';
+import { selfOriginNotice } from '../self-origin.js';
 import { printable, printableJson, printableLine } from '../terminal-text.js';
 
 /** Options of {@link installCommand}: the core's, with `--agent` as given and the output flags. */
@@ -36,6 +37,8 @@ export async function installCommand(options: InstallCommandOptions, out: Write,
   } else agents = parsed;
   const outcomes = await installLoadouts({ ...core, agents, scope });
   for (const notice of new Set(outcomes.map((o) => o.notice).filter((n) => n !== undefined))) err(`loadout: notice: ${printableLine(notice)}\n`);
+  const selfServed = outcomes.some((o) => o.signed !== null) || options.signing?.requireSigned === true ? selfOriginNotice() : undefined;
+  if (selfServed !== undefined) err(`loadout: notice: ${printableLine(selfServed)}\n`);
   const conflicted = outcomes.some((o) => o.conflicts.length > 0);
   for (const o of outcomes) for (const w of o.warnings) err(`loadout: warning: ${printableLine(w.message)}; ${options.dryRun === true || conflicted ? 'it would be written' : 'written'} because of --force\n`);
   if (json) {

@@ -4,6 +4,7 @@ import type { SigningPolicy } from '../../install/catalogue/signed-catalogue.js'
 import { EXIT } from '../exit.js';
 import { scopeOf } from '../install-report.js';
 import type { Write } from '../report.js';
+import { checksSignatures, selfOriginNotice } from '../self-origin.js';
 import { printableJson, printableLine } from '../terminal-text.js';
 
 /** Options of {@link outdatedCommand}. */
@@ -21,6 +22,8 @@ export interface OutdatedCommandOptions {
 export async function outdatedCommand(options: OutdatedCommandOptions, out: Write, err: Write): Promise<number> {
   const scope = scopeOf(options);
   const rows = await listOutdated({ scope, from: options.from, signing: options.signing });
+  const selfServed = (await checksSignatures(scope, options.signing)) ? selfOriginNotice() : undefined;
+  if (selfServed !== undefined) err(`loadout: notice: ${printableLine(selfServed)}\n`);
   const failed = rows.some((r) => r.outdated || r.error !== undefined);
   if (options.json) {
     out(`${printableJson(rows)}\n`);

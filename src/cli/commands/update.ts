@@ -6,6 +6,7 @@ import type { SigningPolicy } from '../../install/catalogue/signed-catalogue.js'
 import { EXIT } from '../exit.js';
 import { CONTEXT_NOTE, formatComposed, formatConflict, formatContext, formatContextChange, formatSizeWarning, scopeOf } from '../install-report.js';
 import type { Write } from '../report.js';
+import { checksSignatures, selfOriginNotice } from '../self-origin.js';
 import { printable, printableJson, printableLine } from '../terminal-text.js';
 
 /** Options of {@link updateCommand}. */
@@ -43,7 +44,8 @@ export async function updateCommand(options: UpdateCommandOptions, out: Write, e
     from: options.from,
     signing: options.signing,
   });
-  for (const notice of outcome.notices) err(`loadout: notice: ${printableLine(notice)}\n`);
+  const selfServed = (await checksSignatures(scopeOf(options), options.signing)) ? selfOriginNotice() : undefined;
+  for (const notice of selfServed === undefined ? outcome.notices : [...outcome.notices, selfServed]) err(`loadout: notice: ${printableLine(notice)}\n`);
   for (const u of outcome.updates) for (const w of u.warnings) err(`loadout: warning: ${printableLine(w.message)}; ${outcome.written ? 'written' : 'it would be written'} because of --force\n`);
   const stopped = outcome.conflicts.length > 0;
   if (options.json) {

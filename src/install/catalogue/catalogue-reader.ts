@@ -51,6 +51,13 @@ export interface CatalogueReader {
    * document is used. @throws the refusals of `checkCatalogueSigning`
    */
   signing(): Promise<SigningState>;
+  /**
+   * The bytes of the catalogue document at tree path `path` (a normalised relative path), at
+   * most `maxBytes`; not checked against the snapshot (see `cli-package.ts` for a check).
+   * @throws ConsumerError `InvalidCatalogue` (a bad path, or a read that would leave the
+   *   catalogue), `ResponseTooLarge`, `CatalogueUnreachable`; LoadoutError `not_found`, `io`.
+   */
+  readDocument(path: string, maxBytes: number): Promise<Uint8Array>;
 }
 
 /**
@@ -146,6 +153,12 @@ function checkAddressParts(id: string, version: string | undefined, path: string
   if (problem !== undefined) throw new ConsumerError('InvalidCatalogue', `${problem} (expected an address inside the catalogue)`);
 }
 
+/** Refuses a document path that is not a normalised relative path. @throws ConsumerError `InvalidCatalogue` */
+function checkDocumentPath(path: string): void {
+  const problem = describePathProblem(path);
+  if (problem !== undefined) throw new ConsumerError('InvalidCatalogue', `document path ${JSON.stringify(path)} ${problem} (expected an address inside the catalogue)`);
+}
+
 /** The ids of the catalogue's list `api/loadouts.json` (`{loadouts: [{id}]}`), or [] when it cannot be read. */
 function idsOf(text: string): string[] {
   try {
@@ -208,6 +221,10 @@ function folderCatalogue(dir: string, options: OpenCatalogueOptions): CatalogueR
     async readRaw(id, version, path, maxBytes) {
       checkAddressParts(id, version, path);
       return read(`raw/${id}/${version}/${path}`, `${id} ${version} ${path}`, maxBytes ?? RAW_FALLBACK_MAX_BYTES, maxBytes !== undefined);
+    },
+    async readDocument(path, maxBytes) {
+      checkDocumentPath(path);
+      return read(path, path, maxBytes);
     },
   };
 }
@@ -285,6 +302,10 @@ function httpCatalogue(base: string, options: OpenCatalogueOptions): CatalogueRe
     async readRaw(id, version, path, maxBytes) {
       checkAddressParts(id, version, path);
       return get(rawUrl(base, id, version, path), `${id} ${version} ${path}`, maxBytes ?? RAW_FALLBACK_MAX_BYTES);
+    },
+    async readDocument(path, maxBytes) {
+      checkDocumentPath(path);
+      return get(`${base}/${path.split('/').map(encodeURIComponent).join('/')}`, path, maxBytes);
     },
   };
 }

@@ -11,13 +11,14 @@
  * one-line notice, or refused with `requireSigned`, or when the lock pinned keys for it.
  */
 import { createHash } from 'node:crypto';
+import { DESCRIPTION_TREE_PATH } from '../../tree-format/addresses.js';
 import { ConsumerError } from '../errors.js';
 import { trustPublishedKey, type TrustedKey } from '../../tree-format/signing/keys.js';
 import { ROTATION_PATH, SNAPSHOT_PATH, versionsDocumentPath, type Snapshot } from '../../tree-format/signing/snapshot.js';
 import { applyRotations, verifySnapshot, type SigningFailureKind } from '../../tree-format/signing/verify.js';
 
 /** The address of the description document's static copy (DESIGN.md section 5). */
-export const DESCRIPTION_PATH = 'api/v1/index.json';
+export const DESCRIPTION_PATH = DESCRIPTION_TREE_PATH;
 
 /** What the lock keeps of a signed catalogue: the key ids it trusts and the newest snapshot time accepted. */
 export interface CatalogueTrust {
@@ -129,6 +130,8 @@ export async function checkCatalogueSigning(read: DocumentReader, location: stri
   const trusted = [...known.values()].filter((k) => trustedIds.has(k.keyid));
   const result = verifySnapshot(envelope, trusted, { now: policy.now ?? new Date(), ...(pinned === undefined ? {} : { lastSeenGeneratedAt: pinned.generated_at }) });
   if (!result.ok) throw signingError(KIND_NAMES[result.failure.kind], `${at(SNAPSHOT_PATH)}: ${result.failure.message}`);
+  // A snapshot that covers the description document (builds since it did) vouches for the keys and the CLI it names too.
+  if (descriptionBytes !== undefined && result.snapshot.documents[DESCRIPTION_PATH] !== undefined) checkDocumentDigest(result.snapshot, DESCRIPTION_PATH, descriptionBytes, at(DESCRIPTION_PATH));
   const newest = pinned !== undefined && Date.parse(pinned.generated_at) > Date.parse(result.snapshot.generated_at) ? pinned.generated_at : result.snapshot.generated_at;
   return { snapshot: result.snapshot, trust: { keyids: result.keyids, generated_at: newest }, notice };
 }
@@ -140,8 +143,17 @@ export async function checkCatalogueSigning(read: DocumentReader, location: stri
  */
 export function checkVersionsDigest(snapshot: Snapshot | undefined, id: string, bytes: Uint8Array, where: string): void {
   if (snapshot === undefined) return;
-  const listed = snapshot.documents[versionsDocumentPath(id)];
-  if (listed === undefined) throw signingError('HashMismatch', `${where} is not listed in the signed snapshot (generated at ${snapshot.generated_at}): loadout ${id} was not published by the key's holder`);
+  checkDocumentDigest(snapshot, versionsDocumentPath(id), bytes, where, `loadout ${id} was not published by the key's holder`);
+}
+
+/**
+ * Checks `bytes`, the document at tree path `path` read from `where`, against the sha256 and
+ * size the verified `snapshot` lists for it. `unlisted` says what an unlisted document means.
+ * @throws ConsumerError `HashMismatch` when the document is not listed or differs
+ */
+export function checkDocumentDigest(snapshot: Snapshot, path: string, bytes: Uint8Array, where: string, unlisted = 'the key\'s holder did not publish it'): void {
+  const listed = snapshot.documents[path];
+  if (listed === undefined) throw signingError('HashMismatch', `${where} is not listed in the signed snapshot (generated at ${snapshot.generated_at}): ${unlisted}`);
   const sha256 = createHash('sha256').update(bytes).digest('hex');
   if (sha256 !== listed.sha256 || bytes.byteLength !== listed.bytes) {
     throw signingError('HashMismatch', `${where} has sha256 ${sha256} (${bytes.byteLength} bytes), not the ${listed.sha256} (${listed.bytes} bytes) the signed snapshot lists: it was changed after signing`);

@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { bundleConsumerCli, CLI_BUNDLE_PATH, readCliPackageJson } from './bundle.js';
 import { writeTar, type TarFile } from './ustar.js';
+import { CLI_SERVED_MARK } from '../../tree-format/index.js';
 
 /** The packed consumer package. */
 export interface CliPackage {
@@ -21,10 +22,14 @@ export interface CliPackage {
   integrity: string;
 }
 
-/** The `package.json` packed: the package's own, without its build script (the tarball holds the built file). */
+/**
+ * The `package.json` packed: the package's own, without its build script (the tarball holds
+ * the built file), marked as served by a catalogue (cli/self-origin.ts), so that
+ * the CLI can say that a signature it checks does not cover itself.
+ */
 function packedPackageJson(pkg: Record<string, unknown>): string {
   const { scripts: _scripts, devDependencies: _dev, ...rest } = pkg;
-  return `${JSON.stringify(rest, null, 2)}\n`;
+  return `${JSON.stringify({ ...rest, [CLI_SERVED_MARK]: 'catalogue' }, null, 2)}\n`;
 }
 
 /** The deterministic `.tgz` of `files` (paths relative to the package). Pure. */

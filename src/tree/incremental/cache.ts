@@ -154,14 +154,15 @@ export function buildCacheText(fingerprint: string, head: string | undefined, lo
 }
 
 /**
- * The fingerprint of a build's settings: the base URL, the fixtures folder's contents and the
+ * The fingerprint of a build's settings: the base URL, `settings` (more settings, as text: the
+ * pages' CLI route), the fixtures folder's contents and the
  * builder's own code (every module file of this package, hashed), so that changing any of
  * them rebuilds everything. Paths are hashed relative to their folder, so a checkout in
  * another folder (a CI runner's) has the same fingerprint. Read synchronously: a few hundred
  * small files, which the thread pool's round trips would make several times slower.
  */
-export function fingerprintBuild(baseUrl: string, fixturesDir: string): string {
-  const hash = createHash('sha256').update(`format ${FORMAT}\nbase ${baseUrl}\n`);
+export function fingerprintBuild(baseUrl: string, fixturesDir: string, settings = ''): string {
+  const hash = createHash('sha256').update(`format ${FORMAT}\nbase ${baseUrl}\nsettings ${settings}\n`);
   const codeDir = fileURLToPath(new URL('../..', import.meta.url));
   hashFolder(hash, codeDir, (name) => /\.(?:[cm]?js|ts|json)$/u.test(name));
   hashFolder(hash, fixturesDir, () => true);

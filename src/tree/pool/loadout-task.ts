@@ -17,6 +17,7 @@ import type { LoadoutHistoryData } from '../history/history.js';
 import { writeLoadoutOutputs } from '../render/loadout-output.js';
 import { writeLoadoutDiscovery } from '../render/skill-discovery.js';
 import { openStoreEntry } from '../write/store.js';
+import type { CliRoute } from '../../tree-format/index.js';
 
 /** One loadout to read, check and write (see {@link buildLoadout}). */
 export interface LoadoutTask {
@@ -26,6 +27,8 @@ export interface LoadoutTask {
   store: string;
   /** `{base_url}` of the published addresses. */
   base: string;
+  /** How the pages' install commands run the consumer CLI. */
+  route: CliRoute | undefined;
   /** `verification.checked_at`, ISO 8601. */
   checkedAt: string;
   id: string;
@@ -76,7 +79,7 @@ export async function buildLoadout(task: LoadoutTask): Promise<LoadoutOutcome> {
   const run = await runChecks(source, { fixturesDir: task.fixturesDir, budgetMs: checksBudgetMs() });
   if (!passed(run)) return { ...found, kind: 'refused', run };
   const entry = openStoreEntry(task.store, task.id, task.name);
-  const written = await writeLoadoutOutputs(entry, { base: task.base, run, history: task.history, commit: task.commit, checkedAt: new Date(task.checkedAt) });
+  const written = await writeLoadoutOutputs(entry, { base: task.base, route: task.route, run, history: task.history, commit: task.commit, checkedAt: new Date(task.checkedAt) });
   // Agent Skills discovery below loadouts/<id>/ (skill-discovery.ts).
   const discovery = await writeLoadoutDiscovery(entry, written.record);
   const bytes = entry.complete();

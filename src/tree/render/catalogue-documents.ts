@@ -13,13 +13,13 @@ import { writeCataloguePages, type CataloguePageRecord } from '../../pages/write
 import { skillsDocument, SKILLS_PATH, writeSearchIndex } from '../../search/index-file.js';
 import type { InvertedIndex } from '../../search/inverted-index.js';
 import { SEARCH_SETTINGS } from '../../search/settings.js';
-import { cliTarballTreePath, cliTarballUrl, CLI_LATEST_TREE_PATH, schemaUrl } from '../../tree-format/index.js';
+import { cliTarballTreePath, cliTarballUrl, CLI_LATEST_TREE_PATH, DESCRIPTION_TREE_PATH, schemaUrl } from '../../tree-format/index.js';
 import type { CliPackage } from '../cli-package/pack.js';
 import { describeApi, type CliDescription } from './description.js';
 import type { OutputTree } from '../write/tree-files.js';
 import type { CatalogueListing } from './catalogue-entry.js';
 import { writeCatalogueDiscovery } from './skill-discovery.js';
-import { digestText, writeSignedSnapshot, type SigningSettings } from './signed-snapshot.js';
+import { digestBytes, digestText, writeSignedSnapshot, type SigningSettings } from './signed-snapshot.js';
 import { CATALOGUE_INDEX_PATH, type DocumentDigest } from '../../tree-format/signing/snapshot.js';
 
 /** What {@link writeCatalogueDocuments} needs to sign the build (signed-snapshot.ts). */
@@ -66,13 +66,21 @@ export async function writeCatalogueDocuments(tree: OutputTree, base: string, li
       loadouts: rows.filter((r) => r.compatibility[agent] !== 'unsupported').length,
     })),
   });
+  // Besides the versions documents and the index, the snapshot covers the description document
+  // and the CLI's tarballs, so that a CLI the user trusts can check what this catalogue serves
+  // (SECURITY.md, "The CLI's own route").
+  const covered = new Map<string, DocumentDigest>([[CATALOGUE_INDEX_PATH, digestText(indexText)]]);
   let cliDescription: CliDescription | undefined;
   if (cli !== undefined) {
-    await tree.write(cliTarballTreePath(cli.version), cli.tarball);
-    await tree.write(CLI_LATEST_TREE_PATH, cli.tarball);
+    for (const path of [cliTarballTreePath(cli.version), CLI_LATEST_TREE_PATH]) {
+      await tree.write(path, cli.tarball);
+      covered.set(path, digestBytes(cli.tarball));
+    }
     cliDescription = { url: cliTarballUrl(base, cli.version), version: cli.version, integrity: cli.integrity };
   }
-  await tree.writeJson('api/v1/index.json', describeApi(base, false, { database: false, challenge_secret: false, challenge_site_key: false }, { cli: cliDescription, signingKeys: signing === undefined ? undefined : [signing.settings.key.published] }));
+  const descriptionText = `${JSON.stringify(describeApi(base, false, { database: false, challenge_secret: false, challenge_site_key: false }, { cli: cliDescription, signingKeys: signing === undefined ? undefined : [signing.settings.key.published] }), null, 2)}\n`;
+  await tree.write(DESCRIPTION_TREE_PATH, descriptionText);
+  covered.set(DESCRIPTION_TREE_PATH, digestText(descriptionText));
   await tree.writeJson('api/schema.json', { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: schemaUrl(base), ...readAuthoringSchema() });
   await writeSearchIndex(tree, { settings: SEARCH_SETTINGS, rows, index });
   await tree.write(SKILLS_PATH, skillsDocument(listings.map((l) => l.skills)));
@@ -80,7 +88,7 @@ export async function writeCatalogueDocuments(tree: OutputTree, base: string, li
   await writeCataloguePages(tree, base, pages, docs);
   await writeCatalogueDiscovery(tree, listings.map(({ row, discovery }) => ({ id: row.id, featured: row.featured, ...(row.updated === null ? {} : { updated: row.updated }), discovery })));
   if (signing !== undefined) {
-    const documents = new Map(signing.versions.byPath).set(CATALOGUE_INDEX_PATH, digestText(indexText));
+    const documents = new Map([...signing.versions.byPath, ...covered]);
     await writeSignedSnapshot(tree, { base, settings: signing.settings, documents, byEntry: signing.versions.byEntry, now: signing.now });
   }
 }

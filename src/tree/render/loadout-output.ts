@@ -17,7 +17,7 @@ import type { HistoricVersionData, LoadoutHistoryData } from '../history/history
 import type { OutputTree } from '../write/tree-files.js';
 import { renderLoadoutPage } from '../../pages/loadout.js';
 import { buildRecord, sha256 } from './record.js';
-import type { PublishedRecord } from '../../tree-format/index.js';
+import type { CliRoute, PublishedRecord } from '../../tree-format/index.js';
 import type { VersionEntry, VersionFile } from '../../tree-format/versions.js';
 import { writeZip, ZipContents } from './zip.js';
 
@@ -40,6 +40,8 @@ export interface LoadoutOutputInput {
   /** `verification.commit`. */
   commit: string;
   checkedAt: Date;
+  /** How the page's install commands run the consumer CLI (pages/loadout-install.ts). */
+  route?: CliRoute | undefined;
 }
 
 /**
@@ -58,7 +60,7 @@ export async function writeLoadoutOutputs(tree: OutputTree, input: LoadoutOutput
   const versionsDocument = { id: manifest.id, latest: manifest.version, versions: published };
   await tree.writeJson(`api/loadouts/${manifest.id}/versions.json`, versionsDocument);
   // The page shows the version history, so it is written once versions.json is known.
-  await tree.write(`loadouts/${manifest.id}/index.html`, renderLoadoutPage(base, record, versionsDocument));
+  await tree.write(`loadouts/${manifest.id}/index.html`, renderLoadoutPage(base, record, versionsDocument, input.route));
   return { record, versions: published, warnings };
 }
 

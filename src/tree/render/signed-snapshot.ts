@@ -106,11 +106,13 @@ function readDigests(tree: string | undefined): Record<string, [string, number]>
   }
 }
 
-/** The digest of `text` as written (UTF-8). */
-export function digestText(text: string): DocumentDigest {
-  const bytes = Buffer.from(text, 'utf8');
+/** The digest of `bytes`: sha256 (lowercase hex) and length in bytes. */
+export function digestBytes(bytes: Uint8Array): DocumentDigest {
   return { sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.byteLength };
 }
+
+/** The digest of `text` as written (UTF-8). */
+export const digestText = (text: string): DocumentDigest => digestBytes(Buffer.from(text, 'utf8'));
 
 /**
  * Writes the signed snapshot of `documents` (tree path → digest) made at `now` into `tree`

@@ -42,7 +42,10 @@ function checkSnapshot(dist: string, ids: string[]): void {
   const keys = (description.signing?.keys ?? []).map(trustPublishedKey) as TrustedKey[];
   const result = verifySnapshot(readJson(join(dist, SNAPSHOT_PATH)), keys, { now: new Date() });
   if (!result.ok) throw new Error(result.failure.message);
-  const paths = ['api/loadouts.json', ...ids.map((id) => `api/loadouts/${id}/versions.json`)].sort();
+  // The versions documents, the index, the description document and the CLI's tarballs (SECURITY.md, "The CLI's own route").
+  const cli = readdirSync(join(dist, 'cli')).map((name) => `cli/${name}`);
+  expect(cli).toContain('cli/loadout-latest.tgz');
+  const paths = ['api/loadouts.json', 'api/v1/index.json', ...cli, ...ids.map((id) => `api/loadouts/${id}/versions.json`)].sort();
   expect(Object.keys(result.snapshot.documents)).toEqual(paths);
   for (const path of paths) {
     const bytes = readFileSync(join(dist, path));

@@ -4,7 +4,7 @@
  * for the six agents, and per file its addresses, size, language, sha256 and content. The
  * shapes are the tree format's (`tree-format/record.ts`); this module fills them.
  */
-import { resolveCompatibility } from '../../catalogue/compatibility.js';
+import { resolveCompatibility } from '../../layout/compatibility.js';
 import type { Manifest } from '../../catalogue/manifest.js';
 import { PUBLISHED_AGENTS, type Agent } from '../../catalogue/vocabulary.js';
 import { measureContextForAgents } from '../../layout/context-cost.js';

@@ -11,7 +11,8 @@ import { measureContextForAgents } from '../../layout/context-cost.js';
 import { readMcpServers } from '../../install/project/mcp-config.js';
 import { resolveInstallPlan } from '../../layout/plan.js';
 import { installedText } from '../../layout/rule-translation.js';
-import { securityVerdict, type Verification } from '../../verify/verification.js';
+import type { Verification } from '../../tree-format/verification.js';
+import { securityVerdict } from '../../verify/verification.js';
 import { agentZipUrl, languageOf, pageUrl, rawUrl, recordUrl, sha256, sourceZipUrl, type InstallEntry, type PublishedFileEntry, type PublishedRecord } from '../../tree-format/index.js';
 
 /** Everything {@link buildRecord} needs. Texts are the decoded files of this version. */

@@ -14,7 +14,7 @@ import { LoadoutError } from '../catalogue/errors.js';
 import type { StoredSubmission, SubmissionStore } from '../storage/submission-store.js';
 import { transitionSubmission } from '../submissions/transitions.js';
 import { checkCatalogue } from '../verify/catalogue.js';
-import type { CheckResult } from '../verify/run.js';
+import type { CheckResult } from '../tree-format/verification.js';
 import { summariseVerification } from '../verify/verification.js';
 import { commitSubmissionBranch } from './branch.js';
 import type { BotIdentity } from './config.js';

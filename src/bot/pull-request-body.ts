@@ -11,7 +11,7 @@
  * and `#`). Invisible and bidirectional
  * characters show as U+FFFD, so the text reviewers see is the text there is.
  */
-import type { CheckResult } from '../verify/run.js';
+import type { CheckResult } from '../tree-format/verification.js';
 
 /**
  * Most UTF-8 bytes in a body. GitHub refuses bodies over 65,536 characters; counting bytes

@@ -28,6 +28,9 @@ export type CompatibilityLevel = (typeof COMPATIBILITY_LEVELS)[number];
 export const CHECK_IDS = ['listing', 'parse', 'adapters', 'install-paths', 'mcp', 'safety', 'references', 'size', 'licence', 'starter-build'] as const;
 export type CheckId = (typeof CHECK_IDS)[number];
 
+/** Spec check `status` ("Verification"; DESIGN.md section 4): `pass`, `fail`, `n/a` (does not apply), `skip` (could not run). */
+export type CheckStatus = 'pass' | 'fail' | 'n/a' | 'skip';
+
 /** Spec: submission `licence` values; the `licence` check accepts the same SPDX ids. */
 export const LICENCES = ['MIT', 'Apache-2.0', 'BSD-2-Clause', 'BSD-3-Clause', 'ISC', 'MPL-2.0', 'CC-BY-4.0', 'CC0-1.0', 'Unlicense'] as const;
 export type Licence = (typeof LICENCES)[number];

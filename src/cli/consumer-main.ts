@@ -2,7 +2,7 @@
  * The consumer package's `loadout` (packages/cli): the commands a project needs to take
  * loadouts from a catalogue, `install`, `update`, `uninstall`, `status`, `outdated` and
  * `search`, and nothing of the maintainers' toolchain. Bundled into one file with no
- * dependencies (DESIGN.md section 2, distribution); `test/cli/consumer-boundary.test.ts`
+ * dependencies (DESIGN.md section 2, distribution); `test/import-graph.test.ts`
  * keeps its import graph free of the verifier, the builder, storage and native modules.
  */
 import { Command } from 'commander';

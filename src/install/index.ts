@@ -3,7 +3,7 @@
  * life cycle of a loadout in a project or the home folder (install, update, uninstall,
  * status, outdated), the one reader of a catalogue, and the consumer error catalogue. It
  * reads the published format from `tree-format/` and never reaches the verifier, the builder
- * or storage (DESIGN.md section 3; test/cli/consumer-boundary.test.ts).
+ * or storage (DESIGN.md section 3; test/import-graph.test.ts).
  */
 export { openCatalogue, DOCUMENT_MAX_BYTES, type CatalogueReader, type OpenCatalogueOptions, type VersionsVerifier } from './catalogue/catalogue-reader.js';
 export { fetchVersion, findVersion, type FetchedVersion } from './catalogue/fetch-version.js';

@@ -35,25 +35,15 @@
 import { readFrontMatterData } from '../catalogue/front-matter-data.js';
 import type { FileEntry } from '../catalogue/manifest.js';
 import { PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
+import type { ContextCost, ContextSize } from '../tree-format/record.js';
 import { resolveInstallTarget, type InstallTarget } from './layout.js';
 import { installedText } from './rule-translation.js';
 
 /** Bytes per estimated token (see the module comment for the source). */
 export const BYTES_PER_TOKEN = 4;
 
-/** A size: UTF-8 bytes and estimated tokens (`ceil(bytes / BYTES_PER_TOKEN)`). */
-export interface ContextSize {
-  bytes: number;
-  tokens: number;
-}
-
-/** The context cost of one loadout for one agent. */
-export interface ContextCost {
-  /** Loaded at the start of every session. */
-  always: ContextSize;
-  /** Loaded when a skill, subagent or scoped rule is used (all of them once). */
-  on_demand: ContextSize;
-}
+// The shapes are the published record's (tree-format/record.ts); the layout measures them.
+export type { ContextCost, ContextSize } from '../tree-format/record.js';
 
 /** Estimated tokens of `bytes` UTF-8 bytes: `ceil(bytes / 4)`; 0 for 0. */
 export function estimateTokens(bytes: number): number {

@@ -14,18 +14,10 @@
  */
 import type { FileEntry } from '../catalogue/manifest.js';
 import type { Agent, Role } from '../catalogue/vocabulary.js';
+import type { ManualStep } from '../tree-format/record.js';
 
-/** A manual step of an install entry: `{kind, text, path}` (DESIGN.md section 3). */
-export interface ManualStep {
-  /** `merge-config` (add to a configuration file), `append-instructions`, `add-file` or `not-supported`. */
-  kind: 'merge-config' | 'append-instructions' | 'add-file' | 'not-supported';
-  /** What to do, in one or two sentences; may end with a snippet to paste. */
-  text: string;
-  /** Project-relative path the step is about. */
-  path: string;
-  /** Loadout file the step comes from. */
-  source: string;
-}
+// A manual step's shape is the published record's (tree-format/record.ts); the layout makes them.
+export type { ManualStep } from '../tree-format/record.js';
 
 /** Where one file goes for one agent: a project-relative target, or null plus why. */
 export interface InstallTarget {

@@ -7,7 +7,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { VersionsDocument } from '../tree/render/loadout-output.js';
+import type { VersionsDocument } from '../tree-format/versions.js';
 import type { PublishedRecord } from '../tree-format/index.js';
 import { LoadoutError } from '../catalogue/errors.js';
 import { SLUG_PATTERN } from '../catalogue/vocabulary.js';

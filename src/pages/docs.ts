@@ -5,7 +5,7 @@
  * loads the challenge widget when someone starts filling it in.
  */
 import { ENDPOINTS, SUBMISSION_FIELDS } from '../tree/render/description.js';
-import { PROBLEM_TITLES } from '../server/problem.js';
+import { problemAnchor, PROBLEM_TITLES, type ProblemCode } from '../tree-format/problem-codes.js';
 import { renderGuideList, type Guide } from './guides.js';
 import { escapeHtml } from './html.js';
 import { renderPage } from './layout.js';
@@ -20,8 +20,8 @@ export function renderDocsPage(base: string, guides: readonly Guide[] = []): str
   const fields = Object.entries(SUBMISSION_FIELDS)
     .map(([k, v]) => `<tr><td><code>${escapeHtml(k)}</code></td><td>${escapeHtml(v.type)}</td><td>${v.required === true ? 'yes' : v.required === false ? 'optional' : escapeHtml(v.required)}</td><td>${escapeHtml(v.rule)}</td></tr>`)
     .join('');
-  const problems = Object.entries(PROBLEM_TITLES)
-    .map(([code, title]) => `<dt id="problem-${code}"><code>${code}</code></dt><dd>${escapeHtml(title)}</dd>`)
+  const problems = (Object.entries(PROBLEM_TITLES) as [ProblemCode, string][])
+    .map(([code, title]) => `<dt id="${problemAnchor(code)}"><code>${code}</code></dt><dd>${escapeHtml(title)}</dd>`)
     .join('');
   const body = `<h1>Documentation</h1>
 <nav aria-label="On this page" class="toc"><ul>

@@ -1,11 +1,11 @@
 /**
  * The status page of a submission, `/submissions/<id>/` (docs/http-api.md, "The pages"), rendered
- * by the server from the status document (`submissions/status.ts`: `{id, loadout_id, status,
+ * by the server from the status document (`tree-format/submission-status.ts`: `{id, loadout_id, status,
  * created_at, updated_at, verification, pr_url}`, never the contact e-mail): where the submission
  * stands, what happens next, and its verification table. A page of the dynamic server, so it works
  * without JavaScript and without a build.
  */
-import type { SubmissionStatusDocument } from '../submissions/status.js';
+import type { SubmissionStatusDocument } from '../tree-format/submission-status.js';
 import { escapeHtml, linkOrText } from './html.js';
 import { renderPage } from './layout.js';
 import { readVerification, renderVerificationTable } from './verification.js';

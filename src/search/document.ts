@@ -5,7 +5,7 @@
  * download and for the server to hold 10,000 loadouts well under its memory target.
  */
 import { PUBLISHED_AGENTS, type Agent, type CompatibilityLevel } from '../catalogue/vocabulary.js';
-import type { CatalogueEntry } from '../tree/render/catalogue-entry.js';
+import type { CatalogueEntry } from '../tree-format/catalogue-entry.js';
 import type { CompiledSettings } from './settings.js';
 
 /** The fields of one search result apart from `score`, in the response's order. */

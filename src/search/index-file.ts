@@ -11,8 +11,7 @@ import MiniSearch, { type AsPlainObject } from 'minisearch';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { CatalogueEntry } from '../tree/render/catalogue-entry.js';
-import type { OutputTree } from '../tree/write/tree-files.js';
+import type { CatalogueEntry } from '../tree-format/catalogue-entry.js';
 import { pathInsideSkill } from '../layout/layout.js';
 import { CLIENT_SCRIPT, CLIENT_SCRIPT_PATH, MINISEARCH_SCRIPT_PATH } from './client-script.js';
 import { searchDocumentOf, searchRowOf, type SearchDocument, type SearchRow } from './document.js';
@@ -117,12 +116,21 @@ export function skillsDocument(fragments: readonly string[]): string {
 }
 
 /**
+ * Where {@link writeSearchIndex} writes: a tree being built, which writes `data` at the tree
+ * path `path` (the builder's `OutputTree` is one; search names only what it calls, so that it
+ * reads the published format and never the builder).
+ */
+export interface SearchIndexTarget {
+  write(path: string, data: string | Uint8Array): Promise<void>;
+}
+
+/**
  * Writes the index (`api/search-index.json`), its binary form for the server
  * (`.search-ranking.bin`, see `ranking-file.ts`), the whole index for the next build
  * ({@link SEARCH_WHOLE_INDEX_PATH}) and the pages' scripts (`assets/minisearch.js`, the
  * MiniSearch browser bundle, and `assets/search.js`) into the tree being built.
  */
-export async function writeSearchIndex(tree: OutputTree, source: SearchIndexSource): Promise<void> {
+export async function writeSearchIndex(tree: SearchIndexTarget, source: SearchIndexSource): Promise<void> {
   const pruned = pruneIndex(source.index, source.settings);
   const rowJson = source.rows.map((row) => JSON.stringify(row));
   // Compact JSON: the pages download this file.

@@ -2,6 +2,7 @@
  * The one mapper from errors to HTTP problem details (RFC 9457, `application/problem+json`):
  * `{type, title, status, detail, code, errors?}` (DESIGN.md section 5).
  */
+import { PROBLEM_TITLES, problemTypeUrl, type ProblemCode } from '../tree-format/problem-codes.js';
 
 /** A field-level error of a 422 problem: an RFC 6901 pointer into the body and a message. */
 export interface FieldError {
@@ -9,52 +10,9 @@ export interface FieldError {
   message: string;
 }
 
-/** Problem codes, stable and documented at `/docs/#problems`. */
-export type ProblemCode =
-  | 'bad_request'
-  | 'bad_parameter'
-  | 'bad_path'
-  | 'unauthorized'
-  | 'forbidden'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'id_taken'
-  | 'request_timeout'
-  | 'body_too_large'
-  | 'unsupported_media_type'
-  | 'headers_too_large'
-  | 'malformed_json'
-  | 'invalid_body'
-  | 'checks_timeout'
-  | 'rate_limited'
-  | 'submissions_closed'
-  | 'challenge_unavailable'
-  | 'not_ready'
-  | 'internal_error';
-
-/** The title of each problem code (also listed on the docs page). */
-export const PROBLEM_TITLES: Record<ProblemCode, string> = {
-  bad_request: 'Bad request',
-  bad_parameter: 'Bad parameter',
-  bad_path: 'Bad path',
-  unauthorized: 'Unauthorized',
-  forbidden: 'Forbidden',
-  not_found: 'Not found',
-  method_not_allowed: 'Method not allowed',
-  id_taken: 'Loadout id taken',
-  request_timeout: 'Request timeout',
-  body_too_large: 'Body too large',
-  unsupported_media_type: 'Unsupported media type',
-  headers_too_large: 'Request header fields too large',
-  malformed_json: 'Malformed JSON',
-  invalid_body: 'Invalid submission',
-  checks_timeout: 'Checks ran out of time',
-  rate_limited: 'Too many requests',
-  submissions_closed: 'Submissions closed',
-  challenge_unavailable: 'Challenge vendor unavailable',
-  not_ready: 'Not ready',
-  internal_error: 'Internal error',
-};
+// The codes and their titles are the documented interface (tree-format/problem-codes.ts), which
+// the docs page lists too.
+export type { ProblemCode } from '../tree-format/problem-codes.js';
 
 /** The RFC 9457 body. */
 export interface Problem {
@@ -83,7 +41,7 @@ export const MAX_LISTED_ERRORS = 50;
  * `errors` are cut to the first ones, with `errors_omitted` (a count) and a sentence in `detail`.
  */
 export function makeProblem(status: number, code: ProblemCode, detail: string, extra: Record<string, unknown> = {}): Problem {
-  return limitErrors({ type: `/docs/#problem-${code}`, title: PROBLEM_TITLES[code], status, detail, code, ...extra });
+  return limitErrors({ type: problemTypeUrl(code), title: PROBLEM_TITLES[code], status, detail, code, ...extra });
 }
 
 /**

@@ -18,7 +18,7 @@ import { Piscina } from 'piscina';
 import { MANIFEST_FILE } from '../catalogue/manifest.js';
 import { CHECK_IDS } from '../catalogue/vocabulary.js';
 import type { ChecksTimeout } from '../verify/budget.js';
-import type { CheckResult } from '../verify/run.js';
+import type { CheckResult } from '../tree-format/verification.js';
 import type { DerivedLoadout } from './derive.js';
 import type { Submission } from './validate.js';
 import { PROGRESS_BYTES, type CheckTask, type CheckTaskResult } from './check-worker.js';

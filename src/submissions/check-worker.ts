@@ -10,7 +10,8 @@ import { prepareSchema } from '../catalogue/schema.js';
 import type { LoadoutSource } from '../catalogue/source.js';
 import { CHECK_IDS } from '../catalogue/vocabulary.js';
 import type { ChecksTimeout } from '../verify/budget.js';
-import { runChecks, type CheckResult } from '../verify/run.js';
+import type { CheckResult } from '../tree-format/verification.js';
+import { runChecks } from '../verify/run.js';
 import { deriveLoadout, type DerivedLoadout } from './derive.js';
 import type { Submission } from './validate.js';
 

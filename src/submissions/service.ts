@@ -8,7 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { OPEN_STATUSES, REPLACEABLE_STATUSES as STORE_REPLACEABLE_STATUSES, type NonceUse, type StoredSubmission, type SubmissionStore } from '../storage/submission-store.js';
 import { checksBudgetMs, type ChecksTimeout } from '../verify/budget.js';
-import { summariseVerification, type Verification } from '../verify/verification.js';
+import type { Verification } from '../tree-format/verification.js';
+import { summariseVerification } from '../verify/verification.js';
 import { CheckPool, type SubmissionChecks } from './check-pool.js';
 import type { Submission } from './validate.js';
 

@@ -4,17 +4,7 @@
  * an allow-list of fields, so the contact e-mail and the client address never leave.
  */
 import type { StoredSubmission } from '../storage/submission-store.js';
-
-/** The public status of a submission. Times are ISO 8601 UTC. */
-export interface SubmissionStatusDocument {
-  id: string;
-  loadout_id: string;
-  status: string;
-  created_at: string;
-  updated_at: string;
-  verification: Record<string, unknown>;
-  pr_url: string | null;
-}
+import type { SubmissionStatusDocument } from '../tree-format/submission-status.js';
 
 /** Builds the status document of `stored`. Pure. */
 export function statusDocument(stored: StoredSubmission): SubmissionStatusDocument {

@@ -42,5 +42,6 @@ export {
 } from './tree-headers.js';
 export { linkRegionsOf, placeIn, STORE_FOLDER } from './tree-region.js';
 export { parseVersionsDocument } from './versions-document.js';
-export { languageOf, type InstallEntry, type PublishedFileEntry, type PublishedRecord } from './record.js';
+export { languageOf, type ContextCost, type ContextSize, type InstallEntry, type ManualStep, type PublishedFileEntry, type PublishedRecord } from './record.js';
+export type { CheckResult, Verification } from './verification.js';
 export type { VersionEntry, VersionFile, VersionsDocument } from './versions.js';

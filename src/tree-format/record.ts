@@ -5,9 +5,33 @@
  */
 import type { FileEntry, Manifest } from '../catalogue/manifest.js';
 import type { Agent, CompatibilityLevel } from '../catalogue/vocabulary.js';
-import type { ContextCost } from '../layout/context-cost.js';
-import type { ManualStep } from '../layout/layout.js';
-import type { Verification } from '../verify/verification.js';
+import type { Verification } from './verification.js';
+
+/** A manual step of an install entry: `{kind, text, path}` (DESIGN.md section 3). `layout/layout.ts` makes them. */
+export interface ManualStep {
+  /** `merge-config` (add to a configuration file), `append-instructions`, `add-file` or `not-supported`. */
+  kind: 'merge-config' | 'append-instructions' | 'add-file' | 'not-supported';
+  /** What to do, in one or two sentences; may end with a snippet to paste. */
+  text: string;
+  /** Project-relative path the step is about. */
+  path: string;
+  /** Loadout file the step comes from. */
+  source: string;
+}
+
+/** A size: UTF-8 bytes and estimated tokens (`layout/context-cost.ts` says how tokens are estimated). */
+export interface ContextSize {
+  bytes: number;
+  tokens: number;
+}
+
+/** The context cost of one loadout for one agent (DESIGN.md section 8, "Context cost"; measured by `layout/context-cost.ts`). */
+export interface ContextCost {
+  /** Loaded at the start of every session. */
+  always: ContextSize;
+  /** Loaded when a skill, subagent or scoped rule is used (all of them once). */
+  on_demand: ContextSize;
+}
 
 /** A file entry of a published record. `agent` and `skill` are null where they do not apply. */
 export interface PublishedFileEntry {

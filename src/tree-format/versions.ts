@@ -4,7 +4,7 @@
  */
 import type { FileEntry } from '../catalogue/manifest.js';
 import type { Agent } from '../catalogue/vocabulary.js';
-import type { ContextCost } from '../layout/context-cost.js';
+import type { ContextCost } from './record.js';
 
 /** One entry of `api/loadouts/<id>/versions.json` (DESIGN.md section 8). */
 export interface VersionEntry {

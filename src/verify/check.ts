@@ -8,11 +8,8 @@ import type { TextView } from './text/view.js';
 import type { SchemaViolation } from '../catalogue/schema.js';
 import type { Manifest } from '../catalogue/manifest.js';
 import type { LoadoutSource } from '../catalogue/source.js';
-import { PUBLISHED_AGENTS, type CheckId } from '../catalogue/vocabulary.js';
+import { PUBLISHED_AGENTS, type CheckId, type CheckStatus } from '../catalogue/vocabulary.js';
 import type { YamlSource } from '../catalogue/yaml-document.js';
-
-/** Spec check `status`: `pass`, `fail`, `n/a` (does not apply), `skip` (could not run). */
-export type CheckStatus = 'pass' | 'fail' | 'n/a' | 'skip';
 
 /**
  * How much a finding weighs (docs/authoring.md "What the checks look for"): a `blocking`

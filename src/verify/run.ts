@@ -6,26 +6,14 @@ import type { Diagnostic } from '../catalogue/diagnostics.js';
 import { displayPath, decodeUtf8, type LoadoutSource } from '../catalogue/source.js';
 import { MANIFEST_FILE, type Manifest } from '../catalogue/manifest.js';
 import type { CheckId } from '../catalogue/vocabulary.js';
+import type { CheckResult } from '../tree-format/verification.js';
 import { validateAgainstSchema } from '../catalogue/schema.js';
 import { parseYamlSource, type YamlSource } from '../catalogue/yaml-document.js';
-import { isBlocking, type CheckContext, type CheckOutcome, type CheckStatus, type Finding, type Severity } from './check.js';
+import { isBlocking, type CheckContext, type CheckOutcome, type Finding, type Severity } from './check.js';
 import { CHECKS } from './checks/index.js';
 import { findCredentials, type CredentialScan } from './safety/credentials.js';
 import { TextView } from './text/view.js';
 import { CHECKS_BUDGET_VARIABLE, ChecksTimeoutError, describeChecksTimeout, type ChecksTimeout } from './budget.js';
-
-/** A check's entry in the published record (spec "Verification": `checks`). */
-export interface CheckResult {
-  id: CheckId;
-  name: string;
-  status: CheckStatus;
-  summary: string;
-  /**
-   * `file:line: message` lines, paths relative to the catalogue root: the blocking findings,
-   * then the notices as `notice: file:line: message` (docs/authoring.md), then notes.
-   */
-  details: string[];
-}
 
 /** Prefix of a notice's line in a check's `details`. */
 export const NOTICE_PREFIX = 'notice: ';

@@ -1,26 +1,9 @@
 /**
- * The spec's `verification` object of a published record ("Verification" table).
+ * The spec's `verification` object of a published record ("Verification" table), assembled
+ * from check results; its shape is the published format's (`tree-format/verification.ts`).
  */
-import { NOTICE_PREFIX, type CheckResult } from './run.js';
-
-/** Spec "Verification". `level` is `verified-install`; `agent_tests` is `not-run`. */
-export interface Verification {
-  level: 'verified-install';
-  /** `verified` when no check fails, else `failed` (DESIGN.md section 4). */
-  status: 'verified' | 'failed';
-  label: string;
-  verified: boolean;
-  /** ISO 8601 UTC timestamp, e.g. `2026-11-22T10:00:00.000Z`. */
-  checked_at: string;
-  /** The git commit the checks ran on (`<sha>` or `<sha>+dirty`), or `working-tree` outside git. */
-  commit: string;
-  /** True when the published files are exactly the files the checks ran on. */
-  content_current: boolean;
-  agent_tests: 'not-run';
-  counts: { pass: number; fail: number; skip: number; not_applicable: number };
-  meaning: string;
-  checks: CheckResult[];
-}
+import type { CheckResult, Verification } from '../tree-format/verification.js';
+import { NOTICE_PREFIX } from './run.js';
 
 /** What the checks ran on. */
 export interface VerificationContext {

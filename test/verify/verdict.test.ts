@@ -11,7 +11,8 @@ import { buildRecord } from '../../src/tree/render/record.js';
 import type { Manifest } from '../../src/catalogue/manifest.js';
 import { decodeUtf8 } from '../../src/catalogue/source.js';
 import { checkCatalogue } from '../../src/verify/catalogue.js';
-import type { CheckResult, CheckRun } from '../../src/verify/run.js';
+import type { CheckRun } from '../../src/verify/run.js';
+import type { CheckResult } from '../../src/tree-format/verification.js';
 import { noticesOf, securityVerdict, summariseVerification } from '../../src/verify/verification.js';
 
 const FIXTURES = fileURLToPath(new URL('../fixtures/checks/safety', import.meta.url));

@@ -2,7 +2,7 @@
 import { mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { LoadoutError } from '../../catalogue/errors.js';
-import { scaffoldLoadout } from '../../catalogue/scaffold.js';
+import { scaffoldLoadout } from '../../scaffold/scaffold.js';
 import { SLUG_PATTERN } from '../../catalogue/vocabulary.js';
 import { loadoutsDirOf } from '../../catalogue/source.js';
 import type { Write } from '../report.js';

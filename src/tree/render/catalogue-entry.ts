@@ -1,31 +1,20 @@
 /**
- * What the catalogue-wide documents (the list, tag and agent documents, the search index, the
- * skills document, the home page, sitemap and feed, and the catalogue's Agent Skills indexes)
- * read of one loadout. A loadout's worker thread sends its {@link CatalogueEntry} (its
- * record's metadata without file contents, install plans, context details or check results,
- * about 2 KB); the build cache (cache.ts) keeps only its {@link CatalogueListing} (its search
+ * What the build keeps of one loadout for the catalogue-wide documents (the list, tag and
+ * agent documents, the search index, the skills document, the home page, sitemap and feed, and
+ * the catalogue's Agent Skills indexes). A loadout's worker thread sends its `CatalogueEntry`
+ * (`tree-format/catalogue-entry.ts`: its record's metadata without file contents, install
+ * plans, context details or check results, about 2 KB); the build cache (cache.ts) keeps only its {@link CatalogueListing} (its search
  * result row, feed fields, skills and discovery entries, about 1 KB), and the build keeps its
  * indexed words in the search index it patches (search/inverted-index.ts), so a rebuild has all
  * it needs of every unchanged loadout without reading or parsing its record (a whole record
  * is many times the size of its listing, and parsing every record was a measurable part of a
  * rebuild of a large catalogue, whose target DESIGN.md section 7 sets).
  */
-import type { Agent } from '../../catalogue/vocabulary.js';
 import { searchRowOf, type SearchRow } from '../../search/document.js';
 import { skillEntriesOf } from '../../search/index-file.js';
-import type { PublishedFileEntry, PublishedRecord } from '../../tree-format/index.js';
+import type { CatalogueEntry } from '../../tree-format/catalogue-entry.js';
+import type { PublishedRecord } from '../../tree-format/index.js';
 import type { DiscoveryEntry, LegacyEntry } from './skill-discovery.js';
-
-/** The metadata of a record that the catalogue-wide documents read. */
-export type CatalogueEntry = Pick<
-  PublishedRecord,
-  'id' | 'title' | 'summary' | 'description' | 'highlights' | 'version' | 'categories' | 'stacks' | 'compatibility' | 'counts' | 'featured' | 'deprecated' | 'published' | 'updated' | 'author' | 'url' | 'api_url'
-> & {
-  files: Pick<PublishedFileEntry, 'path' | 'role' | 'description' | 'skill' | 'bytes' | 'lang'>[];
-  verification: Pick<PublishedRecord['verification'], 'verified'>;
-  /** Per agent, the estimated tokens loaded at every session start (`context[agent].always.tokens`). */
-  context: Record<Agent, { always: { tokens: number } }>;
-};
 
 /** A loadout's own Agent Skills indexes (skill-discovery.ts), which the catalogue's are made from. */
 export interface LoadoutDiscovery {
@@ -33,32 +22,6 @@ export interface LoadoutDiscovery {
   skills: DiscoveryEntry[];
   /** The entries of `loadouts/<id>/.well-known/skills/index.json`. */
   legacy: LegacyEntry[];
-}
-
-/** The entry of a record (the record may come with or without file contents). Pure. */
-export function catalogueEntryOf(r: PublishedRecord): CatalogueEntry {
-  return {
-    id: r.id,
-    title: r.title,
-    summary: r.summary,
-    description: r.description,
-    highlights: r.highlights,
-    version: r.version,
-    categories: r.categories,
-    stacks: r.stacks,
-    compatibility: r.compatibility,
-    counts: r.counts,
-    featured: r.featured,
-    deprecated: r.deprecated,
-    ...(r.published === undefined ? {} : { published: r.published }),
-    ...(r.updated === undefined ? {} : { updated: r.updated }),
-    author: r.author,
-    url: r.url,
-    api_url: r.api_url,
-    files: r.files.map((f) => ({ path: f.path, role: f.role, description: f.description, skill: f.skill, bytes: f.bytes, lang: f.lang })),
-    verification: { verified: r.verification.verified },
-    context: Object.fromEntries(Object.entries(r.context).map(([agent, cost]) => [agent, { always: { tokens: cost.always.tokens } }])) as CatalogueEntry['context'],
-  };
 }
 
 /** What the build cache keeps of a loadout for the catalogue-wide documents (see the module comment). */

@@ -4,14 +4,15 @@
  * for the six agents, and per file its addresses, size, language, sha256 and content. The
  * shapes are the tree format's (`tree-format/record.ts`); this module fills them.
  */
-import { resolveCompatibility } from '../../catalogue/compatibility.js';
+import { resolveCompatibility } from '../../layout/compatibility.js';
 import type { Manifest } from '../../catalogue/manifest.js';
 import { PUBLISHED_AGENTS, type Agent } from '../../catalogue/vocabulary.js';
 import { measureContextForAgents } from '../../layout/context-cost.js';
 import { readMcpServers } from '../../install/project/mcp-config.js';
 import { resolveInstallPlan } from '../../layout/plan.js';
 import { installedText } from '../../layout/rule-translation.js';
-import { securityVerdict, type Verification } from '../../verify/verification.js';
+import type { Verification } from '../../tree-format/verification.js';
+import { securityVerdict } from '../../verify/verification.js';
 import { agentZipUrl, languageOf, pageUrl, rawUrl, recordUrl, sha256, sourceZipUrl, type InstallEntry, type PublishedFileEntry, type PublishedRecord } from '../../tree-format/index.js';
 
 /** Everything {@link buildRecord} needs. Texts are the decoded files of this version. */

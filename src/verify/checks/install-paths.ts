@@ -1,6 +1,6 @@
 /**
  * `install-paths`: for every agent the loadout supports (its record's `compatibility` is not
- * `unsupported`: `catalogue/compatibility.ts`), each install target is a normalised
+ * `unsupported`: `layout/compatibility.ts`), each install target is a normalised
  * relative path inside the project, no two files share a target, no target is a folder of
  * another or differs from it only in case (`describePathClashes`), skill files sit in their
  * skill's folder, no target is an agent's settings, hooks, permissions or MCP configuration
@@ -12,7 +12,7 @@
  */
 import { describePathClashes, describePathProblem } from '../../catalogue/file-path.js';
 import { readFrontMatter, type FrontMatter } from '../../catalogue/front-matter.js';
-import { listSupportedAgents } from '../../catalogue/compatibility.js';
+import { listSupportedAgents } from '../../layout/compatibility.js';
 import type { Agent } from '../../catalogue/vocabulary.js';
 import { isDiscoverable } from '../../layout/discovery.js';
 import { resolveInstallTarget } from '../../layout/layout.js';

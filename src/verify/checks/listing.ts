@@ -6,7 +6,7 @@
  */
 import { describePathClashes, describePathProblem } from '../../catalogue/file-path.js';
 import { MANIFEST_FILE } from '../../catalogue/manifest.js';
-import { findPlaceholders } from '../../catalogue/scaffold.js';
+import { findPlaceholders } from '../../scaffold/scaffold.js';
 import { judge, plural, type Check, type Finding } from '../check.js';
 
 export const listing: Check = {

@@ -1,6 +1,6 @@
 /**
  * `starter-build`: when `tested.fixture` names a starter fixture (`<catalogue>/fixtures/<name>/`),
- * install the loadout for every agent it supports (`catalogue/compatibility.ts`) into a temporary copy of it and compare the tree with
+ * install the loadout for every agent it supports (`layout/compatibility.ts`) into a temporary copy of it and compare the tree with
  * the install plan: every planned target exists with the planned bytes, no file of the fixture
  * is overwritten or lost, and nothing else appears (DESIGN.md section 4). `n/a` when
  * `tested.fixture` is null. Temporary copies are removed.
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describePathProblem } from '../../catalogue/file-path.js';
 import { MANIFEST_FILE } from '../../catalogue/manifest.js';
-import { listSupportedAgents } from '../../catalogue/compatibility.js';
+import { listSupportedAgents } from '../../layout/compatibility.js';
 import { describeAgents, judge, notApplicable, plural, skip, type Check, type CheckContext, type Finding } from '../check.js';
 import { installIntoCopy } from '../starter/compare.js';
 

@@ -1,7 +1,7 @@
 /** The scaffold's placeholders are found whatever the title, and only while unedited. */
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { findPlaceholders, scaffoldLoadout } from '../../src/catalogue/scaffold.js';
+import { findPlaceholders, scaffoldLoadout } from '../../src/scaffold/scaffold.js';
 
 describe('findPlaceholders', () => {
   it('finds the author, summary, description and highlight of an unedited scaffold, also after a new title', () => {

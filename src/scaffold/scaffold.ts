@@ -4,7 +4,7 @@
  */
 import { stringify } from 'yaml';
 import { ADAPTER_AGENTS, adapterFileName, generateAdapter } from '../adapters/generate.js';
-import { MANIFEST_FILE } from './manifest.js';
+import { MANIFEST_FILE } from '../catalogue/manifest.js';
 
 // The scaffold's placeholder values: what `loadout new` writes for the author to replace.
 const AUTHOR = 'Your Name';

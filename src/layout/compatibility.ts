@@ -2,11 +2,12 @@
  * A loadout's compatibility with each published agent, as its record publishes it (spec
  * "Loadout record", `compatibility`; DESIGN.md section 3): the author's value, else `adapter`
  * for Claude Code and Gemini CLI when the loadout has their adapter (`unsupported` when not),
- * and `native` for the agents that read AGENTS.md themselves.
+ * and `native` for the agents that read AGENTS.md themselves. The agents that use an adapter are
+ * those of the layout's {@link ADAPTER_TARGETS}.
  */
-import { ADAPTER_AGENTS } from '../adapters/generate.js';
-import type { Manifest } from './manifest.js';
-import { PUBLISHED_AGENTS, type Agent, type CompatibilityLevel } from './vocabulary.js';
+import type { Manifest } from '../catalogue/manifest.js';
+import { PUBLISHED_AGENTS, type Agent, type CompatibilityLevel } from '../catalogue/vocabulary.js';
+import { ADAPTER_TARGETS } from './layout.js';
 
 /** Compatibility for all six agents, in {@link PUBLISHED_AGENTS} order (see the file's docstring for the rule). */
 export function resolveCompatibility(m: Pick<Manifest, 'compatibility' | 'files'>): Record<Agent, CompatibilityLevel> {
@@ -14,7 +15,7 @@ export function resolveCompatibility(m: Pick<Manifest, 'compatibility' | 'files'
   const hasAdapter = (agent: Agent): boolean => m.files.some((f) => f.role === 'adapter' && f.agent === agent);
   return Object.fromEntries(
     PUBLISHED_AGENTS.map((agent) => {
-      const fallback: CompatibilityLevel = (ADAPTER_AGENTS as readonly Agent[]).includes(agent) ? (hasAdapter(agent) ? 'adapter' : 'unsupported') : 'native';
+      const fallback: CompatibilityLevel = ADAPTER_TARGETS[agent] !== undefined ? (hasAdapter(agent) ? 'adapter' : 'unsupported') : 'native';
       return [agent, declared[agent] ?? fallback];
     }),
   ) as Record<Agent, CompatibilityLevel>;

@@ -1,0 +1,17 @@
+/**
+ * The status document of a submission, `GET /api/v1/submissions/<id>` (DESIGN.md section 5):
+ * `{id, loadout_id, status, created_at, updated_at, verification, pr_url}`. The submissions
+ * API writes it (`submissions/status.ts`, from an allow-list of fields) and the status page
+ * renders it (`pages/status.ts`).
+ */
+
+/** The public status of a submission. Times are ISO 8601 UTC. */
+export interface SubmissionStatusDocument {
+  id: string;
+  loadout_id: string;
+  status: string;
+  created_at: string;
+  updated_at: string;
+  verification: Record<string, unknown>;
+  pr_url: string | null;
+}

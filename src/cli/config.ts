@@ -5,6 +5,7 @@
 import { LoadoutError } from '../catalogue/errors.js';
 import { ALTCHA_DIFFICULTY } from '../submissions/altcha.js';
 import { CHALLENGE_PROVIDERS, type ChallengeProvider } from '../submissions/challenge.js';
+import { DEFAULT_CHECKS_QUEUE } from '../submissions/check-queue.js';
 import { DEFAULT_IPV6_PREFIX } from '../submissions/rate-limit.js';
 import type { SubmissionsConfig } from '../submissions/setup.js';
 
@@ -15,7 +16,8 @@ import type { SubmissionsConfig } from '../submissions/setup.js';
  * `CHALLENGE_SECRET`, `CHALLENGE_SITE_KEY`, `CHALLENGE_VERIFY_URL`, `CHALLENGE_MAX_COUNTER`
  * (10000, ALTCHA's difficulty); rate limits `RATE_LIMIT_PER_ADDRESS` (30), `RATE_LIMIT_PER_KEY`
  * (120) per `RATE_LIMIT_WINDOW_SECONDS` (3600), IPv6 addresses grouped by
- * `RATE_LIMIT_IPV6_PREFIX` (64, 1 to 128); `TRUST_PROXY`), plus
+ * `RATE_LIMIT_IPV6_PREFIX` (64, 1 to 128); `TRUST_PROXY`; `LOADOUT_CHECKS_QUEUE` (32), the
+ * submissions that may wait for the checks), plus
  * `LOADOUT_BASE_URL` (no trailing slash; when unset, the address the server answers at:
  * `http://localhost:<PORT>`, see {@link localBaseUrl}) and `PORT` (8787).
  */
@@ -77,6 +79,7 @@ export function resolveConfig(env: NodeJS.ProcessEnv = process.env): ResolvedCon
       ipv6Prefix: parseIpv6Prefix(env),
     },
     trustProxy: env['TRUST_PROXY'] === 'true',
+    checksQueue: parsePositive(env, 'LOADOUT_CHECKS_QUEUE', DEFAULT_CHECKS_QUEUE),
   };
 }
 

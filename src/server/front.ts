@@ -42,7 +42,7 @@ export function createFrontApp(options: FrontOptions): Hono {
   const front = new Hono();
   front.use('*', observeRequests(options.logger, options.metrics));
   const checks: ReadinessChecks = { treeLoaded: () => holder.current() !== undefined, pingDatabase: options.pingDatabase };
-  mountHealth(front, checks);
+  mountHealth(front, checks, options.logger);
   front.all('*', (c) => staged.fetch(c.req.raw, c.env));
   return front;
 }

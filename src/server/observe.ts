@@ -39,9 +39,19 @@ export function noteRoute(c: Context): void {
 const REQUEST_ID = /^[\w.:@/+=-]{1,128}$/u;
 
 /**
+ * The status logged and counted for a request whose client went away before its answer was
+ * wholly sent (nginx's 499 "client closed request"; no HTTP status says it, and none is sent).
+ */
+export const CLIENT_CLOSED_REQUEST = 499;
+
+/**
  * The middleware that logs and measures every request it wraps (see the module comment). With
  * Node's response at hand (`c.env.outgoing`, @hono/node-server) the line is written once the
- * body is sent, with its exact byte count; otherwise at once, from `Content-Length`.
+ * app has answered and the connection is done with the response, with the exact body bytes
+ * sent; otherwise at once, from `Content-Length`. A request whose client went away before the
+ * answer was wholly sent (its response closed unfinished, possibly long before the app
+ * answered) is logged and counted too, with status {@link CLIENT_CLOSED_REQUEST} and
+ * `aborted: true`: the response's `close` is listened for from the start, since it fires once.
  */
 export function observeRequests(logger: Logger, metrics: ServerMetrics): MiddlewareHandler {
   return async (c, next) => {
@@ -49,21 +59,38 @@ export function observeRequests(logger: Logger, metrics: ServerMetrics): Middlew
     const given = c.req.header('x-request-id');
     const id = given !== undefined && REQUEST_ID.test(given) ? given : randomUUID();
     const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-    logger.debug({ req_id: id, method: c.req.method }, 'request started');
-    let bytes = 0;
-    if (outgoing !== undefined) countBody(outgoing, (n) => (bytes += n));
-    await next();
-    c.res.headers.set('x-request-id', id);
-    const route = routes.get(c.req.raw) ?? routePath(c);
-    const status = c.res.status;
     const method = c.req.method;
+    logger.debug({ req_id: id, method }, 'request started');
+    let bytes = 0;
+    let answered: { route: string; status: number } | undefined;
+    let closed: { aborted: boolean } | undefined;
     const finish = (sent: number): void => {
+      if (answered === undefined) return;
       const ms = performance.now() - started;
-      metrics.observeRequest(route, status, ms / 1000);
-      logger.info({ req_id: id, method, route, status, duration_ms: Math.round(ms * 100) / 100, bytes: sent }, 'request');
+      const aborted = closed?.aborted === true;
+      const status = aborted ? CLIENT_CLOSED_REQUEST : answered.status;
+      metrics.observeRequest(answered.route, status, ms / 1000);
+      logger.info({ req_id: id, method, route: answered.route, status, duration_ms: Math.round(ms * 100) / 100, bytes: sent, ...(aborted ? { aborted: true } : {}) }, 'request');
     };
-    if (outgoing === undefined) finish(Number(c.res.headers.get('content-length') ?? 0));
-    else outgoing.once('close', () => finish(bytes));
+    if (outgoing !== undefined) {
+      countBody(outgoing, (n) => (bytes += n));
+      outgoing.once('close', () => {
+        closed = { aborted: !outgoing.writableFinished };
+        finish(bytes);
+      });
+    }
+    try {
+      await next();
+      c.res.headers.set('x-request-id', id);
+      answered = { route: routes.get(c.req.raw) ?? routePath(c), status: c.res.status };
+    } catch (error) {
+      // The app's error handler answers (500); the request is still logged and counted.
+      answered = { route: routes.get(c.req.raw) ?? routePath(c), status: 500 };
+      throw error;
+    } finally {
+      if (outgoing === undefined) finish(Number(c.res.headers.get('content-length') ?? 0));
+      else if (closed !== undefined) finish(bytes);
+    }
   };
 }
 

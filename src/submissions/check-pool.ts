@@ -33,6 +33,8 @@ export type SubmissionCheckResult = { kind: 'checked'; derived: Omit<DerivedLoad
 export interface SubmissionChecks {
   /** The checks' budget of one loadout, in milliseconds. */
   readonly budgetMs: number;
+  /** Submissions it checks at once (its threads); more wait (check-queue.ts). */
+  readonly threads: number;
   /**
    * Derives the loadout of `submission` (derive.ts, with `today` as its date) and runs the ten
    * checks over it, within the budget.
@@ -58,12 +60,12 @@ export interface CheckPoolOptions {
 /** The submission checks' worker threads. */
 export class CheckPool implements SubmissionChecks {
   readonly budgetMs: number;
-  readonly #threads: number;
+  readonly threads: number;
   #pool: Piscina<CheckTask, CheckTaskResult | undefined> | undefined;
 
   constructor(options: CheckPoolOptions) {
     this.budgetMs = options.budgetMs;
-    this.#threads = options.threads ?? Math.max(1, Math.min(2, availableParallelism() - 1));
+    this.threads = options.threads ?? Math.max(1, Math.min(2, availableParallelism() - 1));
   }
 
   /**
@@ -72,7 +74,7 @@ export class CheckPool implements SubmissionChecks {
    */
   async warm(): Promise<void> {
     const pool = this.#started();
-    await Promise.all(Array.from({ length: this.#threads }, () => pool.run({ kind: 'prepare' }).catch(() => undefined)));
+    await Promise.all(Array.from({ length: this.threads }, () => pool.run({ kind: 'prepare' }).catch(() => undefined)));
   }
 
   async run(submission: Submission, today: string): Promise<SubmissionCheckResult> {
@@ -125,8 +127,8 @@ export class CheckPool implements SubmissionChecks {
     this.#pool = new Piscina({
       filename: fileURLToPath(fromSource ? new URL('../tree/pool/ts-worker.mjs', import.meta.url) : entry),
       workerData: { entry: entry.href },
-      minThreads: this.#threads,
-      maxThreads: this.#threads,
+      minThreads: this.threads,
+      maxThreads: this.threads,
       idleTimeout: Infinity,
     });
     void this.warm();

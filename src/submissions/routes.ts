@@ -8,8 +8,11 @@
  * database), 429 per client address, 415, 413, 400, 401 (no, wrong or revoked API key; no,
  * forged, expired or used form token), 429 per API key, 503 (browser path without a
  * configured challenge), 403 (challenge refused, or its solution used already), 422 (every
- * field violation at once), 409 (id taken), 422 `checks_timeout` (the checks ran out of their
- * time budget; the problem names the check and the file), 202. A challenge solution is spent once it passes,
+ * field violation at once), 409 (id taken), 503 `checks_busy` with `Retry-After` (the checks'
+ * queue is full: check-queue.ts; decided before the body is read, and again when the checks'
+ * turn is asked for), 422 `checks_timeout` (the checks ran out of their time budget; the problem
+ * names the check and the file), 202. A submission whose client went away before it was stored
+ * is dropped and not stored (service.ts). A challenge solution is spent once it passes,
  * also when the body then fails (the widget solves a new one).
  */
 import { getConnInfo } from '@hono/node-server/conninfo';
@@ -22,7 +25,9 @@ import type { ChallengeVerifier } from './challenge.js';
 import type { SubmissionChecks } from './check-pool.js';
 import { issueFormToken, verifyFormToken } from './form-token.js';
 import { hitRateLimit, rateLimitAddress, type RateLimits } from './rate-limit.js';
-import { submitLoadout, type SubmitContext } from './service.js';
+import { CheckQueue, DEFAULT_CHECKS_QUEUE, QUEUE_RETRY_AFTER_SECONDS } from './check-queue.js';
+import { defaultSubmissionChecks, submitLoadout, type SubmitContext } from './service.js';
+import { CLIENT_CLOSED_REQUEST } from '../server/observe.js';
 import { mountPageRoutes } from './page-routes.js';
 import { statusDocument } from './status.js';
 import { validateSubmission } from './validate.js';
@@ -49,6 +54,14 @@ export interface SubmissionsOptions {
   now?: () => Date;
   /** Where the checks of a submission run; default the process's pool (service.ts `defaultSubmissionChecks`). */
   checks?: SubmissionChecks;
+  /**
+   * Submissions that may wait for the checks besides those being checked (`LOADOUT_CHECKS_QUEUE`,
+   * check-queue.ts); default {@link DEFAULT_CHECKS_QUEUE}. Past it a submission is answered 503
+   * `checks_busy` with `Retry-After`.
+   */
+  checksQueue?: number;
+  /** The queue itself, instead of one made from `checks.threads` and `checksQueue` (tests watch it). */
+  queue?: CheckQueue;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/u;
@@ -69,6 +82,12 @@ export function createSubmissionRoutes(options: SubmissionsOptions): (app: Hono)
         ? `browser submissions are closed: CHALLENGE_PROVIDER is ${challenge.provider} but CHALLENGE_SITE_KEY is not set (agents may submit with an API key)`
         : undefined;
   const challengeUrl = `${options.baseUrl}/api/v1/submissions/challenge`;
+  const checks = options.checks ?? defaultSubmissionChecks();
+  const queue = options.queue ?? new CheckQueue({ running: checks.threads, waiting: options.checksQueue ?? DEFAULT_CHECKS_QUEUE });
+  const busy = (): Response =>
+    problem(503, 'checks_busy', `the checks of submissions are busy: ${queue.running + queue.waiting} submissions are being checked or waiting (expected fewer at once; LOADOUT_CHECKS_QUEUE on the server); retry after ${QUEUE_RETRY_AFTER_SECONDS} seconds`, {
+      headers: { 'retry-after': String(QUEUE_RETRY_AFTER_SECONDS) },
+    });
 
   const limited = async (stores: Stores, bucket: string, limit: number, at: Date): Promise<Response | undefined> => {
     const verdict = await hitRateLimit(stores.rateLimits, bucket, limit, options.limits.windowSeconds, at);
@@ -134,11 +153,13 @@ export function createSubmissionRoutes(options: SubmissionsOptions): (app: Hono)
       const address = clientAddress(c, options.trustProxy);
       const tooMany = await limited(stores, `address:${rateLimitAddress(address, options.limits.ipv6Prefix)}`, options.limits.perAddress, at);
       if (tooMany !== undefined) return tooMany;
+      // A full queue refuses before the body is read: that is what holds memory.
+      if (queue.full) return busy();
       const body = await readJsonBody(c.req.raw);
       if (!body.ok) return body.response;
       const fields = typeof body.value === 'object' && body.value !== null && !Array.isArray(body.value) ? (body.value as Record<string, unknown>) : {};
 
-      const context: SubmitContext = { submitter: 'form', clientAddress: address, now: at };
+      const context: SubmitContext = { submitter: 'form', clientAddress: address, now: at, signal: c.req.raw.signal };
       const authorization = c.req.header('authorization');
       if (authorization !== undefined) {
         const bearer = /^Bearer +(\S+)$/iu.exec(authorization.trim())?.[1];
@@ -180,7 +201,10 @@ export function createSubmissionRoutes(options: SubmissionsOptions): (app: Hono)
         const count = validation.errors.length;
         return problemResponse(makeProblem(422, 'invalid_body', `the submission has ${count} invalid field${count === 1 ? '' : 's'}; see errors`, { errors: validation.errors }));
       }
-      const outcome = await submitLoadout({ submissions: stores.submissions, catalogueHas: options.catalogueHas, ...(options.checks === undefined ? {} : { checks: options.checks }) }, validation.submission, context);
+      const outcome = await submitLoadout({ submissions: stores.submissions, catalogueHas: options.catalogueHas, checks, queue }, validation.submission, context);
+      // Nobody reads this answer (the client left); the request log records it as 499 (server/observe.ts).
+      if (outcome.kind === 'abandoned') return new Response(null, { status: CLIENT_CLOSED_REQUEST });
+      if (outcome.kind === 'busy') return busy();
       if (outcome.kind === 'id_taken') return problem(409, 'id_taken', outcome.detail);
       if (outcome.kind === 'checks_timeout') {
         const { check, file, budgetMs } = outcome.timeout;

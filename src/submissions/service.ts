@@ -2,8 +2,10 @@
  * What happens to a submission once its sender is authenticated and its body is valid
  * (DESIGN.md section 5): the id is checked against the catalogue and other submissions (409),
  * the loadout is derived, the ten checks run over it on a worker thread with the checks' time
- * budget (check-pool.ts), and everything is stored in one transaction. The HTTP layer
- * (routes.ts) and nothing else calls this.
+ * budget (check-pool.ts), and everything is stored in one transaction. The checks take a turn
+ * in a bounded queue (check-queue.ts); a submission whose client went away before it was stored
+ * (its request's signal aborted) is dropped: its checks do not run if they had not started, and
+ * it is not stored. The HTTP layer (routes.ts) and nothing else calls this.
  */
 import { randomUUID } from 'node:crypto';
 import { OPEN_STATUSES, REPLACEABLE_STATUSES as STORE_REPLACEABLE_STATUSES, type NonceUse, type StoredSubmission, type SubmissionStore } from '../storage/submission-store.js';
@@ -11,6 +13,7 @@ import { checksBudgetMs, type ChecksTimeout } from '../verify/budget.js';
 import type { Verification } from '../tree-format/verification.js';
 import { summariseVerification } from '../verify/verification.js';
 import { CheckPool, type SubmissionChecks } from './check-pool.js';
+import type { CheckQueue } from './check-queue.js';
 import type { Submission } from './validate.js';
 
 /** Submission states (DESIGN.md section 5). */
@@ -30,6 +33,8 @@ export interface SubmitContext {
   /** The form token's nonce, recorded in the same transaction (browser path). */
   nonce?: NonceUse;
   now: Date;
+  /** Aborts when the client goes away (the request's signal): the submission is then dropped. */
+  signal?: AbortSignal;
 }
 
 /** What {@link submitLoadout} did. */
@@ -38,7 +43,11 @@ export type SubmitOutcome =
   | { kind: 'id_taken'; detail: string }
   /** The checks ran out of their time budget; nothing was stored. */
   | { kind: 'checks_timeout'; timeout: ChecksTimeout }
-  | { kind: 'nonce_used' };
+  | { kind: 'nonce_used' }
+  /** The checks' queue was full (check-queue.ts); nothing was checked or stored. */
+  | { kind: 'busy' }
+  /** The client went away before the submission was stored; it was not. */
+  | { kind: 'abandoned' };
 
 /** Dependencies of {@link submitLoadout}. */
 export interface SubmitDependencies {
@@ -47,6 +56,8 @@ export interface SubmitDependencies {
   catalogueHas(loadoutId: string): Promise<boolean>;
   /** Where the checks run; default {@link defaultSubmissionChecks}. */
   checks?: SubmissionChecks;
+  /** The queue the checks wait in; none: they run at once (tests of the service alone). */
+  queue?: CheckQueue;
 }
 
 let processChecks: CheckPool | undefined;
@@ -77,7 +88,17 @@ export async function submitLoadout(deps: SubmitDependencies, submission: Submis
     const refusal = refusalBy(holder, context.submitter);
     if (refusal !== undefined) return { kind: 'id_taken', detail: refusal };
   }
-  const checked = await (deps.checks ?? defaultSubmissionChecks()).run(submission, context.now.toISOString().slice(0, 10));
+  const turn = deps.queue === undefined ? undefined : await deps.queue.enter(context.signal);
+  if (turn?.kind === 'full') return { kind: 'busy' };
+  if (turn?.kind === 'abandoned') return { kind: 'abandoned' };
+  let checked;
+  try {
+    checked = await (deps.checks ?? defaultSubmissionChecks()).run(submission, context.now.toISOString().slice(0, 10));
+  } finally {
+    turn?.leave();
+  }
+  // Nobody is waiting for the answer: what was not stored is not stored now.
+  if (context.signal?.aborted === true) return { kind: 'abandoned' };
   if (checked.kind === 'timeout') return { kind: 'checks_timeout', timeout: checked.timeout };
   const derived = checked.derived;
   const verification = summariseVerification(checked.results, { checkedAt: context.now, commit: derived.contentId, contentCurrent: true });

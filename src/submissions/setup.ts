@@ -36,6 +36,8 @@ export interface SubmissionsConfig {
   baseUrl: string;
   rateLimits: RateLimits;
   trustProxy: boolean;
+  /** Submissions that may wait for the checks (`LOADOUT_CHECKS_QUEUE`, check-queue.ts); default 32. */
+  checksQueue?: number;
 }
 
 /** The submissions API, ready to mount. */
@@ -85,6 +87,7 @@ export async function setUpSubmissions(config: SubmissionsConfig, options: { dis
     catalogueHas: (id) => catalogueHas(options.distDir, id),
     limits: config.rateLimits,
     trustProxy: config.trustProxy,
+    ...(config.checksQueue === undefined ? {} : { checksQueue: config.checksQueue }),
   });
   return {
     mount,

@@ -22,6 +22,7 @@ export type ProblemCode =
   | 'malformed_json'
   | 'invalid_body'
   | 'checks_timeout'
+  | 'checks_busy'
   | 'rate_limited'
   | 'submissions_closed'
   | 'challenge_unavailable'
@@ -45,6 +46,7 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   malformed_json: 'Malformed JSON',
   invalid_body: 'Invalid submission',
   checks_timeout: 'Checks ran out of time',
+  checks_busy: 'Checks busy',
   rate_limited: 'Too many requests',
   submissions_closed: 'Submissions closed',
   challenge_unavailable: 'Challenge vendor unavailable',

@@ -1,8 +1,13 @@
 import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
 import { Hono } from 'hono';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { mountHealth } from '../../src/server/health.js';
+import { createLogger } from '../../src/server/observe.js';
+import { openDatabase } from '../../src/storage/database.js';
+import { sql } from 'kysely';
 import { adminQuery } from '../storage/databases.js';
+import { makeTempDir } from '../helpers/temp.js';
 import { buildSmallCatalogue, postgresUrl, startServer } from './serve-harness.js';
 import { startTcpProxy } from './tcp-proxy.js';
 
@@ -11,16 +16,22 @@ const PG = process.env['TEST_DATABASE_URL'] ?? '';
 describe('health endpoints', () => {
   it('/readyz names the tree and the database when they are not ready, and answers 200 when both are', async () => {
     let tree = false;
-    let database: Error | undefined = new Error('connection refused');
+    let database: Error | undefined = Object.assign(new Error('connect ECONNREFUSED 10.1.2.3:5432 (db-secret-host.internal)'), { code: 'ECONNREFUSED' });
     const app = new Hono();
-    mountHealth(app, { treeLoaded: () => tree, pingDatabase: async () => (database === undefined ? undefined : Promise.reject(database)) });
+    const log: string[] = [];
+    mountHealth(app, { treeLoaded: () => tree, pingDatabase: async () => (database === undefined ? undefined : Promise.reject(database)) }, createLogger('info', { write: (line: string) => void log.push(line) }));
     const first = await app.request('/readyz');
     expect(first.status).toBe(503);
     expect(first.headers.get('content-type')).toMatch(/^application\/problem\+json/u);
-    const body = (await first.json()) as { code: string; errors: { pointer: string; message: string }[] };
+    const text = await first.text();
+    const body = JSON.parse(text) as { code: string; errors: { pointer: string; reason?: string }[] };
     expect(body.code).toBe('not_ready');
     expect(body.errors.map((e) => e.pointer)).toEqual(['/tree', '/database']);
-    expect(body.errors[1]?.message).toMatch(/connection refused/u);
+    expect(body.errors[1]?.reason).toBe('unreachable');
+    // The driver's words go to the log, never to the client.
+    expect(text).not.toMatch(/ECONNREFUSED|10\.1\.2\.3|db-secret-host/u);
+    expect(log.join('')).toContain('db-secret-host.internal');
+    expect(JSON.parse(log[0] ?? '{}')).toMatchObject({ level: 40, reason: 'unreachable', msg: 'readiness: the database does not answer' });
     tree = true;
     expect(((await (await app.request('/readyz')).json()) as { errors: { pointer: string }[] }).errors.map((e) => e.pointer)).toEqual(['/database']);
     database = undefined;
@@ -37,6 +48,67 @@ describe('health endpoints', () => {
     }
     const endpoints = ((await (await fetch(`${url}/api/v1`)).json()) as { endpoints: Record<string, string> }).endpoints;
     expect(Object.keys(endpoints)).toEqual(expect.arrayContaining(['GET /healthz', 'GET /readyz']));
+  }, 60_000);
+
+  it('a real SQLite database that was closed: /readyz answers the reason code not_open and logs the driver\'s message', async () => {
+    const file = join(makeTempDir('loadout-ready-'), 'private-name.db');
+    const database = openDatabase(`sqlite:${file}`);
+    await sql`select 1`.execute(database.db);
+    await database.close();
+    const app = new Hono();
+    const log: string[] = [];
+    mountHealth(app, { treeLoaded: () => true, pingDatabase: async () => void (await sql`select 1`.execute(database.db)) }, createLogger('info', { write: (line: string) => void log.push(line) }));
+    const response = await app.request('/readyz');
+    expect(response.status).toBe(503);
+    const text = await response.text();
+    expect((JSON.parse(text) as { errors: { pointer: string; reason: string }[] }).errors).toEqual([expect.objectContaining({ pointer: '/database', reason: 'not_open' })]);
+    expect(JSON.parse(log[0] ?? '{}')).toMatchObject({ reason: 'not_open', err: { message: expect.any(String) } });
+    expect(text).not.toContain(JSON.parse(log[0] ?? '{}').err.message);
+  });
+
+  it.skipIf(PG === '')('a real server on PostgreSQL: a role that may no longer log in and a database that no longer exists are answered as reason codes, their names only logged', async () => {
+    const suffix = randomBytes(5).toString('hex');
+    const role = `ready_role_${suffix}`;
+    const databaseName = `ready_db_${suffix}`;
+    await adminQuery(PG, `CREATE ROLE ${role} LOGIN`);
+    await adminQuery(PG, `CREATE DATABASE ${databaseName} OWNER ${role}`);
+    onTestFinished(async () => {
+      await adminQuery(PG, `DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+      await adminQuery(PG, `DROP ROLE IF EXISTS ${role}`);
+    });
+    const url = new URL(PG);
+    url.username = role;
+    url.password = '';
+    url.pathname = `/${databaseName}`;
+    const root = await buildSmallCatalogue();
+    const { url: server, log } = await startServer(root, { DATABASE_URL: url.toString() });
+    expect((await fetch(`${server}/readyz`)).status).toBe(200);
+    const readiness = async (): Promise<{ status: number; text: string }> => {
+      const response = await fetch(`${server}/readyz`);
+      return { status: response.status, text: await response.text() };
+    };
+    const logged = (reason: string): Record<string, unknown> | undefined =>
+      log.map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l['msg'] === 'readiness: the database does not answer' && l['reason'] === reason);
+
+    // The role may no longer log in: its open connections are ended, the next one is refused.
+    await adminQuery(PG, `ALTER ROLE ${role} NOLOGIN`);
+    await adminQuery(PG, `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = '${role}'`);
+    const refused = await readiness();
+    expect(refused.status).toBe(503);
+    expect((JSON.parse(refused.text) as { errors: unknown[] }).errors).toEqual([expect.objectContaining({ pointer: '/database', reason: 'auth_failed' })]);
+    expect(refused.text).not.toContain(role);
+    expect(refused.text).not.toMatch(/permitted|log in/u);
+    expect(JSON.stringify(logged('auth_failed'))).toContain(`role \\"${role}\\" is not permitted to log in`);
+
+    // The database is dropped.
+    await adminQuery(PG, `ALTER ROLE ${role} LOGIN`);
+    await adminQuery(PG, `DROP DATABASE ${databaseName} WITH (FORCE)`);
+    const missing = await readiness();
+    expect(missing.status).toBe(503);
+    expect((JSON.parse(missing.text) as { errors: unknown[] }).errors).toEqual([expect.objectContaining({ pointer: '/database', reason: 'no_database' })]);
+    expect(missing.text).not.toContain(databaseName);
+    expect(JSON.stringify(logged('no_database'))).toContain(`database \\"${databaseName}\\" does not exist`);
+    expect((await fetch(`${server}/healthz`)).status).toBe(200);
   }, 60_000);
 
   it.skipIf(PG === '')('a real server on PostgreSQL: /readyz answers 503 naming the database once it stops answering, while /healthz stays 200', async () => {

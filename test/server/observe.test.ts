@@ -1,5 +1,10 @@
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { Hono } from 'hono';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { listen } from '../../src/server/listen.js';
+import { createServerMetrics } from '../../src/server/metrics.js';
+import { createLogger, observeRequests } from '../../src/server/observe.js';
 import { resolveOperationsConfig } from '../../src/server/operations-config.js';
 import { openDatabase } from '../../src/storage/database.js';
 import { createStores } from '../../src/storage/stores.js';
@@ -100,4 +105,61 @@ describe('request log and metrics', () => {
     expect(() => resolveOperationsConfig({ LOG_LEVEL: 'loud' })).toThrow(/LOG_LEVEL/u);
     expect(() => resolveOperationsConfig({ METRICS_PORT: 'x' })).toThrow(/METRICS_PORT/u);
   }, 90_000);
+
+  it('logs and counts a request whose client went away before the answer, as 499 with aborted: true (a real server on 127.0.0.1)', async () => {
+    const lines: Record<string, unknown>[] = [];
+    let logged = (): void => undefined;
+    const logger = createLogger('info', { write: (line: string) => {
+      lines.push(JSON.parse(line) as Record<string, unknown>);
+      logged();
+    } });
+    const metrics = createServerMetrics();
+    const arrived = deferred();
+    const aborted = deferred();
+    const gate = deferred();
+    const app = new Hono();
+    app.use('*', observeRequests(logger, metrics));
+    app.get('/held/:id', async (c) => {
+      c.req.raw.signal.addEventListener('abort', () => aborted.resolve(), { once: true });
+      arrived.resolve();
+      await gate.promise;
+      return c.json({ held: true });
+    });
+    app.get('/ok', (c) => c.json({ ok: true }));
+    const server = await listen(app, { port: 0, host: '127.0.0.1' });
+    onTestFinished(() => server.close());
+
+    const requestLine = (route: string): Promise<Record<string, unknown>> =>
+      new Promise((resolve) => {
+        const look = (): void => {
+          const line = lines.find((l) => l['msg'] === 'request' && l['route'] === route);
+          if (line !== undefined) resolve(line);
+        };
+        logged = look;
+        look();
+      });
+    expect((await fetch(`${server.url}/ok`)).status).toBe(200);
+    expect(await requestLine('/ok')).toMatchObject({ method: 'GET', status: 200 });
+
+    const client = httpRequest(`${server.url}/held/42`, { agent: false });
+    client.on('error', () => undefined);
+    client.end();
+    await arrived.promise;
+    client.destroy();
+    await aborted.promise;
+    gate.resolve();
+    const line = await requestLine('/held/:id');
+    expect(line).toMatchObject({ method: 'GET', status: 499, aborted: true, bytes: 0 });
+    expect(typeof line['duration_ms']).toBe('number');
+    const text = await metrics.registry.metrics();
+    expect(text).toMatch(/loadout_http_requests_total\{route="\/held\/:id",status="499"\} 1/u);
+    expect(text).toMatch(/loadout_http_requests_total\{route="\/ok",status="200"\} 1/u);
+  }, 30_000);
 });
+
+/** A promise with its resolve at hand. */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
+}

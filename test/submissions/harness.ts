@@ -13,7 +13,9 @@ import type { Database } from '../../src/storage/database.js';
 import { createStores, type Stores } from '../../src/storage/stores.js';
 import { createApiKey } from '../../src/submissions/api-key.js';
 import { createSiteverifyVerifier, type ChallengeVerifier } from '../../src/submissions/challenge.js';
+import type { Hono } from 'hono';
 import type { SubmissionChecks } from '../../src/submissions/check-pool.js';
+import type { CheckQueue } from '../../src/submissions/check-queue.js';
 import { DEFAULT_RATE_LIMITS, type RateLimits } from '../../src/submissions/rate-limit.js';
 import { catalogueHas } from '../../src/submissions/setup.js';
 import { createSubmissionRoutes, type SubmissionsOptions } from '../../src/submissions/routes.js';
@@ -57,6 +59,10 @@ export interface HarnessOptions {
   checks?: SubmissionChecks;
   /** Take the client address from `X-Forwarded-For`, to test addresses other than 127.0.0.1. */
   trustProxy?: boolean;
+  /** The queue the checks wait in (check-queue.ts); default one of the routes' own. */
+  queue?: CheckQueue;
+  /** Mounted before the submissions routes (e.g. middleware that watches requests). */
+  before?: (app: Hono) => void;
 }
 
 /** Starts a server on a fresh database of `kind`. */
@@ -77,6 +83,7 @@ export async function startHarness(kind: TestDatabaseKind, options: HarnessOptio
     catalogueHas: (id) => catalogueHas(distDir, id),
     limits: { ...DEFAULT_RATE_LIMITS, perAddress: 1000, perKey: 1000, ...options.limits },
     ...(options.checks === undefined ? {} : { checks: options.checks }),
+    ...(options.queue === undefined ? {} : { queue: options.queue }),
     trustProxy: options.trustProxy === true,
   };
   const app = createApp({
@@ -84,7 +91,7 @@ export async function startHarness(kind: TestDatabaseKind, options: HarnessOptio
     baseUrl: 'http://catalogue.test',
     submissionsOpen: routeOptions.open,
     config: { database: true, challenge_secret: true, challenge_site_key: true },
-    routes: [createSubmissionRoutes(routeOptions)],
+    routes: [...(options.before === undefined ? [] : [options.before]), createSubmissionRoutes(routeOptions)],
   });
   const server = await listen(app, { port: 0, host: '127.0.0.1' });
   onTestFinished(() => server.close());

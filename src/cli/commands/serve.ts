@@ -16,6 +16,7 @@ import { createServerMetrics, listenMetrics, type MetricsServer } from '../../se
 import { createLogger } from '../../server/observe.js';
 import { resolveOperationsConfig } from '../../server/operations-config.js';
 import { isNoDatabase } from '../../storage/database.js';
+import { DatabaseNotOpenError } from '../../storage/database-failure.js';
 import { countSubmissionsByStatus } from '../../storage/submission-counts.js';
 import type { SubmissionsSetup } from '../../submissions/setup.js';
 import type { ResolvedConfig } from '../config.js';
@@ -99,7 +100,7 @@ export async function serveCommand(options: ServeOptions, out: Write, err: Write
     ? undefined
     : async (): Promise<void> => {
         const db = submissions?.database?.db;
-        if (db === undefined) throw new Error('it is not open yet');
+        if (db === undefined) throw new DatabaseNotOpenError('the database is not open yet');
         await sql`select 1`.execute(db);
       };
   // Memory back to V8's baseline once the load stops (server/idle-memory.ts).

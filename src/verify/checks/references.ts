@@ -2,14 +2,16 @@
  * `references`: relative Markdown links, `@` imports and the reference paths that skills
  * mention resolve to files (or folders) inside the loadout, and anchors resolve where the
  * target is Markdown (spec "Verification": "references between files resolve"; DESIGN.md
- * section 4). Links with a scheme (`https:`, `mailto:`) are not checked. `@` imports are read
+ * section 4). Links with a scheme (`https:`, `mailto:`) are not checked, but a `file:` URL,
+ * and any link or `@` import of a home-relative or absolute path, fails: an agent would read
+ * it from outside the project (issue 35: `@~/.aws/credentials`). `@` imports are read
  * only in the files an agent expands them in (`expandsImports`); anchors are heading slugs and
  * explicit ids (`collectAnchors`).
  */
 import { posix } from 'node:path';
 import { judge, plural, pluralWithVerb, type Check, type CheckContext, type Finding } from '../check.js';
 import { collectAnchors, hasAnchor } from '../references/anchors.js';
-import { expandsImports, findMarkdownReferences, findSkillPaths, isExternal, safeDecode, type Reference } from '../references/links.js';
+import { expandsImports, findMarkdownReferences, findSkillPaths, isExternal, outsidePathKind, safeDecode, type Reference } from '../references/links.js';
 import { isMarkdownPath } from '../text/markdown.js';
 
 export const references: Check = {
@@ -32,7 +34,7 @@ export const references: Check = {
         const key = `${ref.line}\u0000${ref.target}\u0000${ref.anchor ?? ''}`;
         if (seen.has(key) || (ref.kind === 'skill-path' && seen.has(`${ref.line}\u0000${ref.target}\u0000`))) continue;
         seen.add(key);
-        if (ref.kind === 'link' && isExternal(ref.target)) continue;
+        if (ref.kind === 'link' && isExternal(ref.target) && outsidePathKind(ref.target) === undefined) continue;
         count++;
         const problem = resolve(context, path, skill, ref, folders, anchorCache);
         if (problem !== undefined) findings.push({ file: path, line: ref.line, message: problem });
@@ -52,7 +54,11 @@ function resolve(context: CheckContext, from: string, skill: string | undefined,
     if (ref.anchor === undefined || ref.anchor === '') return undefined;
     return anchorProblem(context, from, ref.anchor, anchors, what, shown);
   }
-  if (target.startsWith('~/') || target.startsWith('/')) return `${what} "${shown}" is an absolute path, which does not resolve inside the loadout (expected a path relative to ${from})`;
+  const outside = outsidePathKind(target);
+  if (outside !== undefined) {
+    const kind = outside === 'home' ? 'a path in the home folder' : 'an absolute path';
+    return `${what} "${shown}" is ${kind}: an agent would read a file outside the project, such as the user's credentials (expected a path relative to ${from}, inside the loadout${ref.kind === 'import' ? '; write a path that is not an import in a code span' : ''})`;
+  }
   if (ref.kind === 'skill-path' && skill !== undefined) target = posix.join('skills', skill, target);
   else target = posix.join(posix.dirname(from), target);
   target = target.replace(/\/$/u, '');

@@ -28,6 +28,15 @@ const INLINE = /!?\[(?:[^[\]\n]|\[[^[\]\n]*\])*\]\(\s*(?:(<[^>\n]*>|[^\s()]+(?:\
 const DEFINITION = /^ {0,3}\[[^\]\n]+\]:\s*(<[^>\n]*>|\S+)/gmu;
 const HTML = /<(?:a|img|link|source)\b[^>]*?\s(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)')/giu;
 const IMPORT = /(?:^|[\s(])@((?:\.{1,2}\/|~\/|\/)?[\w-][\w.-]*(?:\/[\w.-]+)*\.(?:md|mdc|markdown|txt|json|ya?ml|toml))(?=$|[\s),;:!?]|\.(?:\s|$))/gmu;
+/**
+ * An `@` import of a home-relative (`@~/…`, `@~user/…`) or absolute (`@/…`, `@C:\…`, `@C:/…`)
+ * path, whatever its name: Claude Code imports any file so named ("Both relative and absolute
+ * paths are allowed", e.g. `@~/.claude/my-project-instructions.md`;
+ * https://docs.anthropic.com/en/docs/claude-code/memory), so `@~/.aws/credentials` or
+ * `@/etc/passwd` would put a file from outside the project into the agent's context.
+ * {@link IMPORT} finds only the document names a loadout's own imports use.
+ */
+const OUTSIDE_IMPORT = /(?:^|[\s(])@((?:~[\w.-]*\/|\/(?=[^\s/])|[A-Za-z]:[\\/])[^\s()<>`]*)/gmu;
 const SKILL_PATH = /(?<![\w./@-])(?:\.\/)?((?:references|scripts|assets)\/[\w-][\w./-]*\.[A-Za-z0-9]+)\b/gu;
 /** In code blocks a skill's own files are `references/…`, or scripts the block runs; other paths there are project paths. */
 const SKILL_PATH_IN_CODE = /(?:(?<![\w./@-])(?:\.\/)?(references\/[\w-][\w./-]*\.[A-Za-z0-9]+)\b)|(?:(?:python[0-9.]*|node|bash|sh|zsh|pwsh|powershell(?:\.exe)?|tsx|ts-node|deno\s+run|uv\s+run|ruby|perl|source)\s+(?:-\S+\s+)*(?:\.\/)?((?:scripts|assets)\/[\w-][\w./-]*\.[A-Za-z0-9]+)\b)/gu;
@@ -97,7 +106,34 @@ export function findMarkdownReferences(text: string, view = new TextView(text), 
       add(kind, m[1] ?? m[2] ?? '', kind === 'import' ? m.index + m[0].indexOf('@') : m.index);
     }
   }
+  if (options.imports !== false && prose.includes('@')) {
+    OUTSIDE_IMPORT.lastIndex = 0;
+    for (let m = OUTSIDE_IMPORT.exec(prose); m !== null; m = OUTSIDE_IMPORT.exec(prose)) {
+      // Sentence punctuation after the path is not part of it.
+      add('import', withoutTrailingPunctuation(m[1] ?? ''), m.index + m[0].indexOf('@'));
+    }
+  }
   return refs;
+}
+
+/** `path` without the sentence punctuation that ends it (`@/etc/passwd.` → `/etc/passwd`). */
+function withoutTrailingPunctuation(path: string): string {
+  let end = path.length;
+  while (end > 0 && `.,;:!?'"`.includes(path[end - 1] ?? '')) end--;
+  return path.slice(0, end);
+}
+
+/**
+ * Whether a reference's target (as written, or decoded) names a place outside any project
+ * folder: `home` for `~/…` and `~user/…` (the shell's and Claude Code's home-relative form),
+ * `absolute` for `/…`, `\…`, a drive letter (`C:\…`, `C:/…`) or a `file:` URL; undefined for
+ * a relative path or another URL. Pure.
+ */
+export function outsidePathKind(target: string): 'home' | 'absolute' | undefined {
+  if (/^~(?:[\w.-]*[/\\]|$)/u.test(target)) return 'home';
+  if (/^[/\\]/u.test(target) && !target.startsWith('//')) return 'absolute';
+  if (/^[A-Za-z]:[/\\]/u.test(target) || /^file:/iu.test(target)) return 'absolute';
+  return undefined;
 }
 
 /**

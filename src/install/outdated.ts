@@ -48,7 +48,7 @@ export interface OutdatedOptions {
  */
 export async function listOutdated(options: OutdatedOptions): Promise<OutdatedRow[]> {
   const { scope } = options;
-  const lock = await readLock(scope.root, scope.lockPath);
+  const lock = await readLock(scope.root, scope.lockPath, scope.backupRoot);
   const documents = new Map<string, Promise<VersionsDocument>>();
   const rows: OutdatedRow[] = [];
   for (const entry of lock.installs) {

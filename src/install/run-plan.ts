@@ -5,9 +5,8 @@
  * it records nothing, and removes the created folders left empty. Shared by install, update and
  * uninstall.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LoadoutError } from '../catalogue/errors.js';
 import type { Agent } from '../catalogue/vocabulary.js';
 import { realProjectRoot } from '../layout/target-rules.js';
 import type { ContextCost } from '../layout/context-cost.js';
@@ -17,6 +16,7 @@ import { checkSize, type SizeWarning } from './compose/size-limits.js';
 import { isEmptyLock, type LockFile } from './project/lock.js';
 import type { InstallScope } from './project/scope.js';
 import { applyChanges, foldersToCreate } from './project/transaction.js';
+import { readProjectFile } from './project/project-file.js';
 
 /** What {@link runPlan} needs. */
 export interface RunOptions {
@@ -42,13 +42,8 @@ export interface RunResult {
   lockRemoved: boolean;
 }
 
-/** The bytes of `target` under `root`, or undefined when there is no file. @throws LoadoutError `io` */
-export async function readTarget(root: string, target: string): Promise<Uint8Array | undefined> {
-  return readFile(join(root, ...target.split('/'))).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT' || error.code === 'ENOTDIR' || error.code === 'EISDIR') return undefined;
-    throw new LoadoutError('io', `cannot read ${target}: ${error.message}`, { cause: error });
-  });
-}
+/** The bytes of `target` under `root`, or undefined when there is no file (`project/project-file.ts`). @throws LoadoutError `invalid_content` (not a regular file), `io` */
+export const readTarget = readProjectFile;
 
 /** A backup folder for this run that does not exist yet: `<backupRoot>/<UTC time, colons as dashes>[-n]`. */
 async function freshBackupDir(root: string, backupRoot: string): Promise<string> {

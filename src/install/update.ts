@@ -108,7 +108,7 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
   const { scope } = options;
   if (options.to !== undefined && !VERSION_PATTERN.test(options.to)) throw new LoadoutError('usage', `--to is ${JSON.stringify(options.to)} (expected MAJOR.MINOR.PATCH, such as 1.2.0)`);
   const force = options.force === true;
-  const lock = await readLock(scope.root, scope.lockPath);
+  const lock = await readLock(scope.root, scope.lockPath, scope.backupRoot);
   const selected = lock.installs.filter((e) => (options.ids.length === 0 || options.ids.includes(e.id)) && (options.agent === undefined || e.agent === options.agent));
   const missing = options.ids.filter((id) => !selected.some((e) => e.id === id));
   if (missing.length > 0) throw new LoadoutError('usage', `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not installed${options.agent === undefined ? '' : ` for ${options.agent}`} (expected ids in ${scope.lockPath}: ${[...new Set(lock.installs.map((e) => e.id))].join(', ') || 'none'})`);

@@ -12,9 +12,10 @@
  * Every target is checked again here, whoever planned it: rules 1 to 3 of `target-rules.ts`.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { LoadoutError } from '../../catalogue/errors.js';
+import { readRegularFile } from '../../catalogue/read-at-most.js';
 import { lockText, writeFileAtomic, type LockFile } from './lock.js';
 import { describeLandingProblem, describeTargetProblem, realProjectRoot } from '../../layout/target-rules.js';
 
@@ -73,8 +74,9 @@ export async function applyChanges(root: string, changes: readonly FileChange[],
   const backups = new Map(
     await Promise.all(
       changes.map(async (change) => {
-        const old = await readFile(absolute(change.target)).catch((error: NodeJS.ErrnoException) => {
+        const old = await readRegularFile(absolute(change.target), change.target).catch((error: NodeJS.ErrnoException) => {
           if (error.code === 'ENOENT') return undefined;
+          if (error instanceof LoadoutError) throw error;
           throw new LoadoutError('io', `cannot read ${change.target}: ${error.message}`, { cause: error });
         });
         return [change.target, old] as const;

@@ -146,11 +146,11 @@ function checkAddressParts(id: string, version: string | undefined, path: string
   if (problem !== undefined) throw new ConsumerError('InvalidCatalogue', `${problem} (expected an address inside the catalogue)`);
 }
 
-/** The ids of the catalogue's list `api/loadouts.json` (`{loadouts: [{id}]}`), or [] when it cannot be read. */
+/** The ids of the catalogue's list `api/loadouts.json` (`{loadouts: [{id}]}`) that are loadout ids (slugs: nothing else is suggested), or [] when it cannot be read. */
 function idsOf(text: string): string[] {
   try {
     const list = JSON.parse(text) as { loadouts?: unknown };
-    return Array.isArray(list.loadouts) ? list.loadouts.map((l: { id?: unknown }) => l?.id).filter((id): id is string => typeof id === 'string') : [];
+    return Array.isArray(list.loadouts) ? list.loadouts.map((l: { id?: unknown } | null) => l?.id).filter((id): id is string => typeof id === 'string' && SLUG_PATTERN.test(id)) : [];
   } catch {
     return [];
   }

@@ -250,10 +250,17 @@ export async function readLock(root: string, lockPath = LOCK_FILE, backupRoot = 
   return parseLock(text, path, backupRoot);
 }
 
-/** `lock` keeping `trust` for the catalogue `source` (nothing changes when `trust` is undefined: an unsigned catalogue); sources sorted. Pure. */
+/**
+ * `lock` keeping `trust` for the catalogue `source` (nothing changes when `trust` is undefined:
+ * an unsigned catalogue); sources sorted. The rollback mark never goes back: `generated_at`
+ * stays the lock's when that is newer than `trust`'s (TUF specification 5.5.5; issue 35,
+ * point 3). Pure.
+ */
 export function withTrust(lock: LockFile, source: string, trust: LockedTrust | undefined): LockFile {
   if (trust === undefined) return lock;
-  const all = { ...lock.trust, [source]: { keyids: [...trust.keyids].sort(), generated_at: trust.generated_at } };
+  const seen = lock.trust?.[source]?.generated_at;
+  const generatedAt = seen !== undefined && Date.parse(seen) > Date.parse(trust.generated_at) ? seen : trust.generated_at;
+  const all = { ...lock.trust, [source]: { keyids: [...trust.keyids].sort(), generated_at: generatedAt } };
   return { ...lock, trust: Object.fromEntries(Object.entries(all).sort(([a], [b]) => (a < b ? -1 : 1))) };
 }
 

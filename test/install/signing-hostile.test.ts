@@ -148,7 +148,7 @@ describe('hostile signing documents (points 4 and 9)', () => {
     const dist = await signedCopy({});
     const list = join(dist, 'api/loadouts.json');
     const doc = JSON.parse(readFileSync(list, 'utf8')) as { loadouts: { id: string }[] };
-    doc.loadouts.push({ id: 'kit\u001b]0;owned\u0007' }, { id: 'kif\u009b2J' });
+    doc.loadouts.push({ id: 'kiu\u001b]0;owned\u0007' }, { id: 'kiu\u009b2J' });
     writeFileSync(list, JSON.stringify(doc));
     rmSync(join(dist, SNAPSHOT_PATH));
     rmSync(join(dist, 'api/v1/index.json'));

@@ -60,7 +60,7 @@ export interface LockedWholeFile extends LockedFileBase {
 /** A marked block in a shared Markdown file; `sha256` is of the block's body as written. */
 export interface LockedBlock extends LockedFileBase {
   kind: 'block';
-  /** The newlines written before the block's begin marker (taken away with the block). */
+  /** The line endings (LF or CRLF, as the file's) written before the block's begin marker (taken away with the block). */
   separator: string;
 }
 
@@ -135,7 +135,7 @@ function entryProblems(entry: unknown, at: string): string[] {
     if (file['role'] !== undefined && !(ROLES as readonly unknown[]).includes(file['role'])) problems.push(`${where}.role is ${show(file['role'])} (expected one of ${ROLES.join(', ')})`);
     if (!(typeof file['sha256'] === 'string' && SHA256.test(file['sha256']))) problems.push(`${where}.sha256 is ${show(file['sha256'])} (expected 64 lowercase hex digits)`);
     if (file['kind'] !== undefined && !['file', 'block', 'servers'].includes(file['kind'] as string)) problems.push(`${where}.kind is ${show(file['kind'])} (expected file, block or servers)`);
-    if (file['kind'] === 'block' && !(typeof file['separator'] === 'string' && /^\n{0,2}$/u.test(file['separator']))) problems.push(`${where}.separator is ${show(file['separator'])} (expected up to two newlines)`);
+    if (file['kind'] === 'block' && !(typeof file['separator'] === 'string' && /^(?:\r?\n){0,2}$/u.test(file['separator']))) problems.push(`${where}.separator is ${show(file['separator'])} (expected up to two line endings)`);
     const servers = file['servers'];
     if (servers !== undefined && !(isObject(servers) && Object.values(servers).every((h) => typeof h === 'string' && SHA256.test(h)))) problems.push(`${where}.servers is ${show(servers)} (expected an object of server name: sha256)`);
     return undefined;

@@ -16,6 +16,7 @@ import type { UpdateCommandOptions } from './commands/update.js';
 import type { VerifyCliCommandOptions } from './commands/verify-cli.js';
 import { flagsOf } from './flags.js';
 import type { Write } from './report.js';
+import { printable } from './terminal-text.js';
 
 /** The exit code the command that ran sets. */
 export interface CommandContext {
@@ -34,8 +35,15 @@ interface SigningFlags {
 /** The signing policy of {@link SigningFlags} (docs/signing.md). */
 const signingOf = ({ requireSigned, trustKey }: SigningFlags): { requireSigned: boolean; trustKeys: string[] } => ({ requireSigned, trustKeys: trustKey });
 
-/** Declares the consumer commands on `program`; their actions write to `out` and `err` and set `ctx.code`. */
-export function declareConsumerCommands(program: Command, ctx: CommandContext, out: Write, err: Write): void {
+/**
+ * Declares the consumer commands on `program`; their actions write to `out` and `err` and set
+ * `ctx.code`. Everything they print may hold text from a catalogue, a lock or a project, so it
+ * all goes through `printable` (`terminal-text.ts`; a no-op on text already escaped and on
+ * `printableJson` output): no command can let a terminal escape through (issue 35, point 4).
+ */
+export function declareConsumerCommands(program: Command, ctx: CommandContext, rawOut: Write, rawErr: Write): void {
+  const out: Write = (text) => rawOut(printable(text));
+  const err: Write = (text) => rawErr(printable(text));
   program
     .command('search')
     .description('ranked search over a catalogue, as GET /api/v1/search')

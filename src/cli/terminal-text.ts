@@ -32,7 +32,7 @@ export function printableLine(text: string): string {
 /** Characters JSON.stringify leaves as they are but a terminal may act on (and U+2028/U+2029, which break some JSON readers). */
 const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
 
-/** `JSON.stringify(value, null, 2)` with those characters written as `\uXXXX` escapes: the same JSON value, safe on a terminal. */
-export function printableJson(value: unknown): string {
-  return JSON.stringify(value, null, 2).replace(JSON_UNSAFE, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
+/** `JSON.stringify(value, null, indent)` with those characters written as `\uXXXX` escapes: the same JSON value, safe on a terminal (`indent` 0: one line). */
+export function printableJson(value: unknown, indent = 2): string {
+  return JSON.stringify(value, null, indent).replace(JSON_UNSAFE, (c) => `\\u${(c.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
 }

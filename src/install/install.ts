@@ -110,7 +110,7 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
   if (options.version !== undefined && !VERSION_PATTERN.test(options.version)) throw new LoadoutError('usage', `--version is ${JSON.stringify(options.version)} (expected MAJOR.MINOR.PATCH, such as 1.2.0)`);
   if (options.agents.length === 0) throw new LoadoutError('usage', '--agent names no agent (expected one or more agent ids, or detected)');
   const scope = options.scope ?? projectScope(options.dir);
-  const lock = await readLock(scope.root, scope.lockPath);
+  const lock = await readLock(scope.root, scope.lockPath, scope.backupRoot);
   const pinned = lock.trust?.[lockSource(options.from)];
   const catalogue = openCatalogue(options.from, { ...options.signing, ...(pinned === undefined ? {} : { pinned }) });
   const force = options.force === true;

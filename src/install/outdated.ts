@@ -7,10 +7,9 @@
 import { LoadoutError } from '../catalogue/errors.js';
 import type { Agent } from '../catalogue/vocabulary.js';
 import type { VersionsDocument } from '../tree-format/index.js';
-import { openCatalogue } from './catalogue/catalogue-reader.js';
+import { catalogueOpener } from './run-catalogues.js';
 import { readLock } from './project/lock.js';
 import { isSigningRefusal, type SigningPolicy } from './catalogue/signed-catalogue.js';
-import { lockSource } from './install.js';
 import type { InstallScope } from './project/scope.js';
 import { readEntryStatus } from './status.js';
 import { compareVersions } from './changelog.js';
@@ -48,16 +47,17 @@ export interface OutdatedOptions {
  */
 export async function listOutdated(options: OutdatedOptions): Promise<OutdatedRow[]> {
   const { scope } = options;
-  const lock = await readLock(scope.root, scope.lockPath);
+  const lock = await readLock(scope.root, scope.lockPath, scope.backupRoot);
   const documents = new Map<string, Promise<VersionsDocument>>();
+  // One reader per catalogue for the whole run: one signed snapshot per catalogue (run-catalogues.ts).
+  const catalogueOf = catalogueOpener(lock, options.signing);
   const rows: OutdatedRow[] = [];
   for (const entry of lock.installs) {
     const source = options.from ?? entry.source;
     const key = `${source}\n${entry.id}`;
     let doc = documents.get(key);
     if (doc === undefined) {
-      const pinned = lock.trust?.[lockSource(source)];
-      doc = Promise.resolve().then(() => openCatalogue(source, { ...options.signing, ...(pinned === undefined ? {} : { pinned }) }).readVersions(entry.id));
+      doc = Promise.resolve().then(() => catalogueOf(source).readVersions(entry.id));
       // Handled below, per row; a rejection must not go unhandled while other rows are read.
       doc.catch(() => undefined);
       documents.set(key, doc);

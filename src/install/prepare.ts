@@ -7,8 +7,6 @@
  * since a lock is untrusted input as much as a catalogue. What is written is planned by
  * `compose/plan.ts`.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { LoadoutError } from '../catalogue/errors.js';
 import type { Agent, Role } from '../catalogue/vocabulary.js';
 import { measureContext, type ContextCost } from '../layout/context-cost.js';
@@ -23,6 +21,7 @@ import { describeServerTrust } from '../layout/mcp-trust.js';
 import { describePermissionRequests } from '../layout/permission-requests.js';
 import { installedBytes } from '../layout/rule-translation.js';
 import { ConsumerError } from './errors.js';
+import { readProjectFile } from './project/project-file.js';
 
 /** Reads a target's bytes as they are now (`pending` first: writes planned for another agent of the same run). */
 export type CurrentBytes = (target: string) => Promise<Uint8Array | undefined>;
@@ -31,10 +30,7 @@ export type CurrentBytes = (target: string) => Promise<Uint8Array | undefined>;
 export function currentBytesReader(root: string, pending: ReadonlyMap<string, Uint8Array | null>): CurrentBytes {
   return async (target) => {
     if (pending.has(target)) return pending.get(target) ?? undefined;
-    return readFile(join(root, ...target.split('/'))).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT' || error.code === 'ENOTDIR' || error.code === 'EISDIR') return undefined;
-      throw new LoadoutError('io', `cannot read ${target}: ${error.message}`, { cause: error });
-    });
+    return readProjectFile(root, target);
   };
 }
 

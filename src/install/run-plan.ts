@@ -5,9 +5,8 @@
  * it records nothing, and removes the created folders left empty. Shared by install, update and
  * uninstall.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { LoadoutError } from '../catalogue/errors.js';
 import type { Agent } from '../catalogue/vocabulary.js';
 import { realProjectRoot } from '../layout/target-rules.js';
 import type { ContextCost } from '../layout/context-cost.js';
@@ -17,6 +16,7 @@ import { checkSize, type SizeWarning } from './compose/size-limits.js';
 import { isEmptyLock, type LockFile } from './project/lock.js';
 import type { InstallScope } from './project/scope.js';
 import { applyChanges, foldersToCreate } from './project/transaction.js';
+import { linkedPlaceOf, readProjectFile } from './project/project-file.js';
 
 /** What {@link runPlan} needs. */
 export interface RunOptions {
@@ -42,13 +42,8 @@ export interface RunResult {
   lockRemoved: boolean;
 }
 
-/** The bytes of `target` under `root`, or undefined when there is no file. @throws LoadoutError `io` */
-export async function readTarget(root: string, target: string): Promise<Uint8Array | undefined> {
-  return readFile(join(root, ...target.split('/'))).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT' || error.code === 'ENOTDIR' || error.code === 'EISDIR') return undefined;
-    throw new LoadoutError('io', `cannot read ${target}: ${error.message}`, { cause: error });
-  });
-}
+/** The bytes of `target` under `root`, or undefined when there is no file (`project/project-file.ts`). @throws LoadoutError `invalid_content` (not a regular file), `io` */
+export const readTarget = readProjectFile;
 
 /** A backup folder for this run that does not exist yet: `<backupRoot>/<UTC time, colons as dashes>[-n]`. */
 async function freshBackupDir(root: string, backupRoot: string): Promise<string> {
@@ -64,6 +59,25 @@ async function freshBackupDir(root: string, backupRoot: string): Promise<string>
 }
 
 /**
+ * `wanted` without the adapter files that a symbolic link makes one file with another file of
+ * the run (`CLAUDE.md -> AGENTS.md`, a common setup, or the other way round): the link already
+ * gives the agent that file, so the run composes into it once, through the link, and leaves
+ * the link as it is (issue 35, point 7). Every other target, a link or not, is written
+ * (through the link: `transaction.ts`).
+ */
+async function withoutLinkedAdapters(root: string, wanted: readonly WantedInstall[]): Promise<WantedInstall[]> {
+  const targets = [...new Set(wanted.flatMap((w) => w.files.map((f) => f.target)))];
+  const adapters = new Set(wanted.flatMap((w) => w.files.filter((f) => f.role === 'adapter').map((f) => f.target)));
+  const dropped = new Set<string>();
+  for (const [target, place] of await Promise.all(targets.map(async (t) => [t, await linkedPlaceOf(root, t)] as const))) {
+    if (place === undefined || !targets.includes(place)) continue;
+    if (adapters.has(target)) dropped.add(target);
+    else if (adapters.has(place)) dropped.add(place);
+  }
+  return dropped.size === 0 ? [...wanted] : wanted.map((w) => ({ ...w, files: w.files.filter((f) => !(f.role === 'adapter' && dropped.has(f.target))) }));
+}
+
+/**
  * Plans and, unless there are conflicts or `dryRun`, applies.
  * @throws LoadoutError from {@link planChanges} and `applyChanges` (`invalid_content`, `io`)
  */
@@ -71,9 +85,10 @@ export async function runPlan(options: RunOptions): Promise<RunResult> {
   const { scope, before } = options;
   const root = await realProjectRoot(scope.root);
   const backupDir = await freshBackupDir(root, scope.backupRoot);
-  const paths = [...pathsToRead(before, options.wanted, options.removed)];
+  const wanted = await withoutLinkedAdapters(root, options.wanted);
+  const paths = [...pathsToRead(before, wanted, options.removed)];
   const current = new Map(await Promise.all(paths.map(async (path) => [path, await readTarget(root, path)] as const)));
-  const plan = planChanges({ operation: options.operation, before, wanted: options.wanted, removed: options.removed, current, force: options.force, backupDir });
+  const plan = planChanges({ operation: options.operation, before, wanted, removed: options.removed, current, force: options.force, backupDir });
   const result: RunResult = { plan, written: false, pruned: [], lockRemoved: false };
   if (plan.conflicts.length > 0 || options.dryRun) return result;
 

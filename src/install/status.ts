@@ -77,7 +77,7 @@ export async function readEntryStatus(scope: InstallScope, entry: LockEntry): Pr
  * @throws LoadoutError `invalid_content` (a lock that is not acceptable), `io`
  */
 export async function readStatus(scope: InstallScope): Promise<StatusReport> {
-  const lock = await readLock(scope.root, scope.lockPath);
+  const lock = await readLock(scope.root, scope.lockPath, scope.backupRoot);
   const files = (await Promise.all(lock.installs.map((entry) => readEntryStatus(scope, entry)))).flat();
   const untracked = await listUntracked(scope, lock);
   return { scope: scope.kind, lock: join(scope.root, scope.lockPath), files, untracked, ok: files.every((f) => f.state === 'ok') };

@@ -71,7 +71,7 @@ export interface UninstallOutcome {
 export async function uninstallLoadout(options: UninstallOptions): Promise<UninstallOutcome> {
   const { scope } = options;
   if (!SLUG_PATTERN.test(options.id)) throw new LoadoutError('usage', `<id> is ${JSON.stringify(options.id)} (expected a loadout id)`);
-  const lock = await readLock(scope.root, scope.lockPath);
+  const lock = await readLock(scope.root, scope.lockPath, scope.backupRoot);
   const entries = lock.installs.filter((e) => e.id === options.id && (options.agent === undefined || e.agent === options.agent));
   if (entries.length === 0) throw new LoadoutError('usage', `${options.id} is not installed${options.agent === undefined ? '' : ` for ${options.agent}`} (${scope.lockPath} has ${lock.installs.map((e) => `${e.id} for ${e.agent}`).join(', ') || 'no installs'})`);
   const root = await realProjectRoot(scope.root);

@@ -14,7 +14,6 @@
  */
 import { LoadoutError } from '../catalogue/errors.js';
 import { VERSION_PATTERN, type Agent } from '../catalogue/vocabulary.js';
-import { openCatalogue } from './catalogue/catalogue-reader.js';
 import { createHash } from 'node:crypto';
 import { changelogBetween, type Changelog } from './changelog.js';
 import { measureContext, type ContextCost } from '../layout/context-cost.js';
@@ -27,6 +26,7 @@ import { readLock, withTrust, type LockEntry } from './project/lock.js';
 import { checkInstall, type CheckedInstall } from './prepare.js';
 import type { InstallScope } from './project/scope.js';
 import { runPlan, summarizeComposed, type ComposedSummary } from './run-plan.js';
+import { catalogueOpener } from './run-catalogues.js';
 import { unifiedDiff } from './unified-diff.js';
 
 /** Options of {@link updateLoadouts}. */
@@ -108,7 +108,7 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
   const { scope } = options;
   if (options.to !== undefined && !VERSION_PATTERN.test(options.to)) throw new LoadoutError('usage', `--to is ${JSON.stringify(options.to)} (expected MAJOR.MINOR.PATCH, such as 1.2.0)`);
   const force = options.force === true;
-  const lock = await readLock(scope.root, scope.lockPath);
+  const lock = await readLock(scope.root, scope.lockPath, scope.backupRoot);
   const selected = lock.installs.filter((e) => (options.ids.length === 0 || options.ids.includes(e.id)) && (options.agent === undefined || e.agent === options.agent));
   const missing = options.ids.filter((id) => !selected.some((e) => e.id === id));
   if (missing.length > 0) throw new LoadoutError('usage', `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not installed${options.agent === undefined ? '' : ` for ${options.agent}`} (expected ids in ${scope.lockPath}: ${[...new Set(lock.installs.map((e) => e.id))].join(', ') || 'none'})`);
@@ -117,10 +117,12 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
   // The lock with what each signed catalogue verified now (keys and snapshot time), written with the update.
   let trusted = lock;
   const planned: { entry: LockEntry; next: FetchedVersion; previousVersion: FetchedVersion | undefined; check: CheckedInstall; source: string; changelog: Changelog }[] = [];
+  // One reader per catalogue for the whole run: one signed snapshot per catalogue (run-catalogues.ts).
+  const catalogueOf = catalogueOpener(lock, options.signing);
   for (const entry of selected) {
     const source = options.from ?? entry.source;
     const key = lockSource(source);
-    const catalogue = openCatalogue(source, { ...options.signing, ...(lock.trust?.[key] === undefined ? {} : { pinned: lock.trust[key] }) });
+    const catalogue = catalogueOf(source);
     const doc = await catalogue.readVersions(entry.id);
     const signing = await catalogue.signing();
     trusted = withTrust(trusted, key, signing.trust);

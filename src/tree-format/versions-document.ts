@@ -14,14 +14,11 @@ import type { VersionsDocument } from './versions.js';
 import { LoadoutError } from '../catalogue/errors.js';
 import { describePathProblem } from '../catalogue/file-path.js';
 import { ROLES, SLUG_PATTERN, VERSION_PATTERN } from '../catalogue/vocabulary.js';
+import { showValue as show } from '../catalogue/show-value.js';
 
 const SHA256 = /^[0-9a-f]{64}$/u;
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
-const show = (value: unknown): string => {
-  const json = JSON.stringify(value) ?? String(value);
-  return json.length > 80 ? `${json.slice(0, 79)}…` : json;
-};
 
 /** The problems of one file entry, each `<field> is <value> (expected …)`. */
 function fileProblems(file: unknown): string[] {

@@ -6,6 +6,7 @@
  * install's; and changelog text from the catalogue reaches the terminal with its control
  * characters made visible.
  */
+import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -165,5 +166,52 @@ describe('a hostile catalogue on update', () => {
     const value = { text: 'x\u202ey\u009b\u2028z\u001b' };
     expect(printableJson(value)).not.toMatch(/[\u001b\u009b\u2028\u202e]/u);
     expect(JSON.parse(printableJson(value))).toEqual(value);
+  });
+});
+
+describe('a lock cannot move project files (issue 35, point 2)', () => {
+  it('an `originals` entry whose backup is not below .loadout/backup/ is refused as a whole by every command, naming the entry', async () => {
+    const project = makeProject();
+    await installLoadout({ from: catalogue.dist, id: 'kit', agent: 'claude-code', dir: project, version: '1.0.0' });
+    writeFileSync(join(project, '.env'), 'TOKEN=secret\n');
+    const lock = JSON.parse(readFileSync(join(project, LOCK_FILE), 'utf8')) as LockFile;
+    const skill = lock.installs[0]?.files.find((f) => f.target.endsWith('SKILL.md'))?.target ?? '';
+    for (const backup of ['.env', '.loadout/backup', '.loadout/backupx/.env', 'src/.loadout/backup/x']) {
+      writeFileSync(join(project, LOCK_FILE), JSON.stringify({ ...lock, originals: { [skill]: backup } }));
+      for (const [name, run] of [...commands(project), ['install', () => installLoadout({ from: catalogue.dist, id: 'kit', agent: 'claude-code', dir: project, version: '1.0.0', force: true })] as const]) {
+        const message = await refusal(run());
+        expect(message, `${name} ${backup}`).toContain(`originals[${JSON.stringify(skill)}] is ${JSON.stringify(backup)} (expected a backup below .loadout/backup/)`);
+      }
+      expect(readFileSync(join(project, '.env'), 'utf8')).toBe('TOKEN=secret\n');
+      expect(readFileSync(join(project, skill), 'utf8')).not.toContain('secret');
+    }
+  });
+});
+
+describe('hostile values that would crash or hang a command (issue 35, point 9)', () => {
+  it('a lock whose id is nested 100,000 levels deep is refused with a message, not a stack overflow', async () => {
+    const project = makeProject();
+    await installLoadout({ from: catalogue.dist, id: 'kit', agent: 'claude-code', dir: project, version: '1.0.0' });
+    const text = readFileSync(join(project, LOCK_FILE), 'utf8').replace('"id": "kit"', `"id": ${'['.repeat(100_000)}${']'.repeat(100_000)}`);
+    writeFileSync(join(project, LOCK_FILE), text);
+    for (const [name, run] of commands(project)) expect(await refusal(run()), name).toContain('installs[0].id is [[[[…]]]] (expected a loadout id)');
+  });
+
+  it('a FIFO as the project\'s AGENTS.md or as its lock is refused by name instead of hanging', async () => {
+    const project = makeProject();
+    execFileSync('mkfifo', [join(project, 'AGENTS.md')]);
+    const message = await refusal(installLoadout({ from: catalogue.dist, id: 'kit', agent: 'codex', dir: project, version: '1.0.0' }));
+    expect(message).toContain('AGENTS.md is a FIFO (named pipe), not a regular file');
+    rmSync(join(project, 'AGENTS.md'));
+    await installLoadout({ from: catalogue.dist, id: 'kit', agent: 'codex', dir: project, version: '1.0.0' });
+    const text = readFileSync(join(project, 'AGENTS.md'));
+    rmSync(join(project, 'AGENTS.md'));
+    execFileSync('mkfifo', [join(project, 'AGENTS.md')]);
+    for (const [name, run] of commands(project)) expect(await refusal(run()), name).toContain('AGENTS.md is a FIFO (named pipe), not a regular file');
+    rmSync(join(project, 'AGENTS.md'));
+    writeFileSync(join(project, 'AGENTS.md'), text);
+    rmSync(join(project, LOCK_FILE));
+    execFileSync('mkfifo', [join(project, LOCK_FILE)]);
+    expect(await refusal(readStatus(projectScope(project)))).toContain(`${LOCK_FILE} is a FIFO (named pipe), not a regular file`);
   });
 });

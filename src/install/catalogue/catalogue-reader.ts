@@ -17,12 +17,12 @@
  *   document's sha256 and size must be those the snapshot lists, then the checked parser of
  *   the tree format reads it.
  */
-import { open, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseVersionsDocument, placeIn, linkRegionsOf, rawUrl, versionsUrl, type VersionsDocument } from '../../tree-format/index.js';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { describePathProblem } from '../../catalogue/file-path.js';
-import { readAtMost } from '../../catalogue/read-at-most.js';
+import { openRegularFile, readAtMost } from '../../catalogue/read-at-most.js';
 import { SLUG_PATTERN, VERSION_PATTERN } from '../../catalogue/vocabulary.js';
 import { ConsumerError } from '../errors.js';
 import { suggestIds } from './suggest.js';
@@ -159,11 +159,11 @@ function checkDocumentPath(path: string): void {
   if (problem !== undefined) throw new ConsumerError('InvalidCatalogue', `document path ${JSON.stringify(path)} ${problem} (expected an address inside the catalogue)`);
 }
 
-/** The ids of the catalogue's list `api/loadouts.json` (`{loadouts: [{id}]}`), or [] when it cannot be read. */
+/** The ids of the catalogue's list `api/loadouts.json` (`{loadouts: [{id}]}`) that are loadout ids (slugs: nothing else is suggested), or [] when it cannot be read. */
 function idsOf(text: string): string[] {
   try {
     const list = JSON.parse(text) as { loadouts?: unknown };
-    return Array.isArray(list.loadouts) ? list.loadouts.map((l: { id?: unknown }) => l?.id).filter((id): id is string => typeof id === 'string') : [];
+    return Array.isArray(list.loadouts) ? list.loadouts.map((l: { id?: unknown } | null) => l?.id).filter((id): id is string => typeof id === 'string' && SLUG_PATTERN.test(id)) : [];
   } catch {
     return [];
   }
@@ -230,16 +230,18 @@ function folderCatalogue(dir: string, options: OpenCatalogueOptions): CatalogueR
 }
 
 /**
- * Reads at most `cap` bytes of `file`, refusing a larger one without reading it whole. A raw
+ * Reads at most `cap` bytes of the regular file `file`, refusing a larger one without reading it whole. A raw
  * file (`declared`: `cap` is the size its entry declares) larger than declared is a file that
  * does not match its entry.
- * @throws ConsumerError `HashMismatch` (a raw file of another size) or `ResponseTooLarge`
- *   naming `what`; the file system's error
+ * @throws ConsumerError `HashMismatch` (a raw file of another size), `ResponseTooLarge` or
+ *   `InvalidCatalogue` (a FIFO, socket or device) naming `what`; the file system's error
  */
 async function readFileCapped(file: string, cap: number, what: string, declared: boolean): Promise<Buffer> {
-  const handle = await open(file, 'r');
+  // Only a regular file: a FIFO in a catalogue folder would block the read forever.
+  const { handle, size } = await openRegularFile(file, `${what} (${file})`).catch((error: unknown) => {
+    throw error instanceof LoadoutError && !(error instanceof ConsumerError) ? new ConsumerError('InvalidCatalogue', error.message, { cause: error }) : error;
+  });
   try {
-    const size = (await handle.stat()).size;
     if (size > cap && declared) throw new ConsumerError('HashMismatch', `${what} does not match its published sha256 (${file} is ${size} bytes; its entry declares ${cap})`);
     if (size > cap) throw tooLarge(`${what} (${file})`, cap);
     // One byte more than the file's size means the file grew while it was read.

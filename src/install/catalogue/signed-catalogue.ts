@@ -13,7 +13,7 @@
 import { createHash } from 'node:crypto';
 import { DESCRIPTION_TREE_PATH } from '../../tree-format/addresses.js';
 import { ConsumerError } from '../errors.js';
-import { trustPublishedKey, type TrustedKey } from '../../tree-format/signing/keys.js';
+import { MAX_PUBLISHED_KEYS, trustPublishedKey, type TrustedKey } from '../../tree-format/signing/keys.js';
 import { ROTATION_PATH, SNAPSHOT_PATH, versionsDocumentPath, type Snapshot } from '../../tree-format/signing/snapshot.js';
 import { applyRotations, verifySnapshot, type SigningFailureKind } from '../../tree-format/signing/verify.js';
 
@@ -81,11 +81,12 @@ const parseJson = (bytes: Uint8Array): unknown => {
   }
 };
 
-/** The keys the description document declares (`signing.keys`), checked. @throws `InvalidCatalogue` for a malformed key */
+/** The keys the description document declares (`signing.keys`, at most `MAX_PUBLISHED_KEYS`), checked. @throws `InvalidCatalogue` for a malformed key or too many */
 function declaredKeys(description: unknown, where: string): TrustedKey[] {
   const signing = (description as { signing?: { keys?: unknown } } | undefined)?.signing;
   if (signing === undefined) return [];
   if (!Array.isArray(signing.keys)) throw signingError('InvalidCatalogue', `${where}: signing.keys is not an array (expected [{keyid, algorithm, public_key}])`);
+  if (signing.keys.length > MAX_PUBLISHED_KEYS) throw signingError('InvalidCatalogue', `${where}: signing.keys has ${signing.keys.length} keys (expected at most ${MAX_PUBLISHED_KEYS})`);
   return signing.keys.map((k: unknown, i) => {
     const key = trustPublishedKey(k);
     if ('problem' in key) throw signingError('InvalidCatalogue', `${where}: signing.keys[${i}] ${key.problem}`);

@@ -59,6 +59,7 @@ export interface SharedFormat<D> {
 
 const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
 const decoder = new TextDecoder();
+const bomKeepingDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const encoder = new TextEncoder();
 const textOf = (bytes: Uint8Array | undefined): string | undefined => (bytes === undefined ? undefined : decoder.decode(bytes));
 
@@ -134,7 +135,8 @@ export function sameConfig(a: string | undefined, b: string | undefined): boolea
 /** Marked blocks in Markdown (`markdown-blocks.ts`): a block per loadout, found by its id. */
 export const markdownBlocks: SharedFormat<BlockDocument> = {
   kind: 'block',
-  parse: (bytes, adapter) => parseBlocks(textOf(bytes) ?? '', adapter),
+  // The byte order mark is kept in the text, so that the document can write it back.
+  parse: (bytes, adapter) => parseBlocks(bytes === undefined ? '' : bomKeepingDecoder.decode(bytes), adapter),
   state: (doc, record, id) => {
     const block = findBlock(doc, id);
     return { state: block === undefined ? 'missing' : blockDigest(block.body) === record.sha256 ? 'ok' : 'changed' };

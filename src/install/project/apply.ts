@@ -8,7 +8,8 @@
  * whoever plans it); rules are written translated for the plan's agent (`rule-translation.ts`). Used by
  * `loadout install` and by the `starter-build` check.
  */
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { readRegularFile } from '../../catalogue/read-at-most.js';
 import { dirname, join } from 'node:path';
 import type { InstallPlan } from '../../layout/plan.js';
 import { describeLandingProblem, describeTargetProblem, realProjectRoot } from '../../layout/target-rules.js';
@@ -53,7 +54,7 @@ export async function applyInstallPlan(plan: InstallPlan, readBytes: (path: stri
       continue;
     }
     try {
-      const existing = await readFile(absolute).catch((error: NodeJS.ErrnoException) => {
+      const existing = await readRegularFile(absolute, target).catch((error: NodeJS.ErrnoException) => {
         if (error.code === 'ENOENT') return undefined;
         throw error;
       });

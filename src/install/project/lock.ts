@@ -11,17 +11,28 @@
  * checked again before anything is written or removed.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { LoadoutError } from '../../catalogue/errors.js';
+import { readRegularFile } from '../../catalogue/read-at-most.js';
 import { isAgent, ROLES, SLUG_PATTERN, VERSION_PATTERN, type Agent, type Role } from '../../catalogue/vocabulary.js';
 import { describeTargetProblem } from '../../layout/target-rules.js';
+import { showValue as show } from '../../catalogue/show-value.js';
 
 /** The project lock file's name, at the project root. */
 export const LOCK_FILE = 'loadout.lock.json';
 
 /** The user lock, relative to the home folder (user scope, DESIGN.md section 8). */
 export const USER_LOCK_FILE = '.config/loadout/lock.json';
+
+/** The folder a project's backups go to (one subfolder per run), relative to the project root. */
+export const PROJECT_BACKUP_ROOT = '.loadout/backup';
+
+/** The folder the user scope's backups go to, relative to the home folder. */
+export const USER_BACKUP_ROOT = '.config/loadout/backup';
+
+/** The backup folder that goes with the lock at `lockPath`: the user scope's for {@link USER_LOCK_FILE}, else the project's. */
+export const backupRootOf = (lockPath: string): string => (lockPath === USER_LOCK_FILE ? USER_BACKUP_ROOT : PROJECT_BACKUP_ROOT);
 
 /**
  * How an install holds a file: `file` (the whole file is the install's), `block` (a marked
@@ -49,7 +60,7 @@ export interface LockedWholeFile extends LockedFileBase {
 /** A marked block in a shared Markdown file; `sha256` is of the block's body as written. */
 export interface LockedBlock extends LockedFileBase {
   kind: 'block';
-  /** The newlines written before the block's begin marker (taken away with the block). */
+  /** The line endings (LF or CRLF, as the file's) written before the block's begin marker (taken away with the block). */
   separator: string;
 }
 
@@ -104,10 +115,6 @@ export interface LockFile {
 
 const SHA256 = /^[0-9a-f]{64}$/u;
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
-const show = (value: unknown): string => {
-  const json = JSON.stringify(value) ?? String(value);
-  return json.length > 80 ? `${json.slice(0, 79)}…` : json;
-};
 
 /** The problems of one lock entry, each naming its field. */
 function entryProblems(entry: unknown, at: string): string[] {
@@ -128,7 +135,7 @@ function entryProblems(entry: unknown, at: string): string[] {
     if (file['role'] !== undefined && !(ROLES as readonly unknown[]).includes(file['role'])) problems.push(`${where}.role is ${show(file['role'])} (expected one of ${ROLES.join(', ')})`);
     if (!(typeof file['sha256'] === 'string' && SHA256.test(file['sha256']))) problems.push(`${where}.sha256 is ${show(file['sha256'])} (expected 64 lowercase hex digits)`);
     if (file['kind'] !== undefined && !['file', 'block', 'servers'].includes(file['kind'] as string)) problems.push(`${where}.kind is ${show(file['kind'])} (expected file, block or servers)`);
-    if (file['kind'] === 'block' && !(typeof file['separator'] === 'string' && /^\n{0,2}$/u.test(file['separator']))) problems.push(`${where}.separator is ${show(file['separator'])} (expected up to two newlines)`);
+    if (file['kind'] === 'block' && !(typeof file['separator'] === 'string' && /^(?:\r?\n){0,2}$/u.test(file['separator']))) problems.push(`${where}.separator is ${show(file['separator'])} (expected up to two line endings)`);
     const servers = file['servers'];
     if (servers !== undefined && !(isObject(servers) && Object.values(servers).every((h) => typeof h === 'string' && SHA256.test(h)))) problems.push(`${where}.servers is ${show(servers)} (expected an object of server name: sha256)`);
     return undefined;
@@ -158,10 +165,13 @@ function trustProblems(trust: unknown): string[] {
 }
 
 /**
- * Parses and checks a lock document; `where` names it in messages.
+ * Parses and checks a lock document; `where` names it in messages. `backupRoot` is the folder
+ * every `originals` value must lie in (the scope's backup folder): a backup is the only file a
+ * lock may move back onto a target, so a lock naming any other file there (`.env`, a source
+ * file) is refused as a whole (issue 35, point 2).
  * @throws LoadoutError `invalid_content` naming the first problem (field and what was expected)
  */
-export function parseLock(text: string, where: string): LockFile {
+export function parseLock(text: string, where: string, backupRoot = PROJECT_BACKUP_ROOT): LockFile {
   let doc: unknown;
   try {
     doc = JSON.parse(text);
@@ -172,7 +182,7 @@ export function parseLock(text: string, where: string): LockFile {
   if (!isObject(doc) || doc['lockfileVersion'] !== 1 || !Array.isArray(doc['installs'])) problems.push('expected {"lockfileVersion": 1, "installs": [...]}');
   else {
     doc['installs'].forEach((entry: unknown, i) => problems.push(...entryProblems(entry, `installs[${i}]`)));
-    problems.push(...pathListProblems(doc));
+    problems.push(...pathListProblems(doc, backupRoot));
     problems.push(...trustProblems(doc['trust']));
   }
   if (problems.length > 0) {
@@ -182,8 +192,8 @@ export function parseLock(text: string, where: string): LockFile {
   return normalizeLock(doc as unknown as LockFile);
 }
 
-/** The problems of the top-level `created` and `originals`: paths of the rules 1 and 2 of `target-rules.ts`. */
-function pathListProblems(doc: Record<string, unknown>): string[] {
+/** The problems of the top-level `created` and `originals`: paths of the rules 1 and 2 of `target-rules.ts`; each backup of `originals` below `backupRoot`. */
+function pathListProblems(doc: Record<string, unknown>, backupRoot: string): string[] {
   const problems: string[] = [];
   const created = doc['created'];
   if (created !== undefined) {
@@ -197,7 +207,7 @@ function pathListProblems(doc: Record<string, unknown>): string[] {
   if (originals !== undefined) {
     if (!isObject(originals)) problems.push(`originals is ${show(originals)} (expected an object of target: backup path)`);
     else for (const [target, backup] of Object.entries(originals)) {
-      const problem = describeTargetProblem(target) ?? describeTargetProblem(backup);
+      const problem = describeTargetProblem(target) ?? describeTargetProblem(backup) ?? (typeof backup === 'string' && backup.startsWith(`${backupRoot}/`) ? undefined : `is ${show(backup)} (expected a backup below ${backupRoot}/)`);
       if (problem !== undefined) problems.push(`originals[${show(target)}] ${problem}`);
     }
   }
@@ -224,24 +234,33 @@ function normalizeLock(lock: LockFile): LockFile {
 
 /**
  * Reads the lock at `lockPath` (relative to `root`); an empty one when there is none.
+ * `backupRoot`: see {@link parseLock} (default: the one of `lockPath`'s scope).
  * @throws LoadoutError `invalid_content` (see {@link parseLock}), `io`
  */
-export async function readLock(root: string, lockPath = LOCK_FILE): Promise<LockFile> {
+export async function readLock(root: string, lockPath = LOCK_FILE, backupRoot = backupRootOf(lockPath)): Promise<LockFile> {
   const path = join(root, ...lockPath.split('/'));
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    text = (await readRegularFile(path)).toString('utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { lockfileVersion: 1, installs: [] };
+    if (error instanceof LoadoutError) throw error;
     throw new LoadoutError('io', `cannot read ${path}`, { cause: error });
   }
-  return parseLock(text, path);
+  return parseLock(text, path, backupRoot);
 }
 
-/** `lock` keeping `trust` for the catalogue `source` (nothing changes when `trust` is undefined: an unsigned catalogue); sources sorted. Pure. */
+/**
+ * `lock` keeping `trust` for the catalogue `source` (nothing changes when `trust` is undefined:
+ * an unsigned catalogue); sources sorted. The rollback mark never goes back: `generated_at`
+ * stays the lock's when that is newer than `trust`'s (TUF specification 5.5.5; issue 35,
+ * point 3). Pure.
+ */
 export function withTrust(lock: LockFile, source: string, trust: LockedTrust | undefined): LockFile {
   if (trust === undefined) return lock;
-  const all = { ...lock.trust, [source]: { keyids: [...trust.keyids].sort(), generated_at: trust.generated_at } };
+  const seen = lock.trust?.[source]?.generated_at;
+  const generatedAt = seen !== undefined && Date.parse(seen) > Date.parse(trust.generated_at) ? seen : trust.generated_at;
+  const all = { ...lock.trust, [source]: { keyids: [...trust.keyids].sort(), generated_at: generatedAt } };
   return { ...lock, trust: Object.fromEntries(Object.entries(all).sort(([a], [b]) => (a < b ? -1 : 1))) };
 }
 

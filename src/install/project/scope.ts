@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import type { FileEntry } from '../../catalogue/manifest.js';
 import type { Agent, Role } from '../../catalogue/vocabulary.js';
 import { resolveInstallTarget, type InstallTarget } from '../../layout/layout.js';
-import { LOCK_FILE, USER_LOCK_FILE } from './lock.js';
+import { LOCK_FILE, PROJECT_BACKUP_ROOT, USER_BACKUP_ROOT, USER_LOCK_FILE } from './lock.js';
 import { agentFolders, agentMcpFile, describeAgentLocations, isAgentLocation } from '../../layout/target-rules.js';
 import { isUserLocation, resolveUserTarget, userLocations } from '../../layout/user-layout.js';
 
@@ -40,7 +40,7 @@ export function projectScope(dir: string): InstallScope {
     kind: 'project',
     root: resolve(dir),
     lockPath: LOCK_FILE,
-    backupRoot: '.loadout/backup',
+    backupRoot: PROJECT_BACKUP_ROOT,
     resolveTarget: resolveInstallTarget,
     isOwnLocation: isAgentLocation,
     describeLocations: describeAgentLocations,
@@ -55,7 +55,7 @@ export function userScope(home: string): InstallScope {
     kind: 'user',
     root: resolve(home),
     lockPath: USER_LOCK_FILE,
-    backupRoot: '.config/loadout/backup',
+    backupRoot: USER_BACKUP_ROOT,
     resolveTarget: resolveUserTarget,
     isOwnLocation: isUserLocation,
     describeLocations: (_role, agent) => {

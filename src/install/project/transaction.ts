@@ -12,10 +12,12 @@
  * Every target is checked again here, whoever planned it: rules 1 to 3 of `target-rules.ts`.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { LoadoutError } from '../../catalogue/errors.js';
+import { readRegularFile } from '../../catalogue/read-at-most.js';
 import { lockText, writeFileAtomic, type LockFile } from './lock.js';
+import { writePathOf } from './project-file.js';
 import { describeLandingProblem, describeTargetProblem, realProjectRoot } from '../../layout/target-rules.js';
 
 /** One change: write `bytes` at `target`, or remove `target`. Targets are relative to the root. */
@@ -73,8 +75,9 @@ export async function applyChanges(root: string, changes: readonly FileChange[],
   const backups = new Map(
     await Promise.all(
       changes.map(async (change) => {
-        const old = await readFile(absolute(change.target)).catch((error: NodeJS.ErrnoException) => {
+        const old = await readRegularFile(absolute(change.target), change.target).catch((error: NodeJS.ErrnoException) => {
           if (error.code === 'ENOENT') return undefined;
+          if (error instanceof LoadoutError) throw error;
           throw new LoadoutError('io', `cannot read ${change.target}: ${error.message}`, { cause: error });
         });
         return [change.target, old] as const;
@@ -82,6 +85,9 @@ export async function applyChanges(root: string, changes: readonly FileChange[],
     ),
   );
 
+  // A write to a symbolic link inside the project goes to the file it points to: the link stays (project-file.ts).
+  const landing = new Map(await Promise.all(changes.filter((c) => 'bytes' in c).map(async (c) => [c.target, await writePathOf(real, c.target)] as const)));
+  const writePath = (target: string): string => landing.get(target) ?? absolute(target);
   const created = new Map<string, string[]>();
   const temps = new Map<string, string>();
   const done: string[] = [];
@@ -89,7 +95,7 @@ export async function applyChanges(root: string, changes: readonly FileChange[],
     for (const temp of temps.values()) await rm(temp, { force: true }).catch(() => undefined);
     for (const target of done.reverse()) {
       const old = backups.get(target);
-      await (old === undefined ? rm(absolute(target), { force: true }) : writeFileAtomic(absolute(target), old)).catch(() => undefined);
+      await (old === undefined ? rm(absolute(target), { force: true }) : writeFileAtomic(writePath(target), old)).catch(() => undefined);
     }
     const folders = [...created.values()].flat().sort((a, b) => b.length - a.length);
     for (const folder of folders) await rmdir(absolute(folder)).catch(() => undefined);
@@ -97,7 +103,7 @@ export async function applyChanges(root: string, changes: readonly FileChange[],
   try {
     const writes = changes.filter((change) => 'bytes' in change);
     for (const change of writes) {
-      const path = absolute(change.target);
+      const path = writePath(change.target);
       const first = await mkdir(dirname(path), { recursive: true });
       if (first !== undefined) created.set(change.target, foldersBetween(real, first, dirname(path)));
       temps.set(change.target, temporaryName(path));
@@ -110,7 +116,7 @@ export async function applyChanges(root: string, changes: readonly FileChange[],
       const temp = temps.get(change.target);
       done.push(change.target);
       if (temp !== undefined) {
-        await rename(temp, absolute(change.target));
+        await rename(temp, writePath(change.target));
         temps.delete(change.target);
       } else await rm(absolute(change.target), { force: true });
     }

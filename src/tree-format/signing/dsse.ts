@@ -66,9 +66,16 @@ export function decodeBase64(text: string): Buffer | undefined {
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 /**
+ * The most signatures an envelope may carry. DSSE sets no limit; a catalogue signs with one key,
+ * a rotation with the few it trusts, and each signature without a key id is tried with every
+ * trusted key, so 70,000 of them took 12 s of CPU (issue 35, point 9).
+ */
+export const MAX_SIGNATURES = 16;
+
+/**
  * Checks that `value` (parsed JSON) has the envelope's shape: a string `payloadType`, a base64
- * `payload` and a non-empty array of `{keyid?: string, sig: base64}`. Returns the envelope
- * with its payload decoded, or a one-line problem. Pure.
+ * `payload` and an array of 1 to {@link MAX_SIGNATURES} `{keyid?: string, sig: base64}`.
+ * Returns the envelope with its payload decoded, or a one-line problem. Pure.
  */
 export function parseEnvelope(value: unknown): { envelope: DsseEnvelope; body: Buffer } | { problem: string } {
   if (!isObject(value)) return { problem: 'is not a JSON object (expected a DSSE envelope)' };
@@ -77,6 +84,7 @@ export function parseEnvelope(value: unknown): { envelope: DsseEnvelope; body: B
   const body = typeof payload === 'string' ? decodeBase64(payload) : undefined;
   if (body === undefined) return { problem: 'payload is not base64' };
   if (!Array.isArray(signatures) || signatures.length === 0) return { problem: 'signatures is not a non-empty array' };
+  if (signatures.length > MAX_SIGNATURES) return { problem: `signatures has ${signatures.length} entries (expected at most ${MAX_SIGNATURES})` };
   const sigs: DsseSignature[] = [];
   for (const [i, s] of signatures.entries()) {
     if (!isObject(s) || typeof s['sig'] !== 'string' || decodeBase64(s['sig']) === undefined) return { problem: `signatures[${i}].sig is not base64` };

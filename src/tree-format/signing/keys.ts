@@ -3,12 +3,20 @@
  * (PKCS#8 PEM, what `openssl genpkey -algorithm ed25519` writes), the public key as the API
  * description document publishes it (base64 of its raw 32 bytes, RFC 8032 section 5.1.5),
  * and the key id: the sha256 of those 32 bytes in lowercase hex, so that anyone holding a
- * public key can check it against a pinned id. Pure; only `node:crypto`.
+ * public key can check it against a pinned id. Pure; only `node:crypto` (and `catalogue/show-value.ts` for messages).
  */
 import { createHash, createPrivateKey, createPublicKey, type KeyObject } from 'node:crypto';
+import { showValue } from '../../catalogue/show-value.js';
 
 /** The only signing algorithm, as published in `signing.keys[].algorithm`. */
 export const SIGNING_ALGORITHM = 'ed25519';
+
+/**
+ * The most keys a description document may declare, or a rotation statement name as keys or as
+ * signers: a catalogue signs with one or two. Each key costs a key import and a sha256, so
+ * 20,000 declared keys took 5 s (issue 35, point 9).
+ */
+export const MAX_PUBLISHED_KEYS = 16;
 
 /** A public key as the description document and rotation statements publish it. */
 export interface PublishedKey {
@@ -81,7 +89,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => value !==
 export function trustPublishedKey(value: unknown): TrustedKey | { problem: string } {
   if (!isObject(value)) return { problem: 'is not an object (expected {keyid, algorithm, public_key})' };
   const { keyid, algorithm, public_key: publicKey } = value;
-  if (algorithm !== SIGNING_ALGORITHM) return { problem: `algorithm is ${JSON.stringify(algorithm)} (expected "${SIGNING_ALGORITHM}")` };
+  if (algorithm !== SIGNING_ALGORITHM) return { problem: `algorithm is ${showValue(algorithm)} (expected "${SIGNING_ALGORITHM}")` };
   if (typeof keyid !== 'string' || !/^[0-9a-f]{64}$/u.test(keyid)) return { problem: 'keyid is not 64 lowercase hex digits' };
   const raw = typeof publicKey === 'string' && /^[A-Za-z0-9+/]{43}=$/u.test(publicKey) ? Buffer.from(publicKey, 'base64') : undefined;
   if (raw?.byteLength !== 32) return { problem: 'public_key is not base64 of 32 bytes' };

@@ -6,10 +6,11 @@
  * The build signs one per build as a DSSE envelope ({@link SNAPSHOT_PAYLOAD_TYPE}) published
  * at {@link SNAPSHOT_PATH}; the chain of trust runs from the signature to the snapshot, from
  * the snapshot to each versions document, and from each document's sha256 to each file.
- * Pure; only `node:crypto`.
+ * Pure; only `node:crypto` (and `catalogue/show-value.ts` for messages).
  */
 import { signEnvelope, type DsseEnvelope } from './dsse.js';
 import type { SigningKey } from './keys.js';
+import { showValue } from '../../catalogue/show-value.js';
 
 /** The DSSE payload type of a snapshot (DSSE `protocol.md`: a media type in `application/vnd`). */
 export const SNAPSHOT_PAYLOAD_TYPE = 'application/vnd.loadout.snapshot+json';
@@ -85,15 +86,15 @@ export function parseSnapshot(body: Uint8Array): Snapshot | { problem: string } 
     return { problem: 'the payload is not JSON' };
   }
   if (!isObject(value)) return { problem: 'the payload is not an object' };
-  if (value['_type'] !== SNAPSHOT_TYPE) return { problem: `_type is ${JSON.stringify(value['_type'])} (expected "${SNAPSHOT_TYPE}")` };
-  if (value['spec_version'] !== SNAPSHOT_SPEC_VERSION) return { problem: `spec_version is ${JSON.stringify(value['spec_version'])} (expected ${SNAPSHOT_SPEC_VERSION})` };
+  if (value['_type'] !== SNAPSHOT_TYPE) return { problem: `_type is ${showValue(value['_type'])} (expected "${SNAPSHOT_TYPE}")` };
+  if (value['spec_version'] !== SNAPSHOT_SPEC_VERSION) return { problem: `spec_version is ${showValue(value['spec_version'])} (expected ${SNAPSHOT_SPEC_VERSION})` };
   for (const field of ['generated_at', 'expires']) if (!isIsoTime(value[field])) return { problem: `${field} is not an ISO 8601 UTC time` };
   if (value['base_url'] !== undefined && typeof value['base_url'] !== 'string') return { problem: 'base_url is not a string' };
   const documents = value['documents'];
   if (!isObject(documents)) return { problem: 'documents is not an object' };
   for (const [path, digest] of Object.entries(documents)) {
     if (!isObject(digest) || typeof digest['sha256'] !== 'string' || !/^[0-9a-f]{64}$/u.test(digest['sha256']) || !Number.isSafeInteger(digest['bytes']) || (digest['bytes'] as number) < 0) {
-      return { problem: `documents[${JSON.stringify(path)}] is not {sha256: 64 hex digits, bytes: integer}` };
+      return { problem: `documents[${showValue(path)}] is not {sha256: 64 hex digits, bytes: integer}` };
     }
   }
   return value as unknown as Snapshot;

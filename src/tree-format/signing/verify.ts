@@ -9,7 +9,8 @@
  * signature only selects the key to try (DSSE: the key id is not authenticated).
  */
 import { parseEnvelope, decodeBase64, verifyEnvelopeSignature } from './dsse.js';
-import { trustPublishedKey, type TrustedKey } from './keys.js';
+import { MAX_PUBLISHED_KEYS, trustPublishedKey, type TrustedKey } from './keys.js';
+import { showValue } from '../../catalogue/show-value.js';
 import { ROTATION_PAYLOAD_TYPE, ROTATION_TYPE, type RotationStatement } from './rotation.js';
 import { isIsoTime, parseSnapshot, SNAPSHOT_PAYLOAD_TYPE, type Snapshot } from './snapshot.js';
 
@@ -47,7 +48,8 @@ function verifyEnvelope(value: unknown, payloadType: string, trusted: readonly T
     for (const k of candidates) if (verifyEnvelopeSignature(payloadType, body, bytes, k.key)) verified.add(k.keyid);
   }
   if (verified.size > 0) return { ok: true, body, keyids: [...verified].sort() };
-  const named = envelope.signatures.map((s) => s.keyid || '(no key id)').join(', ');
+  // A key id is a hint the envelope's author chose: anything but 64 hex digits is shown quoted and cut.
+  const named = envelope.signatures.map((s) => (s.keyid === '' ? '(no key id)' : /^[0-9a-f]{64}$/u.test(s.keyid) ? s.keyid : showValue(s.keyid))).join(', ');
   if (tried === 0) return fail('unknown-key', `signed by ${named}, none of them a trusted key (trusted: ${trusted.map((k) => k.keyid).join(', ') || 'none'})`);
   return fail('bad-signature', `the signature by ${named} does not verify: the payload was changed after signing, or signed by another key under that id`);
 }
@@ -86,6 +88,9 @@ export interface RotationOutcome {
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
+/** The most rotation statements read: a catalogue rotates its key rarely, and the walk below is quadratic in their number. */
+export const MAX_ROTATIONS = 64;
+
 /**
  * Walks rotation statements (one envelope, or an array of them oldest first) from the
  * `pinned` key ids: a statement whose signature verifies with a key it names among its
@@ -94,6 +99,7 @@ const isObject = (value: unknown): value is Record<string, unknown> => value !==
  */
 export function applyRotations(value: unknown, pinned: readonly string[]): RotationOutcome {
   const statements = Array.isArray(value) ? value : [value];
+  if (statements.length > MAX_ROTATIONS) return { keyids: [...pinned].sort(), keys: new Map(), applied: 0, problems: [`${statements.length} statements (expected at most ${MAX_ROTATIONS}): none applied`] };
   let trusted = new Set(pinned);
   const keys = new Map<string, TrustedKey>();
   const problems: string[] = [];
@@ -115,7 +121,8 @@ export function applyRotations(value: unknown, pinned: readonly string[]): Rotat
       } catch {
         statement = undefined;
       }
-      if (!isObject(statement) || statement['_type'] !== ROTATION_TYPE || !Array.isArray(statement['keys']) || !Array.isArray(statement['signers']) || !isIsoTime(statement['generated_at'])) {
+      const listed = (field: string): boolean => isObject(statement) && Array.isArray(statement[field]) && statement[field].length <= MAX_PUBLISHED_KEYS;
+      if (!isObject(statement) || statement['_type'] !== ROTATION_TYPE || !listed('keys') || !listed('signers') || !isIsoTime(statement['generated_at'])) {
         problems.push(`statement ${item.i}: not a rotation statement`);
         pending.splice(pending.indexOf(item), 1);
         continue;

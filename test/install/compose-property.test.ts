@@ -11,11 +11,18 @@
  * 3. uninstalling everything (on a copy) gives back the starting project: its files with the
  *    user's own edits only, no folder the installs made, no lock.
  *
+ * Each sequence starts from a project whose AGENTS.md has LF or CRLF line endings, with or
+ * without a UTF-8 byte order mark, and whose CLAUDE.md may be a symbolic link to AGENTS.md (a
+ * common setup); a step may convert a shared Markdown file to CRLF (Git's `core.autocrlf`).
+ * The user's edits follow each file's line ending. After uninstalling everything, AGENTS.md
+ * keeps its byte order mark and has one line ending throughout (issue 35, point 7), and the
+ * link is still the same link.
+ *
  * Runs 300 sequences by default; `LOADOUT_PROPERTY_RUNS=N` runs N. A failure prints fast-check's
  * seed and path (`LOADOUT_PROPERTY_SEED` and `LOADOUT_PROPERTY_PATH` replay it) and the
  * sequence as commands.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
@@ -40,6 +47,17 @@ const START: Record<string, string> = {
   'src/index.ts': 'export {};\n',
 };
 const TOKEN = 'user-edit-';
+const BOM = '\uFEFF';
+
+/** How the project's files were written before any install: AGENTS.md's line ending and byte order mark, and CLAUDE.md as a link to AGENTS.md. */
+interface Style {
+  eol: '\n' | '\r\n';
+  bom: boolean;
+  link: boolean;
+}
+const style: fc.Arbitrary<Style> = fc.record({ eol: fc.constantFrom('\n' as const, '\r\n' as const), bom: fc.boolean(), link: fc.boolean() });
+/** The line ending a text uses (CRLF when any line ends so). */
+const eolOf = (text: string): string => (text.includes('\r\n') ? '\r\n' : '\n');
 
 type Step =
   | { op: 'install'; id: string; agents: Agent[]; version: string; force: boolean }
@@ -48,7 +66,8 @@ type Step =
   | { op: 'edit-block'; file: string; pick: number }
   | { op: 'edit-outside'; file: string }
   | { op: 'edit-owned'; pick: number }
-  | { op: 'create'; target: string };
+  | { op: 'create'; target: string }
+  | { op: 'crlf'; file: string };
 
 /** A step as the command or edit it stands for, to replay by hand. */
 function describeStep(s: Step): string {
@@ -67,6 +86,8 @@ function describeStep(s: Step): string {
       return `(user) add a line to installed file #${s.pick}`;
     case 'create':
       return `(user) create ${s.target}`;
+    case 'crlf':
+      return `(user) convert ${s.file} to CRLF line endings`;
   }
 }
 
@@ -80,6 +101,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ op: fc.constant('edit-outside' as const), file: fc.constantFrom(...SHARED, '.mcp.json') }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('edit-owned' as const), pick: fc.nat(40) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('create' as const), target: fc.constantFrom(...TARGETS) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('crlf' as const), file: fc.constantFrom(...SHARED) }) },
 );
 
 let root: string;
@@ -112,6 +134,9 @@ function snapshot(dir: string): string {
 /** A project and what the user did to it. */
 interface World {
   dir: string;
+  style: Style;
+  /** AGENTS.md's line ending now (the style's, or CRLF once converted). */
+  agentsEol: string;
   tokens: string[];
   backups: Set<string>;
   next: number;
@@ -144,12 +169,12 @@ async function runStep(world: World, s: Step): Promise<void> {
       const path = join(dir, s.file);
       if (!existsSync(path)) return;
       const text = readFileSync(path, 'utf8');
-      const ends = [...text.matchAll(/^<!-- loadout:end [a-z-]+ -->$/gmu)];
+      const ends = [...text.matchAll(/^<!-- loadout:end [a-z-]+ -->\r?$/gmu)];
       const end = ends[s.pick % Math.max(1, ends.length)];
       if (end?.index === undefined) return;
       const t = token();
       world.tokens.push(t);
-      writeFileSync(path, `${text.slice(0, end.index)}${t}\n${text.slice(end.index)}`);
+      writeFileSync(path, `${text.slice(0, end.index)}${t}${eolOf(text)}${text.slice(end.index)}`);
       return;
     }
     case 'edit-outside': {
@@ -159,7 +184,10 @@ async function runStep(world: World, s: Step): Promise<void> {
       if (s.file === '.mcp.json') {
         const doc = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as { mcpServers?: Record<string, unknown> }) : {};
         writeFileSync(path, JSON.stringify({ ...doc, mcpServers: { ...doc.mcpServers, [t]: { command: 'mine' } } }));
-      } else writeFileSync(path, `${existsSync(path) ? readFileSync(path, 'utf8') : ''}${t}\n`);
+      } else {
+        const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
+        writeFileSync(path, `${text}${t}${eolOf(text)}`);
+      }
       return;
     }
     case 'edit-owned': {
@@ -178,6 +206,13 @@ async function runStep(world: World, s: Step): Promise<void> {
       world.tokens.push(t);
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, `${t}\n`);
+      return;
+    }
+    case 'crlf': {
+      const path = join(dir, s.file);
+      if (!existsSync(path)) return;
+      writeFileSync(path, readFileSync(path, 'utf8').replaceAll('\r\n', '\n').replaceAll('\n', '\r\n'));
+      if (s.file === 'AGENTS.md' || (s.file === 'CLAUDE.md' && world.style.link)) world.agentsEol = '\r\n';
     }
   }
 }
@@ -202,7 +237,7 @@ async function checkInvariants(world: World): Promise<void> {
   // Uninstalling everything, on a copy.
   const copy = `${dir}-all`;
   rmSync(copy, { recursive: true, force: true });
-  cpSync(dir, copy, { recursive: true });
+  cpSync(dir, copy, { recursive: true, verbatimSymlinks: true });
   // Every install at once, through the plan `uninstall` runs (one plan instead of one per loadout keeps the test fast).
   const lock = await readLock(copy);
   if (lock.installs.length > 0) {
@@ -211,7 +246,8 @@ async function checkInvariants(world: World): Promise<void> {
   }
   const after = walk(copy);
   const startFolders = new Set(['src']);
-  for (const file of after.files.filter((f) => !f.startsWith('.loadout/'))) {
+  if (world.style.link) expect(lstatSync(join(copy, 'CLAUDE.md')).isSymbolicLink() && readlinkSync(join(copy, 'CLAUDE.md')), 'CLAUDE.md is the link it was').toBe('AGENTS.md');
+  for (const file of after.files.filter((f) => !f.startsWith('.loadout/') && !(world.style.link && f === 'CLAUDE.md'))) {
     const text = readFileSync(join(copy, file), 'utf8');
     expect(text, `${file} after uninstalling everything`).not.toContain('<!-- loadout:');
     const start = START[file];
@@ -220,6 +256,13 @@ async function checkInvariants(world: World): Promise<void> {
       const doc = JSON.parse(text) as { mcpServers: Record<string, unknown> };
       for (const name of Object.keys(doc.mcpServers)) if (name.startsWith(TOKEN)) delete doc.mcpServers[name];
       expect(doc, file).toEqual(JSON.parse(start));
+    } else if (file === 'AGENTS.md') {
+      // The byte order mark stays, and one line ending throughout: the file's own.
+      expect(text.startsWith(BOM), 'AGENTS.md keeps its byte order mark').toBe(world.style.bom);
+      const mixed = world.agentsEol === '\r\n' ? /(?<!\r)\n/u : /\r\n/u;
+      expect(mixed.test(text), `AGENTS.md has ${world.agentsEol === '\n' ? 'LF' : 'CRLF'} line endings throughout`).toBe(false);
+      const lines = (world.style.bom ? text.slice(1) : text).split(world.agentsEol);
+      expect(lines.filter((l) => !l.includes(TOKEN)).join('\n'), file).toBe(start);
     } else expect(text.split('\n').filter((l) => !l.includes(TOKEN)).join('\n'), file).toBe(start);
   }
   for (const file of Object.keys(START)) expect(existsSync(join(copy, file)), `${file} is gone`).toBe(true);
@@ -239,14 +282,15 @@ let steps = 0;
 it(`keeps every byte of the user's through ${runs} random sequences of install, update, uninstall and edits`, async () => {
   const started = Date.now();
   await fc.assert(
-    fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 8 }), async (sequence) => {
+    fc.asyncProperty(style, fc.array(step, { minLength: 1, maxLength: 8 }), async (look, sequence) => {
       sequences++;
       const dir = mkdtempSync(join(root, 'project-'));
       for (const [file, text] of Object.entries(START)) {
         mkdirSync(dirname(join(dir, file)), { recursive: true });
-        writeFileSync(join(dir, file), text);
+        writeFileSync(join(dir, file), file === 'AGENTS.md' ? `${look.bom ? BOM : ''}${text.replaceAll('\n', look.eol)}` : text);
       }
-      const world: World = { dir, tokens: [], backups: new Set(), next: 0 };
+      if (look.link) symlinkSync('AGENTS.md', join(dir, 'CLAUDE.md'));
+      const world: World = { dir, style: look, agentsEol: look.eol, tokens: [], backups: new Set(), next: 0 };
       let last = '';
       try {
         for (const [i, s] of sequence.entries()) {
@@ -259,7 +303,8 @@ it(`keeps every byte of the user's through ${runs} random sequences of install, 
             last = now;
             await checkInvariants(world);
           } catch (error) {
-            const replay = sequence.slice(0, i + 1).map((x, j) => `  ${j + 1}. ${describeStep(x)}`).join('\n');
+            const start = `  0. (user) AGENTS.md with ${look.eol === '\n' ? 'LF' : 'CRLF'} line endings${look.bom ? ', a byte order mark' : ''}${look.link ? '; CLAUDE.md a link to AGENTS.md' : ''}`;
+            const replay = [start, ...sequence.slice(0, i + 1).map((x, j) => `  ${j + 1}. ${describeStep(x)}`)].join('\n');
             throw new Error(`after step ${i + 1} of:\n${replay}\n${(error as Error).message}`, { cause: error });
           }
         }

@@ -25,6 +25,8 @@ import type { SigningPolicy } from './catalogue/signed-catalogue.js';
 import { checkInstall, type CheckedInstall } from './prepare.js';
 import { projectScope, type InstallScope } from './project/scope.js';
 import { runPlan, summarizeComposed, type ComposedFile } from './run-plan.js';
+import { recoverInterrupted } from './project/journal.js';
+import { realProjectRoot } from '../layout/target-rules.js';
 
 /** Options of {@link installLoadouts}. */
 export interface InstallOptions {
@@ -110,6 +112,8 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
   if (options.version !== undefined && !VERSION_PATTERN.test(options.version)) throw new LoadoutError('usage', `--version is ${JSON.stringify(options.version)} (expected MAJOR.MINOR.PATCH, such as 1.2.0)`);
   if (options.agents.length === 0) throw new LoadoutError('usage', '--agent names no agent (expected one or more agent ids, or detected)');
   const scope = options.scope ?? projectScope(options.dir);
+  // A change a killed process left is rolled back (or finished) first (project/journal.ts); a dry run changes nothing.
+  if (options.dryRun !== true) await recoverInterrupted(await realProjectRoot(scope.root), scope.lockPath);
   const lock = await readLock(scope.root, scope.lockPath, scope.backupRoot);
   const pinned = lock.trust?.[lockSource(options.from)];
   const catalogue = openCatalogue(options.from, { ...options.signing, ...(pinned === undefined ? {} : { pinned }) });

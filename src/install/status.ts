@@ -16,6 +16,7 @@ import { LoadoutError } from '../catalogue/errors.js';
 import type { Agent } from '../catalogue/vocabulary.js';
 import { readLock, type LockEntry, type LockFile } from './project/lock.js';
 import { formatOf } from './compose/shared-file.js';
+import { describeInterrupted } from './project/journal.js';
 import { currentBytesReader } from './prepare.js';
 import type { InstallScope } from './project/scope.js';
 import { describeLandingProblem, describeTargetProblem, isGitSegment, realProjectRoot } from '../layout/target-rules.js';
@@ -45,7 +46,9 @@ export interface StatusReport {
   files: FileStatus[];
   /** Files in the agents' folders that no lock entry owns, relative to the root, sorted. */
   untracked: string[];
-  /** True when every locked file is `ok` (untracked files do not count). */
+  /** Set when a change was interrupted (its journal is there, `project/journal.ts`): what happened and what the next command does. */
+  interrupted?: string;
+  /** True when every locked file is `ok` and no change was interrupted (untracked files do not count). */
   ok: boolean;
 }
 
@@ -77,10 +80,12 @@ export async function readEntryStatus(scope: InstallScope, entry: LockEntry): Pr
  * @throws LoadoutError `invalid_content` (a lock that is not acceptable), `io`
  */
 export async function readStatus(scope: InstallScope): Promise<StatusReport> {
+  // A killed install leaves its journal: reported, since the files may be neither the old nor the new ones (journal.ts).
+  const interrupted = await describeInterrupted(await realProjectRoot(scope.root), scope.lockPath);
   const lock = await readLock(scope.root, scope.lockPath, scope.backupRoot);
   const files = (await Promise.all(lock.installs.map((entry) => readEntryStatus(scope, entry)))).flat();
   const untracked = await listUntracked(scope, lock);
-  return { scope: scope.kind, lock: join(scope.root, scope.lockPath), files, untracked, ok: files.every((f) => f.state === 'ok') };
+  return { scope: scope.kind, lock: join(scope.root, scope.lockPath), files, untracked, ...(interrupted === undefined ? {} : { interrupted }), ok: interrupted === undefined && files.every((f) => f.state === 'ok') };
 }
 
 /** Files below the folders of the locked agents that no lock entry owns. Symbolic links are listed, not followed; `.git` folders are skipped. */

@@ -22,6 +22,7 @@ import { describeLockedProblem } from './prepare.js';
 import type { InstallScope } from './project/scope.js';
 import { realProjectRoot } from '../layout/target-rules.js';
 import { runPlan } from './run-plan.js';
+import { recoverInterrupted } from './project/journal.js';
 
 /** Options of {@link uninstallLoadout}. */
 export interface UninstallOptions {
@@ -71,6 +72,8 @@ export interface UninstallOutcome {
 export async function uninstallLoadout(options: UninstallOptions): Promise<UninstallOutcome> {
   const { scope } = options;
   if (!SLUG_PATTERN.test(options.id)) throw new LoadoutError('usage', `<id> is ${JSON.stringify(options.id)} (expected a loadout id)`);
+  // A change a killed process left is rolled back (or finished) first (project/journal.ts); a dry run changes nothing.
+  if (options.dryRun !== true) await recoverInterrupted(await realProjectRoot(scope.root), scope.lockPath);
   const lock = await readLock(scope.root, scope.lockPath, scope.backupRoot);
   const entries = lock.installs.filter((e) => e.id === options.id && (options.agent === undefined || e.agent === options.agent));
   if (entries.length === 0) throw new LoadoutError('usage', `${options.id} is not installed${options.agent === undefined ? '' : ` for ${options.agent}`} (${scope.lockPath} has ${lock.installs.map((e) => `${e.id} for ${e.agent}`).join(', ') || 'no installs'})`);

@@ -28,6 +28,8 @@ import type { InstallScope } from './project/scope.js';
 import { runPlan, summarizeComposed, type ComposedSummary } from './run-plan.js';
 import { catalogueOpener } from './run-catalogues.js';
 import { unifiedDiff } from './unified-diff.js';
+import { recoverInterrupted } from './project/journal.js';
+import { realProjectRoot } from '../layout/target-rules.js';
 
 /** Options of {@link updateLoadouts}. */
 export interface UpdateOptions {
@@ -108,6 +110,8 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
   const { scope } = options;
   if (options.to !== undefined && !VERSION_PATTERN.test(options.to)) throw new LoadoutError('usage', `--to is ${JSON.stringify(options.to)} (expected MAJOR.MINOR.PATCH, such as 1.2.0)`);
   const force = options.force === true;
+  // A change a killed process left is rolled back (or finished) first (project/journal.ts); a dry run changes nothing.
+  if (options.dryRun !== true) await recoverInterrupted(await realProjectRoot(scope.root), scope.lockPath);
   const lock = await readLock(scope.root, scope.lockPath, scope.backupRoot);
   const selected = lock.installs.filter((e) => (options.ids.length === 0 || options.ids.includes(e.id)) && (options.agent === undefined || e.agent === options.agent));
   const missing = options.ids.filter((id) => !selected.some((e) => e.id === id));

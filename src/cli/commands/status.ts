@@ -34,6 +34,10 @@ export async function statusCommand(options: StatusCommandOptions, out: Write): 
     out('untracked (in the agents\' folders, owned by no install):\n');
     for (const path of report.untracked) out(`  ${printableLine(path)}\n`);
   }
+  if (report.interrupted !== undefined) {
+    out(`interrupted: ${printableLine(report.interrupted)}\n`);
+    return EXIT.failed;
+  }
   const drift = report.files.filter((f) => f.state !== 'ok').length;
   out(drift === 0 ? `ok: ${report.files.length} file${report.files.length === 1 ? '' : 's'} as installed\n` : `${drift} file${drift === 1 ? '' : 's'} changed or missing: loadout install --force restores them\n`);
   return report.ok ? EXIT.ok : EXIT.failed;

@@ -6,18 +6,21 @@
  * temporary file and rename). When a step fails, every target already changed gets its old
  * bytes back, the temporary files and the folders this change created are removed, and the
  * error is thrown: the project holds the old files and the old lock, or the new files and the
- * new lock. (A process killed between two renames can still leave some files renamed; the next
- * status then reports them as `changed`.)
+ * new lock. A process killed at any step (`kill -9`) leaves the journal written before the
+ * first change (`journal.ts`): `status` reports it, and the next install, update or uninstall
+ * rolls the change back (or finishes it, when only the journal was left) before it reads the
+ * lock (issue 35, point 8).
  *
  * Every target is checked again here, whoever planned it: rules 1 to 3 of `target-rules.ts`.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
-import { dirname, join, relative, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { LoadoutError } from '../../catalogue/errors.js';
-import { readRegularFile } from '../../catalogue/read-at-most.js';
-import { lockText, writeFileAtomic, type LockFile } from './lock.js';
-import { writePathOf } from './project-file.js';
+import { lockText, type LockFile } from './lock.js';
+import { readProjectFile, writePathOf } from './project-file.js';
+import { journalError, removeJournal, rollBack, sha256, writeJournal, type Journal } from './journal.js';
+import { checkpoint } from './crash-points.js';
 import { describeLandingProblem, describeTargetProblem, realProjectRoot } from '../../layout/target-rules.js';
 
 /** One change: write `bytes` at `target`, or remove `target`. Targets are relative to the root. */
@@ -72,63 +75,58 @@ export async function applyChanges(root: string, changes: readonly FileChange[],
     if (problem !== undefined) throw new LoadoutError('invalid_content', `${targets[i]} ${problem}; nothing was changed`, { hint: '--force does not change this.' });
   });
   const absolute = (target: string): string => join(real, ...target.split('/'));
-  const backups = new Map(
-    await Promise.all(
-      changes.map(async (change) => {
-        const old = await readRegularFile(absolute(change.target), change.target).catch((error: NodeJS.ErrnoException) => {
-          if (error.code === 'ENOENT') return undefined;
-          if (error instanceof LoadoutError) throw error;
-          throw new LoadoutError('io', `cannot read ${change.target}: ${error.message}`, { cause: error });
-        });
-        return [change.target, old] as const;
-      }),
-    ),
-  );
+  // The bytes before, of every target and of the lock: what a rollback puts back (journal.ts).
+  const backups = new Map<string, Uint8Array | undefined>(await Promise.all([...changes.map((c) => c.target), lockPath].map(async (target) => [target, await readProjectFile(real, target)] as const)));
 
   // A write to a symbolic link inside the project goes to the file it points to: the link stays (project-file.ts).
   const landing = new Map(await Promise.all(changes.filter((c) => 'bytes' in c).map(async (c) => [c.target, await writePathOf(real, c.target)] as const)));
   const writePath = (target: string): string => landing.get(target) ?? absolute(target);
-  const created = new Map<string, string[]>();
-  const temps = new Map<string, string>();
-  const done: string[] = [];
-  const restore = async (): Promise<void> => {
-    for (const temp of temps.values()) await rm(temp, { force: true }).catch(() => undefined);
-    for (const target of done.reverse()) {
-      const old = backups.get(target);
-      await (old === undefined ? rm(absolute(target), { force: true }) : writeFileAtomic(writePath(target), old)).catch(() => undefined);
-    }
-    const folders = [...created.values()].flat().sort((a, b) => b.length - a.length);
-    for (const folder of folders) await rmdir(absolute(folder)).catch(() => undefined);
+  const inProject = (path: string): string => relative(real, path).split(sep).join('/');
+  // The lock is the last change: its rename is the commit point of the journal.
+  const lockChange: FileChange = lock === null ? { target: lockPath, remove: true } : { target: lockPath, bytes: Buffer.from(lockText(lock)) };
+  const all = [...changes, lockChange];
+  const temps = new Map(all.filter((c) => 'bytes' in c).map((c) => [c.target, temporaryName(writePath(c.target))]));
+  const folders = [...new Set([...(await foldersToCreate(real, [...temps.keys()].map((t) => inProject(writePath(t))))).values()].flat())].sort((a, b) => a.split('/').length - b.split('/').length);
+  const journal: Journal = {
+    loadoutJournal: 1,
+    files: all.map((c) => {
+      const before = backups.get(c.target);
+      const temp = temps.get(c.target);
+      return { target: c.target, ...(before === undefined ? {} : { before: Buffer.from(before).toString('base64') }), ...('bytes' in c ? { after: sha256(c.bytes) } : {}), ...(temp === undefined ? {} : { temp: inProject(temp) }) };
+    }),
+    folders,
   };
+  // Nothing is touched before the journal is whole (journal.ts): a kill from here on is rolled back by the next command.
+  await writeJournal(real, lockPath, journal).catch((error: unknown) => {
+    throw journalError(lockPath, error);
+  });
+  checkpoint();
   try {
-    const writes = changes.filter((change) => 'bytes' in change);
-    for (const change of writes) {
-      const path = writePath(change.target);
-      const first = await mkdir(dirname(path), { recursive: true });
-      if (first !== undefined) created.set(change.target, foldersBetween(real, first, dirname(path)));
-      temps.set(change.target, temporaryName(path));
+    for (const folder of folders) {
+      await mkdir(absolute(folder), { recursive: true });
+      checkpoint();
     }
     // The temporary files are written together; nothing is in place until the renames below.
-    const written = await Promise.allSettled(writes.map((change) => writeFile(temps.get(change.target) as string, change.bytes)));
+    const written = await Promise.allSettled(all.map((change) => ('bytes' in change ? writeFile(temps.get(change.target) as string, change.bytes) : undefined)));
     const failed = written.find((result) => result.status === 'rejected');
     if (failed !== undefined) throw failed.reason;
-    for (const change of changes) {
+    checkpoint();
+    for (const change of all) {
       const temp = temps.get(change.target);
-      done.push(change.target);
-      if (temp !== undefined) {
-        await rename(temp, writePath(change.target));
-        temps.delete(change.target);
-      } else await rm(absolute(change.target), { force: true });
+      if (temp !== undefined) await rename(temp, writePath(change.target));
+      else await rm(absolute(change.target), { force: true });
+      checkpoint();
     }
-    if (lock === null) await rm(absolute(lockPath), { force: true });
-    else await writeFileAtomic(absolute(lockPath), lockText(lock));
   } catch (error) {
-    await restore();
+    await rollBack(real, journal);
+    await removeJournal(real, lockPath).catch(() => undefined);
     if (error instanceof LoadoutError) throw error;
     const code = (error as NodeJS.ErrnoException).code;
     const why = code === 'ENOTDIR' || code === 'EEXIST' ? 'a file of the project stands where a folder is needed' : code === 'EISDIR' ? 'the project has a folder there' : (error as Error).message;
     throw new LoadoutError('io', `cannot write the install: ${why}; every file and the lock were left as they were`, { cause: error });
   }
+  await removeJournal(real, lockPath);
+  checkpoint();
 
   const pruned: string[] = [];
   for (const folder of [...new Set(prune)].sort((a, b) => b.split('/').length - a.split('/').length || (a < b ? 1 : -1))) {
@@ -140,16 +138,4 @@ export async function applyChanges(root: string, changes: readonly FileChange[],
     if (removed) pruned.push(folder);
   }
   return { pruned };
-}
-
-/** The folders from `first` (the outermost one `mkdir` created) down to `last`, relative to `root`, outermost first. */
-function foldersBetween(root: string, first: string, last: string): string[] {
-  const folders: string[] = [];
-  let current = last;
-  for (;;) {
-    folders.unshift(relative(root, current).split(sep).join('/'));
-    if (current === first || dirname(current) === current) break;
-    current = dirname(current);
-  }
-  return folders;
 }

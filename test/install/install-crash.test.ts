@@ -3,7 +3,9 @@
  * must never leave the project in a state that `status` does not report. Each run installs kit
  * into a fresh project holding the user's AGENTS.md, in a child process killed either at one of
  * the transaction's checkpoints (`src/install/project/crash-points.ts`: every one, in turn) or
- * at a random time during the install. After each kill the project is judged: untouched, fully
+ * at a random point of its writes: at the n-th change the project's file system reports
+ * (inotify, through `fs.watch`), n drawn from the changes of a whole install, so that the
+ * same kill works on code without checkpoints (the figure "before"). After each kill the project is judged: untouched, fully
  * installed, or else `status` must say so (not ok, or failing); then the next install must
  * leave it fully installed, with the user's text kept and no temporary file or journal left.
  *
@@ -11,7 +13,7 @@
  * kills more (the figure of the issue's closing note: runs left unreported, out of 150).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -50,22 +52,26 @@ function freshProject(): string {
 const filesOf = (dir: string): string[] => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => !e.isDirectory()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).sort();
 const leftovers = (dir: string): string[] => filesOf(dir).filter((f) => f.endsWith('.tmp') || f.endsWith('.journal'));
 
-/** Runs the child install into `dir`; kills it at checkpoint `crashAt`, or `killAfterMs` after it starts installing. */
-function runChild(dir: string, kill: { crashAt?: number; killAfterMs?: number }): Promise<{ stdout: string; signal: NodeJS.Signals | null }> {
+/**
+ * Runs the child install into `dir`; kills it at checkpoint `crashAt`, or at the `atEvent`-th
+ * change the file system reports under `dir`. Resolves with its output and how many changes
+ * were reported.
+ */
+function runChild(dir: string, kill: { crashAt?: number; atEvent?: number }): Promise<{ stdout: string; events: number }> {
   return new Promise((resolve, reject) => {
     const env = { ...process.env, ...(kill.crashAt === undefined ? {} : { LOADOUT_CRASH_AT: String(kill.crashAt) }) };
     const child = spawn(process.execPath, ['--import', TSX, CHILD, dist, dir], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let timer: NodeJS.Timeout | undefined;
-    child.stdout.on('data', (d: Buffer) => {
-      stdout += d.toString();
-      if (kill.killAfterMs !== undefined && timer === undefined && stdout.startsWith('go\n')) timer = setTimeout(() => child.kill('SIGKILL'), kill.killAfterMs);
+    let events = 0;
+    const watcher = watch(dir, { recursive: true }, () => {
+      if (++events === kill.atEvent) child.kill('SIGKILL');
     });
+    let stdout = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.resume();
     child.on('error', reject);
-    child.on('close', (_code, signal) => {
-      clearTimeout(timer);
-      resolve({ stdout, signal });
+    child.on('close', () => {
+      watcher.close();
+      resolve({ stdout, events });
     });
   });
 }
@@ -90,14 +96,14 @@ async function checkRepaired(dir: string): Promise<void> {
   expect(readFileSync(join(dir, 'AGENTS.md'), 'utf8').startsWith(MINE), `the user's AGENTS.md in ${dir}`).toBe(true);
 }
 
-it(`a first install killed at every checkpoint and at ${RANDOM_KILLS} random times leaves nothing status does not report, and the next install repairs it`, async () => {
-  // A whole run: how many checkpoints, and how long the install takes.
+it(`a first install killed at every checkpoint and at ${RANDOM_KILLS} random points leaves nothing status does not report, and the next install repairs it`, async () => {
+  // Whole runs: how many checkpoints, and how many changes the file system reports.
   const whole = await Promise.all([0, 1].map(() => runChild(freshProject(), {})));
-  const [checkpoints = 0, ...times] = (whole[0]?.stdout.match(/done (\d+) (\d+)/u) ?? []).slice(1).map(Number);
-  const longest = Math.max(...times, ...whole.map((w) => Number(w.stdout.match(/done \d+ (\d+)/u)?.[1] ?? 0)));
+  const checkpoints = Number(whole[0]?.stdout.match(/done (\d+)/u)?.[1] ?? 0);
+  const events = Math.max(1, ...whole.map((w) => w.events));
   const verdicts: Record<Verdict, number> = { untouched: 0, installed: 0, reported: 0, unreported: 0 };
   const unreported: string[] = [];
-  const kills = [...Array.from({ length: checkpoints }, (_, i) => ({ crashAt: i + 1 })), ...Array.from({ length: RANDOM_KILLS }, () => ({ killAfterMs: Math.floor(Math.random() * (longest + 2)) }))];
+  const kills = [...Array.from({ length: checkpoints }, (_, i) => ({ crashAt: i + 1 })), ...Array.from({ length: RANDOM_KILLS }, () => ({ atEvent: 1 + Math.floor(Math.random() * events) }))];
   for (const kill of kills) {
     const dir = freshProject();
     await runChild(dir, kill);
@@ -106,7 +112,7 @@ it(`a first install killed at every checkpoint and at ${RANDOM_KILLS} random tim
     if (verdict === 'unreported') unreported.push(`${JSON.stringify(kill)}: ${dir}: ${filesOf(dir).join(', ')}`);
   }
   const random = kills.length - checkpoints;
-  console.log(`install crash: ${checkpoints} checkpoints and ${random} random kills (0-${longest + 1} ms into the install): ${JSON.stringify(verdicts)}; unreported: ${unreported.length} of ${kills.length}`);
+  console.log(`install crash: ${checkpoints} checkpoints and ${random} random kills (at one of the ${events} file system changes of an install): ${JSON.stringify(verdicts)}; unreported: ${unreported.length} of ${kills.length}`);
   expect(unreported).toEqual([]);
   for (const n of Array.from({ length: kills.length }, (_, i) => projects - kills.length + i)) await checkRepaired(join(root, `project-${n}`));
 }, 1_800_000);

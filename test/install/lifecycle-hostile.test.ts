@@ -215,3 +215,33 @@ describe('hostile values that would crash or hang a command (issue 35, point 9)'
     expect(await refusal(readStatus(projectScope(project)))).toContain(`${LOCK_FILE} is a FIFO (named pipe), not a regular file`);
   });
 });
+
+describe('a journal is untrusted input too (issue 35, point 8)', () => {
+  const journalOf = (files: object[]): string => JSON.stringify({ loadoutJournal: 1, files, folders: [] });
+
+  it('status reports a journal; the next command acts only on files whose bytes are those the journal says it wrote, and never outside the project', async () => {
+    const project = makeProject();
+    await installLoadout({ from: catalogue.dist, id: 'kit', agent: 'claude-code', dir: project, version: '1.0.0' });
+    writeFileSync(join(project, '.env'), 'TOKEN=secret\n');
+    const outside = join(project, '..', 'victim.txt');
+    writeFileSync(outside, 'victim\n');
+    // Bytes it did not write (.env), and a path outside the project: the first is kept, the second refuses the journal.
+    writeFileSync(join(project, `${LOCK_FILE}.journal`), journalOf([{ target: '.env', before: Buffer.from('EVIL=1\n').toString('base64'), after: sha('something else\n') }, { target: LOCK_FILE, after: sha('x') }]));
+    const status = await readStatus(projectScope(project));
+    expect(status).toMatchObject({ ok: false, interrupted: expect.stringContaining('was interrupted') });
+    const cli = await runCli(['status', '--dir', project], project);
+    expect(cli.code).toBe(1);
+    expect(cli.stdout).toContain(`interrupted: ${LOCK_FILE}.journal is there`);
+    await uninstallLoadout({ scope: projectScope(project), id: 'kit', dryRun: true });
+    expect(existsSync(join(project, `${LOCK_FILE}.journal`)), 'a dry run changes nothing').toBe(true);
+    await updateLoadouts({ scope: projectScope(project), ids: [] });
+    expect(readFileSync(join(project, '.env'), 'utf8')).toBe('TOKEN=secret\n');
+    expect(readFileSync(join(project, LOCK_FILE), 'utf8')).not.toBe('');
+    expect(existsSync(join(project, `${LOCK_FILE}.journal`))).toBe(false);
+
+    writeFileSync(join(project, `${LOCK_FILE}.journal`), journalOf([{ target: '../victim.txt', after: sha('victim\n') }, { target: '.git/config', after: sha('x') }]));
+    await uninstallLoadout({ scope: projectScope(project), id: 'kit' });
+    expect(readFileSync(outside, 'utf8')).toBe('victim\n');
+    expect(existsSync(join(project, `${LOCK_FILE}.journal`))).toBe(false);
+  });
+});

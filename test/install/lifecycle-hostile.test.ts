@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { VersionsDocument } from '../../src/tree/render/loadout-output.js';
 import { LoadoutError } from '../../src/catalogue/errors.js';
 import { installLoadout } from '../../src/install/install.js';
@@ -223,7 +223,9 @@ describe('a journal is untrusted input too (issue 35, point 8)', () => {
     const project = makeProject();
     await installLoadout({ from: catalogue.dist, id: 'kit', agent: 'claude-code', dir: project, version: '1.0.0' });
     writeFileSync(join(project, '.env'), 'TOKEN=secret\n');
-    const outside = join(project, '..', 'victim.txt');
+    const victim = `victim-${process.pid}.txt`;
+    const outside = join(project, '..', victim);
+    onTestFinished(() => rmSync(outside, { force: true }));
     writeFileSync(outside, 'victim\n');
     // Bytes it did not write (.env), and a path outside the project: the first is kept, the second refuses the journal.
     writeFileSync(join(project, `${LOCK_FILE}.journal`), journalOf([{ target: '.env', before: Buffer.from('EVIL=1\n').toString('base64'), after: sha('something else\n') }, { target: LOCK_FILE, after: sha('x') }]));
@@ -239,7 +241,7 @@ describe('a journal is untrusted input too (issue 35, point 8)', () => {
     expect(readFileSync(join(project, LOCK_FILE), 'utf8')).not.toBe('');
     expect(existsSync(join(project, `${LOCK_FILE}.journal`))).toBe(false);
 
-    writeFileSync(join(project, `${LOCK_FILE}.journal`), journalOf([{ target: '../victim.txt', after: sha('victim\n') }, { target: '.git/config', after: sha('x') }]));
+    writeFileSync(join(project, `${LOCK_FILE}.journal`), journalOf([{ target: `../${victim}`, after: sha('victim\n') }, { target: '.git/config', after: sha('x') }]));
     await uninstallLoadout({ scope: projectScope(project), id: 'kit' });
     expect(readFileSync(outside, 'utf8')).toBe('victim\n');
     expect(existsSync(join(project, `${LOCK_FILE}.journal`))).toBe(false);

@@ -197,8 +197,7 @@ describe("agents' settings files are never written whole", () => {
   });
 
   it.each([
-    ['.codex/config.toml', 'codex'],
-    ['.vscode/mcp.json', 'copilot'],
+    ['.vscode/settings.json', 'copilot'],
     ['.claude/settings.json', 'claude-code'],
   ] as [string, Agent][])('an MCP file aimed at %s is refused too: its servers cannot be merged there', async (target, agent) => {
     const s = hostileFile(target, agent, '{"mcpServers": {"x": {"command": "x"}}}\n', 'mcp');
@@ -337,7 +336,9 @@ describe('the rules themselves', () => {
       for (const role of ['instructions', 'adapter', 'skill', 'reference', 'rules', 'subagent'] as const) expect(isAgentLocation(role, agent, target), `${role} ${agent} ${target}`).toBe(false);
     }
     expect(isAgentLocation('mcp', 'gemini-cli', '.gemini/settings.json')).toBe(true);
-    expect(isAgentLocation('mcp', 'codex', '.codex/config.toml')).toBe(false);
-    expect(isAgentLocation('mcp', 'copilot', '.vscode/mcp.json')).toBe(false);
+    // Merged in the agent's shape (layout/mcp-formats.ts): only role mcp, and only its servers.
+    expect(isAgentLocation('mcp', 'codex', '.codex/config.toml')).toBe(true);
+    expect(isAgentLocation('mcp', 'copilot', '.vscode/mcp.json')).toBe(true);
+    expect(isAgentLocation('mcp', 'copilot', '.vscode/settings.json')).toBe(false);
   });
 });

@@ -77,9 +77,11 @@ function parseJsonConfig(text: string | undefined, format: McpFileFormat): Parse
         else list.push(value);
       }
     }
-    const keepInputs = format.inputs && (list.length > 0 || Object.hasOwn(doc, 'inputs'));
+    // An `inputs` this edit emptied goes with its last input; one the user keeps empty stays.
+    const keepInputs = format.inputs && (list.length > 0 || (Object.hasOwn(doc, 'inputs') && inputs.length === 0));
     // A new `inputs` goes first, as VS Code's documentation writes the file.
-    const next = keepInputs && !Object.hasOwn(doc, 'inputs') ? { inputs: list, ...doc, [format.key]: servers } : { ...doc, ...(keepInputs ? { inputs: list } : {}), [format.key]: servers };
+    const { inputs: _inputs, ...rest } = doc;
+    const next = keepInputs && !Object.hasOwn(doc, 'inputs') ? { inputs: list, ...rest, [format.key]: servers } : keepInputs ? { ...doc, inputs: list, [format.key]: servers } : { ...rest, [format.key]: servers };
     const empty = Object.keys(servers).length === 0 && list.length === 0 && Object.keys(next).every((k) => k === format.key || k === 'inputs');
     return { ok: true, text: empty ? undefined : `${JSON.stringify(next, null, 2)}\n` };
   };
@@ -207,7 +209,9 @@ export function ownedServerStates(existing: string | undefined, target: string, 
 export function sameConfig(a: string | undefined, b: string | undefined, target: string): boolean {
   const pa = parseConfig(a, target);
   const pb = parseConfig(b, target);
-  return pa.ok && pb.ok && canonicalJson(pa.doc) === canonicalJson(pb.doc);
+  // An empty `inputs` is no input (VS Code reads both alike).
+  const normal = (doc: unknown): string => canonicalJson(isObject(doc) && Array.isArray(doc['inputs']) && doc['inputs'].length === 0 ? { ...doc, inputs: undefined } : doc);
+  return pa.ok && pb.ok && normal(pa.doc) === normal(pb.doc);
 }
 
 /** The parts a loadout's MCP file (as installed for the agent, in the format of `target`) contributes, or undefined when it is not such a file. */

@@ -83,6 +83,14 @@ export interface McpNote {
   text: string;
 }
 
+/** A variable form one agent cannot write as the loadout means it: where (`env.K`, `args[1]`), the value, and what the install does instead. */
+export interface Unexpressible {
+  server: string;
+  where: string;
+  value: string;
+  why: string;
+}
+
 /** A loadout's servers in one agent's shape. */
 export interface AgentMcpConfig {
   /** Server name → the agent's entry; a server the agent cannot take is left out (with a `not-supported` note). */
@@ -90,8 +98,8 @@ export interface AgentMcpConfig {
   /** VS Code's `inputs` (empty for the other agents). */
   inputs: Record<string, unknown>[];
   notes: McpNote[];
-  /** Variable forms the agent cannot write as the loadout means them (for the `mcp` check): `server "x": env.K "${A:-b}" (Cursor has no default syntax)`. */
-  unexpressible: string[];
+  /** Variable forms the agent cannot write as the loadout means them (for the `mcp` check). */
+  unexpressible: Unexpressible[];
 }
 
 const AGENT_NAMES: Record<Agent, string> = { 'claude-code': 'Claude Code', codex: 'Codex', cursor: 'Cursor', 'gemini-cli': 'Gemini CLI', copilot: 'VS Code', 'antigravity-cli': 'Antigravity' };
@@ -146,7 +154,7 @@ function toExpanding(name: string, server: McpServerConfig, agent: Agent, note: 
       }
       note('set-env', name, setEnvText(ref.name, name));
       if (ref.fallback !== undefined && agent !== 'claude-code') {
-        config.unexpressible.push(`server "${name}": ${where} "${value}" (${AGENT_NAMES[agent]} has no default syntax: the default is dropped)`);
+        config.unexpressible.push({ server: name, where, value, why: `${AGENT_NAMES[agent]} has no default syntax: the default is dropped` });
         note('set-env', name, `Set ${ref.name} in your environment (the loadout's default is "${ref.fallback}"; ${AGENT_NAMES[agent]} has no syntax for defaults): the MCP server "${name}" reads it.`);
       }
     }
@@ -176,7 +184,7 @@ function toCodex(name: string, server: McpServerConfig, note: Note, config: Agen
   const envVars: string[] = [];
   const headers: Record<string, string> = {};
   const envHeaders: Record<string, string> = {};
-  const badHeaders: string[] = [];
+  const badHeaders: { where: string; value: string }[] = [];
   for (const [key, value] of Object.entries(isObject(server.env) ? server.env : {})) {
     if (typeof value !== 'string' || findVariables(value).length === 0) {
       env[key] = value;
@@ -187,7 +195,7 @@ function toCodex(name: string, server: McpServerConfig, note: Note, config: Agen
     if (whole === key) note('set-env', name, setEnvText(key, name));
     else {
       note('set-env', name, `Set ${key} in your environment to ${whole === undefined ? `"${value}"` : `the value of ${whole}`}: Codex passes ${key} to the MCP server "${name}" (env_vars) and does not expand variables in .codex/config.toml.`);
-      config.unexpressible.push(`server "${name}": env.${key} "${value}" (Codex does not expand variables: env_vars passes ${key} as it is set)`);
+      config.unexpressible.push({ server: name, where: `env.${key}`, value, why: `Codex does not expand variables: env_vars passes ${key} as it is set` });
     }
   }
   let bearer: string | undefined;
@@ -195,11 +203,11 @@ function toCodex(name: string, server: McpServerConfig, note: Note, config: Agen
     if (typeof value !== 'string' || findVariables(value).length === 0) headers[key] = String(value);
     else if (wholeVariable(value) !== undefined) envHeaders[key] = wholeVariable(value) as string;
     else if (key.toLowerCase() === 'authorization' && /^Bearer \$\{[A-Za-z_][A-Za-z0-9_]*\}$/u.test(value) && wholeVariable(value.slice(7)) !== undefined) bearer = wholeVariable(value.slice(7));
-    else badHeaders.push(`headers.${key}`);
+    else badHeaders.push({ where: `headers.${key}`, value });
   }
-  const unexpressed = [...elsewhere.map((s) => s.where), ...badHeaders];
+  const unexpressed = [...elsewhere, ...badHeaders].map((s) => s.where);
   if (unexpressed.length > 0) {
-    config.unexpressible.push(`server "${name}": ${unexpressed.join(', ')} (Codex expands no variables there: the server is left out)`);
+    for (const s of [...elsewhere, ...badHeaders]) config.unexpressible.push({ server: name, where: s.where, value: s.value, why: 'Codex expands no variables there: the server is left out' });
     note('not-supported', name, `The MCP server "${name}" is not written to .codex/config.toml: its ${unexpressed.join(', ')} use \${…}, which Codex does not expand (developers.openai.com/codex/mcp). Add it yourself with the values filled in.`);
     return undefined;
   }
@@ -227,7 +235,7 @@ function toAntigravity(name: string, server: McpServerConfig, note: Note, config
   const { url, type: _type, env, ...rest } = server;
   const elsewhere = stringsOf(server).filter((s) => !s.where.startsWith('env.') && findVariables(s.value).length > 0);
   if (elsewhere.length > 0) {
-    config.unexpressible.push(`server "${name}": ${elsewhere.map((s) => s.where).join(', ')} (Antigravity expands no variables: the server is left out)`);
+    for (const s of elsewhere) config.unexpressible.push({ server: name, where: s.where, value: s.value, why: 'Antigravity expands no variables: the server is left out' });
     note('not-supported', name, `The MCP server "${name}" is not written to .agents/mcp_config.json: its ${elsewhere.map((s) => s.where).join(', ')} use \${…}, which Antigravity does not expand (google-antigravity/antigravity-cli#233). Add it yourself with the values filled in.`);
     return undefined;
   }
@@ -238,7 +246,7 @@ function toAntigravity(name: string, server: McpServerConfig, note: Note, config
       continue;
     }
     const whole = wholeVariable(value);
-    config.unexpressible.push(`server "${name}": env.${key} "${value}" (Antigravity does not expand variables: left out of env)`);
+    config.unexpressible.push({ server: name, where: `env.${key}`, value, why: 'Antigravity does not expand variables: left out of env, with a manual step' });
     note('set-env', name, `Set ${key}${whole === undefined ? ` to "${value}"` : whole === key ? '' : ` to the value of ${whole}`} in the environment you start Antigravity from, or add it to "env" of "${name}" in .agents/mcp_config.json yourself: Antigravity does not expand \${…} there, and the MCP server "${name}" reads it.`);
   }
   return { ...rest, ...(Object.keys(kept).length > 0 ? { env: kept } : {}), ...(url === undefined ? {} : { serverUrl: url }) };

@@ -50,7 +50,7 @@ describe('MCP configuration per agent (layout/mcp-formats.ts)', () => {
       plain: { command: 'npx', args: ['docs'], env: { MODE: 'read' }, env_vars: ['TOKEN'] },
     });
     expect(config.notes.filter((n) => n.kind === 'not-supported').map((n) => n.server)).toEqual(['local']);
-    expect(config.unexpressible).toEqual(['server "local": args[2] (Codex expands no variables there: the server is left out)']);
+    expect(config.unexpressible).toEqual([{ server: 'local', where: 'args[2]', value: '${PROJECT_ROOT}', why: 'Codex expands no variables there: the server is left out' }]);
   });
 
   it('gives VS Code an input for a secret or a default, ${env:…} for the rest, and remote servers type http', () => {
@@ -68,7 +68,7 @@ describe('MCP configuration per agent (layout/mcp-formats.ts)', () => {
     expect(convertMcpServers(input, 'claude-code').unexpressible).toEqual([]);
     expect(convertMcpServers(input, 'claude-code').servers['s']).toEqual({ command: 'run', env: { LEVEL: '${LOG_LEVEL:-info}' } });
     expect(convertMcpServers(input, 'cursor').servers['s']).toEqual({ command: 'run', env: { LEVEL: '${env:LOG_LEVEL}' } });
-    expect(convertMcpServers(input, 'cursor').unexpressible[0]).toContain('Cursor has no default syntax');
+    expect(convertMcpServers(input, 'cursor').unexpressible[0]?.why).toContain('Cursor has no default syntax');
     expect(convertMcpServers(input, 'gemini-cli').notes.map((n) => n.text)).toContain('Set LOG_LEVEL in your environment (the loadout\'s default is "info"; Gemini CLI has no syntax for defaults): the MCP server "s" reads it.');
   });
 

@@ -15,6 +15,7 @@ import { projectScope } from '../../src/install/project/scope.js';
 import { readStatus } from '../../src/install/status.js';
 import { uninstallLoadout } from '../../src/install/uninstall.js';
 import { buildCatalogue } from '../../src/tree/build.js';
+import { runCli } from '../helpers/cli.js';
 import { commitAll, initRepo, makeTempDir } from '../helpers/temp.js';
 
 const USER_CODEX = `# My own Codex settings: kept byte for byte.
@@ -93,5 +94,17 @@ describe('MCP files of dbt-analytics, per agent', () => {
     writeFileSync(path, edited);
     await uninstallLoadout({ scope: projectScope(project), id: 'dbt-analytics' });
     expect(readFileSync(path, 'utf8')).toBe(USER_CODEX.replace('model = "o4-mini"\napproval', 'model = "o3"\napproval'));
+  }, 60_000);
+
+  it('prints each manual step once for the project, and lists them per install in --json', async () => {
+    const project = makeTempDir();
+    const agents = PUBLISHED_AGENTS.join(',');
+    const text = await runCli(['install', 'dbt-analytics', '--agent', agents, '--from', dist, '--dir', project, '--dry-run'], project);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout.split('\n').filter((l) => l.includes('Set POSTGRES_URL in your environment'))).toEqual(['- .mcp.json, .cursor/mcp.json, .gemini/settings.json: Set POSTGRES_URL in your environment: the MCP server "postgres" reads it. (claude-code, cursor, gemini-cli)']);
+    expect(text.stdout).toContain('- .codex/config.toml: Set DATABASE_URI in your environment to the value of POSTGRES_URL');
+    const json = await runCli(['install', 'dbt-analytics', '--agent', agents, '--from', dist, '--dir', project, '--dry-run', '--json'], project);
+    const outcomes = JSON.parse(json.stdout) as { agent: string; manual_steps: { kind: string; path: string }[] }[];
+    expect(outcomes.find((o) => o.agent === 'codex')?.manual_steps).toContainEqual(expect.objectContaining({ kind: 'set-env', path: '.codex/config.toml' }));
   }, 60_000);
 });

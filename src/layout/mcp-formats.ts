@@ -149,7 +149,8 @@ function toExpanding(name: string, server: McpServerConfig, agent: Agent, note: 
     for (const ref of findVariables(value)) {
       const asInput = agent === 'copilot' && syntax(ref).startsWith('${input:');
       if (asInput) {
-        if (!config.inputs.some((i) => i['id'] === ref.name)) config.inputs.push({ type: 'promptString', id: ref.name, description: `${ref.name} for the MCP server "${name}"`, password: isSecretVariable(ref.name), ...(ref.fallback === undefined ? {} : { default: ref.fallback }) });
+        // One input per variable, worded alike for every loadout, so two loadouts that read one variable share it.
+        if (!config.inputs.some((i) => i['id'] === ref.name)) config.inputs.push({ type: 'promptString', id: ref.name, description: `${ref.name}, read by MCP servers of this project`, password: isSecretVariable(ref.name), ...(ref.fallback === undefined ? {} : { default: ref.fallback }) });
         continue;
       }
       note('set-env', name, setEnvText(ref.name, name));

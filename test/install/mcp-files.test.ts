@@ -61,7 +61,7 @@ describe('MCP files of dbt-analytics, per agent', () => {
     expect(JSON.parse(read('.gemini/settings.json'))).toEqual({ mcpServers: { postgres: { command: 'uvx', args, env: { DATABASE_URI: '${POSTGRES_URL}' } } } });
     expect(JSON.parse(read('.agents/mcp_config.json'))).toEqual({ mcpServers: { postgres: { command: 'uvx', args } } });
     expect(JSON.parse(read('.vscode/mcp.json'))).toEqual({
-      inputs: [{ type: 'promptString', id: 'POSTGRES_URL', description: 'POSTGRES_URL for the MCP server "postgres"', password: true }],
+      inputs: [{ type: 'promptString', id: 'POSTGRES_URL', description: 'POSTGRES_URL, read by MCP servers of this project', password: true }],
       servers: { mine: { type: 'stdio', command: 'my-server' }, postgres: { type: 'stdio', command: 'uvx', args, env: { DATABASE_URI: '${input:POSTGRES_URL}' } } },
     });
     // Codex: the user's bytes first, untouched, then one table; no literal ${…}.

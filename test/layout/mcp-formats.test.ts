@@ -15,7 +15,7 @@ describe('MCP configuration per agent (layout/mcp-formats.ts)', () => {
     expect(JSON.parse(files['cursor'] ?? '')).toEqual({ mcpServers: { postgres: { command: 'uvx', args: ['postgres-mcp', '--access-mode=restricted'], env: { DATABASE_URI: '${env:POSTGRES_URL}' } } } });
     expect(JSON.parse(files['gemini-cli'] ?? '')).toEqual({ mcpServers: { postgres: { command: 'uvx', args: ['postgres-mcp', '--access-mode=restricted'], env: { DATABASE_URI: '${POSTGRES_URL}' } } } });
     expect(JSON.parse(files['copilot'] ?? '')).toEqual({
-      inputs: [{ type: 'promptString', id: 'POSTGRES_URL', description: 'POSTGRES_URL for the MCP server "postgres"', password: true }],
+      inputs: [{ type: 'promptString', id: 'POSTGRES_URL', description: 'POSTGRES_URL, read by MCP servers of this project', password: true }],
       servers: { postgres: { type: 'stdio', command: 'uvx', args: ['postgres-mcp', '--access-mode=restricted'], env: { DATABASE_URI: '${input:POSTGRES_URL}' } } },
     });
     expect(files['codex']).toBe('[mcp_servers.postgres]\ncommand = "uvx"\nargs = ["postgres-mcp", "--access-mode=restricted"]\nenv_vars = ["DATABASE_URI"]\n');
@@ -57,8 +57,8 @@ describe('MCP configuration per agent (layout/mcp-formats.ts)', () => {
     const config = convertMcpServers(servers({ api: { type: 'streamable-http', url: 'https://${HOST:-mcp.example.com}/mcp', headers: { Authorization: 'Bearer ${API_KEY}', 'X-Region': '${REGION}' } } }), 'copilot');
     expect(config.servers['api']).toEqual({ type: 'http', url: 'https://${input:HOST}/mcp', headers: { Authorization: 'Bearer ${input:API_KEY}', 'X-Region': '${env:REGION}' } });
     expect(config.inputs).toEqual([
-      { type: 'promptString', id: 'HOST', description: 'HOST for the MCP server "api"', password: false, default: 'mcp.example.com' },
-      { type: 'promptString', id: 'API_KEY', description: 'API_KEY for the MCP server "api"', password: true },
+      { type: 'promptString', id: 'HOST', description: 'HOST, read by MCP servers of this project', password: false, default: 'mcp.example.com' },
+      { type: 'promptString', id: 'API_KEY', description: 'API_KEY, read by MCP servers of this project', password: true },
     ]);
     expect(config.notes.map((n) => n.text)).toEqual(['Set REGION in your environment: the MCP server "api" reads it.']);
   });

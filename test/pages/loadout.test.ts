@@ -69,6 +69,8 @@ describe.skipIf(!HAS_CHROMIUM)('the loadout page', () => {
     // An address naming an agent wins.
     await page.goto(`${server.url}/loadouts/fastapi-service/#install-gemini-cli`);
     expect(await selectedAgent(page)).toBe('gemini-cli');
+    // The agent's own news, with its source (layout/agent-notes.ts).
+    expect(await page.locator('#panel-gemini-cli p.small').first().textContent()).toMatch(/^Gemini CLI's individual tier .* stopped serving on 2026-06-18/u);
     expect(errors).toEqual([]);
     await page.close();
   });

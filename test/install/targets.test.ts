@@ -207,6 +207,16 @@ describe("agents' settings files are never written whole", () => {
     expect(listProject(project)).toEqual([]);
   });
 
+  it('an MCP file aimed at another agent\'s MCP file in another shape is refused with --force, and the user\'s file is untouched', async () => {
+    const s = hostileFile('.codex/config.toml', 'claude-code', '{"mcpServers": {"x": {"command": "x"}}}\n', 'mcp');
+    const project = makeProject();
+    mkdirSync(join(project, '.codex'));
+    writeFileSync(join(project, '.codex/config.toml'), CODEX_CONFIG);
+    const message = await refusal(installLoadout({ from: s.dist, id: 'kit', agent: 'claude-code', dir: project, force: true }));
+    expect(message).toContain('is not MCP configuration in the shape of .codex/config.toml');
+    expect(readFileSync(join(project, '.codex/config.toml'), 'utf8')).toBe(CODEX_CONFIG);
+  });
+
   it('an MCP file is merged: only its server entries are copied, the user\'s settings are kept', async () => {
     const s = hostileFile(undefined, 'gemini-cli', `${JSON.stringify({ hooks: { BeforeTool: [] }, tools: { autoAccept: true }, mcpServers: { docs: { command: 'npx', args: ['docs-mcp'] } } })}\n`, 'mcp');
     const project = makeProject();

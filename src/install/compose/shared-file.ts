@@ -7,6 +7,7 @@
  * Pure.
  */
 import { createHash } from 'node:crypto';
+import { LoadoutError } from '../../catalogue/errors.js';
 import type { Role } from '../../catalogue/vocabulary.js';
 import type { FileKind, LockedFile } from '../project/lock.js';
 import { blockBody, blockDigest, dropBlock, findBlock, parseBlocks, putBlock, renderBlocks, withSingleImport, type BlockDocument } from './markdown-blocks.js';
@@ -103,7 +104,7 @@ export const mcpServers: SharedFormat<{ text: string | undefined }> = {
   add: (doc, part, previous, force) => {
     // The bytes are the loadout's file as installed for the agent: already in the target's shape (layout/mcp-formats.ts).
     const parts = readParts(decoder.decode(part.bytes), part.target);
-    if (parts === undefined) throw new TypeError(`${part.label} is not MCP configuration in the shape of ${part.target} (expected the .mcp.json shape, with an "mcpServers" object)`);
+    if (parts === undefined) throw new LoadoutError('invalid_content', `${part.label} is not MCP configuration in the shape of ${part.target} (expected the .mcp.json shape, with an "mcpServers" object, installed at the agent's own MCP file); nothing was written`, { hint: 'The loadout\'s install_to points its MCP file at another agent\'s file, or the file is broken: report it to the catalogue.' });
     const merged = mergeServers(doc.text, part.target, parts, previous?.kind === 'servers' ? previous.servers : undefined, force);
     const record: LockedFile = { kind: 'servers', target: part.target, path: part.path, role: part.role, sha256: sha256(part.bytes), servers: merged.owned };
     if (merged.text === undefined) return { doc, record, conflicts: [`(the file ${merged.problem ?? 'cannot be read'})`] };

@@ -4,6 +4,7 @@
  */
 import { homedir } from 'node:os';
 import type { ContextCost } from '../layout/context-cost.js';
+import type { ManualStep } from '../layout/layout.js';
 import type { SizeWarning } from '../install/compose/size-limits.js';
 import type { ComposedFile } from '../install/run-plan.js';
 import { projectScope, userScope, type InstallScope } from '../install/project/scope.js';
@@ -85,4 +86,25 @@ export function formatComposed(files: readonly ComposedFile[]): string {
     if (f.text !== undefined && f.kind === 'block') lines.push(...printable(f.text).replace(/\n$/u, '').split('\n').map((l) => `    | ${l}`));
   }
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+}
+
+/**
+ * The manual steps of every install of one run, each printed once for the project (issue 33:
+ * "printed once per project"): steps with the same text (the same variable to set, say, for
+ * Claude Code, Cursor and Gemini CLI) are one line naming every file and agent it is for. Empty
+ * when there is none.
+ */
+export function formatManualSteps(outcomes: readonly { agent: string; manual_steps: readonly ManualStep[] }[]): string {
+  const steps = new Map<string, { paths: Set<string>; agents: Set<string> }>();
+  for (const o of outcomes) {
+    for (const step of o.manual_steps) {
+      const seen = steps.get(step.text) ?? { paths: new Set<string>(), agents: new Set<string>() };
+      seen.paths.add(step.path);
+      seen.agents.add(o.agent);
+      steps.set(step.text, seen);
+    }
+  }
+  if (steps.size === 0) return '';
+  const lines = [...steps].map(([text, { paths, agents }]) => `- ${printableLine([...paths].join(', '))}: ${printable(text).replaceAll('\n', '\n    ')}${outcomes.length > 1 ? ` (${[...agents].join(', ')})` : ''}`);
+  return `Manual steps, once for this project:\n${lines.join('\n')}\n\n`;
 }

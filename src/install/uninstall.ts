@@ -23,6 +23,7 @@ import type { InstallScope } from './project/scope.js';
 import { realProjectRoot } from '../layout/target-rules.js';
 import { runPlan } from './run-plan.js';
 import { recoverInterrupted } from './project/journal.js';
+import { readParts } from './compose/mcp-servers.js';
 
 /** Options of {@link uninstallLoadout}. */
 export interface UninstallOptions {
@@ -90,7 +91,7 @@ export async function uninstallLoadout(options: UninstallOptions): Promise<Unins
     else if (t.kind === 'file' && t.action === 'remove') outcome.files_removed.push(t.target);
     else if (t.kind === 'servers' && (t.action === 'write' || t.action === 'remove')) {
       const owned = entries.flatMap((e) => e.files.flatMap((f) => (f.target === t.target && f.kind === 'servers' ? Object.keys(f.servers) : [])));
-      const left = t.after === undefined ? {} : (JSON.parse(decoder.decode(t.after)) as { mcpServers?: Record<string, unknown> }).mcpServers ?? {};
+      const left = t.after === undefined ? {} : (readParts(decoder.decode(t.after), t.target) ?? {});
       outcome.reverted.push({ target: t.target, servers: owned.filter((name) => !Object.hasOwn(left, name)), file_removed: t.action === 'remove' });
     } else if (t.kind === 'block' && (t.action === 'write' || t.action === 'remove')) {
       outcome.reverted.push({ target: t.target, blocks: (t.blocks ?? []).filter((b) => b.change === 'remove').map((b) => b.id), file_removed: t.action === 'remove' });

@@ -7,9 +7,10 @@
  *   Gemini CLI has no rules folder at all: rules are not installed for them; a manual step says
  *   how to fold the rule into what the agent does read.
  * - Antigravity reads workspace MCP servers from `.agents/mcp_config.json`, Codex from
- *   `.codex/config.toml` (`[mcp_servers.<name>]`, trusted projects only) and Copilot from
- *   `.vscode/mcp.json` (key `servers`): each needs a different shape, so the manual step
- *   carries the converted configuration.
+ *   `.codex/config.toml` (`[mcp_servers.<name>]`, trusted projects only) and Copilot in VS Code
+ *   from `.vscode/mcp.json` (key `servers`): the installer merges the servers into each in the
+ *   agent's shape (`mcp-formats.ts`, checked 2026-11-26); only what no file can do (a variable
+ *   to set) is a manual step.
  * - Codex custom agents are TOML files and Antigravity documents no subagent folder.
  */
 import type { FileEntry } from '../catalogue/manifest.js';
@@ -32,6 +33,21 @@ export interface InstallTarget {
 export const ADAPTER_TARGETS: Partial<Record<Agent, string>> = {
   'claude-code': 'CLAUDE.md',
   'gemini-cli': 'GEMINI.md',
+};
+
+/**
+ * Where each agent reads a project's MCP servers (`mcp-formats.ts` has each file's shape and
+ * source): Claude Code `.mcp.json`, Cursor `.cursor/mcp.json`, Gemini CLI
+ * `.gemini/settings.json`, Codex `.codex/config.toml` (trusted projects only), VS Code's
+ * Copilot `.vscode/mcp.json`, Antigravity `.agents/mcp_config.json`.
+ */
+export const MCP_TARGETS: Record<Agent, string> = {
+  'claude-code': '.mcp.json',
+  codex: '.codex/config.toml',
+  cursor: '.cursor/mcp.json',
+  'gemini-cli': '.gemini/settings.json',
+  copilot: '.vscode/mcp.json',
+  'antigravity-cli': '.agents/mcp_config.json',
 };
 
 /** Where each agent discovers skills: `<dir>/<skill>/SKILL.md`. */
@@ -98,22 +114,9 @@ const DEFAULTS: Record<Role, DefaultTarget> = {
         };
     }
   },
-  mcp: (entry, agent) => {
-    switch (agent) {
-      case 'claude-code':
-        return { target: '.mcp.json' };
-      case 'cursor':
-        return { target: '.cursor/mcp.json' };
-      case 'gemini-cli':
-        return { target: '.gemini/settings.json' };
-      case 'codex':
-        return { target: null, manual: { kind: 'merge-config', path: '.codex/config.toml', text: `Add each server of ${entry.path} to .codex/config.toml as a [mcp_servers.<name>] table (Codex reads project configuration only in trusted projects).` } };
-      case 'copilot':
-        return { target: null, manual: { kind: 'merge-config', path: '.vscode/mcp.json', text: `Add each server of ${entry.path} to .vscode/mcp.json under the top-level "servers" key (not "mcpServers").` } };
-      case 'antigravity-cli':
-        return { target: null, manual: { kind: 'merge-config', path: '.agents/mcp_config.json', text: `Add each server of ${entry.path} to .agents/mcp_config.json under "mcpServers"; remote servers use the key "serverUrl" instead of "url".` } };
-    }
-  },
+  // Every agent's documented MCP file; the installer merges the servers in the agent's shape
+  // (`mcp-formats.ts`: Codex TOML tables, VS Code `servers` and `inputs`, Antigravity `serverUrl`).
+  mcp: (_entry, agent) => ({ target: MCP_TARGETS[agent] }),
   subagent: (entry, agent) => {
     const name = baseName(entry.path);
     switch (agent) {

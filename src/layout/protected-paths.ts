@@ -6,8 +6,10 @@
  * Rule: an agent's settings and configuration files, and every file an agent reads hooks or
  * permissions from, are never written whole from a catalogue, whatever the role, the
  * `install_to` or `--force`. Only a file of role `mcp` may touch an MCP configuration, and only
- * one whose servers the installer merges (a JSON file with a top-level `mcpServers` object,
- * `mcp-merge.ts`): the loadout's server entries are copied into it and nothing else.
+ * one whose servers the installer merges (`MCP_FILE_FORMATS` of `mcp-formats.ts`: the JSON
+ * files' `mcpServers` or VS Code's `servers` and `inputs`, Codex's `[mcp_servers.<name>]`
+ * tables; `install/compose/mcp-servers.ts`): the loadout's server entries are added to it and
+ * nothing else; in `.codex/config.toml` every other byte of the user's stays as it is.
  *
  * The files, per vendor (documentation checked 2026-11-25):
  * - Claude Code: `.claude/settings.json`, `.claude/settings.local.json` (any
@@ -36,6 +38,7 @@
  * characters HFS+ ignores would resolve them (`target-rules.ts`).
  */
 import type { Role } from '../catalogue/vocabulary.js';
+import { MCP_FILE_FORMATS } from './mcp-formats.js';
 
 /** One protected place: a file (`path`) or every file below a folder (`path` ending in `/`), or a predicate. */
 interface ProtectedPlace {
@@ -67,8 +70,8 @@ export const PROTECTED_PLACES: readonly ProtectedPlace[] = [
   { path: '.agents/mcp_config.json', what: "Antigravity's MCP configuration" },
 ];
 
-/** MCP configuration files whose servers the installer merges (JSON with a top-level `mcpServers`, `mcp-merge.ts`). */
-export const MERGEABLE_MCP_FILES: readonly string[] = ['.mcp.json', '.cursor/mcp.json', '.gemini/settings.json', '.claude.json'];
+/** MCP configuration files whose servers the installer merges (`mcp-formats.ts`, `install/compose/mcp-servers.ts`). */
+export const MERGEABLE_MCP_FILES: readonly string[] = Object.keys(MCP_FILE_FORMATS);
 
 /** Characters HFS+ ignores in names (as in `target-rules.ts`). */
 const HFS_IGNORABLE = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
@@ -105,6 +108,6 @@ export function describeSettingsProblem(role: Role, target: string): string | un
   if (place === undefined) return undefined;
   if (isMergeableMcpTarget(role, target)) return undefined;
   const why = role === 'mcp' ? 'whose servers the installer cannot merge, and which an install never writes whole' : 'which an install never writes whole';
-  const expected = role === 'mcp' ? `expected ${MERGEABLE_MCP_FILES.filter((f) => f !== '.claude.json').join(', ')} for MCP servers, merged; or a manual step` : `expected the agent's skills, rules or agents folders; only role mcp may add servers to an MCP configuration`;
+  const expected = role === 'mcp' ? `expected ${MERGEABLE_MCP_FILES.filter((f) => f !== '.claude.json').join(', ')} for MCP servers, merged` : `expected the agent's skills, rules or agents folders; only role mcp may add servers to an MCP configuration`;
   return `is ${place.what}, ${why} (${expected})`;
 }

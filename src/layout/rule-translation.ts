@@ -33,6 +33,7 @@ import { stringify } from 'yaml';
 // The yaml-only reader: the consumer CLI's bundle carries one YAML parser (front-matter-data.ts).
 import { readFrontMatterForInstall as readFrontMatter } from '../catalogue/front-matter-data.js';
 import type { Agent, Role } from '../catalogue/vocabulary.js';
+import { installedMcpText } from './mcp-formats.js';
 
 /** Every front-matter key that scopes a rule for some agent (see the table above). */
 export const SCOPING_KEYS: readonly string[] = ['description', 'globs', 'alwaysApply', 'applyTo', 'excludeAgent', 'paths', 'trigger'];
@@ -146,26 +147,26 @@ function translate(text: string, agent: Agent): string {
   return `---\n${yaml}---\n${fm.present ? body : `\n${body}`}`;
 }
 
-/** The text a file of `role` is installed with for `agent`: rules translated ({@link translateRule}), every other file as it is. */
+/** The text a file of `role` is installed with for `agent`: rules translated ({@link translateRule}), MCP files in the agent's shape (`mcp-formats.ts`), every other file as it is. */
 export function installedText(role: Role, agent: Agent, text: string): string {
-  return role === 'rules' ? translateRule(text, agent) : text;
+  return role === 'rules' ? translateRule(text, agent) : role === 'mcp' ? installedMcpText(text, agent) : text;
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * The bytes a file of `role` is installed with for `agent`: a rule's UTF-8 text translated
- * ({@link translateRule}), anything else (or a rule that is not UTF-8) as it is. The installer
+ * The bytes a file of `role` is installed with for `agent`: a rule's or an MCP file's UTF-8 text
+ * as {@link installedText} gives it, anything else (or a file that is not UTF-8) as it is. The installer
  * checks `bytes` against the sha256 the version publishes before calling this.
  */
 export function installedBytes(role: Role, agent: Agent, bytes: Uint8Array): Uint8Array {
-  if (role !== 'rules') return bytes;
+  if (role !== 'rules' && role !== 'mcp') return bytes;
   let text: string;
   try {
     text = decoder.decode(bytes);
   } catch {
     return bytes;
   }
-  const translated = translateRule(text, agent);
+  const translated = installedText(role, agent, text);
   return translated === text ? bytes : new TextEncoder().encode(translated);
 }

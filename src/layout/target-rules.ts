@@ -28,6 +28,7 @@ import { describePathProblem } from '../catalogue/file-path.js';
 import type { Agent, Role } from '../catalogue/vocabulary.js';
 import { skillFolders } from './discovery.js';
 import { describeSettingsProblem } from './protected-paths.js';
+import { MCP_TARGETS } from './layout.js';
 
 /** Characters HFS+ ignores in names (git's `is_hfs_dotgit`): `.g\u200cit` is `.git` there. */
 const HFS_IGNORABLE = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
@@ -116,15 +117,8 @@ const OWN_FOLDERS: Record<Agent, readonly string[]> = {
   'antigravity-cli': ['.agents/rules'],
 };
 
-/** Each agent's MCP configuration file (DESIGN.md section 3, "mcp" row, including the manual ones). */
-const MCP_FILES: Record<Agent, string> = {
-  'claude-code': '.mcp.json',
-  codex: '.codex/config.toml',
-  cursor: '.cursor/mcp.json',
-  'gemini-cli': '.gemini/settings.json',
-  copilot: '.vscode/mcp.json',
-  'antigravity-cli': '.agents/mcp_config.json',
-};
+/** Each agent's MCP configuration file (`layout.ts`, `MCP_TARGETS`). */
+const MCP_FILES = MCP_TARGETS;
 
 const folders = (agent: Agent): string[] => [...new Set([...skillFolders(agent), ...OWN_FOLDERS[agent]])];
 

@@ -12,6 +12,7 @@ import { PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
 import { installCommand } from '../tree-format/index.js';
 import { escapeHtml, formatBytes, plural } from './html.js';
 import { AGENT_NAMES } from './layout.js';
+import { AGENT_NOTES } from '../layout/agent-notes.js';
 
 /** A size in the context window (`layout/context-cost.ts` ContextSize). */
 export interface ContextSizeView {
@@ -96,9 +97,11 @@ function panel(r: PublishedRecord, agent: Agent, base: string, root: string, con
       ? ''
       : `<p class="small">Or its skills only, with the <code>skills</code> CLI:</p>${commandBlock(`skills-${agent}`, skillsCommand(r.id, base), base, `Copy the skills command for ${AGENT_NAMES[agent]}`)}<p class="small muted">This installs the skills alone, not the rules, MCP servers or AGENTS.md.</p>`;
   const warning = compat === 'unsupported' ? `<p class="error">This loadout does not support ${escapeHtml(AGENT_NAMES[agent])}.</p>` : '';
+  const note = AGENT_NOTES[agent];
+  const aboutAgent = note === undefined ? '' : `<p class="small">${escapeHtml(note.text)} (<a href="${escapeHtml(note.source)}">source</a>)</p>`;
   return `<section class="panel" id="panel-${agent}" data-agent="${agent}" aria-labelledby="heading-${agent}">
 <h3 id="heading-${agent}">${escapeHtml(AGENT_NAMES[agent])} <span class="badge ${COMPAT_BADGE[compat] ?? 'plain'}">${escapeHtml(compat)}</span></h3>
-${warning}
+${warning}${aboutAgent}
 ${installCommands(r.id, agent, base, route)}
 ${skills}
 <p><a class="button" href="${escapeHtml(`${root}download/${r.id}/${agent}.zip`)}" download>Download ${escapeHtml(agent)}.zip</a> <span class="small muted">${plural(entry.files.length, 'file')} · ${plural(entry.manual_steps.length, 'manual step')}</span></p>

@@ -9,8 +9,8 @@ import type { Verification } from './verification.js';
 
 /** A manual step of an install entry: `{kind, text, path}` (DESIGN.md section 3). `layout/layout.ts` makes them. */
 export interface ManualStep {
-  /** `merge-config` (add to a configuration file), `append-instructions`, `add-file` or `not-supported`. */
-  kind: 'merge-config' | 'append-instructions' | 'add-file' | 'not-supported';
+  /** `merge-config` (add to a configuration file), `append-instructions`, `add-file`, `not-supported` or `set-env` (a variable an MCP server reads, to set in the environment). */
+  kind: 'merge-config' | 'append-instructions' | 'add-file' | 'not-supported' | 'set-env';
   /** What to do, in one or two sentences; may end with a snippet to paste. */
   text: string;
   /** Project-relative path the step is about. */

@@ -4,12 +4,18 @@
  * or a login:
  * - Claude Code 2.1.330: `claude mcp list` / `claude mcp get` (servers of `.mcp.json`);
  * - Codex 0.169.0: `codex mcp list --json` (the `[mcp_servers]` of a trusted project's
- *   `.codex/config.toml`) and `codex debug prompt-input` (what the model would be given:
- *   `AGENTS.md` and the skills of `.agents/skills/`);
+ *   `.codex/config.toml`, merged by the install beside the user's own) and `codex debug
+ *   prompt-input` (what the model would be given: `AGENTS.md` and the skills of
+ *   `.agents/skills/`);
  * - Gemini CLI 0.61.0: `gemini skills list` and `gemini mcp list` (a trusted folder's
  *   `.agents/skills/` and `.gemini/settings.json`);
  * - Copilot CLI 1.0.102: `copilot skill list --json` and `copilot instruction list`
- *   (`.agents/skills/`, `AGENTS.md`, `.github/instructions/`), and `copilot mcp list --json`.
+ *   (`.agents/skills/`, `AGENTS.md`, `.github/instructions/`), and `copilot mcp list --json`
+ *   (which reads `.mcp.json` and `.github/mcp.json`, not VS Code's `.vscode/mcp.json`, where
+ *   the install writes Copilot's servers for VS Code: github/copilot-cli#3019).
+ *
+ * Each MCP server of the fixture reads the variable `LOADOUT_CHECK`, so the listings show each
+ * agent's own variable syntax (layout/mcp-variables.ts).
  *
  * Opt-in (`LOADOUT_AGENT_CLIS=1`; not in `.ci/run`): it installs four CLIs (about 300 MB) and
  * Node 22 from npm into a temporary folder. Each CLI runs with a temporary HOME, telemetry
@@ -36,6 +42,10 @@ const SKILL_DESCRIPTION = 'Check that the agent found this skill. Use when the t
 const AGENTS_MD = '# Agent check\n\nAGENTS-MARKER-7f3a: run the tests before you commit.\n';
 /** A server that starts and exits: listing it must never reach the network. */
 const MCP_SERVER = { command: 'node', args: ['-e', 'process.exit(0)'] };
+/** The fixture's server as the loadout writes it: with a variable from the environment. */
+const LOADOUT_SERVER = { ...MCP_SERVER, env: { LOADOUT_CHECK: '${LOADOUT_CHECK}' } };
+/** A project's own Codex configuration, which the install must keep byte for byte. */
+const USER_CODEX = '# my settings\nmodel = "o4-mini"\n\n[mcp_servers.mine]\ncommand = "node"\nargs = ["-e", "process.exit(0)"]\n';
 
 let tools: NpmTools;
 let scratch: string;
@@ -55,9 +65,9 @@ beforeAll(async () => {
       { path: 'skills/check-skill/SKILL.md', role: 'skill', skill: 'check-skill', content: `---\nname: check-skill\ndescription: ${SKILL_DESCRIPTION}\n---\n\n# Check skill\n\nSay "found".\n` },
       { path: 'rules/check-rule.md', role: 'rules', content: '---\ndescription: Check rule\nglobs: ["**/*.ts"]\napplyTo: "**/*.ts"\nalwaysApply: false\n---\n\n# Check rule\n\nRULE-MARKER-51c2\n' },
       { path: 'agents/checker.md', role: 'subagent', content: '---\nname: checker\ndescription: Checks that subagents are found.\n---\n\nCheck.\n' },
-      { path: 'mcp/servers.json', role: 'mcp', content: `${JSON.stringify({ mcpServers: { localcheck: MCP_SERVER } }, null, 2)}\n` },
+      { path: 'mcp/servers.json', role: 'mcp', content: `${JSON.stringify({ mcpServers: { localcheck: LOADOUT_SERVER } }, null, 2)}\n` },
     ],
-    manifest: { requires: { tools: [], env: [], mcp: ['localcheck'] } },
+    manifest: { requires: { tools: [], env: ['LOADOUT_CHECK'], mcp: ['localcheck'] } },
   });
   commitAll(root, 'agent-check');
   dist = join(root, 'dist');
@@ -75,10 +85,11 @@ interface Installed {
   manual: { kind: string; path: string; text: string }[];
 }
 
-/** `loadout install agent-check --agent <agent>` into a new project (a git repository, as the CLIs expect). */
-async function install(agent: string): Promise<Installed> {
+/** `loadout install agent-check --agent <agent>` into a new project (a git repository, as the CLIs expect), after `before(project)`. */
+async function install(agent: string, before: (project: string) => void = () => undefined): Promise<Installed> {
   const project = mkdtempSync(join(scratch, `${agent}-`));
   initRepo(project);
+  before(project);
   const home = mkdtempSync(join(scratch, 'home-'));
   const run = await runCli(['install', 'agent-check', '--agent', agent, '--from', dist, '--dir', project, '--json'], project);
   expect(run.code, run.stderr).toBe(0);
@@ -99,13 +110,20 @@ describe.skipIf(!ENABLED)('the agents\' CLIs list what loadout install wrote (LO
     const where = await install('claude-code');
     const env = { DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };
     // Listed and not started: project servers wait for the user's approval.
-    expect(await agentCli(where, 'claude', ['mcp', 'list'], env)).toContain('localcheck: node -e process.exit(0) - ⏸ Pending approval');
+    const listed = await agentCli(where, 'claude', ['mcp', 'list'], env);
+    console.log(`claude mcp list:\n${listed}`);
+    expect(listed).toContain('localcheck: node -e process.exit(0) - ⏸ Pending approval');
     const got = await agentCli(where, 'claude', ['mcp', 'get', 'localcheck'], env);
+    console.log(`claude mcp get localcheck:\n${got}`);
     expect(got).toContain('Scope: Project config (shared via .mcp.json)');
+    expect(got).toContain('LOADOUT_CHECK=${LOADOUT_CHECK}');
   });
 
-  it('Codex gives the model AGENTS.md and the skill, and lists the MCP server of the manual step once it is in .codex/config.toml', async () => {
-    const where = await install('codex');
+  it('Codex gives the model AGENTS.md and the skill, and lists the server the install merged into the project\'s own .codex/config.toml', async () => {
+    const where = await install('codex', (project) => {
+      mkdirSync(join(project, '.codex'));
+      writeFileSync(join(project, '.codex/config.toml'), USER_CODEX);
+    });
     const codexHome = join(where.home, '.codex');
     mkdirSync(codexHome);
     // Trust the project, as the Codex docs require for a project's .codex/config.toml.
@@ -115,12 +133,16 @@ describe.skipIf(!ENABLED)('the agents\' CLIs list what loadout install wrote (LO
     expect(prompt).toContain('AGENTS-MARKER-7f3a');
     expect(prompt).toContain(`check-skill: ${SKILL_DESCRIPTION}`);
 
-    const step = where.manual.find((s) => s.kind === 'merge-config' && s.path === '.codex/config.toml');
-    expect(step).toBeDefined();
-    mkdirSync(join(where.project, '.codex'));
-    writeFileSync(join(where.project, '.codex/config.toml'), (step?.text ?? '').slice((step?.text ?? '').indexOf('\n\n') + 2));
-    const listed = JSON.parse((await agentCli(where, 'codex', ['mcp', 'list', '--json'], env)).replace(/^WARNING:.*$/gmu, '')) as { name: string; transport: { command: string; args: string[] } }[];
-    expect(listed.find((s) => s.name === 'localcheck')?.transport).toMatchObject(MCP_SERVER);
+    const config = readFileSync(join(where.project, '.codex/config.toml'), 'utf8');
+    expect(config.startsWith(USER_CODEX)).toBe(true);
+    // No manual step edits the file: only the variable to set is left.
+    expect(where.manual.map((s) => s.kind)).not.toContain('merge-config');
+    const output = await agentCli(where, 'codex', ['mcp', 'list', '--json'], env);
+    console.log(`codex mcp list --json:\n${output}`);
+    const listed = JSON.parse(output.replace(/^WARNING:.*$/gmu, '')) as { name: string; transport: { command: string; args: string[]; env_vars?: string[] } }[];
+    expect(listed.map((s) => s.name).sort()).toEqual(['localcheck', 'mine']);
+    expect(listed.find((s) => s.name === 'localcheck')?.transport).toMatchObject({ ...MCP_SERVER, env_vars: ['LOADOUT_CHECK'] });
+    console.log(`codex mcp list:\n${await agentCli(where, 'codex', ['mcp', 'list'], env)}`);
   });
 
   it('Gemini CLI lists the skill of .agents/skills and the MCP server of .gemini/settings.json', async () => {
@@ -131,11 +153,13 @@ describe.skipIf(!ENABLED)('the agents\' CLIs list what loadout install wrote (LO
     const skills = await agentCli(where, 'gemini', ['skills', 'list']);
     expect(skills).toContain('check-skill [Enabled]');
     expect(skills).toContain(join(where.project, '.agents/skills/check-skill/SKILL.md'));
-    expect(await agentCli(where, 'gemini', ['mcp', 'list'])).toContain('localcheck: node -e process.exit(0) (stdio)');
+    const listed = await agentCli(where, 'gemini', ['mcp', 'list']);
+    console.log(`gemini mcp list:\n${listed}`);
+    expect(listed).toContain('localcheck: node -e process.exit(0) (stdio)');
     expect(readFileSync(join(where.project, 'GEMINI.md'), 'utf8')).toContain('@AGENTS.md');
   });
 
-  it('Copilot CLI lists the skill, AGENTS.md and the rule as .github/instructions', async () => {
+  it('Copilot CLI lists the skill, AGENTS.md and the rule as .github/instructions; the servers for VS Code are in .vscode/mcp.json', async () => {
     const where = await install('copilot');
     mkdirSync(join(where.home, '.copilot'));
     writeFileSync(join(where.home, '.copilot', 'config.json'), JSON.stringify({ trusted_folders: [where.project] }));
@@ -144,10 +168,13 @@ describe.skipIf(!ENABLED)('the agents\' CLIs list what loadout install wrote (LO
     const instructions = await agentCli(where, 'copilot', ['instruction', 'list']);
     expect(instructions).toContain('from AGENTS.md');
     expect(instructions).toContain('from .github/instructions/check-rule.instructions.md');
-    // The manual step writes VS Code's .vscode/mcp.json, which the Copilot CLI does not read (it reads .mcp.json and .github/mcp.json).
-    const step = where.manual.find((s) => s.kind === 'merge-config');
-    expect(step?.path).toBe('.vscode/mcp.json');
-    const mcp = JSON.parse(await agentCli(where, 'copilot', ['mcp', 'list', '--json'])) as { mcpServers: Record<string, unknown> };
-    console.log(`copilot mcp list with the server in .vscode/mcp.json: ${JSON.stringify(Object.keys(mcp.mcpServers))}`);
+    // VS Code's shape: servers with a type, the variable as ${env:…} (not a secret by its name).
+    const vscode = JSON.parse(readFileSync(join(where.project, '.vscode/mcp.json'), 'utf8')) as { servers: Record<string, unknown> };
+    expect(vscode.servers['localcheck']).toEqual({ type: 'stdio', ...MCP_SERVER, env: { LOADOUT_CHECK: '${env:LOADOUT_CHECK}' } });
+    expect(where.manual.map((s) => s.kind)).not.toContain('merge-config');
+    const output = await agentCli(where, 'copilot', ['mcp', 'list', '--json']);
+    console.log(`copilot mcp list --json (the CLI reads .mcp.json and .github/mcp.json, not .vscode/mcp.json):\n${output}`);
+    const mcp = JSON.parse(output) as { mcpServers: Record<string, unknown> };
+    expect(Object.keys(mcp.mcpServers)).not.toContain('localcheck');
   });
 });

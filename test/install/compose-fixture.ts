@@ -1,9 +1,9 @@
 /**
  * A catalogue of three loadouts for the composition tests, each in two versions (1.0.0 and
  * 1.1.0), built into a local tree: `alpha`, `beta` and `gamma`, each with AGENTS.md, the
- * Claude Code and Gemini CLI adapters, a rule, a skill and an MCP server of its own; `alpha`
- * and `beta` also ship a skill of the same name (`shared-tool`) with different text, so
- * their whole files meet at one target.
+ * Claude Code and Gemini CLI adapters, a rule, a skill and an MCP server of its own (those of
+ * `alpha` and `beta` read the variable `SHARED_TOKEN`); `alpha` and `beta` also ship a skill of
+ * the same name (`shared-tool`) with different text, so their whole files meet at one target.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,7 +21,8 @@ function filesOf(id: string, version: string): TestFile[] {
     ...baseFiles(id, `# ${id}\n\nInstructions of ${id}, version ${version}.\n`),
     { path: `rules/${id}-style.md`, role: 'rules', content: `---\ndescription: Style of ${id}\nalwaysApply: true\napplyTo: "**"\n---\n\nRule of ${id} ${version}.\n` },
     { path: `skills/${id}-review/SKILL.md`, role: 'skill', skill: `${id}-review`, content: `---\nname: ${id}-review\ndescription: Reviews for ${id}.\n---\n\n# Review ${version}\n` },
-    { path: 'mcp/servers.json', role: 'mcp', content: `${JSON.stringify({ mcpServers: { [`${id}-docs`]: { command: 'npx', args: [`${id}-docs@${version}`] } } }, null, 2)}\n` },
+    // alpha and beta read one secret: VS Code gets one input for both, Codex passes it through (env_vars).
+    { path: 'mcp/servers.json', role: 'mcp', content: `${JSON.stringify({ mcpServers: { [`${id}-docs`]: { command: 'npx', args: [`${id}-docs@${version}`], ...(id === 'gamma' ? {} : { env: { SHARED_TOKEN: '${SHARED_TOKEN}' } }) } } }, null, 2)}\n` },
   ];
   if (id !== 'gamma') files.push({ path: 'skills/shared-tool/SKILL.md', role: 'skill', skill: 'shared-tool', content: `---\nname: shared-tool\ndescription: The tool of ${id}.\n---\n\n# Tool of ${id}\n` });
   return files;
@@ -32,7 +33,7 @@ export async function buildComposeCatalogue(root: string): Promise<string> {
   mkdirSync(root, { recursive: true });
   initRepo(root);
   for (const [i, version] of VERSIONS.entries()) {
-    for (const id of IDS) writeLoadout(root, { id, title: id, version, files: filesOf(id, version), manifest: { requires: { tools: [], env: [], mcp: [`${id}-docs`] }, security: { scanned: true, network: true, scripts: [] } } });
+    for (const id of IDS) writeLoadout(root, { id, title: id, version, files: filesOf(id, version), manifest: { requires: { tools: [], env: id === 'gamma' ? [] : ['SHARED_TOKEN'], mcp: [`${id}-docs`] }, security: { scanned: true, network: true, scripts: [] } } });
     commitAll(root, `all ${version}`, `2026-0${i + 1}-10T10:00:00Z`);
   }
   const dist = join(root, 'dist');

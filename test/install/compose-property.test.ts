@@ -1,15 +1,17 @@
 /**
  * The install invariants, by property (fast-check): random sequences of install, update and
- * uninstall (with and without --force) of three loadouts for three agents, interleaved with the
- * user's edits inside and outside the blocks of shared files, of owned whole files, of the
- * shared MCP configuration, and with files the user creates at install targets. After every
- * step:
+ * uninstall (with and without --force) of three loadouts for the six agents, interleaved with
+ * the user's edits inside and outside the blocks of shared files, of owned whole files, of the
+ * shared MCP configuration files (`.mcp.json`, Codex's `.codex/config.toml`, VS Code's
+ * `.vscode/mcp.json` with its inputs, Antigravity's `.agents/mcp_config.json`), and with files
+ * the user creates at install targets. After every step:
  * 1. no byte of the user's is lost: every edit (a unique `user-edit-<n>` token) is in the
  *    project, or in a backup folder a command named;
  * 2. `status` reports exactly the user's edits: a part is `changed` if and only if it holds a
  *    token, and nothing is `missing`;
  * 3. uninstalling everything (on a copy) gives back the starting project: its files with the
- *    user's own edits only, no folder the installs made, no lock.
+ *    user's own edits only (`.codex/config.toml` byte for byte, once the user's own tables are
+ *    taken out), no folder the installs made, no lock.
  *
  * Each sequence starts from a project whose AGENTS.md has LF or CRLF line endings, with or
  * without a UTF-8 byte order mark, and whose CLAUDE.md may be a symbolic link to AGENTS.md (a
@@ -38,14 +40,21 @@ import { findBlock, parseBlocks } from '../../src/install/compose/markdown-block
 import { runPlan } from '../../src/install/run-plan.js';
 import { buildComposeCatalogue, IDS, VERSIONS } from './compose-fixture.js';
 
-const AGENTS: readonly Agent[] = ['claude-code', 'cursor', 'gemini-cli'];
+const AGENTS: readonly Agent[] = ['claude-code', 'cursor', 'gemini-cli', 'codex', 'copilot', 'antigravity-cli'];
 const SHARED = ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'] as const;
 const TARGETS = ['.claude/rules/alpha-style.md', '.cursor/rules/beta-style.mdc', '.agents/skills/shared-tool/SKILL.md', '.claude/skills/gamma-review/SKILL.md'];
 const START: Record<string, string> = {
   'AGENTS.md': '# My project\n\nOur own rules.\n',
   '.mcp.json': '{"mcpServers":{"mine":{"command":"mine"}}}',
+  '.codex/config.toml': '# Mine\nmodel = "o4-mini"  # fast\n\n[mcp_servers.mine]\ncommand = "mine"\nargs = [\n  "--a",\n]\n',
+  '.vscode/mcp.json': '{\n\t"servers": {"mine": {"type": "stdio", "command": "mine"}}\n}\n',
+  '.agents/mcp_config.json': '{"mcpServers":{"mine":{"command":"mine"}},"theme":"dark"}\n',
   'src/index.ts': 'export {};\n',
 };
+/** The shared MCP files and the key of their servers. */
+const MCP_FILES: Record<string, string> = { '.mcp.json': 'mcpServers', '.vscode/mcp.json': 'servers', '.agents/mcp_config.json': 'mcpServers' };
+/** A table the user adds to Codex's file, as text (taken out again when the start is compared). */
+const userTable = (token: string): string => `\n[mcp_servers.${token}]\ncommand = "mine"\n`;
 const TOKEN = 'user-edit-';
 const BOM = '\uFEFF';
 
@@ -98,7 +107,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ op: fc.constant('update' as const), id, version, force: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('uninstall' as const), id, force: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('edit-block' as const), file: fc.constantFrom(...SHARED), pick: fc.nat(5) }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('edit-outside' as const), file: fc.constantFrom(...SHARED, '.mcp.json') }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('edit-outside' as const), file: fc.constantFrom(...SHARED, ...Object.keys(MCP_FILES), '.codex/config.toml') }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('edit-owned' as const), pick: fc.nat(40) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('create' as const), target: fc.constantFrom(...TARGETS) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('crlf' as const), file: fc.constantFrom(...SHARED) }) },
@@ -181,10 +190,12 @@ async function runStep(world: World, s: Step): Promise<void> {
       const path = join(dir, s.file);
       const t = token();
       world.tokens.push(t);
-      if (s.file === '.mcp.json') {
-        const doc = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as { mcpServers?: Record<string, unknown> }) : {};
-        writeFileSync(path, JSON.stringify({ ...doc, mcpServers: { ...doc.mcpServers, [t]: { command: 'mine' } } }));
-      } else {
+      const key = MCP_FILES[s.file];
+      if (key !== undefined) {
+        const doc = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, Record<string, unknown> | undefined>) : {};
+        writeFileSync(path, JSON.stringify({ ...doc, [key]: { ...doc[key], [t]: { command: 'mine' } } }));
+      } else if (s.file === '.codex/config.toml') writeFileSync(path, `${existsSync(path) ? readFileSync(path, 'utf8') : ''}${userTable(t)}`);
+      else {
         const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
         writeFileSync(path, `${text}${t}${eolOf(text)}`);
       }
@@ -245,7 +256,7 @@ async function checkInvariants(world: World): Promise<void> {
     expect(all.plan.conflicts, 'uninstall everything --force').toEqual([]);
   }
   const after = walk(copy);
-  const startFolders = new Set(['src']);
+  const startFolders = new Set(['src', '.codex', '.vscode', '.agents']);
   if (world.style.link) expect(lstatSync(join(copy, 'CLAUDE.md')).isSymbolicLink() && readlinkSync(join(copy, 'CLAUDE.md')), 'CLAUDE.md is the link it was').toBe('AGENTS.md');
   for (const file of after.files.filter((f) => !f.startsWith('.loadout/') && !(world.style.link && f === 'CLAUDE.md'))) {
     const text = readFileSync(join(copy, file), 'utf8');
@@ -253,8 +264,9 @@ async function checkInvariants(world: World): Promise<void> {
     const start = START[file];
     if (start === undefined) expect(text, `${file} is not the user's`).toContain(TOKEN);
     else if (file.endsWith('.json')) {
-      const doc = JSON.parse(text) as { mcpServers: Record<string, unknown> };
-      for (const name of Object.keys(doc.mcpServers)) if (name.startsWith(TOKEN)) delete doc.mcpServers[name];
+      const key = MCP_FILES[file] ?? 'mcpServers';
+      const doc = JSON.parse(text) as Record<string, Record<string, unknown>>;
+      for (const name of Object.keys(doc[key] ?? {})) if (name.startsWith(TOKEN)) delete doc[key]?.[name];
       expect(doc, file).toEqual(JSON.parse(start));
     } else if (file === 'AGENTS.md') {
       // The byte order mark stays, and one line ending throughout: the file's own.
@@ -263,6 +275,9 @@ async function checkInvariants(world: World): Promise<void> {
       expect(mixed.test(text), `AGENTS.md has ${world.agentsEol === '\n' ? 'LF' : 'CRLF'} line endings throughout`).toBe(false);
       const lines = (world.style.bom ? text.slice(1) : text).split(world.agentsEol);
       expect(lines.filter((l) => !l.includes(TOKEN)).join('\n'), file).toBe(start);
+    } else if (file === '.codex/config.toml') {
+      // Byte for byte: the user's file with only the tables they added since.
+      expect(text.replace(new RegExp(userTable(`${TOKEN}\\d+`).replace(/[[\]]/gu, '\\$&'), 'gu'), ''), file).toBe(start);
     } else expect(text.split('\n').filter((l) => !l.includes(TOKEN)).join('\n'), file).toBe(start);
   }
   for (const file of Object.keys(START)) expect(existsSync(join(copy, file)), `${file} is gone`).toBe(true);

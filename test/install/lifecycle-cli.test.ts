@@ -143,9 +143,10 @@ describe('--global, with HOME pointed at a temporary folder', () => {
     expect(blockOf(read('.gemini/GEMINI.md'), true)).toBe(blockBody(contentOf(V1, 'GEMINI.md'), true, 'GEMINI.md'));
     expect(readJson<{ mcpServers: object }>(join(home, '.gemini/settings.json')).mcpServers).toHaveProperty('kit-docs');
     expect(readJson<{ mcpServers: object }>(join(home, '.cursor/mcp.json')).mcpServers).toHaveProperty('kit-docs');
+    expect(read('.codex/config.toml')).toMatch(/^\[mcp_servers\.kit-docs\]\ncommand = "npx"\n/u);
     expect(read('.cursor/skills/review/SKILL.md')).toBe(contentOf(V1, 'skills/review/SKILL.md'));
     // Claude Code's user MCP servers live in ~/.claude.json, which its own command manages; Cursor has no user rules file.
-    expect(install.stdout).toMatch(/Manual steps:\n- mcp\/servers\.json: claude-code has no user-level file for mcp files/u);
+    expect(install.stdout).toMatch(/Manual steps, once for this project:\n- mcp\/servers\.json: claude-code has no user-level file for mcp files[^\n]*\(claude-code\)/u);
     expect(install.stdout).toContain('- rules/style.md: cursor has no user-level file for rules files');
     expect(listProject(cwd)).toEqual([]);
     expect(readJson<LockFile>(join(home, '.config/loadout/lock.json')).installs.map((e) => [e.agent, e.version])).toEqual([['claude-code', '1.0.0'], ['codex', '1.0.0'], ['cursor', '1.0.0'], ['gemini-cli', '1.0.0']]);

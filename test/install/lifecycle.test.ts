@@ -18,6 +18,8 @@ import { readStatus } from '../../src/install/status.js';
 import { uninstallLoadout } from '../../src/install/uninstall.js';
 import { updateLoadouts } from '../../src/install/update.js';
 import { listProject, makeProject } from './hostile-fixture.js';
+import { readParts } from '../../src/install/compose/mcp-servers.js';
+import { convertMcpServers, type McpServerConfig } from '../../src/layout/mcp-formats.js';
 import { buildLifecycleCatalogue, contentOf, SERVERS, serveCatalogue, V1, V2, type LifecycleCatalogue } from './lifecycle-fixture.js';
 
 let catalogue: LifecycleCatalogue;
@@ -33,11 +35,11 @@ const SKILL = (dir: string): Record<string, string> => ({ [`${dir}/review/SKILL.
 /** Where each file of 1.0.0 lands, per agent (DESIGN.md section 3 as corrected in layout.ts), written out by hand. */
 const V1_TARGETS: Record<Agent, Record<string, string>> = {
   'claude-code': { 'AGENTS.md': 'AGENTS.md', 'CLAUDE.md': 'CLAUDE.md', '.claude/rules/style.md': 'rules/style.md', '.claude/rules/old.md': 'rules/old.md', ...SKILL('.claude/skills'), '.claude/agents/reviewer.md': 'agents/reviewer.md', '.mcp.json': 'mcp/servers.json' },
-  codex: { 'AGENTS.md': 'AGENTS.md', ...SKILL('.agents/skills') },
+  codex: { 'AGENTS.md': 'AGENTS.md', ...SKILL('.agents/skills'), '.codex/config.toml': 'mcp/servers.json' },
   cursor: { 'AGENTS.md': 'AGENTS.md', '.cursor/rules/style.mdc': 'rules/style.md', '.cursor/rules/old.mdc': 'rules/old.md', ...SKILL('.agents/skills'), '.cursor/agents/reviewer.md': 'agents/reviewer.md', '.cursor/mcp.json': 'mcp/servers.json' },
   'gemini-cli': { 'AGENTS.md': 'AGENTS.md', 'GEMINI.md': 'GEMINI.md', ...SKILL('.agents/skills'), '.gemini/agents/reviewer.md': 'agents/reviewer.md', '.gemini/settings.json': 'mcp/servers.json' },
-  copilot: { 'AGENTS.md': 'AGENTS.md', '.github/instructions/style.instructions.md': 'rules/style.md', '.github/instructions/old.instructions.md': 'rules/old.md', ...SKILL('.agents/skills'), '.github/agents/reviewer.agent.md': 'agents/reviewer.md' },
-  'antigravity-cli': { 'AGENTS.md': 'AGENTS.md', '.agents/rules/style.md': 'rules/style.md', '.agents/rules/old.md': 'rules/old.md', ...SKILL('.agents/skills') },
+  copilot: { 'AGENTS.md': 'AGENTS.md', '.github/instructions/style.instructions.md': 'rules/style.md', '.github/instructions/old.instructions.md': 'rules/old.md', ...SKILL('.agents/skills'), '.github/agents/reviewer.agent.md': 'agents/reviewer.md', '.vscode/mcp.json': 'mcp/servers.json' },
+  'antigravity-cli': { 'AGENTS.md': 'AGENTS.md', '.agents/rules/style.md': 'rules/style.md', '.agents/rules/old.md': 'rules/old.md', ...SKILL('.agents/skills'), '.agents/mcp_config.json': 'mcp/servers.json' },
 };
 
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
@@ -50,7 +52,8 @@ const installedText = (files: typeof V1, path: string, agent: Agent): string => 
 /** Checks that every target of `targets` holds the file of `files` (merged MCP files: the version's servers; shared Markdown files: the version's block). */
 function expectInstalled(project: string, targets: Record<string, string>, files: typeof V1, servers: Record<string, unknown>, agent: Agent): void {
   for (const [target, path] of Object.entries(targets)) {
-    if (path === 'mcp/servers.json') expect(readJson<{ mcpServers: unknown }>(join(project, target)).mcpServers, target).toEqual(servers);
+    // Merged MCP files: the version's servers, in the agent's shape (layout/mcp-formats.ts).
+    if (path === 'mcp/servers.json') expect(readParts(readFileSync(join(project, target), 'utf8'), target), target).toEqual(convertMcpServers(servers as Record<string, McpServerConfig>, agent).servers);
     else if (['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'].includes(path)) {
       const adapter = path !== 'AGENTS.md';
       expect(findBlock(parseBlocks(readFileSync(join(project, target), 'utf8'), adapter), 'kit')?.body, target).toBe(blockBody(contentOf(files, path), adapter, path));

@@ -197,8 +197,7 @@ describe("agents' settings files are never written whole", () => {
   });
 
   it.each([
-    ['.codex/config.toml', 'codex'],
-    ['.vscode/mcp.json', 'copilot'],
+    ['.vscode/settings.json', 'copilot'],
     ['.claude/settings.json', 'claude-code'],
   ] as [string, Agent][])('an MCP file aimed at %s is refused too: its servers cannot be merged there', async (target, agent) => {
     const s = hostileFile(target, agent, '{"mcpServers": {"x": {"command": "x"}}}\n', 'mcp');
@@ -206,6 +205,16 @@ describe("agents' settings files are never written whole", () => {
     const message = await refusal(installLoadout({ from: s.dist, id: 'kit', agent, dir: project, force: true }));
     expect(message).toContain('whose servers the installer cannot merge');
     expect(listProject(project)).toEqual([]);
+  });
+
+  it('an MCP file aimed at another agent\'s MCP file in another shape is refused with --force, and the user\'s file is untouched', async () => {
+    const s = hostileFile('.codex/config.toml', 'claude-code', '{"mcpServers": {"x": {"command": "x"}}}\n', 'mcp');
+    const project = makeProject();
+    mkdirSync(join(project, '.codex'));
+    writeFileSync(join(project, '.codex/config.toml'), CODEX_CONFIG);
+    const message = await refusal(installLoadout({ from: s.dist, id: 'kit', agent: 'claude-code', dir: project, force: true }));
+    expect(message).toContain('is not MCP configuration in the shape of .codex/config.toml');
+    expect(readFileSync(join(project, '.codex/config.toml'), 'utf8')).toBe(CODEX_CONFIG);
   });
 
   it('an MCP file is merged: only its server entries are copied, the user\'s settings are kept', async () => {
@@ -337,7 +346,9 @@ describe('the rules themselves', () => {
       for (const role of ['instructions', 'adapter', 'skill', 'reference', 'rules', 'subagent'] as const) expect(isAgentLocation(role, agent, target), `${role} ${agent} ${target}`).toBe(false);
     }
     expect(isAgentLocation('mcp', 'gemini-cli', '.gemini/settings.json')).toBe(true);
-    expect(isAgentLocation('mcp', 'codex', '.codex/config.toml')).toBe(false);
-    expect(isAgentLocation('mcp', 'copilot', '.vscode/mcp.json')).toBe(false);
+    // Merged in the agent's shape (layout/mcp-formats.ts): only role mcp, and only its servers.
+    expect(isAgentLocation('mcp', 'codex', '.codex/config.toml')).toBe(true);
+    expect(isAgentLocation('mcp', 'copilot', '.vscode/mcp.json')).toBe(true);
+    expect(isAgentLocation('mcp', 'copilot', '.vscode/settings.json')).toBe(false);
   });
 });

@@ -4,7 +4,6 @@ import { PUBLISHED_AGENTS, ROLES, type Agent } from '../../src/catalogue/vocabul
 import { isDiscoverable } from '../../src/layout/discovery.js';
 import { resolveInstallTarget } from '../../src/layout/layout.js';
 import { resolveInstallPlan } from '../../src/layout/plan.js';
-import { parse as parseToml } from 'smol-toml';
 
 const entry = (path: string, role: FileEntry['role'], extra: Partial<FileEntry> = {}): FileEntry => ({ path, role, description: 'x', ...extra });
 const targets = (e: FileEntry): Record<Agent, string | null> => Object.fromEntries(PUBLISHED_AGENTS.map((a) => [a, resolveInstallTarget(e, a).target])) as Record<Agent, string | null>;
@@ -44,7 +43,7 @@ describe('install layout (DESIGN.md section 3, vendor-checked)', () => {
   });
 
   it('places MCP configuration and subagents per agent', () => {
-    expect(targets(entry('mcp/servers.json', 'mcp'))).toEqual({ 'claude-code': '.mcp.json', codex: null, cursor: '.cursor/mcp.json', 'gemini-cli': '.gemini/settings.json', copilot: null, 'antigravity-cli': null });
+    expect(targets(entry('mcp/servers.json', 'mcp'))).toEqual({ 'claude-code': '.mcp.json', codex: '.codex/config.toml', cursor: '.cursor/mcp.json', 'gemini-cli': '.gemini/settings.json', copilot: '.vscode/mcp.json', 'antigravity-cli': '.agents/mcp_config.json' });
     expect(targets(entry('agents/reviewer.md', 'subagent'))).toEqual({
       'claude-code': '.claude/agents/reviewer.md',
       codex: null,
@@ -73,33 +72,27 @@ describe('install layout (DESIGN.md section 3, vendor-checked)', () => {
     }
   });
 
-  it('gives every null default a manual step, with converted MCP configuration where the shape differs', () => {
+  it('gives every null default a manual step, and MCP files only the steps no file can do', () => {
     const files = [entry('AGENTS.md', 'instructions'), entry('mcp/servers.json', 'mcp'), entry('rules/r.md', 'rules'), entry('agents/a.md', 'subagent')];
     const mcp = JSON.stringify({ mcpServers: { postgres: { command: 'uvx', args: ['postgres-mcp'], env: { DATABASE_URI: '${POSTGRES_URL}' } }, docs: { type: 'http', url: 'https://mcp.example.com/mcp' } } });
     const read = (p: string): string | undefined => (p === 'mcp/servers.json' ? mcp : undefined);
 
     const codex = resolveInstallPlan(files, 'codex', read);
-    expect(codex.files.map((f) => f.target)).toEqual(['AGENTS.md']);
-    expect(codex.manual_steps.map((s) => [s.source, s.path])).toEqual([
-      ['mcp/servers.json', '.codex/config.toml'],
-      ['rules/r.md', 'AGENTS.md'],
-      ['agents/a.md', '.codex/agents/a.toml'],
+    expect(codex.files.map((f) => f.target)).toEqual(['AGENTS.md', '.codex/config.toml']);
+    expect(codex.manual_steps.map((s) => [s.kind, s.source, s.path])).toEqual([
+      ['set-env', 'mcp/servers.json', '.codex/config.toml'],
+      ['append-instructions', 'rules/r.md', 'AGENTS.md'],
+      ['add-file', 'agents/a.md', '.codex/agents/a.toml'],
     ]);
-    const toml = codex.manual_steps[0]?.text.split('\n\n').slice(1).join('\n\n') ?? '';
-    expect(parseToml(toml)).toEqual({ mcp_servers: { postgres: { command: 'uvx', args: ['postgres-mcp'], env: { DATABASE_URI: '${POSTGRES_URL}' } }, docs: { url: 'https://mcp.example.com/mcp' } } });
-
-    const copilot = resolveInstallPlan(files, 'copilot', read);
-    const vscode = JSON.parse(copilot.manual_steps[0]?.text.split('\n\n').slice(1).join('\n\n') ?? '{}') as { servers: Record<string, { type: string }> };
-    expect(vscode.servers['postgres']?.type).toBe('stdio');
-    expect(vscode.servers['docs']?.type).toBe('http');
-
-    const antigravity = resolveInstallPlan(files, 'antigravity-cli', read);
-    const agy = JSON.parse(antigravity.manual_steps[0]?.text.split('\n\n').slice(1).join('\n\n') ?? '{}') as { mcpServers: Record<string, Record<string, unknown>> };
-    expect(agy.mcpServers['docs']).toEqual({ serverUrl: 'https://mcp.example.com/mcp' });
+    expect(codex.manual_steps[0]?.text).toBe('Set DATABASE_URI in your environment to the value of POSTGRES_URL: Codex passes DATABASE_URI to the MCP server "postgres" (env_vars) and does not expand variables in .codex/config.toml.');
+    // VS Code asks for the connection string (an input): nothing to set by hand.
+    expect(resolveInstallPlan(files, 'copilot', read).manual_steps.filter((s) => s.source === 'mcp/servers.json')).toEqual([]);
+    expect(resolveInstallPlan(files, 'claude-code', read).manual_steps).toEqual([{ kind: 'set-env', source: 'mcp/servers.json', path: '.mcp.json', text: 'Set POSTGRES_URL in your environment: the MCP server "postgres" reads it.' }]);
   });
 
-  it('still gives the manual step when the MCP file does not parse', () => {
+  it('gives an MCP file that does not parse no step (the parse check refuses it)', () => {
     const plan = resolveInstallPlan([entry('mcp/servers.json', 'mcp')], 'codex', () => '{ not json');
-    expect(plan.manual_steps[0]?.text).toMatch(/^Add each server of mcp\/servers\.json to \.codex\/config\.toml[^\n]*$/u);
+    expect(plan.files.map((f) => f.target)).toEqual(['.codex/config.toml']);
+    expect(plan.manual_steps).toEqual([]);
   });
 });

@@ -69,6 +69,8 @@ describe.skipIf(!HAS_CHROMIUM)('the loadout page', () => {
     // An address naming an agent wins.
     await page.goto(`${server.url}/loadouts/fastapi-service/#install-gemini-cli`);
     expect(await selectedAgent(page)).toBe('gemini-cli');
+    // The agent's own news, with its source (layout/agent-notes.ts).
+    expect(await page.locator('#panel-gemini-cli p.small').first().textContent()).toMatch(/^Gemini CLI's individual tier .* stopped serving on 2026-06-18/u);
     expect(errors).toEqual([]);
     await page.close();
   });
@@ -80,11 +82,9 @@ describe.skipIf(!HAS_CHROMIUM)('the loadout page', () => {
     await page.waitForFunction(() => document.querySelector('#panel-codex button.copy')?.textContent === 'Copied');
     expect(await clipboard(page)).toBe(`npx -y ${server.url}/cli/loadout-latest.tgz install dbt-analytics --agent codex --from ${server.url}`);
     expect(await page.locator('#copy-status').textContent()).toBe('Copied to the clipboard.');
-    // Codex reads MCP servers as TOML: a manual step whose snippet has its own copy button.
-    expect(await page.locator('#panel-codex .steps p').textContent()).toMatch(/^merge-config \.codex\/config\.toml: Add each server/);
-    await page.click('#panel-codex .steps button.copy');
-    await page.waitForFunction(() => document.querySelector('#panel-codex .steps button.copy')?.textContent === 'Copied');
-    expect(await clipboard(page)).toMatch(/^\[mcp_servers\.postgres\]\ncommand = "uvx"\n/);
+    // The install writes Codex's TOML itself: the one manual step left is the variable Codex cannot rename.
+    expect(await page.locator('#panel-codex .steps p').allTextContents()).toContainEqual(expect.stringMatching(/^set-env \.codex\/config\.toml: Set DATABASE_URI in your environment to the value of POSTGRES_URL/u));
+    expect(await page.locator('#panel-codex li code', { hasText: '.codex/config.toml' }).count()).toBeGreaterThan(0);
 
     const record = (await (await fetch(`${server.url}/api/loadouts/dbt-analytics.json`)).json()) as { files: { path: string; content: string }[] };
     const index = record.files.findIndex((f) => f.path === 'mcp/servers.json');

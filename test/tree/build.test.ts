@@ -123,7 +123,8 @@ describe('loadout build', () => {
     expect(tools.credits).toEqual([{ title: 'Test Author', url: 'https://example.com/author' }]);
     expect(tools.compatibility).toEqual({ 'claude-code': 'adapter', codex: 'native', cursor: 'native', 'gemini-cli': 'adapter', copilot: 'native', 'antigravity-cli': 'native' });
     expect(tools.tested.per_agent['antigravity-cli']).toBe('untested');
-    expect(tools.install.codex.manual_steps.map((s) => s.path)).toEqual(['AGENTS.md', '.codex/config.toml']);
+    expect(tools.install.codex.manual_steps.map((s) => s.path)).toEqual(['AGENTS.md']);
+    expect(tools.install.codex.files.map((f) => f.target)).toContain('.codex/config.toml');
   });
 
   it('writes per-agent zips that hold exactly the install plan, and a source zip of the folder', async () => {

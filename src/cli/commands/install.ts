@@ -4,10 +4,10 @@ import type { Agent } from '../../catalogue/vocabulary.js';
 import { detectAgents, parseAgentList } from '../../install/detect-agents.js';
 import { installLoadouts, type InstallOptions } from '../../install/install.js';
 import { EXIT } from '../exit.js';
-import { CONTEXT_NOTE, formatComposed, formatConflict, formatContext, formatSizeWarning, scopeOf } from '../install-report.js';
+import { CONTEXT_NOTE, formatComposed, formatConflict, formatContext, formatManualSteps, formatSizeWarning, scopeOf } from '../install-report.js';
 import type { Write } from '../report.js';
 import { selfOriginNotice } from '../self-origin.js';
-import { printable, printableJson, printableLine } from '../terminal-text.js';
+import { printableJson, printableLine } from '../terminal-text.js';
 
 /** Options of {@link installCommand}: the core's, with `--agent` as given and the output flags. */
 export interface InstallCommandOptions extends Omit<InstallOptions, 'agents' | 'scope'> {
@@ -57,12 +57,9 @@ export async function installCommand(options: InstallCommandOptions, out: Write,
     if (o.signed !== null) out(`  signed: key ${o.signed.keyids.join(', ')}, snapshot of ${o.signed.generated_at}\n`);
     if (o.composed.context !== undefined) out(`  context of everything installed for ${o.agent}, composed: ${formatContext(o.composed.context)}\n`);
     if (options.dryRun === true) out(formatComposed(o.composed.files));
-    if (o.manual_steps.length > 0) {
-      out('\nManual steps:\n');
-      for (const step of o.manual_steps) out(`- ${printableLine(step.path)}: ${printable(step.text).replaceAll('\n', '\n    ')}\n`);
-    }
     out('\n');
   }
+  out(formatManualSteps(outcomes));
   out(`(${CONTEXT_NOTE})\n`);
   if (outcomes.some((o) => o.installed)) out(`recorded in ${scope.kind === 'user' ? '~/' : ''}${scope.lockPath}\n`);
   return EXIT.ok;

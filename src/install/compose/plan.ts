@@ -20,7 +20,7 @@ import type { Agent, Role } from '../../catalogue/vocabulary.js';
 import type { FileChange } from '../project/transaction.js';
 import type { FileKind, LockEntry, LockFile, LockedFile } from '../project/lock.js';
 import { findBlock, parseBlocks } from './markdown-blocks.js';
-import { digestOf, formatOf, kindOf, sameConfig, type Contribution } from './shared-file.js';
+import { digestOf, emptiedConfig, formatOf, kindOf, sameConfig, type Contribution } from './shared-file.js';
 import { unifiedDiff } from '../unified-diff.js';
 
 /** An install wanted after the plan: a new one, or one replacing the lock's entry of the same (id, agent). */
@@ -237,7 +237,7 @@ export function planChanges(input: PlanInput): ChangePlan {
     const firstTouch = records.length === 0 && now !== undefined;
     if (!ownedAfter && original !== undefined) {
       const old = current.get(original);
-      const restorable = kind === 'file' ? next === undefined : next === undefined || sameConfig(decoder.decode(next), old === undefined ? undefined : decoder.decode(old));
+      const restorable = kind === 'file' ? next === undefined : next === undefined || sameConfig(decoder.decode(next), old === undefined ? undefined : decoder.decode(old), target);
       if (old !== undefined && restorable) {
         next = old;
         result.restored = original;
@@ -249,7 +249,7 @@ export function planChanges(input: PlanInput): ChangePlan {
     }
     if (next === undefined && now !== undefined && !created.has(target) && result.restored === undefined) {
       // Not created by an install: the file was there before (the user's, with the same bytes, or emptied of its parts).
-      next = kind === 'file' ? now : new TextEncoder().encode(kind === 'servers' ? '{\n  "mcpServers": {}\n}\n' : '');
+      next = kind === 'file' ? now : new TextEncoder().encode(kind === 'servers' ? emptiedConfig(target) : '');
       if (kind === 'file') notes.push('it was there before the install: left');
     }
     if (!same(now, next) && now !== undefined && (lost || (firstTouch && (kind === 'servers' || kind === 'file')))) {

@@ -7,11 +7,12 @@
  * Pure.
  */
 import { createHash } from 'node:crypto';
+import { LoadoutError } from '../../catalogue/errors.js';
 import type { Role } from '../../catalogue/vocabulary.js';
 import type { FileKind, LockedFile } from '../project/lock.js';
 import { blockBody, blockDigest, dropBlock, findBlock, parseBlocks, putBlock, renderBlocks, withSingleImport, type BlockDocument } from './markdown-blocks.js';
-import { mergeServers, ownedServerStates, parseConfig, removeServers } from './mcp-servers.js';
-import { readMcpServers } from '../project/mcp-config.js';
+import { mergeServers, ownedServerStates, readParts, removeServers } from './mcp-servers.js';
+import { isMergeableMcpTarget } from '../../layout/protected-paths.js';
 
 /** The state of an install's part of a file: as written, changed since, or gone. */
 export type PartState = 'ok' | 'changed' | 'missing';
@@ -63,9 +64,9 @@ const bomKeepingDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const encoder = new TextEncoder();
 const textOf = (bytes: Uint8Array | undefined): string | undefined => (bytes === undefined ? undefined : decoder.decode(bytes));
 
-/** The kind of file a loadout file of `role` becomes at `target`: MCP into JSON is merged, instructions and adapters into Markdown are blocks, the rest whole files. */
+/** The kind of file a loadout file of `role` becomes at `target`: MCP into JSON or an agent's MCP file (Codex's TOML) is merged, instructions and adapters into Markdown are blocks, the rest whole files. */
 export function kindOf(role: Role | undefined, target: string): FileKind {
-  if (role === 'mcp' && target.endsWith('.json')) return 'servers';
+  if (role === 'mcp' && (target.endsWith('.json') || isMergeableMcpTarget(role, target))) return 'servers';
   if ((role === 'instructions' || role === 'adapter') && target.endsWith('.md')) return 'block';
   return 'file';
 }
@@ -89,48 +90,35 @@ export const wholeFile: SharedFormat<{ bytes: Uint8Array | undefined }> = {
   render: (doc) => doc.bytes,
 };
 
-/** MCP servers in a JSON file: the document is its text (undefined: no file); see `mcp-servers.ts`. */
+/** MCP servers in an agent's configuration file (JSON or Codex's TOML): the document is its text (undefined: no file); see `mcp-servers.ts`. */
 export const mcpServers: SharedFormat<{ text: string | undefined }> = {
   kind: 'servers',
   parse: (bytes) => ({ text: textOf(bytes) }),
   state: (doc, record) => {
     const owned = record.kind === 'servers' ? record.servers : {};
     if (doc.text === undefined) return { state: 'missing', parts: Object.fromEntries(Object.keys(owned).map((n) => [n, 'missing' as const])) };
-    const parts = ownedServerStates(doc.text, owned);
+    const parts = ownedServerStates(doc.text, record.target, owned);
     const states = Object.values(parts);
     return { state: states.includes('changed') ? 'changed' : states.includes('missing') ? 'missing' : 'ok', parts };
   },
   add: (doc, part, previous, force) => {
-    let servers;
-    try {
-      servers = readMcpServers(JSON.parse(decoder.decode(part.bytes)));
-    } catch {
-      servers = undefined;
-    }
-    if (servers === undefined) throw new TypeError(`${part.label} is not MCP configuration with an "mcpServers" object (expected the .mcp.json shape)`);
-    const merged = mergeServers(doc.text, servers, previous?.kind === 'servers' ? previous.servers : undefined, force);
+    // The bytes are the loadout's file as installed for the agent: already in the target's shape (layout/mcp-formats.ts).
+    const parts = readParts(decoder.decode(part.bytes), part.target);
+    if (parts === undefined) throw new LoadoutError('invalid_content', `${part.label} is not MCP configuration in the shape of ${part.target} (expected the .mcp.json shape, with an "mcpServers" object, installed at the agent's own MCP file); nothing was written`, { hint: 'The loadout\'s install_to points its MCP file at another agent\'s file, or the file is broken: report it to the catalogue.' });
+    const merged = mergeServers(doc.text, part.target, parts, previous?.kind === 'servers' ? previous.servers : undefined, force);
     const record: LockedFile = { kind: 'servers', target: part.target, path: part.path, role: part.role, sha256: sha256(part.bytes), servers: merged.owned };
     if (merged.text === undefined) return { doc, record, conflicts: [`(the file ${merged.problem ?? 'cannot be read'})`] };
     if (merged.conflicts.length > 0) return { doc, record, conflicts: merged.conflicts };
-    return { doc: { text: merged.text }, record, conflicts: [] };
+    return { doc: { text: merged.text === '' ? undefined : merged.text }, record, conflicts: [] };
   },
   remove: (doc, record) => {
     if (doc.text === undefined || record.kind !== 'servers') return { doc, kept: [] };
-    const result = removeServers(doc.text, record.servers);
+    const result = removeServers(doc.text, record.target, record.servers);
     if (result.problem !== undefined) return { doc, kept: Object.keys(record.servers) };
     return { doc: { text: result.text }, kept: result.kept };
   },
   render: (doc) => (doc.text === undefined ? undefined : encoder.encode(doc.text)),
 };
-
-/** True when the JSON texts hold equal documents (key order aside); false when either does not parse. */
-export function sameConfig(a: string | undefined, b: string | undefined): boolean {
-  const pa = parseConfig(a);
-  const pb = parseConfig(b);
-  if (!pa.ok || !pb.ok) return false;
-  const canonical = (value: unknown): string => JSON.stringify(value, (_key, v: unknown) => (v !== null && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([x], [y]) => (x < y ? -1 : 1))) : v));
-  return canonical(pa.doc) === canonical(pb.doc);
-}
 
 /** Marked blocks in Markdown (`markdown-blocks.ts`): a block per loadout, found by its id. */
 export const markdownBlocks: SharedFormat<BlockDocument> = {
@@ -170,3 +158,6 @@ export function formatOf(kind: FileKind): SharedFormat<unknown> {
 
 /** sha256 (hex) of `bytes`. */
 export { sha256 as digestOf };
+
+/** Comparing two texts of an MCP file, and the text of one emptied (`mcp-servers.ts`). */
+export { sameConfig, emptiedConfig } from './mcp-servers.js';

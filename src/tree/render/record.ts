@@ -8,7 +8,7 @@ import { resolveCompatibility } from '../../layout/compatibility.js';
 import type { Manifest } from '../../catalogue/manifest.js';
 import { PUBLISHED_AGENTS, type Agent } from '../../catalogue/vocabulary.js';
 import { measureContextForAgents } from '../../layout/context-cost.js';
-import { readMcpServers } from '../../install/project/mcp-config.js';
+import { readMcpServers } from '../../layout/mcp-formats.js';
 import { resolveInstallPlan } from '../../layout/plan.js';
 import { installedText } from '../../layout/rule-translation.js';
 import type { Verification } from '../../tree-format/verification.js';

@@ -5,12 +5,14 @@
  * `streamable-http`, optional `headers`), secrets in `env`, `headers` and secret options in
  * `args` are placeholders, never literals, the variables they refer to are in
  * `requires.env`, and server names match `requires.mcp` both ways (spec "Verification";
- * DESIGN.md sections 3 and 4; Claude Code `.mcp.json` documentation). `n/a` without MCP files.
+ * DESIGN.md sections 3 and 4; Claude Code `.mcp.json` documentation). Notices name variable
+ * forms some agent cannot express (`verify/mcp/variables.ts`). `n/a` without MCP files.
  */
 import { MANIFEST_FILE } from '../../catalogue/manifest.js';
 import { judge, notApplicable, plural, skip, type Check, type CheckContext, type Finding } from '../check.js';
 import { readMcpFiles } from '../mcp/servers.js';
 import { checkServer } from '../mcp/server-shape.js';
+import { checkVariableForms } from '../mcp/variables.js';
 
 export const mcp: Check = {
   id: 'mcp',
@@ -23,6 +25,7 @@ export const mcp: Check = {
     const findings: Finding[] = [];
     const requiredEnv = new Set(manifest.requires?.env ?? []);
     const names = new Map<string, string>();
+    const notes: string[] = [];
     for (const file of files) {
       if (!file.parsed) continue; // `parse` reports it
       if (file.servers.length === 0) {
@@ -34,10 +37,12 @@ export const mcp: Check = {
         if (other !== undefined) findings.push({ file: server.file, line: server.line, message: `server "${server.name}" is also declared in ${other} (expected each server once)` });
         names.set(server.name, server.file);
         findings.push(...checkServer(server, requiredEnv));
+        notes.push(...checkVariableForms(server));
       }
     }
     findings.push(...compareRequires(context, names));
-    return judge(findings, `${plural(names.size, 'server')} well formed, secrets as placeholders, names match requires.mcp`, (n) => plural(n, 'MCP problem'));
+    const outcome = judge(findings, `${plural(names.size, 'server')} well formed, secrets as placeholders, names match requires.mcp`, (n) => plural(n, 'MCP problem'));
+    return notes.length === 0 ? outcome : { ...outcome, summary: `${outcome.summary}; ${plural(notes.length, 'variable form')} some agent cannot express (a manual step there)`, notes };
   },
 };
 

@@ -51,6 +51,26 @@ describe('mcp check', () => {
     expect(details).toMatch(/servers\.json:\d+: server "c" has "type" "websocket"/u);
     expect(details).toMatch(/server "d" refers to \$\{MISSING_TOKEN\}/u);
     expect(details).toMatch(/servers\.json:\d+: server "e" has a literal secret in its "url" query \(api_key=…\)/u);
-    expect(details).not.toMatch(/server "f"/u);
+    expect(details).not.toMatch(/server "f" has/u);
+  });
+
+  it('notes variable forms some agent cannot express, naming the agents, without failing', async () => {
+    const result = await run(
+      {
+        pg: { command: 'uvx', args: ['postgres-mcp'], env: { DATABASE_URI: '${POSTGRES_URL}', LOG: '${LOG_LEVEL:-info}', SAME: '${SAME}' } },
+        web: { type: 'http', url: 'https://${HOST}/mcp' },
+        old: { command: 'x', args: ['$HOME_DIR', '${input:token}'] },
+      },
+      { mcp: ['pg', 'web', 'old'], env: ['POSTGRES_URL', 'LOG_LEVEL', 'SAME', 'HOST', 'HOME_DIR'] },
+    );
+    expect(result?.status).toBe('pass');
+    const details = result?.details.join('\n') ?? '';
+    expect(details).toContain('server "pg" uses a variable form codex, antigravity-cli cannot express: env.DATABASE_URI "${POSTGRES_URL}" (codex: Codex does not expand variables: env_vars passes DATABASE_URI as it is set; antigravity-cli: Antigravity does not expand variables: left out of env, with a manual step)');
+    expect(details).toMatch(/server "pg" uses a variable form codex, cursor, gemini-cli, antigravity-cli cannot express: env\.LOG "\$\{LOG_LEVEL:-info\}" \(codex: [^;]*; cursor: Cursor has no default syntax/u);
+    expect(details).toContain('server "web" uses a variable form codex, antigravity-cli cannot express: url "https://${HOST}/mcp"');
+    expect(details).toContain('server "pg" uses a variable form antigravity-cli cannot express: env.SAME "${SAME}"');
+    expect(details).toContain('server "old" writes $VAR in args[0] ("$HOME_DIR"), which only Gemini CLI expands');
+    expect(details).toContain('server "old" writes ${input:…} in args[1] ("${input:token}"), which only VS Code reads');
+    expect(details).not.toMatch(/codex[^\n]*env\.SAME/u);
   });
 });

@@ -25,6 +25,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import BetterSqlite3 from 'better-sqlite3';
 import { writeSyntheticCatalogue } from './synthetic.js';
@@ -35,6 +36,9 @@ const { values } = parseArgs({
     submissions: { type: 'string', default: '800' },
     'leave-after-ms': { type: 'string', default: '300' },
     'max-seconds': { type: 'string', default: '180' },
+    // Internal: the clients' process (see main).
+    attack: { type: 'string' },
+    key: { type: 'string' },
   },
 });
 const CODE = resolve(values.code);
@@ -42,6 +46,9 @@ const SUBMISSIONS = Number(values.submissions);
 const LEAVE_AFTER_MS = Number(values['leave-after-ms']);
 const MAX_MS = Number(values['max-seconds']) * 1000;
 const LOADOUT = join(CODE, 'bin', 'loadout');
+const TSX = fileURLToPath(new URL('../node_modules/tsx/dist/cli.mjs', import.meta.url));
+/** The first part of the run, while the submissions arrive, whose GETs are also reported apart (ms). */
+const BURST_MS = 10_000;
 
 /** About 30 KB of text dense in what the checks look at (links, shell, network use). */
 function denseFile(seed: string): string {
@@ -146,6 +153,7 @@ function get(url: string, agent: Agent): Promise<number> {
 async function main(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), 'loadout-aborted-'));
   let server: ChildProcess | undefined;
+  let attackerProcess: ChildProcess | undefined;
   try {
     writeSyntheticCatalogue(root, 20);
     run('git', ['init', '-q'], root);
@@ -167,13 +175,25 @@ async function main(): Promise<void> {
     const warm = await submitAndRead(url, key, heavyBody('warm-up'));
     if (warm !== 202) throw new Error(`the warm-up submission was answered ${warm} (expected 202)`);
     const idleRss = statusMb(pid, 'VmRSS');
-    const bodies = Array.from({ length: SUBMISSIONS }, (_, i) => heavyBody(`aborted-${i}`));
+    const bodyBytes = Buffer.byteLength(heavyBody('aborted-0'));
 
     // The attack, and the static GETs meanwhile; the window ends when the server is idle again.
     const begin = performance.now();
+    // The clients run in a process of their own, so that writing their bodies does not hold up
+    // this process's GETs (which would be counted as the server's latency).
     let clientsGone = false;
-    const clients = Promise.all(bodies.map((body, i) => submitAndLeave(url, key, body, `aborted-${i}`))).then(() => (clientsGone = true));
+    const attacker = spawn(process.execPath, [TSX, fileURLToPath(import.meta.url), '--attack', url, '--key', key, '--submissions', String(SUBMISSIONS), '--leave-after-ms', String(LEAVE_AFTER_MS)], { stdio: ['ignore', 'inherit', 'inherit'] });
+    attackerProcess = attacker;
+    const clients = new Promise<void>((done, reject) =>
+      attacker.once('exit', (code) => {
+        clientsGone = true;
+        if (code === 0) done();
+        else reject(new Error(`the clients' process exited with ${code}`));
+      }),
+    );
+    clients.catch(() => undefined);
     const latencies: number[] = [];
+    const burst: number[] = [];
     const database = new BetterSqlite3(join(root, 'data', 'catalogue.db'), { readonly: true });
     const countStored = database.prepare("SELECT count(*) AS n FROM submissions WHERE loadout_id LIKE 'aborted-%'");
     const storedNow = (): number => (countStored.get() as { n: number }).n;
@@ -182,8 +202,18 @@ async function main(): Promise<void> {
     // log requests whose client left still stores them), checked twice a second.
     let lastCheck = performance.now();
     let finished = false;
+    const failures = new Map<string, number>();
     while (!finished && performance.now() - begin < MAX_MS) {
-      latencies.push(await get(url, agent));
+      if (server.exitCode !== null) throw new Error(`loadout serve exited (${server.exitCode}) during the run`);
+      try {
+        const at = performance.now() - begin;
+        const ms = await get(url, agent);
+        latencies.push(ms);
+        if (at < BURST_MS) burst.push(ms);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+        failures.set(code, (failures.get(code) ?? 0) + 1);
+      }
       if (performance.now() - lastCheck >= 500) {
         lastCheck = performance.now();
         finished = clientsGone && (logged().length >= SUBMISSIONS || storedNow() >= SUBMISSIONS);
@@ -201,16 +231,27 @@ async function main(): Promise<void> {
     const sorted = [...latencies].sort((a, b) => a - b);
 
     console.log(`code: ${CODE}`);
-    console.log(`${SUBMISSIONS} heavy submissions (${Math.round(Buffer.byteLength(bodies[0] ?? '') / 1024)} KB each), each client leaving ${LEAVE_AFTER_MS} ms after sending`);
+    console.log(`${SUBMISSIONS} heavy submissions (${Math.round(bodyBytes / 1024)} KB each), each client leaving ${LEAVE_AFTER_MS} ms after sending`);
     console.log(`peak RSS (VmHWM): ${peakRss.toFixed(0)} MB (RSS before the submissions: ${idleRss.toFixed(0)} MB)`);
     console.log(`static GET /api/loadouts.json during the ${(windowMs / 1000).toFixed(1)} s until every submission was logged or stored: ${sorted.length} requests, p50 ${percentile(sorted, 50).toFixed(1)} ms, p99 ${percentile(sorted, 99).toFixed(1)} ms, max ${(sorted.at(-1) ?? NaN).toFixed(1)} ms`);
+    const burstSorted = [...burst].sort((a, b) => a - b);
+    console.log(`  of which in the first ${BURST_MS / 1000} s (the submissions arriving): ${burstSorted.length} requests, p50 ${percentile(burstSorted, 50).toFixed(1)} ms, p99 ${percentile(burstSorted, 99).toFixed(1)} ms, max ${(burstSorted.at(-1) ?? NaN).toFixed(1)} ms`);
+    console.log(`static GETs that failed: ${[...failures].map(([code, n]) => `${code}: ${n}`).join(', ') || 'none'}`);
     console.log(`submissions stored: ${stored} of ${SUBMISSIONS}`);
     console.log(`submission requests logged: ${posted.length} (${[...statuses].map(([status, n]) => `${status}: ${n}`).join(', ') || 'none'})`);
   } finally {
     server?.kill('SIGTERM');
+    attackerProcess?.kill('SIGTERM');
     if (server !== undefined && server.exitCode === null) await new Promise((done) => server?.once('exit', done));
     rmSync(root, { recursive: true, force: true });
   }
 }
 
-await main();
+/** The clients' process: sends every submission at once, each leaving after its body is out; exits once all are gone. */
+async function attack(url: string, key: string): Promise<void> {
+  const bodies = Array.from({ length: SUBMISSIONS }, (_, i) => heavyBody(`aborted-${i}`));
+  await Promise.all(bodies.map((body, i) => submitAndLeave(url, key, body, `aborted-${i}`)));
+}
+
+if (values.attack === undefined) await main();
+else await attack(values.attack, values.key ?? '');

@@ -5,15 +5,15 @@
  * `/submissions/<id>/` (page-routes.ts), mounted into the app through its `routes` hook.
  *
  * POST answers, in the order they are decided: 503 `submissions_closed` (closed, no
- * database), 429 per client address, 415, 413, 400, 401 (no, wrong or revoked API key; no,
- * forged, expired or used form token), 429 per API key, 503 (browser path without a
- * configured challenge), 403 (challenge refused, or its solution used already), 422 (every
- * field violation at once), 409 (id taken), 503 `checks_busy` with `Retry-After` (the checks'
- * queue is full: check-queue.ts; decided before the body is read, and again when the checks'
- * turn is asked for), 422 `checks_timeout` (the checks ran out of their time budget; the problem
- * names the check and the file), 202. A submission whose client went away before it was stored
- * is dropped and not stored (service.ts). A challenge solution is spent once it passes,
- * also when the body then fails (the widget solves a new one).
+ * database), 429 per client address, 503 `checks_busy` with `Retry-After` (every place in the
+ * checks' queue is taken: check-queue.ts; decided before the body is read), 415, 413, 400, 401
+ * (no, wrong or revoked API key; no, forged, expired or used form token), 429 per API key, 503
+ * (browser path without a configured challenge), 403 (challenge refused, or its solution used
+ * already), 422 (every field violation at once), 409 (id taken), 422 `checks_timeout` (the
+ * checks ran out of their time budget; the problem names the check and the file), 202. A
+ * submission whose client went away before it was stored is dropped and not stored
+ * (service.ts). A challenge solution is spent once it passes, also when the body then fails
+ * (the widget solves a new one).
  */
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, Hono } from 'hono';
@@ -25,7 +25,7 @@ import type { ChallengeVerifier } from './challenge.js';
 import type { SubmissionChecks } from './check-pool.js';
 import { issueFormToken, verifyFormToken } from './form-token.js';
 import { hitRateLimit, rateLimitAddress, type RateLimits } from './rate-limit.js';
-import { CheckQueue, DEFAULT_CHECKS_QUEUE, QUEUE_RETRY_AFTER_SECONDS } from './check-queue.js';
+import { CheckQueue, DEFAULT_CHECKS_QUEUE, QUEUE_RETRY_AFTER_SECONDS, type CheckPlace } from './check-queue.js';
 import { defaultSubmissionChecks, submitLoadout, type SubmitContext } from './service.js';
 import { CLIENT_CLOSED_REQUEST } from '../server/observe.js';
 import { mountPageRoutes } from './page-routes.js';
@@ -153,8 +153,18 @@ export function createSubmissionRoutes(options: SubmissionsOptions): (app: Hono)
       const address = clientAddress(c, options.trustProxy);
       const tooMany = await limited(stores, `address:${rateLimitAddress(address, options.limits.ipv6Prefix)}`, options.limits.perAddress, at);
       if (tooMany !== undefined) return tooMany;
-      // A full queue refuses before the body is read: that is what holds memory.
-      if (queue.full) return busy();
+      // A place in the checks' queue is taken before the body is read: bodies are what hold memory.
+      const place = queue.reserve();
+      if (place === undefined) return busy();
+      try {
+        return await receive(c, stores, at, address, place);
+      } finally {
+        place.release();
+      }
+    });
+
+    /** The rest of `POST /api/v1/submissions`, holding `place`. */
+    const receive = async (c: Context, stores: Stores, at: Date, address: string, place: CheckPlace): Promise<Response> => {
       const body = await readJsonBody(c.req.raw);
       if (!body.ok) return body.response;
       const fields = typeof body.value === 'object' && body.value !== null && !Array.isArray(body.value) ? (body.value as Record<string, unknown>) : {};
@@ -201,10 +211,9 @@ export function createSubmissionRoutes(options: SubmissionsOptions): (app: Hono)
         const count = validation.errors.length;
         return problemResponse(makeProblem(422, 'invalid_body', `the submission has ${count} invalid field${count === 1 ? '' : 's'}; see errors`, { errors: validation.errors }));
       }
-      const outcome = await submitLoadout({ submissions: stores.submissions, catalogueHas: options.catalogueHas, checks, queue }, validation.submission, context);
+      const outcome = await submitLoadout({ submissions: stores.submissions, catalogueHas: options.catalogueHas, checks, place }, validation.submission, context);
       // Nobody reads this answer (the client left); the request log records it as 499 (server/observe.ts).
       if (outcome.kind === 'abandoned') return new Response(null, { status: CLIENT_CLOSED_REQUEST });
-      if (outcome.kind === 'busy') return busy();
       if (outcome.kind === 'id_taken') return problem(409, 'id_taken', outcome.detail);
       if (outcome.kind === 'checks_timeout') {
         const { check, file, budgetMs } = outcome.timeout;
@@ -213,7 +222,7 @@ export function createSubmissionRoutes(options: SubmissionsOptions): (app: Hono)
       if (outcome.kind === 'nonce_used') return unauthorized('the form token has been used already (expected a fresh one from GET /api/v1/submissions/session)');
       const statusUrl = `${options.baseUrl}/api/v1/submissions/${outcome.id}`;
       return c.json({ id: outcome.id, status: outcome.status, status_url: statusUrl, loadout_id: outcome.loadoutId, verification: outcome.verification }, 202, { location: statusUrl, 'cache-control': 'no-store' });
-    });
+    };
 
     mountPageRoutes(app, { stores: options.stores, baseUrl: options.baseUrl, challenge });
 

@@ -2,8 +2,8 @@
  * What happens to a submission once its sender is authenticated and its body is valid
  * (DESIGN.md section 5): the id is checked against the catalogue and other submissions (409),
  * the loadout is derived, the ten checks run over it on a worker thread with the checks' time
- * budget (check-pool.ts), and everything is stored in one transaction. The checks take a turn
- * in a bounded queue (check-queue.ts); a submission whose client went away before it was stored
+ * budget (check-pool.ts), and everything is stored in one transaction. The checks wait for a
+ * turn in a bounded queue (check-queue.ts); a submission whose client went away before it was stored
  * (its request's signal aborted) is dropped: its checks do not run if they had not started, and
  * it is not stored. The HTTP layer (routes.ts) and nothing else calls this.
  */
@@ -13,7 +13,7 @@ import { checksBudgetMs, type ChecksTimeout } from '../verify/budget.js';
 import type { Verification } from '../tree-format/verification.js';
 import { summariseVerification } from '../verify/verification.js';
 import { CheckPool, type SubmissionChecks } from './check-pool.js';
-import type { CheckQueue } from './check-queue.js';
+import type { CheckPlace } from './check-queue.js';
 import type { Submission } from './validate.js';
 
 /** Submission states (DESIGN.md section 5). */
@@ -44,8 +44,6 @@ export type SubmitOutcome =
   /** The checks ran out of their time budget; nothing was stored. */
   | { kind: 'checks_timeout'; timeout: ChecksTimeout }
   | { kind: 'nonce_used' }
-  /** The checks' queue was full (check-queue.ts); nothing was checked or stored. */
-  | { kind: 'busy' }
   /** The client went away before the submission was stored; it was not. */
   | { kind: 'abandoned' };
 
@@ -56,8 +54,8 @@ export interface SubmitDependencies {
   catalogueHas(loadoutId: string): Promise<boolean>;
   /** Where the checks run; default {@link defaultSubmissionChecks}. */
   checks?: SubmissionChecks;
-  /** The queue the checks wait in; none: they run at once (tests of the service alone). */
-  queue?: CheckQueue;
+  /** The submission's place in the checks' queue (check-queue.ts), taken before its body was read; none: the checks run at once. */
+  place?: CheckPlace;
 }
 
 let processChecks: CheckPool | undefined;
@@ -88,14 +86,13 @@ export async function submitLoadout(deps: SubmitDependencies, submission: Submis
     const refusal = refusalBy(holder, context.submitter);
     if (refusal !== undefined) return { kind: 'id_taken', detail: refusal };
   }
-  const turn = deps.queue === undefined ? undefined : await deps.queue.enter(context.signal);
-  if (turn?.kind === 'full') return { kind: 'busy' };
-  if (turn?.kind === 'abandoned') return { kind: 'abandoned' };
+  if (deps.place !== undefined && !(await deps.place.turn(context.signal))) return { kind: 'abandoned' };
   let checked;
   try {
     checked = await (deps.checks ?? defaultSubmissionChecks()).run(submission, context.now.toISOString().slice(0, 10));
   } finally {
-    turn?.leave();
+    // The next submission's checks start while this one is stored.
+    deps.place?.release();
   }
   // Nobody is waiting for the answer: what was not stored is not stored now.
   if (context.signal?.aborted === true) return { kind: 'abandoned' };

@@ -30,7 +30,8 @@ import { readGuides } from '../pages/guides.js';
 import { writeCatalogueDocuments } from './render/catalogue-documents.js';
 import { packConsumerCli } from './cli-package/pack.js';
 import { readCliPackageJson } from './cli-package/bundle.js';
-import { digestVersionsDocuments, type SigningSettings } from './render/signed-snapshot.js';
+import { digestVersionsDocuments, readVersionsDigests, versionsDigestOf, type SigningSettings } from './render/signed-snapshot.js';
+import { ATTESTATIONS_FILE, attestationKeyOf, attestationsText, attestedOnly, claimOf, readAttestations } from './incremental/signed-reuse.js';
 import { openRepository } from './history/history.js';
 import { openTrees } from './write/output.js';
 import { linkEntriesInPool, startPool } from './pool/pool.js';
@@ -129,9 +130,17 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     const stored = listEntries(trees.store);
     const stamps = await stamping;
     let linkedByStandby = new Map<string, string>();
-    const unchanged = await findUnchanged(ids, stored, live, repo, stamps, () => {
+    const found = await findUnchanged(ids, stored, live, repo, stamps, () => {
       if (trees.standby !== undefined) linkedByStandby = entriesLinkedBy(trees.standby);
     });
+    // A signing build reuses only what a signing build with its key derived from the source
+    // (incremental/signed-reuse.ts); the rest is built again from the commit.
+    const attesting = options.signing === undefined ? undefined : attestationKeyOf(options.signing.key);
+    const previousDigests = options.signing === undefined ? {} : readVersionsDigests(trees.live);
+    const unchanged =
+      attesting === undefined || live === undefined
+        ? found
+        : attestedOnly(found, { key: attesting, attestations: readAttestations(trees.live), cache: live.cache, digestOf: (name) => digestIfReadable(trees.store, previousDigests, name) });
     const built = await buildLoadouts(options, { base, route, loadoutsDir, ids, store: trees.store, repo, unchanged, stamps, fresh: live === undefined, result });
     if (built === undefined) return result;
     const names = new Set([...built.loadouts.values()].map((b) => b.state.name));
@@ -140,7 +149,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     const cli = await packing;
     if (cli === undefined) result.warnings.push('the consumer CLI was not packed into cli/: esbuild is not installed and packages/cli/dist/loadout.mjs was not built (npm run build)');
     // The signed snapshot's digests of the versions documents: hashed once per store entry.
-    const signing = options.signing === undefined ? undefined : { settings: options.signing, versions: digestVersionsDocuments(trees.store, trees.live, new Map([...built.loadouts].map(([id, b]) => [id, b.state.name]))), now: options.now ?? new Date() };
+    const signing = options.signing === undefined ? undefined : { settings: options.signing, versions: digestVersionsDocuments(trees.store, previousDigests, new Map([...built.loadouts].map(([id, b]) => [id, b.state.name]))), now: options.now ?? new Date() };
     const written = await trees.write(
       async (tree, files) => {
         if (tree.origin !== undefined) {
@@ -157,6 +166,10 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
         }
         await writeCatalogueDocuments(tree, base, [...built.loadouts.values()].map((b) => b.listing), index, { docs: readGuides(join(options.root, 'docs')), cli, signing });
         await tree.write(BUILD_CACHE_FILE, buildCacheText(fingerprint, built.head, built.loadouts, live?.cache));
+        if (attesting !== undefined && signing !== undefined) {
+          const claims = [...built.loadouts].map(([id, b]) => claimOf(id, b, signing.versions.byEntry[b.state.name] as [string, number], built.head, live?.cache));
+          await tree.write(ATTESTATIONS_FILE, attestationsText(attesting, built.head, claims));
+        }
         return tree.bytes;
       },
       // A clean build links a new tree to every entry; others update the standby (or a copy of the live tree).
@@ -180,5 +193,14 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     return result;
   } finally {
     trees.close();
+  }
+}
+
+/** {@link versionsDigestOf}, or undefined when the entry's versions document cannot be read (the loadout is then built again). */
+function digestIfReadable(storeDir: string, previous: Readonly<Record<string, [string, number]>>, name: string): [string, number] | undefined {
+  try {
+    return versionsDigestOf(storeDir, previous, name);
+  } catch {
+    return undefined;
   }
 }

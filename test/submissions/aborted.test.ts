@@ -9,7 +9,7 @@ import { request } from 'node:http';
 import type { Hono } from 'hono';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { CheckPool, type SubmissionChecks } from '../../src/submissions/check-pool.js';
-import { CheckQueue, type QueueTurn } from '../../src/submissions/check-queue.js';
+import { CheckQueue, type CheckPlace } from '../../src/submissions/check-queue.js';
 import { bearer, startHarness, validBody, type Harness } from './harness.js';
 
 /** A promise with its resolve at hand. */
@@ -52,19 +52,26 @@ function gatedChecks(): { checks: SubmissionChecks; gate: Deferred; runs: string
   };
 }
 
-/** A queue that tells the test each time a submission asks for a turn. */
+/** A queue that tells the test each time a submission asks for its turn at the checks. */
 class WatchedQueue extends CheckQueue {
-  #entered = 0;
+  #asked = 0;
   #waiters: { count: number; resolve: () => void }[] = [];
-  override enter(signal?: AbortSignal): Promise<QueueTurn> {
-    const turn = super.enter(signal);
-    this.#entered++;
-    for (const w of this.#waiters.filter((w) => w.count <= this.#entered)) w.resolve();
-    return turn;
+  override reserve(): CheckPlace | undefined {
+    const place = super.reserve();
+    if (place === undefined) return undefined;
+    return {
+      release: place.release,
+      turn: (signal) => {
+        const turn = place.turn(signal);
+        this.#asked++;
+        for (const w of this.#waiters.filter((w) => w.count <= this.#asked)) w.resolve();
+        return turn;
+      },
+    };
   }
-  /** Resolves once `count` submissions have asked for a turn. */
-  entered(count: number): Promise<void> {
-    if (this.#entered >= count) return Promise.resolve();
+  /** Resolves once `count` submissions have asked for their turn. */
+  asked(count: number): Promise<void> {
+    if (this.#asked >= count) return Promise.resolve();
     const w = deferred();
     this.#waiters.push({ count, resolve: w.resolve });
     return w.promise;
@@ -110,7 +117,7 @@ describe('the checks queue', () => {
     const first = h.post(validBody({ id: 'queued-one' }), bearer(h.key));
     await started();
     const waiting = [h.post(validBody({ id: 'queued-two' }), bearer(h.key)), h.post(validBody({ id: 'queued-three' }), bearer(h.key))];
-    await queue.entered(3);
+    await queue.asked(3);
     expect(queue.full).toBe(true);
 
     const refused = await h.post(validBody({ id: 'queued-four' }), bearer(h.key));
@@ -136,7 +143,7 @@ describe('submissions whose client went away', () => {
     const leaveChecked = sendAndLeave(h, validBody({ id: 'left-while-checked' }));
     await started();
     const leaveWaiting = sendAndLeave(h, validBody({ id: 'left-while-waiting' }));
-    await queue.entered(2);
+    await queue.asked(2);
     leaveWaiting();
     leaveChecked();
     await Promise.all(watch.requests.map((r) => r.aborted));
@@ -156,22 +163,30 @@ describe('submissions whose client went away', () => {
 });
 
 describe('CheckQueue', () => {
-  it('admits in arrival order, refuses past its places, and gives a place back when a waiting caller aborts', async () => {
-    const queue = new CheckQueue({ running: 1, waiting: 1 });
-    const a = await queue.enter();
+  it('holds running + waiting places, gives turns in the order asked, and gives a place back when a waiting caller aborts', async () => {
+    const queue = new CheckQueue({ running: 1, waiting: 2 });
+    const a = queue.reserve();
+    const b = queue.reserve();
+    const c = queue.reserve();
+    if (a === undefined || b === undefined || c === undefined) throw new Error('expected three places');
+    expect(queue.reserve()).toBeUndefined();
+    expect(queue.full).toBe(true);
+    expect(await a.turn()).toBe(true);
     const stop = new AbortController();
-    const b = queue.enter(stop.signal);
-    expect(await queue.enter()).toEqual({ kind: 'full' });
+    const bTurn = b.turn(stop.signal);
+    const cTurn = c.turn();
+    expect([queue.active, queue.queued, queue.held]).toEqual([1, 2, 3]);
     stop.abort();
-    expect(await b).toEqual({ kind: 'abandoned' });
-    const c = queue.enter();
-    if (a.kind !== 'admitted') throw new Error('expected a turn');
-    a.leave();
-    a.leave(); // twice is once
-    const turn = await c;
-    expect(turn.kind).toBe('admitted');
-    expect(queue.active).toBe(1);
-    expect(await queue.enter(AbortSignal.abort())).toEqual({ kind: 'abandoned' });
+    expect(await bTurn).toBe(false);
+    expect([queue.queued, queue.held]).toEqual([1, 2]);
+    a.release();
+    a.release(); // twice is once
+    expect(await cTurn).toBe(true);
+    expect([queue.active, queue.queued, queue.held]).toEqual([1, 0, 1]);
+    const d = queue.reserve();
+    expect(await d?.turn(AbortSignal.abort())).toBe(false);
+    c.release();
+    expect([queue.active, queue.held]).toEqual([0, 0]);
     expect(() => new CheckQueue({ running: 0, waiting: 1 })).toThrow(/running is 0/u);
   });
 });

@@ -149,8 +149,13 @@ export function buildCacheText(fingerprint: string, head: string | undefined, lo
   const header: CacheHeader = { format: FORMAT, fingerprint, head: head ?? null, loadouts: loadouts.size };
   const lines = [JSON.stringify(header)];
   for (const [id, { state }] of loadouts) lines.push(previous?.lines.get(state) ?? JSON.stringify({ id, ...state }));
-  for (const [id, { listing }] of loadouts) lines.push(previous?.lines.get(listing) ?? JSON.stringify({ id, listing }));
+  for (const [id, { listing }] of loadouts) lines.push(listingLine(id, listing, previous));
   return `${lines.join('\n')}\n`;
+}
+
+/** The cache line of loadout `id`'s `listing`: the line `previous` read it from, else the line written for it now. */
+export function listingLine(id: string, listing: CatalogueListing, previous?: BuildCache): string {
+  return previous?.lines.get(listing) ?? JSON.stringify({ id, listing });
 }
 
 /**

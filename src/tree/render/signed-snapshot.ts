@@ -73,27 +73,36 @@ export function takeSigningSettings(env: NodeJS.ProcessEnv): SigningSettings | u
 
 /**
  * The digests of the versions documents of `loadouts` (id → store entry name), by tree path:
- * from `previousDigests` (the live tree's {@link DIGESTS_FILE}) for entries already hashed,
- * else read from the entry in `storeDir`. Returns them with the digests by entry name to keep.
+ * from `previous` (the live tree's {@link DIGESTS_FILE}, {@link readVersionsDigests}) for
+ * entries already hashed, else read from the entry in `storeDir`. Returns them with the digests
+ * by entry name to keep.
  * @throws the file system's error when an entry's versions document cannot be read
  */
-export function digestVersionsDocuments(storeDir: string, liveTree: string | undefined, loadouts: ReadonlyMap<string, string>): { byPath: Map<string, DocumentDigest>; byEntry: Record<string, [string, number]> } {
-  const previous = readDigests(liveTree);
+export function digestVersionsDocuments(storeDir: string, previous: Readonly<Record<string, [string, number]>>, loadouts: ReadonlyMap<string, string>): { byPath: Map<string, DocumentDigest>; byEntry: Record<string, [string, number]> } {
   const byPath = new Map<string, DocumentDigest>();
   const byEntry: Record<string, [string, number]> = {};
   for (const [id, name] of loadouts) {
-    let kept = previous[name];
-    if (kept === undefined) {
-      const bytes = readFileSync(join(storeDir, 'api/loadouts', name, 'versions.json'));
-      kept = [createHash('sha256').update(bytes).digest('hex'), bytes.byteLength];
-    }
+    const kept = versionsDigestOf(storeDir, previous, name);
     byEntry[name] = kept;
     byPath.set(versionsDocumentPath(id), { sha256: kept[0], bytes: kept[1] });
   }
   return { byPath, byEntry };
 }
 
-function readDigests(tree: string | undefined): Record<string, [string, number]> {
+/**
+ * The digest of the versions document of store entry `name`, `[sha256 hex, bytes]`: from
+ * `previous` when it has one, else hashed from the entry in `storeDir`.
+ * @throws the file system's error when the document cannot be read
+ */
+export function versionsDigestOf(storeDir: string, previous: Readonly<Record<string, [string, number]>>, name: string): [string, number] {
+  const kept = previous[name];
+  if (kept !== undefined) return kept;
+  const bytes = readFileSync(join(storeDir, 'api/loadouts', name, 'versions.json'));
+  return [createHash('sha256').update(bytes).digest('hex'), bytes.byteLength];
+}
+
+/** The digests by entry name kept in `tree`'s {@link DIGESTS_FILE}; empty without a tree, a file, or one of that shape. */
+export function readVersionsDigests(tree: string | undefined): Record<string, [string, number]> {
   if (tree === undefined) return {};
   try {
     const value = JSON.parse(readFileSync(join(tree, DIGESTS_FILE), 'utf8')) as unknown;

@@ -2,16 +2,27 @@
  * What the life-cycle commands (install, outdated, update, uninstall, status) share in the
  * terminal: the scope from `--dir` / `--global`, and context cost as one line.
  */
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { LoadoutError } from '../catalogue/errors.js';
 import type { ContextCost } from '../layout/context-cost.js';
 import type { SizeWarning } from '../install/compose/size-limits.js';
 import type { ComposedFile } from '../install/run-plan.js';
 import { projectScope, userScope, type InstallScope } from '../install/project/scope.js';
 import { printable, printableLine } from './terminal-text.js';
 
-/** The scope of `--global` (the home folder, `HOME`) or else the project folder `dir`. */
+/**
+ * The scope of `--global` (the home folder, `HOME`) or else the project folder `dir`, which must
+ * exist: a mistyped `--dir` would otherwise be created and installed into, or pass `status` as
+ * a project with nothing installed (issue 36, point 4). No command creates the project folder.
+ * @throws LoadoutError `usage` when `dir` is not an existing folder
+ */
 export function scopeOf(options: { dir: string; global: boolean }): InstallScope {
-  return options.global ? userScope(homedir()) : projectScope(options.dir);
+  if (options.global) return userScope(homedir());
+  const kind = statSync(options.dir, { throwIfNoEntry: false });
+  if (kind === undefined) throw new LoadoutError('usage', `--dir ${printableLine(options.dir)}: no such folder`, { hint: 'Name the project folder as it is (loadout never creates it), or leave --dir out for the current folder.' });
+  if (!kind.isDirectory()) throw new LoadoutError('usage', `--dir ${printableLine(options.dir)}: not a folder`, { hint: 'Name the project folder, not a file in it.' });
+  return projectScope(options.dir);
 }
 
 /**

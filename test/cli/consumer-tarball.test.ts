@@ -4,14 +4,14 @@
  * against the life-cycle catalogue (`kit` 1.0.0 and 1.1.0) as a built tree and served on
  * 127.0.0.1. Where the repository's own CLI shares the rule, it is run too.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { packedConsumerCli, type PackedCli } from '../helpers/packed-cli.js';
 import { makeTempDir } from '../helpers/temp.js';
-import { buildLifecycleCatalogue, type LifecycleCatalogue } from '../install/lifecycle-fixture.js';
+import { buildLifecycleCatalogue, serveCatalogue, type LifecycleCatalogue } from '../install/lifecycle-fixture.js';
 
 let cli: PackedCli;
 let catalogue: LifecycleCatalogue;
@@ -56,5 +56,101 @@ describe('--version (point 1)', () => {
     const result = await runCli(['install', 'kit', '--agent', 'cursor', '--from', catalogue.dist, '--version', '1.0.0'], project);
     expect(result.code).toBe(0);
     expect(lockOf(project).installs.map((i) => i.version)).toEqual(['1.0.0']);
+  }, 60_000);
+});
+
+describe('typos that used to pass (points 4, 5; issue 35 point 11)', () => {
+  it('a --dir that does not exist is a usage error naming it, for every command, and nothing is created', async () => {
+    const cwd = makeTempDir();
+    const nope = join(cwd, 'nope');
+    for (const args of [
+      ['install', 'kit', '--agent', 'cursor', '--from', catalogue.dist],
+      ['status'],
+      ['outdated'],
+      ['update'],
+      ['uninstall', 'kit'],
+    ]) {
+      const result = await cli.run([...args, '--dir', nope], cwd);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toContain(`loadout: --dir ${nope}: no such folder`);
+    }
+    expect(existsSync(nope)).toBe(false);
+  }, 60_000);
+
+  it('status of a folder with nothing installed says so and exits 1, unless --allow-empty', async () => {
+    const project = makeTempDir();
+    const bare = await cli.run(['status'], project);
+    expect(bare.code).toBe(1);
+    expect(bare.stderr).toContain(`loadout: nothing installed: there is no ${join(project, 'loadout.lock.json')}`);
+    expect(bare.stderr).toContain('--allow-empty');
+    expect((await cli.run(['status', '--json'], project)).code).toBe(1);
+    const allowed = await cli.run(['status', '--allow-empty'], project);
+    expect(allowed.code).toBe(0);
+    expect(allowed.stdout).toContain('nothing installed');
+  }, 60_000);
+
+  it('an upper-case scheme is a URL, recorded in lower case in the lock, and update and outdated then read it', async () => {
+    const base = await serveCatalogue(catalogue.dist);
+    const project = makeTempDir();
+    const shouted = base.replace(/^http:/u, 'HTTP:');
+    const install = await cli.run(['install', 'kit', '--agent', 'cursor', '--from', shouted, '--version', '1.0.0'], project);
+    expect(install.code).toBe(0);
+    expect(lockOf(project).installs.map((i) => i.source)).toEqual([base]);
+    const outdated = await cli.run(['outdated'], project);
+    expect(outdated.code).toBe(1);
+    expect(outdated.stdout).toMatch(/kit +cursor +1\.0\.0 +1\.1\.0 +outdated/u);
+    const update = await cli.run(['update'], project);
+    expect(update.code).toBe(0);
+    expect(lockOf(project).installs.map((i) => [i.version, i.source])).toEqual([['1.1.0', base]]);
+  }, 60_000);
+
+  it('https:// to a plain-HTTP port says so in one sentence and suggests http://', async () => {
+    const base = await serveCatalogue(catalogue.dist);
+    const result = await cli.run(['install', 'kit', '--agent', 'cursor', '--from', base.replace(/^http:/u, 'https:')], makeTempDir());
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain('does not answer in HTTPS (TLS) on that port');
+    expect(result.stderr).toContain('write --from with http:// instead of https://');
+    expect(result.stderr).not.toContain('ssl3_get_record');
+  }, 60_000);
+
+  it('a mistyped agent gets the nearest agent', async () => {
+    const result = await cli.run(['install', 'kit', '--agent', 'cursr', '--from', catalogue.dist], makeTempDir());
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('loadout: hint: Did you mean cursor?');
+  }, 60_000);
+});
+
+describe('messages for the person who ran the command (points 6, 7, 9, 12)', () => {
+  it('without --from, in a project with no catalogue: there is no catalogue at ./dist, name one with --from <url>', async () => {
+    const project = makeTempDir();
+    for (const args of [['install', 'kit', '--agent', 'cursor'], ['search', 'kit'], ['search', 'kit', '--from', join(project, 'nonexistent')]]) {
+      const result = await cli.run(args, project);
+      expect(result.code, args.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(/loadout: there is no catalogue at (\.\/dist|\/\S+\/nonexistent): no such folder/u);
+      expect(result.stderr).toContain('--from <url>');
+      expect(result.stderr).not.toMatch(/Check the id|loadout build/u);
+    }
+  }, 60_000);
+
+  it('hints name the command as the user ran it (npx of the tarball), and an edited shared file counts once', async () => {
+    const project = makeTempDir();
+    expect((await cli.run(['install', 'kit', '--agent', 'claude-code,cursor', '--from', catalogue.dist, '--version', '1.0.0'], project)).code).toBe(0);
+    const ran = `npx -y --package=${cli.tarball} -- loadout`;
+    expect((await cli.run(['status'], project)).stdout).toMatch(/^ok: \d+ files as installed$/mu);
+    writeFileSync(join(project, 'AGENTS.md'), readFileSync(join(project, 'AGENTS.md'), 'utf8').replace('Version one.', 'Version one, edited.'));
+    const status = await cli.run(['status'], project);
+    expect(status.code).toBe(1);
+    expect(status.stdout).toContain(`1 file changed or missing: \`${ran} install --force\` restores them`);
+    const outdated = await cli.run(['outdated'], project);
+    expect(outdated.stdout).toContain(`2 outdated: \`${ran} update\` shows what changes`);
+    const unknown = await cli.run(['install', 'nextjs-app-router', '--agent', 'cursor', '--from', catalogue.dist], project);
+    expect(unknown.stderr).toContain(`\`${ran} search <words> --from <catalogue>\``);
+  }, 60_000);
+
+  it('an unknown command is reported as loadout:, like every other error', async () => {
+    const result = await cli.run(['instal', 'kit'], makeTempDir());
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^loadout: unknown command 'instal'/mu);
+    expect(result.stderr).not.toMatch(/^error:/mu);
   }, 60_000);
 });

@@ -70,6 +70,18 @@ export function formatConflict(c: { target: string; path: string; servers?: stri
 }
 
 /**
+ * The last line of a command that a conflict stopped (issue 36, point 8): that nothing was
+ * written, and why, after whatever it showed of what it would have done, so that a refusal
+ * never ends on lines that read as success. `done` is the past participle of the command
+ * (`installed`, `updated`, `uninstalled`).
+ */
+export function formatRefusal(done: string, conflicts: readonly { target: string }[]): string {
+  const targets = [...new Set(conflicts.map((c) => c.target))];
+  const files = `${targets.length} file${targets.length === 1 ? '' : 's'}`;
+  return `loadout: nothing was ${done} and nothing was written: ${files} ${targets.length === 1 ? 'holds' : 'hold'} changes of yours (${targets.map(printableLine).join(', ')}); keep them elsewhere, or pass --force to overwrite them after a backup\n`;
+}
+
+/**
  * A shared file an uninstall took the install's part out of, as one line: `removed` when
  * nothing else was left in it and the file went, `reverted` when it stays with the rest
  * (the user's entries, other installs' blocks). `dryRun` words it as what would happen.

@@ -120,7 +120,7 @@ describe('typos that used to pass (points 4, 5; issue 35 point 11)', () => {
   }, 60_000);
 });
 
-describe('messages for the person who ran the command (points 6, 7, 9, 12)', () => {
+describe('messages for the person who ran the command (points 6, 7, 8, 9, 12)', () => {
   it('without --from, in a project with no catalogue: there is no catalogue at ./dist, name one with --from <url>', async () => {
     const project = makeTempDir();
     for (const args of [['install', 'kit', '--agent', 'cursor'], ['search', 'kit'], ['search', 'kit', '--from', join(project, 'nonexistent')]]) {
@@ -152,5 +152,17 @@ describe('messages for the person who ran the command (points 6, 7, 9, 12)', () 
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^loadout: unknown command 'instal'/mu);
     expect(result.stderr).not.toMatch(/^error:/mu);
+  }, 60_000);
+
+  it('a refused update ends with one line: nothing was written, and why', async () => {
+    const project = makeTempDir();
+    expect((await cli.run(['install', 'kit', '--agent', 'cursor', '--from', catalogue.dist, '--version', '1.0.0'], project)).code).toBe(0);
+    const before = readFileSync(join(project, 'AGENTS.md'), 'utf8');
+    writeFileSync(join(project, 'AGENTS.md'), before.replace('Version one.', 'Version one, edited.'));
+    const update = await cli.run(['update'], project);
+    expect(update.code).toBe(1);
+    expect(update.stdout).toContain('would update kit for cursor: 1.0.0 → 1.1.0');
+    expect(update.stderr.trimEnd().split('\n').at(-1)).toBe('loadout: nothing was updated and nothing was written: 1 file holds changes of yours (AGENTS.md); keep them elsewhere, or pass --force to overwrite them after a backup');
+    expect(lockOf(project).installs.map((i) => i.version)).toEqual(['1.0.0']);
   }, 60_000);
 });

@@ -4,7 +4,7 @@ import type { Agent } from '../../catalogue/vocabulary.js';
 import { detectAgents, parseAgentList } from '../../install/detect-agents.js';
 import { installLoadouts, type InstallOptions } from '../../install/install.js';
 import { EXIT } from '../exit.js';
-import { CONTEXT_NOTE, formatComposed, formatConflict, formatContext, formatSizeWarning, scopeOf } from '../install-report.js';
+import { CONTEXT_NOTE, formatComposed, formatConflict, formatContext, formatRefusal, formatSizeWarning, scopeOf } from '../install-report.js';
 import type { Write } from '../report.js';
 import { selfOriginNotice } from '../self-origin.js';
 import { printable, printableJson, printableLine } from '../terminal-text.js';
@@ -46,7 +46,10 @@ export async function installCommand(options: InstallCommandOptions, out: Write,
     return conflicted ? EXIT.failed : EXIT.ok;
   }
   for (const o of outcomes) for (const c of o.conflicts) err(formatConflict(c, `${o.id} ${o.version}`));
-  if (conflicted) return EXIT.failed;
+  if (conflicted) {
+    err(formatRefusal('installed', outcomes.flatMap((o) => o.conflicts)));
+    return EXIT.failed;
+  }
   if (outcomes[0]?.backup !== undefined) err(`loadout: your files the install replaces were first copied to ${printableLine(outcomes[0].backup)}/\n`);
   for (const o of outcomes) for (const w of o.composed.size_warnings) err(formatSizeWarning(w));
   for (const o of outcomes) {

@@ -3,7 +3,7 @@ import { LoadoutError } from '../../catalogue/errors.js';
 import { isAgent, PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
 import { uninstallLoadout } from '../../install/uninstall.js';
 import { EXIT } from '../exit.js';
-import { formatConflict, formatReverted, scopeOf } from '../install-report.js';
+import { formatConflict, formatRefusal, formatReverted, scopeOf } from '../install-report.js';
 import type { Write } from '../report.js';
 import { printableJson, printableLine } from '../terminal-text.js';
 
@@ -32,7 +32,10 @@ export async function uninstallCommand(options: UninstallCommandOptions, out: Wr
     return stopped ? EXIT.failed : EXIT.ok;
   }
   for (const c of outcome.conflicts) err(formatConflict(c, c.id));
-  if (stopped) return EXIT.failed;
+  if (stopped) {
+    err(formatRefusal('uninstalled', outcome.conflicts));
+    return EXIT.failed;
+  }
   if (outcome.backup !== undefined) err(`loadout: your edits the uninstall removes were first copied to ${printableLine(outcome.backup)}/\n`);
   const verb = options.dryRun ? 'would uninstall' : 'uninstalled';
   out(`${verb} ${outcome.removed.map((r) => `${r.id} ${r.version} for ${r.agent}`).join(', ')}\n`);

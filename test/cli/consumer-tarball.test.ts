@@ -7,10 +7,14 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCatalogue } from '../../src/tree/build.js';
+import { readSigningKey, type SigningKey } from '../../src/tree-format/signing/keys.js';
 import { runCli } from '../helpers/cli.js';
 import { packedConsumerCli, type PackedCli } from '../helpers/packed-cli.js';
-import { makeTempDir } from '../helpers/temp.js';
+import { writeLoadout } from '../helpers/loadouts.js';
+import { commitAll, initRepo, makeTempDir } from '../helpers/temp.js';
 import { buildLifecycleCatalogue, serveCatalogue, type LifecycleCatalogue } from '../install/lifecycle-fixture.js';
 
 let cli: PackedCli;
@@ -166,3 +170,37 @@ describe('messages for the person who ran the command (points 6, 7, 8, 9, 12)', 
     expect(lockOf(project).installs.map((i) => i.version)).toEqual(['1.0.0']);
   }, 60_000);
 });
+
+describe('signing, said to the person who installs (point 10)', () => {
+  const newKey = (): SigningKey => readSigningKey(generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString());
+
+  it('says when a key is pinned on first use, names the pinned keys when another signs, and says --trust-key in outdated pins nothing', async () => {
+    const repo = makeTempDir();
+    initRepo(repo);
+    writeLoadout(repo, { id: 'kit' });
+    commitAll(repo, 'kit 1.0.0');
+    const dist = join(repo, 'dist');
+    const first = newKey();
+    await buildCatalogue({ root: repo, out: dist, baseUrl: 'http://catalogue.test', signing: { key: first, expiresInDays: 30 } });
+    const project = makeTempDir();
+    const install = await cli.run(['install', 'kit', '--agent', 'cursor', '--from', dist], project);
+    expect(install.code).toBe(0);
+    expect(install.stdout).toContain(`signed: key ${first.published.keyid}`);
+    expect(install.stdout).toContain(`pinned ${dist}'s signing key ${first.published.keyid} in the lock (first use)`);
+    const again = await cli.run(['install', 'kit', '--agent', 'codex', '--from', dist], project);
+    expect(again.code).toBe(0);
+    expect(again.stdout).not.toContain('pinned');
+
+    const second = newKey();
+    await buildCatalogue({ root: repo, out: dist, baseUrl: 'http://catalogue.test', signing: { key: second, expiresInDays: 30 }, clean: true });
+    const refused = await cli.run(['outdated'], project);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`none of them a trusted key (trusted: the lock pins ${first.published.keyid} for ${dist})`);
+    expect(refused.stderr).not.toContain('trusted: none');
+    expect(refused.stderr).not.toContain('nothing was installed');
+    const trusting = await cli.run(['outdated', '--trust-key', second.published.keyid], project);
+    expect(trusting.code).toBe(0);
+    expect(trusting.stderr).toContain(`--trust-key ${second.published.keyid} counted for this listing only: outdated writes nothing, so the lock does not pin it`);
+  }, 120_000);
+});
+

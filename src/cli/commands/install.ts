@@ -3,6 +3,7 @@ import { LoadoutError } from '../../catalogue/errors.js';
 import type { Agent } from '../../catalogue/vocabulary.js';
 import { detectAgents, parseAgentList } from '../../install/detect-agents.js';
 import { installLoadouts, type InstallOptions } from '../../install/install.js';
+import { readLock } from '../../install/project/lock.js';
 import { EXIT } from '../exit.js';
 import { CONTEXT_NOTE, formatComposed, formatConflict, formatContext, formatRefusal, formatSizeWarning, scopeOf } from '../install-report.js';
 import type { Write } from '../report.js';
@@ -35,6 +36,8 @@ export async function installCommand(options: InstallCommandOptions, out: Write,
     agents = found.map((d) => d.agent);
     err(`loadout: detected ${found.map((d) => `${d.agent} (${d.found.join(', ')})`).join(', ')}\n`);
   } else agents = parsed;
+  // What the lock trusted before, to say when this install pins a catalogue's key for the first time.
+  const trustedBefore = (await readLock(scope.root, scope.lockPath)).trust ?? {};
   const outcomes = await installLoadouts({ ...core, agents, scope });
   for (const notice of new Set(outcomes.map((o) => o.notice).filter((n) => n !== undefined))) err(`loadout: notice: ${printableLine(notice)}\n`);
   const selfServed = outcomes.some((o) => o.signed !== null) || options.signing?.requireSigned === true ? selfOriginNotice() : undefined;
@@ -68,5 +71,9 @@ export async function installCommand(options: InstallCommandOptions, out: Write,
   }
   out(`(${CONTEXT_NOTE})\n`);
   if (outcomes.some((o) => o.installed)) out(`recorded in ${scope.kind === 'user' ? '~/' : ''}${scope.lockPath}\n`);
+  const pinned = outcomes.find((o) => o.installed && o.signed !== null && trustedBefore[o.source] === undefined);
+  if (pinned?.signed) {
+    out(`pinned ${printableLine(pinned.source)}'s signing key ${pinned.signed.keyids.map(printableLine).join(', ')} in the lock (first use): later commands refuse it signed by another key, unless it publishes a rotation signed by this one or you pass --trust-key\n`);
+  }
   return EXIT.ok;
 }

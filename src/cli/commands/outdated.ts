@@ -23,6 +23,10 @@ export interface OutdatedCommandOptions {
 export async function outdatedCommand(options: OutdatedCommandOptions, out: Write, err: Write): Promise<number> {
   const scope = scopeOf(options);
   const rows = await listOutdated({ scope, from: options.from, signing: options.signing });
+  const added = options.signing?.trustKeys ?? [];
+  if (added.length > 0) {
+    err(`loadout: notice: --trust-key ${added.map(printableLine).join(', ')} counted for this listing only: outdated writes nothing, so the lock does not pin it; pass it again to the \`${thisInvocation()} update\` or \`${thisInvocation()} install\` that writes the lock, which pins it\n`);
+  }
   const selfServed = (await checksSignatures(scope, options.signing)) ? selfOriginNotice() : undefined;
   if (selfServed !== undefined) err(`loadout: notice: ${printableLine(selfServed)}\n`);
   const failed = rows.some((r) => r.outdated || r.error !== undefined);

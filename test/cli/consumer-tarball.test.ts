@@ -4,9 +4,9 @@
  * against the life-cycle catalogue (`kit` 1.0.0 and 1.1.0) as a built tree and served on
  * 127.0.0.1. Where the repository's own CLI shares the rule, it is run too.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../src/tree/build.js';
@@ -14,7 +14,7 @@ import { readSigningKey, type SigningKey } from '../../src/tree-format/signing/k
 import { runCli } from '../helpers/cli.js';
 import { packedConsumerCli, type PackedCli } from '../helpers/packed-cli.js';
 import { writeLoadout } from '../helpers/loadouts.js';
-import { commitAll, initRepo, makeTempDir } from '../helpers/temp.js';
+import { commitAll, git, initRepo, makeTempDir } from '../helpers/temp.js';
 import { buildLifecycleCatalogue, serveCatalogue, type LifecycleCatalogue } from '../install/lifecycle-fixture.js';
 
 let cli: PackedCli;
@@ -201,6 +201,38 @@ describe('signing, said to the person who installs (point 10)', () => {
     const trusting = await cli.run(['outdated', '--trust-key', second.published.keyid], project);
     expect(trusting.code).toBe(0);
     expect(trusting.stderr).toContain(`--trust-key ${second.published.keyid} counted for this listing only: outdated writes nothing, so the lock does not pin it`);
+  }, 120_000);
+});
+
+describe('backups after the last uninstall (point 11)', () => {
+  it('removes the backups whose bytes are back in place, leaving git status clean, and names those it keeps', async () => {
+    const project = makeTempDir();
+    initRepo(project);
+    const rule = join(project, '.cursor/rules/style.mdc');
+    mkdirSync(dirname(rule), { recursive: true });
+    writeFileSync(rule, 'My own style rule.\n');
+    commitAll(project, 'my project');
+    const install = await cli.run(['install', 'kit', '--agent', 'cursor', '--from', catalogue.dist, '--force'], project);
+    expect(install.code).toBe(0);
+    expect(install.stderr).toContain('were first copied to .loadout/backup/');
+    // A copy of an earlier run that the restore does not use (as a block's backup is): its bytes are back in place after the uninstall.
+    const older = join(project, '.loadout/backup/2026-01-01T00-00-00.000Z/.cursor/rules/style.mdc');
+    mkdirSync(dirname(older), { recursive: true });
+    writeFileSync(older, 'My own style rule.\n');
+    const uninstall = await cli.run(['uninstall', 'kit'], project);
+    expect(uninstall.code).toBe(0);
+    expect(uninstall.stdout).toContain('removed   1 backup copy in .loadout/backup/');
+    expect(readFileSync(rule, 'utf8')).toBe('My own style rule.\n');
+    expect(existsSync(join(project, '.loadout'))).toBe(false);
+    expect(git(project, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
+
+    // A copy the project no longer holds is the only one: kept, and named.
+    expect((await cli.run(['install', 'kit', '--agent', 'cursor', '--from', catalogue.dist, '--force'], project)).code).toBe(0);
+    writeFileSync(rule, 'Edited after the install.\n');
+    const kept = await cli.run(['uninstall', 'kit'], project);
+    expect(kept.code).toBe(0);
+    expect(kept.stdout).toMatch(/kept {6}1 backup copy of your files, the project holding something else there now:\n {14}\.loadout\/backup\/[^/\n]+\/\.cursor\/rules\/style\.mdc\n/u);
+    expect(readdirSync(join(project, '.loadout/backup'))).toHaveLength(1);
   }, 120_000);
 });
 

@@ -1,5 +1,5 @@
 /**
- * The submission form's markup, at `/docs/#submit` (docs/maintaining.md, "Submissions"): one
+ * The submission form's markup, on the page `/submit/` (docs/maintaining.md, "Submissions"): one
  * control for every field of the spec's table "POST /api/v1/submissions body", each with its hint
  * (the server's limit) and an error slot (`#e-<control id>`) that the form's script fills from its
  * own checks or from a 422's pointers. The files block takes files picked one by one or as a

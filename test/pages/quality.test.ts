@@ -154,8 +154,8 @@ describe.skipIf(!HAS_CHROMIUM)('page quality', () => {
       [await sitemap.text(), await feed.text()],
     );
     expect(parsed.errors).toBe(0);
-    expect(parsed.locs).toEqual(expect.arrayContaining([`${server.url}/`, `${server.url}/docs/`, ...SPECS.map((s) => `${server.url}/loadouts/${s.id}/`)]));
-    expect(parsed.locs).toHaveLength(SPECS.length + 2);
+    expect(parsed.locs).toEqual(expect.arrayContaining([`${server.url}/`, `${server.url}/docs/`, `${server.url}/submit/`, ...SPECS.map((s) => `${server.url}/loadouts/${s.id}/`)]));
+    expect(parsed.locs).toHaveLength(SPECS.length + 3);
     expect(parsed.self).toBe(`${server.url}/feed.atom`);
     expect(parsed.entries).toHaveLength(SPECS.length);
     expect(parsed.entries[0]).toEqual({ id: `${server.url}/loadouts/nextjs-app-router/`, updated: '2026-11-01T00:00:00Z' });

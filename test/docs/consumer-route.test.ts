@@ -7,14 +7,11 @@
  * are run on the packed CLI (test/helpers/packed-cli.ts): `status` fails a project with nothing
  * installed and passes one with an install.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { packedConsumerCli, type PackedCli } from '../helpers/packed-cli.js';
 import { makeTempDir } from '../helpers/temp.js';
-import { buildLifecycleCatalogue, type LifecycleCatalogue } from '../install/lifecycle-fixture.js';
+import { useTarballFixture } from '../cli/tarball-fixture.js';
 
 const read = (path: string): string => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 const GUIDE = read('docs/installing.md');
@@ -24,18 +21,7 @@ const PACKAGE = `npx -y loadout-cli@${VERSION}`;
 /** The fenced code blocks of `markdown` in `language`, as their text. */
 const blocks = (markdown: string, language: string): string[] => [...markdown.matchAll(new RegExp(`^\`\`\`${language}\\n([\\s\\S]*?)^\`\`\`$`, 'gmu'))].map((m) => m[1] ?? '');
 
-let cli: PackedCli;
-let catalogue: LifecycleCatalogue;
-let root = '';
-beforeAll(async () => {
-  root = mkdtempSync(join(tmpdir(), 'loadout-docs-route-'));
-  mkdirSync(join(root, 'catalogue'));
-  [cli, catalogue] = await Promise.all([packedConsumerCli(), buildLifecycleCatalogue(join(root, 'catalogue'))]);
-}, 120_000);
-afterAll(() => {
-  cli?.remove();
-  rmSync(root, { recursive: true, force: true });
-});
+const fixture = useTarballFixture();
 
 describe('docs/installing.md, for a consumer', () => {
   it('runs no shell example as `npx loadout`, and names the package at its version', () => {
@@ -57,8 +43,8 @@ describe('docs/installing.md, for a consumer', () => {
     const status = runs[0]?.slice(PACKAGE.length + 1).split(' ') ?? [];
     expect(status).toEqual(['status']);
     const project = makeTempDir();
-    expect((await cli.run(status, project)).code).toBe(1);
-    expect((await cli.run(['install', 'kit', '--agent', 'cursor', '--from', catalogue.dist], project)).code).toBe(0);
-    expect((await cli.run(status, project)).code).toBe(0);
+    expect((await fixture.cli.run(status, project)).code).toBe(1);
+    expect((await fixture.cli.run(['install', 'kit', '--agent', 'cursor', '--from', fixture.catalogue.dist], project)).code).toBe(0);
+    expect((await fixture.cli.run(status, project)).code).toBe(0);
   }, 60_000);
 });

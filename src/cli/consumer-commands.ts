@@ -156,12 +156,13 @@ export function declareConsumerCommands(program: Command, ctx: CommandContext, r
 
   program
     .command('status')
-    .description('the drift check: each installed file ok, changed or missing, and untracked files; exit 1 on changed or missing')
+    .description('the drift check: each installed file ok, changed or missing, and untracked files; exit 1 on changed or missing, or when nothing is installed')
     .option('--dir <dir>', 'project folder', '.')
     .option('--global', 'the installs in your home folder')
+    .option('--allow-empty', 'exit 0 when nothing is installed (by default that is an error: a CI gate on the wrong folder fails)')
     .option('--json', 'print {scope, lock, files, untracked, ok} as JSON')
     .action(async (_flags: object, command: Command) => {
       const { statusCommand } = await import('./commands/status.js');
-      ctx.code = await statusCommand(flagsOf<StatusCommandOptions>(command), out);
+      ctx.code = await statusCommand(flagsOf<StatusCommandOptions>(command), out, err);
     });
 }

@@ -2,7 +2,9 @@
  * What the life-cycle commands (install, outdated, update, uninstall, status) share in the
  * terminal: the scope from `--dir` / `--global`, and context cost as one line.
  */
+import { statSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { LoadoutError } from '../catalogue/errors.js';
 import type { ContextCost } from '../layout/context-cost.js';
 import type { ManualStep } from '../layout/layout.js';
 import type { SizeWarning } from '../install/compose/size-limits.js';
@@ -10,9 +12,18 @@ import type { ComposedFile } from '../install/run-plan.js';
 import { projectScope, userScope, type InstallScope } from '../install/project/scope.js';
 import { printable, printableLine } from './terminal-text.js';
 
-/** The scope of `--global` (the home folder, `HOME`) or else the project folder `dir`. */
+/**
+ * The scope of `--global` (the home folder, `HOME`) or else the project folder `dir`, which must
+ * exist: a mistyped `--dir` would otherwise be created and installed into, or pass `status` as
+ * a project with nothing installed (issue 36, point 4). No command creates the project folder.
+ * @throws LoadoutError `usage` when `dir` is not an existing folder
+ */
 export function scopeOf(options: { dir: string; global: boolean }): InstallScope {
-  return options.global ? userScope(homedir()) : projectScope(options.dir);
+  if (options.global) return userScope(homedir());
+  const kind = statSync(options.dir, { throwIfNoEntry: false });
+  if (kind === undefined) throw new LoadoutError('usage', `--dir ${printableLine(options.dir)}: no such folder`, { hint: 'Name the project folder as it is (loadout never creates it), or leave --dir out for the current folder.' });
+  if (!kind.isDirectory()) throw new LoadoutError('usage', `--dir ${printableLine(options.dir)}: not a folder`, { hint: 'Name the project folder, not a file in it.' });
+  return projectScope(options.dir);
 }
 
 /**
@@ -57,6 +68,18 @@ export function formatConflict(c: { target: string; path: string; servers?: stri
           : `exists with changes of yours (expected the bytes of ${label} ${printableLine(c.path)} or of the last install)`;
   const diff = c.diff === undefined ? '' : `${printable(c.diff).replace(/\n$/u, '')}\n`;
   return `loadout: ${printableLine(c.target)}: ${what}; nothing was written (--force overwrites, after copying your file to .loadout/backup/)\n${diff}`;
+}
+
+/**
+ * The last line of a command that a conflict stopped (issue 36, point 8): that nothing was
+ * written, and why, after whatever it showed of what it would have done, so that a refusal
+ * never ends on lines that read as success. `done` is the past participle of the command
+ * (`installed`, `updated`, `uninstalled`).
+ */
+export function formatRefusal(done: string, conflicts: readonly { target: string }[]): string {
+  const targets = [...new Set(conflicts.map((c) => c.target))];
+  const files = `${targets.length} file${targets.length === 1 ? '' : 's'}`;
+  return `loadout: nothing was ${done} and nothing was written: ${files} ${targets.length === 1 ? 'holds' : 'hold'} changes of yours (${targets.map(printableLine).join(', ')}); keep them elsewhere, or pass --force to overwrite them after a backup\n`;
 }
 
 /**

@@ -9,6 +9,7 @@ import { Command, CommanderError, Help, Option } from 'commander';
 import { LoadoutError } from '../catalogue/errors.js';
 import { errorJson } from '../install/errors.js';
 import { EXIT, ExitError } from './exit.js';
+import { thisInvocation, withInvocation } from './invocation.js';
 import { printable, printableJson } from './terminal-text.js';
 import type { Write } from './report.js';
 
@@ -96,11 +97,15 @@ function exitCodeOf(error: unknown, json: boolean, out: Write, err: Write): numb
     return error.exitCode === 0 ? EXIT.ok : EXIT.usage;
   }
   // Messages and hints quote catalogues, locks and projects: printed through the printable escaping (terminal-text.ts).
-  if (json) out(`${printableJson(errorJson(error), 0)}\n`);
+  // Consumer commands in them are written as the user ran this CLI (invocation.ts).
+  if (json) {
+    const { error: shape } = errorJson(error);
+    out(`${printableJson({ error: { ...shape, hint: shape.hint === null ? null : withInvocation(shape.hint, thisInvocation()) } }, 0)}\n`);
+  }
   if (error instanceof LoadoutError) {
     if (!json) {
-      err(`loadout: ${printable(error.message)}\n`);
-      if (error.hint !== undefined) err(`loadout: hint: ${printable(error.hint)}\n`);
+      err(`loadout: ${printable(withInvocation(error.message, thisInvocation()))}\n`);
+      if (error.hint !== undefined) err(`loadout: hint: ${printable(withInvocation(error.hint, thisInvocation()))}\n`);
     }
     return error.code === 'usage' ? EXIT.usage : EXIT.failed;
   }

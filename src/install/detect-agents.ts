@@ -9,6 +9,7 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LoadoutError } from '../catalogue/errors.js';
 import { isAgent, PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
+import { suggestIds } from './catalogue/suggest.js';
 import type { InstallScope } from './project/scope.js';
 
 /** The word of `--agent` that asks for detection. */
@@ -68,7 +69,8 @@ export function parseAgentList(value: string): Agent[] | typeof DETECTED {
   if (parts.length === 1 && parts[0] === DETECTED) return DETECTED;
   const bad = parts.find((p) => !isAgent(p));
   if (bad !== undefined || parts.length === 0) {
-    throw new LoadoutError('usage', `--agent is ${JSON.stringify(value)} (expected one of ${PUBLISHED_AGENTS.join(', ')}, several separated by commas, or ${DETECTED})`);
+    const near = bad === undefined ? [] : suggestIds(bad, [...PUBLISHED_AGENTS, DETECTED]);
+    throw new LoadoutError('usage', `--agent is ${JSON.stringify(value)} (expected one of ${PUBLISHED_AGENTS.join(', ')}, several separated by commas, or ${DETECTED})`, near.length === 0 ? {} : { hint: `Did you mean ${near.join(', ')}?` });
   }
   return [...new Set(parts)] as Agent[];
 }

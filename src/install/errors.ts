@@ -33,7 +33,7 @@ export const CONSUMER_ERRORS = {
   /** The catalogue's server could not be reached, or answered an error. */
   CatalogueUnreachable: { code: 'io', title: 'The catalogue cannot be reached', hint: 'Check --from (a base URL such as https://loadouts.example, or a built tree\'s folder) and your network.' },
   /** A response was larger than the versions document declares, or than a document may be. */
-  ResponseTooLarge: { code: 'invalid_content', title: 'The catalogue sent more bytes than it declared', hint: 'The catalogue is broken or hostile; nothing was installed.' },
+  ResponseTooLarge: { code: 'invalid_content', title: 'The catalogue sent more bytes than it declared', hint: 'The catalogue is broken or hostile; nothing was written.' },
   /** The catalogue has no loadout of this id. */
   UnknownLoadout: { code: 'not_found', title: 'The catalogue has no such loadout', hint: 'Check the id: `loadout search <words> --from <catalogue>` lists what there is.' },
   /** The catalogue has the loadout but not the version asked for. */
@@ -43,15 +43,15 @@ export const CONSUMER_ERRORS = {
   /** `--from` is neither a URL with a scheme nor a folder holding a built tree. */
   BadSource: { code: 'usage', title: '--from names no catalogue', hint: 'Pass a base URL with its scheme (http://127.0.0.1:8787) or the folder of a built tree (dist).' },
   /** Reserved for signing: the snapshot's signature does not verify. */
-  BadSignature: { code: 'invalid_content', title: 'The catalogue\'s signature does not verify', hint: 'The catalogue was changed after it was signed; nothing was installed.' },
+  BadSignature: { code: 'invalid_content', title: 'The catalogue\'s signature does not verify', hint: 'The catalogue was changed after it was signed; nothing was written.' },
   /** Reserved for signing: the snapshot is signed by a key the lock does not know. */
   UnknownKey: { code: 'invalid_content', title: 'The catalogue is signed by an unknown key', hint: 'If the catalogue rotated its key, check with its maintainers, then pass --trust-key.' },
   /** Reserved for signing: the snapshot is older than one already seen. */
-  Rollback: { code: 'invalid_content', title: 'The catalogue went back to an older snapshot', hint: 'A mirror or proxy may serve stale content; nothing was installed.' },
+  Rollback: { code: 'invalid_content', title: 'The catalogue went back to an older snapshot', hint: 'A mirror or proxy may serve stale content; nothing was written.' },
   /** Reserved for signing: the snapshot's expiry has passed. */
   Expired: { code: 'invalid_content', title: 'The catalogue\'s signed snapshot has expired', hint: 'The catalogue has not been rebuilt in time; ask its maintainers.' },
   /** `--require-signed` and the catalogue is not signed (docs/signing.md). */
-  UnsignedCatalogue: { code: 'invalid_content', title: 'The catalogue is not signed', hint: 'Install from a signed catalogue, or leave out --require-signed; nothing was installed.' },
+  UnsignedCatalogue: { code: 'invalid_content', title: 'The catalogue is not signed', hint: 'Install from a signed catalogue, or leave out --require-signed; nothing was written.' },
 } as const satisfies Record<string, ConsumerErrorEntry>;
 
 /** A permanent name of the catalogue. */

@@ -14,7 +14,7 @@
 import { join, resolve } from 'node:path';
 import { LoadoutError } from '../catalogue/errors.js';
 import { SLUG_PATTERN, VERSION_PATTERN, type Agent } from '../catalogue/vocabulary.js';
-import { openCatalogue } from './catalogue/catalogue-reader.js';
+import { catalogueBaseUrl, openCatalogue } from './catalogue/catalogue-reader.js';
 import type { ContextCost } from '../layout/context-cost.js';
 import { fetchVersion, type FetchedVersion } from './catalogue/fetch-version.js';
 import type { ManualStep } from '../layout/layout.js';
@@ -93,9 +93,13 @@ export interface InstallOutcome {
   installed: boolean;
 }
 
-/** The source recorded in the lock: a URL as given, a folder made absolute (so later commands work from anywhere). */
+/**
+ * The source recorded in the lock: a base URL as `catalogueBaseUrl` reads it (scheme in lower
+ * case, no trailing slash), a folder made absolute (so later commands work from anywhere).
+ * @throws ConsumerError `BadSource` (see `catalogueBaseUrl`)
+ */
 export function lockSource(from: string): string {
-  return /^https?:\/\//u.test(from) ? from.replace(/(?<!\/)\/+$/u, '') : resolve(from);
+  return catalogueBaseUrl(from) ?? resolve(from);
 }
 
 /**

@@ -18,13 +18,13 @@ export type FeedRecord = Pick<PublishedRecord, 'id' | 'title' | 'summary' | 'ver
 /** `YYYY-MM-DD` → RFC 3339 midnight UTC; undefined stays undefined. */
 const timeOf = (date: string | undefined): string | undefined => (date === undefined || !/^\d{4}-\d{2}-\d{2}$/u.test(date) ? undefined : `${date}T00:00:00Z`);
 
-/** The sitemap: home, docs and every loadout page. */
+/** The sitemap: home, docs, the submission page and every loadout page. */
 export function renderSitemap(base: string, records: readonly FeedRecord[]): string {
   const url = (loc: string, lastmod?: string): string => `<url><loc>${escapeXml(loc)}</loc>${lastmod === undefined || timeOf(lastmod) === undefined ? '' : `<lastmod>${escapeXml(lastmod)}</lastmod>`}</url>`;
   const sorted = [...records].sort((a, b) => (a.id < b.id ? -1 : 1));
   return `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
-${[url(`${base}/`), url(`${base}/docs/`), ...sorted.map((r) => url(r.url, r.updated))].join('\n')}
+${[url(`${base}/`), url(`${base}/docs/`), url(`${base}/submit/`), ...sorted.map((r) => url(r.url, r.updated))].join('\n')}
 </urlset>
 `;
 }

@@ -71,7 +71,8 @@ export function parseGuide(name: string, markdown: string): Guide {
 
 /** The text of an inline token without its markup. */
 function plainText(inline: Token | undefined): string {
-  return (inline?.children ?? []).filter((c) => c.type === 'text' || c.type === 'code_inline').map((c) => c.content).join('');
+  // A line break in the source is a space in the text ("what they read\nis" is "what they read is").
+  return (inline?.children ?? []).map((c) => (c.type === 'text' || c.type === 'code_inline' ? c.content : c.type === 'softbreak' || c.type === 'hardbreak' ? ' ' : '')).join('');
 }
 
 /** markdown-it as the guides use it: no raw HTML, GitHub's tables, headings with slugs. */

@@ -37,7 +37,7 @@ export interface PageOptions {
   /** This page's path in the tree, e.g. `''`, `'docs/'`, `'loadouts/<id>/'`; gives the canonical address and `root`. */
   path: string;
   /** Which navigation entry is current. */
-  current?: 'home' | 'docs';
+  current?: 'home' | 'docs' | 'submit';
   /** Scripts to load (paths relative to the tree), in order, deferred. */
   scripts?: string[];
   /** The content of `<main>`: HTML already escaped by the caller. */
@@ -52,7 +52,7 @@ export function rootOf(path: string): string {
 /** A whole HTML document. Pure. */
 export function renderPage(options: PageOptions): string {
   const root = rootOf(options.path);
-  const here = (name: 'home' | 'docs'): string => (options.current === name ? ' aria-current="page"' : '');
+  const here = (name: 'home' | 'docs' | 'submit'): string => (options.current === name ? ' aria-current="page"' : '');
   const scripts = (options.scripts ?? []).map((src) => `<script src="${escapeHtml(root + src)}" defer></script>`).join('\n');
   return `<!doctype html>
 <html lang="en">
@@ -75,7 +75,7 @@ ${scripts}
 <nav aria-label="Site"><ul>
 <li><a href="${escapeHtml(root || './')}"${here('home')}>Loadouts</a></li>
 <li><a href="${escapeHtml(root)}docs/"${here('docs')}>Docs</a></li>
-<li><a href="${escapeHtml(root)}docs/#submit">Submit a loadout</a></li>
+<li><a href="${escapeHtml(root)}submit/"${here('submit')}>Submit a loadout</a></li>
 <li><a href="${escapeHtml(root)}api/v1/index.json">API</a></li>
 </ul></nav>
 </div></header>

@@ -49,7 +49,15 @@ export function copyButton(targetId: string, label: string): string {
   return `<button type="button" class="copy" data-copy="${escapeHtml(targetId)}" aria-label="${escapeHtml(label)}" hidden>Copy</button>`;
 }
 
-const COMPAT_BADGE: Record<string, string> = { native: 'ok', adapter: 'note', unsupported: 'bad' };
+/**
+ * The label of an agent's tab: what installing does for that agent (issue 36, point 17), not
+ * only its compatibility, which said "native" on a tab that lists manual steps. Pure.
+ */
+export function installLabel(compat: string, manualSteps: number): { text: string; badge: 'ok' | 'note' | 'bad' } {
+  if (compat === 'unsupported') return { text: 'not supported', badge: 'bad' };
+  if (manualSteps > 0) return { text: `installs, ${plural(manualSteps, 'manual step')} left`, badge: 'note' };
+  return { text: compat === 'adapter' ? 'installs in full, with an adapter' : 'installs in full', badge: 'ok' };
+}
 
 /** `~1,234 tokens (4.8 KB)`. */
 export function formatContext(size: ContextSizeView): string {
@@ -96,11 +104,12 @@ function panel(r: PublishedRecord, agent: Agent, base: string, root: string, con
     r.counts.skills === 0
       ? ''
       : `<p class="small">Or its skills only, with the <code>skills</code> CLI:</p>${commandBlock(`skills-${agent}`, skillsCommand(r.id, base), base, `Copy the skills command for ${AGENT_NAMES[agent]}`)}<p class="small muted">This installs the skills alone, not the rules, MCP servers or AGENTS.md.</p>`;
+  const label = installLabel(compat, entry.manual_steps.length);
   const warning = compat === 'unsupported' ? `<p class="error">This loadout does not support ${escapeHtml(AGENT_NAMES[agent])}.</p>` : '';
   const note = AGENT_NOTES[agent];
   const aboutAgent = note === undefined ? '' : `<p class="small">${escapeHtml(note.text)} (<a href="${escapeHtml(note.source)}">source</a>)</p>`;
   return `<section class="panel" id="panel-${agent}" data-agent="${agent}" aria-labelledby="heading-${agent}">
-<h3 id="heading-${agent}">${escapeHtml(AGENT_NAMES[agent])} <span class="badge ${COMPAT_BADGE[compat] ?? 'plain'}">${escapeHtml(compat)}</span></h3>
+<h3 id="heading-${agent}">${escapeHtml(AGENT_NAMES[agent])} <span class="badge ${label.badge}">${escapeHtml(label.text)}</span></h3>
 ${warning}${aboutAgent}
 ${installCommands(r.id, agent, base, route)}
 ${skills}

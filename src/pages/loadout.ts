@@ -54,7 +54,8 @@ function compatibilityMatrix(r: PublishedRecord, latest: VersionView | undefined
 function requirements(r: PublishedRecord): string {
   const list = (label: string, values: readonly string[]): string => `<li>${label}: ${values.length === 0 ? 'none' : values.map((v) => `<code>${escapeHtml(v)}</code>`).join(', ')}</li>`;
   const s = r.security;
-  const verdict = s.verdict === undefined ? 'not scanned' : `${s.verdict}${s.scanner === undefined ? '' : ` (${s.scanner})`}`;
+  // "clean, by loadout verify (safety check)": the scanner's name may hold parentheses of its own.
+  const verdict = s.verdict === undefined ? 'not scanned' : `${s.verdict}${s.scanner === undefined ? '' : `, by ${s.scanner}`}`;
   return `<ul>
 ${list('Tools', r.requires.tools)}
 ${list('Environment variables', r.requires.env)}

@@ -25,7 +25,7 @@ const STATE_TEXT: Record<string, { badge: string; text: string }> = {
 export function renderStatusPage(base: string, doc: SubmissionStatusDocument): string {
   const state = STATE_TEXT[doc.status] ?? { badge: 'plain', text: '' };
   const verification = readVerification(doc.verification);
-  const body = `<nav aria-label="Breadcrumb" class="small"><a href="../../docs/#submit">Submit a loadout</a> › Submission</nav>
+  const body = `<nav aria-label="Breadcrumb" class="small"><a href="../../submit/">Submit a loadout</a> › Submission</nav>
 <h1>Submission of ${escapeHtml(doc.loadout_id)}</h1>
 <p><span class="badge ${state.badge}" id="submission-status">${escapeHtml(doc.status)}</span> ${escapeHtml(state.text)}</p>
 <div class="table-wrap"><table class="facts">
@@ -55,6 +55,6 @@ export function renderStatusNotFound(base: string, id: string): string {
     description: 'No such submission.',
     base,
     path: `submissions/${encodeURIComponent(id)}/`,
-    body: `<h1>No such submission</h1><p>There is no submission <code>${escapeHtml(id)}</code>. Check the address, or <a href="../../docs/#submit">submit a loadout</a>.</p>`,
+    body: `<h1>No such submission</h1><p>There is no submission <code>${escapeHtml(id)}</code>. Check the address, or <a href="../../submit/">submit a loadout</a>.</p>`,
   });
 }

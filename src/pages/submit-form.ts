@@ -1,5 +1,5 @@
 /**
- * The submission form's markup, at `/docs/#submit` (docs/maintaining.md, "Submissions"): one
+ * The submission form's markup, on the page `/submit/` (docs/maintaining.md, "Submissions"): one
  * control for every field of the spec's table "POST /api/v1/submissions body", each with its hint
  * (the server's limit) and an error slot (`#e-<control id>`) that the form's script fills from its
  * own checks or from a 422's pointers. The files block takes files picked one by one or as a
@@ -28,7 +28,7 @@ export function renderSubmitForm(): string {
   return `<noscript><p class="summary-box">The form needs JavaScript. Without it, send the same fields as JSON to <code>POST /api/v1/submissions</code> with an API key (see <a href="#submit-api">Submitting through the API</a>).</p></noscript>
 <form id="submit-form" class="form-grid" novalidate aria-describedby="submit-intro">
 <p id="submit-intro">Fields marked optional may stay empty. Limits are checked here and again on the server; a submission runs the ten checks and waits for a maintainer.</p>
-<div id="error-summary" class="summary-box" tabindex="-1" hidden><h3 id="error-summary-title">Please correct these fields</h3><ul></ul></div>
+<div id="error-summary" class="summary-box" tabindex="-1" hidden><h2 id="error-summary-title">Please correct these fields</h2><ul></ul></div>
 ${field('f-name', 'Name', '3 to 60 characters, e.g. "Rust CLI Helpers".', (a) => `<input type="text" ${a} name="name" autocomplete="off" maxlength="60" required>`)}
 ${field('f-id', 'Loadout id', 'A slug: lowercase letters and digits separated by single hyphens, at most 64 characters. Left empty, it comes from the name<span id="derived-id"></span>.', (a) => `<input type="text" ${a} name="id" autocomplete="off" maxlength="64" pattern="[a-z0-9]+(-[a-z0-9]+)*" spellcheck="false">`, true)}
 ${field('f-summary', 'Summary', '20 to 200 characters: what the loadout is for, in one sentence.', (a) => `<textarea ${a} name="summary" rows="2" maxlength="200" required></textarea>`)}

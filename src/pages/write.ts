@@ -10,6 +10,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import type { OutputTree } from '../tree/write/tree-files.js';
 import { renderDocsPage } from './docs.js';
+import { renderSubmitPage, SUBMIT_PAGE_PATH } from './submit-page.js';
 import { renderGuidePage, type Guide, type GuideImage } from './guides.js';
 import { renderAtomFeed, renderSitemap, type FeedRecord } from './feeds.js';
 import { renderHomePage, type HomeRecord } from './home.js';
@@ -34,7 +35,7 @@ function altchaDistDir(): string {
 }
 
 /**
- * Writes the shared assets, the home and docs pages, the guides' pages and pictures
+ * Writes the shared assets, the home, docs and submission pages, the guides' pages and pictures
  * (guides.ts: `docs/<name>/`, `docs/images/…`), the sitemap and the feed into `tree`.
  * @throws LoadoutError `internal` from the tree on a bad path; the file system's error when
  *   the `altcha` package is not installed.
@@ -52,6 +53,7 @@ export async function writeCataloguePages(tree: OutputTree, base: string, record
   for (const asset of ALTCHA_ASSETS) await tree.write(asset.path, readFileSync(join(altchaDistDir(), asset.from)));
   await tree.write('index.html', renderHomePage(base, records));
   await tree.write('docs/index.html', renderDocsPage(base, docs.guides));
+  await tree.write(`${SUBMIT_PAGE_PATH}index.html`, renderSubmitPage(base));
   for (const guide of docs.guides) await tree.write(`docs/${guide.name}/index.html`, renderGuidePage(base, guide, docs.guides));
   for (const image of docs.images) await tree.write(image.path, image.bytes);
   await tree.write(SITEMAP_PATH, renderSitemap(base, records));

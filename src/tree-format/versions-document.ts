@@ -79,7 +79,7 @@ export function parseVersionsDocument(id: string, text: string, where: string): 
   const problems = documentProblems(doc, id);
   if (problems.length > 0) {
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';
-    throw new LoadoutError('invalid_content', `${where}: ${problems[0] ?? ''}${more}`, { hint: 'The catalogue is broken or was tampered with; nothing was installed.' });
+    throw new LoadoutError('invalid_content', `${where}: ${problems[0] ?? ''}${more}`, { hint: 'The catalogue is broken or was tampered with; nothing was written.' });
   }
   return doc as VersionsDocument;
 }

@@ -28,6 +28,8 @@ describe('renderGuideHtml', () => {
     const guide = parseGuide('installing', '# Install it\n\nThe lead <script>alert(1)</script>.\n\n## Two words\n\n## Two words\n\nSee [the CLI](cli.md) and [security](../SECURITY.md).\n');
     expect(guide.title).toBe('Install it');
     expect(guide.lead).toBe('The lead <script>alert(1)</script>.');
+    // Lines of the source paragraph are joined by a space, not glued together.
+    expect(parseGuide('signing', '# Signing\n\nWhat they read\nis what the **maintainers**\nsigned, `as it`\ncame through.\n').lead).toBe('What they read is what the maintainers signed, as it came through.');
     const html = renderGuideHtml(guide, names);
     expect(html).not.toContain('<script>');
     expect(html).toContain('&lt;script&gt;');

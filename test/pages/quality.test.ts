@@ -79,7 +79,8 @@ const STATES: Record<string, (page: Page) => Promise<void>> = {
   loadout: async (page) => {
     await page.click('#file-0 summary');
   },
-  docs: async (page) => {
+  docs: async () => undefined,
+  submit: async (page) => {
     // Focus mounts the challenge widget; an empty submit shows every error.
     await page.focus('#f-name');
     await page.waitForSelector('altcha-widget');
@@ -90,10 +91,10 @@ const STATES: Record<string, (page: Page) => Promise<void>> = {
   guide: async () => undefined,
 };
 
-const paths = (): Record<string, string> => ({ home: '/?category=web-app', loadout: '/loadouts/godot-gdscript/', docs: '/docs/', status: statusPath, guide: '/docs/installing/' });
+const paths = (): Record<string, string> => ({ home: '/?category=web-app', loadout: '/loadouts/godot-gdscript/', docs: '/docs/', submit: '/submit/', status: statusPath, guide: '/docs/installing/' });
 
 describe.skipIf(!HAS_CHROMIUM)('page quality', () => {
-  for (const name of ['home', 'loadout', 'docs', 'status', 'guide']) {
+  for (const name of ['home', 'loadout', 'docs', 'submit', 'status', 'guide']) {
     it(`${name}: no axe-core violations in light and dark, usable at 390 px, screenshots saved`, async () => {
       const page = await browser.context.newPage();
       const errors = watchErrors(page);
@@ -153,8 +154,8 @@ describe.skipIf(!HAS_CHROMIUM)('page quality', () => {
       [await sitemap.text(), await feed.text()],
     );
     expect(parsed.errors).toBe(0);
-    expect(parsed.locs).toEqual(expect.arrayContaining([`${server.url}/`, `${server.url}/docs/`, ...SPECS.map((s) => `${server.url}/loadouts/${s.id}/`)]));
-    expect(parsed.locs).toHaveLength(SPECS.length + 2);
+    expect(parsed.locs).toEqual(expect.arrayContaining([`${server.url}/`, `${server.url}/docs/`, `${server.url}/submit/`, ...SPECS.map((s) => `${server.url}/loadouts/${s.id}/`)]));
+    expect(parsed.locs).toHaveLength(SPECS.length + 3);
     expect(parsed.self).toBe(`${server.url}/feed.atom`);
     expect(parsed.entries).toHaveLength(SPECS.length);
     expect(parsed.entries[0]).toEqual({ id: `${server.url}/loadouts/nextjs-app-router/`, updated: '2026-11-01T00:00:00Z' });
@@ -172,7 +173,11 @@ describe.skipIf(!HAS_CHROMIUM)('guide pages', () => {
     const page = await browser.context.newPage();
     const errors = watchErrors(page);
     await page.goto(`${server.url}/docs/`);
+    // The guides come first; the submission form has its own page, which #submit links to.
+    expect(await page.locator('main h2').first().textContent()).toBe('Guides');
     expect(await page.locator('#submit').count()).toBe(1);
+    expect(await page.locator('#submit-form').count()).toBe(0);
+    expect(await page.locator('#submit ~ p a[href="../submit/"]').count()).toBe(1);
     await page.click('ul.guides a[href="http-api/"]');
     expect(await page.locator('h1').textContent()).toBe('The HTTP API and MCP');
     expect(await page.locator('nav[aria-label="Guides"] a[aria-current="page"]').textContent()).toBe('The HTTP API and MCP');

@@ -79,7 +79,7 @@ describe('npm start with no configuration', () => {
     const page = await (browser as NonNullable<typeof browser>).context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
-    await page.goto(`${url}/docs/#submit`);
+    await page.goto(`${url}/submit/`);
     await page.fill('#f-name', 'Go Service Kit');
     await page.fill('#f-summary', 'Conventions for Go HTTP services with chi, sqlc and table-driven tests.');
     await page.selectOption('#f-category', 'web-app');

@@ -67,7 +67,7 @@ describe.skipIf(!HAS_CHROMIUM)('the submission form', () => {
     page.on('request', (r) => {
       if (r.method() === 'POST' && r.url().endsWith('/api/v1/submissions')) posts.push(r);
     });
-    await page.goto(`${server.url}/docs/#submit`);
+    await page.goto(`${server.url}/submit/`);
 
     // Nothing filled in: the browser's checks answer, next to each field, and nothing is sent.
     await page.click('#submit-button');

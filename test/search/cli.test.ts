@@ -62,11 +62,11 @@ describe('loadout search', () => {
     expect(result.stderr).toBe('loadout: --has is "tests" (expected one of skills, mcp, rules); --limit is "0" (expected an integer from 1 to 50)\n');
   });
 
-  it('exits 1 with a hint when the tree has no index', async () => {
+  it('exits 2 saying there is no catalogue there, and how to name one, for a folder with no built tree', async () => {
     const result = await runCli(['search', 'x', '--out', 'missing'], fixture.root);
-    expect(result.code).toBe(1);
-    expect(result.stderr).toContain('missing/api/search-index.json is missing');
-    expect(result.stderr).toContain('hint: Run `loadout build` first.');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('loadout: there is no catalogue at ./missing: no such folder');
+    expect(result.stderr).toContain('hint: Name the catalogue with --from <url>');
   });
 });
 

@@ -3,8 +3,9 @@ import { LoadoutError } from '../../catalogue/errors.js';
 import type { Agent } from '../../catalogue/vocabulary.js';
 import { detectAgents, parseAgentList } from '../../install/detect-agents.js';
 import { installLoadouts, type InstallOptions } from '../../install/install.js';
+import { readLock } from '../../install/project/lock.js';
 import { EXIT } from '../exit.js';
-import { CONTEXT_NOTE, formatComposed, formatConflict, formatContext, formatManualSteps, formatSizeWarning, scopeOf } from '../install-report.js';
+import { CONTEXT_NOTE, formatComposed, formatConflict, formatContext, formatManualSteps, formatRefusal, formatSizeWarning, scopeOf } from '../install-report.js';
 import type { Write } from '../report.js';
 import { selfOriginNotice } from '../self-origin.js';
 import { printableJson, printableLine } from '../terminal-text.js';
@@ -35,6 +36,8 @@ export async function installCommand(options: InstallCommandOptions, out: Write,
     agents = found.map((d) => d.agent);
     err(`loadout: detected ${found.map((d) => `${d.agent} (${d.found.join(', ')})`).join(', ')}\n`);
   } else agents = parsed;
+  // What the lock trusted before, to say when this install pins a catalogue's key for the first time.
+  const trustedBefore = (await readLock(scope.root, scope.lockPath)).trust ?? {};
   const outcomes = await installLoadouts({ ...core, agents, scope });
   for (const notice of new Set(outcomes.map((o) => o.notice).filter((n) => n !== undefined))) err(`loadout: notice: ${printableLine(notice)}\n`);
   const selfServed = outcomes.some((o) => o.signed !== null) || options.signing?.requireSigned === true ? selfOriginNotice() : undefined;
@@ -46,7 +49,10 @@ export async function installCommand(options: InstallCommandOptions, out: Write,
     return conflicted ? EXIT.failed : EXIT.ok;
   }
   for (const o of outcomes) for (const c of o.conflicts) err(formatConflict(c, `${o.id} ${o.version}`));
-  if (conflicted) return EXIT.failed;
+  if (conflicted) {
+    err(formatRefusal('installed', outcomes.flatMap((o) => o.conflicts)));
+    return EXIT.failed;
+  }
   if (outcomes[0]?.backup !== undefined) err(`loadout: your files the install replaces were first copied to ${printableLine(outcomes[0].backup)}/\n`);
   for (const o of outcomes) for (const w of o.composed.size_warnings) err(formatSizeWarning(w));
   for (const o of outcomes) {
@@ -62,5 +68,9 @@ export async function installCommand(options: InstallCommandOptions, out: Write,
   out(formatManualSteps(outcomes));
   out(`(${CONTEXT_NOTE})\n`);
   if (outcomes.some((o) => o.installed)) out(`recorded in ${scope.kind === 'user' ? '~/' : ''}${scope.lockPath}\n`);
+  const pinned = outcomes.find((o) => o.installed && o.signed !== null && trustedBefore[o.source] === undefined);
+  if (pinned?.signed) {
+    out(`pinned ${printableLine(pinned.source)}'s signing key ${pinned.signed.keyids.map(printableLine).join(', ')} in the lock (first use): later commands refuse it signed by another key, unless it publishes a rotation signed by this one or you pass --trust-key\n`);
+  }
   return EXIT.ok;
 }

@@ -3,6 +3,7 @@ import { listOutdated, type OutdatedRow } from '../../install/outdated.js';
 import type { SigningPolicy } from '../../install/catalogue/signed-catalogue.js';
 import { EXIT } from '../exit.js';
 import { scopeOf } from '../install-report.js';
+import { thisInvocation } from '../invocation.js';
 import type { Write } from '../report.js';
 import { checksSignatures, selfOriginNotice } from '../self-origin.js';
 import { printableJson, printableLine } from '../terminal-text.js';
@@ -22,6 +23,10 @@ export interface OutdatedCommandOptions {
 export async function outdatedCommand(options: OutdatedCommandOptions, out: Write, err: Write): Promise<number> {
   const scope = scopeOf(options);
   const rows = await listOutdated({ scope, from: options.from, signing: options.signing });
+  const added = options.signing?.trustKeys ?? [];
+  if (added.length > 0) {
+    err(`loadout: notice: --trust-key ${added.map(printableLine).join(', ')} counted for this listing only: outdated writes nothing, so the lock does not pin it; pass it again to the \`${thisInvocation()} update\` or \`${thisInvocation()} install\` that writes the lock, which pins it\n`);
+  }
   const selfServed = (await checksSignatures(scope, options.signing)) ? selfOriginNotice() : undefined;
   if (selfServed !== undefined) err(`loadout: notice: ${printableLine(selfServed)}\n`);
   const failed = rows.some((r) => r.outdated || r.error !== undefined);
@@ -45,5 +50,5 @@ export function formatOutdatedTable(rows: readonly OutdatedRow[]): string {
   const widths = header.map((h, c) => Math.max(h.length, ...cells.map((row) => (row[c] ?? '').length)));
   const line = (row: string[]): string => row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c] ?? 0))).join('  ');
   const outdated = rows.filter((r) => r.outdated).length;
-  return `${[line(header), ...cells.map(line)].join('\n')}\n${outdated === 0 ? 'everything is current' : `${outdated} outdated: loadout update shows what changes`}\n`;
+  return `${[line(header), ...cells.map(line)].join('\n')}\n${outdated === 0 ? 'everything is current' : `${outdated} outdated: \`${thisInvocation()} update\` shows what changes`}\n`;
 }

@@ -9,6 +9,7 @@ import { LoadoutError } from '../../catalogue/errors.js';
 import { loadSearchEngine, type SearchResponse } from '../../search/engine.js';
 import { fromRecord, parseSearchParameters } from '../../search/query.js';
 import { catalogueBaseUrl } from '../../install/catalogue/catalogue-reader.js';
+import { checkCatalogueFolder } from '../../install/catalogue/catalogue-folder.js';
 import { searchRemote } from '../../install/catalogue/remote-search.js';
 import { EXIT } from '../exit.js';
 import { printable, printableJson } from '../terminal-text.js';
@@ -52,6 +53,7 @@ export async function searchCommand(options: SearchCommandOptions, out: Write): 
     for (const [name, value] of Object.entries(flags)) if (value !== undefined) parameters.set(name, value);
     response = await searchRemote(base, query, parameters);
   } else {
+    await checkCatalogueFolder(from ?? dir);
     response = (await loadSearchEngine(from ?? dir)).search(query);
   }
   // A remote catalogue is not trusted: its text is shown with terminal controls escaped.

@@ -1,26 +1,43 @@
-/** `loadout status [--dir .] [--global] [--json]`, the drift check: exit 1 when a locked file is changed or missing. */
+/**
+ * `loadout status [--dir .] [--global] [--allow-empty] [--json]`, the drift check: exit 1 when a
+ * locked file is changed or missing, and when nothing is installed (no lock, or a lock with no
+ * installs) unless `--allow-empty`, so that a CI gate pointed at the wrong folder fails.
+ */
+import { existsSync } from 'node:fs';
 import { readStatus } from '../../install/status.js';
 import { EXIT } from '../exit.js';
 import { scopeOf } from '../install-report.js';
 import type { Write } from '../report.js';
+import { thisInvocation } from '../invocation.js';
 import { printableJson, printableLine } from '../terminal-text.js';
 
 /** Options of {@link statusCommand}. */
 export interface StatusCommandOptions {
   dir: string;
   global: boolean;
+  /** Exit 0 when nothing is installed, instead of 1. */
+  allowEmpty: boolean;
   /** Print `{scope, lock, files: [{id, agent, version, target, path, state, servers?}], untracked, ok}`. */
   json: boolean;
 }
 
 /** Prints each locked file with its state, then the untracked files; returns 1 when any is changed or missing. */
-export async function statusCommand(options: StatusCommandOptions, out: Write): Promise<number> {
+export async function statusCommand(options: StatusCommandOptions, out: Write, err: Write): Promise<number> {
   const report = await readStatus(scopeOf(options));
+  const empty = report.files.length === 0;
+  const code = !report.ok || (empty && !options.allowEmpty) ? EXIT.failed : EXIT.ok;
+  if (empty && !options.allowEmpty && report.interrupted === undefined) {
+    const why = existsSync(report.lock) ? `${printableLine(report.lock)} lists no installs` : `there is no ${printableLine(report.lock)}`;
+    err(`loadout: nothing installed: ${why}\nloadout: hint: Run status in the project's folder (or --dir <project>), or pass --allow-empty where having nothing installed is fine.\n`);
+  }
   if (options.json) {
     out(`${printableJson(report)}\n`);
-    return report.ok ? EXIT.ok : EXIT.failed;
+    return code;
   }
-  if (report.files.length === 0) out(`nothing installed (${printableLine(report.lock)} lists no installs)\n`);
+  if (empty && report.interrupted === undefined) {
+    if (options.allowEmpty) out(`nothing installed (${printableLine(report.lock)} lists no installs)\n`);
+    return code;
+  }
   const width = Math.max(0, ...report.files.map((f) => f.state.length));
   let last = '';
   for (const f of report.files) {
@@ -38,7 +55,9 @@ export async function statusCommand(options: StatusCommandOptions, out: Write): 
     out(`interrupted: ${printableLine(report.interrupted)}\n`);
     return EXIT.failed;
   }
-  const drift = report.files.filter((f) => f.state !== 'ok').length;
-  out(drift === 0 ? `ok: ${report.files.length} file${report.files.length === 1 ? '' : 's'} as installed\n` : `${drift} file${drift === 1 ? '' : 's'} changed or missing: loadout install --force restores them\n`);
-  return report.ok ? EXIT.ok : EXIT.failed;
+  // A file shared by several agents' installs (AGENTS.md) is one file: counted once.
+  const files = new Set(report.files.map((f) => f.target)).size;
+  const drift = new Set(report.files.filter((f) => f.state !== 'ok').map((f) => f.target)).size;
+  out(drift === 0 ? `ok: ${files} file${files === 1 ? '' : 's'} as installed\n` : `${drift} file${drift === 1 ? '' : 's'} changed or missing: \`${thisInvocation()} install --force\` restores them\n`);
+  return code;
 }

@@ -4,7 +4,7 @@ import { isAgent, PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
 import { updateLoadouts, type LoadoutUpdate } from '../../install/update.js';
 import type { SigningPolicy } from '../../install/catalogue/signed-catalogue.js';
 import { EXIT } from '../exit.js';
-import { CONTEXT_NOTE, formatComposed, formatConflict, formatContext, formatContextChange, formatSizeWarning, scopeOf } from '../install-report.js';
+import { CONTEXT_NOTE, formatComposed, formatConflict, formatContext, formatContextChange, formatRefusal, formatSizeWarning, scopeOf } from '../install-report.js';
 import type { Write } from '../report.js';
 import { checksSignatures, selfOriginNotice } from '../self-origin.js';
 import { printable, printableJson, printableLine } from '../terminal-text.js';
@@ -58,7 +58,10 @@ export async function updateCommand(options: UpdateCommandOptions, out: Write, e
   for (const u of outcome.updates) out(formatUpdate(u, outcome.written));
   if (options.dryRun) out(formatComposed(outcome.composed.files));
   for (const [agent, cost] of Object.entries(outcome.composed.context)) out(`Context of everything installed for ${agent}, composed: ${formatContext(cost)}\n`);
-  if (stopped) return EXIT.failed;
+  if (stopped) {
+    err(formatRefusal('updated', outcome.conflicts));
+    return EXIT.failed;
+  }
   for (const c of outcome.current) out(`${c.id} for ${c.agent} is at ${c.version} already\n`);
   if (outcome.updates.length > 0) out(outcome.written ? `updated; recorded in the lock (${CONTEXT_NOTE})\n` : `nothing was written (--dry-run; ${CONTEXT_NOTE})\n`);
   return EXIT.ok;

@@ -25,6 +25,7 @@ import { describePathProblem } from '../../catalogue/file-path.js';
 import { openRegularFile, readAtMost } from '../../catalogue/read-at-most.js';
 import { SLUG_PATTERN, VERSION_PATTERN } from '../../catalogue/vocabulary.js';
 import { ConsumerError } from '../errors.js';
+import { checkCatalogueFolder } from './catalogue-folder.js';
 import { suggestIds } from './suggest.js';
 import { httpGet, tooLarge } from './http-get.js';
 import { checkCatalogueSigning, checkVersionsDigest, type CatalogueTrust, type DocumentReader, type SigningPolicy, type SigningState } from './signed-catalogue.js';
@@ -87,13 +88,15 @@ const HOST_PORT = /^(?:\[[\da-f:.]+\]|[\w.-]+):\d{1,5}(?:\/|$)/iu;
 const SCHEME = /^([a-z][a-z\d+.-]*):\/\//iu;
 
 /**
- * What `--from` names: the base URL of a catalogue served over HTTP(S) (without trailing
- * slashes), or undefined for a built tree's folder.
+ * What `--from` names, by one rule for every command and for the lock: the base URL of a
+ * catalogue served over HTTP(S) (its scheme in lower case, without trailing slashes), or
+ * undefined for a built tree's folder. A scheme is case-insensitive (RFC 3986 section 3.1):
+ * `HTTP://host` is `http://host`, never a folder of that name.
  * @throws ConsumerError `BadSource` for a `host:port` without a scheme or a scheme other than http(s)
  */
 export function catalogueBaseUrl(from: string): string | undefined {
   const scheme = SCHEME.exec(from)?.[1]?.toLowerCase();
-  if (scheme === 'http' || scheme === 'https') return from.replace(/(?<!\/)\/+$/u, '');
+  if (scheme === 'http' || scheme === 'https') return `${scheme}${from.slice(scheme.length)}`.replace(/(?<!\/)\/+$/u, '');
   if (scheme !== undefined) throw new ConsumerError('BadSource', `--from is ${JSON.stringify(from)}: a ${scheme}: address (expected an http:// or https:// base URL, or a built tree's folder)`);
   if (HOST_PORT.test(from)) throw new ConsumerError('BadSource', `--from is ${JSON.stringify(from)}: a host and port without a scheme (expected a base URL such as http://${from.replace(/(?<!\/)\/+$/u, '')}, or a built tree's folder)`);
   return undefined;
@@ -213,6 +216,7 @@ function folderCatalogue(dir: string, options: OpenCatalogueOptions): CatalogueR
         bytes = await read(`api/loadouts/${id}/versions.json`, `loadout ${id}`, DOCUMENT_MAX_BYTES);
       } catch (error) {
         if (!(error instanceof LoadoutError && error.code === 'not_found')) throw error;
+        await checkCatalogueFolder(dir);
         const list = await read('api/loadouts.json', 'the loadout list', DOCUMENT_MAX_BYTES).then((b) => b.toString('utf8'), () => '');
         throw unknownLoadout(id, dir, idsOf(list), error);
       }

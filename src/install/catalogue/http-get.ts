@@ -33,6 +33,15 @@ export const tooLarge = (where: string, cap: number): ConsumerError =>
   new ConsumerError('ResponseTooLarge', `${where} is larger than ${cap} bytes (expected at most what the catalogue declares for it); stopped reading`);
 
 /**
+ * True when a TLS handshake failed because the other end does not speak TLS: OpenSSL's
+ * `wrong version number` (a plain-HTTP answer read as a TLS record), which Node gives as
+ * `EPROTO` with OpenSSL's text as the message.
+ */
+function isNotTls(cause: Error & { code?: unknown }): boolean {
+  return cause.code === 'EPROTO' || /wrong version number|packet length too long|unknown protocol/u.test(cause.message);
+}
+
+/**
  * GETs `url` (http: or https:). A 200 answer's body is read up to `cap` bytes; the read stops
  * and the connection is closed as soon as more arrives or a `Content-Length` over the cap is
  * declared. Any other status is answered without its body.
@@ -46,7 +55,9 @@ export function httpGet(url: URL, options: HttpGetOptions): Promise<HttpAnswer> 
     const unreachable = (cause: Error): ConsumerError =>
       signal.aborted
         ? new ConsumerError('CatalogueUnreachable', `${url.href} did not answer within ${options.timeoutMs} ms`, { cause })
-        : new ConsumerError('CatalogueUnreachable', `cannot reach ${url.href}: ${cause.message}`, { cause });
+        : url.protocol === 'https:' && isNotTls(cause)
+          ? new ConsumerError('CatalogueUnreachable', `cannot reach ${url.href}: the server at ${url.host} does not answer in HTTPS (TLS) on that port`, { cause, hint: 'If it serves plain HTTP (as `loadout serve` does), write --from with http:// instead of https://.' })
+          : new ConsumerError('CatalogueUnreachable', `cannot reach ${url.href}: ${cause.message}`, { cause });
     const request = get(url, { signal }, (response: IncomingMessage) => {
       const status = response.statusCode ?? 0;
       const location = response.headers.location;

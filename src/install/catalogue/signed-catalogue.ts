@@ -55,7 +55,7 @@ export type SigningErrorName = 'BadSignature' | 'UnknownKey' | 'Rollback' | 'Exp
 
 /** Hints where the catalogue's own would mislead (it speaks of files, not documents). */
 const HINTS: Partial<Record<SigningErrorName, string>> = {
-  HashMismatch: 'The catalogue or a proxy changed the document after it was signed; nothing was installed. Tell its maintainers.',
+  HashMismatch: 'The catalogue or a proxy changed the document after it was signed; nothing was written. Tell its maintainers.',
 };
 
 const refusals = new WeakSet<object>();
@@ -95,6 +95,16 @@ function declaredKeys(description: unknown, where: string): TrustedKey[] {
 }
 
 /**
+ * Which keys were trusted, for an `UnknownKey` refusal: the keys the lock pins for `location`
+ * (or, on first use, those the catalogue declares), and those `--trust-key` added. Pure.
+ */
+function describeTrust(location: string, pinned: CatalogueTrust | undefined, added: readonly string[], trusted: readonly string[]): string {
+  const parts = [pinned === undefined ? `first use: the keys ${location} declares, ${trusted.filter((id) => !added.includes(id)).join(', ') || 'none'}` : `the lock pins ${pinned.keyids.join(', ')} for ${location}`];
+  if (added.length > 0) parts.push(`--trust-key ${added.join(', ')}`);
+  return `trusted: ${parts.join('; ')}`;
+}
+
+/**
  * Checks the signing of the catalogue at `location` (for messages), reading its documents
  * with `read`; `pinned` is what the lock keeps for it.
  * @throws ConsumerError `BadSignature`, `UnknownKey`, `Rollback`, `Expired`,
@@ -130,7 +140,11 @@ export async function checkCatalogueSigning(read: DocumentReader, location: stri
   for (const id of policy.trustKeys ?? []) trustedIds.add(id);
   const trusted = [...known.values()].filter((k) => trustedIds.has(k.keyid));
   const result = verifySnapshot(envelope, trusted, { now: policy.now ?? new Date(), ...(pinned === undefined ? {} : { lastSeenGeneratedAt: pinned.generated_at }) });
-  if (!result.ok) throw signingError(KIND_NAMES[result.failure.kind], `${at(SNAPSHOT_PATH)}: ${result.failure.message}`);
+  if (!result.ok) {
+    // The verifier names the keys it could try; the user needs the ones this project trusts, by id, whether or not the catalogue still publishes them.
+    const message = result.failure.kind === 'unknown-key' ? result.failure.message.replace(/ \(trusted: [^()]*\)$/u, ` (${describeTrust(location, pinned, policy.trustKeys ?? [], [...trustedIds])})`) : result.failure.message;
+    throw signingError(KIND_NAMES[result.failure.kind], `${at(SNAPSHOT_PATH)}: ${message}`);
+  }
   // A snapshot that covers the description document (builds since it did) vouches for the keys and the CLI it names too.
   if (descriptionBytes !== undefined && result.snapshot.documents[DESCRIPTION_PATH] !== undefined) checkDocumentDigest(result.snapshot, DESCRIPTION_PATH, descriptionBytes, at(DESCRIPTION_PATH));
   const newest = pinned !== undefined && Date.parse(pinned.generated_at) > Date.parse(result.snapshot.generated_at) ? pinned.generated_at : result.snapshot.generated_at;

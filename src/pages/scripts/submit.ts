@@ -212,7 +212,7 @@ export const SUBMIT_SCRIPT = `// The Loadout Catalogue submission form (generate
   function succeed(answer) {
     var link = new URL('submissions/' + encodeURIComponent(answer.id) + '/', root).href;
     result.replaceChildren();
-    var h = document.createElement('h3');
+    var h = document.createElement('h2');
     h.textContent = 'Submitted: thank you.';
     var p = document.createElement('p');
     p.textContent = 'Loadout "' + answer.loadout_id + '" is ' + answer.status + (answer.status === 'checks-failed' ? ': some checks failed, see its status page.' : ': a maintainer will review it.') + ' ';

@@ -14,7 +14,7 @@
  * inherits it; it is never written, logged, or quoted in an error.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { readSigningKey, SigningKeyError, type SigningKey } from '../../tree-format/signing/keys.js';
@@ -23,6 +23,8 @@ import type { OutputTree } from '../write/tree-files.js';
 
 /** The environment variable holding the Ed25519 private key (PKCS#8 PEM). */
 export const SIGNING_KEY_ENV = 'LOADOUT_SIGNING_KEY';
+/** The environment variable naming a file that holds the private key, for where a variable cannot hold a PEM's lines (Docker's and systemd's `_FILE` convention). */
+export const SIGNING_KEY_FILE_ENV = 'LOADOUT_SIGNING_KEY_FILE';
 /** The environment variable holding the snapshot's validity in days (default 30). */
 export const SIGNING_EXPIRES_ENV = 'LOADOUT_SIGNING_EXPIRES_DAYS';
 /** The environment variable naming a file that holds a rotation statement (or a JSON array of them) to publish. */
@@ -40,22 +42,55 @@ export interface SigningSettings {
   rotation?: unknown;
 }
 
+/** A value of {@link SIGNING_KEY_ENV} that is a file's path rather than PEM text: one line, no PEM armour, naming a file or ending in `.pem`/`.key`. */
+function looksLikePath(value: string): boolean {
+  const line = value.trim();
+  return !line.includes('\n') && !line.includes('-----') && line.length < 4096 && (/\.(?:pem|key)$/iu.test(line) || /^(?:\/|\.{1,2}\/|~\/)/u.test(line) || existsSync(line));
+}
+
+/**
+ * The private key's PEM text from {@link SIGNING_KEY_ENV}, or read from the file that
+ * {@link SIGNING_KEY_FILE_ENV} names; both are removed from `env`. Undefined when neither is set.
+ * @throws LoadoutError `config` when both are set, when the key variable holds a path (it holds
+ *   the PEM text; the path goes in the `_FILE` variable), or when the file cannot be read
+ */
+function takePrivateKeyText(env: NodeJS.ProcessEnv): { text: string; from: string } | undefined {
+  const pem = env[SIGNING_KEY_ENV];
+  const file = env[SIGNING_KEY_FILE_ENV];
+  delete env[SIGNING_KEY_ENV];
+  delete env[SIGNING_KEY_FILE_ENV];
+  const given = pem !== undefined && pem.trim() !== '';
+  const givenFile = file !== undefined && file.trim() !== '';
+  if (given && givenFile) throw new LoadoutError('config', `${SIGNING_KEY_ENV} and ${SIGNING_KEY_FILE_ENV} are both set (expected one: the key's PEM text, or the path of a file holding it)`);
+  if (given) {
+    // A path is safe to quote; a value that might be a key never is.
+    if (looksLikePath(pem)) throw new LoadoutError('config', `${SIGNING_KEY_ENV} holds a path, ${JSON.stringify(pem.trim())}, not the key's PEM text (expected the text that begins -----BEGIN PRIVATE KEY-----)`, { hint: `Set ${SIGNING_KEY_FILE_ENV}=${pem.trim()} instead, or ${SIGNING_KEY_ENV}="$(cat ${pem.trim()})" (docs/signing.md).` });
+    return { text: pem, from: SIGNING_KEY_ENV };
+  }
+  if (!givenFile) return undefined;
+  try {
+    return { text: readFileSync(file, 'utf8'), from: `${SIGNING_KEY_FILE_ENV} (${file})` };
+  } catch (cause) {
+    throw new LoadoutError('config', `${SIGNING_KEY_FILE_ENV}: cannot read ${file} (${(cause as NodeJS.ErrnoException).code ?? (cause as Error).message}; expected a file holding the Ed25519 private key as PKCS#8 PEM)`, { cause });
+  }
+}
+
 /**
  * Reads the signing settings from `env` and removes the key from it; undefined when
- * {@link SIGNING_KEY_ENV} is unset or empty (the tree is then unsigned, as before).
+ * neither {@link SIGNING_KEY_ENV} nor {@link SIGNING_KEY_FILE_ENV} is set (the tree is then
+ * unsigned, as before).
  * @throws LoadoutError `config` for a key that is not an Ed25519 PKCS#8 PEM key, a bad
  *   number of days, or a rotation file that cannot be read or is not JSON (messages never
  *   quote the key)
  */
 export function takeSigningSettings(env: NodeJS.ProcessEnv): SigningSettings | undefined {
-  const pem = env[SIGNING_KEY_ENV];
-  delete env[SIGNING_KEY_ENV];
-  if (pem === undefined || pem.trim() === '') return undefined;
+  const pem = takePrivateKeyText(env);
+  if (pem === undefined) return undefined;
   let key: SigningKey;
   try {
-    key = readSigningKey(pem);
+    key = readSigningKey(pem.text);
   } catch (error) {
-    if (error instanceof SigningKeyError) throw new LoadoutError('config', `${SIGNING_KEY_ENV}: ${error.message}`, { hint: 'Make one with `openssl genpkey -algorithm ed25519` (docs/signing.md).' });
+    if (error instanceof SigningKeyError) throw new LoadoutError('config', `${pem.from}: ${error.message}`, { hint: 'Make one with `openssl genpkey -algorithm ed25519` (docs/signing.md).' });
     throw error;
   }
   const days = env[SIGNING_EXPIRES_ENV] === undefined || env[SIGNING_EXPIRES_ENV] === '' ? DEFAULT_EXPIRY_DAYS : Number(env[SIGNING_EXPIRES_ENV]);

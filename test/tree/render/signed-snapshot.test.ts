@@ -2,6 +2,7 @@ import { createHash, createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import { readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { LoadoutError } from '../../../src/catalogue/errors.js';
 import { buildCatalogue } from '../../../src/tree/build.js';
 import { DIGESTS_FILE, takeSigningSettings } from '../../../src/tree/render/signed-snapshot.js';
 import { trustPublishedKey, readSigningKey, type TrustedKey } from '../../../src/tree-format/signing/keys.js';
@@ -160,5 +161,26 @@ describe('a signed build', () => {
     expect(() => takeSigningSettings({ LOADOUT_SIGNING_KEY: rsa })).toThrow(/LOADOUT_SIGNING_KEY: the signing key is a rsa key \(expected Ed25519\)/u);
     expect(() => takeSigningSettings({ LOADOUT_SIGNING_KEY: newPem(), LOADOUT_SIGNING_EXPIRES_DAYS: 'soon' })).toThrow(/expected a number of days/u);
     expect(takeSigningSettings({})).toBeUndefined();
+  });
+
+  it('says LOADOUT_SIGNING_KEY holds the PEM text when it holds a path, and reads the key from LOADOUT_SIGNING_KEY_FILE', () => {
+    const dir = makeTempDir();
+    const file = join(dir, 'key.pem');
+    const pem = newPem();
+    writeFileSync(file, pem, { mode: 0o600 });
+    expect(() => takeSigningSettings({ LOADOUT_SIGNING_KEY: file })).toThrow(`LOADOUT_SIGNING_KEY holds a path, ${JSON.stringify(file)}, not the key's PEM text`);
+    try {
+      takeSigningSettings({ LOADOUT_SIGNING_KEY: file });
+    } catch (error) {
+      expect((error as LoadoutError).hint).toContain(`LOADOUT_SIGNING_KEY_FILE=${file}`);
+    }
+    const env: NodeJS.ProcessEnv = { LOADOUT_SIGNING_KEY_FILE: file };
+    const settings = takeSigningSettings(env);
+    expect(settings?.key).toEqual(readSigningKey(pem));
+    expect(env).not.toHaveProperty('LOADOUT_SIGNING_KEY_FILE');
+    expect(() => takeSigningSettings({ LOADOUT_SIGNING_KEY: pem, LOADOUT_SIGNING_KEY_FILE: file })).toThrow(/are both set/u);
+    expect(() => takeSigningSettings({ LOADOUT_SIGNING_KEY_FILE: join(dir, 'missing.pem') })).toThrow(/LOADOUT_SIGNING_KEY_FILE: cannot read .*missing\.pem \(ENOENT/u);
+    writeFileSync(file, 'not a key');
+    expect(() => takeSigningSettings({ LOADOUT_SIGNING_KEY_FILE: file })).toThrow(`LOADOUT_SIGNING_KEY_FILE (${file}): the signing key is not a PEM private key`);
   });
 });

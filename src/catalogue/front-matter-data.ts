@@ -20,8 +20,36 @@ export function readFrontMatterData(text: string): Record<string, unknown> {
  * `front-matter.ts`'s {@link FrontMatter} of `text`, from the `yaml` library alone: the same
  * fences, data and body; an error is reported at the block's first line (the installer only
  * tells a broken block from a good one). Pure; never throws.
+ *
+ * The answer is shared by every caller that asks about the same text, and frozen (changing it
+ * throws a TypeError): a build asks about each rule once per agent for its translation, its
+ * check and its context cost, and about each skill once per agent for its listing, and the
+ * `yaml` parse was the largest share of a cold build's time (docs/performance.md).
  */
 export function readFrontMatterForInstall(text: string): FrontMatter {
+  let found = readings.get(text);
+  if (found === undefined) {
+    if (readings.size >= READINGS_KEPT) readings.delete(readings.keys().next().value as string);
+    found = deepFreeze(read(text));
+    readings.set(text, found);
+  }
+  return found;
+}
+
+/** The readings made lately, by text; the oldest text is dropped first. */
+const readings = new Map<string, FrontMatter>();
+/** Texts kept in {@link readings}: more than the Markdown files of any one loadout in all their translations (30 files a loadout, DESIGN.md section 4). */
+const READINGS_KEPT = 512;
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
+
+function read(text: string): FrontMatter {
   const open = OPEN.exec(text);
   if (open === null) return { present: false, data: {}, errors: [], bodyLine: 1, body: text };
   const rest = text.slice(open[0].length);

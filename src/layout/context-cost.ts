@@ -37,7 +37,7 @@ import type { FileEntry } from '../catalogue/manifest.js';
 import { PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
 import type { ContextCost, ContextSize } from '../tree-format/record.js';
 import { resolveInstallTarget, type InstallTarget } from './layout.js';
-import { installedText } from './rule-translation.js';
+import { translateRuleFor } from './rule-translation.js';
 
 /** Bytes per estimated token (see the module comment for the source). */
 export const BYTES_PER_TOKEN = 4;
@@ -99,8 +99,10 @@ export function measureContext(files: readonly FileEntry[], agent: Agent, readTe
   let onDemand = 0;
   for (const entry of files) {
     if (resolve(entry, agent).target === null) continue;
-    // What the agent reads: a rule as translated for it (rule-translation.ts).
-    const text = installedText(entry.role, agent, readText(entry.path) ?? '');
+    // What the agent reads: a rule as translated for it (rule-translation.ts), whose front
+    // matter is the one the translation wrote (not parsed again from its text).
+    const rule = entry.role === 'rules' ? translateRuleFor(readText(entry.path) ?? '', agent) : undefined;
+    const text = rule?.text ?? readText(entry.path) ?? '';
     const bytes = byteLength(text);
     switch (entry.role) {
       case 'instructions':
@@ -108,7 +110,7 @@ export function measureContext(files: readonly FileEntry[], agent: Agent, readTe
         always += bytes;
         break;
       case 'rules':
-        if (ruleAlwaysApplies(agent, readFrontMatterData(text))) always += bytes;
+        if (ruleAlwaysApplies(agent, rule?.data ?? {})) always += bytes;
         else onDemand += bytes;
         break;
       case 'skill':

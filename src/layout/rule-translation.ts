@@ -111,6 +111,28 @@ function scopingKeysFor(agent: Agent, scope: RuleScope): Record<string, unknown>
  * front matter is written when no key is left. Pure; never throws.
  */
 export function translateRule(text: string, agent: Agent): string {
+  return translateRuleFor(text, agent).text;
+}
+
+/** A rule as translated for one agent (see {@link translateRuleFor}). */
+export interface TranslatedRule {
+  /** The translated text ({@link translateRule}). */
+  text: string;
+  /**
+   * The front matter `text` holds, as written (what parsing it gives back: the scoping keys and
+   * the rule's other keys; `{}` when none is written); undefined when the rule's own front
+   * matter does not parse, and `text` is then the rule as it was. Frozen: shared by every
+   * caller.
+   */
+  data: Readonly<Record<string, unknown>> | undefined;
+}
+
+/**
+ * {@link translateRule} with the front matter it wrote, so that a caller that reads the
+ * translated rule's keys (its context cost, the `install-paths` check) does not parse the
+ * YAML it was just made from. Pure; never throws.
+ */
+export function translateRuleFor(text: string, agent: Agent): TranslatedRule {
   let perAgent = translations.get(text);
   if (perAgent === undefined) {
     if (translations.size >= TRANSLATIONS_KEPT) translations.delete(translations.keys().next().value as string);
@@ -119,7 +141,7 @@ export function translateRule(text: string, agent: Agent): string {
   }
   let translated = perAgent.get(agent);
   if (translated === undefined) {
-    translated = translate(text, agent);
+    translated = Object.freeze(translate(text, agent));
     perAgent.set(agent, translated);
   }
   return translated;
@@ -127,24 +149,25 @@ export function translateRule(text: string, agent: Agent): string {
 
 /**
  * The translations made lately, by text then agent: a build translates each rule for six agents
- * in its record, again in its zips, its versions document and its context cost, and parsing the
- * front matter with `yaml` is most of the cost. Oldest text dropped first; the function is pure,
- * so a kept answer is always right.
+ * in its check, its record, again in its zips, its versions document and its context cost, and
+ * the `yaml` library's parse and stringify are most of the cost. Oldest text dropped first; the
+ * function is pure, so a kept answer is always right.
  */
-const translations = new Map<string, Map<Agent, string>>();
+const translations = new Map<string, Map<Agent, TranslatedRule>>();
 /** Texts kept in {@link translations}: more than the rules of any one loadout. */
 const TRANSLATIONS_KEPT = 256;
 
-function translate(text: string, agent: Agent): string {
+function translate(text: string, agent: Agent): TranslatedRule {
+  // Parsed once per text whatever the agent (front-matter-data.ts keeps its readings).
   const fm = readFrontMatter(text);
-  if (fm.errors.length > 0) return text;
+  if (fm.errors.length > 0) return { text, data: undefined };
   const scope = readRuleScope(fm.data);
   const others = Object.fromEntries(Object.entries(fm.data).filter(([key]) => !SCOPING_KEYS.includes(key)));
-  const data = { ...scopingKeysFor(agent, scope), ...others };
+  const data = Object.freeze({ ...scopingKeysFor(agent, scope), ...others });
   const body = fm.present ? fm.body : text;
-  if (Object.keys(data).length === 0) return fm.present ? body.replace(/^\r?\n/u, '') : body;
+  if (Object.keys(data).length === 0) return { text: fm.present ? body.replace(/^\r?\n/u, '') : body, data };
   const yaml = stringify(data, { lineWidth: 0 });
-  return `---\n${yaml}---\n${fm.present ? body : `\n${body}`}`;
+  return { text: `---\n${yaml}---\n${fm.present ? body : `\n${body}`}`, data };
 }
 
 /** The text a file of `role` is installed with for `agent`: rules translated ({@link translateRule}), MCP files in the agent's shape (`mcp-formats.ts`), every other file as it is. */

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { readFrontMatter } from '../../src/catalogue/front-matter.js';
 import { PUBLISHED_AGENTS, type Agent } from '../../src/catalogue/vocabulary.js';
 import { ruleAlwaysApplies } from '../../src/layout/context-cost.js';
-import { installedBytes, readRuleScope, SCOPING_KEYS, translateRule } from '../../src/layout/rule-translation.js';
+import { installedBytes, readRuleScope, SCOPING_KEYS, translateRule, translateRuleFor } from '../../src/layout/rule-translation.js';
 
 /** The keys each agent reads (the table of rule-translation.ts). */
 const READS: Record<Agent, string[]> = {
@@ -104,6 +104,25 @@ describe('translateRule, by property', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('hands back, beside the translated text, the front matter that parsing that text gives', () => {
+    const other = fc.dictionary(fc.constantFrom('tags', 'version', 'note'), fc.oneof(fc.string(), fc.integer(), fc.boolean(), fc.array(fc.string(), { maxLength: 3 })), { maxKeys: 2 });
+    const withOthers = fc.tuple(rule, other).map(([text, extra]) => (Object.keys(extra).length === 0 || !text.startsWith('---\n') ? text : text.replace('---\n{', `---\n${JSON.stringify(extra).slice(0, -1)}${text.startsWith('---\n{}') ? '' : ','}`)));
+    fc.assert(
+      fc.property(withOthers, fc.constantFrom(...PUBLISHED_AGENTS), (text, agent) => {
+        const translated = translateRuleFor(text, agent);
+        expect(translated.text).toBe(translateRule(text, agent));
+        expect(translated.data).toEqual(readFrontMatter(translated.text).data);
+        expect(Object.isFrozen(translated.data)).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('hands back no front matter, and the text as it was, when the rule\'s own does not parse', () => {
+    const broken = '---\nglobs: [unclosed\n---\n# Rule\n';
+    for (const agent of PUBLISHED_AGENTS) expect(translateRuleFor(broken, agent)).toEqual({ text: broken, data: undefined });
   });
 
   it('scopes a rule for every agent that can scope rules when it is scoped for one, and after a round trip', () => {

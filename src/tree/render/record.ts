@@ -59,11 +59,22 @@ export function buildRecord(input: RecordInput): PublishedRecord {
     return f.install_to === undefined ? entry : { ...entry, install_to: f.install_to };
   });
 
+  // Each agent's install files are hashed as installed; most are the file's own bytes, and a
+  // translated rule is often the same for several agents: each distinct text is hashed once.
+  const digests = new Map(files.map((f) => [f.content, f.sha256]));
+  const digestOf = (text: string): string => {
+    let digest = digests.get(text);
+    if (digest === undefined) {
+      digest = sha256(text);
+      digests.set(text, digest);
+    }
+    return digest;
+  };
   const install = Object.fromEntries(
     PUBLISHED_AGENTS.map((agent) => {
       const plan = resolveInstallPlan(m.files, agent, (p) => texts.get(p));
       const value: InstallEntry = {
-        files: plan.files.map(({ entry, target }) => ({ path: entry.path, target, raw_url: rawUrl(base, m.id, m.version, entry.path), role: entry.role, sha256: sha256(installedText(entry.role, agent, textOf(entry.path))) })),
+        files: plan.files.map(({ entry, target }) => ({ path: entry.path, target, raw_url: rawUrl(base, m.id, m.version, entry.path), role: entry.role, sha256: digestOf(installedText(entry.role, agent, textOf(entry.path))) })),
         manual_steps: plan.manual_steps,
         zip_url: agentZipUrl(base, m.id, agent),
       };

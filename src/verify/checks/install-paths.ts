@@ -11,13 +11,12 @@
  * `applyTo`) (DESIGN.md sections 3, 4 and 8).
  */
 import { describePathClashes, describePathProblem } from '../../catalogue/file-path.js';
-import { readFrontMatter, type FrontMatter } from '../../catalogue/front-matter.js';
 import { listSupportedAgents } from '../../layout/compatibility.js';
 import type { Agent } from '../../catalogue/vocabulary.js';
 import { isDiscoverable } from '../../layout/discovery.js';
 import { resolveInstallTarget } from '../../layout/layout.js';
 import { describeSettingsProblem } from '../../layout/protected-paths.js';
-import { translateRule } from '../../layout/rule-translation.js';
+import { translateRuleFor } from '../../layout/rule-translation.js';
 import { describeAgents, judge, plural, skip, type Check, type Finding } from '../check.js';
 import { atPointer } from '../locate.js';
 
@@ -80,15 +79,19 @@ export const installPaths: Check = {
   },
 };
 
-/** The front matter of a rule's `text` as translated for `agent`, or undefined without text. */
-function translatedFrontMatter(text: string | undefined, agent: Agent): FrontMatter | undefined {
-  return text === undefined ? undefined : readFrontMatter(translateRule(text, agent));
+/**
+ * The front matter of a rule's `text` as translated for `agent` (the keys the translation
+ * wrote), or undefined without text or when the rule's own front matter does not parse (the
+ * `parse` check reports that).
+ */
+function translatedFrontMatter(text: string | undefined, agent: Agent): Readonly<Record<string, unknown>> | undefined {
+  return text === undefined ? undefined : translateRuleFor(text, agent).data;
 }
 
-function checkRuleFrontMatter(path: string, fm: FrontMatter | undefined, agent: string, target: string): Finding[] {
-  if (fm === undefined || fm.errors.length > 0) return [];
-  const has = (key: string): boolean => fm.data[key] !== undefined && fm.data[key] !== null && fm.data[key] !== '';
-  if (agent === 'cursor' && !(fm.data['alwaysApply'] === true || has('globs') || has('description'))) {
+function checkRuleFrontMatter(path: string, data: Readonly<Record<string, unknown>> | undefined, agent: string, target: string): Finding[] {
+  if (data === undefined) return [];
+  const has = (key: string): boolean => data[key] !== undefined && data[key] !== null && data[key] !== '';
+  if (agent === 'cursor' && !(data['alwaysApply'] === true || has('globs') || has('description'))) {
     return [{ file: path, line: 1, message: `installs to ${target} but has no alwaysApply, globs or description front matter, so Cursor applies it only when mentioned (expected at least one)` }];
   }
   if (agent === 'copilot' && !has('applyTo')) {

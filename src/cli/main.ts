@@ -133,6 +133,23 @@ function declareCatalogueCommands(program: Command, ctx: CommandContext, run: ()
     });
 
   program
+    .command('dev')
+    .description('build, serve and watch loadouts/: pages reload on each change and show the checks and context cost')
+    .option('--port <port>', 'port (default: PORT or 8787)')
+    .option('--host <host>', 'address to bind', '127.0.0.1')
+    .option('--out <dir>', 'output folder', 'dist')
+    .action(async (_flags: object, command: Command) => {
+      const flags = flagsOf<{ port?: string; host: string; out: string }>(command);
+      const { resolveServeConfig } = await import('./config.js');
+      const { port, config } = resolveServeConfig(await run().config(), flags);
+      const { devCommand } = await import('./commands/dev.js');
+      const session = await devCommand({ root: run().root, out: flags.out, baseUrl: config.baseUrl, host: flags.host, port }, out, err);
+      const stop = (): void => void session.close().then(() => process.exit(0));
+      process.once('SIGINT', stop);
+      process.once('SIGTERM', stop);
+    });
+
+  program
     .command('serve')
     .description('serve the built tree and the dynamic API')
     .option('--port <port>', 'port (default: PORT or 8787); without LOADOUT_BASE_URL the published addresses follow it and --host')

@@ -64,6 +64,13 @@ export interface BuildOptions {
   signing?: SigningSettings;
   /** Called after each loadout read is done with (for progress on a TTY). */
   onProgress?: (done: number, total: number, id: string) => void;
+  /**
+   * The loadouts that may have changed since the live tree's build, as a watcher of
+   * `loadouts/` saw them (`loadout dev`): every other loadout that tree holds is carried over
+   * without asking git about its folder (stamp.ts), unless a commit since that build touched
+   * it. Undefined (the default): git's tree ids and working-tree status tell.
+   */
+  changed?: readonly string[];
 }
 
 /** What a build did. */
@@ -112,7 +119,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   // git reads the folders' tree ids and the working tree's changes (stamp.ts) in its own
   // processes while this thread lists the loadouts, opens the trees and reads the previous build.
   const opening = openRepository(loadoutsDir);
-  const stamping = opening.then(readFolderStamps).catch((cause: unknown) => {
+  const stamping = (options.changed === undefined ? opening.then(readFolderStamps) : Promise.resolve(new Map<string, never>())).catch((cause: unknown) => {
     throw new LoadoutError('git', `cannot read the git trees of ${loadoutsDir}: ${(cause as Error).message}`, { cause });
   });
   opening.catch(() => undefined);
@@ -132,7 +139,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     let linkedByStandby = new Map<string, string>();
     const found = await findUnchanged(ids, stored, live, repo, stamps, () => {
       if (trees.standby !== undefined) linkedByStandby = entriesLinkedBy(trees.standby);
-    });
+    }, options.changed === undefined ? undefined : new Set(options.changed));
     // A signing build reuses only what a signing build with its key derived from the source
     // (incremental/signed-reuse.ts); the rest is built again from the commit.
     const attesting = options.signing === undefined ? undefined : attestationKeyOf(options.signing.key);

@@ -46,16 +46,21 @@ export interface Unchanged {
  * which loadouts commits touched since, compares the folder stamps of now (`stamps`, stamp.ts
  * `readFolderStamps`) with those the build kept, then runs `meanwhile` (this thread's other
  * work) and parses the listings. `stored`: the entries in the store (store.ts `listEntries`).
+ * With `changed` (a watcher's list, build.ts `BuildOptions.changed`), a loadout not in it is
+ * unchanged whatever its stamp, unless a commit since touched it.
  * @throws LoadoutError `git` when git fails.
  */
-export async function findUnchanged(ids: readonly string[], stored: ReadonlySet<string>, live: PreviousBuild | undefined, repo: CatalogueRepository | undefined, stamps: ReadonlyMap<string, FolderStamp>, meanwhile: () => void): Promise<Unchanged> {
+export async function findUnchanged(ids: readonly string[], stored: ReadonlySet<string>, live: PreviousBuild | undefined, repo: CatalogueRepository | undefined, stamps: ReadonlyMap<string, FolderStamp>, meanwhile: () => void, changed?: ReadonlySet<string>): Promise<Unchanged> {
   const { touched } = await changesSince(repo, live?.cache.head ?? undefined);
   const states = live?.cache.states ?? new Map();
   // The live tree links to complete entries only: one still in the store is whole.
   const isWhole = (id: string): boolean => stored.has(states.get(id)?.name ?? '');
   const candidates = touched === undefined ? [] : ids.filter((id) => {
     const state = states.get(id);
-    return state?.stamp !== undefined && state.stamp.tree === stamps.get(id)?.tree && !touched.has(id) && !state.dirty && isWhole(id);
+    // A watcher's word (`changed`) stands for the folder's stamp and status: what it did not see
+    // change is as the live tree's build read it, committed or not.
+    const same = changed === undefined ? state?.stamp !== undefined && state.stamp.tree === stamps.get(id)?.tree && !state.dirty : state !== undefined && !changed.has(id);
+    return same && !touched.has(id) && isWhole(id);
   });
   meanwhile();
   const listings = live?.cache.listings() ?? new Map<string, never>();

@@ -1,0 +1,126 @@
+/**
+ * `loadout dev`: builds the catalogue, serves it, and watches `loadouts/` (issue 37, point 1).
+ *
+ * A change under `loadouts/<id>/` (a file saved, added or removed; a folder made or removed)
+ * marks `<id>`; the changes that arrive while a build runs wait for it and go into the next.
+ * Each build is `loadout build`'s own (tree/build.ts) told which loadouts the watcher saw change
+ * (`BuildOptions.changed`): those are read and checked again and their outputs written, every
+ * other loadout is carried over without asking git, and the catalogue documents are written
+ * from the loadouts' listings. A written build switches the served tree and sends `reload` to
+ * the open pages; a refused one (a broken manifest, a failing check) leaves the tree as it was
+ * and sends `refused` with the findings, and the session goes on. Watching is chokidar's
+ * (`fs.watch` per folder on Linux; `ignoreInitial`, so only changes after the start count).
+ */
+import { realpath } from 'node:fs/promises';
+import { relative, sep } from 'node:path';
+import { watch, type FSWatcher } from 'chokidar';
+import type { Hono } from 'hono';
+import { listLoadoutIds, loadoutsDirOf } from '../catalogue/source.js';
+import { createApp } from '../server/app.js';
+import { listen } from '../server/listen.js';
+import { buildCatalogue, type BuildResult } from '../tree/build.js';
+import { createDevApp, createDevEvents } from './app.js';
+import { reportLoadouts, type DevReport } from './report.js';
+
+/** Options of {@link startDevSession}. */
+export interface DevOptions {
+  /** Catalogue root (holds `loadouts/`). */
+  root: string;
+  /** Output folder of the builds, e.g. `dist`. */
+  out: string;
+  /** `{base_url}` of the published addresses. */
+  baseUrl: string;
+  /** Address and port to serve on (port 0: any free port). */
+  host: string;
+  port: number;
+  /** Called after each build with its report (the terminal prints it). */
+  onBuild?: (report: DevReport) => void;
+}
+
+/** A running session. */
+export interface DevSession {
+  /** The server's address, e.g. `http://127.0.0.1:8787`. */
+  url: string;
+  /** The last build's report. */
+  report(): DevReport | undefined;
+  /** Stops watching and serving. */
+  close(): Promise<void>;
+}
+
+/**
+ * Builds, serves and starts watching; resolves once the first build ended, the server listens
+ * and the watcher is ready. A refused first build does not stop it: the pages show why until a
+ * change fixes it.
+ * @throws LoadoutError `not_found` when there is no `loadouts/` folder, `config` when the port is taken.
+ */
+export async function startDevSession(options: DevOptions): Promise<DevSession> {
+  const loadoutsDir = loadoutsDirOf(options.root);
+  const events = createDevEvents();
+  let tree: Hono | undefined;
+  let last: DevReport | undefined;
+
+  /** Runs one build; `changed` undefined for the first. Never throws: a failure is in the report. */
+  const build = async (changed: readonly string[] | undefined, since: number): Promise<void> => {
+    let result: BuildResult | undefined;
+    const warnings: string[] = [];
+    try {
+      result = await buildCatalogue({ root: options.root, out: options.out, baseUrl: options.baseUrl, ...(changed === undefined ? {} : { changed }) });
+      warnings.push(...result.warnings);
+    } catch (error) {
+      warnings.push((error as Error).message);
+    }
+    const treeDir = await realpath(options.out).catch(() => undefined);
+    if (result?.written === true && treeDir !== undefined) tree = createApp({ distDir: treeDir, baseUrl: options.baseUrl, submissionsOpen: false, config: { database: false, challenge_secret: false, challenge_site_key: false } });
+    const asked = changed ?? result?.refused ?? [];
+    const loadouts = result === undefined ? [] : await reportLoadouts(asked, result, treeDir);
+    last = { at: new Date().toISOString(), ms: Math.round(performance.now() - since), written: result?.written === true, loadouts, warnings };
+    events.send(last.written ? 'reload' : 'refused', last);
+    options.onBuild?.(last);
+  };
+
+  // Nothing to watch without the folder: the same error as `loadout build`'s.
+  await listLoadoutIds(loadoutsDir);
+  await build(undefined, performance.now());
+
+  const server = await listen(createDevApp({ tree: () => tree, report: () => last }, events), { host: options.host, port: options.port });
+
+  // Changes seen and not built yet, and when the first of them was seen.
+  const pending = new Set<string>();
+  let firstSeen = 0;
+  let running: Promise<void> | undefined;
+  const drain = async (): Promise<void> => {
+    while (pending.size > 0) {
+      const ids = [...pending];
+      const since = firstSeen;
+      pending.clear();
+      await build(ids, since);
+    }
+    running = undefined;
+  };
+  const watcher: FSWatcher = watch(loadoutsDir, { ignoreInitial: true });
+  watcher.on('all', (event, path) => {
+    const inside = relative(loadoutsDir, path);
+    const [id, ...rest] = inside.split(sep);
+    // A file directly in loadouts/ belongs to no loadout.
+    if (id === undefined || id === '' || id.startsWith('.') || (rest.length === 0 && !event.endsWith('Dir'))) return;
+    if (pending.size === 0) firstSeen = performance.now();
+    pending.add(id);
+    // Changes that arrive together (an editor's save is several events) go into one build.
+    running ??= new Promise<void>((resolve) => setImmediate(resolve)).then(drain);
+  });
+  await new Promise<void>((resolve, reject) => {
+    watcher.once('ready', resolve);
+    watcher.once('error', reject);
+  });
+
+  return {
+    url: server.url,
+    report: () => last,
+    async close() {
+      await watcher.close();
+      await running;
+      events.close();
+      await server.close();
+    },
+  };
+}

@@ -1,0 +1,117 @@
+/**
+ * `loadout dev` (src/dev/session.ts) with a real server on 127.0.0.1, a real git repository and
+ * real file changes: each change is waited for as the server-sent event it causes, with a
+ * bounded timeout, never a sleep.
+ */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { formatDevReport } from '../../src/cli/commands/dev.js';
+import { DEV_PATHS } from '../../src/dev/client-script.js';
+import type { DevReport } from '../../src/dev/report.js';
+import { startDevSession } from '../../src/dev/session.js';
+import { PUBLISHED_AGENTS } from '../../src/catalogue/vocabulary.js';
+import { writeLoadout } from '../helpers/loadouts.js';
+import { commitAll, initRepo, makeTempDir } from '../helpers/temp.js';
+
+/** How long one change may take to come back as an event (a build on a machine shared with other work). */
+const EVENT_TIMEOUT_MS = 60_000;
+
+interface DevEvent {
+  event: string;
+  report: DevReport;
+}
+
+/** Reads the session's event stream; `next(test)` resolves with the first later event that passes `test`. */
+async function openEvents(url: string): Promise<{ next: (test: (e: DevEvent) => boolean) => Promise<DevEvent>; close: () => void }> {
+  const controller = new AbortController();
+  const response = await fetch(`${url}${DEV_PATHS.events}`, { signal: controller.signal });
+  expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/u);
+  const reader = (response.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = '';
+  const readBlock = async (): Promise<string> => {
+    for (;;) {
+      const end = buffer.indexOf('\n\n');
+      if (end >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        return block;
+      }
+      const { value, done } = await reader.read();
+      if (done) throw new Error('the event stream ended');
+      buffer += value;
+    }
+  };
+  // The stream opens with a comment: from here on, every event reaches this reader.
+  expect(await readBlock()).toBe(': loadout dev');
+  const next = async (test: (e: DevEvent) => boolean): Promise<DevEvent> => {
+    const deadline = AbortSignal.timeout(EVENT_TIMEOUT_MS);
+    const timedOut = new Promise<never>((_, reject) => deadline.addEventListener('abort', () => reject(new Error(`no matching event within ${EVENT_TIMEOUT_MS} ms`))));
+    for (;;) {
+      const block = await Promise.race([readBlock(), timedOut]);
+      const event = /^event: (.+)$/mu.exec(block)?.[1];
+      const data = /^data: (.+)$/mu.exec(block)?.[1];
+      if (event === undefined || data === undefined) continue;
+      const found = { event, report: JSON.parse(data) as DevReport };
+      if (test(found)) return found;
+    }
+  };
+  return { next, close: () => controller.abort() };
+}
+
+const about = (id: string, state: string) => (e: DevEvent): boolean => e.report.loadouts.some((l) => l.id === id && l.state === state);
+
+describe('loadout dev', () => {
+  it('rebuilds a changed loadout and reloads the pages, shows a broken manifest without stopping, and follows new and deleted folders', async () => {
+    const root = makeTempDir();
+    initRepo(root);
+    writeLoadout(root, { id: 'alpha' });
+    writeLoadout(root, { id: 'beta' });
+    commitAll(root, 'two loadouts');
+    const builds: DevReport[] = [];
+    const session = await startDevSession({ root, out: join(root, 'dist'), baseUrl: 'http://127.0.0.1:8787', host: '127.0.0.1', port: 0, onBuild: (r) => builds.push(r) });
+    onTestFinished(() => session.close());
+    expect(session.report()?.written).toBe(true);
+    const events = await openEvents(session.url);
+    onTestFinished(() => events.close());
+
+    // One loadout's file saved: its record and page change, and the page carries the dev script.
+    const agents = join(root, 'loadouts', 'alpha', 'AGENTS.md');
+    const original = readFileSync(agents, 'utf8');
+    writeFileSync(agents, `${original}\nMarker one: saved while the server ran.\n`);
+    const reload = await events.next(about('alpha', 'built'));
+    expect(reload.event).toBe('reload');
+    const alpha = reload.report.loadouts.find((l) => l.id === 'alpha');
+    expect(Object.keys(alpha?.context ?? {}).sort()).toEqual([...PUBLISHED_AGENTS].sort());
+    expect(alpha?.checks.map((c) => c.id)).toContain('listing');
+    expect(await (await fetch(`${session.url}/api/loadouts/alpha.json`)).text()).toContain('Marker one');
+    const page = await (await fetch(`${session.url}/loadouts/alpha/`)).text();
+    expect(page).toContain(`<script src="${DEV_PATHS.script}" defer></script>`);
+    expect((await fetch(`${session.url}${DEV_PATHS.script}`)).headers.get('content-type')).toMatch(/^text\/javascript/u);
+    expect(formatDevReport(reload.report).out).toMatch(/alpha: context claude-code \d+\+\d+/u);
+
+    // A broken manifest: refused with its finding, on the page's report and in the terminal; the last tree stays served.
+    const manifest = join(root, 'loadouts', 'alpha', 'loadout.yaml');
+    const goodManifest = readFileSync(manifest, 'utf8');
+    writeFileSync(manifest, 'id: [unclosed\n');
+    const refused = await events.next(about('alpha', 'refused'));
+    expect(refused.event).toBe('refused');
+    const failing = refused.report.loadouts[0]?.checks.filter((c) => c.status === 'fail') ?? [];
+    expect(failing.length).toBeGreaterThan(0);
+    expect(formatDevReport(refused.report).err).toMatch(/loadout: alpha: \S+ fails: /u);
+    expect(await (await fetch(`${session.url}${DEV_PATHS.report}`)).json()).toEqual(refused.report);
+    expect((await fetch(`${session.url}/`)).status).toBe(200);
+    expect(await (await fetch(`${session.url}/api/loadouts/alpha.json`)).text()).toContain('Marker one');
+    writeFileSync(manifest, goodManifest);
+    expect((await events.next(about('alpha', 'built'))).event).toBe('reload');
+
+    // A new folder appears, a deleted one goes.
+    writeLoadout(root, { id: 'gamma' });
+    await events.next((e) => e.event === 'reload' && about('gamma', 'built')(e));
+    expect((await fetch(`${session.url}/api/loadouts/gamma.json`)).status).toBe(200);
+    rmSync(join(root, 'loadouts', 'beta'), { recursive: true });
+    await events.next((e) => e.event === 'reload' && about('beta', 'removed')(e));
+    expect((await fetch(`${session.url}/api/loadouts/beta.json`)).status).toBe(404);
+    expect(builds.at(-1)?.written).toBe(true);
+  }, 240_000);
+});

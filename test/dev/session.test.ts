@@ -27,7 +27,8 @@ async function openEvents(url: string): Promise<{ next: (test: (e: DevEvent) => 
   const controller = new AbortController();
   const response = await fetch(`${url}${DEV_PATHS.events}`, { signal: controller.signal });
   expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/u);
-  const reader = (response.body as ReadableStream<Uint8Array>).pipeThrough(new TextDecoderStream()).getReader();
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
   let buffer = '';
   const readBlock = async (): Promise<string> => {
     for (;;) {
@@ -39,7 +40,7 @@ async function openEvents(url: string): Promise<{ next: (test: (e: DevEvent) => 
       }
       const { value, done } = await reader.read();
       if (done) throw new Error('the event stream ended');
-      buffer += value;
+      buffer += decoder.decode(value, { stream: true });
     }
   };
   // The stream opens with a comment: from here on, every event reaches this reader.

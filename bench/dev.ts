@@ -1,0 +1,113 @@
+/**
+ * `loadout dev` benchmark (issue 37, point 1): from a saved file to the page's reload event,
+ * at `--loadouts` loadouts (default 1,000; `--large` for 10,000). Target: under 500 ms at
+ * 10,000. Writes a synthetic catalogue (bench/synthetic.ts) into a git repository in a temp
+ * folder and builds it once (`loadout build`, not measured), then, in the same run:
+ *  1. the baseline, the author's loop before `loadout dev`: one loadout's AGENTS.md saved, then
+ *     `loadout build` as a process of its own until it ends (the page then reloaded by hand);
+ *  2. `node bin/loadout dev` started on the same tree (its first build carries every loadout
+ *     over), a client on its event stream, then `--saves` saves (default 5), each of another
+ *     loadout's AGENTS.md, each timed from just before the write to the `reload` event that
+ *     names that loadout. The worst is judged; the median is printed beside it.
+ * Every build is the compiled CLI (lib/ is compiled from src/ first, not measured).
+ *
+ *   npx tsx bench/dev.ts [--loadouts 1000] [--large] [--saves 5]
+ *
+ * At another count than 10,000 the figures are printed as measured, and the target is `open`
+ * (the catalogue documents a build writes grow with the catalogue). Exits 1 when the target is
+ * missed or open. Removes its temp folder at the end.
+ */
+import { execFileSync, spawn } from 'node:child_process';
+import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { DEV_PATHS } from '../src/dev/client-script.js';
+import { writeSyntheticCatalogue } from './synthetic.js';
+
+const TARGET = { ms: 500, at: 10_000 };
+const { values } = parseArgs({ options: { loadouts: { type: 'string' }, large: { type: 'boolean', default: false }, saves: { type: 'string', default: '5' } } });
+const count = Number(values.loadouts ?? (values.large === true ? TARGET.at : 1000));
+const saves = Number(values.saves);
+if (!Number.isInteger(count) || count < 2) throw new Error(`--loadouts must be a whole number of at least 2 (got ${JSON.stringify(values.loadouts)})`);
+if (!Number.isInteger(saves) || saves < 1 || saves >= count) throw new Error(`--saves must be a whole number from 1 to ${count - 1} (got ${JSON.stringify(values.saves)})`);
+const load = (): string => loadavg().map((l) => l.toFixed(2)).join(', ');
+const project = new URL('..', import.meta.url).pathname;
+const loadoutBin = join(project, 'bin', 'loadout');
+const env = { ...process.env, CI: '1', LOADOUT_BASE_URL: 'https://bench.example' };
+const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@example.com', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@example.com' };
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+
+const root = mkdtempSync(join(tmpdir(), 'loadout-bench-dev-'));
+const save = (id: string, line: string): void => appendFileSync(join(root, 'loadouts', id, 'AGENTS.md'), `\n- ${line}\n`);
+let dev: ReturnType<typeof spawn> | undefined;
+try {
+  console.log(`dev benchmark at ${count} loadouts; ${cpus().length} CPUs, load average ${load()}`);
+  execFileSync(process.execPath, [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(project, 'tsconfig.build.json')]);
+  const ids = writeSyntheticCatalogue(root, count);
+  for (const args of [['init', '-q', '-b', 'main'], ['add', '-A'], ['commit', '-q', '-m', 'synthetic catalogue']]) execFileSync('git', args, { cwd: root, env: gitEnv });
+  let started = performance.now();
+  execFileSync(process.execPath, [loadoutBin, 'build'], { cwd: root, env });
+  console.log(`first build (not measured against the target): ${((performance.now() - started) / 1000).toFixed(1)} s`);
+
+  // 1. The baseline: save, then loadout build.
+  save(ids[0] ?? '', 'Changed for the baseline.');
+  started = performance.now();
+  execFileSync(process.execPath, [loadoutBin, 'build'], { cwd: root, env });
+  const baselineMs = performance.now() - started;
+  console.log(`baseline, a save then loadout build as a process: ${baselineMs.toFixed(0)} ms (load average ${load()})`);
+
+  // 2. loadout dev.
+  const child = spawn(process.execPath, [loadoutBin, 'dev', '--port', '0'], { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  dev = child;
+  started = performance.now();
+  const url = await new Promise<string>((resolve, reject) => {
+    let text = '';
+    child.stdout?.setEncoding('utf8');
+    child.stdout?.on('data', (chunk: string) => {
+      text += chunk;
+      const found = /serving \S+ at (http:\/\/\S+),/u.exec(text);
+      if (found?.[1] !== undefined) resolve(found[1]);
+    });
+    child.once('exit', (code) => reject(new Error(`loadout dev ended (exit ${code}) before serving: ${text}`)));
+  });
+  console.log(`loadout dev serving after ${((performance.now() - started) / 1000).toFixed(1)} s (its first build, the server and the watcher; not measured against the target)`);
+  const response = await fetch(`${url}${DEV_PATHS.events}`);
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  /** Resolves when a `reload` event naming `id` arrives. */
+  const reloadOf = async (id: string): Promise<void> => {
+    for (;;) {
+      const end = buffer.indexOf('\n\n');
+      if (end < 0) {
+        const { value, done } = await reader.read();
+        if (done) throw new Error('the event stream ended');
+        buffer += decoder.decode(value, { stream: true });
+        continue;
+      }
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      if (block.startsWith('event: reload\n') && block.includes(`"id":${JSON.stringify(id)}`)) return;
+      if (block.startsWith('event: refused\n')) throw new Error(`the build after saving ${id} was refused: ${block}`);
+    }
+  };
+  const times: number[] = [];
+  for (let i = 1; i <= saves; i++) {
+    const id = ids[Math.floor((i * ids.length) / (saves + 1))] ?? '';
+    const at = performance.now();
+    save(id, `Saved while loadout dev ran (${i}).`);
+    await reloadOf(id);
+    times.push(performance.now() - at);
+    console.log(`  save ${i} (${id}): reload event after ${times.at(-1)?.toFixed(0)} ms (load average ${load()})`);
+  }
+  void reader.cancel();
+  const worst = Math.max(...times);
+  const status = worst < TARGET.ms ? (count === TARGET.at ? 'pass' : 'open') : 'FAIL';
+  console.log(`${status.padEnd(4)}  save to reload event at ${count} loadouts: worst ${worst.toFixed(0)} ms, median ${median(times).toFixed(0)} ms of ${saves} (target < ${TARGET.ms} ms at ${TARGET.at}); baseline in this run, a save then loadout build: ${baselineMs.toFixed(0)} ms (${(baselineMs / worst).toFixed(1)}x the worst)`);
+  console.log(`load average at the end: ${load()}`);
+  process.exitCode = status === 'pass' ? 0 : 1;
+} finally {
+  dev?.kill('SIGTERM');
+  rmSync(root, { recursive: true, force: true });
+}

@@ -13,6 +13,7 @@ import { declareConsumerCommands, type CommandContext } from './consumer-command
 import { declareMaintainerCommands } from './maintainer-commands.js';
 import { EXIT } from './exit.js';
 import { flagsOf } from './flags.js';
+import type { ResolvedConfig } from './config.js';
 import { resolveCliOptions, type ResolvedCliOptions } from './options.js';
 import { createProgram, quietOnClosedPipe, runProgram } from './run-program.js';
 
@@ -132,37 +133,29 @@ function declareCatalogueCommands(program: Command, ctx: CommandContext, run: ()
       ctx.code = await publishCommand({ ...flagsOf<Omit<PublishCommandOptions, 'progress'>>(command), progress: run().progress }, out, err);
     });
 
-  program
-    .command('dev')
-    .description('build, serve and watch loadouts/: pages reload on each change and show the checks and context cost')
-    .option('--port <port>', 'port (default: PORT or 8787)')
-    .option('--host <host>', 'address to bind', '127.0.0.1')
-    .option('--out <dir>', 'output folder', 'dist')
-    .action(async (_flags: object, command: Command) => {
-      const flags = flagsOf<{ port?: string; host: string; out: string }>(command);
-      const { resolveServeConfig } = await import('./config.js');
-      const { port, config } = resolveServeConfig(await run().config(), flags);
-      const { devCommand } = await import('./commands/dev.js');
-      const session = await devCommand({ root: run().root, out: flags.out, baseUrl: config.baseUrl, host: flags.host, port }, out, err);
-      const stop = (): void => void session.close().then(() => process.exit(0));
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
-
-  program
-    .command('serve')
-    .description('serve the built tree and the dynamic API')
-    .option('--port <port>', 'port (default: PORT or 8787); without LOADOUT_BASE_URL the published addresses follow it and --host')
-    .option('--host <host>', 'address to bind', '127.0.0.1')
-    .option('--out <dir>', 'built tree to serve', 'dist')
-    .action(async (_flags: object, command: Command) => {
-      const flags = flagsOf<{ port?: string; host: string; out: string }>(command);
-      const { resolveServeConfig } = await import('./config.js');
-      const { port, config } = resolveServeConfig(await run().config(), flags);
-      const { serveCommand } = await import('./commands/serve.js');
-      const server = await serveCommand({ out: flags.out, port, host: flags.host, config }, out, err);
-      const stop = (): void => void server.close().then(() => process.exit(0));
-      process.once('SIGINT', stop);
-      process.once('SIGTERM', stop);
-    });
+  const declareServer = (name: string, description: string, portHelp: string, outHelp: string, start: (flags: { host: string; out: string }, port: number, config: ResolvedConfig) => Promise<{ close(): Promise<void> }>): void => {
+    program
+      .command(name)
+      .description(description)
+      .option('--port <port>', portHelp)
+      .option('--host <host>', 'address to bind', '127.0.0.1')
+      .option('--out <dir>', outHelp, 'dist')
+      .action(async (_flags: object, command: Command) => {
+        const flags = flagsOf<{ port?: string; host: string; out: string }>(command);
+        const { resolveServeConfig } = await import('./config.js');
+        const { port, config } = resolveServeConfig(await run().config(), flags);
+        const running = await start(flags, port, config);
+        const stop = (): void => void running.close().then(() => process.exit(0));
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+      });
+  };
+  declareServer('dev', 'build, serve and watch loadouts/: pages reload on each change and show the checks and context cost', 'port (default: PORT or 8787)', 'output folder', async (flags, port, config) => {
+    const { devCommand } = await import('./commands/dev.js');
+    return devCommand({ root: run().root, out: flags.out, baseUrl: config.baseUrl, host: flags.host, port }, out, err);
+  });
+  declareServer('serve', 'serve the built tree and the dynamic API', 'port (default: PORT or 8787); without LOADOUT_BASE_URL the published addresses follow it and --host', 'built tree to serve', async (flags, port, config) => {
+    const { serveCommand } = await import('./commands/serve.js');
+    return serveCommand({ out: flags.out, port, host: flags.host, config }, out, err);
+  });
 }

@@ -11,7 +11,10 @@
  *     names that loadout. The worst is judged; the median is printed beside it.
  * Every build is the compiled CLI (lib/ is compiled from src/ first, not measured).
  *
- *   npx tsx bench/dev.ts [--loadouts 1000] [--large] [--saves 5]
+ *   npx tsx bench/dev.ts [--loadouts 1000] [--large] [--saves 5] [--catalogue DIR]
+ *
+ * `--catalogue DIR` runs on a catalogue already written there (a git repository with
+ * `loadouts/`, e.g. one bench/synthetic.ts wrote), which is kept, instead of writing a new one.
  *
  * At another count than 10,000 the figures are printed as measured, and the target is `open`
  * (the catalogue documents a build writes grow with the catalogue). Exits 1 when the target is
@@ -22,11 +25,12 @@ import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { listLoadoutIds } from '../src/catalogue/source.js';
 import { DEV_PATHS } from '../src/dev/client-script.js';
 import { writeSyntheticCatalogue } from './synthetic.js';
 
 const TARGET = { ms: 500, at: 10_000 };
-const { values } = parseArgs({ options: { loadouts: { type: 'string' }, large: { type: 'boolean', default: false }, saves: { type: 'string', default: '5' } } });
+const { values } = parseArgs({ options: { loadouts: { type: 'string' }, large: { type: 'boolean', default: false }, saves: { type: 'string', default: '5' }, catalogue: { type: 'string' } } });
 const count = Number(values.loadouts ?? (values.large === true ? TARGET.at : 1000));
 const saves = Number(values.saves);
 if (!Number.isInteger(count) || count < 2) throw new Error(`--loadouts must be a whole number of at least 2 (got ${JSON.stringify(values.loadouts)})`);
@@ -38,14 +42,15 @@ const env = { ...process.env, CI: '1', LOADOUT_BASE_URL: 'https://bench.example'
 const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@example.com', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@example.com' };
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 
-const root = mkdtempSync(join(tmpdir(), 'loadout-bench-dev-'));
+const root = values.catalogue ?? mkdtempSync(join(tmpdir(), 'loadout-bench-dev-'));
 const save = (id: string, line: string): void => appendFileSync(join(root, 'loadouts', id, 'AGENTS.md'), `\n- ${line}\n`);
 let dev: ReturnType<typeof spawn> | undefined;
 try {
   console.log(`dev benchmark at ${count} loadouts; ${cpus().length} CPUs, load average ${load()}`);
   execFileSync(process.execPath, [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(project, 'tsconfig.build.json')]);
-  const ids = writeSyntheticCatalogue(root, count);
-  for (const args of [['init', '-q', '-b', 'main'], ['add', '-A'], ['commit', '-q', '-m', 'synthetic catalogue']]) execFileSync('git', args, { cwd: root, env: gitEnv });
+  const ids = values.catalogue === undefined ? writeSyntheticCatalogue(root, count) : (await listLoadoutIds(join(root, 'loadouts'))).slice(0, count);
+  if (values.catalogue === undefined) for (const args of [['init', '-q', '-b', 'main'], ['add', '-A'], ['commit', '-q', '-m', 'synthetic catalogue']]) execFileSync('git', args, { cwd: root, env: gitEnv });
+  if (ids.length !== count) throw new Error(`${root} holds ${ids.length} loadouts (expected ${count}: pass --loadouts)`);
   let started = performance.now();
   execFileSync(process.execPath, [loadoutBin, 'build'], { cwd: root, env });
   console.log(`first build (not measured against the target): ${((performance.now() - started) / 1000).toFixed(1)} s`);
@@ -109,5 +114,5 @@ try {
   process.exitCode = status === 'pass' ? 0 : 1;
 } finally {
   dev?.kill('SIGTERM');
-  rmSync(root, { recursive: true, force: true });
+  if (values.catalogue === undefined) rmSync(root, { recursive: true, force: true });
 }

@@ -35,6 +35,12 @@ export interface DevOptions {
   port: number;
   /** Called after each build with its report (the terminal prints it). */
   onBuild?: (report: DevReport) => void;
+  /**
+   * Called when watching fails after the start (e.g. the system's limit of watched folders,
+   * `fs.inotify.max_user_watches` on Linux, reached by a new folder): the session goes on
+   * serving, and changes under that folder may go unseen.
+   */
+  onWatchError?: (error: Error) => void;
 }
 
 /** A running session. */
@@ -112,6 +118,7 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
     watcher.once('ready', resolve);
     watcher.once('error', reject);
   });
+  watcher.on('error', (error) => options.onWatchError?.(error as Error));
 
   return {
     url: server.url,

@@ -15,12 +15,16 @@ import { realpath } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
 import { watch, type FSWatcher } from 'chokidar';
 import type { Hono } from 'hono';
+import { LoadoutError } from '../catalogue/errors.js';
 import { listLoadoutIds, loadoutsDirOf } from '../catalogue/source.js';
 import { createApp } from '../server/app.js';
 import { listen } from '../server/listen.js';
 import { buildCatalogue, type BuildResult } from '../tree/build.js';
 import { createDevApp, createDevEvents } from './app.js';
 import { reportLoadouts, type DevReport } from './report.js';
+
+/** What to do when the system cannot watch every folder (one inotify watch per folder on Linux). */
+const WATCH_HINT = 'On Linux each folder takes one inotify watch: raise fs.inotify.max_user_watches (sysctl), or stop other watchers.';
 
 /** Options of {@link startDevSession}. */
 export interface DevOptions {
@@ -116,7 +120,10 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
   });
   await new Promise<void>((resolve, reject) => {
     watcher.once('ready', resolve);
-    watcher.once('error', reject);
+    watcher.once('error', (cause) => {
+      void server.close();
+      reject(new LoadoutError('config', `cannot watch ${loadoutsDir}: ${(cause as Error).message}`, { cause, hint: WATCH_HINT }));
+    });
   });
   watcher.on('error', (error) => options.onWatchError?.(error as Error));
 

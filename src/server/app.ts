@@ -9,7 +9,7 @@ import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { Logger } from 'pino';
 import type { PublishedKey } from '../tree-format/signing/keys.js';
-import { describeApi, type CliDescription, type PublishedExtras, type ServiceConfigReport } from '../tree/render/description.js';
+import { describeApi, type CliDescription, type PluginsDescription, type PublishedExtras, type ServiceConfigReport } from '../tree/render/description.js';
 import { noteRoute } from './observe.js';
 import { problem } from './problem.js';
 import { BAD_PATH_DETAIL, createStaticServer, decodePathSegments } from './static.js';
@@ -90,8 +90,8 @@ export function rawPathname(url: string): string {
  */
 async function builtExtras(distDir: string): Promise<PublishedExtras> {
   try {
-    const doc = JSON.parse(await readFile(join(distDir, 'api', 'v1', 'index.json'), 'utf8')) as { cli?: CliDescription; signing?: { keys?: PublishedKey[] } };
-    return { cli: doc.cli, signingKeys: doc.signing?.keys };
+    const doc = JSON.parse(await readFile(join(distDir, 'api', 'v1', 'index.json'), 'utf8')) as { cli?: CliDescription; signing?: { keys?: PublishedKey[] }; plugins?: PluginsDescription };
+    return { cli: doc.cli, signingKeys: doc.signing?.keys, plugins: doc.plugins };
   } catch {
     return {};
   }

@@ -73,3 +73,21 @@ export function installCommand(base: string, id: string, agent: string, version?
   const cli = cliVersion === undefined ? `${base}/${CLI_LATEST_TREE_PATH}` : `${CLI_PACKAGE_NAME}@${cliVersion}`;
   return `npx -y ${cli} install ${id} --agent ${agent}${version === undefined ? '' : ` --version ${version}`} --from ${base}`;
 }
+
+/**
+ * The native plugins of the tree (DESIGN.md "Native plugins"): `plugins/` is a folder
+ * marketplace (one plugin folder per loadout, `plugins/<id>/`, the latest version, beside the
+ * vendors' marketplace files), and `plugins/marketplace.json` a Claude Code marketplace to add
+ * by URL whose entries are zips of each loadout's plugin, pinned by sha256.
+ */
+export const PLUGINS_FOLDER = 'plugins';
+/** Where loadout `id`'s plugin folder lies in the tree, `plugins/<id>` (its latest version). */
+export const pluginTreeFolder = (id: string): string => `${PLUGINS_FOLDER}/${id}`;
+/** Where the zip of loadout `id`'s plugin at `version` lies in the tree, `download/<id>/plugin-<version>.zip` (kept for every version, as raw files are). */
+export const pluginZipTreePath = (id: string, version: string): string => `download/${id}/plugin-${version}.zip`;
+/** `{base_url}/download/<id>/plugin-<version>.zip`, the `archive` source of the URL marketplace. */
+export const pluginZipUrl = (base: string, id: string, version: string): string => `${base}/${pluginZipTreePath(id, version)}`;
+/** The Claude Code marketplace to add by URL, in the tree: `plugins/marketplace.json` (a catalogue document). */
+export const URL_MARKETPLACE_TREE_PATH = `${PLUGINS_FOLDER}/marketplace.json`;
+/** `{base_url}/plugins/marketplace.json`: what `claude plugin marketplace add <url>` takes. */
+export const urlMarketplaceUrl = (base: string): string => `${base}/${URL_MARKETPLACE_TREE_PATH}`;

@@ -14,8 +14,11 @@
  * uploaded (content before the documents that point at it):
  * - `pinned-raw`: `raw/<id>/<version>/<path>` with a version other than `latest`; its bytes
  *   never change, so it is `immutable` and never deleted.
- * - `raw`: `raw/<id>/latest/<path>` (and anything else under `raw/`).
- * - `download`: `download/<id>/<agent>.zip`, `download/<id>/source.zip`.
+ * - `raw`: `raw/<id>/latest/<path>` (and anything else under `raw/`), and a loadout's plugin
+ *   folder `plugins/<id>/…` (its files are loadout content, served as plain text; its dot
+ *   files, the vendors' manifests, are not published: the folder marketplace is read from a
+ *   git branch or a tree on disk, the URL marketplace from the plugin zips in `download/`).
+ * - `download`: `download/<id>/<agent>.zip`, `download/<id>/source.zip`, `download/<id>/plugin-<version>.zip`.
  * - `asset`: `assets/…` (scripts and styles of the pages).
  * - `record`: `api/loadouts/<id>.json` and `api/loadouts/<id>/…` (`versions.json`).
  * - `well-known`: what Agent Skills discovery serves besides its indexes, below
@@ -27,7 +30,8 @@
  *   `loadouts/<id>/.well-known/{agent-skills,skills}/index.json`, which point at its
  *   `well-known` content).
  * - `catalogue`: everything else: `api/loadouts.json`, `api/tags.json`, `api/agents.json`,
- *   `api/v1/…`, `api/search-index.json`, `api/schema.json`, `index.html`, `docs/…`, and the
+ *   `api/v1/…`, `api/search-index.json`, `api/schema.json`, `index.html`, `docs/…`,
+ *   `plugins/marketplace.json`, and the
  *   catalogue-wide discovery indexes `.well-known/{agent-skills,skills}/index.json`.
  */
 export type AddressClass = 'pinned-raw' | 'raw' | 'download' | 'asset' | 'well-known' | 'record' | 'page' | 'catalogue';
@@ -101,6 +105,7 @@ export function addressClassOf(path: string): AddressClass {
   // Lower case: on a file system that ignores case, `RAW/…` is the raw folder.
   const top = segments[0]?.toLowerCase();
   if (top === 'raw') return segments.length >= 4 && segments[2] !== 'latest' ? 'pinned-raw' : 'raw';
+  if (top === 'plugins' && segments.length >= 3) return 'raw';
   if (top === 'download') return 'download';
   if (top === 'assets') return 'asset';
   if (top === 'loadouts' && segments.length >= 3) return 'page';

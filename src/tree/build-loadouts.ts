@@ -83,7 +83,7 @@ export async function buildLoadouts(options: BuildOptions, context: LoadoutsCont
       const version = manifestVersionOf(loadoutsDir, id);
       const loadoutHistory = await history.historyOf(id, version);
       const commit = commitOf(history, loadoutHistory, id);
-      const outcome = await buildLoadoutInPool({ loadoutsDir, fixturesDir: join(options.root, 'fixtures'), store, base: context.base, route: context.route, checkedAt, id, name: entryNameOf(id, tag), version, history: await readHistoryData(loadoutHistory), commit, previousKey: previous(id)?.state.key });
+      const outcome = await buildLoadoutInPool({ loadoutsDir, fixturesDir: join(options.root, 'fixtures'), store, base: context.base, route: context.route, checkedAt, id, name: entryNameOf(id, tag), version, history: await readHistoryData(loadoutHistory), commit, previousKey: previous(id)?.state.key, plugins: options.plugins !== false });
       options.onProgress?.(++done, result.read.length, id);
       return { outcome, loadoutHistory, commit };
     });
@@ -104,8 +104,8 @@ export async function buildLoadouts(options: BuildOptions, context: LoadoutsCont
         built.set(id, { state: { ...state, ...seen } satisfies LoadoutState, listing: kept.listing });
         result.reused.push(id);
       } else {
-        const { entry, discovery, ...state } = outcome.built;
-        built.set(id, { state: { ...state, ...seen }, listing: listingOf(entry, discovery) });
+        const { entry, discovery, plugin, ...state } = outcome.built;
+        built.set(id, { state: { ...state, ...seen }, listing: listingOf(entry, discovery, plugin) });
         vectors.set(id, vectorOf(searchDocumentOf(entry, compiled), compiled));
         result.warnings.push(...outcome.warnings);
         result.bytes += outcome.bytes;

@@ -24,6 +24,7 @@ import { updateIndex } from '../search/inverted-index.js';
 import { SEARCH_SETTINGS } from '../search/settings.js';
 import type { CheckRun } from '../verify/run.js';
 import { normaliseBaseUrl, type CliRoute } from '../tree-format/addresses.js';
+import { DEFAULT_MARKETPLACE, type MarketplaceSettings } from '../layout/plugin-marketplaces.js';
 import { buildLoadouts } from './build-loadouts.js';
 import { BUILD_CACHE_FILE, buildCacheText, fingerprintBuild } from './incremental/cache.js';
 import { readGuides } from '../pages/guides.js';
@@ -62,6 +63,14 @@ export interface BuildOptions {
    * tree is unsigned without them. Used on this thread only: never passed to the pool.
    */
   signing?: SigningSettings;
+  /**
+   * Write each loadout's native plugin and the marketplaces (DESIGN.md "Native plugins";
+   * render/plugins.ts, render/plugin-marketplaces.ts); default true. False leaves `plugins/`
+   * and the plugin zips out (the build benchmark measures both).
+   */
+  plugins?: boolean;
+  /** The marketplaces' name, owner and description; default layout/plugin-marketplaces.ts `DEFAULT_MARKETPLACE`. */
+  marketplace?: MarketplaceSettings;
   /** Called after each loadout read is done with (for progress on a TTY). */
   onProgress?: (done: number, total: number, id: string) => void;
   /**
@@ -128,7 +137,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   // The pages lead with the npm registry's CLI when the build signs (DESIGN.md "Trust route of
   // the CLI"): which route leads, and the version pinned, are inputs of every page.
   const route: CliRoute = { registry_version: (await readCliPackageJson()).version, signed: options.signing !== undefined };
-  const fingerprint = fingerprintBuild(base, join(options.root, 'fixtures'), JSON.stringify(route));
+  const fingerprint = fingerprintBuild(base, join(options.root, 'fixtures'), JSON.stringify({ ...route, plugins: options.plugins !== false }));
   const trees = await openTrees(options.out);
   try {
     const result: BuildResult = { written: false, runs: [], refused: [], loadouts: [], reused: [], read: [], warnings: [], bytes: 0 };
@@ -171,7 +180,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
           const entries = [...built.loadouts].map(([id, b]) => ({ id, name: b.state.name }));
           await Promise.all(slicesOf(entries, SLICE).map((slice) => linkEntriesInPool({ tree: tree.dir, store: trees.store, entries: slice })));
         }
-        await writeCatalogueDocuments(tree, base, [...built.loadouts.values()].map((b) => b.listing), index, { docs: readGuides(join(options.root, 'docs')), cli, signing });
+        await writeCatalogueDocuments(tree, base, [...built.loadouts.values()].map((b) => b.listing), index, { docs: readGuides(join(options.root, 'docs')), cli, signing, marketplace: options.plugins === false ? undefined : (options.marketplace ?? DEFAULT_MARKETPLACE) });
         await tree.write(BUILD_CACHE_FILE, buildCacheText(fingerprint, built.head, built.loadouts, live?.cache));
         if (attesting !== undefined && signing !== undefined) {
           const claims = [...built.loadouts].map(([id, b]) => claimOf(id, b, signing.versions.byEntry[b.state.name] as [string, number], built.head, live?.cache));

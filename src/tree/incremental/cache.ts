@@ -26,7 +26,7 @@ import { isEntryNameOf } from '../write/store.js';
 export const BUILD_CACHE_FILE = '.loadout-build.jsonl';
 
 /** Bump when the layout of the outputs changes in a way the code fingerprint would miss. */
-const FORMAT = 6;
+const FORMAT = 7;
 
 /** What the cache keeps of a loadout to tell whether it changed, and where its outputs are. */
 export interface LoadoutState {
@@ -160,7 +160,7 @@ export function listingLine(id: string, listing: CatalogueListing, previous?: Bu
 
 /**
  * The fingerprint of a build's settings: the base URL, `settings` (more settings, as text: the
- * pages' CLI route), the fixtures folder's contents and the
+ * pages' CLI route, whether it writes native plugins), the fixtures folder's contents and the
  * builder's own code (every module file of this package, hashed), so that changing any of
  * them rebuilds everything. Paths are hashed relative to their folder, so a checkout in
  * another folder (a CI runner's) has the same fingerprint. Read synchronously: a few hundred

@@ -17,6 +17,7 @@ import { catalogueEntryOf, type CatalogueEntry } from '../../tree-format/catalog
 import type { LoadoutHistoryData } from '../history/history.js';
 import { writeLoadoutOutputs } from '../render/loadout-output.js';
 import { writeLoadoutDiscovery } from '../render/skill-discovery.js';
+import type { PluginListing } from '../render/plugins.js';
 import { openStoreEntry } from '../write/store.js';
 import type { CliRoute } from '../../tree-format/index.js';
 
@@ -42,6 +43,8 @@ export interface LoadoutTask {
   commit: string;
   /** The key the live tree holds the loadout under, if any: the same key means nothing to write. */
   previousKey: string | undefined;
+  /** Write its native plugin too (render/plugins.ts). */
+  plugins: boolean;
 }
 
 /** What {@link buildLoadout} found: the loadout's key, and then one of three outcomes. */
@@ -51,7 +54,7 @@ export type LoadoutOutcome = { id: string; key: string } & (
   | {
       kind: 'built';
       /** Its key, entry name and versions (for the build cache), and what the catalogue documents read of it (catalogue-entry.ts). */
-      built: Pick<LoadoutState, 'key' | 'name' | 'versions'> & { entry: CatalogueEntry; discovery: LoadoutDiscovery };
+      built: Pick<LoadoutState, 'key' | 'name' | 'versions'> & { entry: CatalogueEntry; discovery: LoadoutDiscovery; plugin: PluginListing | undefined };
       /** Warnings from writing it (historic files left out). */
       warnings: string[];
       /** Bytes written. */
@@ -80,11 +83,11 @@ export async function buildLoadout(task: LoadoutTask): Promise<LoadoutOutcome> {
   const run = await runChecks(source, { fixturesDir: task.fixturesDir, budgetMs: checksBudgetMs() });
   if (!passed(run)) return { ...found, kind: 'refused', run };
   const entry = openStoreEntry(task.store, task.id, task.name);
-  const written = await writeLoadoutOutputs(entry, { base: task.base, route: task.route, run, history: task.history, commit: task.commit, checkedAt: new Date(task.checkedAt) });
+  const written = await writeLoadoutOutputs(entry, { base: task.base, route: task.route, run, history: task.history, commit: task.commit, checkedAt: new Date(task.checkedAt), plugins: task.plugins });
   // Agent Skills discovery below loadouts/<id>/ (skill-discovery.ts).
   const discovery = await writeLoadoutDiscovery(entry, written.record);
   const bytes = entry.complete();
-  const built = { key, name: task.name, entry: catalogueEntryOf(written.record), discovery, versions: written.versions.map((v) => v.version) };
+  const built = { key, name: task.name, entry: catalogueEntryOf(written.record), discovery, plugin: written.plugin, versions: written.versions.map((v) => v.version) };
   return { ...found, kind: 'built', built, warnings: written.warnings, bytes };
 }
 

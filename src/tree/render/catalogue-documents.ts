@@ -14,8 +14,11 @@ import { skillsDocument, SKILLS_PATH, writeSearchIndex } from '../../search/inde
 import type { InvertedIndex } from '../../search/inverted-index.js';
 import { SEARCH_SETTINGS } from '../../search/settings.js';
 import { cliTarballTreePath, cliTarballUrl, CLI_LATEST_TREE_PATH, DESCRIPTION_TREE_PATH, schemaUrl } from '../../tree-format/index.js';
+import { PLUGINS_FOLDER, urlMarketplaceUrl } from '../../tree-format/addresses.js';
 import type { CliPackage } from '../cli-package/pack.js';
-import { describeApi, type CliDescription } from './description.js';
+import { describeApi, type CliDescription, type PluginsDescription } from './description.js';
+import type { MarketplaceSettings } from '../../layout/plugin-marketplaces.js';
+import { writeMarketplaces } from './plugin-marketplaces.js';
 import type { OutputTree } from '../write/tree-files.js';
 import type { CatalogueListing } from './catalogue-entry.js';
 import { writeCatalogueDiscovery } from './skill-discovery.js';
@@ -39,6 +42,8 @@ export interface CatalogueExtras {
   cli?: CliPackage | undefined;
   /** The key and the digests to sign the tree's snapshot with. */
   signing?: CatalogueSigning | undefined;
+  /** The marketplaces' settings, when the build writes plugins (plugin-marketplaces.ts). */
+  marketplace?: MarketplaceSettings | undefined;
 }
 
 /**
@@ -51,7 +56,7 @@ export interface CatalogueExtras {
  * @throws LoadoutError `internal` from the tree on a bad path; the file system's error.
  */
 export async function writeCatalogueDocuments(tree: OutputTree, base: string, listings: readonly CatalogueListing[], index: InvertedIndex, extras: CatalogueExtras = {}): Promise<void> {
-  const { docs, cli, signing } = extras;
+  const { docs, cli, signing, marketplace } = extras;
   const rows = listings.map((l) => l.row);
   // The list carries the same fields as a search result row; written as writeJson would, and hashed for the snapshot.
   const indexText = `${JSON.stringify({ total: rows.length, loadouts: rows }, null, 2)}\n`;
@@ -78,7 +83,10 @@ export async function writeCatalogueDocuments(tree: OutputTree, base: string, li
     }
     cliDescription = { url: cliTarballUrl(base, cli.version), version: cli.version, integrity: cli.integrity };
   }
-  const descriptionText = `${JSON.stringify(describeApi(base, false, { database: false, challenge_secret: false, challenge_site_key: false }, { cli: cliDescription, signingKeys: signing === undefined ? undefined : [signing.settings.key.published] }), null, 2)}\n`;
+  // The marketplaces; the snapshot covers them and the plugin zips.
+  if (marketplace !== undefined) for (const [path, digest] of await writeMarketplaces(tree, base, marketplace, listings)) covered.set(path, digest);
+  const plugins = marketplace === undefined || !listings.some((l) => l.plugin !== undefined) ? undefined : describePlugins(base, marketplace);
+  const descriptionText = `${JSON.stringify(describeApi(base, false, { database: false, challenge_secret: false, challenge_site_key: false }, { cli: cliDescription, signingKeys: signing === undefined ? undefined : [signing.settings.key.published], plugins }), null, 2)}\n`;
   await tree.write(DESCRIPTION_TREE_PATH, descriptionText);
   covered.set(DESCRIPTION_TREE_PATH, digestText(descriptionText));
   await tree.writeJson('api/schema.json', { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: schemaUrl(base), ...readAuthoringSchema() });
@@ -91,6 +99,11 @@ export async function writeCatalogueDocuments(tree: OutputTree, base: string, li
     const documents = new Map([...signing.versions.byPath, ...covered]);
     await writeSignedSnapshot(tree, { base, settings: signing.settings, documents, byEntry: signing.versions.byEntry, now: signing.now });
   }
+}
+
+/** `plugins` of the description document (description.ts). Pure. */
+function describePlugins(base: string, settings: MarketplaceSettings): PluginsDescription {
+  return { name: settings.name, marketplace: urlMarketplaceUrl(base), folder: `${base}/${PLUGINS_FOLDER}/`, ...(settings.git === undefined ? {} : { git: settings.git }) };
 }
 
 /** Tag counts, most used first, then by name. */

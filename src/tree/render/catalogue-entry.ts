@@ -15,6 +15,7 @@ import { skillEntriesOf } from '../../search/index-file.js';
 import type { CatalogueEntry } from '../../tree-format/catalogue-entry.js';
 import type { PublishedRecord } from '../../tree-format/index.js';
 import type { DiscoveryEntry, LegacyEntry } from './skill-discovery.js';
+import type { PluginListing } from './plugins.js';
 
 /** A loadout's own Agent Skills indexes (skill-discovery.ts), which the catalogue's are made from. */
 export interface LoadoutDiscovery {
@@ -35,9 +36,11 @@ export interface CatalogueListing {
   skills: string;
   /** Its own Agent Skills index entries. */
   discovery: LoadoutDiscovery;
+  /** Its native plugin's zip (plugins.ts), for the marketplaces; absent when the build writes no plugins. */
+  plugin?: PluginListing;
 }
 
-/** The listing of an entry, with its discovery entries. Pure. */
-export function listingOf(entry: CatalogueEntry, discovery: LoadoutDiscovery): CatalogueListing {
-  return { row: searchRowOf(entry), published: entry.published ?? null, author: entry.author, skills: JSON.stringify(skillEntriesOf(entry)).slice(1, -1), discovery };
+/** The listing of an entry, with its discovery entries and its plugin's zip (if any). Pure. */
+export function listingOf(entry: CatalogueEntry, discovery: LoadoutDiscovery, plugin?: PluginListing): CatalogueListing {
+  return { row: searchRowOf(entry), published: entry.published ?? null, author: entry.author, skills: JSON.stringify(skillEntriesOf(entry)).slice(1, -1), discovery, ...(plugin === undefined ? {} : { plugin }) };
 }

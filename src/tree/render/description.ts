@@ -35,6 +35,23 @@ export interface ApiDescription {
    * `ed25519`, `public_key` the raw 32 bytes in base64 (RFC 8032 section 5.1.5).
    */
   signing?: { keys: PublishedKey[] };
+  /** The catalogue as a plugin marketplace (DESIGN.md "Native plugins"), when the build wrote its plugins. */
+  plugins?: PluginsDescription;
+}
+
+/**
+ * `plugins` of the description document: the marketplace's `name` (the `@<name>` of
+ * `/plugin install <id>@<name>`), `marketplace` the Claude Code marketplace to add by URL
+ * (`claude plugin marketplace add <marketplace>`), `folder` the folder marketplace's address in
+ * the tree (`plugins/`, whose vendor files are dot files: cloned from `git`, or used from a
+ * built tree on disk), and `git` the repository branch that `loadout publish` pushes it to,
+ * when one is configured.
+ */
+export interface PluginsDescription {
+  name: string;
+  marketplace: string;
+  folder: string;
+  git?: { repository: string; branch: string };
 }
 
 /** `cli` of the description document. */
@@ -48,6 +65,7 @@ export interface CliDescription {
 export interface PublishedExtras {
   cli?: CliDescription | undefined;
   signingKeys?: readonly PublishedKey[] | undefined;
+  plugins?: PluginsDescription | undefined;
 }
 
 /** The submission field rules (spec "POST /api/v1/submissions body"). */
@@ -98,12 +116,14 @@ export const ENDPOINTS: Record<string, string> = {
   'GET /download/{loadout_id}/source.zip': 'Zip of the loadout folder.',
   'GET /cli/loadout-{version}.tgz': 'The consumer CLI as an npm package with no dependencies: npx -y <url> install <loadout_id> --agent <agent>.',
   'GET /api/v1/snapshot.dsse.json': 'When the catalogue is signed: a DSSE envelope over the sha256 of every versions document and of api/loadouts.json, with generated_at and expires (docs/signing.md).',
+  'GET /plugins/marketplace.json': 'The catalogue as a Claude Code marketplace to add by URL: one entry per loadout, its plugin zip pinned by sha256.',
+  'GET /download/{loadout_id}/plugin-{version}.zip': 'The loadout\'s native plugin (Agent Plugins 1.0, Claude Code, Gemini CLI and Cursor manifests) at one version.',
   'GET /api/v1/rotation.dsse.json': 'When the signing key was rotated: the new key list, signed by the previous key.',
 };
 
 /** Builds the description document for `baseUrl` (no trailing slash), with the consumer CLI and the signing keys of `extras` when the build has them. Pure. */
 export function describeApi(baseUrl: string, submissionsOpen: boolean, config: ServiceConfigReport, extras: PublishedExtras = {}): ApiDescription {
-  const { cli, signingKeys } = extras;
+  const { cli, signingKeys, plugins } = extras;
   return {
     name: 'Loadout Catalogue',
     version: 1,
@@ -115,5 +135,6 @@ export function describeApi(baseUrl: string, submissionsOpen: boolean, config: S
     schema: schemaUrl(baseUrl),
     ...(cli === undefined ? {} : { cli }),
     ...(signingKeys === undefined || signingKeys.length === 0 ? {} : { signing: { keys: [...signingKeys] } }),
+    ...(plugins === undefined ? {} : { plugins }),
   };
 }

@@ -20,6 +20,7 @@ import { buildRecord, sha256 } from './record.js';
 import type { CliRoute, PublishedRecord } from '../../tree-format/index.js';
 import type { VersionEntry, VersionFile } from '../../tree-format/versions.js';
 import { writeZip, ZipContents } from './zip.js';
+import { writePlugin, type PluginListing, type PluginVersion } from './plugins.js';
 
 export type { VersionEntry, VersionFile, VersionsDocument } from '../../tree-format/versions.js';
 
@@ -42,26 +43,28 @@ export interface LoadoutOutputInput {
   checkedAt: Date;
   /** How the page's install commands run the consumer CLI (pages/loadout-install.ts). */
   route?: CliRoute | undefined;
+  /** Write the loadout's native plugin too (plugins.ts): its folder and a zip per version. */
+  plugins: boolean;
 }
 
 /**
  * Writes every output of one loadout. Returns its record and the versions published.
  * Writes run concurrently; the order of files in the tree does not matter.
  */
-export async function writeLoadoutOutputs(tree: OutputTree, input: LoadoutOutputInput): Promise<{ record: PublishedRecord; versions: VersionEntry[]; warnings: string[] }> {
+export async function writeLoadoutOutputs(tree: OutputTree, input: LoadoutOutputInput): Promise<{ record: PublishedRecord; versions: VersionEntry[]; warnings: string[]; plugin: PluginListing | undefined }> {
   const { base, run, history } = input;
   const manifest = run.manifest as Manifest;
   const verification = summariseVerification(run.results, { checkedAt: input.checkedAt, commit: input.commit, contentCurrent: true });
   const record = buildRecord({ baseUrl: base, manifest, texts: decodeAll(run.source), verification, published: history.published, updated: history.updated });
   const warnings: string[] = [];
-  const versions = await Promise.all(history.versions.map((old) => writeHistoricVersion(tree, base, manifest.id, old, warnings)));
-  const current = await writeCurrentVersion(tree, base, run, record, history);
+  const versions = await Promise.all(history.versions.map((old) => writeHistoricVersion(tree, base, manifest.id, old, warnings, input.plugins)));
+  const { entry: current, plugin } = await writeCurrentVersion(tree, base, run, record, history, input.plugins);
   const published = [...versions.filter((v): v is VersionEntry => v !== undefined), current];
   const versionsDocument = { id: manifest.id, latest: manifest.version, versions: published };
   await tree.writeJson(`api/loadouts/${manifest.id}/versions.json`, versionsDocument);
   // The page shows the version history, so it is written once versions.json is known.
   await tree.write(`loadouts/${manifest.id}/index.html`, renderLoadoutPage(base, record, versionsDocument, input.route));
-  return { record, versions: published, warnings };
+  return { record, versions: published, warnings, plugin };
 }
 
 const decodeText = (bytes: Uint8Array | undefined): string | undefined => (bytes === undefined ? undefined : decodeUtf8(bytes));
@@ -75,7 +78,7 @@ function decodeAll(source: LoadoutSource): Map<string, string> {
   return texts;
 }
 
-async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun, record: PublishedRecord, history: LoadoutHistoryData): Promise<VersionEntry> {
+async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun, record: PublishedRecord, history: LoadoutHistoryData, plugins: boolean): Promise<{ entry: VersionEntry; plugin: PluginListing | undefined }> {
   const { id, version } = record;
   const manifest = run.manifest as Manifest;
   const texts = new Map(record.files.map((f) => [f.path, f.content]));
@@ -93,7 +96,9 @@ async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun
   const sourceEntries = [{ path: `${id}/${MANIFEST_FILE}`, data: run.source.manifestText ?? '' }, ...record.files.map((f) => ({ path: `${id}/${f.path}`, data: f.content }))];
   writes.push(tree.write(`download/${id}/source.zip`, writeZip(sourceEntries, contents)));
   await Promise.all(writes);
-  return {
+  // After the raw files: the plugin folder links to them.
+  const plugin = plugins ? await writePlugin(tree, { base, manifest, files: publishedFiles(manifest, texts) }, { folder: true, contents }) : undefined;
+  const entry: VersionEntry = {
     version,
     date: history.currentSince ?? null,
     commit: record.verification.commit,
@@ -103,6 +108,17 @@ async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun
     changes: history.currentChanges,
     context: record.context,
   };
+  return { entry, plugin };
+}
+
+/** The manifest's files that `texts` holds (those published), with their text, in manifest order. */
+function publishedFiles(manifest: Manifest, texts: ReadonlyMap<string, string | undefined>): PluginVersion['files'] {
+  const files: { entry: FileEntry; content: string }[] = [];
+  for (const entry of manifest.files) {
+    const content = texts.get(entry.path);
+    if (content !== undefined) files.push({ entry, content });
+  }
+  return files;
 }
 
 /**
@@ -110,7 +126,7 @@ async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun
  * `files[].path`) and its entry in versions.json. A file whose path fails the rule is left
  * out with a warning naming the commit.
  */
-async function writeHistoricVersion(tree: OutputTree, base: string, id: string, old: HistoricVersionData, warnings: string[]): Promise<VersionEntry | undefined> {
+async function writeHistoricVersion(tree: OutputTree, base: string, id: string, old: HistoricVersionData, warnings: string[], plugins: boolean): Promise<VersionEntry | undefined> {
   const snapshot = old.snapshot;
   if (snapshot === undefined) return undefined;
   const source: LoadoutSource = { id, displayDir: `loadouts/${id}@${old.version}`, manifestText: snapshot.manifestText, files: snapshot.files, irregular: [] };
@@ -131,6 +147,11 @@ async function writeHistoricVersion(tree: OutputTree, base: string, id: string, 
     files.push({ path, ...entryFields(entries.get(path)), sha256: sha256(bytes), bytes: bytes.byteLength, raw_url: rawUrl(base, id, old.version, path) });
   }
   await Promise.all(writes);
+  // Its plugin's zip, when its manifest read (checks aside: the version is published as it was).
+  if (plugins && run.manifest !== undefined && run.manifest.id === id && run.manifest.version === old.version) {
+    const texts = new Map(files.map((f) => [f.path, decodeText(snapshot.files.get(f.path))]));
+    await writePlugin(tree, { base, manifest: run.manifest, files: publishedFiles(run.manifest, texts) }, { folder: false });
+  }
   const counts = summariseVerification(run.results, { checkedAt: new Date(0), commit: old.commit, contentCurrent: true }).counts;
   const published = new Set(files.map((f) => f.path));
   const context = measureContextForAgents(run.manifest?.files.filter((f) => published.has(f.path)) ?? [], (p) => decodeText(snapshot.files.get(p)));

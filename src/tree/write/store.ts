@@ -21,7 +21,7 @@
  * An entry is complete when its record exists: the record is written last, and removed first.
  * Entries no tree refers to are removed after each build ({@link collectGarbage}).
  */
-import { readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { checkpoint } from './crash-points.js';
@@ -30,8 +30,17 @@ import { outputOver, TreeFiles, type OutputTree } from './tree-files.js';
 /** The store's folder name inside the trees folder (`.<out>.trees/store`): part of the tree format. */
 export { STORE_FOLDER } from '../../tree-format/tree-region.js';
 
-/** The folders of a tree whose children are the loadouts' own, `<parent>/<id>`. */
-const LOADOUT_PARENTS = ['api/loadouts', 'raw', 'download', 'loadouts'] as const;
+/**
+ * The folders of a tree whose children are the loadouts' own, `<parent>/<id>`. `plugins/`
+ * (render/plugins.ts) also holds the marketplace documents, whose names are never a loadout id
+ * (`marketplace.json`, `.claude-plugin`, …: {@link documentPathsOf}); a build without plugins
+ * writes no `plugins/<id>`, so that link is made only where the entry has the folder.
+ */
+const LOADOUT_PARENTS = ['api/loadouts', 'raw', 'download', 'loadouts', 'plugins'] as const;
+/** The parents whose folder an entry may lack, and which also hold catalogue documents. */
+const OPTIONAL_PARENTS: ReadonlySet<string> = new Set(['plugins']);
+/** A loadout id (catalogue/schema: a slug): a child of a loadout parent by this name is a loadout's. */
+const LOADOUT_ID = /^[a-z0-9]+(?:-[a-z0-9]+)*$/u;
 
 /** The files and folders of the tree that belong to loadout `id` alone. */
 export function loadoutOutputPaths(id: string): { files: string[]; folders: string[] } {
@@ -49,13 +58,15 @@ export interface EntryLink {
   path: string;
   stored: string;
   folder: boolean;
+  /** True when the entry may lack it (linked only where it exists). */
+  optional: boolean;
 }
 
 /** The links by which a tree holds loadout `id` from its entry `name`. */
 export function entryLinks(id: string, name: string): EntryLink[] {
   return [
-    { path: `api/loadouts/${id}.json`, stored: `api/loadouts/${name}.json`, folder: false },
-    ...LOADOUT_PARENTS.map((parent) => ({ path: `${parent}/${id}`, stored: `${parent}/${name}`, folder: true })),
+    { path: `api/loadouts/${id}.json`, stored: `api/loadouts/${name}.json`, folder: false, optional: false },
+    ...LOADOUT_PARENTS.map((parent) => ({ path: `${parent}/${id}`, stored: `${parent}/${name}`, folder: true, optional: OPTIONAL_PARENTS.has(parent) })),
   ];
 }
 
@@ -116,7 +127,8 @@ export function openStoreEntry(storeDir: string, id: string, name: string): Stor
 export function linkEntry(files: TreeFiles, storeDir: string, id: string, name: string): void {
   for (const link of entryLinks(id, name)) {
     const stored = join(storeDir, link.stored);
-    if (link.folder) files.symlink(link.path, stored);
+    if (link.optional && !existsSync(stored)) files.remove(link.path);
+    else if (link.folder) files.symlink(link.path, stored);
     else files.link(link.path, stored);
   }
 }
@@ -128,16 +140,19 @@ export function unlinkEntry(files: TreeFiles, id: string): void {
 
 /**
  * The catalogue documents of the tree at `dir`: its paths outside the folders whose children
- * are the loadouts' links (`raw/`, `download/`, `loadouts/`, `api/loadouts/`). Tree paths, for
- * `TreeFiles.remove`; an update of the standby removes them before writing the documents again.
+ * are the loadouts' links (`raw/`, `download/`, `loadouts/`, `api/loadouts/`, `plugins/`), and
+ * the children of those folders that are not named like a loadout (the marketplaces in
+ * `plugins/`). Tree paths, for `TreeFiles.remove`; an update of the standby removes them before
+ * writing the documents again.
  */
 export function documentPathsOf(dir: string): string[] {
   const found: string[] = [];
   const visit = (path: string): void => {
     for (const name of readdirSync(path === '' ? dir : join(dir, path))) {
       const child = path === '' ? name : `${path}/${name}`;
-      if ((LOADOUT_PARENTS as readonly string[]).includes(child)) continue;
-      if (LOADOUT_PARENTS.some((p) => p.startsWith(`${child}/`))) visit(child);
+      if (OPTIONAL_PARENTS.has(path) && LOADOUT_ID.test(name)) continue;
+      if (OPTIONAL_PARENTS.has(child) || LOADOUT_PARENTS.some((p) => p.startsWith(`${child}/`))) visit(child);
+      else if ((LOADOUT_PARENTS as readonly string[]).includes(child)) continue;
       else found.push(child);
     }
   };

@@ -1,0 +1,127 @@
+/**
+ * A loadout's native plugin folder (DESIGN.md "Native plugins"): one folder that every plugin
+ * manager reads, with a manifest per format (plugin-manifests.ts), the loadout's skills byte
+ * for byte, its subagents where a format takes them, its rules translated for Cursor, its
+ * instructions as Gemini CLI's context file, its MCP servers in each format's syntax, and a
+ * README that says what each format cannot carry and which command installs the rest.
+ *
+ * The folder's layout (the vendors' conventions, plugin-manifests.ts names the sources):
+ *
+ * | path | read by |
+ * |---|---|
+ * | `plugin.json`, `mcp.json` | Agent Plugins 1.0: Codex, Copilot CLI, VS Code, Cursor |
+ * | `.claude-plugin/plugin.json`, `.mcp.json` | Claude Code |
+ * | `gemini-extension.json`, `AGENTS.md` (its `contextFileName`) | Gemini CLI (and Antigravity, which imports Gemini extensions) |
+ * | `.cursor-plugin/plugin.json`, `.cursor-plugin/mcp.json`, `rules/<name>.mdc` | Cursor |
+ * | `skills/<skill>/…` | every format |
+ * | `agents/<name>.md` | Claude Code, Gemini CLI, Cursor |
+ *
+ * Pure: the loadout's files in, the folder's files out.
+ */
+import type { FileEntry } from '../catalogue/manifest.js';
+import type { Agent } from '../catalogue/vocabulary.js';
+import { baseName, pathInsideSkill } from './layout.js';
+import { agentPluginsManifest, agentPluginsMcp, claudePluginManifest, cursorPluginManifest, geminiExtensionManifest, PLUGIN_PATHS, type McpServer, type PluginMetadata } from './plugin-manifests.js';
+import { PLUGIN_FORMAT_OF, type PluginFormat, type UncarriedPart } from './plugin-formats.js';
+import { pluginReadme } from './plugin-readme.js';
+import { translateRule } from './rule-translation.js';
+
+/** The loadout in, as {@link composePluginFolder} takes it. */
+export interface PluginInput extends PluginMetadata {
+  /** The manifest's files with their text as published (the record's `content`). */
+  files: readonly { entry: FileEntry; content: string }[];
+  /** Its MCP servers, from every `mcp` file (`{mcpServers}` shape), by name. */
+  servers: Readonly<Record<string, McpServer>>;
+  /** The command that installs the loadout for `agent` without a plugin manager (the README's "the rest"). */
+  installCommand: (agent: Agent) => string;
+}
+
+/** One file of the folder: its path in the folder, its text, and the loadout file it repeats byte for byte (if it does). */
+export interface PluginFile {
+  path: string;
+  data: string;
+  source?: string;
+}
+
+/** The plugin folder of a loadout. */
+export interface PluginFolder {
+  /** Every file, sorted by path. */
+  files: PluginFile[];
+  /** What each format leaves to the install command. */
+  uncarried: UncarriedPart[];
+}
+
+/** What a format carries of a role (`true`), or why not. */
+const CARRIES: Record<PluginFormat, Partial<Record<FileEntry['role'], string>>> = {
+  'agent-plugins': {
+    instructions: 'Agent Plugins 1.0 has no project instructions',
+    adapter: 'Agent Plugins 1.0 has no project instructions',
+    rules: 'Agent Plugins 1.0 has no rules',
+    subagent: 'Agent Plugins 1.0 has no subagents',
+  },
+  'claude-code': {
+    instructions: 'a Claude Code plugin carries no CLAUDE.md or AGENTS.md',
+    adapter: 'a Claude Code plugin carries no CLAUDE.md or AGENTS.md',
+    rules: 'a Claude Code plugin carries no rules',
+  },
+  'gemini-cli': {
+    // The adapter only imports AGENTS.md, which the extension loads itself (contextFileName).
+    rules: 'a Gemini CLI extension has no rules (the install command imports them into GEMINI.md)',
+  },
+  cursor: {
+    instructions: 'a Cursor plugin carries no AGENTS.md',
+  },
+};
+
+/** The adapter is the rest of the instructions, and matters only to the format of its agent. */
+const concerns = (entry: FileEntry, format: PluginFormat): boolean => entry.role !== 'adapter' || (entry.agent !== undefined && PLUGIN_FORMAT_OF[entry.agent] === format);
+
+/**
+ * The plugin folder of `input` (see the module comment for its layout). The first
+ * `instructions` file becomes `AGENTS.md`; others are left to the install command.
+ */
+export function composePluginFolder(input: PluginInput): PluginFolder {
+  const files: PluginFile[] = [];
+  const uncarried: UncarriedPart[] = [];
+  let context: string | undefined;
+  const has = { skills: false, rules: false, agents: false, mcp: Object.keys(input.servers).length > 0 };
+  for (const { entry, content } of input.files) {
+    if (entry.role === 'skill' || entry.role === 'reference') {
+      files.push({ path: `skills/${entry.skill ?? baseName(entry.path)}/${pathInsideSkill(entry)}`, data: content, source: entry.path });
+      has.skills = true;
+    } else if (entry.role === 'subagent') {
+      files.push({ path: `agents/${baseName(entry.path)}.md`, data: content, source: entry.path });
+      has.agents = true;
+    } else if (entry.role === 'rules') {
+      // As `loadout install --agent cursor` writes it (rule-translation.ts).
+      files.push({ path: `rules/${baseName(entry.path)}.mdc`, data: translateRule(content, 'cursor') });
+      has.rules = true;
+    } else if (entry.role === 'instructions' && context === undefined) {
+      files.push({ path: 'AGENTS.md', data: content, source: entry.path });
+      context = 'AGENTS.md';
+    } else if (entry.role === 'instructions') {
+      for (const format of Object.keys(CARRIES) as PluginFormat[]) uncarried.push({ format, part: entry.path, why: 'a plugin carries one instructions file' });
+      continue;
+    }
+    if (entry.role === 'mcp') continue;
+    for (const [format, roles] of Object.entries(CARRIES) as [PluginFormat, Partial<Record<FileEntry['role'], string>>][]) {
+      const why = roles[entry.role];
+      if (why !== undefined && concerns(entry, format)) uncarried.push({ format, part: entry.path, why });
+    }
+  }
+  const mcp = agentPluginsMcp(input.servers);
+  for (const refused of mcp.refused) uncarried.push({ format: 'agent-plugins', part: `mcp:${refused.name}`, why: refused.reason });
+  const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
+  files.push({ path: PLUGIN_PATHS.agentPlugins, data: json(agentPluginsManifest(input)) });
+  files.push({ path: PLUGIN_PATHS.claude, data: json(claudePluginManifest(input)) });
+  files.push({ path: PLUGIN_PATHS.gemini, data: json(geminiExtensionManifest(input, context, input.servers)) });
+  files.push({ path: PLUGIN_PATHS.cursor, data: json(cursorPluginManifest(input, has)) });
+  if (has.mcp) {
+    files.push({ path: PLUGIN_PATHS.agentPluginsMcp, data: json(mcp.document) });
+    files.push({ path: PLUGIN_PATHS.claudeMcp, data: json({ mcpServers: input.servers }) });
+    files.push({ path: PLUGIN_PATHS.cursorMcp, data: json({ mcpServers: input.servers }) });
+  }
+  files.push({ path: PLUGIN_PATHS.readme, data: pluginReadme(input, uncarried) });
+  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return { files, uncarried };
+}

@@ -1,0 +1,103 @@
+/**
+ * The marketplace documents of the catalogue's plugins (DESIGN.md "Native plugins"): the
+ * folder `plugins/` is a marketplace for each agent's plugin manager, and the catalogue also
+ * publishes a Claude Code marketplace to add by URL. Pure: entries in, JSON values out.
+ *
+ * The documents and their sources (read 2026-11-26):
+ * - Claude Code, `.claude-plugin/marketplace.json` (SchemaStore `claude-code-marketplace.json`;
+ *   code.claude.com/docs/en/plugin-marketplaces): `name`, `owner{name,url}`, `plugins[]` with
+ *   `name`, `source` (`"./<folder>"`, relative to the folder holding `.claude-plugin/`), and any
+ *   plugin.json field plus `category` and `tags`. Copilot CLI and Codex read it too.
+ * - The same added by URL: relative sources are refused there ("a relative entry in a
+ *   url-catalog marketplace"), so each entry is `{source: "archive", url, sha256}`: a zip over
+ *   HTTPS pinned by its sha256 (Claude Code 2.1.224 and later; checked with 2.1.328).
+ * - Codex, `.agents/plugins/marketplace.json` (openai/codex `codex-rs/core-plugins/src/marketplace.rs`):
+ *   `name`, `interface{displayName}`, `plugins[]` of `{name, source: {source: "local", path:
+ *   "./<folder>"}, policy{installation, authentication}, category}`, paths relative to the
+ *   folder holding `.agents/`.
+ * - Cursor, `.cursor-plugin/marketplace.json` (cursor/plugins `schemas/marketplace.schema.json`,
+ *   closed): `name`, `owner{name,email}`, `metadata{description}`, `plugins[]` of `{name,
+ *   source, description}` with `source` a folder relative to the marketplace root.
+ */
+import type { Manifest } from '../catalogue/manifest.js';
+
+/** Where each marketplace document lies, relative to the marketplace folder (`plugins/`). */
+export const MARKETPLACE_PATHS = {
+  claude: '.claude-plugin/marketplace.json',
+  codex: '.agents/plugins/marketplace.json',
+  cursor: '.cursor-plugin/marketplace.json',
+} as const;
+
+/**
+ * The catalogue's marketplace: its `name` (what people type after `@` in
+ * `/plugin install <id>@<name>`: lower-case letters, digits and hyphens) and its owner.
+ */
+export interface MarketplaceSettings {
+  name: string;
+  owner: { name: string; url?: string };
+  /** One line about the catalogue. */
+  description: string;
+  /** The repository branch that `loadout publish` pushes `plugins/` to (`repository`: `owner/name` on GitHub, or a git URL), when there is one. */
+  git?: { repository: string; branch: string };
+}
+
+/** The default marketplace settings of a catalogue that sets none (`LOADOUT_MARKETPLACE_NAME`, `LOADOUT_MARKETPLACE_OWNER`). */
+export const DEFAULT_MARKETPLACE: MarketplaceSettings = { name: 'loadout-catalogue', owner: { name: 'Loadout Catalogue' }, description: 'Loadouts for coding agents: instructions, rules, skills, subagents and MCP servers.' };
+
+/** The rule for a marketplace name: a slug of at most 64 characters (a plugin id in every CLI). */
+export const MARKETPLACE_NAME = /^(?=.{1,64}$)[a-z0-9]+(?:-[a-z0-9]+)*$/u;
+
+/** One loadout in the marketplaces: what its plugin's manifests say, where its zip is. */
+export interface MarketplaceEntry {
+  manifest: Pick<Manifest, 'id' | 'version' | 'summary' | 'license' | 'categories' | 'stacks'> & { author: { name: string; url?: string } };
+  /** The loadout's page. */
+  homepage: string;
+  /** The zip of its plugin (the URL marketplace's `archive` source): its absolute URL and sha256 (hex). */
+  zip: { url: string; sha256: string };
+}
+
+/** The fields every Claude Code entry has besides its source. */
+function claudeEntry({ manifest: m, homepage }: MarketplaceEntry): Record<string, unknown> {
+  return {
+    name: m.id,
+    version: m.version,
+    description: m.summary,
+    author: m.author.url === undefined ? { name: m.author.name } : { name: m.author.name, url: m.author.url },
+    homepage,
+    license: m.license,
+    keywords: [...new Set([...m.stacks, ...m.categories])],
+    ...(m.categories[0] === undefined ? {} : { category: m.categories[0] }),
+    tags: m.stacks,
+  };
+}
+
+const owner = (s: MarketplaceSettings): { name: string; url?: string } => (s.owner.url === undefined ? { name: s.owner.name } : { name: s.owner.name, url: s.owner.url });
+
+/** `plugins/.claude-plugin/marketplace.json`: a folder marketplace of `./<id>` sources. */
+export function claudeFolderMarketplace(settings: MarketplaceSettings, entries: readonly MarketplaceEntry[]): Record<string, unknown> {
+  return { name: settings.name, owner: owner(settings), metadata: { description: settings.description }, plugins: entries.map((e) => ({ ...claudeEntry(e), source: `./${e.manifest.id}` })) };
+}
+
+/** `plugins/marketplace.json`: the same entries with `archive` sources, for `marketplace add <url>`. */
+export function claudeUrlMarketplace(settings: MarketplaceSettings, entries: readonly MarketplaceEntry[]): Record<string, unknown> {
+  return { name: settings.name, owner: owner(settings), metadata: { description: settings.description }, plugins: entries.map((e) => ({ ...claudeEntry(e), source: { source: 'archive', url: e.zip.url, sha256: e.zip.sha256 } })) };
+}
+
+/** `plugins/.agents/plugins/marketplace.json`: Codex's folder marketplace. */
+export function codexMarketplace(settings: MarketplaceSettings, entries: readonly MarketplaceEntry[]): Record<string, unknown> {
+  return {
+    name: settings.name,
+    interface: { displayName: settings.owner.name },
+    plugins: entries.map(({ manifest: m }) => ({
+      name: m.id,
+      source: { source: 'local', path: `./${m.id}` },
+      policy: { installation: 'AVAILABLE', authentication: 'ON_INSTALL' },
+      ...(m.categories[0] === undefined ? {} : { category: m.categories[0] }),
+    })),
+  };
+}
+
+/** `plugins/.cursor-plugin/marketplace.json`: Cursor's folder marketplace. */
+export function cursorMarketplace(settings: MarketplaceSettings, entries: readonly MarketplaceEntry[]): Record<string, unknown> {
+  return { name: settings.name, owner: { name: settings.owner.name }, metadata: { description: settings.description }, plugins: entries.map(({ manifest: m }) => ({ name: m.id, source: m.id, description: m.summary })) };
+}

@@ -1,0 +1,64 @@
+/**
+ * The catalogue's marketplace documents in the built tree (DESIGN.md "Native plugins"), made
+ * from the loadouts' listings (catalogue-entry.ts) with the shapes of
+ * layout/plugin-marketplaces.ts:
+ * - `plugins/.claude-plugin/marketplace.json` (Claude Code, also read by Copilot CLI and Codex),
+ *   `plugins/.agents/plugins/marketplace.json` (Codex) and `plugins/.cursor-plugin/marketplace.json`
+ *   (Cursor): `plugins/` is a folder marketplace of the plugin folders `plugins/<id>/`;
+ * - `plugins/marketplace.json`: the Claude Code marketplace to add by URL, whose entries are
+ *   the plugin zips pinned by sha256.
+ * Written with the other catalogue documents on every build: a rebuild rewrites these four and
+ * the changed loadouts' entries, nothing else (docs/architecture.md).
+ */
+import { claudeFolderMarketplace, claudeUrlMarketplace, codexMarketplace, cursorMarketplace, MARKETPLACE_PATHS, type MarketplaceEntry, type MarketplaceSettings } from '../../layout/plugin-marketplaces.js';
+import { PLUGINS_FOLDER, pluginZipTreePath, pluginZipUrl, URL_MARKETPLACE_TREE_PATH } from '../../tree-format/addresses.js';
+import type { DocumentDigest } from '../../tree-format/signing/snapshot.js';
+import type { OutputTree } from '../write/tree-files.js';
+import type { CatalogueListing } from './catalogue-entry.js';
+import { digestText } from './signed-snapshot.js';
+
+/** The tree paths of the four marketplace documents. */
+export const MARKETPLACE_TREE_PATHS = {
+  claude: `${PLUGINS_FOLDER}/${MARKETPLACE_PATHS.claude}`,
+  codex: `${PLUGINS_FOLDER}/${MARKETPLACE_PATHS.codex}`,
+  cursor: `${PLUGINS_FOLDER}/${MARKETPLACE_PATHS.cursor}`,
+  url: URL_MARKETPLACE_TREE_PATH,
+} as const;
+
+/** The marketplace entries of the listings that have a plugin, in their order. Pure. */
+export function marketplaceEntriesOf(base: string, listings: readonly CatalogueListing[]): MarketplaceEntry[] {
+  const entries: MarketplaceEntry[] = [];
+  for (const { row, author, plugin } of listings) {
+    if (plugin === undefined) continue;
+    entries.push({
+      manifest: { id: row.id, version: row.version, summary: row.summary, license: plugin.license, categories: row.categories as MarketplaceEntry['manifest']['categories'], stacks: row.stacks, author: author.url === undefined ? { name: author.name } : { name: author.name, url: author.url } },
+      homepage: row.url,
+      zip: { url: pluginZipUrl(base, row.id, row.version), sha256: plugin.sha256 },
+    });
+  }
+  return entries;
+}
+
+/**
+ * Writes the four marketplace documents for `listings` into `tree` (nothing when no listing has
+ * a plugin: a build without plugins). Returns, for the signed snapshot, the digest of each
+ * document and of each loadout's latest plugin zip, by tree path.
+ */
+export async function writeMarketplaces(tree: OutputTree, base: string, settings: MarketplaceSettings, listings: readonly CatalogueListing[]): Promise<Map<string, DocumentDigest>> {
+  const digests = new Map<string, DocumentDigest>();
+  const entries = marketplaceEntriesOf(base, listings);
+  if (entries.length === 0) return digests;
+  const documents: [string, unknown][] = [
+    [MARKETPLACE_TREE_PATHS.claude, claudeFolderMarketplace(settings, entries)],
+    [MARKETPLACE_TREE_PATHS.codex, codexMarketplace(settings, entries)],
+    [MARKETPLACE_TREE_PATHS.cursor, cursorMarketplace(settings, entries)],
+    [MARKETPLACE_TREE_PATHS.url, claudeUrlMarketplace(settings, entries)],
+  ];
+  for (const [path, value] of documents) {
+    const text = `${JSON.stringify(value, null, 2)}\n`;
+    await tree.write(path, text);
+    digests.set(path, digestText(text));
+  }
+  for (const { row, plugin } of listings) if (plugin !== undefined) digests.set(pluginZipTreePath(row.id, row.version), { sha256: plugin.sha256, bytes: plugin.bytes });
+  return digests;
+}

@@ -1,0 +1,92 @@
+/**
+ * A loadout's native plugin in the built tree (DESIGN.md "Native plugins"): the plugin folder
+ * `plugins/<id>/` of its latest version (layout/plugin-folder.ts decides what it holds) and the
+ * zip of the plugin of every version, `download/<id>/plugin-<version>.zip`, which the URL
+ * marketplace installs pinned by sha256 (plugin-marketplaces.ts).
+ *
+ * Both lie below paths the loadout owns (store.ts), so they are written once into its entry
+ * of the store with the rest of it, and an unchanged loadout keeps them. The zips are
+ * deterministic (zip.ts) and their contents hold no time, so the same loadout gives the same
+ * bytes in every build. The folder's skills and subagents are hard links to the loadout's raw
+ * files of the same version (the same bytes; a link costs a directory entry, not an inode).
+ */
+import { createHash } from 'node:crypto';
+import type { FileEntry, Manifest } from '../../catalogue/manifest.js';
+import { readMcpServers } from '../../install/project/mcp-config.js';
+import { composePluginFolder, type PluginFolder } from '../../layout/plugin-folder.js';
+import type { McpServer } from '../../layout/plugin-manifests.js';
+import { installCommand, pageUrl, pluginTreeFolder, pluginZipTreePath, rawTreePath } from '../../tree-format/addresses.js';
+import type { OutputTree } from '../write/tree-files.js';
+import { writeZip, type ZipContents } from './zip.js';
+
+/** What the catalogue documents keep of a loadout's plugin (the build cache holds it in the loadout's listing). */
+export interface PluginListing {
+  /** The sha256 (hex) and size in bytes of the latest version's plugin zip. */
+  sha256: string;
+  bytes: number;
+  /** The loadout's licence (the marketplaces' `license`). */
+  license: string;
+}
+
+/** One version of a loadout, as its plugin is made from it. */
+export interface PluginVersion {
+  base: string;
+  manifest: Manifest;
+  /** The manifest's files that are published in this version, with their text. */
+  files: readonly { entry: FileEntry; content: string }[];
+}
+
+/**
+ * The MCP servers of the version's `mcp` files (`{mcpServers}`, DESIGN.md section 3), by name;
+ * a later file's server replaces an earlier one of the same name (the `mcp` check refuses
+ * loadouts whose files do not parse, so a file that does not is left out here).
+ */
+export function mcpServersOf(files: PluginVersion['files']): Record<string, McpServer> {
+  const servers: Record<string, McpServer> = {};
+  for (const { entry, content } of files) {
+    if (entry.role !== 'mcp') continue;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(content);
+    } catch {
+      continue;
+    }
+    Object.assign(servers, readMcpServers(parsed) ?? {});
+  }
+  return servers;
+}
+
+/** The plugin folder of one version (pure; layout/plugin-folder.ts). */
+export function pluginFolderOf(version: PluginVersion): PluginFolder {
+  const { base, manifest } = version;
+  return composePluginFolder({
+    manifest,
+    homepage: pageUrl(base, manifest.id),
+    files: version.files,
+    servers: mcpServersOf(version.files),
+    installCommand: (agent) => installCommand(base, manifest.id, agent),
+  });
+}
+
+/**
+ * Writes the zip of `version`'s plugin at `download/<id>/plugin-<version>.zip` and, with
+ * `folder`, its plugin folder at `plugins/<id>/` (the latest version only). The version's raw
+ * files must be written already (the folder links to them). `contents` shares compression with
+ * the loadout's other zips.
+ * @returns the zip's listing.
+ * @throws LoadoutError `internal` from `tree` for a path that would leave it (a bug); the file system's error.
+ */
+export async function writePlugin(tree: OutputTree, version: PluginVersion, options: { folder: boolean; contents?: ZipContents }): Promise<PluginListing> {
+  const { id, version: v } = version.manifest;
+  const plugin = pluginFolderOf(version);
+  const zip = writeZip(plugin.files, options.contents);
+  await tree.write(pluginZipTreePath(id, v), zip);
+  if (options.folder) {
+    const folder = pluginTreeFolder(id);
+    for (const file of plugin.files) {
+      if (file.source === undefined) await tree.write(`${folder}/${file.path}`, file.data);
+      else await tree.link(`${folder}/${file.path}`, rawTreePath(id, v, file.source));
+    }
+  }
+  return { sha256: createHash('sha256').update(zip).digest('hex'), bytes: zip.byteLength, license: version.manifest.license };
+}

@@ -117,7 +117,7 @@ export function composePluginFolder(input: PluginInput): PluginFolder {
   files.push({ path: PLUGIN_PATHS.gemini, data: json(geminiExtensionManifest(input, context, input.servers)) });
   files.push({ path: PLUGIN_PATHS.cursor, data: json(cursorPluginManifest(input, has)) });
   if (has.mcp) {
-    files.push({ path: PLUGIN_PATHS.agentPluginsMcp, data: json(mcp.document) });
+    if (Object.keys(mcp.document['mcpServers'] as object).length > 0) files.push({ path: PLUGIN_PATHS.agentPluginsMcp, data: json(mcp.document) });
     files.push({ path: PLUGIN_PATHS.claudeMcp, data: json({ mcpServers: input.servers }) });
     files.push({ path: PLUGIN_PATHS.cursorMcp, data: json({ mcpServers: input.servers }) });
   }

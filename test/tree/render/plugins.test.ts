@@ -1,0 +1,241 @@
+/**
+ * The native plugins of the built tree (DESIGN.md "Native plugins"; src/tree/render/plugins.ts,
+ * plugin-marketplaces.ts): every manifest and marketplace validated against the vendors'
+ * published schemas vendored in test/fixtures/plugin-schemas/ (README there: sources and
+ * licences), skills byte for byte, the zips read back and pinned by sha256, the same bytes
+ * across builds, a rebuild that rewrites only the changed loadout's plugin, and the signed
+ * snapshot over the marketplaces and zips.
+ */
+import { createHash, generateKeyPairSync } from 'node:crypto';
+import { existsSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import JSZip from 'jszip';
+import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormatsModule from 'ajv-formats';
+import { describe, expect, it } from 'vitest';
+import { buildCatalogue } from '../../../src/tree/build.js';
+import { readSigningKey, trustPublishedKey } from '../../../src/tree-format/signing/keys.js';
+import { verifySnapshot } from '../../../src/tree-format/signing/verify.js';
+import { SNAPSHOT_PATH } from '../../../src/tree-format/signing/snapshot.js';
+import { translateRule } from '../../../src/layout/rule-translation.js';
+import { baseFiles, writeLoadout, type TestFile } from '../../helpers/loadouts.js';
+import { commitAll, initRepo, makeTempDir } from '../../helpers/temp.js';
+import { treeEntries } from '../../helpers/tree.js';
+
+const BASE = 'https://catalogue.test';
+const SCHEMAS = new URL('../../fixtures/plugin-schemas/', import.meta.url);
+const readJson = <T = Record<string, unknown>>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
+const schema = (path: string): object => JSON.parse(readFileSync(new URL(path, SCHEMAS), 'utf8')) as object;
+const addFormats = (addFormatsModule as unknown as { default: (a: Ajv | Ajv2020) => void }).default;
+
+// The vendors' schemas as published: not strict (SchemaStore's use keywords Ajv's strict mode refuses).
+const draft7 = new Ajv({ allErrors: true, strict: false });
+addFormats(draft7);
+const draft2020 = new Ajv2020({ allErrors: true, strict: false });
+addFormats(draft2020);
+const VALIDATORS: Record<string, ValidateFunction> = {
+  agentPlugin: draft2020.compile(schema('agent-plugins/plugin.schema.json')),
+  agentMcp: draft2020.compile(schema('agent-plugins/mcp.schema.json')),
+  claudePlugin: draft7.compile(schema('schemastore/claude-code-plugin-manifest.json')),
+  claudeMarketplace: draft7.compile(schema('schemastore/claude-code-marketplace.json')),
+  cursorPlugin: draft7.compile(schema('cursor/plugin.schema.json')),
+  cursorMarketplace: draft7.compile(schema('cursor/marketplace.schema.json')),
+  gemini: draft7.compile(schema('gemini/gemini-extension.schema.json')),
+};
+
+/** Ajv's errors for `value` against the named schema, as `pointer message` lines ([] when valid). */
+function errorsOf(name: keyof typeof VALIDATORS, value: unknown): string[] {
+  const validate = VALIDATORS[name] as ValidateFunction;
+  return validate(value) ? [] : (validate.errors ?? []).map((e) => `${name}${e.instancePath} ${e.message ?? ''}`);
+}
+
+const skill: TestFile[] = [
+  { path: 'skills/add-test/SKILL.md', role: 'skill', skill: 'add-test', content: '---\nname: add-test\ndescription: Adds a unit test next to the code it tests.\n---\n\n# Add a test\n\nSee [the checklist](references/checklist.md).\n' },
+  { path: 'skills/add-test/references/checklist.md', role: 'reference', skill: 'add-test', content: '# Checklist\n\n- Arrange, act, assert. Ünïcode kept.\n' },
+];
+const rule: TestFile = { path: 'rules/style.md', role: 'rules', content: '---\ndescription: Style rule\nglobs: ["src/**/*.ts"]\n---\n\nUse strict mode.\n' };
+const subagent: TestFile = { path: 'agents/reviewer.md', role: 'subagent', content: '---\nname: reviewer\ndescription: Reviews a change before it is merged.\n---\n\nReview the diff.\n' };
+const mcp: TestFile = {
+  path: 'mcp/servers.json',
+  role: 'mcp',
+  content: `${JSON.stringify({ mcpServers: { docs: { command: 'npx', args: ['-y', 'docs-mcp'] }, db: { command: 'uvx', args: ['postgres-mcp'], env: { DATABASE_URI: '${POSTGRES_URL}' } } } }, null, 2)}\n`,
+};
+const TOOLS_MANIFEST = { requires: { tools: [], env: ['POSTGRES_URL'], mcp: ['docs', 'db'] }, security: { scanned: true, network: true, scripts: [] }, categories: ['workflow', 'data'], stacks: ['typescript', 'postgres'] };
+
+/** A git repository with loadout `tools` (skills, a rule, a subagent, MCP servers) and `plain`. */
+function catalogue(): string {
+  const root = makeTempDir();
+  initRepo(root);
+  writeLoadout(root, { id: 'tools', title: 'Tools Loadout', files: [...baseFiles('Tools Loadout'), ...skill, rule, subagent, mcp], manifest: TOOLS_MANIFEST });
+  writeLoadout(root, { id: 'plain', version: '2.0.0' });
+  commitAll(root, 'two loadouts', '2026-01-10T10:00:00Z');
+  return root;
+}
+
+/** The files of a folder (links followed), relative paths → bytes. */
+function folderFiles(dir: string): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  for (const path of treeEntries(dir)) if (!path.includes(' -> ')) files.set(path, readFileSync(join(dir, path)));
+  return files;
+}
+
+async function zipFiles(path: string): Promise<Map<string, Buffer>> {
+  const zip = await JSZip.loadAsync(readFileSync(path));
+  const files = new Map<string, Buffer>();
+  for (const entry of Object.values(zip.files)) if (!entry.dir) files.set(entry.name, await entry.async('nodebuffer'));
+  return files;
+}
+
+const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+
+describe('native plugins in the built tree', () => {
+  it('writes a plugin folder per loadout whose every manifest passes the vendor schemas', async () => {
+    const root = catalogue();
+    const dist = join(root, 'dist');
+    await buildCatalogue({ root, out: dist, baseUrl: BASE });
+    for (const id of ['plain', 'tools']) {
+      const folder = join(dist, 'plugins', id);
+      const errors = [
+        ...errorsOf('agentPlugin', readJson(join(folder, 'plugin.json'))),
+        ...errorsOf('claudePlugin', readJson(join(folder, '.claude-plugin/plugin.json'))),
+        ...errorsOf('cursorPlugin', readJson(join(folder, '.cursor-plugin/plugin.json'))),
+        ...errorsOf('gemini', readJson(join(folder, 'gemini-extension.json'))),
+      ];
+      expect(errors).toEqual([]);
+      // Gemini CLI expects the extension's name to be its folder's.
+      expect(readJson(join(folder, 'gemini-extension.json'))['name']).toBe(id);
+      expect(readJson(join(folder, 'plugin.json'))).toMatchObject({ name: id, homepage: `${BASE}/loadouts/${id}/`, license: 'MIT' });
+    }
+    const tools = join(dist, 'plugins/tools');
+    expect(errorsOf('agentMcp', readJson(join(tools, 'mcp.json')))).toEqual([]);
+    // The server that takes an environment variable cannot be carried by Agent Plugins 1.0; the others keep it in their syntax.
+    expect(Object.keys(readJson<{ mcpServers: object }>(join(tools, 'mcp.json')).mcpServers)).toEqual(['docs']);
+    expect(Object.keys(readJson<{ mcpServers: object }>(join(tools, '.mcp.json')).mcpServers).sort()).toEqual(['db', 'docs']);
+    expect(readJson<{ mcpServers: Record<string, { env?: object }> }>(join(tools, 'gemini-extension.json')).mcpServers['db']?.env).toEqual({ DATABASE_URI: '${POSTGRES_URL}' });
+    expect(readJson(join(tools, 'gemini-extension.json'))['contextFileName']).toBe('AGENTS.md');
+    const readme = readFileSync(join(tools, 'README.md'), 'utf8');
+    expect(readme).toContain('the MCP server `db`: it takes an environment variable');
+    expect(readme).toContain(`npx -y ${BASE}/cli/loadout-latest.tgz install tools --agent claude-code --from ${BASE}`);
+    // A plain loadout writes no MCP files and no rules folder.
+    expect(existsSync(join(dist, 'plugins/plain/mcp.json'))).toBe(false);
+    expect(readJson(join(dist, 'plugins/plain/.cursor-plugin/plugin.json'))).not.toHaveProperty('rules');
+  });
+
+  it('carries skills and subagents byte for byte, the instructions as AGENTS.md and rules translated for Cursor', async () => {
+    const root = catalogue();
+    const dist = join(root, 'dist');
+    await buildCatalogue({ root, out: dist, baseUrl: BASE });
+    const tools = join(dist, 'plugins/tools');
+    const source = (path: string): Buffer => readFileSync(join(root, 'loadouts/tools', path));
+    expect(readFileSync(join(tools, 'skills/add-test/SKILL.md')).equals(source('skills/add-test/SKILL.md'))).toBe(true);
+    expect(readFileSync(join(tools, 'skills/add-test/references/checklist.md')).equals(source('skills/add-test/references/checklist.md'))).toBe(true);
+    expect(readFileSync(join(tools, 'agents/reviewer.md')).equals(source('agents/reviewer.md'))).toBe(true);
+    expect(readFileSync(join(tools, 'AGENTS.md')).equals(source('AGENTS.md'))).toBe(true);
+    expect(readFileSync(join(tools, 'rules/style.mdc'), 'utf8')).toBe(translateRule(rule.content, 'cursor'));
+    expect(readJson(join(tools, '.cursor-plugin/plugin.json'))).toMatchObject({ skills: './skills/', rules: './rules/', agents: './agents/', mcpServers: './.cursor-plugin/mcp.json' });
+  });
+
+  it('writes folder marketplaces that pass the vendor schemas and point at the plugin folders', async () => {
+    const root = catalogue();
+    const dist = join(root, 'dist');
+    await buildCatalogue({ root, out: dist, baseUrl: BASE, marketplace: { name: 'acme-loadouts', owner: { name: 'Acme', url: 'https://acme.test' }, description: 'Acme loadouts.' } });
+    const claude = readJson<{ name: string; plugins: { name: string; source: string; version: string; category: string; tags: string[] }[] }>(join(dist, 'plugins/.claude-plugin/marketplace.json'));
+    expect(errorsOf('claudeMarketplace', claude)).toEqual([]);
+    expect(claude.name).toBe('acme-loadouts');
+    expect(claude.plugins.map((p) => [p.name, p.source, p.version])).toEqual([
+      ['plain', './plain', '2.0.0'],
+      ['tools', './tools', '1.0.0'],
+    ]);
+    expect(claude.plugins[1]).toMatchObject({ category: 'workflow', tags: ['typescript', 'postgres'] });
+    const cursor = readJson<{ plugins: { source: string }[] }>(join(dist, 'plugins/.cursor-plugin/marketplace.json'));
+    expect(errorsOf('cursorMarketplace', cursor)).toEqual([]);
+    // Codex (codex-rs/core-plugins marketplace.rs): `./` paths below the folder holding `.agents/`, each a plugin with a manifest.
+    const codex = readJson<{ name: string; plugins: { name: string; source: { source: string; path: string } }[] }>(join(dist, 'plugins/.agents/plugins/marketplace.json'));
+    expect(codex.name).toBe('acme-loadouts');
+    for (const p of codex.plugins) {
+      expect(p.source.source).toBe('local');
+      expect(p.source.path).toBe(`./${p.name}`);
+      expect(existsSync(join(dist, 'plugins', p.source.path, 'plugin.json'))).toBe(true);
+    }
+    for (const p of cursor.plugins) expect(existsSync(join(dist, 'plugins', p.source, '.cursor-plugin/plugin.json'))).toBe(true);
+  });
+
+  it('publishes a URL marketplace of archive sources pinned by the sha256 of zips that hold the plugin folder', async () => {
+    const root = catalogue();
+    const dist = join(root, 'dist');
+    await buildCatalogue({ root, out: dist, baseUrl: BASE });
+    const url = readJson<{ plugins: { name: string; version: string; source: { source: string; url: string; sha256: string } }[] }>(join(dist, 'plugins/marketplace.json'));
+    // SchemaStore's schema predates the archive source (README of the schemas): the rest of each entry is validated, the source below.
+    expect(errorsOf('claudeMarketplace', { ...url, plugins: url.plugins.map((p) => ({ ...p, source: `./${p.name}` })) })).toEqual([]);
+    for (const p of url.plugins) {
+      expect(p.source.source).toBe('archive');
+      expect(p.source.url).toBe(`${BASE}/download/${p.name}/plugin-${p.version}.zip`);
+      const zip = join(dist, 'download', p.name, `plugin-${p.version}.zip`);
+      expect(p.source.sha256).toBe(sha256(readFileSync(zip)));
+      // The zip holds the plugin folder, file for file (its root is the plugin's root).
+      const inZip = await zipFiles(zip);
+      const inFolder = folderFiles(join(dist, 'plugins', p.name));
+      expect([...inZip.keys()].sort()).toEqual([...inFolder.keys()].sort());
+      for (const [path, bytes] of inFolder) expect(inZip.get(path)?.equals(bytes), path).toBe(true);
+    }
+    const description = readJson<{ plugins: unknown; endpoints: Record<string, string> }>(join(dist, 'api/v1/index.json'));
+    expect(description.plugins).toEqual({ name: 'loadout-catalogue', marketplace: `${BASE}/plugins/marketplace.json`, folder: `${BASE}/plugins/` });
+    expect(description.endpoints).toHaveProperty(['GET /plugins/marketplace.json']);
+  });
+
+  it('keeps a zip per version, and the same bytes in another build of the same loadouts', async () => {
+    const root = catalogue();
+    await buildCatalogue({ root, out: join(root, 'one'), baseUrl: BASE });
+    writeLoadout(root, { id: 'plain', version: '2.1.0' });
+    commitAll(root, 'plain 2.1.0', '2026-02-10T10:00:00Z');
+    await buildCatalogue({ root, out: join(root, 'two'), baseUrl: BASE, now: new Date('2030-01-01T00:00:00Z') });
+    expect(readdirSync(join(root, 'two/download/plain')).filter((n) => n.startsWith('plugin-')).sort()).toEqual(['plugin-2.0.0.zip', 'plugin-2.1.0.zip']);
+    const tools = 'download/tools/plugin-1.0.0.zip';
+    expect(readFileSync(join(root, 'two', tools)).equals(readFileSync(join(root, 'one', tools)))).toBe(true);
+    // The old version's zip is the one the first build published.
+    expect(readFileSync(join(root, 'two/download/plain/plugin-2.0.0.zip')).equals(readFileSync(join(root, 'one/download/plain/plugin-2.0.0.zip')))).toBe(true);
+  });
+
+  it('rewrites only the changed loadout\'s plugin and the marketplaces on a rebuild', async () => {
+    const root = catalogue();
+    const dist = join(root, 'dist');
+    await buildCatalogue({ root, out: dist, baseUrl: BASE });
+    const toolsBefore = realpathSync(join(dist, 'plugins/tools'));
+    const plainBefore = realpathSync(join(dist, 'plugins/plain'));
+    writeFileSync(join(root, 'loadouts/plain/AGENTS.md'), '# Plain\n\nChanged instructions.\n');
+    commitAll(root, 'plain changed', '2026-01-11T10:00:00Z');
+    const result = await buildCatalogue({ root, out: dist, baseUrl: BASE });
+    expect(result.read).toEqual(['plain']);
+    expect(realpathSync(join(dist, 'plugins/tools'))).toBe(toolsBefore);
+    expect(realpathSync(join(dist, 'plugins/plain'))).not.toBe(plainBefore);
+    expect(readFileSync(join(dist, 'plugins/plain/AGENTS.md'), 'utf8')).toBe('# Plain\n\nChanged instructions.\n');
+    const url = readJson<{ plugins: { name: string; source: { sha256: string } }[] }>(join(dist, 'plugins/marketplace.json'));
+    expect(url.plugins.find((p) => p.name === 'plain')?.source.sha256).toBe(sha256(readFileSync(join(dist, 'download/plain/plugin-2.0.0.zip'))));
+  });
+
+  it('signs the marketplace documents and each plugin zip in the snapshot', async () => {
+    const root = catalogue();
+    const dist = join(root, 'dist');
+    const key = readSigningKey(generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString());
+    await buildCatalogue({ root, out: dist, baseUrl: BASE, signing: { key, expiresInDays: 30 } });
+    const trusted = trustPublishedKey(key.published);
+    if ('problem' in trusted) throw new Error(trusted.problem);
+    const verified = verifySnapshot(readJson(join(dist, SNAPSHOT_PATH)), [trusted], { now: new Date() });
+    if (!verified.ok) throw new Error(verified.failure.message);
+    const documents = verified.snapshot.documents;
+    for (const path of ['plugins/marketplace.json', 'plugins/.claude-plugin/marketplace.json', 'plugins/.agents/plugins/marketplace.json', 'plugins/.cursor-plugin/marketplace.json', 'download/tools/plugin-1.0.0.zip', 'download/plain/plugin-2.0.0.zip']) {
+      const bytes = readFileSync(join(dist, path));
+      expect(documents[path], path).toEqual({ sha256: sha256(bytes), bytes: bytes.byteLength });
+    }
+  });
+
+  it('writes no plugins when the build is told not to', async () => {
+    const root = catalogue();
+    const dist = join(root, 'dist');
+    await buildCatalogue({ root, out: dist, baseUrl: BASE, plugins: false });
+    expect(existsSync(join(dist, 'plugins'))).toBe(false);
+    expect(readdirSync(join(dist, 'download/tools')).some((n) => n.startsWith('plugin-'))).toBe(false);
+    expect(readJson(join(dist, 'api/v1/index.json'))).not.toHaveProperty('plugins');
+  });
+});

@@ -28,7 +28,8 @@ function changedPaths(before: Map<string, Buffer>, after: Map<string, Buffer>): 
  * loadout (1) or of the catalogue (2).
  */
 function phaseOf(key: string): number {
-  if (/^(raw|download|assets)\//u.test(key)) return 0;
+  // A loadout's plugin folder is content too (tree-headers.ts: served as raw files).
+  if (/^(raw|download|assets)\//u.test(key) || /^plugins\/[^/]+\//u.test(key)) return 0;
   if (/(^|\/)\.well-known\/(agent-skills|skills)\/(?!index\.json$)/u.test(key)) return 0;
   if (/^api\/loadouts\/[^/]+(\.json|\/)/u.test(key) || key.startsWith('loadouts/')) return 1;
   return 2;
@@ -202,12 +203,13 @@ describe('loadout publish to a real S3 server (s3rver)', () => {
     const s3 = await startS3Server([BUCKET]);
     const { out } = await makeCatalogue();
     await publish(out, s3Store(s3.endpoint, BUCKET));
-    // The raw `latest` folder is a link to the version's: its AGENTS.md changes too.
+    // The raw `latest` folder is a link to the version's, and the plugin folder's AGENTS.md a hard link to the same file: both change too.
     writeFileSync(`${out}/raw/alpha/1.0.0/AGENTS.md`, '# changed under a pinned version\n');
 
     const result = await publish(out, s3Store(s3.endpoint, BUCKET));
 
-    expect(result.counts.uploaded).toBe(2);
+    expect(result.counts.uploaded).toBe(3);
+    expect((await s3.read(BUCKET, 'plugins/alpha/AGENTS.md')).body.toString()).toBe('# changed under a pinned version\n');
     expect((await s3.read(BUCKET, 'raw/alpha/latest/AGENTS.md')).body.toString()).toBe('# changed under a pinned version\n');
     expect(result.warnings.join('\n')).toContain('raw/alpha/1.0.0/AGENTS.md has bytes other than the ones published under its pinned version');
     expect((await s3.read(BUCKET, 'raw/alpha/1.0.0/AGENTS.md')).body.toString()).toBe('# changed under a pinned version\n');

@@ -108,8 +108,9 @@ function declareCatalogueCommands(program: Command, ctx: CommandContext, run: ()
     .option('--out <dir>', 'output folder', 'dist')
     .option('--base-url <url>', 'base address of the published URLs (default: LOADOUT_BASE_URL, else http://localhost:<PORT or 8787>)')
     .option('--clean', 'build every loadout again, ignoring what the previous build left')
+    .option('--no-plugins', 'leave out the native plugins (plugins/ and the plugin zips)')
     .action(async (_flags: object, command: Command) => {
-      const { baseUrl, ...flags } = flagsOf<Pick<BuildCommandOptions, 'out' | 'clean'> & { baseUrl?: string }>(command);
+      const { baseUrl, ...flags } = flagsOf<Pick<BuildCommandOptions, 'out' | 'clean' | 'plugins'> & { baseUrl?: string }>(command);
       const config = await run().config();
       const { buildCommand } = await import('./commands/build.js');
       ctx.code = await buildCommand({ ...flags, root: run().root, baseUrl: baseUrl ?? config.baseUrl, progress: run().progress }, out, err);
@@ -128,6 +129,8 @@ function declareCatalogueCommands(program: Command, ctx: CommandContext, run: ()
     .option('--dry-run', 'print the plan; write nothing')
     .option('--concurrency <n>', 'requests in flight (default 8)')
     .option('--json', 'print {uploaded, unchanged, deleted, bytes_uploaded}')
+    .option('--plugins-remote <remote>', 'also push the tree\'s plugins/ to a branch of this git remote (a remote of the catalogue\'s repository, or a git URL) for the agents\' marketplace add')
+    .option('--plugins-branch <branch>', 'the branch --plugins-remote gets', 'plugins')
     .action(async (_flags: object, command: Command) => {
       const { publishCommand } = await import('./commands/publish.js');
       ctx.code = await publishCommand({ ...flagsOf<Omit<PublishCommandOptions, 'progress'>>(command), progress: run().progress }, out, err);

@@ -1,4 +1,13 @@
-/** `loadout build [--out dist] [--base-url URL]`: the static tree (DESIGN.md sections 1 and 2). */
+/**
+ * `loadout build [--out dist] [--base-url URL] [--clean] [--no-plugins]`: the static tree
+ * (DESIGN.md sections 1 and 2). The marketplaces of the native plugins (DESIGN.md "Native
+ * plugins") are configured by the environment: `LOADOUT_MARKETPLACE_NAME` (default
+ * `loadout-catalogue`), `LOADOUT_MARKETPLACE_OWNER`, `LOADOUT_MARKETPLACE_DESCRIPTION`, and the
+ * git branch `loadout publish --plugins-remote` pushes to: `LOADOUT_PLUGINS_REPOSITORY`
+ * (default `GITHUB_REPOSITORY`) and `LOADOUT_PLUGINS_BRANCH` (default `plugins`).
+ */
+import { LoadoutError } from '../../catalogue/errors.js';
+import { DEFAULT_MARKETPLACE, MARKETPLACE_NAME, type MarketplaceSettings } from '../../layout/plugin-marketplaces.js';
 import { buildCatalogue } from '../../tree/build.js';
 import { takeSigningSettings } from '../../tree/render/signed-snapshot.js';
 import { EXIT } from '../exit.js';
@@ -13,6 +22,27 @@ export interface BuildCommandOptions {
   progress: boolean;
   /** Ignore the previous tree. */
   clean: boolean;
+  /** False with `--no-plugins`. */
+  plugins?: boolean;
+}
+
+const set = (value: string | undefined): string | undefined => (value === undefined || value.trim() === '' ? undefined : value.trim());
+
+/**
+ * The marketplaces' settings from `env` (see the module comment).
+ * @throws LoadoutError `config` for a name that is not a slug of at most 64 characters.
+ */
+export function readMarketplaceSettings(env: NodeJS.ProcessEnv): MarketplaceSettings {
+  const name = set(env['LOADOUT_MARKETPLACE_NAME']) ?? DEFAULT_MARKETPLACE.name;
+  if (!MARKETPLACE_NAME.test(name)) throw new LoadoutError('config', `LOADOUT_MARKETPLACE_NAME is ${JSON.stringify(name)} (expected lower-case letters and digits in groups joined by single hyphens, at most 64 characters, e.g. acme-loadouts)`);
+  const owner = set(env['LOADOUT_MARKETPLACE_OWNER']);
+  const repository = set(env['LOADOUT_PLUGINS_REPOSITORY']) ?? set(env['GITHUB_REPOSITORY']);
+  return {
+    name,
+    owner: owner === undefined ? DEFAULT_MARKETPLACE.owner : { name: owner },
+    description: set(env['LOADOUT_MARKETPLACE_DESCRIPTION']) ?? DEFAULT_MARKETPLACE.description,
+    ...(repository === undefined ? {} : { git: { repository, branch: set(env['LOADOUT_PLUGINS_BRANCH']) ?? 'plugins' } }),
+  };
 }
 
 /** Runs the build; returns 0 when written, 1 when a loadout failed its checks. */
@@ -20,7 +50,10 @@ export async function buildCommand(options: BuildCommandOptions, out: Write, err
   const started = performance.now();
   // Read (and removed from the environment) before the pool's threads start: LOADOUT_SIGNING_KEY, docs/signing.md.
   const signing = takeSigningSettings(process.env);
+  const marketplace = readMarketplaceSettings(process.env);
   const result = await buildCatalogue({
+    plugins: options.plugins !== false,
+    marketplace,
     ...(signing === undefined ? {} : { signing }),
     root: options.root,
     out: options.out,

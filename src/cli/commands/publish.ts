@@ -25,7 +25,14 @@ export interface PublishCommandOptions {
   json: boolean;
   /** Show progress (on a TTY, not in CI). */
   progress: boolean;
+  /** `--plugins-remote`: push `plugins/` to a branch of this remote too (publish/plugins-branch.ts). */
+  pluginsRemote?: string;
+  /** `--plugins-branch` (default `plugins`). */
+  pluginsBranch?: string;
 }
+
+/** The author and committer of the plugins branch's commits: fixed, so the same tree makes the same commit on every machine. */
+export const PLUGINS_BRANCH_IDENTITY = { name: 'loadout publish', email: 'loadout-publish@users.noreply.github.com' };
 
 /** Requests in flight when `--concurrency` is not given. */
 const DEFAULT_CONCURRENCY = 8;
@@ -77,7 +84,22 @@ export async function publishCommand(options: PublishCommandOptions, out: Write,
   const where = `${result.location}${result.prefix === '' ? '' : ` under ${result.prefix}`}`;
   const verb = options.dryRun ? 'would upload' : 'uploaded';
   out(`${verb} ${uploaded} object${uploaded === 1 ? '' : 's'} (${formatBytes(bytes_uploaded)}) to ${where}: ${unchanged} unchanged, ${deleted} ${options.dryRun ? 'to delete' : 'deleted'}${options.dryRun ? ' (dry run: nothing written)' : ` in ${seconds.toFixed(2)} s`}\n`);
+  if (options.pluginsRemote !== undefined) out(await publishPluginsBranch(options, options.pluginsRemote));
   return EXIT.ok;
+}
+
+/**
+ * Pushes `plugins/` to `--plugins-branch` of `remote` (publish/plugins-branch.ts), dated by the
+ * catalogue's HEAD commit so that a rerun for the same commit makes the same commit; returns
+ * the line to print.
+ */
+async function publishPluginsBranch(options: PublishCommandOptions, remote: string): Promise<string> {
+  const [{ pushPluginsBranch }, { simpleGit }] = await Promise.all([import('../../publish/plugins-branch.js'), import('simple-git')]);
+  const date = (await simpleGit(process.cwd()).raw(['log', '-1', '--format=%cI'])).trim();
+  const branch = options.pluginsBranch ?? 'plugins';
+  const result = await pushPluginsBranch({ out: options.out, repo: process.cwd(), remote, branch, date, identity: PLUGINS_BRANCH_IDENTITY, dryRun: options.dryRun });
+  if (!result.changed) return `plugins: branch ${branch} of ${remote} already holds this tree (${result.commit.slice(0, 12)}): nothing to push\n`;
+  return `plugins: ${result.pushed ? 'pushed' : 'would push'} ${result.commit.slice(0, 12)} to branch ${branch} of ${remote}\n`;
 }
 
 /** The plan, one line per object: `upload <key>  <size>  <content type>  <cache control>`, `delete <key>`, `keep <key>  (<why>)`. */

@@ -1,0 +1,184 @@
+/**
+ * The catalogue's native plugins installed by the agents' own plugin managers (DESIGN.md
+ * "Native plugins"; src/tree/render/plugins.ts, plugin-marketplaces.ts), with the CLIs from npm:
+ * - Claude Code 2.1.330: `claude plugin validate`, `claude plugin marketplace add <dist>/plugins`,
+ *   `claude plugin install <id>@<marketplace>`; and the same over HTTPS from
+ *   `<base>/plugins/marketplace.json` (archive sources), the tree served over TLS on this
+ *   machine's own non-loopback address (Claude Code refuses archives on loopback and plain
+ *   http) with a self-signed certificate trusted through `NODE_EXTRA_CA_CERTS`;
+ * - Copilot CLI 1.0.102: `copilot plugin marketplace add <dist>/plugins`, `copilot plugin install`;
+ * - Codex 0.169.0: `codex plugin marketplace add <dist>/plugins`, `codex plugin add`;
+ * - Gemini CLI 0.61.0: `gemini extensions validate` and `gemini extensions install <folder> --consent`.
+ * Each install's skill files are compared byte for byte with the loadout's.
+ *
+ * Opt-in (`LOADOUT_AGENT_CLIS=1`; not in `.ci/run`): the CLIs (about 640 MB with Node 22) are
+ * installed from npm into a temporary folder (test/helpers/npm-tools.ts), shared with
+ * agent-clis.test.ts. Every CLI runs with a temporary HOME, offline apart from the local server.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:https';
+import { networkInterfaces, tmpdir } from 'node:os';
+import { extname, join, sep } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildCatalogue } from '../../src/tree/build.js';
+import { baseFiles, writeLoadout, type TestFile } from '../helpers/loadouts.js';
+import { installNpmTools, runTool, type NpmTools } from '../helpers/npm-tools.js';
+import { commitAll, initRepo } from '../helpers/temp.js';
+
+const ENABLED = process.env['LOADOUT_AGENT_CLIS'] === '1';
+/** The same pins as agent-clis.test.ts, so both tests share one install. */
+const SPECS = ['node@22.22.0', '@anthropic-ai/claude-code@2.1.330', '@openai/codex@0.169.0', '@google/gemini-cli@0.61.0', '@github/copilot@1.0.102'];
+const ID = 'plugin-check';
+const MARKETPLACE = 'loadout-catalogue';
+const SKILL: TestFile[] = [
+  { path: 'skills/check-skill/SKILL.md', role: 'skill', skill: 'check-skill', content: '---\nname: check-skill\ndescription: Check that the plugin manager installed this skill.\n---\n\n# Check skill\n\nSee [notes](references/notes.md). Ünïcode kept.\n' },
+  { path: 'skills/check-skill/references/notes.md', role: 'reference', skill: 'check-skill', content: '# Notes\n\nPLUGIN-MARKER-3d9e\n' },
+];
+
+/** This machine's first non-loopback IPv4 address (Claude Code refuses archive sources on loopback). */
+function ownAddress(): string {
+  for (const addresses of Object.values(networkInterfaces())) for (const a of addresses ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  throw new Error('no non-loopback IPv4 address on this machine');
+}
+
+let tools: NpmTools;
+let scratch: string;
+let root: string;
+let dist: string;
+let server: Server | undefined;
+let base: string;
+let caFile: string;
+
+beforeAll(async () => {
+  if (!ENABLED) return;
+  scratch = mkdtempSync(join(tmpdir(), 'loadout-plugin-clis-'));
+  // A self-signed certificate for this machine's address (openssl, as a deployment would make one).
+  const host = ownAddress();
+  caFile = join(scratch, 'cert.pem');
+  const keyFile = join(scratch, 'key.pem');
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '1', '-subj', `/CN=${host}`, '-addext', `subjectAltName=IP:${host}`, '-keyout', keyFile, '-out', caFile], { stdio: 'ignore' });
+  server = createServer({ key: readFileSync(keyFile), cert: readFileSync(caFile) }, (request, response) => {
+    // The built tree, links followed inside it; nothing outside.
+    const path = decodeURIComponent(new URL(request.url ?? '/', 'https://x').pathname).replace(/^\/+/u, '');
+    let file: string;
+    try {
+      file = realpathSync(join(dist, path));
+      if (!file.startsWith(realpathSync(join(dist, '..')) + sep) || !statSync(file).isFile()) throw new Error('not a file');
+    } catch {
+      response.writeHead(404).end();
+      return;
+    }
+    response.writeHead(200, { 'content-type': extname(file) === '.zip' ? 'application/zip' : 'application/json' }).end(readFileSync(file));
+  });
+  await new Promise<void>((resolve) => server?.listen(0, host, resolve));
+  const address = server.address();
+  base = `https://${host}:${typeof address === 'object' && address !== null ? address.port : 0}`;
+
+  root = join(scratch, 'catalogue');
+  mkdirSync(root);
+  initRepo(root);
+  writeLoadout(root, {
+    id: ID,
+    title: 'Plugin Check',
+    files: [
+      ...baseFiles('Plugin Check'),
+      ...SKILL,
+      { path: 'agents/checker.md', role: 'subagent', content: '---\nname: checker\ndescription: Checks that subagents are found.\n---\n\nCheck.\n' },
+      { path: 'mcp/servers.json', role: 'mcp', content: `${JSON.stringify({ mcpServers: { localcheck: { command: 'node', args: ['-e', 'process.exit(0)'] } } }, null, 2)}\n` },
+    ],
+    manifest: { requires: { tools: [], env: [], mcp: ['localcheck'] } },
+  });
+  commitAll(root, ID);
+  dist = join(root, 'dist');
+  const [installed, built] = await Promise.all([installNpmTools(SPECS), buildCatalogue({ root, out: dist, baseUrl: base })]);
+  expect(built.refused).toEqual([]);
+  tools = installed;
+}, 1_800_000);
+afterAll(async () => {
+  await new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve())));
+  if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
+});
+
+/** Runs an agent's CLI with a fresh or given HOME in a scratch project; prints and returns what it printed. */
+async function agentCli(home: string, command: string, args: string[], env: Record<string, string> = {}): Promise<string> {
+  const path = `${join(tools.dir, 'node_modules', '.bin')}:${process.env['PATH'] ?? ''}`;
+  const project = join(home, 'project');
+  mkdirSync(project, { recursive: true });
+  const run = await runTool(tools.bin(command), args, project, { PATH: path, HOME: home, DO_NOT_TRACK: '1', NO_COLOR: '1', CI: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', ...env });
+  const output = `${run.stdout}${run.stderr}`.trim();
+  console.log(`$ ${command} ${args.join(' ')}\n${output}\n(exit ${run.code})\n`);
+  expect(run.code, `${command} ${args.join(' ')}: ${output}`).toBe(0);
+  return output;
+}
+
+/** Every file below `dir` whose path ends with `/<suffix>` (links not followed). */
+function findBelow(dir: string, suffix: string): string[] {
+  const found: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const path = join(entry.parentPath, entry.name);
+    if (entry.isFile() && path.endsWith(`/${suffix}`) && !path.startsWith(dist)) found.push(path);
+  }
+  return found;
+}
+
+/** The installed copies of the loadout's skill files below `home`: each must exist and hold the loadout's bytes. */
+function expectSkillInstalled(home: string, label: string): void {
+  for (const file of SKILL) {
+    const rel = file.path; // skills/check-skill/…: the plugin folder's layout
+    const copies = findBelow(home, rel).filter((p) => !p.includes(`${sep}project${sep}`));
+    console.log(`${label}: ${rel} installed at ${copies.map((p) => p.slice(home.length)).join(', ') || '(nowhere)'}`);
+    expect(copies.length, `${label}: ${rel}`).toBeGreaterThan(0);
+    const source = readFileSync(join(root, 'loadouts', ID, file.path));
+    for (const copy of copies) expect(readFileSync(copy).equals(source), `${label}: ${copy}`).toBe(true);
+  }
+}
+
+const newHome = (name: string): string => mkdtempSync(join(scratch, `home-${name}-`));
+
+describe.skipIf(!ENABLED)('the agents\' plugin managers install the catalogue\'s plugins (LOADOUT_AGENT_CLIS=1)', () => {
+  it('Claude Code validates, adds dist/plugins as a marketplace and installs the loadout', async () => {
+    const home = newHome('claude');
+    await agentCli(home, 'claude', ['plugin', 'validate', join(dist, 'plugins', ID)]);
+    await agentCli(home, 'claude', ['plugin', 'validate', join(dist, 'plugins')]);
+    await agentCli(home, 'claude', ['plugin', 'marketplace', 'add', join(dist, 'plugins')]);
+    await agentCli(home, 'claude', ['plugin', 'install', `${ID}@${MARKETPLACE}`]);
+    expectSkillInstalled(home, 'Claude Code (folder marketplace)');
+  });
+
+  it('Claude Code installs the loadout over HTTPS from <base>/plugins/marketplace.json', async () => {
+    const home = newHome('claude-https');
+    const env = { NODE_EXTRA_CA_CERTS: caFile };
+    await agentCli(home, 'claude', ['plugin', 'marketplace', 'add', `${base}/plugins/marketplace.json`], env);
+    await agentCli(home, 'claude', ['plugin', 'install', `${ID}@${MARKETPLACE}`], env);
+    expectSkillInstalled(home, 'Claude Code (URL marketplace)');
+  });
+
+  it('Copilot CLI adds dist/plugins as a marketplace and installs the loadout', async () => {
+    const home = newHome('copilot');
+    await agentCli(home, 'copilot', ['plugin', 'marketplace', 'add', join(dist, 'plugins')]);
+    await agentCli(home, 'copilot', ['plugin', 'install', `${ID}@${MARKETPLACE}`]);
+    expectSkillInstalled(home, 'Copilot CLI');
+  });
+
+  it('Codex adds dist/plugins as a marketplace and adds the loadout', async () => {
+    const home = newHome('codex');
+    const codexHome = join(home, '.codex');
+    mkdirSync(codexHome);
+    writeFileSync(join(codexHome, 'config.toml'), '');
+    const env = { CODEX_HOME: codexHome };
+    await agentCli(home, 'codex', ['plugin', 'marketplace', 'add', join(dist, 'plugins')], env);
+    await agentCli(home, 'codex', ['plugin', 'add', `${ID}@${MARKETPLACE}`], env);
+    expectSkillInstalled(home, 'Codex');
+  });
+
+  it('Gemini CLI validates and installs the loadout\'s extension', async () => {
+    const home = newHome('gemini');
+    mkdirSync(join(home, '.gemini'));
+    writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({ privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false }, general: { disableAutoUpdate: true, disableUpdateNag: true } }));
+    await agentCli(home, 'gemini', ['extensions', 'validate', join(dist, 'plugins', ID)]);
+    await agentCli(home, 'gemini', ['extensions', 'install', join(dist, 'plugins', ID), '--consent']);
+    expectSkillInstalled(home, 'Gemini CLI');
+    expect(readFileSync(join(home, '.gemini/extensions', ID, 'AGENTS.md')).equals(readFileSync(join(root, 'loadouts', ID, 'AGENTS.md')))).toBe(true);
+  });
+});

@@ -22,7 +22,7 @@ import type { FileEntry } from '../catalogue/manifest.js';
 import type { Agent } from '../catalogue/vocabulary.js';
 import { baseName, pathInsideSkill } from './layout.js';
 import { agentPluginsManifest, agentPluginsMcp, claudePluginManifest, cursorPluginManifest, geminiExtensionManifest, PLUGIN_PATHS, type McpServer, type PluginMetadata } from './plugin-manifests.js';
-import { PLUGIN_FORMAT_OF, type PluginFormat, type UncarriedPart } from './plugin-formats.js';
+import { listUncarried, type UncarriedPart } from './plugin-formats.js';
 import { pluginReadme } from './plugin-readme.js';
 import { translateRule } from './rule-translation.js';
 
@@ -51,31 +51,6 @@ export interface PluginFolder {
   uncarried: UncarriedPart[];
 }
 
-/** What a format carries of a role (`true`), or why not. */
-const CARRIES: Record<PluginFormat, Partial<Record<FileEntry['role'], string>>> = {
-  'agent-plugins': {
-    instructions: 'Agent Plugins 1.0 has no project instructions',
-    adapter: 'Agent Plugins 1.0 has no project instructions',
-    rules: 'Agent Plugins 1.0 has no rules',
-    subagent: 'Agent Plugins 1.0 has no subagents',
-  },
-  'claude-code': {
-    instructions: 'a Claude Code plugin carries no CLAUDE.md or AGENTS.md',
-    adapter: 'a Claude Code plugin carries no CLAUDE.md or AGENTS.md',
-    rules: 'a Claude Code plugin carries no rules',
-  },
-  'gemini-cli': {
-    // The adapter only imports AGENTS.md, which the extension loads itself (contextFileName).
-    rules: 'a Gemini CLI extension has no rules (the install command imports them into GEMINI.md)',
-  },
-  cursor: {
-    instructions: 'a Cursor plugin carries no AGENTS.md',
-  },
-};
-
-/** The adapter is the rest of the instructions, and matters only to the format of its agent. */
-const concerns = (entry: FileEntry, format: PluginFormat): boolean => entry.role !== 'adapter' || (entry.agent !== undefined && PLUGIN_FORMAT_OF[entry.agent] === format);
-
 /**
  * The plugin folder of `input` (see the module comment for its layout). The first
  * `instructions` file becomes `AGENTS.md`; others are left to the install command.
@@ -99,18 +74,10 @@ export function composePluginFolder(input: PluginInput): PluginFolder {
     } else if (entry.role === 'instructions' && context === undefined) {
       files.push({ path: 'AGENTS.md', data: content, source: entry.path });
       context = 'AGENTS.md';
-    } else if (entry.role === 'instructions') {
-      for (const format of Object.keys(CARRIES) as PluginFormat[]) uncarried.push({ format, part: entry.path, why: 'a plugin carries one instructions file' });
-      continue;
-    }
-    if (entry.role === 'mcp') continue;
-    for (const [format, roles] of Object.entries(CARRIES) as [PluginFormat, Partial<Record<FileEntry['role'], string>>][]) {
-      const why = roles[entry.role];
-      if (why !== undefined && concerns(entry, format)) uncarried.push({ format, part: entry.path, why });
     }
   }
   const mcp = agentPluginsMcp(input.servers);
-  for (const refused of mcp.refused) uncarried.push({ format: 'agent-plugins', part: `mcp:${refused.name}`, why: refused.reason });
+  uncarried.push(...listUncarried(input.files.map((f) => f.entry), mcp.refused));
   const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
   files.push({ path: PLUGIN_PATHS.agentPlugins, data: json(agentPluginsManifest(input)) });
   files.push({ path: PLUGIN_PATHS.claude, data: json(claudePluginManifest(input)) });

@@ -11,7 +11,7 @@
  * - The same added by URL: relative sources are refused there ("a relative entry in a
  *   url-catalog marketplace"), so each entry is `{source: "archive", url, sha256}`: a zip over
  *   HTTPS pinned by its sha256 (Claude Code 2.1.224 and later; checked with 2.1.328).
- * - Codex, `.agents/plugins/marketplace.json` (openai/codex `codex-rs/core-plugins/src/marketplace.rs`):
+ * - Codex, `.agents/plugins/claude-marketplace.json` (openai/codex `codex-rs/core-plugins/src/marketplace.rs`):
  *   `name`, `interface{displayName}`, `plugins[]` of `{name, source: {source: "local", path:
  *   "./<folder>"}, policy{installation, authentication}, category}`, paths relative to the
  *   folder holding `.agents/`.
@@ -24,7 +24,7 @@ import type { Manifest } from '../catalogue/manifest.js';
 /** Where each marketplace document lies, relative to the marketplace folder (`plugins/`). */
 export const MARKETPLACE_PATHS = {
   claude: '.claude-plugin/marketplace.json',
-  codex: '.agents/plugins/marketplace.json',
+  codex: '.agents/plugins/claude-marketplace.json',
   cursor: '.cursor-plugin/marketplace.json',
 } as const;
 
@@ -78,12 +78,12 @@ export function claudeFolderMarketplace(settings: MarketplaceSettings, entries: 
   return { name: settings.name, owner: owner(settings), metadata: { description: settings.description }, plugins: entries.map((e) => ({ ...claudeEntry(e), source: `./${e.manifest.id}` })) };
 }
 
-/** `plugins/marketplace.json`: the same entries with `archive` sources, for `marketplace add <url>`. */
+/** `plugins/claude-marketplace.json`: the same entries with `archive` sources, for `marketplace add <url>`. */
 export function claudeUrlMarketplace(settings: MarketplaceSettings, entries: readonly MarketplaceEntry[]): Record<string, unknown> {
   return { name: settings.name, owner: owner(settings), metadata: { description: settings.description }, plugins: entries.map((e) => ({ ...claudeEntry(e), source: { source: 'archive', url: e.zip.url, sha256: e.zip.sha256 } })) };
 }
 
-/** `plugins/.agents/plugins/marketplace.json`: Codex's folder marketplace. */
+/** `plugins/.agents/plugins/claude-marketplace.json`: Codex's folder marketplace. */
 export function codexMarketplace(settings: MarketplaceSettings, entries: readonly MarketplaceEntry[]): Record<string, unknown> {
   return {
     name: settings.name,

@@ -14,6 +14,21 @@ import { escapeHtml, formatBytes, plural } from './html.js';
 import { AGENT_NAMES } from './layout.js';
 import { AGENT_NOTES } from '../layout/agent-notes.js';
 
+/** One agent's part of a loadout's native plugin (tree/render/plugin-page.ts makes it). */
+export interface PluginPanelView {
+  /** The plugin format the agent reads, for people (layout/plugin-formats.ts). */
+  format: string;
+  /** Its plugin manager's commands with the catalogue's addresses, when it can reach this catalogue. */
+  commands?: { commands: string[]; note: string };
+  /** What the format cannot carry (a loadout file, or `mcp:<server>`), and why. */
+  uncarried: { part: string; why: string }[];
+  /** One-click MCP install links (Cursor, VS Code). */
+  mcpLinks: { name: string; href: string; label: string }[];
+}
+
+/** A loadout's native plugin on its page, per agent (DESIGN.md "Native plugins"). */
+export type PluginPageView = Partial<Record<Agent, PluginPanelView>>;
+
 /** A size in the context window (`layout/context-cost.ts` ContextSize). */
 export interface ContextSizeView {
   bytes: number;
@@ -80,7 +95,31 @@ function installCommands(id: string, agent: Agent, base: string, route: CliRoute
   return route.signed ? `${registry}\n<p class="small">Or with this catalogue's own CLI:</p>\n${own}` : `${own}\n<p class="small">Or with the CLI from the npm registry:</p>\n${registry}`;
 }
 
-function panel(r: PublishedRecord, agent: Agent, base: string, root: string, context: ContextCostView | undefined, route: CliRoute | undefined): string {
+/** `part` as the page shows it: a file path, or "the MCP server <name>". */
+const describePart = (part: string): string => (part.startsWith('mcp:') ? `the MCP server <code>${escapeHtml(part.slice(4))}</code>` : `<code>${escapeHtml(part)}</code>`);
+
+/**
+ * The agent's own plugin manager first (its commands, the MCP install links), then what a
+ * plugin cannot carry, which the install command below installs. Empty without a plugin view.
+ */
+function pluginSection(agent: Agent, base: string, view: PluginPanelView | undefined): string {
+  if (view === undefined) return '';
+  const name = AGENT_NAMES[agent];
+  const commands =
+    view.commands === undefined
+      ? ''
+      : `<p class="small">With ${escapeHtml(name)}'s own plugin manager (${escapeHtml(view.format)}):</p>${commandBlock(`plugin-${agent}`, view.commands.commands.join('\n'), base, `Copy the plugin commands for ${name}`)}<p class="small muted">${escapeHtml(view.commands.note)}</p>`;
+  const links = view.mcpLinks.length === 0 ? '' : `<p class="small">MCP servers in one click: ${view.mcpLinks.map((l) => `<a class="button" href="${escapeHtml(l.href)}">${escapeHtml(l.label)}</a>`).join(' ')}</p>`;
+  const rest =
+    commands === ''
+      ? ''
+      : view.uncarried.length === 0
+        ? '<p class="small">The plugin carries the whole loadout.</p>'
+        : `<p class="small">The plugin cannot carry: ${view.uncarried.map((u) => `${describePart(u.part)} (${escapeHtml(u.why)})`).join('; ')}. The command below installs those too:</p>`;
+  return `${commands}${links}${rest}`;
+}
+
+function panel(r: PublishedRecord, agent: Agent, base: string, root: string, context: ContextCostView | undefined, route: CliRoute | undefined, plugin: PluginPanelView | undefined): string {
   const entry = r.install[agent];
   const compat = r.compatibility[agent];
   const files = entry.files
@@ -111,6 +150,7 @@ function panel(r: PublishedRecord, agent: Agent, base: string, root: string, con
   return `<section class="panel" id="panel-${agent}" data-agent="${agent}" aria-labelledby="heading-${agent}">
 <h3 id="heading-${agent}">${escapeHtml(AGENT_NAMES[agent])} <span class="badge ${label.badge}">${escapeHtml(label.text)}</span></h3>
 ${warning}${aboutAgent}
+${pluginSection(agent, base, plugin)}
 ${installCommands(r.id, agent, base, route)}
 ${skills}
 <p><a class="button" href="${escapeHtml(`${root}download/${r.id}/${agent}.zip`)}" download>Download ${escapeHtml(agent)}.zip</a> <span class="small muted">${plural(entry.files.length, 'file')} · ${plural(entry.manual_steps.length, 'manual step')}</span></p>
@@ -124,14 +164,15 @@ ${steps === '' ? '' : `<h4>Manual steps</h4><ol class="steps">${steps}</ol>`}
 /**
  * The install box: the tab list (hidden until the script runs) and one panel per agent.
  * `context` is the latest version's cost per agent, when the versions document has it; `route`
- * how the commands run the CLI ({@link installCommands}). Pure.
+ * how the commands run the CLI ({@link installCommands}); `plugins` the loadout's native plugin,
+ * whose commands come first in each panel ({@link pluginSection}). Pure.
  */
-export function renderInstallBox(r: PublishedRecord, base: string, root: string, context: Partial<Record<Agent, ContextCostView>> | undefined, route?: CliRoute): string {
+export function renderInstallBox(r: PublishedRecord, base: string, root: string, context: Partial<Record<Agent, ContextCostView>> | undefined, route?: CliRoute, plugins?: PluginPageView): string {
   const tabs = PUBLISHED_AGENTS.map(
     (a) => `<button type="button" role="tab" id="tab-${a}" aria-controls="panel-${a}" aria-selected="false" tabindex="-1" data-agent="${a}">${escapeHtml(AGENT_NAMES[a])}</button>`,
   ).join('');
   return `<div class="install" id="install-box">
 <div role="tablist" aria-label="Agent" hidden>${tabs}</div>
-${PUBLISHED_AGENTS.map((a) => panel(r, a, base, root, context?.[a], route)).join('\n')}
+${PUBLISHED_AGENTS.map((a) => panel(r, a, base, root, context?.[a], route, plugins?.[a])).join('\n')}
 </div>`;
 }

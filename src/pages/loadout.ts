@@ -9,7 +9,7 @@ import type { CliRoute, PublishedRecord } from '../tree-format/index.js';
 import { PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
 import { escapeHtml, formatBytes, linkOrText, plural } from './html.js';
 import { AGENT_NAMES, renderPage, rootOf } from './layout.js';
-import { copyButton, encodePath, formatContext, renderInstallBox, type ContextCostView } from './loadout-install.js';
+import { copyButton, encodePath, formatContext, renderInstallBox, type ContextCostView, type PluginPageView } from './loadout-install.js';
 import { LOADOUT_SCRIPT_PATH } from './scripts/loadout.js';
 import { renderVerificationTable, verificationBadge } from './verification.js';
 
@@ -107,9 +107,10 @@ function signingNote(r: PublishedRecord, root: string): string {
 
 /**
  * The loadout page of `r`, with the versions document when there is one; `route` says how the
- * install commands run the consumer CLI (loadout-install.ts; default: the catalogue's own). Pure.
+ * install commands run the consumer CLI (loadout-install.ts; default: the catalogue's own), and
+ * `plugins` what each agent's plugin manager installs of it. Pure.
  */
-export function renderLoadoutPage(base: string, r: PublishedRecord, versions?: VersionsView, route?: CliRoute): string {
+export function renderLoadoutPage(base: string, r: PublishedRecord, versions?: VersionsView, route?: CliRoute, plugins?: PluginPageView): string {
   const path = `loadouts/${r.id}/`;
   const root = rootOf(path);
   const latest = versions?.versions.find((v) => v.latest);
@@ -127,7 +128,7 @@ export function renderLoadoutPage(base: string, r: PublishedRecord, versions?: V
 <p>${[...r.categories, ...r.stacks].map((t) => `<span class="tag">${escapeHtml(t)}</span>`).join('')}</p>
 <nav aria-label="On this page" class="toc small"><ul><li><a href="#install">Install</a></li><li><a href="#about">What it does</a></li><li><a href="#compatibility">Compatibility</a></li><li><a href="#files">Files</a></li><li><a href="#versions">Versions</a></li><li><a href="#verification">Verification</a></li></ul></nav>
 <h2 id="install">Install</h2>
-${renderInstallBox(r, base, root, latest?.context, route)}
+${renderInstallBox(r, base, root, latest?.context, route, plugins)}
 <h2 id="about">What it does</h2>
 ${paragraphs(r.description)}
 <ul>${r.highlights.map((h) => `<li>${escapeHtml(h)}</li>`).join('')}</ul>

@@ -4,7 +4,7 @@
  * agents' CLIs add a git marketplace with a shallow clone (`--depth 1`), which git's dumb HTTP
  * protocol (a static bucket) cannot serve, so `marketplace add <owner>/<repo>` needs a real
  * git host. The branch holds `plugins/` at its root: the vendors' marketplace files
- * (`.claude-plugin/marketplace.json`, `.agents/plugins/marketplace.json`,
+ * (`.claude-plugin/marketplace.json`, `.agents/plugins/claude-marketplace.json`,
  * `.cursor-plugin/marketplace.json`) and a folder per loadout.
  *
  * How, without touching the user's working tree, index or branches (git runs through

@@ -53,6 +53,13 @@ export const CLI_SERVED_MARK = 'loadoutDistribution';
 export interface CliRoute {
   registry_version: string;
   signed: boolean;
+  /**
+   * The catalogue's plugin marketplaces, when the build writes native plugins (DESIGN.md
+   * "Native plugins"): the marketplace's `name`, and the repository branch `loadout publish
+   * --plugins-remote` pushes `plugins/` to, when one is configured. The pages show each
+   * agent's own plugin commands first.
+   */
+  plugins?: { name: string; git?: { repository: string; branch: string } };
 }
 
 /** Where the API description document's static copy lies in the tree (DESIGN.md section 5). */
@@ -77,7 +84,7 @@ export function installCommand(base: string, id: string, agent: string, version?
 /**
  * The native plugins of the tree (DESIGN.md "Native plugins"): `plugins/` is a folder
  * marketplace (one plugin folder per loadout, `plugins/<id>/`, the latest version, beside the
- * vendors' marketplace files), and `plugins/marketplace.json` a Claude Code marketplace to add
+ * vendors' marketplace files), and `plugins/claude-marketplace.json` a Claude Code marketplace to add
  * by URL whose entries are zips of each loadout's plugin, pinned by sha256.
  */
 export const PLUGINS_FOLDER = 'plugins';
@@ -87,7 +94,12 @@ export const pluginTreeFolder = (id: string): string => `${PLUGINS_FOLDER}/${id}
 export const pluginZipTreePath = (id: string, version: string): string => `download/${id}/plugin-${version}.zip`;
 /** `{base_url}/download/<id>/plugin-<version>.zip`, the `archive` source of the URL marketplace. */
 export const pluginZipUrl = (base: string, id: string, version: string): string => `${base}/${pluginZipTreePath(id, version)}`;
-/** The Claude Code marketplace to add by URL, in the tree: `plugins/marketplace.json` (a catalogue document). */
-export const URL_MARKETPLACE_TREE_PATH = `${PLUGINS_FOLDER}/marketplace.json`;
-/** `{base_url}/plugins/marketplace.json`: what `claude plugin marketplace add <url>` takes. */
+/**
+ * The Claude Code marketplace to add by URL, in the tree: `plugins/claude-marketplace.json` (a
+ * catalogue document). Not `plugins/marketplace.json`: Copilot CLI looks for a folder
+ * marketplace's manifest at `marketplace.json` before `.claude-plugin/marketplace.json`, and
+ * refuses this one's `archive` sources (checked with Copilot CLI 1.0.102).
+ */
+export const URL_MARKETPLACE_TREE_PATH = `${PLUGINS_FOLDER}/claude-marketplace.json`;
+/** `{base_url}/plugins/claude-marketplace.json`: what `claude plugin marketplace add <url>` takes. */
 export const urlMarketplaceUrl = (base: string): string => `${base}/${URL_MARKETPLACE_TREE_PATH}`;

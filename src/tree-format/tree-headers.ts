@@ -31,7 +31,7 @@
  *   `well-known` content).
  * - `catalogue`: everything else: `api/loadouts.json`, `api/tags.json`, `api/agents.json`,
  *   `api/v1/…`, `api/search-index.json`, `api/schema.json`, `index.html`, `docs/…`,
- *   `plugins/marketplace.json`, and the
+ *   `plugins/claude-marketplace.json`, and the
  *   catalogue-wide discovery indexes `.well-known/{agent-skills,skills}/index.json`.
  */
 export type AddressClass = 'pinned-raw' | 'raw' | 'download' | 'asset' | 'well-known' | 'record' | 'page' | 'catalogue';

@@ -136,8 +136,13 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   const ids = await listLoadoutIds(loadoutsDir);
   // The pages lead with the npm registry's CLI when the build signs (DESIGN.md "Trust route of
   // the CLI"): which route leads, and the version pinned, are inputs of every page.
-  const route: CliRoute = { registry_version: (await readCliPackageJson()).version, signed: options.signing !== undefined };
-  const fingerprint = fingerprintBuild(base, join(options.root, 'fixtures'), JSON.stringify({ ...route, plugins: options.plugins !== false }));
+  const marketplace = options.plugins === false ? undefined : (options.marketplace ?? DEFAULT_MARKETPLACE);
+  const route: CliRoute = {
+    registry_version: (await readCliPackageJson()).version,
+    signed: options.signing !== undefined,
+    ...(marketplace === undefined ? {} : { plugins: { name: marketplace.name, ...(marketplace.git === undefined ? {} : { git: marketplace.git }) } }),
+  };
+  const fingerprint = fingerprintBuild(base, join(options.root, 'fixtures'), JSON.stringify({ route, plugins: options.plugins !== false }));
   const trees = await openTrees(options.out);
   try {
     const result: BuildResult = { written: false, runs: [], refused: [], loadouts: [], reused: [], read: [], warnings: [], bytes: 0 };
@@ -180,7 +185,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
           const entries = [...built.loadouts].map(([id, b]) => ({ id, name: b.state.name }));
           await Promise.all(slicesOf(entries, SLICE).map((slice) => linkEntriesInPool({ tree: tree.dir, store: trees.store, entries: slice })));
         }
-        await writeCatalogueDocuments(tree, base, [...built.loadouts.values()].map((b) => b.listing), index, { docs: readGuides(join(options.root, 'docs')), cli, signing, marketplace: options.plugins === false ? undefined : (options.marketplace ?? DEFAULT_MARKETPLACE) });
+        await writeCatalogueDocuments(tree, base, [...built.loadouts.values()].map((b) => b.listing), index, { docs: readGuides(join(options.root, 'docs')), cli, signing, marketplace });
         await tree.write(BUILD_CACHE_FILE, buildCacheText(fingerprint, built.head, built.loadouts, live?.cache));
         if (attesting !== undefined && signing !== undefined) {
           const claims = [...built.loadouts].map(([id, b]) => claimOf(id, b, signing.versions.byEntry[b.state.name] as [string, number], built.head, live?.cache));

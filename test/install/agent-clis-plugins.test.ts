@@ -3,7 +3,7 @@
  * "Native plugins"; src/tree/render/plugins.ts, plugin-marketplaces.ts), with the CLIs from npm:
  * - Claude Code 2.1.330: `claude plugin validate`, `claude plugin marketplace add <dist>/plugins`,
  *   `claude plugin install <id>@<marketplace>`; and the same over HTTPS from
- *   `<base>/plugins/marketplace.json` (archive sources), the tree served over TLS on this
+ *   `<base>/plugins/claude-marketplace.json` (archive sources), the tree served over TLS on this
  *   machine's own non-loopback address (Claude Code refuses archives on loopback and plain
  *   http) with a self-signed certificate trusted through `NODE_EXTRA_CA_CERTS`;
  * - Copilot CLI 1.0.102: `copilot plugin marketplace add <dist>/plugins`, `copilot plugin install`;
@@ -137,7 +137,7 @@ function expectSkillInstalled(home: string, label: string): void {
 const newHome = (name: string): string => mkdtempSync(join(scratch, `home-${name}-`));
 
 describe.skipIf(!ENABLED)('the agents\' plugin managers install the catalogue\'s plugins (LOADOUT_AGENT_CLIS=1)', () => {
-  it('Claude Code validates, adds dist/plugins as a marketplace and installs the loadout', async () => {
+  it('Claude Code validates, adds dist/plugins as a marketplace and installs the loadout', { timeout: 300_000 }, async () => {
     const home = newHome('claude');
     await agentCli(home, 'claude', ['plugin', 'validate', join(dist, 'plugins', ID)]);
     await agentCli(home, 'claude', ['plugin', 'validate', join(dist, 'plugins')]);
@@ -146,22 +146,30 @@ describe.skipIf(!ENABLED)('the agents\' plugin managers install the catalogue\'s
     expectSkillInstalled(home, 'Claude Code (folder marketplace)');
   });
 
-  it('Claude Code installs the loadout over HTTPS from <base>/plugins/marketplace.json', async () => {
+  it('Claude Code installs the loadout over HTTPS from <base>/plugins/claude-marketplace.json', { timeout: 300_000 }, async () => {
     const home = newHome('claude-https');
     const env = { NODE_EXTRA_CA_CERTS: caFile };
-    await agentCli(home, 'claude', ['plugin', 'marketplace', 'add', `${base}/plugins/marketplace.json`], env);
+    await agentCli(home, 'claude', ['plugin', 'marketplace', 'add', `${base}/plugins/claude-marketplace.json`], env);
     await agentCli(home, 'claude', ['plugin', 'install', `${ID}@${MARKETPLACE}`], env);
     expectSkillInstalled(home, 'Claude Code (URL marketplace)');
   });
 
-  it('Copilot CLI adds dist/plugins as a marketplace and installs the loadout', async () => {
+  it('Copilot CLI adds dist/plugins as a marketplace and installs the loadout', { timeout: 300_000 }, async () => {
     const home = newHome('copilot');
     await agentCli(home, 'copilot', ['plugin', 'marketplace', 'add', join(dist, 'plugins')]);
-    await agentCli(home, 'copilot', ['plugin', 'install', `${ID}@${MARKETPLACE}`]);
-    expectSkillInstalled(home, 'Copilot CLI');
+    const installed = await agentCli(home, 'copilot', ['plugin', 'install', `${ID}@${MARKETPLACE}`]);
+    // From a folder marketplace Copilot CLI copies nothing: it loads the plugin where it lies.
+    const live = /loaded live from (\S+?),/u.exec(installed)?.[1];
+    if (live === undefined) expectSkillInstalled(home, 'Copilot CLI');
+    else {
+      for (const file of SKILL) expect(readFileSync(join(live, file.path)).equals(readFileSync(join(root, 'loadouts', ID, file.path))), file.path).toBe(true);
+      console.log(`Copilot CLI: the skill files at ${live} hold the loadout's bytes`);
+    }
+    const skills = JSON.parse(await agentCli(home, 'copilot', ['skill', 'list', '--json'])) as { name: string }[];
+    expect(skills.map((s) => s.name)).toContain('check-skill');
   });
 
-  it('Codex adds dist/plugins as a marketplace and adds the loadout', async () => {
+  it('Codex adds dist/plugins as a marketplace and adds the loadout', { timeout: 300_000 }, async () => {
     const home = newHome('codex');
     const codexHome = join(home, '.codex');
     mkdirSync(codexHome);
@@ -172,10 +180,13 @@ describe.skipIf(!ENABLED)('the agents\' plugin managers install the catalogue\'s
     expectSkillInstalled(home, 'Codex');
   });
 
-  it('Gemini CLI validates and installs the loadout\'s extension', async () => {
+  it('Gemini CLI validates and installs the loadout\'s extension', { timeout: 300_000 }, async () => {
     const home = newHome('gemini');
     mkdirSync(join(home, '.gemini'));
     writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({ privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false }, general: { disableAutoUpdate: true, disableUpdateNag: true } }));
+    // Gemini CLI asks whether to trust an extension's source folder before it installs it: trusted here as its trustedFolders.json records it.
+    const source = join(dist, 'plugins', ID);
+    writeFileSync(join(home, '.gemini', 'trustedFolders.json'), JSON.stringify({ [source]: 'TRUST_FOLDER', [realpathSync(source)]: 'TRUST_FOLDER' }));
     await agentCli(home, 'gemini', ['extensions', 'validate', join(dist, 'plugins', ID)]);
     await agentCli(home, 'gemini', ['extensions', 'install', join(dist, 'plugins', ID), '--consent']);
     expectSkillInstalled(home, 'Gemini CLI');

@@ -41,7 +41,7 @@ describe('pushing plugins/ to a branch', () => {
     expect(first).toMatchObject({ changed: true, pushed: true });
     expect(execFileSync('git', ['--git-dir', bare, 'rev-parse', 'refs/heads/plugins'], { encoding: 'utf8' }).trim()).toBe(first.commit);
     const files = execFileSync('git', ['--git-dir', bare, 'ls-tree', '-r', '--name-only', 'plugins'], { encoding: 'utf8' }).trim().split('\n');
-    expect(files).toEqual(expect.arrayContaining(['.claude-plugin/marketplace.json', '.agents/plugins/marketplace.json', '.cursor-plugin/marketplace.json', 'alpha/plugin.json', 'alpha/.claude-plugin/plugin.json', 'beta/AGENTS.md']));
+    expect(files).toEqual(expect.arrayContaining(['.claude-plugin/marketplace.json', '.agents/plugins/claude-marketplace.json', '.cursor-plugin/marketplace.json', 'alpha/plugin.json', 'alpha/.claude-plugin/plugin.json', 'beta/AGENTS.md']));
     // Files, not the tree's links into its store.
     expect(execFileSync('git', ['--git-dir', bare, 'ls-tree', 'plugins', 'alpha'], { encoding: 'utf8' })).toMatch(/^040000 tree /u);
     expect(show(bare, 'plugins:beta/AGENTS.md')).toBe(readFileSync(join(root, 'loadouts/beta/AGENTS.md'), 'utf8'));

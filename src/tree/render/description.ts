@@ -116,7 +116,7 @@ export const ENDPOINTS: Record<string, string> = {
   'GET /download/{loadout_id}/source.zip': 'Zip of the loadout folder.',
   'GET /cli/loadout-{version}.tgz': 'The consumer CLI as an npm package with no dependencies: npx -y <url> install <loadout_id> --agent <agent>.',
   'GET /api/v1/snapshot.dsse.json': 'When the catalogue is signed: a DSSE envelope over the sha256 of every versions document and of api/loadouts.json, with generated_at and expires (docs/signing.md).',
-  'GET /plugins/marketplace.json': 'The catalogue as a Claude Code marketplace to add by URL: one entry per loadout, its plugin zip pinned by sha256.',
+  'GET /plugins/claude-marketplace.json': 'The catalogue as a Claude Code marketplace to add by URL: one entry per loadout, its plugin zip pinned by sha256.',
   'GET /download/{loadout_id}/plugin-{version}.zip': 'The loadout\'s native plugin (Agent Plugins 1.0, Claude Code, Gemini CLI and Cursor manifests) at one version.',
   'GET /api/v1/rotation.dsse.json': 'When the signing key was rotated: the new key list, signed by the previous key.',
 };

@@ -21,6 +21,7 @@ import type { CliRoute, PublishedRecord } from '../../tree-format/index.js';
 import type { VersionEntry, VersionFile } from '../../tree-format/versions.js';
 import { writeZip, ZipContents } from './zip.js';
 import { writePlugin, type PluginListing, type PluginVersion } from './plugins.js';
+import { pluginPageView } from './plugin-page.js';
 
 export type { VersionEntry, VersionFile, VersionsDocument } from '../../tree-format/versions.js';
 
@@ -63,7 +64,8 @@ export async function writeLoadoutOutputs(tree: OutputTree, input: LoadoutOutput
   const versionsDocument = { id: manifest.id, latest: manifest.version, versions: published };
   await tree.writeJson(`api/loadouts/${manifest.id}/versions.json`, versionsDocument);
   // The page shows the version history, so it is written once versions.json is known.
-  await tree.write(`loadouts/${manifest.id}/index.html`, renderLoadoutPage(base, record, versionsDocument, input.route));
+  const plugins = input.plugins ? pluginPageView(base, manifest, publishedFiles(manifest, new Map(record.files.map((f) => [f.path, f.content]))), input.route) : undefined;
+  await tree.write(`loadouts/${manifest.id}/index.html`, renderLoadoutPage(base, record, versionsDocument, input.route, plugins));
   return { record, versions: published, warnings, plugin };
 }
 

@@ -3,9 +3,9 @@
  * from the loadouts' listings (catalogue-entry.ts) with the shapes of
  * layout/plugin-marketplaces.ts:
  * - `plugins/.claude-plugin/marketplace.json` (Claude Code, also read by Copilot CLI and Codex),
- *   `plugins/.agents/plugins/marketplace.json` (Codex) and `plugins/.cursor-plugin/marketplace.json`
+ *   `plugins/.agents/plugins/claude-marketplace.json` (Codex) and `plugins/.cursor-plugin/marketplace.json`
  *   (Cursor): `plugins/` is a folder marketplace of the plugin folders `plugins/<id>/`;
- * - `plugins/marketplace.json`: the Claude Code marketplace to add by URL, whose entries are
+ * - `plugins/claude-marketplace.json`: the Claude Code marketplace to add by URL, whose entries are
  *   the plugin zips pinned by sha256.
  * Written with the other catalogue documents on every build: a rebuild rewrites these four and
  * the changed loadouts' entries, nothing else (docs/architecture.md).

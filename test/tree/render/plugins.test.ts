@@ -151,7 +151,7 @@ describe('native plugins in the built tree', () => {
     const cursor = readJson<{ plugins: { source: string }[] }>(join(dist, 'plugins/.cursor-plugin/marketplace.json'));
     expect(errorsOf('cursorMarketplace', cursor)).toEqual([]);
     // Codex (codex-rs/core-plugins marketplace.rs): `./` paths below the folder holding `.agents/`, each a plugin with a manifest.
-    const codex = readJson<{ name: string; plugins: { name: string; source: { source: string; path: string } }[] }>(join(dist, 'plugins/.agents/plugins/marketplace.json'));
+    const codex = readJson<{ name: string; plugins: { name: string; source: { source: string; path: string } }[] }>(join(dist, 'plugins/.agents/plugins/claude-marketplace.json'));
     expect(codex.name).toBe('acme-loadouts');
     for (const p of codex.plugins) {
       expect(p.source.source).toBe('local');
@@ -165,7 +165,7 @@ describe('native plugins in the built tree', () => {
     const root = catalogue();
     const dist = join(root, 'dist');
     await buildCatalogue({ root, out: dist, baseUrl: BASE });
-    const url = readJson<{ plugins: { name: string; version: string; source: { source: string; url: string; sha256: string } }[] }>(join(dist, 'plugins/marketplace.json'));
+    const url = readJson<{ plugins: { name: string; version: string; source: { source: string; url: string; sha256: string } }[] }>(join(dist, 'plugins/claude-marketplace.json'));
     // SchemaStore's schema predates the archive source (README of the schemas): the rest of each entry is validated, the source below.
     expect(errorsOf('claudeMarketplace', { ...url, plugins: url.plugins.map((p) => ({ ...p, source: `./${p.name}` })) })).toEqual([]);
     for (const p of url.plugins) {
@@ -180,8 +180,8 @@ describe('native plugins in the built tree', () => {
       for (const [path, bytes] of inFolder) expect(inZip.get(path)?.equals(bytes), path).toBe(true);
     }
     const description = readJson<{ plugins: unknown; endpoints: Record<string, string> }>(join(dist, 'api/v1/index.json'));
-    expect(description.plugins).toEqual({ name: 'loadout-catalogue', marketplace: `${BASE}/plugins/marketplace.json`, folder: `${BASE}/plugins/` });
-    expect(description.endpoints).toHaveProperty(['GET /plugins/marketplace.json']);
+    expect(description.plugins).toEqual({ name: 'loadout-catalogue', marketplace: `${BASE}/plugins/claude-marketplace.json`, folder: `${BASE}/plugins/` });
+    expect(description.endpoints).toHaveProperty(['GET /plugins/claude-marketplace.json']);
   });
 
   it('keeps a zip per version, and the same bytes in another build of the same loadouts', async () => {
@@ -210,7 +210,7 @@ describe('native plugins in the built tree', () => {
     expect(realpathSync(join(dist, 'plugins/tools'))).toBe(toolsBefore);
     expect(realpathSync(join(dist, 'plugins/plain'))).not.toBe(plainBefore);
     expect(readFileSync(join(dist, 'plugins/plain/AGENTS.md'), 'utf8')).toBe('# Plain\n\nChanged instructions.\n');
-    const url = readJson<{ plugins: { name: string; source: { sha256: string } }[] }>(join(dist, 'plugins/marketplace.json'));
+    const url = readJson<{ plugins: { name: string; source: { sha256: string } }[] }>(join(dist, 'plugins/claude-marketplace.json'));
     expect(url.plugins.find((p) => p.name === 'plain')?.source.sha256).toBe(sha256(readFileSync(join(dist, 'download/plain/plugin-2.0.0.zip'))));
   });
 
@@ -224,7 +224,7 @@ describe('native plugins in the built tree', () => {
     const verified = verifySnapshot(readJson(join(dist, SNAPSHOT_PATH)), [trusted], { now: new Date() });
     if (!verified.ok) throw new Error(verified.failure.message);
     const documents = verified.snapshot.documents;
-    for (const path of ['plugins/marketplace.json', 'plugins/.claude-plugin/marketplace.json', 'plugins/.agents/plugins/marketplace.json', 'plugins/.cursor-plugin/marketplace.json', 'download/tools/plugin-1.0.0.zip', 'download/plain/plugin-2.0.0.zip']) {
+    for (const path of ['plugins/claude-marketplace.json', 'plugins/.claude-plugin/marketplace.json', 'plugins/.agents/plugins/claude-marketplace.json', 'plugins/.cursor-plugin/marketplace.json', 'download/tools/plugin-1.0.0.zip', 'download/plain/plugin-2.0.0.zip']) {
       const bytes = readFileSync(join(dist, path));
       expect(documents[path], path).toEqual({ sha256: sha256(bytes), bytes: bytes.byteLength });
     }

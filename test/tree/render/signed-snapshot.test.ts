@@ -47,7 +47,7 @@ function checkSnapshot(dist: string, ids: string[]): void {
   // and the native plugins' marketplaces and zips (plugins.test.ts checks those).
   const cli = readdirSync(join(dist, 'cli')).map((name) => `cli/${name}`);
   expect(cli).toContain('cli/loadout-latest.tgz');
-  const plugins = ['plugins/marketplace.json', 'plugins/.claude-plugin/marketplace.json', 'plugins/.agents/plugins/marketplace.json', 'plugins/.cursor-plugin/marketplace.json', ...ids.map((id) => `download/${id}/plugin-${readJson<{ version: string }>(join(dist, `api/loadouts/${id}.json`)).version}.zip`)];
+  const plugins = ['plugins/claude-marketplace.json', 'plugins/.claude-plugin/marketplace.json', 'plugins/.agents/plugins/claude-marketplace.json', 'plugins/.cursor-plugin/marketplace.json', ...ids.map((id) => `download/${id}/plugin-${readJson<{ version: string }>(join(dist, `api/loadouts/${id}.json`)).version}.zip`)];
   const paths = ['api/loadouts.json', 'api/v1/index.json', ...cli, ...ids.map((id) => `api/loadouts/${id}/versions.json`), ...plugins].sort();
   expect(Object.keys(result.snapshot.documents)).toEqual(paths);
   for (const path of paths) {

@@ -20,7 +20,11 @@
  *     cache restored beside it (as publish.yml's actions/cache does; the copy is not timed),
  *     one loadout changed and committed, then `loadout build`: target under 10 s at 10,000.
  *
- *   npx tsx bench/build.ts [--loadouts 1000] [--large]
+ *   npx tsx bench/build.ts [--loadouts 1000] [--large] [--without-plugins]
+ *
+ * `--without-plugins` also times, first, a cold build with `loadout build --no-plugins` into
+ * another folder, and prints what the native plugins (DESIGN.md "Native plugins": the plugin
+ * folders, their zips and the marketplaces) add to the cold build: target at most 10 %.
  *
  * The targets are for 10,000 loadouts (`npm run bench` runs this with `--large`). At another
  * count both figures are projected to 10,000 in proportion, and the line says so. For the
@@ -56,7 +60,9 @@ import { writeSyntheticCatalogue } from './synthetic.js';
 /** DESIGN.md section 7, for 10,000 loadouts. */
 const TARGETS = { coldSeconds: 60, rebuildSeconds: 2, cloneSeconds: 10, at: 10_000 };
 
-const { values } = parseArgs({ options: { loadouts: { type: 'string' }, large: { type: 'boolean', default: false } } });
+const { values } = parseArgs({ options: { loadouts: { type: 'string' }, large: { type: 'boolean', default: false }, 'without-plugins': { type: 'boolean', default: false } } });
+/** What the native plugins may add to the cold build (issue 34, point 5). */
+const PLUGINS_SHARE = 0.1;
 const count = Number(values.loadouts ?? (values.large === true ? TARGETS.at : 1000));
 if (!Number.isInteger(count) || count < 1) throw new Error(`--loadouts must be a positive whole number (got ${JSON.stringify(values.loadouts)})`);
 const scale = TARGETS.at / count;
@@ -98,9 +104,9 @@ interface CliBuild {
 }
 
 /** Runs the compiled `loadout build` in `root` into `out`, timed from the process's start to its end. */
-function cliBuild(root: string, out: string): CliBuild {
+function cliBuild(root: string, out: string, flags: readonly string[] = []): CliBuild {
   const started = performance.now();
-  const stdout = execFileSync(process.execPath, [join(project, 'bin', 'loadout'), 'build', '--out', out, '--base-url', BASE_URL], { cwd: root, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+  const stdout = execFileSync(process.execPath, [join(project, 'bin', 'loadout'), 'build', '--out', out, '--base-url', BASE_URL, ...flags], { cwd: root, encoding: 'utf8', env: { ...process.env, CI: '1' } });
   const took = seconds(started);
   const line = /^built (\d+) loadouts \(\d+ versions(?:, (\d+) unchanged)?, (\d+) KB written\)/mu.exec(stdout);
   if (line === null) throw new Error(`loadout build printed no summary line: ${stdout}`);
@@ -134,11 +140,22 @@ try {
   settle('the synthetic catalogue');
   const out = join(root, 'dist');
 
+  // Without the native plugins first, when asked: the cold build below (with them) is the one the rest measures from.
+  let withoutPlugins: CliBuild | undefined;
+  if (values['without-plugins'] === true) {
+    withoutPlugins = cliBuild(root, join(root, 'dist-no-plugins'), ['--no-plugins']);
+    console.log(`cold build without the native plugins (--no-plugins): ${withoutPlugins.seconds.toFixed(2)} s, ${(withoutPlugins.bytes / 1e6).toFixed(1)} MB written`);
+    settle('the build without plugins');
+  }
   const cold = cliBuild(root, out);
   const coldSeconds = cold.seconds;
   if (cold.loadouts !== count) throw new Error(`the cold build built ${cold.loadouts} loadouts (expected ${count})`);
   const written = treesFolderOf(out);
   const tree = census(written);
+  if (withoutPlugins !== undefined) {
+    const share = coldSeconds / withoutPlugins.seconds - 1;
+    checks.push([`native plugins add ${(share * 100).toFixed(1)} % to the cold build of ${count} (${withoutPlugins.seconds.toFixed(2)} s without, ${coldSeconds.toFixed(2)} s with; target at most ${PLUGINS_SHARE * 100} %)`, share <= PLUGINS_SHARE ? 'pass' : 'FAIL']);
+  }
   console.log(`cold build: ${coldSeconds.toFixed(2)} s; the store and the two trees have ${tree.folders} folders, ${tree.files} files, ${tree.links} more hard links and ${tree.symlinks} symbolic links, ${(cold.bytes / 1e6).toFixed(1)} MB written`);
 
   // The baseline: the same folders, files and links made again on the same disk.

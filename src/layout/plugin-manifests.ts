@@ -59,10 +59,9 @@ const keywordsOf = (m: PluginMetadata['manifest']): string[] => [...new Set([...
 /** The author with the fields a format takes (`url` where allowed). */
 const authorOf = (m: PluginMetadata['manifest'], withUrl: boolean): { name: string; url?: string } => (withUrl && m.author.url !== undefined ? { name: m.author.name, url: m.author.url } : { name: m.author.name });
 
-/** The Agent Plugins 1.0 `plugin.json`. */
-export function agentPluginsManifest({ manifest: m, homepage }: PluginMetadata): Record<string, unknown> {
+/** The fields Agent Plugins 1.0 and Claude Code share, in both formats' order. */
+function sharedManifest({ manifest: m, homepage }: PluginMetadata): Record<string, unknown> {
   return {
-    $schema: AGENT_PLUGINS_SCHEMA,
     name: m.id,
     version: m.version,
     description: m.summary,
@@ -74,18 +73,14 @@ export function agentPluginsManifest({ manifest: m, homepage }: PluginMetadata):
   };
 }
 
+/** The Agent Plugins 1.0 `plugin.json`. */
+export function agentPluginsManifest(metadata: PluginMetadata): Record<string, unknown> {
+  return { $schema: AGENT_PLUGINS_SCHEMA, ...sharedManifest(metadata) };
+}
+
 /** Claude Code's `.claude-plugin/plugin.json` (components are found by convention). */
-export function claudePluginManifest({ manifest: m, homepage }: PluginMetadata): Record<string, unknown> {
-  return {
-    name: m.id,
-    version: m.version,
-    description: m.summary,
-    author: authorOf(m, true),
-    homepage,
-    ...(m.source === undefined ? {} : { repository: m.source.repo }),
-    license: m.license,
-    keywords: keywordsOf(m),
-  };
+export function claudePluginManifest(metadata: PluginMetadata): Record<string, unknown> {
+  return sharedManifest(metadata);
 }
 
 /**

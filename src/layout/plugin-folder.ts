@@ -25,6 +25,7 @@ import { agentPluginsManifest, agentPluginsMcp, claudePluginManifest, cursorPlug
 import { listUncarried, type UncarriedPart } from './plugin-formats.js';
 import { pluginReadme } from './plugin-readme.js';
 import { translateRule } from './rule-translation.js';
+import { convertMcpServers, type McpServerConfig } from './mcp-formats.js';
 
 /** The loadout in, as {@link composePluginFolder} takes it. */
 export interface PluginInput extends PluginMetadata {
@@ -81,12 +82,14 @@ export function composePluginFolder(input: PluginInput): PluginFolder {
   const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
   files.push({ path: PLUGIN_PATHS.agentPlugins, data: json(agentPluginsManifest(input)) });
   files.push({ path: PLUGIN_PATHS.claude, data: json(claudePluginManifest(input)) });
-  files.push({ path: PLUGIN_PATHS.gemini, data: json(geminiExtensionManifest(input, context, input.servers)) });
+  // Each format's MCP servers in its agent's own shape and variable syntax (mcp-formats.ts).
+  const serversFor = (agent: Agent): Record<string, McpServer> => convertMcpServers(input.servers as Record<string, McpServerConfig>, agent).servers;
+  files.push({ path: PLUGIN_PATHS.gemini, data: json(geminiExtensionManifest(input, context, serversFor('gemini-cli'))) });
   files.push({ path: PLUGIN_PATHS.cursor, data: json(cursorPluginManifest(input, has)) });
   if (has.mcp) {
     if (Object.keys(mcp.document['mcpServers'] as object).length > 0) files.push({ path: PLUGIN_PATHS.agentPluginsMcp, data: json(mcp.document) });
-    files.push({ path: PLUGIN_PATHS.claudeMcp, data: json({ mcpServers: input.servers }) });
-    files.push({ path: PLUGIN_PATHS.cursorMcp, data: json({ mcpServers: input.servers }) });
+    files.push({ path: PLUGIN_PATHS.claudeMcp, data: json({ mcpServers: serversFor('claude-code') }) });
+    files.push({ path: PLUGIN_PATHS.cursorMcp, data: json({ mcpServers: serversFor('cursor') }) });
   }
   files.push({ path: PLUGIN_PATHS.readme, data: pluginReadme(input, uncarried) });
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));

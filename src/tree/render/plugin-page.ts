@@ -10,6 +10,7 @@ import { PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
 import { cursorMcpInstallLink, pluginCommands, vscodeMcpInstallLink } from '../../layout/plugin-commands.js';
 import { listUncarried, PLUGIN_FORMAT_NAMES, PLUGIN_FORMAT_OF } from '../../layout/plugin-formats.js';
 import { agentPluginsMcp } from '../../layout/plugin-manifests.js';
+import { convertMcpServers, type McpServerConfig } from '../../layout/mcp-formats.js';
 import type { PluginPageView } from '../../pages/loadout-install.js';
 import { pluginZipUrl, urlMarketplaceUrl, type CliRoute } from '../../tree-format/addresses.js';
 import { mcpServersOf, type PluginVersion } from './plugins.js';
@@ -17,14 +18,14 @@ import { mcpServersOf, type PluginVersion } from './plugins.js';
 /** The page's plugin view of `manifest` (its `files` with their text), or undefined when the build writes no plugins. */
 export function pluginPageView(base: string, manifest: Manifest, files: PluginVersion['files'], route: CliRoute | undefined): PluginPageView | undefined {
   if (route?.plugins === undefined) return undefined;
-  const servers = mcpServersOf(files);
+  const servers = mcpServersOf(files) as Record<string, McpServerConfig>;
   const uncarried = listUncarried(files.map((f): FileEntry => f.entry), agentPluginsMcp(servers).refused);
   const pluginRoute = { name: route.plugins.name, marketplaceUrl: urlMarketplaceUrl(base), ...(route.plugins.git === undefined ? {} : { git: route.plugins.git }) };
   const view: PluginPageView = {};
   for (const agent of PUBLISHED_AGENTS) {
     const format = PLUGIN_FORMAT_OF[agent];
     const commands = pluginCommands(agent, manifest.id, pluginZipUrl(base, manifest.id, manifest.version), pluginRoute);
-    const links = Object.entries(servers).flatMap(([name, server]) => (agent === 'cursor' ? [{ name, href: cursorMcpInstallLink(name, server), label: `Add ${name} to Cursor` }] : agent === 'copilot' ? [{ name, href: vscodeMcpInstallLink(name, server), label: `Add ${name} to VS Code` }] : []));
+    const links = Object.entries(agent === 'cursor' || agent === 'copilot' ? convertMcpServers(servers, agent).servers : {}).flatMap(([name, server]) => (agent === 'cursor' ? [{ name, href: cursorMcpInstallLink(name, server), label: `Add ${name} to Cursor` }] : agent === 'copilot' ? [{ name, href: vscodeMcpInstallLink(name, server), label: `Add ${name} to VS Code` }] : []));
     view[agent] = { format: PLUGIN_FORMAT_NAMES[format], ...(commands === undefined ? {} : { commands }), uncarried: uncarried.filter((u) => u.format === format).map(({ part, why }) => ({ part, why })), mcpLinks: links };
   }
   return view;

@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FileEntry, Manifest } from '../../catalogue/manifest.js';
-import { readMcpServers } from '../../install/project/mcp-config.js';
+import { readMcpServers } from '../../layout/mcp-formats.js';
 import { composePluginFolder, type PluginFolder } from '../../layout/plugin-folder.js';
 import type { McpServer } from '../../layout/plugin-manifests.js';
 import { installCommand, pageUrl, pluginTreeFolder, pluginZipTreePath, rawTreePath } from '../../tree-format/addresses.js';

@@ -12,7 +12,7 @@ import { posix } from 'node:path';
 import { judge, plural, pluralWithVerb, type Check, type CheckContext, type Finding } from '../check.js';
 import { collectAnchors, hasAnchor } from '../references/anchors.js';
 import { expandsImports, findMarkdownReferences, findSkillPaths, isExternal, outsidePathKind, safeDecode, type Reference } from '../references/links.js';
-import { isMarkdownPath } from '../text/markdown.js';
+import { isMarkdownPath } from '../../catalogue/markdown.js';
 
 export const references: Check = {
   id: 'references',

@@ -137,10 +137,12 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
 
   const source = lockSource(catalogue.location);
   const checked: { version: FetchedVersion; check: CheckedInstall }[] = [];
+  // The agents holding this loadout after the run: the files they share are written once for all of them.
+  const sharing = [...new Set([...lock.installs.filter((e) => e.id === options.id).map((e) => e.agent), ...options.agents])];
   for (const agent of options.agents) {
     const previous = lock.installs.find((e) => e.id === options.id && e.agent === agent);
     const version = await fetchOnce(wantedVersion(options, agent, previous, versions.latest, join(scope.root, scope.lockPath)));
-    checked.push({ version, check: await checkInstall({ scope, fetched: version, agent, ...(previous === undefined ? {} : { previous }), force }) });
+    checked.push({ version, check: await checkInstall({ scope, fetched: version, agent, sharing, ...(previous === undefined ? {} : { previous }), force }) });
   }
   const wanted: WantedInstall[] = checked.map(({ version, check }) => ({ id: options.id, agent: check.agent, version: version.version, source, files: check.files, bytes: check.bytes }));
   const run = await runPlan({ scope, operation: 'install', before: withTrust(lock, source, signing.trust), wanted, removed: [], force, dryRun: options.dryRun === true });

@@ -8,7 +8,9 @@
  */
 import { TextView } from '../text/view.js';
 import { blankRanges, type TextRange } from '../../catalogue/markdown.js';
-import { scanReferences, splitDestination } from '../../catalogue/markdown-references.js';
+import { safeDecode, scanReferences, splitDestination } from '../../catalogue/markdown-references.js';
+
+export { expandsImports, IMPORT_EXPANDING_FILES, isExternal, safeDecode } from '../../catalogue/markdown-references.js';
 
 /** One reference found in a file. */
 export interface Reference {
@@ -32,26 +34,6 @@ const OUTSIDE_IMPORT = /(?:^|[\s(])@((?:~[\w.-]*\/|\/(?=[^\s/])|[A-Za-z]:[\\/])[
 const SKILL_PATH = /(?<![\w./@-])(?:\.\/)?((?:references|scripts|assets)\/[\w-][\w./-]*\.[A-Za-z0-9]+)\b/gu;
 /** In code blocks a skill's own files are `references/…`, or scripts the block runs; other paths there are project paths. */
 const SKILL_PATH_IN_CODE = /(?:(?<![\w./@-])(?:\.\/)?(references\/[\w-][\w./-]*\.[A-Za-z0-9]+)\b)|(?:(?:python[0-9.]*|node|bash|sh|zsh|pwsh|powershell(?:\.exe)?|tsx|ts-node|deno\s+run|uv\s+run|ruby|perl|source)\s+(?:-\S+\s+)*(?:\.\/)?((?:scripts|assets)\/[\w-][\w./-]*\.[A-Za-z0-9]+)\b)/gu;
-
-/**
- * The file names whose `@path` imports an agent expands, so the only files whose `@` tokens
- * are read as imports. A subagent, skill, rule or reference is read as it is: an `@` there is
- * prose (an npm scope, a handle), never expanded.
- * - `CLAUDE.md`: Claude Code memory, "CLAUDE.md imports": `@path/to/import`, relative or
- *   absolute, not in code spans or code blocks, and recursively in imported files
- *   (https://docs.anthropic.com/en/docs/claude-code/memory).
- * - `GEMINI.md`: Gemini CLI's Memory Import Processor, `@file.md`
- *   (https://geminicli.com/docs/core/memport, gemini-cli docs/core/memport.md).
- * - `AGENTS.md`: a context file of Gemini CLI when `context.fileName` names it, so the same
- *   processor expands its imports (https://geminicli.com/docs/cli/gemini-md), and the file
- *   that a loadout's `CLAUDE.md` adapter imports, whose own imports Claude Code expands in turn.
- */
-export const IMPORT_EXPANDING_FILES: readonly string[] = ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'];
-
-/** True when an agent expands the `@` imports of the file at `path` (by its file name; see {@link IMPORT_EXPANDING_FILES}). */
-export function expandsImports(path: string): boolean {
-  return IMPORT_EXPANDING_FILES.includes(path.slice(path.lastIndexOf('/') + 1));
-}
 
 /** Options of {@link findMarkdownReferences}. */
 export interface FindReferencesOptions {
@@ -128,18 +110,4 @@ function complement(ranges: TextRange[], length: number): TextRange[] {
   }
   if (last < length) out.push({ start: last, end: length });
   return out;
-}
-
-/** `decodeURIComponent`, or the text as it is when it holds a malformed escape. */
-export function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
-
-/** True when a link target is not a file reference: a URL with a scheme, protocol-relative, or a template placeholder. */
-export function isExternal(target: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:/iu.test(target) || target.startsWith('//') || /[{}$<>%]/u.test(target.replace(/%[0-9a-f]{2}/giu, ''));
 }

@@ -82,6 +82,13 @@ function landingsOf(plan: InstallPlan, id: string): Map<string, Landing> {
   return landings;
 }
 
+/** `text` ending in exactly one newline (trailing newlines counted from the end, in linear time). */
+function endLine(text: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === '\n') end--;
+  return `${text.slice(0, end)}\n`;
+}
+
 const sameLanding = (a: Landing | undefined, b: Landing | undefined): boolean => a?.target === b?.target && a?.anchor === b?.anchor;
 
 /** The front matter left in a translated rule (keys that scope no agent) taken off: a section has none. */
@@ -141,9 +148,9 @@ export function layoutInstall(loadout: LoadoutFiles, agent: Agent, options: Layo
       const rule = loadout.text(c.entry.path);
       if (rule === undefined) continue;
       const body = withoutFrontMatter(translateRule(rewrite(rule, c.entry.path), c.agent));
-      text = `${text.replace(/\n*$/u, '\n')}\n## ${ruleSection(loadout.id, c.entry.path).heading}\n\n${body.replace(/\n*$/u, '\n')}`;
+      text = `${endLine(text)}\n## ${ruleSection(loadout.id, c.entry.path).heading}\n\n${endLine(body)}`;
     }
-    if (imports.length > 0) text = `${text.replace(/\n*$/u, '\n')}\n${imports.join('')}`;
+    if (imports.length > 0) text = `${endLine(text)}\n${imports.join('')}`;
     texts.set(entry.path, text);
   }
   return { plan, text: (path) => texts.get(path), unresolved };

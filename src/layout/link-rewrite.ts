@@ -107,9 +107,12 @@ function rewriteSite(site: ReferenceSite, subject: RewriteSubject, context: Rewr
   const dotted = (dest: string): string => (site.kind === 'import' && !dest.startsWith('./') && !dest.startsWith('../') && (decoded.startsWith('./') || dest.startsWith('.')) ? `./${dest}` : dest);
   if (!context.paths.has(resolved)) {
     if (resolved === '.' || resolved === '') return { keep: true };
-    const folder = [...context.paths].some((p) => p.startsWith(`${resolved}/`)) ? folderLanding(resolved, context) : undefined;
-    if (folder !== undefined) return { replace: written(dotted(`${relativeTo(subject.target, folder)}${path.endsWith('/') ? '/' : ''}`) + suffix) };
-    return { unresolved: [...context.paths].some((p) => p.startsWith(`${resolved}/`)) ? `${resolved}/ is a folder whose files do not land in one folder (expected a link to one of its files)` : `${resolved} is not a file of the loadout (expected an existing file)` };
+    const isFolder = [...context.paths].some((p) => p.startsWith(`${resolved}/`));
+    const folder = isFolder ? folderLanding(resolved, context) : undefined;
+    // A folder is relative to the installed file's folder; its own folder is `.`.
+    const rel = folder === undefined ? undefined : posix.relative(posix.dirname(subject.target), folder) || '.';
+    if (rel !== undefined) return { replace: written(dotted(`${rel}${path.endsWith('/') ? '/' : ''}`) + suffix) };
+    return { unresolved: isFolder ? `${resolved}/ is a folder whose files do not land in one folder (expected a link to one of its files)` : `${resolved} is not a file of the loadout (expected an existing file)` };
   }
   const landing = context.landing(resolved);
   if (landing === undefined) {

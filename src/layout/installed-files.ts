@@ -129,7 +129,8 @@ export function layoutInstall(loadout: LoadoutFiles, agent: Agent, options: Layo
     };
     const rewrite = (text: string, from: string): string => {
       if (!isMarkdownPath(from)) return text;
-      const result = rewriteReferences(text, { source: from, target, imports: expandsImports(target) }, context);
+      // `@` tokens are imports where the author's file is one an agent expands (the `references` check reads them so) and the installed file is too: a rule's `@` stays prose in a section of AGENTS.md.
+      const result = rewriteReferences(text, { source: from, target, imports: expandsImports(from) && expandsImports(target) }, context);
       unresolved.push(...result.unresolved.map((u) => ({ ...u, file: from })));
       return result.text;
     };

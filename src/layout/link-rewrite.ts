@@ -5,7 +5,8 @@
  * rules in `AGENTS.md`) or nowhere. Every relative Markdown link, image, reference definition,
  * HTML `href`/`src` and `@` import of an installed Markdown file is rewritten:
  * - to where its target landed, relative to the installed file (the anchor kept);
- * - to `<file>#<anchor>` (or `#<anchor>` within the same file) when the target became a section;
+ * - to `<file>#<anchor>` (or `#<anchor>` within the same file) when the target became a section
+ *   (an `@` import of it becomes a Markdown link there: the section is read with its file);
  * - to the pinned raw address (`{base}/raw/<id>/<version>/<path>`, spec "Address shapes") when
  *   the target is not installed for the reader. An `@` import cannot name an address (agents
  *   import local files only), so it becomes a Markdown link to it and is reported.
@@ -122,9 +123,10 @@ function rewriteSite(site: ReferenceSite, subject: RewriteSubject, context: Rewr
   }
   const sameFile = landing.target === subject.target;
   const fragment = anchor ?? landing.anchor;
-  if (landing.anchor !== undefined && site.kind === 'import') return { unresolved: `imports ${resolved}, which is a section of ${landing.target} here (expected a link, not an import)` };
-  if (sameFile && fragment !== undefined) return { replace: written(`${query}#${fragment}`) };
-  return { replace: written(dotted(relativeTo(subject.target, landing.target)) + `${query}${fragment === undefined ? '' : `#${fragment}`}`) };
+  const dest = sameFile && fragment !== undefined ? `${query}#${fragment}` : `${relativeTo(subject.target, landing.target)}${query}${fragment === undefined ? '' : `#${fragment}`}`;
+  // An import of a file that became a section: the text is already in the agent's context, so a link to it says where.
+  if (landing.anchor !== undefined && site.kind === 'import') return { replace: `[${decoded}](${dest})` };
+  return { replace: written(site.kind === 'import' ? dotted(dest) : dest) };
 }
 
 /**

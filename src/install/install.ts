@@ -19,7 +19,7 @@ import type { ContextCost } from '../layout/context-cost.js';
 import { fetchVersion, type FetchedVersion } from './catalogue/fetch-version.js';
 import type { ManualStep } from '../layout/layout.js';
 import type { WantedInstall } from './compose/plan.js';
-import type { SizeWarning } from './compose/size-limits.js';
+import type { CapWarning } from '../layout/context-caps.js';
 import { readLock, withTrust, type LockEntry } from './project/lock.js';
 import type { SigningPolicy } from './catalogue/signed-catalogue.js';
 import { checkInstall, type CheckedInstall } from './prepare.js';
@@ -81,8 +81,8 @@ export interface InstallOutcome {
   unchanged: string[];
   /** Context cost of this version for this agent (`context-cost.ts`). */
   context: ContextCost;
-  /** The shared files of the run (blocks and servers) and what happens to them, the context cost of everything installed for this agent after the run, and the vendors' size limits the composed files pass. */
-  composed: { files: ComposedFile[]; context: ContextCost | undefined; size_warnings: SizeWarning[] };
+  /** The shared files of the run (blocks and servers) and what happens to them, the context cost of everything installed for this agent after the run, and the agents' documented context caps the installed files pass (`layout/context-caps.ts`). */
+  composed: { files: ComposedFile[]; context: ContextCost | undefined; size_warnings: CapWarning[] };
   /** Where the user's bytes were copied before being overwritten (relative to the root), if any were. */
   backup?: string;
   /** The catalogue's verified signature (key ids and the snapshot's `generated_at`), or null when it is unsigned. */

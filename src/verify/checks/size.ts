@@ -61,8 +61,15 @@ function capNotices(context: CheckContext): Finding[] {
     const files = planned.flatMap((f) => checkFileCaps(agent, f.target, f.text).map((w) => ({ file: f.path, w })));
     const skills = planned.filter((f) => f.target.endsWith('/SKILL.md'));
     const list = checkSkillsList(agent, skills.map((f) => f.text)).map((w) => ({ file: skills[0]?.path ?? 'loadout.yaml', w }));
-    return [...files, ...list].map(({ file, w }): Finding => ({ file, message: `as installed, ${describeCapWarning(w)}`, severity: 'notice' }));
+    // The line of the author's file where the cap is passed (the installed text differs only in front matter and links).
+    return [...files, ...list].map(({ file, w }): Finding => ({ file, line: lineAtOffset(context.text(file) ?? '', w.cap.limit, w.cap.unit), message: `as installed, ${describeCapWarning(w)}`, severity: 'notice' }));
   });
+}
+
+/** 1-based line of `text` holding its `offset`-th byte or character (its last line when shorter). */
+function lineAtOffset(text: string, offset: number, unit: 'bytes' | 'characters'): number {
+  const head = unit === 'bytes' ? Buffer.from(text, 'utf8').subarray(0, offset).toString('utf8') : [...text].slice(0, offset).join('');
+  return countLines(head.endsWith('\n') ? head.slice(0, -1) : head) || 1;
 }
 
 /** 1-based line holding byte `offset` (where a file first goes over a limit). */

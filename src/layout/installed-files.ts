@@ -1,7 +1,8 @@
 /**
  * The files of a loadout as an install writes them for one agent (DESIGN.md "Fidelity"; issue
  * 33): the install plan (`plan.ts`) plus each planned file's text as the agent reads it:
- * - rules translated to the agent's scoping keys (`rule-translation.ts`);
+ * - rules translated to the agent's scoping keys (`rule-translation.ts`), MCP files in the
+ *   agent's shape (`mcp-formats.ts`);
  * - Codex's rules composed into the loadout's `AGENTS.md` text as sections, each headed
  *   `## Rule <name> (<loadout id>)` and saying its scope in its first line (Codex reads every
  *   `AGENTS.md` from the project root down: developers.openai.com/codex/guides/agents-md);
@@ -29,7 +30,7 @@ import type { Agent } from '../catalogue/vocabulary.js';
 import { baseName, resolveInstallTarget, type InstallTarget } from './layout.js';
 import { relativeTo, rewriteReferences, type Landing, type RewriteContext, type UnresolvedReference } from './link-rewrite.js';
 import { resolveInstallPlan, type InstallPlan } from './plan.js';
-import { translateRule } from './rule-translation.js';
+import { installedText, translateRule } from './rule-translation.js';
 
 /** One version of a loadout: its id, version, file entries, the text of each file and its pinned raw address. */
 export interface LoadoutFiles {
@@ -134,8 +135,8 @@ export function layoutInstall(loadout: LoadoutFiles, agent: Agent, options: Layo
       unresolved.push(...result.unresolved.map((u) => ({ ...u, file: from })));
       return result.text;
     };
-    // Links are rewritten in the author's text (so reported lines are the author's), then the rule is translated.
-    let text = entry.role === 'rules' ? translateRule(rewrite(source, entry.path), agent) : rewrite(source, entry.path);
+    // Links are rewritten in the author's text (so reported lines are the author's), then the file is put in the agent's form (rules translated, MCP files in the agent's shape).
+    let text = installedText(entry.role, agent, rewrite(source, entry.path));
     const seen = new Set<string>();
     const imports: string[] = [];
     for (const c of composed) {

@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { LoadoutError } from '../catalogue/errors.js';
 import type { ContextCost } from '../layout/context-cost.js';
 import type { ManualStep } from '../layout/layout.js';
-import type { SizeWarning } from '../install/compose/size-limits.js';
+import { describeCapWarning, type CapWarning } from '../layout/context-caps.js';
 import type { ComposedFile } from '../install/run-plan.js';
 import { projectScope, userScope, type InstallScope } from '../install/project/scope.js';
 import { printable, printableLine } from './terminal-text.js';
@@ -95,8 +95,8 @@ export function formatReverted(r: { target: string; servers?: string[]; blocks?:
 }
 
 /** A size limit a composed file passes, naming the limit and its source. */
-export function formatSizeWarning(w: SizeWarning): string {
-  return `loadout: warning: ${printableLine(w.target)} is ${number(w.size)} ${w.limit.unit} for ${w.agent}, past ${number(w.limit.limit)} (${w.limit.name}; source: ${w.limit.source})\n`;
+export function formatSizeWarning(w: CapWarning): string {
+  return `loadout: warning: ${printableLine(describeCapWarning(w))}\n`;
 }
 
 /** The shared files of a dry run: each loadout's block and how it changes, then the file as it would be. */

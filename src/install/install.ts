@@ -19,7 +19,7 @@ import type { ContextCost } from '../layout/context-cost.js';
 import { fetchVersion, type FetchedVersion } from './catalogue/fetch-version.js';
 import type { ManualStep } from '../layout/layout.js';
 import type { WantedInstall } from './compose/plan.js';
-import type { SizeWarning } from './compose/size-limits.js';
+import type { CapWarning } from '../layout/context-caps.js';
 import { readLock, withTrust, type LockEntry } from './project/lock.js';
 import type { SigningPolicy } from './catalogue/signed-catalogue.js';
 import { checkInstall, type CheckedInstall } from './prepare.js';
@@ -81,8 +81,8 @@ export interface InstallOutcome {
   unchanged: string[];
   /** Context cost of this version for this agent (`context-cost.ts`). */
   context: ContextCost;
-  /** The shared files of the run (blocks and servers) and what happens to them, the context cost of everything installed for this agent after the run, and the vendors' size limits the composed files pass. */
-  composed: { files: ComposedFile[]; context: ContextCost | undefined; size_warnings: SizeWarning[] };
+  /** The shared files of the run (blocks and servers) and what happens to them, the context cost of everything installed for this agent after the run, and the agents' documented context caps the installed files pass (`layout/context-caps.ts`). */
+  composed: { files: ComposedFile[]; context: ContextCost | undefined; size_warnings: CapWarning[] };
   /** Where the user's bytes were copied before being overwritten (relative to the root), if any were. */
   backup?: string;
   /** The catalogue's verified signature (key ids and the snapshot's `generated_at`), or null when it is unsigned. */
@@ -137,10 +137,12 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
 
   const source = lockSource(catalogue.location);
   const checked: { version: FetchedVersion; check: CheckedInstall }[] = [];
+  // The agents holding this loadout after the run: the files they share are written once for all of them.
+  const sharing = [...new Set([...lock.installs.filter((e) => e.id === options.id).map((e) => e.agent), ...options.agents])];
   for (const agent of options.agents) {
     const previous = lock.installs.find((e) => e.id === options.id && e.agent === agent);
     const version = await fetchOnce(wantedVersion(options, agent, previous, versions.latest, join(scope.root, scope.lockPath)));
-    checked.push({ version, check: await checkInstall({ scope, fetched: version, agent, ...(previous === undefined ? {} : { previous }), force }) });
+    checked.push({ version, check: await checkInstall({ scope, fetched: version, agent, sharing, ...(previous === undefined ? {} : { previous }), force }) });
   }
   const wanted: WantedInstall[] = checked.map(({ version, check }) => ({ id: options.id, agent: check.agent, version: version.version, source, files: check.files, bytes: check.bytes }));
   const run = await runPlan({ scope, operation: 'install', before: withTrust(lock, source, signing.trust), wanted, removed: [], force, dryRun: options.dryRun === true });

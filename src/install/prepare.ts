@@ -13,13 +13,12 @@ import { measureContext, type ContextCost } from '../layout/context-cost.js';
 import type { FetchedVersion } from './catalogue/fetch-version.js';
 import type { ManualStep } from '../layout/layout.js';
 import type { LockEntry, LockedFile } from './project/lock.js';
-import { resolveInstallPlan } from '../layout/plan.js';
 import type { InstallScope } from './project/scope.js';
 import { describeLandingProblem, describeTargetProblem, realProjectRoot } from '../layout/target-rules.js';
 import { describeSettingsProblem } from '../layout/protected-paths.js';
 import { describeServerTrust } from '../layout/mcp-trust.js';
 import { describePermissionRequests } from '../layout/permission-requests.js';
-import { installedBytes } from '../layout/rule-translation.js';
+import { installedBytesOf, layoutInstall } from '../layout/installed-files.js';
 import { ConsumerError } from './errors.js';
 import { readProjectFile } from './project/project-file.js';
 
@@ -38,7 +37,7 @@ export function currentBytesReader(root: string, pending: ReadonlyMap<string, Ui
 export interface CheckedInstall {
   agent: Agent;
   files: { target: string; path: string; role: Role }[];
-  /** A file's bytes as installed for the agent (rules translated, `rule-translation.ts`). */
+  /** A file's bytes as installed for the agent (rules translated and composed, links rewritten: `layout/installed-files.ts`). */
   bytes(path: string): Uint8Array | undefined;
   manual_steps: ManualStep[];
   /** Targets outside the agent's own locations, allowed by `force`, each with a message. */
@@ -53,6 +52,11 @@ export interface CheckOptions {
   agent: Agent;
   /** The lock entry this install replaces (update, reinstall), if any. */
   previous?: LockEntry;
+  /**
+   * The agents this loadout is installed for in the project after the run (`agent` among them):
+   * files they share are written once for all of them (`layout/installed-files.ts`). Default: `agent` alone.
+   */
+  sharing?: readonly Agent[];
   force: boolean;
 }
 
@@ -65,7 +69,8 @@ export interface CheckOptions {
 export async function checkInstall(options: CheckOptions): Promise<CheckedInstall> {
   const { scope, fetched, agent, previous, force } = options;
   const label = `${fetched.id} ${fetched.version}`;
-  const plan = resolveInstallPlan(fetched.files, agent, fetched.text, scope.resolveTarget);
+  const installed = layoutInstall(fetched, agent, { resolve: scope.resolveTarget, sharing: options.sharing ?? [agent] });
+  const plan = installed.plan;
   const root = await realProjectRoot(scope.root);
   const refused: string[] = [];
   const warnings: CheckedInstall['warnings'] = [];
@@ -87,15 +92,13 @@ export async function checkInstall(options: CheckOptions): Promise<CheckedInstal
   const more = (list: readonly unknown[]): string => (list.length > 1 ? ` (and ${list.length - 1} more)` : '');
   if (refused.length > 0) throw new ConsumerError('UnsafeTarget', `${refused[0] ?? ''}${more(refused)}; nothing was written`, { hint: 'The catalogue, the lock or the project is not safe to install into; --force does not change this.' });
   if (warnings.length > 0 && !force) throw new LoadoutError('invalid_content', `${warnings[0]?.message ?? ''}${more(warnings)}; nothing was written`, { hint: 'Check the loadout; --force installs it anyway, with a warning for each such file.' });
-  const roles = new Map(plan.files.map(({ entry }) => [entry.path, entry.role]));
   return {
     agent,
     files: plan.files.map(({ entry, target }) => ({ target, path: entry.path, role: entry.role })),
-    // Checked against its published sha256 by fetchVersion; rules are translated for the agent (rule-translation.ts).
+    // Checked against its published sha256 by fetchVersion; written as the agent reads it (layout/installed-files.ts).
     bytes: (path) => {
       const raw = fetched.bytes.get(path);
-      const role = roles.get(path);
-      return raw === undefined || role === undefined ? raw : installedBytes(role, agent, raw);
+      return raw === undefined ? raw : installedBytesOf(installed, path, raw);
     },
     manual_steps: plan.manual_steps,
     warnings,

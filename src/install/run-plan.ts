@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import type { Agent } from '../catalogue/vocabulary.js';
 import { realProjectRoot } from '../layout/target-rules.js';
 import type { ContextCost } from '../layout/context-cost.js';
-import { measureComposed } from './compose/composed-cost.js';
+import { capWarnings, measureComposed } from './compose/composed-cost.js';
 import { pathsToRead, planChanges, type BlockChange, type ChangePlan, type Operation, type TargetPlan, type WantedInstall } from './compose/plan.js';
-import { checkSize, type SizeWarning } from './compose/size-limits.js';
+import type { CapWarning } from '../layout/context-caps.js';
 import { isEmptyLock, type LockFile } from './project/lock.js';
 import type { InstallScope } from './project/scope.js';
 import { applyChanges, foldersToCreate } from './project/transaction.js';
@@ -125,7 +125,7 @@ export interface ComposedFile {
 export interface ComposedSummary {
   context: Partial<Record<Agent, ContextCost>>;
   files: ComposedFile[];
-  size_warnings: SizeWarning[];
+  size_warnings: CapWarning[];
 }
 
 /**
@@ -144,6 +144,6 @@ export async function summarizeComposed(scope: InstallScope, plan: ChangePlan, a
   const context = Object.fromEntries(agents.map((agent) => [agent, measureComposed(plan.lock, agent, (t) => texts.get(t))]));
   const files: ComposedFile[] = plan.targets.flatMap((t) => (t.kind === 'file' ? [] : [{ target: t.target, kind: t.kind, action: t.action, ...(t.blocks === undefined ? {} : { blocks: t.blocks }), ...(t.after === undefined ? {} : { text: decoder.decode(t.after) }) }]));
   const written = new Set(plan.targets.filter((t) => t.action === 'write').map((t) => t.target));
-  const size_warnings = agents.flatMap((agent) => [...texts].flatMap(([target, text]) => (written.has(target) && text !== undefined ? checkSize(agent, target, text) : [])));
+  const size_warnings = agents.flatMap((agent) => [...capWarnings(plan.lock, agent, (t) => texts.get(t), (t) => written.has(t))]);
   return { context, files, size_warnings };
 }

@@ -4,8 +4,10 @@
  * the file's format (`compose/shared-file.ts`): a whole file by its bytes, a merged MCP
  * configuration by the servers the install added, a shared Markdown file by the install's
  * block. The rest of a shared file is the user's and never reported. Files in the locked
- * agents' folders that no lock entry owns are listed as `untracked`. A CI step gates on `ok`
- * (docs/installing.md, "Keeping it current").
+ * agents' folders that no lock entry owns are listed as `untracked`. The agents' documented
+ * context caps the installed files pass are listed as `size_warnings` (they do not make the
+ * status fail: the files are as installed). A CI step gates on `ok` (docs/installing.md,
+ * "Keeping it current").
  *
  * Reads only. A lock is untrusted: a target that would be read through a symbolic link leading
  * out of the project, or in `.git`, is refused (rules 1 to 3 of `target-rules.ts`).
@@ -18,6 +20,8 @@ import { readLock, type LockEntry, type LockFile } from './project/lock.js';
 import { formatOf } from './compose/shared-file.js';
 import { describeInterrupted } from './project/journal.js';
 import { currentBytesReader } from './prepare.js';
+import { capWarnings } from './compose/composed-cost.js';
+import type { CapWarning } from '../layout/context-caps.js';
 import type { InstallScope } from './project/scope.js';
 import { describeLandingProblem, describeTargetProblem, isGitSegment, realProjectRoot } from '../layout/target-rules.js';
 
@@ -48,7 +52,9 @@ export interface StatusReport {
   untracked: string[];
   /** Set when a change was interrupted (its journal is there, `project/journal.ts`): what happened and what the next command does. */
   interrupted?: string;
-  /** True when every locked file is `ok` and no change was interrupted (untracked files do not count). */
+  /** The agents' documented context caps the installed files pass (`layout/context-caps.ts`), per agent. */
+  size_warnings: CapWarning[];
+  /** True when every locked file is `ok` and no change was interrupted (untracked files and size warnings do not count). */
   ok: boolean;
 }
 
@@ -85,7 +91,16 @@ export async function readStatus(scope: InstallScope): Promise<StatusReport> {
   const lock = await readLock(scope.root, scope.lockPath, scope.backupRoot);
   const files = (await Promise.all(lock.installs.map((entry) => readEntryStatus(scope, entry)))).flat();
   const untracked = await listUntracked(scope, lock);
-  return { scope: scope.kind, lock: join(scope.root, scope.lockPath), files, untracked, ...(interrupted === undefined ? {} : { interrupted }), ok: interrupted === undefined && files.every((f) => f.state === 'ok') };
+  // The targets were checked by readEntryStatus; a missing file is measured as nothing.
+  const current = currentBytesReader(await realProjectRoot(scope.root), new Map());
+  const decoder = new TextDecoder();
+  const texts = new Map(await Promise.all([...new Set(files.map((f) => f.target))].map(async (t) => [t, await current(t)] as const)));
+  const readText = (target: string): string | undefined => {
+    const bytes = texts.get(target);
+    return bytes === undefined ? undefined : decoder.decode(bytes);
+  };
+  const size_warnings = [...new Set(lock.installs.map((e) => e.agent))].flatMap((agent) => capWarnings(lock, agent, readText));
+  return { scope: scope.kind, lock: join(scope.root, scope.lockPath), files, untracked, size_warnings, ...(interrupted === undefined ? {} : { interrupted }), ok: interrupted === undefined && files.every((f) => f.state === 'ok') };
 }
 
 /** Files below the folders of the locked agents that no lock entry owns. Symbolic links are listed, not followed; `.git` folders are skipped. */

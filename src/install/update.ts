@@ -142,7 +142,7 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
       if (error instanceof LoadoutError && error.code === 'not_found') return undefined;
       throw error;
     });
-    const check = await checkInstall({ scope, fetched: next, agent: entry.agent, previous: entry, force });
+    const check = await checkInstall({ scope, fetched: next, agent: entry.agent, previous: entry, force, sharing: lock.installs.filter((e) => e.id === entry.id).map((e) => e.agent) });
     planned.push({ entry, next, previousVersion, check, source, changelog: changelogBetween(doc, entry.version, to) });
   }
   if (planned.length === 0) return outcome;

@@ -84,7 +84,7 @@ export function ruleAlwaysApplies(agent: Agent, frontMatter: Record<string, unkn
     }
     case 'codex':
     case 'gemini-cli':
-      // Neither installs rules (a manual step); counted as always if an install_to puts one somewhere.
+      // Both read every rule always: Codex as a section of AGENTS.md, Gemini CLI imported by GEMINI.md (layout.ts).
       return true;
   }
 }
@@ -98,7 +98,9 @@ export function measureContext(files: readonly FileEntry[], agent: Agent, readTe
   let always = 0;
   let onDemand = 0;
   for (const entry of files) {
-    if (resolve(entry, agent).target === null) continue;
+    const resolved = resolve(entry, agent);
+    // A rule composed as a section (Codex) is read with the file it is part of.
+    if (resolved.target === null && resolved.composed?.as !== 'section') continue;
     // What the agent reads: a rule as translated for it (rule-translation.ts), whose front
     // matter is the one the translation wrote (not parsed again from its text).
     const rule = entry.role === 'rules' ? translateRuleFor(readText(entry.path) ?? '', agent) : undefined;

@@ -46,7 +46,8 @@ const DISCOVERY: Record<Role, Record<Agent, Matcher>> = {
     'claude-code': under(['.claude/rules'], '.md'),
     codex: nowhere,
     cursor: under(['.cursor/rules'], '.mdc'),
-    'gemini-cli': nowhere,
+    // Read because the loadout's GEMINI.md block imports it (layout.ts; geminicli.com/docs/reference/memport).
+    'gemini-cli': under(['.gemini/rules'], '.md'),
     copilot: under(['.github/instructions'], '.instructions.md'),
     'antigravity-cli': under(['.agents/rules'], '.md'),
   },

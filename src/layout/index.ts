@@ -5,7 +5,7 @@
  * (DESIGN.md section 3, the install layout).
  */
 export { ADAPTER_TARGETS, baseName, pathInsideSkill, resolveInstallTarget, SKILL_DIRS, type InstallTarget, type ManualStep } from './layout.js';
-export { resolveInstallPlan, type InstallPlan, type PlannedFile } from './plan.js';
+export { resolveInstallPlan, type ComposedFile, type InstallPlan, type PlannedFile } from './plan.js';
 export { resolveUserTarget, userLocations, isUserLocation } from './user-layout.js';
 export { agentFolders, agentMcpFile, describeAgentLocations, describeLandingProblem, describeTargetProblem, isAgentLocation, isGitSegment, realProjectRoot } from './target-rules.js';
 export { isDiscoverable, skillFolders } from './discovery.js';

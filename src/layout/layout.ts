@@ -3,9 +3,17 @@
  *
  * Source: DESIGN.md section 3, corrected against the vendors' documentation (checked
  * 2026-11-22; see the README's "Install layout" section for the sources):
- * - Codex reads no Markdown rules folder (`.codex/rules` holds command-execution policy), and
- *   Gemini CLI has no rules folder at all: rules are not installed for them; a manual step says
- *   how to fold the rule into what the agent does read.
+ * - Codex reads no Markdown rules folder (`.codex/rules` holds command-execution policy,
+ *   developers.openai.com/codex/rules) but reads every `AGENTS.md` from the project root down
+ *   (developers.openai.com/codex/guides/agents-md): a rule becomes a section of the loadout's
+ *   `AGENTS.md` block, headed by its name and saying its scope in its first line
+ *   (`installed-files.ts`).
+ * - Gemini CLI has no rules folder, but its Memory Import Processor expands `@./path` lines in
+ *   `GEMINI.md`, relative or absolute, nested up to five levels
+ *   (geminicli.com/docs/reference/memport): a rule is written as `.gemini/rules/<name>.md` and
+ *   imported by an `@` line in the loadout's `GEMINI.md` block, so it applies to every file.
+ * - Without the file a rule is composed into (no `AGENTS.md`, or no Gemini CLI adapter, for the
+ *   agent), a manual step says how to fold the rule in by hand.
  * - Antigravity reads workspace MCP servers from `.agents/mcp_config.json`, Codex from
  *   `.codex/config.toml` (`[mcp_servers.<name>]`, trusted projects only) and Copilot in VS Code
  *   from `.vscode/mcp.json` (key `servers`): the installer merges the servers into each in the
@@ -27,6 +35,13 @@ export interface InstallTarget {
   manual?: Omit<ManualStep, 'source'>;
   /** True when the target comes from the entry's `install_to`. */
   overridden: boolean;
+  /**
+   * Set when the file is composed into another file the install writes for the same agent:
+   * `section` (no file of its own: its text becomes a section of the file of role `into`) or
+   * `import` (a file of its own, imported by an `@` line in the file of role `into`). `manual`
+   * is then the step for when the loadout has no such file for the agent.
+   */
+  composed?: { into: Role; as: 'section' | 'import' };
 }
 
 /** The root-level adapter file for each agent that uses one (spec: "root-level file named for that agent"). */
@@ -97,6 +112,7 @@ const DEFAULTS: Record<Role, DefaultTarget> = {
       case 'codex':
         return {
           target: null,
+          composed: { into: 'instructions', as: 'section' },
           manual: {
             kind: 'append-instructions',
             path: 'AGENTS.md',
@@ -105,11 +121,12 @@ const DEFAULTS: Record<Role, DefaultTarget> = {
         };
       case 'gemini-cli':
         return {
-          target: null,
+          target: `.gemini/rules/${name}.md`,
+          composed: { into: 'adapter', as: 'import' },
           manual: {
             kind: 'append-instructions',
             path: 'GEMINI.md',
-            text: `Gemini CLI has no rules folder: save ${entry.path} as .gemini/rules/${name}.md and add the line "@./.gemini/rules/${name}.md" to GEMINI.md (it then applies to every file).`,
+            text: `Gemini CLI has no rules folder: add the line "@./.gemini/rules/${name}.md" to GEMINI.md (it then applies to every file).`,
           },
         };
     }

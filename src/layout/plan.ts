@@ -15,29 +15,44 @@ export interface PlannedFile {
   target: string;
 }
 
+/** A file composed into another planned file (`InstallTarget.composed`): `into` is that file's target. */
+export interface ComposedFile {
+  entry: FileEntry;
+  into: string;
+  as: 'section' | 'import';
+}
+
 /** Spec `install[<agent>]` before addresses are added. */
 export interface InstallPlan {
   agent: Agent;
   files: PlannedFile[];
   manual_steps: ManualStep[];
+  /** Files composed into another planned file, in manifest order (a `section` is not in `files`; an `import` is). */
+  composed: ComposedFile[];
 }
 
 /**
  * Resolves the plan for `agent` from the manifest's file entries, in manifest order.
  * `readText(path)` gives a file's text, used to find the manual steps of an MCP file (a file
  * that does not parse has none). `resolve` gives each target: the project layout by default,
- * the user layout for `--global` (`scope.ts`). Never throws.
+ * the user layout for `--global` (`scope.ts`). A file composed into another
+ * (`InstallTarget.composed`) is listed in `composed` when the agent's plan has that file, and
+ * gets its manual step when it has not. Never throws.
  */
 export function resolveInstallPlan(files: readonly FileEntry[], agent: Agent, readText: (path: string) => string | undefined, resolve: (entry: FileEntry, agent: Agent) => InstallTarget = resolveInstallTarget): InstallPlan {
-  const plan: InstallPlan = { agent, files: [], manual_steps: [] };
-  for (const entry of files) {
-    const resolved = resolve(entry, agent);
-    if (resolved.target !== null) {
-      plan.files.push({ entry, target: resolved.target });
-      if (entry.role === 'mcp') plan.manual_steps.push(...mcpSteps(entry, agent, resolved.target, readText));
-    } else if (resolved.manual !== undefined) {
-      plan.manual_steps.push({ ...resolved.manual, source: entry.path });
+  const plan: InstallPlan = { agent, files: [], manual_steps: [], composed: [] };
+  const resolved = files.map((entry) => ({ entry, ...resolve(entry, agent) }));
+  // The first planned file of a role is the one others are composed into (an adapter only plans for its own agent).
+  const intoTarget = (role: FileEntry['role']): string | undefined => resolved.find((r) => r.entry.role === role && r.target !== null)?.target ?? undefined;
+  for (const { entry, target, manual, composed } of resolved) {
+    const into = composed === undefined ? undefined : intoTarget(composed.into);
+    if (composed !== undefined && into !== undefined) plan.composed.push({ entry, into, as: composed.as });
+    if (target !== null) {
+      plan.files.push({ entry, target });
+      if (entry.role === 'mcp') plan.manual_steps.push(...mcpSteps(entry, agent, target, readText));
     }
+    const step = composed !== undefined && into !== undefined ? undefined : manual;
+    if ((target === null || composed !== undefined) && step !== undefined) plan.manual_steps.push({ ...step, source: entry.path });
   }
   return plan;
 }

@@ -12,8 +12,11 @@
  * | Copilot | `.github/instructions/*.instructions.md` | `applyTo` (comma-separated globs; `**` for every file), `description`, `excludeAgent` (`code-review` or `coding-agent`); without `applyTo` the file is not applied automatically (docs.github.com, "Adding repository custom instructions", path-specific instructions; code.visualstudio.com/docs/copilot/customization/custom-instructions) |
  * | Claude Code | `.claude/rules/*.md` | `paths` (a YAML list of globs); without `paths` the rule loads at every session start, with it only when Claude reads a matching file (code.claude.com/docs/en/memory, "Path-specific rules") |
  * | Antigravity | `.agents/rules/*.md` | `trigger` (`always_on`, `glob`, `model_decision`, `manual`), `globs` (with `glob`), `description` (with `model_decision`) (antigravity.google/docs/rules-workflows) |
- * | Codex | none | reads no rules folder (`.codex/rules` holds command-execution policy, developers.openai.com/codex/rules): rules are a manual step, unscoped |
- * | Gemini CLI | none | has no rules folder (geminicli.com/docs/cli/gemini-md): a manual step imports the rule into GEMINI.md, where it applies to every file: unscoped |
+ * | Codex | none | reads no rules folder (`.codex/rules` holds command-execution policy, developers.openai.com/codex/rules): a rule is a section of the loadout's AGENTS.md block (`installed-files.ts`), unscoped |
+ * | Gemini CLI | none | has no rules folder (geminicli.com/docs/cli/gemini-md): a rule is imported by an `@` line of the loadout's GEMINI.md block (geminicli.com/docs/reference/memport), where it applies to every file: unscoped |
+ *
+ * Codex and Gemini CLI read every rule always, so a scoped rule says its scope in its first
+ * line, in words ({@link describeScope}): the agent applies it only where it says.
  *
  * A rule's scope is read from any of those keys (the union of `paths`, `globs` and `applyTo`
  * patterns) into one of four modes, then written in the agent's keys:
@@ -157,6 +160,26 @@ const translations = new Map<string, Map<Agent, TranslatedRule>>();
 /** Texts kept in {@link translations}: more than the rules of any one loadout. */
 const TRANSLATIONS_KEPT = 256;
 
+/** The agents that read every rule always: a scoped rule says its scope in words there. */
+const UNSCOPED_AGENTS: readonly Agent[] = ['codex', 'gemini-cli'];
+
+/**
+ * The scope of a rule in one line of words, for an agent that cannot scope rules, or undefined
+ * for a rule that applies everywhere. Pure.
+ */
+export function describeScope(scope: RuleScope): string | undefined {
+  switch (scope.mode) {
+    case 'always':
+      return undefined;
+    case 'globs':
+      return `Scope: apply this rule only to files matching ${scope.globs.map((g) => `\`${g}\``).join(', ')}.`;
+    case 'description':
+      return `Scope: apply this rule only when it is relevant: ${scope.description ?? ''}`;
+    case 'manual':
+      return 'Scope: apply this rule only when the user asks for it.';
+  }
+}
+
 function translate(text: string, agent: Agent): TranslatedRule {
   // Parsed once per text whatever the agent (front-matter-data.ts keeps its readings).
   const fm = readFrontMatter(text);
@@ -164,7 +187,9 @@ function translate(text: string, agent: Agent): TranslatedRule {
   const scope = readRuleScope(fm.data);
   const others = Object.fromEntries(Object.entries(fm.data).filter(([key]) => !SCOPING_KEYS.includes(key)));
   const data = Object.freeze({ ...scopingKeysFor(agent, scope), ...others });
-  const body = fm.present ? fm.body : text;
+  const said = UNSCOPED_AGENTS.includes(agent) ? describeScope(scope) : undefined;
+  const stripped = fm.present ? fm.body : text;
+  const body = said === undefined ? stripped : `${fm.present ? '\n' : ''}${said}\n\n${stripped.replace(/^\r?\n/u, '')}`;
   if (Object.keys(data).length === 0) return { text: fm.present ? body.replace(/^\r?\n/u, '') : body, data };
   const yaml = stringify(data, { lineWidth: 0 });
   return { text: `---\n${yaml}---\n${fm.present ? body : `\n${body}`}`, data };

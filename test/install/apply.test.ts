@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../src/catalogue/manifest.js';
 import { applyInstallPlan } from '../../src/install/project/apply.js';
-import { resolveInstallPlan } from '../../src/layout/plan.js';
-import { installedBytes } from '../../src/layout/rule-translation.js';
+import { layoutInstall } from '../../src/layout/installed-files.js';
+import { translateRule } from '../../src/layout/rule-translation.js';
 import { makeTempDir } from '../helpers/temp.js';
 
 const files: FileEntry[] = [
@@ -19,11 +19,11 @@ const bytes = new Map([
 describe('applyInstallPlan', () => {
   it('writes every planned target, and leaves identical files as they are', async () => {
     const dir = makeTempDir();
-    const plan = resolveInstallPlan(files, 'cursor', () => undefined);
+    const plan = layoutInstall({ id: 'kit', version: '1.0.0', files, text: (p) => bytes.get(p)?.toString('utf8'), rawUrl: (p) => `https://catalogue.test/raw/kit/1.0.0/${p}` }, 'cursor');
     const first = await applyInstallPlan(plan, (p) => bytes.get(p), dir);
     expect(first.written.sort()).toEqual(['.cursor/rules/style.mdc', 'AGENTS.md']);
     // Rules are written translated for the agent (rule-translation.ts).
-    expect(readFileSync(join(dir, '.cursor/rules/style.mdc'), 'utf8')).toBe(Buffer.from(installedBytes('rules', 'cursor', Buffer.from('---\ndescription: s\n---\n'))).toString('utf8'));
+    expect(readFileSync(join(dir, '.cursor/rules/style.mdc'), 'utf8')).toBe(translateRule('---\ndescription: s\n---\n', 'cursor'));
     const second = await applyInstallPlan(plan, (p) => bytes.get(p), dir);
     expect(second.unchanged.sort()).toEqual(['.cursor/rules/style.mdc', 'AGENTS.md']);
   });
@@ -32,7 +32,7 @@ describe('applyInstallPlan', () => {
     const dir = makeTempDir();
     writeFileSync(join(dir, 'AGENTS.md'), '# Mine\n');
     writeFileSync(join(dir, '.cursor'), 'a file\n');
-    const plan = resolveInstallPlan(files, 'cursor', () => undefined);
+    const plan = layoutInstall({ id: 'kit', version: '1.0.0', files, text: (p) => bytes.get(p)?.toString('utf8'), rawUrl: (p) => `https://catalogue.test/raw/kit/1.0.0/${p}` }, 'cursor');
     const result = await applyInstallPlan(plan, (p) => bytes.get(p), dir);
     expect(result.collisions).toEqual([{ target: 'AGENTS.md', source: 'AGENTS.md' }]);
     expect(readFileSync(join(dir, 'AGENTS.md'), 'utf8')).toBe('# Mine\n');
@@ -48,7 +48,7 @@ describe('applyInstallPlan', () => {
     mkdirSync(join(dir, 'outside'));
     symlinkSync(join(dir, 'outside'), join(dir, 'p/linked'));
     const targets = ['../escape.md', '.git/hooks/pre-commit', '.GIT/config', 'linked/x.md'];
-    const plan = { agent: 'codex' as const, files: targets.map((target) => ({ entry: files[0]!, target })), manual_steps: [] };
+    const plan = { plan: { agent: 'codex' as const, files: targets.map((target) => ({ entry: files[0]!, target })), manual_steps: [], composed: [] }, text: () => undefined, unresolved: [] };
     const result = await applyInstallPlan(plan, (p) => bytes.get(p), join(dir, 'p'));
     expect(result.written).toEqual([]);
     expect(result.failures.map((f) => [f.target, f.message.slice(0, f.message.indexOf(' ('))])).toEqual([

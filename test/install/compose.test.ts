@@ -9,7 +9,6 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkSize } from '../../src/install/compose/size-limits.js';
 import { installLoadout, installLoadouts } from '../../src/install/install.js';
 import { LOCK_FILE, readLock } from '../../src/install/project/lock.js';
 import { projectScope } from '../../src/install/project/scope.js';
@@ -133,11 +132,3 @@ describe('the lock', () => {
   });
 });
 
-describe('vendor size limits', () => {
-  it('names Codex project_doc_max_bytes past 32 KiB for AGENTS.md, and nothing under it', () => {
-    const [warning] = checkSize('codex', 'AGENTS.md', 'x'.repeat(32 * 1024 + 1));
-    expect(warning).toMatchObject({ target: 'AGENTS.md', size: 32 * 1024 + 1, limit: { limit: 32768, unit: 'bytes', source: 'developers.openai.com/codex/guides/agents-md' } });
-    expect(checkSize('codex', 'AGENTS.md', 'x'.repeat(32 * 1024))).toEqual([]);
-    expect(checkSize('claude-code', '.claude/CLAUDE.md', 'é'.repeat(40_001))[0]?.limit.unit).toBe('characters');
-  });
-});

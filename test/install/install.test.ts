@@ -47,14 +47,15 @@ describe('loadout install', () => {
     expect(lock.installs[0]?.files.map((f) => f.target).sort()).toEqual(['.claude/rules/style.md', 'AGENTS.md', 'CLAUDE.md']);
   });
 
-  it('installs a pinned older version over HTTP, with manual steps for what the agent cannot take', async () => {
+  it('installs a pinned older version over HTTP, Codex\'s rules composed into its AGENTS.md block', async () => {
     const { dist } = await catalogue();
     server = await listen(createApp({ distDir: dist, baseUrl: BASE, submissionsOpen: false, config: { database: false, challenge_secret: false, challenge_site_key: false } }), { port: 0, host: '127.0.0.1' });
     const project = makeTempDir();
     const outcome = await installLoadout({ from: server.url, id: 'kit', agent: 'codex', dir: project, version: '1.0.0' });
     expect(outcome.version).toBe('1.0.0');
     expect(readFileSync(join(project, 'AGENTS.md'), 'utf8')).toContain('One.');
-    expect(outcome.manual_steps).toEqual([expect.objectContaining({ kind: 'append-instructions', path: 'AGENTS.md', source: 'rules/style.md' })]);
+    expect(outcome.manual_steps).toEqual([]);
+    expect(readFileSync(join(project, 'AGENTS.md'), 'utf8')).toContain('## Rule style (kit)\n\nScope: apply this rule only to files matching `**/*.ts`.\n\nRule one.\n');
     await expect(installLoadout({ from: server.url, id: 'kit', agent: 'codex', dir: project, version: '9.9.9' })).rejects.toThrow(/has no version 9\.9\.9 \(published: 1\.0\.0, 1\.1\.0\)/u);
     await expect(installLoadout({ from: server.url, id: 'nope', agent: 'codex', dir: project })).rejects.toThrow(/loadout nope is not in the catalogue/u);
   });

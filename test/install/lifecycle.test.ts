@@ -10,7 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLISHED_AGENTS, type Agent } from '../../src/catalogue/vocabulary.js';
 import { installLoadout } from '../../src/install/install.js';
 import { blockBody, findBlock, parseBlocks } from '../../src/install/compose/markdown-blocks.js';
-import { installedBytes } from '../../src/layout/rule-translation.js';
+import { layoutInstall } from '../../src/layout/installed-files.js';
+import type { FileEntry } from '../../src/catalogue/manifest.js';
 import { LOCK_FILE, type LockFile } from '../../src/install/project/lock.js';
 import { listOutdated } from '../../src/install/outdated.js';
 import { projectScope } from '../../src/install/project/scope.js';
@@ -20,7 +21,7 @@ import { updateLoadouts } from '../../src/install/update.js';
 import { listProject, makeProject } from './hostile-fixture.js';
 import { readParts } from '../../src/install/compose/mcp-servers.js';
 import { convertMcpServers, type McpServerConfig } from '../../src/layout/mcp-formats.js';
-import { buildLifecycleCatalogue, contentOf, SERVERS, serveCatalogue, V1, V2, type LifecycleCatalogue } from './lifecycle-fixture.js';
+import { BASE, buildLifecycleCatalogue, contentOf, SERVERS, serveCatalogue, V1, V2, type LifecycleCatalogue } from './lifecycle-fixture.js';
 
 let catalogue: LifecycleCatalogue;
 let folder: string;
@@ -37,16 +38,18 @@ const V1_TARGETS: Record<Agent, Record<string, string>> = {
   'claude-code': { 'AGENTS.md': 'AGENTS.md', 'CLAUDE.md': 'CLAUDE.md', '.claude/rules/style.md': 'rules/style.md', '.claude/rules/old.md': 'rules/old.md', ...SKILL('.claude/skills'), '.claude/agents/reviewer.md': 'agents/reviewer.md', '.mcp.json': 'mcp/servers.json' },
   codex: { 'AGENTS.md': 'AGENTS.md', ...SKILL('.agents/skills'), '.codex/config.toml': 'mcp/servers.json' },
   cursor: { 'AGENTS.md': 'AGENTS.md', '.cursor/rules/style.mdc': 'rules/style.md', '.cursor/rules/old.mdc': 'rules/old.md', ...SKILL('.agents/skills'), '.cursor/agents/reviewer.md': 'agents/reviewer.md', '.cursor/mcp.json': 'mcp/servers.json' },
-  'gemini-cli': { 'AGENTS.md': 'AGENTS.md', 'GEMINI.md': 'GEMINI.md', ...SKILL('.agents/skills'), '.gemini/agents/reviewer.md': 'agents/reviewer.md', '.gemini/settings.json': 'mcp/servers.json' },
+  'gemini-cli': { 'AGENTS.md': 'AGENTS.md', 'GEMINI.md': 'GEMINI.md', '.gemini/rules/style.md': 'rules/style.md', '.gemini/rules/old.md': 'rules/old.md', ...SKILL('.agents/skills'), '.gemini/agents/reviewer.md': 'agents/reviewer.md', '.gemini/settings.json': 'mcp/servers.json' },
   copilot: { 'AGENTS.md': 'AGENTS.md', '.github/instructions/style.instructions.md': 'rules/style.md', '.github/instructions/old.instructions.md': 'rules/old.md', ...SKILL('.agents/skills'), '.github/agents/reviewer.agent.md': 'agents/reviewer.md', '.vscode/mcp.json': 'mcp/servers.json' },
   'antigravity-cli': { 'AGENTS.md': 'AGENTS.md', '.agents/rules/style.md': 'rules/style.md', '.agents/rules/old.md': 'rules/old.md', ...SKILL('.agents/skills'), '.agents/mcp_config.json': 'mcp/servers.json' },
 };
 
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
-/** A file of the fixture as installed for `agent`: rules translated (`rule-translation.ts`). */
+/** A file of the fixture as installed for `agent` alone (`layout/installed-files.ts`: rules translated and composed, links rewritten). */
 const installedText = (files: typeof V1, path: string, agent: Agent): string => {
-  const role = files.find((f) => f.path === path)?.role;
-  return role === 'rules' ? Buffer.from(installedBytes('rules', agent, Buffer.from(contentOf(files, path)))).toString('utf8') : contentOf(files, path);
+  const version = files === V1 ? '1.0.0' : '1.1.0';
+  const entries = files.map(({ content: _c, ...f }) => ({ description: f.path, ...f }) as FileEntry);
+  const installed = layoutInstall({ id: 'kit', version, files: entries, text: (p) => contentOf(files, p), rawUrl: (p) => `${BASE}/raw/kit/${version}/${p}` }, agent);
+  return installed.text(path) ?? contentOf(files, path);
 };
 
 /** Checks that every target of `targets` holds the file of `files` (merged MCP files: the version's servers; shared Markdown files: the version's block). */
@@ -56,7 +59,7 @@ function expectInstalled(project: string, targets: Record<string, string>, files
     if (path === 'mcp/servers.json') expect(readParts(readFileSync(join(project, target), 'utf8'), target), target).toEqual(convertMcpServers(servers as Record<string, McpServerConfig>, agent).servers);
     else if (['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'].includes(path)) {
       const adapter = path !== 'AGENTS.md';
-      expect(findBlock(parseBlocks(readFileSync(join(project, target), 'utf8'), adapter), 'kit')?.body, target).toBe(blockBody(contentOf(files, path), adapter, path));
+      expect(findBlock(parseBlocks(readFileSync(join(project, target), 'utf8'), adapter), 'kit')?.body, target).toBe(blockBody(installedText(files, path, agent), adapter, path));
     } else expect(readFileSync(join(project, target), 'utf8'), target).toBe(installedText(files, path, agent));
   }
 }

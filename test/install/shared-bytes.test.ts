@@ -58,7 +58,8 @@ describe('AGENTS.md as the user\'s tools wrote it', () => {
     const dir = repo({ 'AGENTS.md': '# Mine\r\n\r\nOwn rules.\r\n' });
     const scope = projectScope(dir);
     await installLoadout({ from: dist, id: 'alpha', agent: 'codex', dir, version: '1.0.0' });
-    expect(bytes(dir, 'AGENTS.md')).toBe('# Mine\r\n\r\nOwn rules.\r\n\r\n<!-- loadout:begin alpha@1.0.0 -->\r\n# alpha\r\n\r\nInstructions of alpha, version 1.0.0.\r\n<!-- loadout:end alpha -->\r\n');
+    // Codex's rule is a section of the block (layout/installed-files.ts), written with the file's line ending too.
+    expect(bytes(dir, 'AGENTS.md')).toBe('# Mine\r\n\r\nOwn rules.\r\n\r\n<!-- loadout:begin alpha@1.0.0 -->\r\n# alpha\r\n\r\nInstructions of alpha, version 1.0.0.\r\n\r\n## Rule alpha-style (alpha)\r\n\r\nRule of alpha 1.0.0.\r\n<!-- loadout:end alpha -->\r\n');
     expect((await readStatus(scope)).ok).toBe(true);
     // A reinstall finds the block: no second one.
     await installLoadout({ from: dist, id: 'alpha', agent: 'codex', dir, version: '1.1.0' });

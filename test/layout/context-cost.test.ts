@@ -50,13 +50,15 @@ describe('context cost', () => {
       // 4 + "paths:\n" 7 + '  - "**/*.ts"\n' 14 + 4 + 1 + 12 = 42.
       // always: AGENTS 23 + CLAUDE 11 + all 10 + skill listing 14 + subagent listing 12 = 70; on demand: ts 42 + SKILL 51 + ref 6 + subagent 48 = 147
       'claude-code': { always: size(70, 18), on_demand: size(147, 37) },
-      // rules, subagents and MCP are manual steps for Codex: always AGENTS 23 + listing 14 = 37; on demand SKILL 51 + ref 6 = 57
-      codex: { always: size(37, 10), on_demand: size(57, 15) },
+      // rules are sections of AGENTS.md for Codex, read always, ts.md saying its scope in words
+      // ("Scope: apply this rule only to files matching `**/*.ts`.\n\n" 58 + 12 = 70); subagents and MCP are manual steps:
+      // always AGENTS 23 + listing 14 + all 10 + ts 70 = 117; on demand SKILL 51 + ref 6 = 57
+      codex: { always: size(117, 30), on_demand: size(57, 15) },
       // all.md: 4 + "alwaysApply: true\n" 18 + 4 + 1 + 10 = 37; ts.md: 4 + "description: TS\n" 16 + 'globs: "**/*.ts"\n' 17 + "alwaysApply: false\n" 19 + 4 + 1 + 12 = 73
       // 23 + 37 + 14 + 12 = 86; 73 + 51 + 6 + 48 = 178
       cursor: { always: size(86, 22), on_demand: size(178, 45) },
-      // no GEMINI.md in this loadout, rules are manual: 23 + 14 + 12 = 49; 51 + 6 + 48 = 105
-      'gemini-cli': { always: size(49, 13), on_demand: size(105, 27) },
+      // rules are imported files, read always (as for Codex): 23 + 14 + 12 + 10 + 70 = 129; 51 + 6 + 48 = 105
+      'gemini-cli': { always: size(129, 33), on_demand: size(105, 27) },
       // all.md: 4 + 'applyTo: "**"\n' 14 + 4 + 1 + 10 = 33, always; ts.md: 4 + 'applyTo: "**/*.ts"\n' 19 + 16 + 4 + 1 + 12 = 56, on demand
       // 23 + 33 + 14 + 12 = 82; 56 + 51 + 6 + 48 = 161
       copilot: { always: size(82, 21), on_demand: size(161, 41) },

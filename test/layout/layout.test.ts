@@ -30,16 +30,29 @@ describe('install layout (DESIGN.md section 3, vendor-checked)', () => {
     });
   });
 
-  it('places rules where each agent reads them, and not at all for Codex and Gemini CLI', () => {
+  it('places rules where each agent reads them: a section of AGENTS.md for Codex, a file imported by GEMINI.md for Gemini CLI', () => {
     expect(targets(entry('rules/api-style.md', 'rules'))).toEqual({
       'claude-code': '.claude/rules/api-style.md',
       codex: null,
       cursor: '.cursor/rules/api-style.mdc',
-      'gemini-cli': null,
+      'gemini-cli': '.gemini/rules/api-style.md',
       copilot: '.github/instructions/api-style.instructions.md',
       'antigravity-cli': '.agents/rules/api-style.md',
     });
-    expect(resolveInstallTarget(entry('rules/api-style.md', 'rules'), 'codex').manual).toMatchObject({ kind: 'append-instructions', path: 'AGENTS.md' });
+    expect(resolveInstallTarget(entry('rules/api-style.md', 'rules'), 'codex')).toMatchObject({ composed: { into: 'instructions', as: 'section' }, manual: { kind: 'append-instructions', path: 'AGENTS.md' } });
+    expect(resolveInstallTarget(entry('rules/api-style.md', 'rules'), 'gemini-cli')).toMatchObject({ composed: { into: 'adapter', as: 'import' } });
+  });
+
+  it('composes a rule into the planned file it goes into, and leaves the manual step only when the loadout has no such file', () => {
+    const rule = entry('rules/r.md', 'rules');
+    const gemini = { ...entry('GEMINI.md', 'adapter'), agent: 'gemini-cli' as const };
+    const full = [entry('AGENTS.md', 'instructions'), gemini, rule];
+    expect(resolveInstallPlan(full, 'codex', () => undefined)).toMatchObject({ files: [{ target: 'AGENTS.md' }], manual_steps: [], composed: [{ entry: rule, into: 'AGENTS.md', as: 'section' }] });
+    expect(resolveInstallPlan(full, 'gemini-cli', () => undefined)).toMatchObject({ manual_steps: [], composed: [{ entry: rule, into: 'GEMINI.md', as: 'import' }] });
+    expect(resolveInstallPlan([rule], 'codex', () => undefined)).toMatchObject({ files: [], composed: [], manual_steps: [{ kind: 'append-instructions', path: 'AGENTS.md', source: 'rules/r.md' }] });
+    const alone = resolveInstallPlan([entry('AGENTS.md', 'instructions'), rule], 'gemini-cli', () => undefined);
+    expect(alone).toMatchObject({ composed: [], manual_steps: [{ kind: 'append-instructions', path: 'GEMINI.md', source: 'rules/r.md' }] });
+    expect(alone.files.map((f) => f.target)).toEqual(['AGENTS.md', '.gemini/rules/r.md']);
   });
 
   it('places MCP configuration and subagents per agent', () => {
@@ -72,7 +85,7 @@ describe('install layout (DESIGN.md section 3, vendor-checked)', () => {
     }
   });
 
-  it('gives every null default a manual step, and MCP files only the steps no file can do', () => {
+  it('gives every null default a manual step (but rules composed into AGENTS.md), and MCP files only the steps no file can do', () => {
     const files = [entry('AGENTS.md', 'instructions'), entry('mcp/servers.json', 'mcp'), entry('rules/r.md', 'rules'), entry('agents/a.md', 'subagent')];
     const mcp = JSON.stringify({ mcpServers: { postgres: { command: 'uvx', args: ['postgres-mcp'], env: { DATABASE_URI: '${POSTGRES_URL}' } }, docs: { type: 'http', url: 'https://mcp.example.com/mcp' } } });
     const read = (p: string): string | undefined => (p === 'mcp/servers.json' ? mcp : undefined);
@@ -81,7 +94,6 @@ describe('install layout (DESIGN.md section 3, vendor-checked)', () => {
     expect(codex.files.map((f) => f.target)).toEqual(['AGENTS.md', '.codex/config.toml']);
     expect(codex.manual_steps.map((s) => [s.kind, s.source, s.path])).toEqual([
       ['set-env', 'mcp/servers.json', '.codex/config.toml'],
-      ['append-instructions', 'rules/r.md', 'AGENTS.md'],
       ['add-file', 'agents/a.md', '.codex/agents/a.toml'],
     ]);
     expect(codex.manual_steps[0]?.text).toBe('Set DATABASE_URI in your environment to the value of POSTGRES_URL: Codex passes DATABASE_URI to the MCP server "postgres" (env_vars) and does not expand variables in .codex/config.toml.');

@@ -31,7 +31,13 @@ describe('translateRule', () => {
     expect(translateRule(cursorRule, 'copilot')).toBe('---\napplyTo: src/api/**/*.ts,src/routes/*.ts\ndescription: API style\nowner: team-api\n---\n\n# API\n\nReturn problem+json.\n');
     expect(translateRule(cursorRule, 'cursor')).toBe('---\ndescription: API style\nglobs: src/api/**/*.ts,src/routes/*.ts\nalwaysApply: false\nowner: team-api\n---\n\n# API\n\nReturn problem+json.\n');
     expect(translateRule(cursorRule, 'antigravity-cli')).toBe('---\ntrigger: glob\nglobs: src/api/**/*.ts,src/routes/*.ts\ndescription: API style\nowner: team-api\n---\n\n# API\n\nReturn problem+json.\n');
-    expect(translateRule(cursorRule, 'codex')).toBe('---\nowner: team-api\n---\n\n# API\n\nReturn problem+json.\n');
+    // Codex and Gemini CLI read every rule: the scope is said in the first line.
+    const said = 'Scope: apply this rule only to files matching `src/api/**/*.ts`, `src/routes/*.ts`.';
+    expect(translateRule(cursorRule, 'codex')).toBe(`---\nowner: team-api\n---\n\n${said}\n\n# API\n\nReturn problem+json.\n`);
+    expect(translateRule(cursorRule, 'gemini-cli')).toBe(translateRule(cursorRule, 'codex'));
+    expect(translateRule('---\ndescription: When writing SQL\n---\nBody.\n', 'codex')).toBe('Scope: apply this rule only when it is relevant: When writing SQL\n\nBody.\n');
+    expect(translateRule('---\ntrigger: manual\n---\nBody.\n', 'gemini-cli')).toBe('Scope: apply this rule only when the user asks for it.\n\nBody.\n');
+    expect(translateRule('---\nalwaysApply: true\n---\nBody.\n', 'codex')).toBe('Body.\n');
   });
 
   it('answers the same for a text asked again, before and after hundreds of other texts', () => {

@@ -8,7 +8,8 @@ import { findStandby, treesFolderOf } from '../../src/tree/write/output.js';
 import { listEntries, STORE_FOLDER } from '../../src/tree/write/store.js';
 import type { PublishedRecord } from '../../src/tree-format/index.js';
 import { PUBLISHED_AGENTS } from '../../src/catalogue/vocabulary.js';
-import { installedText } from '../../src/layout/rule-translation.js';
+import { layoutInstall } from '../../src/layout/installed-files.js';
+import type { FileEntry } from '../../src/catalogue/manifest.js';
 import { baseFiles, writeLoadout, type TestFile } from '../helpers/loadouts.js';
 import { publishedRecordErrors } from '../helpers/published-schema.js';
 import { commitAll, git, initRepo, makeTempDir } from '../helpers/temp.js';
@@ -123,7 +124,8 @@ describe('loadout build', () => {
     expect(tools.credits).toEqual([{ title: 'Test Author', url: 'https://example.com/author' }]);
     expect(tools.compatibility).toEqual({ 'claude-code': 'adapter', codex: 'native', cursor: 'native', 'gemini-cli': 'adapter', copilot: 'native', 'antigravity-cli': 'native' });
     expect(tools.tested.per_agent['antigravity-cli']).toBe('untested');
-    expect(tools.install.codex.manual_steps.map((s) => s.path)).toEqual(['AGENTS.md']);
+    // Codex's rule is a section of its AGENTS.md (layout/installed-files.ts) and its MCP servers are merged: no manual step is left.
+    expect(tools.install.codex.manual_steps).toEqual([]);
     expect(tools.install.codex.files.map((f) => f.target)).toContain('.codex/config.toml');
   });
 
@@ -132,14 +134,17 @@ describe('loadout build', () => {
     const out = join(root, 'dist');
     await buildCatalogue({ root, out, baseUrl: BASE });
     const record = readJson<PublishedRecord>(join(out, 'api/loadouts/tools.json'));
+    const files = record.files.map((f) => ({ ...f, agent: f.agent ?? undefined, skill: f.skill ?? undefined }) as FileEntry);
+    const loadout = { id: record.id, version: record.version, files, text: (p: string) => record.files.find((r) => r.path === p)?.content, rawUrl: (p: string) => `${BASE}/raw/tools/${record.version}/${p}` };
     for (const agent of PUBLISHED_AGENTS) {
+      const installed = layoutInstall(loadout, agent);
       const zip = await JSZip.loadAsync(readFileSync(join(out, `download/tools/${agent}.zip`)));
       const names = Object.keys(zip.files).sort();
       expect(names, agent).toEqual(record.install[agent].files.map((f) => f.target).sort());
       for (const f of record.install[agent].files) {
-        // Each file as the agent reads it (rules translated, layout/rule-translation.ts), with the sha256 the record gives.
+        // Each file as the agent reads it (layout/installed-files.ts), with the sha256 the record gives.
         const text = await zip.file(f.target)?.async('string');
-        expect(text).toBe(installedText(f.role, agent, record.files.find((r) => r.path === f.path)?.content ?? ''));
+        expect(text).toBe(installed.text(f.path) ?? record.files.find((r) => r.path === f.path)?.content);
         expect(createHash('sha256').update(text ?? '').digest('hex')).toBe(f.sha256);
       }
     }

@@ -85,6 +85,24 @@ const NOTICES: Record<string, string[]> = {
   'awesome-copilot/skills/mcp-implementation-security-review': ['shell/rm-root-or-home'], // `rm -rf /` in a table of vulnerable patterns
   'awesome-copilot/skills/publish-to-pages': ['shell/system-package-install'], // apt install / brew install poppler
   'awesome-copilot/skills/setup-my-iq': ['shell/admin-rights'], // "an elevated PowerShell", "opened as Administrator"
+  // Rule files past Antigravity's 12,000 characters per rule file, as installed for it (layout/context-caps.ts): true, Antigravity reads less of them.
+  'awesome-copilot/instructions/convert-jpa-to-spring-data-cosmos.instructions.md': ['size'],
+  'awesome-copilot/instructions/copilot-sdk-java.instructions.md': ['size'],
+  'awesome-copilot/instructions/dataverse-python-agentic-workflows.instructions.md': ['size'],
+  'awesome-copilot/instructions/dataverse-python-error-handling.instructions.md': ['size'],
+  'awesome-copilot/instructions/dataverse-python-performance-optimization.instructions.md': ['size'],
+  'awesome-copilot/instructions/devops-core-principles.instructions.md': ['size'],
+  'awesome-copilot/instructions/kubernetes-deployment-best-practices.instructions.md': ['size'],
+  'awesome-copilot/instructions/oop-design-patterns.instructions.md': ['size'],
+  'awesome-copilot/instructions/pcf-alm.instructions.md': ['size'],
+  'awesome-copilot/instructions/power-bi-custom-visuals-development.instructions.md': ['size'],
+  'awesome-copilot/instructions/power-bi-dax-best-practices.instructions.md': ['size'],
+  'awesome-copilot/instructions/power-bi-security-rls-best-practices.instructions.md': ['size'],
+  'awesome-copilot/instructions/vue.instructions.md': ['size'],
+  'awesome-cursorrules/rules/beefreeSDK-nocode-content-editor-cursorrules-prompt-file.mdc': ['size'],
+  'awesome-cursorrules/rules/convex-cursorrules-prompt-file.mdc': ['size'],
+  'awesome-cursorrules/rules/github-cursorrules-prompt-file-instructions.mdc': ['size'],
+  'awesome-cursorrules/rules/netlify-official-cursorrules-prompt-file.mdc': ['size'],
 };
 
 /** Item → sorted rules of its findings of one weight. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blankRanges, findCodeSpans } from '../../src/verify/text/markdown.js';
+import { blankRanges, findCodeSpans } from '../../src/catalogue/markdown.js';
 
 const spans = (text: string): string[] => findCodeSpans(text).map((r) => text.slice(r.start, r.end));
 

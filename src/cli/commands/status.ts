@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { readStatus } from '../../install/status.js';
 import { EXIT } from '../exit.js';
-import { scopeOf } from '../install-report.js';
+import { formatSizeWarning, scopeOf } from '../install-report.js';
 import type { Write } from '../report.js';
 import { thisInvocation } from '../invocation.js';
 import { printableJson, printableLine } from '../terminal-text.js';
@@ -17,7 +17,7 @@ export interface StatusCommandOptions {
   global: boolean;
   /** Exit 0 when nothing is installed, instead of 1. */
   allowEmpty: boolean;
-  /** Print `{scope, lock, files: [{id, agent, version, target, path, state, servers?}], untracked, ok}`. */
+  /** Print `{scope, lock, files: [{id, agent, version, target, path, state, servers?}], untracked, size_warnings: [{agent, target, size, cap, excess}], ok}`. */
   json: boolean;
 }
 
@@ -51,6 +51,7 @@ export async function statusCommand(options: StatusCommandOptions, out: Write, e
     out('untracked (in the agents\' folders, owned by no install):\n');
     for (const path of report.untracked) out(`  ${printableLine(path)}\n`);
   }
+  for (const w of report.size_warnings) out(formatSizeWarning(w).replace(/^loadout: /u, ''));
   if (report.interrupted !== undefined) {
     out(`interrupted: ${printableLine(report.interrupted)}\n`);
     return EXIT.failed;

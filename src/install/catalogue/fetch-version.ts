@@ -22,6 +22,8 @@ export interface FetchedVersion {
   bytes: Map<string, Uint8Array>;
   /** A file's text (undefined when not UTF-8). */
   text(path: string): string | undefined;
+  /** A file's pinned raw address as the version publishes it (`raw_url`), where installed links to files not installed point. */
+  rawUrl(path: string): string;
 }
 
 /**
@@ -55,5 +57,6 @@ export async function fetchVersion(catalogue: CatalogueReader, doc: VersionsDocu
     }),
   );
   const files = entry.files.map((f) => ({ path: f.path, role: f.role, description: f.path, ...(f.agent === null ? {} : { agent: f.agent }), ...(f.skill === null ? {} : { skill: f.skill }), ...(f.install_to === undefined ? {} : { install_to: f.install_to }) }) as FileEntry);
-  return { id: doc.id, version, entry, files, bytes, text: (path) => decodeUtf8(bytes.get(path) ?? new Uint8Array()) };
+  const raw = new Map(entry.files.map((f) => [f.path, f.raw_url]));
+  return { id: doc.id, version, entry, files, bytes, text: (path) => decodeUtf8(bytes.get(path) ?? new Uint8Array()), rawUrl: (path) => raw.get(path) ?? path };
 }

@@ -5,16 +5,15 @@
  * --force"); a target with the same bytes is left as it is. A target must be of the right
  * form, outside `.git`, not an agent's settings file, and land inside the project after
  * symbolic links (rules 1 to 4 of `target-rules.ts`, checked here again for every write
- * whoever plans it); rules are written translated for the plan's agent (`rule-translation.ts`). Used by
+ * whoever plans it); files are written as the agent reads them (`layout/installed-files.ts`). Used by
  * `loadout install` and by the `starter-build` check.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { readRegularFile } from '../../catalogue/read-at-most.js';
 import { dirname, join } from 'node:path';
-import type { InstallPlan } from '../../layout/plan.js';
+import { installedBytesOf, type InstalledFiles } from '../../layout/installed-files.js';
 import { describeLandingProblem, describeTargetProblem, realProjectRoot } from '../../layout/target-rules.js';
 import { describeSettingsProblem } from '../../layout/protected-paths.js';
-import { installedBytes } from '../../layout/rule-translation.js';
 
 /** What {@link applyInstallPlan} did, per target (project-relative paths). */
 export interface ApplyResult {
@@ -33,10 +32,12 @@ export interface ApplyOptions {
 }
 
 /**
- * Writes the files of `plan` into `projectDir`, reading each loadout file's bytes with
- * `readBytes(path)`. Never throws for a single target: problems are returned per target.
+ * Writes the files of `installed.plan` into `projectDir`, reading each loadout file's bytes with
+ * `readBytes(path)` and writing them as installed (`installedBytesOf`). Never throws for a
+ * single target: problems are returned per target.
  */
-export async function applyInstallPlan(plan: InstallPlan, readBytes: (path: string) => Uint8Array | undefined, projectDir: string, options: ApplyOptions = {}): Promise<ApplyResult> {
+export async function applyInstallPlan(installed: InstalledFiles, readBytes: (path: string) => Uint8Array | undefined, projectDir: string, options: ApplyOptions = {}): Promise<ApplyResult> {
+  const plan = installed.plan;
   const result: ApplyResult = { written: [], unchanged: [], collisions: [], failures: [] };
   const root = await realProjectRoot(projectDir);
   for (const { entry, target } of plan.files) {
@@ -47,8 +48,7 @@ export async function applyInstallPlan(plan: InstallPlan, readBytes: (path: stri
     }
     const absolute = join(root, ...target.split('/'));
     const read = readBytes(entry.path);
-    // Rules are written as the agent reads them (rule-translation.ts).
-    const bytes = read === undefined ? undefined : installedBytes(entry.role, plan.agent, read);
+    const bytes = read === undefined ? undefined : installedBytesOf(installed, entry.path, read);
     if (bytes === undefined) {
       result.failures.push({ target, source: entry.path, message: `has no content: ${entry.path} is missing from the loadout` });
       continue;

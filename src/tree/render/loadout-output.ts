@@ -9,14 +9,15 @@ import { MANIFEST_FILE, type FileEntry, type Manifest } from '../../catalogue/ma
 import { decodeUtf8, type LoadoutSource } from '../../catalogue/source.js';
 import { PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
 import { measureContextForAgents } from '../../layout/context-cost.js';
-import { installedText } from '../../layout/rule-translation.js';
 import { runChecks, type CheckRun } from '../../verify/run.js';
 import { summariseVerification } from '../../verify/verification.js';
 import { rawTreeFolder, rawTreePath, rawUrl } from '../../tree-format/addresses.js';
 import type { HistoricVersionData, LoadoutHistoryData } from '../history/history.js';
 import type { OutputTree } from '../write/tree-files.js';
 import { renderLoadoutPage } from '../../pages/loadout.js';
-import { buildRecord, sha256 } from './record.js';
+import { buildRecord, layoutForAgents, sha256 } from './record.js';
+import type { InstalledFiles } from '../../layout/installed-files.js';
+import type { Agent } from '../../catalogue/vocabulary.js';
 import type { CliRoute, PublishedRecord } from '../../tree-format/index.js';
 import type { VersionEntry, VersionFile } from '../../tree-format/versions.js';
 import { writeZip, ZipContents } from './zip.js';
@@ -56,10 +57,12 @@ export async function writeLoadoutOutputs(tree: OutputTree, input: LoadoutOutput
   const { base, run, history } = input;
   const manifest = run.manifest as Manifest;
   const verification = summariseVerification(run.results, { checkedAt: input.checkedAt, commit: input.commit, contentCurrent: true });
-  const record = buildRecord({ baseUrl: base, manifest, texts: decodeAll(run.source), verification, published: history.published, updated: history.updated });
+  const texts = decodeAll(run.source);
+  const installs = layoutForAgents(base, manifest, texts);
+  const record = buildRecord({ baseUrl: base, manifest, texts, verification, published: history.published, updated: history.updated }, installs);
   const warnings: string[] = [];
   const versions = await Promise.all(history.versions.map((old) => writeHistoricVersion(tree, base, manifest.id, old, warnings, input.plugins)));
-  const { entry: current, plugin } = await writeCurrentVersion(tree, base, run, record, history, input.plugins);
+  const { entry: current, plugin } = await writeCurrentVersion(tree, base, run, record, history, installs, input.plugins);
   const published = [...versions.filter((v): v is VersionEntry => v !== undefined), current];
   const versionsDocument = { id: manifest.id, latest: manifest.version, versions: published };
   await tree.writeJson(`api/loadouts/${manifest.id}/versions.json`, versionsDocument);
@@ -80,7 +83,7 @@ function decodeAll(source: LoadoutSource): Map<string, string> {
   return texts;
 }
 
-async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun, record: PublishedRecord, history: LoadoutHistoryData, plugins: boolean): Promise<{ entry: VersionEntry; plugin: PluginListing | undefined }> {
+async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun, record: PublishedRecord, history: LoadoutHistoryData, installs: Record<Agent, InstalledFiles>, plugins: boolean): Promise<{ entry: VersionEntry; plugin: PluginListing | undefined }> {
   const { id, version } = record;
   const manifest = run.manifest as Manifest;
   const texts = new Map(record.files.map((f) => [f.path, f.content]));
@@ -92,8 +95,8 @@ async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun
   const contents = new ZipContents();
   // The record's install entries are the install plans (record.ts), resolved once.
   for (const agent of PUBLISHED_AGENTS) {
-    // Each file as the agent reads it: rules translated (layout/rule-translation.ts), as `loadout install` writes them.
-    writes.push(tree.write(`download/${id}/${agent}.zip`, writeZip(record.install[agent].files.map(({ path, target, role }) => ({ path: target, data: installedText(role, agent, texts.get(path) ?? '') })), contents)));
+    // Each file as the agent reads it (layout/installed-files.ts), as the record hashes it and `loadout install` writes it.
+    writes.push(tree.write(`download/${id}/${agent}.zip`, writeZip(record.install[agent].files.map(({ path, target }) => ({ path: target, data: installs[agent].text(path) ?? texts.get(path) ?? '' })), contents)));
   }
   const sourceEntries = [{ path: `${id}/${MANIFEST_FILE}`, data: run.source.manifestText ?? '' }, ...record.files.map((f) => ({ path: `${id}/${f.path}`, data: f.content }))];
   writes.push(tree.write(`download/${id}/source.zip`, writeZip(sourceEntries, contents)));

@@ -9,8 +9,7 @@ import type { Manifest } from '../../catalogue/manifest.js';
 import { PUBLISHED_AGENTS, type Agent } from '../../catalogue/vocabulary.js';
 import { measureContextForAgents } from '../../layout/context-cost.js';
 import { readMcpServers } from '../../layout/mcp-formats.js';
-import { resolveInstallPlan } from '../../layout/plan.js';
-import { installedText } from '../../layout/rule-translation.js';
+import { layoutInstall, type InstalledFiles } from '../../layout/installed-files.js';
 import type { Verification } from '../../tree-format/verification.js';
 import { securityVerdict } from '../../verify/verification.js';
 import { agentZipUrl, languageOf, pageUrl, rawUrl, recordUrl, sha256, sourceZipUrl, type InstallEntry, type PublishedFileEntry, type PublishedRecord } from '../../tree-format/index.js';
@@ -30,11 +29,21 @@ export interface RecordInput {
 export { sha256 };
 
 /**
+ * Each agent's install of the version (`layout/installed-files.ts`): the plan and every
+ * planned file's text as written, links pointing at the version's pinned raw addresses under
+ * `base`. The record's `install` hashes and the per-agent zips are made from it.
+ */
+export function layoutForAgents(base: string, manifest: Manifest, texts: ReadonlyMap<string, string>): Record<Agent, InstalledFiles> {
+  const loadout = { id: manifest.id, version: manifest.version, files: manifest.files, text: (p: string) => texts.get(p), rawUrl: (p: string) => rawUrl(base, manifest.id, manifest.version, p) };
+  return Object.fromEntries(PUBLISHED_AGENTS.map((agent) => [agent, layoutInstall(loadout, agent)])) as Record<Agent, InstalledFiles>;
+}
+
+/**
  * Builds the published record. Pure: no I/O.
  * @throws Error when a declared file has no text in `texts` (the caller builds only loadouts
  *   whose `listing` and `parse` checks pass).
  */
-export function buildRecord(input: RecordInput): PublishedRecord {
+export function buildRecord(input: RecordInput, installs: Record<Agent, InstalledFiles> = layoutForAgents(input.baseUrl, input.manifest, input.texts)): PublishedRecord {
   const { baseUrl: base, manifest: m, texts, verification } = input;
   const textOf = (path: string): string => {
     const text = texts.get(path);
@@ -72,9 +81,11 @@ export function buildRecord(input: RecordInput): PublishedRecord {
   };
   const install = Object.fromEntries(
     PUBLISHED_AGENTS.map((agent) => {
-      const plan = resolveInstallPlan(m.files, agent, (p) => texts.get(p));
+      const installed = installs[agent];
+      const plan = installed.plan;
       const value: InstallEntry = {
-        files: plan.files.map(({ entry, target }) => ({ path: entry.path, target, raw_url: rawUrl(base, m.id, m.version, entry.path), role: entry.role, sha256: digestOf(installedText(entry.role, agent, textOf(entry.path))) })),
+        // Each file as the agent reads it (rules translated and composed, links rewritten): the bytes the zip and `loadout install` write.
+        files: plan.files.map(({ entry, target }) => ({ path: entry.path, target, raw_url: rawUrl(base, m.id, m.version, entry.path), role: entry.role, sha256: digestOf(installed.text(entry.path) ?? textOf(entry.path)) })),
         manual_steps: plan.manual_steps,
         zip_url: agentZipUrl(base, m.id, agent),
       };

@@ -27,12 +27,15 @@
  *   tree works below any base address; the legacy files are copied.
  *
  * URLs are relative to the index, which keeps a mirrored or prefixed tree working. Only the
- * latest version is indexed; pinned versions stay at `raw/<id>/<version>/`.
+ * latest version is indexed; pinned versions stay at `raw/<id>/<version>/`. A skill's links out
+ * of its folder point at the pinned raw addresses (the client installs the folder alone).
  */
 import { createHash } from 'node:crypto';
 import { describePathProblem } from '../../catalogue/file-path.js';
 import { readFrontMatter } from '../../catalogue/front-matter.js';
 import { pathInsideSkill } from '../../layout/layout.js';
+import { rewriteReferences } from '../../layout/link-rewrite.js';
+import { isMarkdownPath } from '../../catalogue/markdown.js';
 import { rawTreePath } from '../../tree-format/addresses.js';
 import type { OutputTree } from '../write/tree-files.js';
 import type { LoadoutDiscovery } from './catalogue-entry.js';
@@ -81,8 +84,27 @@ export interface LegacyIndex {
 export interface DiscoverableSkill {
   name: string;
   description: string;
-  /** `rel`: the path inside the skill folder; `path`: the file's path in the loadout (`files[].path`). */
-  files: { rel: string; path: string; content: string }[];
+  /**
+   * `rel`: the path inside the skill folder; `path`: the file's path in the loadout
+   * (`files[].path`); `content` as a client installs it: links to the skill's own files as they
+   * are, links to the loadout's other files rewritten to their pinned raw addresses
+   * (`layout/link-rewrite.ts`: `npx skills add` installs the skill folder alone); `rewritten`
+   * when that changed the text.
+   */
+  files: { rel: string; path: string; content: string; rewritten: boolean }[];
+}
+
+/**
+ * A skill file's text as `npx skills add` installs it: the skill's folder alone, so a link out of
+ * it points at the pinned raw address of its target (the same rule as an install for an agent
+ * that does not install that file: `layout/installed-files.ts`). Pure.
+ */
+function asInstalledAlone(record: Pick<PublishedRecord, 'files'>, skill: string, path: string, rel: string, content: string): string {
+  if (!isMarkdownPath(path)) return content;
+  const prefix = path.slice(0, path.length - rel.length);
+  const raw = new Map(record.files.map((f) => [f.path, f.raw_url]));
+  const context = { paths: new Set(raw.keys()), rawUrl: (p: string) => raw.get(p) ?? p, landing: (p: string) => (p.startsWith(prefix) ? { target: `${skill}/${p.slice(prefix.length)}` } : undefined) };
+  return rewriteReferences(content, { source: path, target: `${skill}/${rel}`, imports: false }, context).text;
 }
 
 /** The Agent Skills naming rule (agentskills.io specification, "name" field), as the client checks it. */
@@ -102,11 +124,13 @@ const digestOf = (data: string | Uint8Array): string => `sha256:${createHash('sh
  * `parse` check already fails a loadout whose SKILL.md lacks them). Pure.
  */
 export function discoverableSkills(record: Pick<PublishedRecord, 'files'>): DiscoverableSkill[] {
+  // A skill's own files keep their places inside its folder; links out of it point at the catalogue.
   const bySkill = new Map<string, DiscoverableSkill['files']>();
   for (const f of record.files) {
     if ((f.role !== 'skill' && f.role !== 'reference') || f.skill === null) continue;
     const rel = pathInsideSkill({ path: f.path, role: f.role, description: f.description, skill: f.skill });
-    bySkill.set(f.skill, [...(bySkill.get(f.skill) ?? []), { rel, path: f.path, content: f.content }]);
+    const content = asInstalledAlone(record, f.skill, f.path, rel, f.content);
+    bySkill.set(f.skill, [...(bySkill.get(f.skill) ?? []), { rel, path: f.path, content, rewritten: content !== f.content }]);
   }
   const skills: DiscoverableSkill[] = [];
   for (const [name, files] of [...bySkill].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
@@ -138,7 +162,8 @@ export async function writeLoadoutDiscovery(tree: OutputTree, record: Pick<Publi
   for (const skill of skills) {
     const [only] = skill.files;
     if (skill.files.length === 1 && only !== undefined) {
-      await tree.link(`${folder}/${AGENT_SKILLS_DIR}/${skill.name}/SKILL.md`, rawTreePath(record.id, 'latest', only.path));
+      const at = `${folder}/${AGENT_SKILLS_DIR}/${skill.name}/SKILL.md`;
+      await (only.rewritten ? tree.write(at, only.content) : tree.link(at, rawTreePath(record.id, 'latest', only.path)));
       entries.push({ name: skill.name, description: skill.description, type: 'skill-md', url: `${skill.name}/SKILL.md`, digest: digestOf(only.content) });
     } else {
       const zip = writeZip(skill.files.map((f) => ({ path: f.rel, data: f.content })));
@@ -146,8 +171,11 @@ export async function writeLoadoutDiscovery(tree: OutputTree, record: Pick<Publi
       entries.push({ name: skill.name, description: skill.description, type: 'archive', url: `${skill.name}.zip`, digest: digestOf(zip) });
     }
     if (!skill.files.every((f) => isSafeLegacyPath(f.rel))) continue;
-    // The same bytes as the loadout's raw `latest` files, written before this runs.
-    for (const f of skill.files) await tree.link(`${folder}/${LEGACY_SKILLS_DIR}/${skill.name}/${f.rel}`, rawTreePath(record.id, 'latest', f.path));
+    // The same bytes as the loadout's raw `latest` files, written before this runs (unless a link was rewritten).
+    for (const f of skill.files) {
+      const at = `${folder}/${LEGACY_SKILLS_DIR}/${skill.name}/${f.rel}`;
+      await (f.rewritten ? tree.write(at, f.content) : tree.link(at, rawTreePath(record.id, 'latest', f.path)));
+    }
     legacy.push({ name: skill.name, description: skill.description, files: skill.files.map((f) => f.rel) });
   }
   await tree.writeJson(`${folder}/${AGENT_SKILLS_DIR}/${INDEX_FILE}`, { $schema: DISCOVERY_SCHEMA, skills: entries } satisfies DiscoveryIndex);

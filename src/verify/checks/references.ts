@@ -6,13 +6,19 @@
  * and any link or `@` import of a home-relative or absolute path, fails: an agent would read
  * it from outside the project (issue 35: `@~/.aws/credentials`). `@` imports are read
  * only in the files an agent expands them in (`expandsImports`); anchors are heading slugs and
- * explicit ids (`collectAnchors`).
+ * explicit ids (`collectAnchors`). Then, per agent, the links as an install rewrites them
+ * (`layout/installed-files.ts`, issue 33): a reference that resolves in the loadout but cannot
+ * be made to resolve for some agent (an `@` import of a file that agent does not install as a
+ * file) is reported once, naming the agents.
  */
 import { posix } from 'node:path';
 import { judge, plural, pluralWithVerb, type Check, type CheckContext, type Finding } from '../check.js';
 import { collectAnchors, hasAnchor } from '../references/anchors.js';
 import { expandsImports, findMarkdownReferences, findSkillPaths, isExternal, outsidePathKind, safeDecode, type Reference } from '../references/links.js';
-import { isMarkdownPath } from '../text/markdown.js';
+import { isMarkdownPath } from '../../catalogue/markdown.js';
+import { PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
+import { layoutInstall } from '../../layout/installed-files.js';
+import { placeholderRawUrl } from '../../layout/link-rewrite.js';
 
 export const references: Check = {
   id: 'references',
@@ -40,9 +46,29 @@ export const references: Check = {
         if (problem !== undefined) findings.push({ file: path, line: ref.line, message: problem });
       }
     }
+    findings.push(...perAgentFindings(context, findings));
     return judge(findings, `${pluralWithVerb(count, 'reference', ['resolves', 'resolve'])} inside the loadout`, (n) => plural(n, 'broken reference'));
   },
 };
+
+/** References that resolve in the loadout but not as installed for some agents (`layoutInstall`'s `unresolved`), one finding per reference naming the agents. */
+function perAgentFindings(context: CheckContext, found: readonly Finding[]): Finding[] {
+  const manifest = context.manifest;
+  if (manifest === undefined) return [];
+  const loadout = { id: manifest.id, version: manifest.version, files: manifest.files, text: (p: string) => context.text(p), rawUrl: (p: string) => placeholderRawUrl(manifest.id, manifest.version, p) };
+  const known = new Set(found.map((f) => `${f.file}\u0000${f.line ?? 0}`));
+  const byReference = new Map<string, { finding: Finding; agents: string[] }>();
+  for (const agent of PUBLISHED_AGENTS) {
+    for (const u of layoutInstall(loadout, agent).unresolved) {
+      if (known.has(`${u.file}\u0000${u.line}`)) continue;
+      const key = `${u.file}\u0000${u.line}\u0000${u.written}\u0000${u.reason}`;
+      const seen = byReference.get(key) ?? { finding: { file: u.file, line: u.line, message: `"${u.written}" ${u.reason}` }, agents: [] };
+      seen.agents.push(agent);
+      byReference.set(key, seen);
+    }
+  }
+  return [...byReference.values()].map(({ finding, agents }) => ({ ...finding, message: `for ${agents.join(', ')}: ${finding.message}` }));
+}
 
 const DESCRIBE: Record<Reference['kind'], string> = { link: 'link', import: '@ import', 'skill-path': 'skill file reference' };
 

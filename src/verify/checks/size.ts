@@ -1,12 +1,21 @@
 /**
  * `size`: at most 30 files, 32 KB (32,768 bytes) per file, 128 KB (131,072 bytes) in total,
  * and at most 500 lines per skill or rule file (spec "Limits": verification size check).
- * The manifest is not counted: the limits are on the loadout's files.
+ * The manifest is not counted: the limits are on the loadout's files. A loadout that passes an
+ * agent's documented context cap on its own, as installed for that agent
+ * (`layout/context-caps.ts` over `layout/installed-files.ts`), gets a notice naming the agent,
+ * the cap, its source and by how much (issue 33, point 4): it installs, but the agent reads less
+ * of it than there is.
  */
 import { countLines } from '../../catalogue/lines.js';
 import { LIMITS } from '../../catalogue/vocabulary.js';
 import { judge, plural, type Check, type Finding } from '../check.js';
 import { atPointer } from '../locate.js';
+import { PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
+import { checkFileCaps, checkSkillsList, describeCapWarning } from '../../layout/context-caps.js';
+import { layoutInstall } from '../../layout/installed-files.js';
+import { placeholderRawUrl } from '../../layout/link-rewrite.js';
+import type { CheckContext } from '../check.js';
 
 export const size: Check = {
   id: 'size',
@@ -36,9 +45,32 @@ export const size: Check = {
         findings.push({ file: entry.path, line: LIMITS.linesPerSkillOrRule + 1, message: `is ${lines} lines long (expected at most ${LIMITS.linesPerSkillOrRule} lines for a ${entry.role === 'skill' ? 'skill' : 'rule'} file)` });
       }
     }
+    findings.push(...capNotices(context));
     return judge(findings, `${plural(files.size, 'file')}, ${total} bytes, within limits`, (n) => plural(n, 'size problem'));
   },
 };
+
+/** A notice for each agent's documented cap the loadout passes alone, as installed for that agent. */
+function capNotices(context: CheckContext): Finding[] {
+  const manifest = context.manifest;
+  if (manifest === undefined) return [];
+  const loadout = { id: manifest.id, version: manifest.version, files: manifest.files, text: (p: string) => context.text(p), rawUrl: (p: string) => placeholderRawUrl(manifest.id, manifest.version, p) };
+  return PUBLISHED_AGENTS.flatMap((agent) => {
+    const installed = layoutInstall(loadout, agent);
+    const planned = installed.plan.files.map(({ entry, target }) => ({ path: entry.path, target, text: installed.text(entry.path) ?? context.text(entry.path) ?? '' }));
+    const files = planned.flatMap((f) => checkFileCaps(agent, f.target, f.text).map((w) => ({ file: f.path, w })));
+    const skills = planned.filter((f) => f.target.endsWith('/SKILL.md'));
+    const list = checkSkillsList(agent, skills.map((f) => f.text)).map((w) => ({ file: skills[0]?.path ?? 'loadout.yaml', w }));
+    // The line of the author's file where the cap is passed (the installed text differs only in front matter and links).
+    return [...files, ...list].map(({ file, w }): Finding => ({ file, line: lineAtOffset(context.text(file) ?? '', w.cap.limit, w.cap.unit), message: `as installed, ${describeCapWarning(w)}`, severity: 'notice' }));
+  });
+}
+
+/** 1-based line of `text` holding its `offset`-th byte or character (its last line when shorter). */
+function lineAtOffset(text: string, offset: number, unit: 'bytes' | 'characters'): number {
+  const head = unit === 'bytes' ? Buffer.from(text, 'utf8').subarray(0, offset).toString('utf8') : [...text].slice(0, offset).join('');
+  return countLines(head.endsWith('\n') ? head.slice(0, -1) : head) || 1;
+}
 
 /** 1-based line holding byte `offset` (where a file first goes over a limit). */
 function lineAtByte(bytes: Uint8Array, offset: number): number {

@@ -7,7 +7,10 @@
  * Links and imports in code blocks and code spans are examples, not references.
  */
 import { TextView } from '../text/view.js';
-import { blankRanges, type TextRange } from '../text/markdown.js';
+import { blankRanges, type TextRange } from '../../catalogue/markdown.js';
+import { safeDecode, scanReferences, splitDestination } from '../../catalogue/markdown-references.js';
+
+export { expandsImports, IMPORT_EXPANDING_FILES, isExternal, safeDecode } from '../../catalogue/markdown-references.js';
 
 /** One reference found in a file. */
 export interface Reference {
@@ -20,64 +23,17 @@ export interface Reference {
 }
 
 /**
- * `[text](destination "title")`. The destination is absent or not empty, and the title follows
- * a blank by a lookbehind: blanks on both sides of an empty destination, or before an optional
- * title and the closing parenthesis, made the expression backtrack quadratically on long blank runs.
- */
-const INLINE = /!?\[(?:[^[\]\n]|\[[^[\]\n]*\])*\]\(\s*(?:(<[^>\n]*>|[^\s()]+(?:\([^\s()]*\)[^\s()]*)*|(?:\([^\s()]*\)[^\s()]*)+)\s*)?(?:(?<=\s)(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\))\s*)?\)/gu;
-const DEFINITION = /^ {0,3}\[[^\]\n]+\]:\s*(<[^>\n]*>|\S+)/gmu;
-const HTML = /<(?:a|img|link|source)\b[^>]*?\s(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)')/giu;
-const IMPORT = /(?:^|[\s(])@((?:\.{1,2}\/|~\/|\/)?[\w-][\w.-]*(?:\/[\w.-]+)*\.(?:md|mdc|markdown|txt|json|ya?ml|toml))(?=$|[\s),;:!?]|\.(?:\s|$))/gmu;
-/**
  * An `@` import of a home-relative (`@~/…`, `@~user/…`) or absolute (`@/…`, `@C:\…`, `@C:/…`)
  * path, whatever its name: Claude Code imports any file so named ("Both relative and absolute
  * paths are allowed", e.g. `@~/.claude/my-project-instructions.md`;
  * https://docs.anthropic.com/en/docs/claude-code/memory), so `@~/.aws/credentials` or
  * `@/etc/passwd` would put a file from outside the project into the agent's context.
- * {@link IMPORT} finds only the document names a loadout's own imports use.
+ * `IMPORT` of `catalogue/markdown-references.ts` finds only the document names a loadout's own imports use.
  */
 const OUTSIDE_IMPORT = /(?:^|[\s(])@((?:~[\w.-]*\/|\/(?=[^\s/])|[A-Za-z]:[\\/])[^\s()<>`]*)/gmu;
 const SKILL_PATH = /(?<![\w./@-])(?:\.\/)?((?:references|scripts|assets)\/[\w-][\w./-]*\.[A-Za-z0-9]+)\b/gu;
 /** In code blocks a skill's own files are `references/…`, or scripts the block runs; other paths there are project paths. */
 const SKILL_PATH_IN_CODE = /(?:(?<![\w./@-])(?:\.\/)?(references\/[\w-][\w./-]*\.[A-Za-z0-9]+)\b)|(?:(?:python[0-9.]*|node|bash|sh|zsh|pwsh|powershell(?:\.exe)?|tsx|ts-node|deno\s+run|uv\s+run|ruby|perl|source)\s+(?:-\S+\s+)*(?:\.\/)?((?:scripts|assets)\/[\w-][\w./-]*\.[A-Za-z0-9]+)\b)/gu;
-
-/**
- * The file names whose `@path` imports an agent expands, so the only files whose `@` tokens
- * are read as imports. A subagent, skill, rule or reference is read as it is: an `@` there is
- * prose (an npm scope, a handle), never expanded.
- * - `CLAUDE.md`: Claude Code memory, "CLAUDE.md imports": `@path/to/import`, relative or
- *   absolute, not in code spans or code blocks, and recursively in imported files
- *   (https://docs.anthropic.com/en/docs/claude-code/memory).
- * - `GEMINI.md`: Gemini CLI's Memory Import Processor, `@file.md`
- *   (https://geminicli.com/docs/core/memport, gemini-cli docs/core/memport.md).
- * - `AGENTS.md`: a context file of Gemini CLI when `context.fileName` names it, so the same
- *   processor expands its imports (https://geminicli.com/docs/cli/gemini-md), and the file
- *   that a loadout's `CLAUDE.md` adapter imports, whose own imports Claude Code expands in turn.
- */
-export const IMPORT_EXPANDING_FILES: readonly string[] = ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'];
-
-/** True when an agent expands the `@` imports of the file at `path` (by its file name; see {@link IMPORT_EXPANDING_FILES}). */
-export function expandsImports(path: string): boolean {
-  return IMPORT_EXPANDING_FILES.includes(path.slice(path.lastIndexOf('/') + 1));
-}
-
-/**
- * Words that, right after `@scope/name`, say it is a package and not a file: "the
- * @acme/tokens.md package", "the @acme/cli.md CLI".
- */
-const PACKAGE_WORD = /^[ \t]+(?:npm[ \t]+)?(?:package|packages|CLI|library|SDK|module)\b/iu;
-
-/**
- * True when the `@scope/name` import candidate that ends at `end` of `prose` is a package
- * named in prose: a scoped name (`@scope/name`, npm's form) followed by a word that says so
- * ({@link PACKAGE_WORD}) or by a version (`@scope/name@1.2.3`, `@^1`). Code spans never reach
- * here: they are blanked in `prose`.
- */
-function isPackageMention(target: string, prose: string, end: number): boolean {
-  if (!/^[\w-][\w.-]*\/[\w.-]+$/u.test(target)) return false;
-  const after = prose.slice(end, end + 40);
-  return PACKAGE_WORD.test(after) || /^@[~^<>=v]*\d/u.test(after);
-}
 
 /** Options of {@link findMarkdownReferences}. */
 export interface FindReferencesOptions {
@@ -87,30 +43,19 @@ export interface FindReferencesOptions {
 
 /** Links and (unless `options.imports` is false) `@` imports of a Markdown text, with 1-based lines. Pure. */
 export function findMarkdownReferences(text: string, view = new TextView(text), options: FindReferencesOptions = {}): Reference[] {
-  const prose = view.prose;
   const refs: Reference[] = [];
-  const add = (kind: Reference['kind'], raw: string, offset: number): void => {
+  for (const site of scanReferences(view.prose, options.imports !== false)) {
     // `[#<n>](<url>)`: an angle-bracketed bare word is a template placeholder, not a file.
-    if (/^<[\w-]*>$/u.test(raw)) return;
-    const dest = raw.startsWith('<') && raw.endsWith('>') ? raw.slice(1, -1) : raw;
-    const hash = dest.indexOf('#');
-    const target = hash < 0 ? dest : dest.slice(0, hash);
-    refs.push({ kind, target: target.replace(/(?<!\?)\?.*$/u, ''), anchor: hash < 0 ? undefined : safeDecode(dest.slice(hash + 1)), line: view.lines.lineOf(offset) });
-  };
-  // Each expression runs only when the text has the characters it needs.
-  for (const [re, needle, kind] of [[INLINE, '](', 'link'], [DEFINITION, ']:', 'link'], [HTML, '<', 'link'], [IMPORT, '@', 'import']] as const) {
-    if (!prose.includes(needle) || (kind === 'import' && options.imports === false)) continue;
-    re.lastIndex = 0;
-    for (let m = re.exec(prose); m !== null; m = re.exec(prose)) {
-      if (kind === 'import' && isPackageMention(m[1] ?? '', prose, m.index + m[0].length)) continue;
-      add(kind, m[1] ?? m[2] ?? '', kind === 'import' ? m.index + m[0].indexOf('@') : m.index);
-    }
+    if (/^<[\w-]*>$/u.test(site.raw)) continue;
+    const { path, anchor } = splitDestination(site.raw);
+    refs.push({ kind: site.kind, target: path, anchor: anchor === undefined ? undefined : safeDecode(anchor), line: view.lines.lineOf(site.at) });
   }
+  const prose = view.prose;
   if (options.imports !== false && prose.includes('@')) {
     OUTSIDE_IMPORT.lastIndex = 0;
     for (let m = OUTSIDE_IMPORT.exec(prose); m !== null; m = OUTSIDE_IMPORT.exec(prose)) {
       // Sentence punctuation after the path is not part of it.
-      add('import', withoutTrailingPunctuation(m[1] ?? ''), m.index + m[0].indexOf('@'));
+      refs.push({ kind: 'import', target: withoutTrailingPunctuation(m[1] ?? ''), anchor: undefined, line: view.lines.lineOf(m.index + m[0].indexOf('@')) });
     }
   }
   return refs;
@@ -165,18 +110,4 @@ function complement(ranges: TextRange[], length: number): TextRange[] {
   }
   if (last < length) out.push({ start: last, end: length });
   return out;
-}
-
-/** `decodeURIComponent`, or the text as it is when it holds a malformed escape. */
-export function safeDecode(s: string): string {
-  try {
-    return decodeURIComponent(s);
-  } catch {
-    return s;
-  }
-}
-
-/** True when a link target is not a file reference: a URL with a scheme, protocol-relative, or a template placeholder. */
-export function isExternal(target: string): boolean {
-  return /^[a-z][a-z0-9+.-]*:/iu.test(target) || target.startsWith('//') || /[{}$<>%]/u.test(target.replace(/%[0-9a-f]{2}/giu, ''));
 }

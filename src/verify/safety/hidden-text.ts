@@ -10,7 +10,7 @@
  * - HTML comments in Markdown whose text gives the agent instructions.
  */
 import type { Finding } from '../check.js';
-import { findHtmlComments } from '../text/markdown.js';
+import { findHtmlComments } from '../../catalogue/markdown.js';
 import type { ScanText } from './scan-text.js';
 
 const INVISIBLE = /[\u202A-\u202E\u2066-\u2069\u200B-\u200D\u2060-\u2064\u180E\uFEFF]|[\u{E0000}-\u{E007F}]/gu;

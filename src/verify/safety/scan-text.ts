@@ -5,7 +5,7 @@
  */
 import { TextView } from '../text/view.js';
 import type { LineIndex } from '../text/line-index.js';
-import { isMarkdownPath, type CodeBlock, type TextRange } from '../text/markdown.js';
+import { isMarkdownPath, type CodeBlock, type TextRange } from '../../catalogue/markdown.js';
 
 /** A file's text with the views the safety rules need. */
 export interface ScanText {

@@ -8,7 +8,7 @@
  * rather than a failure. Scripts and other files are never warned: what they run, they run,
  * whatever their comments say.
  */
-import type { TextRange } from '../text/markdown.js';
+import type { TextRange } from '../../catalogue/markdown.js';
 import type { ScanText } from './scan-text.js';
 
 /**

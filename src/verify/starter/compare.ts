@@ -5,8 +5,8 @@
 import { MANIFEST_FILE } from '../../catalogue/manifest.js';
 import type { Agent } from '../../catalogue/vocabulary.js';
 import { applyInstallPlan } from '../../install/project/apply.js';
-import { resolveInstallPlan } from '../../layout/plan.js';
-import { installedBytes } from '../../layout/rule-translation.js';
+import { installedBytesOf, layoutInstall } from '../../layout/installed-files.js';
+import { placeholderRawUrl } from '../../layout/link-rewrite.js';
 import type { CheckContext, Finding } from '../check.js';
 import { sha256, snapshotTree } from './tree.js';
 
@@ -15,8 +15,9 @@ export async function installIntoCopy(context: CheckContext, agent: Agent, name:
   const manifest = context.manifest;
   if (manifest === undefined) return { installed: 0, findings: [] };
   const before = await snapshotTree(project);
-  const plan = resolveInstallPlan(manifest.files, agent, (p) => context.text(p));
-  const result = await applyInstallPlan(plan, (p) => context.source.files.get(p), project);
+  const installed = layoutInstall({ id: manifest.id, version: manifest.version, files: manifest.files, text: (p) => context.text(p), rawUrl: (p) => placeholderRawUrl(manifest.id, manifest.version, p) }, agent);
+  const plan = installed.plan;
+  const result = await applyInstallPlan(installed, (p) => context.source.files.get(p), project);
   const findings: Finding[] = [];
   const lineOfEntry = (source: string): number | undefined => {
     const index = manifest.files.findIndex((f) => f.path === source);
@@ -33,8 +34,8 @@ export async function installIntoCopy(context: CheckContext, agent: Agent, name:
   for (const { entry, target } of plan.files) {
     const bytes = context.source.files.get(entry.path);
     if (bytes === undefined || result.collisions.some((c) => c.target === target) || result.failures.some((f) => f.target === target)) continue;
-    // What the agent gets: rules translated for it (layout/rule-translation.ts), other files as they are.
-    expected.set(target, sha256(installedBytes(entry.role, agent, bytes)));
+    // What the agent gets (layout/installed-files.ts).
+    expected.set(target, sha256(installedBytesOf(installed, entry.path, bytes)));
     planned.set(target, entry.path);
   }
   for (const [path, hash] of expected) {

@@ -10,7 +10,7 @@ import type { FrontMatter } from '../../catalogue/front-matter.js';
 import { readAgentFrontMatter } from './front-matter.js';
 import { LineIndex } from './line-index.js';
 import type { NeedleSet } from './needles.js';
-import { blankRanges, findCodeBlocks, findCodeSpans, type CodeBlock, type TextRange } from './markdown.js';
+import { blankRanges, findCodeBlocks, findCodeSpans, type CodeBlock, type TextRange } from '../../catalogue/markdown.js';
 
 /**
  * The views of one text that the checks share, each computed on first use. Offsets in every

@@ -1,6 +1,7 @@
 /**
  * Rules per agent in the built tree: the record's `install[<agent>].files` and the per-agent
- * zips hold each rule translated for the agent (`layout/rule-translation.ts`), and an install
+ * zips hold each rule translated for the agent (`layout/rule-translation.ts`) and composed where
+ * the agent reads it (`layout/installed-files.ts`), and an install
  * from the catalogue writes the same bytes, so an install by zip and by the CLI agree.
  */
 import { createHash } from 'node:crypto';
@@ -26,12 +27,17 @@ beforeAll(async () => {
 afterAll(() => clean?.remove());
 
 describe('rules per agent in the built tree', () => {
-  it('keeps the published record valid, with the installed sha256 of every install file', () => {
+  it('keeps the published record valid, with the installed sha256 of every install file, which the zip holds', async () => {
     expect(publishedRecordErrors(record)).toEqual([]);
     for (const agent of PUBLISHED_AGENTS) {
+      const zip = await JSZip.loadAsync(readFileSync(join(clean.dist, `download/kit/${agent}.zip`)));
       for (const file of record.install[agent].files) {
         const source = record.files.find((f) => f.path === file.path);
-        if (file.role !== 'rules') expect(file.sha256, `${agent} ${file.path}`).toBe(source?.sha256);
+        expect(sha((await zip.file(file.target)?.async('uint8array')) ?? ''), `${agent} ${file.target} in the zip`).toBe(file.sha256);
+        // Rules are translated; Codex's AGENTS.md holds its rules and Gemini CLI's GEMINI.md imports them (layout/installed-files.ts).
+        const composedInto = (agent === 'codex' && file.path === 'AGENTS.md') || (agent === 'gemini-cli' && file.path === 'GEMINI.md');
+        if (file.role !== 'rules' && !composedInto) expect(file.sha256, `${agent} ${file.path}`).toBe(source?.sha256);
+        else expect(file.sha256, `${agent} ${file.path}`).not.toBe(source?.sha256);
       }
     }
   });
@@ -51,10 +57,11 @@ describe('rules per agent in the built tree', () => {
       expect(sha(readFileSync(join(project, entry.target))), `${agent} install`).toBe(entry.sha256);
       seen.set(agent, expected);
     }
-    expect([...seen.keys()]).toEqual(['claude-code', 'cursor', 'copilot', 'antigravity-cli']);
+    expect([...seen.keys()]).toEqual(['claude-code', 'cursor', 'gemini-cli', 'copilot', 'antigravity-cli']);
     // The fixture's rule carries Cursor's and Copilot's keys: each agent gets its own only.
     expect(seen.get('claude-code')).toBe('---\npaths:\n  - "**/*.ts"\n---\n\nRule.\n');
     expect(seen.get('cursor')).toBe('---\ndescription: Style\nglobs: "**/*.ts"\nalwaysApply: false\n---\n\nRule.\n');
+    expect(seen.get('gemini-cli')).toBe('Scope: apply this rule only to files matching `**/*.ts`.\n\nRule.\n');
     expect(seen.get('copilot')).toBe('---\napplyTo: "**/*.ts"\ndescription: Style\n---\n\nRule.\n');
     expect(seen.get('antigravity-cli')).toBe('---\ntrigger: glob\nglobs: "**/*.ts"\ndescription: Style\n---\n\nRule.\n');
   });

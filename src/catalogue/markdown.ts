@@ -1,5 +1,5 @@
 /**
- * Just enough Markdown structure for the checks: where fenced code blocks, inline code spans
+ * Just enough Markdown structure for the checks and the link rewrite of installs: where fenced code blocks, inline code spans
  * and HTML comments are (CommonMark 0.31 sections 4.5, 6.1 and 6.6, simplified to the cases
  * that matter for links and hidden text). Pure; offsets are character offsets into the text.
  */
@@ -147,4 +147,13 @@ export function findHtmlComments(text: string): HtmlComment[] {
 /** True for the Markdown file extensions the checks read as Markdown. */
 export function isMarkdownPath(path: string): boolean {
   return /\.(md|mdc|markdown)$/iu.test(path);
+}
+
+/**
+ * The prose and markup of a Markdown text: fenced code blocks (fences included) and then inline
+ * code spans blanked, offsets kept (the same view as the checks' `TextView.prose`). Pure.
+ */
+export function proseOf(text: string): string {
+  const withoutBlocks = blankRanges(text, findCodeBlocks(text));
+  return blankRanges(withoutBlocks, findCodeSpans(withoutBlocks));
 }

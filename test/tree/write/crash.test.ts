@@ -143,7 +143,7 @@ async function killAt(catalogue: { root: string; out: string }, points: number[]
 }
 
 describe('a build killed at any point leaves a whole tree', () => {
-  it(FULL ? 'every checkpoint and random times' : '50 checkpoints spread over the build', { timeout: FULL ? 1_800_000 : 240_000 }, async () => {
+  it(FULL ? 'every checkpoint and random times' : '50 checkpoints spread over the build', { timeout: FULL ? 1_800_000 : 900_000 }, async () => {
     const started = performance.now();
     // Two catalogues, killed in turn, so that the two cores each run a build.
     const catalogues = await Promise.all([makeCatalogue(), makeCatalogue()]);

@@ -19,7 +19,8 @@
  *   from `.vscode/mcp.json` (key `servers`): the installer merges the servers into each in the
  *   agent's shape (`mcp-formats.ts`, checked 2026-11-26); only what no file can do (a variable
  *   to set) is a manual step.
- * - Codex custom agents are TOML files and Antigravity documents no subagent folder.
+ * - Codex custom agents are TOML files in `.codex/agents/` (written translated, codex-agent.ts);
+ *   Antigravity documents no subagent folder.
  */
 import type { FileEntry } from '../catalogue/manifest.js';
 import type { Agent, Role } from '../catalogue/vocabulary.js';
@@ -146,7 +147,8 @@ const DEFAULTS: Record<Role, DefaultTarget> = {
       case 'copilot':
         return { target: `.github/agents/${name}.agent.md` };
       case 'codex':
-        return { target: null, manual: { kind: 'add-file', path: `.codex/agents/${name}.toml`, text: `Codex custom agents are TOML: create .codex/agents/${name}.toml with name and description from the front matter of ${entry.path} and its body as developer_instructions.` } };
+        // Written as Codex's custom-agent TOML (codex-agent.ts; developers.openai.com/codex/subagents).
+        return { target: `.codex/agents/${name}.toml` };
       case 'antigravity-cli':
         return { target: null, manual: { kind: 'not-supported', path: entry.path, text: `Antigravity documents no project folder for subagents; paste the body of ${entry.path} into a prompt when you need this subagent.` } };
     }

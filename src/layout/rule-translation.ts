@@ -36,6 +36,7 @@ import { stringify } from 'yaml';
 // The yaml-only reader: the consumer CLI's bundle carries one YAML parser (front-matter-data.ts).
 import { readFrontMatterForInstall as readFrontMatter } from '../catalogue/front-matter-data.js';
 import type { Agent, Role } from '../catalogue/vocabulary.js';
+import { codexAgentToml } from './codex-agent.js';
 import { installedMcpText } from './mcp-formats.js';
 
 /** Every front-matter key that scopes a rule for some agent (see the table above). */
@@ -195,10 +196,20 @@ function translate(text: string, agent: Agent): TranslatedRule {
   return { text: `---\n${yaml}---\n${fm.present ? body : `\n${body}`}`, data };
 }
 
-/** The text a file of `role` is installed with for `agent`: rules translated ({@link translateRule}), MCP files in the agent's shape (`mcp-formats.ts`), every other file as it is. */
+/**
+ * The text a file of `role` is installed with for `agent`: rules translated ({@link translateRule}),
+ * MCP files in the agent's shape (`mcp-formats.ts`), a subagent for Codex as its custom-agent TOML
+ * (`codex-agent.ts`), every other file as it is.
+ */
 export function installedText(role: Role, agent: Agent, text: string): string {
-  return role === 'rules' ? translateRule(text, agent) : role === 'mcp' ? installedMcpText(text, agent) : text;
+  if (role === 'rules') return translateRule(text, agent);
+  if (role === 'mcp') return installedMcpText(text, agent);
+  if (role === 'subagent' && agent === 'codex') return codexAgentToml(text) ?? text;
+  return text;
 }
+
+/** True when {@link installedText} may change a file of `role` for `agent`. */
+const isTranslated = (role: Role, agent: Agent): boolean => role === 'rules' || role === 'mcp' || (role === 'subagent' && agent === 'codex');
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -208,7 +219,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * checks `bytes` against the sha256 the version publishes before calling this.
  */
 export function installedBytes(role: Role, agent: Agent, bytes: Uint8Array): Uint8Array {
-  if (role !== 'rules' && role !== 'mcp') return bytes;
+  if (!isTranslated(role, agent)) return bytes;
   let text: string;
   try {
     text = decoder.decode(bytes);

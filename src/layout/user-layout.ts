@@ -10,8 +10,9 @@
  *   servers live in `~/.claude.json`, which `claude mcp add --scope user` manages: manual.
  * - Codex (developers.openai.com/codex/guides/agents-md, /codex/skills): global guidance
  *   `~/.codex/AGENTS.md`, user skills `~/.agents/skills/`, MCP servers as tables of
- *   `~/.codex/config.toml` (merged line by line, `install/compose/toml-tables.ts`); rules and
- *   custom agents have no Markdown place: manual.
+ *   `~/.codex/config.toml` (merged line by line, `install/compose/toml-tables.ts`), custom
+ *   agents as TOML in `~/.codex/agents/` (/codex/subagents; `codex-agent.ts`); rules have no
+ *   Markdown place: manual.
  * - Cursor (cursor.com/docs): user skills `~/.cursor/skills/`, subagents `~/.cursor/agents/`,
  *   global MCP `~/.cursor/mcp.json`; user rules live in Cursor Settings, not in files: manual.
  * - Gemini CLI (geminicli.com/docs): global context `~/.gemini/GEMINI.md` (its `@AGENTS.md`
@@ -50,7 +51,7 @@ const USER_CONTEXT_DIRS: Record<Agent, string | null> = {
 };
 
 const USER_RULE_DIRS: Partial<Record<Agent, string>> = { 'claude-code': '.claude/rules' };
-const USER_AGENT_DIRS: Partial<Record<Agent, string>> = { 'claude-code': '.claude/agents', cursor: '.cursor/agents', 'gemini-cli': '.gemini/agents' };
+const USER_AGENT_DIRS: Partial<Record<Agent, string>> = { 'claude-code': '.claude/agents', codex: '.codex/agents', cursor: '.cursor/agents', 'gemini-cli': '.gemini/agents' };
 const USER_MCP_FILES: Partial<Record<Agent, string>> = { codex: '.codex/config.toml', cursor: '.cursor/mcp.json', 'gemini-cli': '.gemini/settings.json' };
 
 const manual = (entry: FileEntry, agent: Agent, where: string): Omit<InstallTarget, 'overridden'> => ({
@@ -93,7 +94,8 @@ function userDefault(entry: FileEntry, agent: Agent): Omit<InstallTarget, 'overr
     }
     case 'subagent': {
       const dir = USER_AGENT_DIRS[agent];
-      return dir === undefined ? manual(entry, agent, `create the agent from ${entry.path} in the agent's own format.`) : { target: `${dir}/${baseName(entry.path)}.md` };
+      // Codex's custom agents are TOML (codex-agent.ts).
+      return dir === undefined ? manual(entry, agent, `create the agent from ${entry.path} in the agent's own format.`) : { target: `${dir}/${baseName(entry.path)}${agent === 'codex' ? '.toml' : '.md'}` };
     }
   }
 }

@@ -3,6 +3,7 @@
  * address shape of the spec ("Address shapes") for every loadout against its record.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,7 +11,6 @@ import { fileURLToPath } from 'node:url';
 import JSZip from 'jszip';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublishedRecord } from '../../src/tree-format/index.js';
-import { installedText } from '../../src/layout/rule-translation.js';
 import { CATEGORIES, PUBLISHED_AGENTS, ROLES } from '../../src/catalogue/vocabulary.js';
 import { runCli } from '../helpers/cli.js';
 import { publishedRecordErrors } from '../helpers/published-schema.js';
@@ -90,8 +90,9 @@ describe('the real catalogue, built and served', () => {
         expect(install.zip_url).toBe(`${BASE}/download/${r.id}/${agent}.zip`);
         const zip = await JSZip.loadAsync(await (await fetch(local(install.zip_url))).arrayBuffer());
         expect(Object.keys(zip.files).sort(), `${r.id} ${agent}`).toEqual(install.files.map((f) => f.target).sort());
-        // Rules as the agent reads them (layout/rule-translation.ts), everything else as published.
-        for (const f of install.files) expect(await zip.file(f.target)?.async('string')).toBe(installedText(f.role, agent, r.files.find((x) => x.path === f.path)?.content ?? ''));
+        // Each file as the agent reads it (layout/installed-files.ts: links rewritten, rules
+        // translated or composed): the bytes whose sha256 the install entry publishes.
+        for (const f of install.files) expect(createHash('sha256').update(await zip.file(f.target)?.async('uint8array') ?? new Uint8Array()).digest('hex'), `${r.id} ${agent} ${f.target}`).toBe(f.sha256);
       }
       const source = await JSZip.loadAsync(await (await fetch(local(r.source_zip_url))).arrayBuffer());
       expect(Object.keys(source.files).sort()).toEqual([`${r.id}/loadout.yaml`, ...r.files.map((f) => `${r.id}/${f.path}`)].sort());

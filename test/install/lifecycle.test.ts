@@ -36,7 +36,7 @@ const SKILL = (dir: string): Record<string, string> => ({ [`${dir}/review/SKILL.
 /** Where each file of 1.0.0 lands, per agent (DESIGN.md section 3 as corrected in layout.ts), written out by hand. */
 const V1_TARGETS: Record<Agent, Record<string, string>> = {
   'claude-code': { 'AGENTS.md': 'AGENTS.md', 'CLAUDE.md': 'CLAUDE.md', '.claude/rules/style.md': 'rules/style.md', '.claude/rules/old.md': 'rules/old.md', ...SKILL('.claude/skills'), '.claude/agents/reviewer.md': 'agents/reviewer.md', '.mcp.json': 'mcp/servers.json' },
-  codex: { 'AGENTS.md': 'AGENTS.md', ...SKILL('.agents/skills'), '.codex/config.toml': 'mcp/servers.json' },
+  codex: { 'AGENTS.md': 'AGENTS.md', ...SKILL('.agents/skills'), '.codex/agents/reviewer.toml': 'agents/reviewer.md', '.codex/config.toml': 'mcp/servers.json' },
   cursor: { 'AGENTS.md': 'AGENTS.md', '.cursor/rules/style.mdc': 'rules/style.md', '.cursor/rules/old.mdc': 'rules/old.md', ...SKILL('.agents/skills'), '.cursor/agents/reviewer.md': 'agents/reviewer.md', '.cursor/mcp.json': 'mcp/servers.json' },
   'gemini-cli': { 'AGENTS.md': 'AGENTS.md', 'GEMINI.md': 'GEMINI.md', '.gemini/rules/style.md': 'rules/style.md', '.gemini/rules/old.md': 'rules/old.md', ...SKILL('.agents/skills'), '.gemini/agents/reviewer.md': 'agents/reviewer.md', '.gemini/settings.json': 'mcp/servers.json' },
   copilot: { 'AGENTS.md': 'AGENTS.md', '.github/instructions/style.instructions.md': 'rules/style.md', '.github/instructions/old.instructions.md': 'rules/old.md', ...SKILL('.agents/skills'), '.github/agents/reviewer.agent.md': 'agents/reviewer.md', '.vscode/mcp.json': 'mcp/servers.json' },

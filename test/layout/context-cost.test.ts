@@ -51,9 +51,9 @@ describe('context cost', () => {
       // always: AGENTS 23 + CLAUDE 11 + all 10 + skill listing 14 + subagent listing 12 = 70; on demand: ts 42 + SKILL 51 + ref 6 + subagent 48 = 147
       'claude-code': { always: size(70, 18), on_demand: size(147, 37) },
       // rules are sections of AGENTS.md for Codex, read always, ts.md saying its scope in words
-      // ("Scope: apply this rule only to files matching `**/*.ts`.\n\n" 58 + 12 = 70); subagents and MCP are manual steps:
-      // always AGENTS 23 + listing 14 + all 10 + ts 70 = 117; on demand SKILL 51 + ref 6 = 57
-      codex: { always: size(117, 30), on_demand: size(57, 15) },
+      // ("Scope: apply this rule only to files matching `**/*.ts`.\n\n" 58 + 12 = 70); the subagent is a custom agent (TOML):
+      // always AGENTS 23 + listing 14 + all 10 + ts 70 + subagent listing 12 = 129; on demand SKILL 51 + ref 6 + subagent 48 = 105
+      codex: { always: size(129, 33), on_demand: size(105, 27) },
       // all.md: 4 + "alwaysApply: true\n" 18 + 4 + 1 + 10 = 37; ts.md: 4 + "description: TS\n" 16 + 'globs: "**/*.ts"\n' 17 + "alwaysApply: false\n" 19 + 4 + 1 + 12 = 73
       // 23 + 37 + 14 + 12 = 86; 73 + 51 + 6 + 48 = 178
       cursor: { always: size(86, 22), on_demand: size(178, 45) },

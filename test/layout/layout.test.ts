@@ -59,7 +59,7 @@ describe('install layout (DESIGN.md section 3, vendor-checked)', () => {
     expect(targets(entry('mcp/servers.json', 'mcp'))).toEqual({ 'claude-code': '.mcp.json', codex: '.codex/config.toml', cursor: '.cursor/mcp.json', 'gemini-cli': '.gemini/settings.json', copilot: '.vscode/mcp.json', 'antigravity-cli': '.agents/mcp_config.json' });
     expect(targets(entry('agents/reviewer.md', 'subagent'))).toEqual({
       'claude-code': '.claude/agents/reviewer.md',
-      codex: null,
+      codex: '.codex/agents/reviewer.toml',
       cursor: '.cursor/agents/reviewer.md',
       'gemini-cli': '.gemini/agents/reviewer.md',
       copilot: '.github/agents/reviewer.agent.md',
@@ -91,11 +91,8 @@ describe('install layout (DESIGN.md section 3, vendor-checked)', () => {
     const read = (p: string): string | undefined => (p === 'mcp/servers.json' ? mcp : undefined);
 
     const codex = resolveInstallPlan(files, 'codex', read);
-    expect(codex.files.map((f) => f.target)).toEqual(['AGENTS.md', '.codex/config.toml']);
-    expect(codex.manual_steps.map((s) => [s.kind, s.source, s.path])).toEqual([
-      ['set-env', 'mcp/servers.json', '.codex/config.toml'],
-      ['add-file', 'agents/a.md', '.codex/agents/a.toml'],
-    ]);
+    expect(codex.files.map((f) => f.target)).toEqual(['AGENTS.md', '.codex/config.toml', '.codex/agents/a.toml']);
+    expect(codex.manual_steps.map((s) => [s.kind, s.source, s.path])).toEqual([['set-env', 'mcp/servers.json', '.codex/config.toml']]);
     expect(codex.manual_steps[0]?.text).toBe('Set DATABASE_URI in your environment to the value of POSTGRES_URL: Codex passes DATABASE_URI to the MCP server "postgres" (env_vars) and does not expand variables in .codex/config.toml.');
     // VS Code asks for the connection string (an input): nothing to set by hand.
     expect(resolveInstallPlan(files, 'copilot', read).manual_steps.filter((s) => s.source === 'mcp/servers.json')).toEqual([]);

@@ -66,9 +66,9 @@ const KIT: LoadoutFiles = { id: 'kit', version: '1.0.0', files: FILES, text: (p)
 describe('layoutInstall', () => {
   it('composes Codex rules into AGENTS.md as sections that links point to', () => {
     const codex = layoutInstall(KIT, 'codex');
-    expect(codex.plan.manual_steps.map((s) => s.source)).toEqual(['agents/rev.md']);
+    expect(codex.plan.manual_steps).toEqual([]);
     expect(codex.text('AGENTS.md')).toBe(
-      `# Kit\n\nStyle: [style](#rule-style-kit). Skill: [s](.agents/skills/s/SKILL.md). Reviewer: [rev](${RAW}/agents/rev.md).\n\n## Rule style (kit)\n\nScope: apply this rule only to files matching \`**/*.ts\`.\n\nSee [the skill](.agents/skills/s/SKILL.md).\n`,
+      `# Kit\n\nStyle: [style](#rule-style-kit). Skill: [s](.agents/skills/s/SKILL.md). Reviewer: [rev](.codex/agents/rev.toml).\n\n## Rule style (kit)\n\nScope: apply this rule only to files matching \`**/*.ts\`.\n\nSee [the skill](.agents/skills/s/SKILL.md).\n`,
     );
     expect(codex.text('skills/s/SKILL.md')).toContain('Follow [style](../../../AGENTS.md#rule-style-kit).');
   });
@@ -106,6 +106,6 @@ describe('layoutInstall', () => {
     expect(layoutInstall(broken, 'claude-code').unresolved).toEqual([]);
     expect(layoutInstall(broken, 'cursor').unresolved).toEqual([]);
     const codexBroken: LoadoutFiles = { ...KIT, text: (p) => (p === 'AGENTS.md' ? '@agents/rev.md\n' : TEXTS[p]) };
-    expect(layoutInstall(codexBroken, 'codex').unresolved).toEqual([expect.objectContaining({ file: 'AGENTS.md', line: 1, written: 'agents/rev.md' })]);
+    expect(layoutInstall(codexBroken, 'antigravity-cli').unresolved).toEqual([expect.objectContaining({ file: 'AGENTS.md', line: 1, written: 'agents/rev.md' })]);
   });
 });

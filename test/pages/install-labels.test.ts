@@ -18,13 +18,16 @@ describe('loadout page labels', () => {
     expect(installLabel('unsupported', 0)).toEqual({ text: 'not supported', badge: 'bad' });
   });
 
-  it('on a built page: the Codex tab with manual steps does not say native, and the scan line has one pair of parentheses', async () => {
+  it('on a built page: a tab with manual steps (Antigravity: its subagent) does not say native, one without says it installs in full, and the scan line has one pair of parentheses', async () => {
     const { dist } = await buildLifecycleCatalogue(makeTempDir('loadout-labels-'));
     const html = readFileSync(join(dist, 'loadouts/kit/index.html'), 'utf8');
-    const codex = /<h3 id="heading-codex">Codex <span class="badge (\w+)">([^<]*)<\/span><\/h3>[\s\S]*?<\/section>/u.exec(html);
-    expect(codex?.[2]).toMatch(/^installs, \d+ manual steps? left$/u);
-    expect(codex?.[1]).toBe('note');
-    expect(codex?.[0]).toContain('Manual steps');
+    const tab = (agent: string): RegExpExecArray | null => new RegExp(`<h3 id="heading-${agent}">[^<]+ <span class="badge (\\w+)">([^<]*)<\\/span><\\/h3>[\\s\\S]*?<\\/section>`, 'u').exec(html);
+    const antigravity = tab('antigravity-cli');
+    expect(antigravity?.[2]).toMatch(/^installs, \d+ manual steps? left$/u);
+    expect(antigravity?.[1]).toBe('note');
+    expect(antigravity?.[0]).toContain('Manual steps');
+    // Codex's rules, MCP servers and subagent all land in files now.
+    expect(tab('codex')?.[2]).toBe('installs in full');
     expect(html).not.toMatch(/class="badge \w+">native</u);
     const scan = /<li>Security scan: ([^<]*)<\/li>/u.exec(html)?.[1] ?? '';
     expect(scan).toBe('clean, by loadout verify (safety check)');

@@ -61,6 +61,6 @@ export function selfOriginNotice(served: ServedCli | undefined = catalogueServed
  */
 export async function checksSignatures(scope: InstallScope, signing: SigningPolicy | undefined): Promise<boolean> {
   if (signing?.requireSigned === true || (signing?.trustKeys?.length ?? 0) > 0) return true;
-  const lock = await readLock(scope.root, scope.lockPath).catch(() => undefined);
+  const lock = await readLock(scope.root, scope.lockPath, scope.backupRoot).catch(() => undefined);
   return Object.keys(lock?.trust ?? {}).length > 0;
 }

@@ -12,11 +12,10 @@ import { writeFile } from 'node:fs/promises';
 import { LoadoutError } from '../catalogue/errors.js';
 import { VERSION_PATTERN } from '../catalogue/vocabulary.js';
 import { cliTarballTreePath, CLI_LATEST_TREE_PATH } from '../tree-format/index.js';
-import { openCatalogue } from './catalogue/catalogue-reader.js';
 import { checkDocumentDigest, signingError, type SigningPolicy } from './catalogue/signed-catalogue.js';
-import { lockSource } from './install.js';
 import { readLock } from './project/lock.js';
 import type { InstallScope } from './project/scope.js';
+import { catalogueOpener } from './run-catalogues.js';
 
 /** A tarball of the consumer CLI is about 100 KB; this cap stops an endless or padded one. */
 export const CLI_TARBALL_MAX_BYTES = 4 * 1024 * 1024;
@@ -68,9 +67,8 @@ const PINNED_TARBALL = /^cli\/loadout-(\d+\.\d+\.\d+)\.tgz$/u;
  */
 export async function verifyCatalogueCli(options: VerifyCliOptions): Promise<VerifiedCli> {
   if (options.version !== undefined && !VERSION_PATTERN.test(options.version)) throw new LoadoutError('usage', `--version is ${JSON.stringify(options.version)} (expected the CLI's version, MAJOR.MINOR.PATCH, such as 0.1.0)`);
-  const lock = await readLock(options.scope.root, options.scope.lockPath);
-  const pinned = lock.trust?.[lockSource(options.from)];
-  const catalogue = openCatalogue(options.from, { ...options.signing, requireSigned: true, ...(pinned === undefined ? {} : { pinned }) });
+  const lock = await readLock(options.scope.root, options.scope.lockPath, options.scope.backupRoot);
+  const catalogue = catalogueOpener(lock, { ...options.signing, requireSigned: true })(options.from);
   const { snapshot, trust } = await catalogue.signing();
   if (snapshot === undefined || trust === undefined) throw signingError('UnsignedCatalogue', `${catalogue.location} is not signed: nothing vouches for the CLI it serves`);
   const path = options.version === undefined ? CLI_LATEST_TREE_PATH : cliTarballTreePath(options.version);

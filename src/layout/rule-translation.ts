@@ -181,6 +181,9 @@ export function describeScope(scope: RuleScope): string | undefined {
   }
 }
 
+/** A text whose first line is a front-matter fence (front-matter.ts's opening rule). */
+const FENCE_FIRST = /^\uFEFF?---[ \t]*\r?\n/u;
+
 function translate(text: string, agent: Agent): TranslatedRule {
   // Parsed once per text whatever the agent (front-matter-data.ts keeps its readings).
   const fm = readFrontMatter(text);
@@ -191,7 +194,12 @@ function translate(text: string, agent: Agent): TranslatedRule {
   const said = UNSCOPED_AGENTS.includes(agent) ? describeScope(scope) : undefined;
   const stripped = fm.present ? fm.body : text;
   const body = said === undefined ? stripped : `${fm.present ? '\n' : ''}${said}\n\n${stripped.replace(/^\r?\n/u, '')}`;
-  if (Object.keys(data).length === 0) return { text: fm.present ? body.replace(/^\r?\n/u, '') : body, data };
+  if (Object.keys(data).length === 0) {
+    const bare = fm.present ? body.replace(/^\r?\n/u, '') : body;
+    // A body that opens with a thematic break ("---") would read as front matter once the
+    // block above it is gone: its blank line stays in front of it.
+    return { text: FENCE_FIRST.test(bare) ? `\n${bare}` : bare, data };
+  }
   const yaml = stringify(data, { lineWidth: 0 });
   return { text: `---\n${yaml}---\n${fm.present ? body : `\n${body}`}`, data };
 }

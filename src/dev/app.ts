@@ -22,8 +22,12 @@ export interface DevAppSource {
 export interface DevEvents {
   /** Opens a stream for one client: the `text/event-stream` response it reads events from. */
   open(): Response;
-  /** Sends `event` with `data` (JSON) to every open stream. */
-  send(event: 'reload' | 'refused', data: DevReport): void;
+  /**
+   * Sends `event` with `data` (JSON) to every open stream: `reload` when a build was written,
+   * `documents` when the catalogue documents it deferred were written after it (session.ts),
+   * `refused` when a build was refused.
+   */
+  send(event: 'reload' | 'documents' | 'refused', data: DevReport): void;
   /** Open streams. */
   readonly clients: number;
   /** Ends every stream (the server closes). */

@@ -1,8 +1,10 @@
 /**
  * The script `loadout dev` adds to every page it serves (app.ts): it listens to the session's
  * server-sent events (WHATWG HTML, "Server-sent events": `EventSource`), reloads the page when
- * a build was written, and shows the last build's report (report.ts) in a panel: each changed
- * loadout's failing checks and notices, and its context cost per agent. A build refused by a
+ * a build was written (and, unless it is a loadout's own page, when the catalogue documents the
+ * build deferred were written: the `documents` event), and shows the last build's report
+ * (report.ts) in a panel: each changed loadout's failing checks and notices, and its context
+ * cost per agent. A build refused by a
  * broken loadout does not reload the page; the panel shows why. Served as a file of its own
  * (`script-src 'self'` in the pages' CSP allows it; inline script would not be).
  */
@@ -36,6 +38,9 @@ export const DEV_CLIENT_SCRIPT = `(() => {
   fetch(paths.report).then((r) => r.json()).then(show, () => undefined);
   const events = new EventSource(paths.events);
   events.addEventListener('reload', () => location.reload());
+  // The documents that list every loadout came after the build: a loadout's own page has not changed since.
+  const ownPage = /^[/]loadouts[/][^/]+[/]$/;
+  events.addEventListener('documents', () => { if (!ownPage.test(location.pathname)) location.reload(); });
   events.addEventListener('refused', (event) => show(JSON.parse(event.data)));
 })();
 `;

@@ -5,11 +5,17 @@
  * marks `<id>`; the changes that arrive while a build runs wait for it and go into the next.
  * Each build is `loadout build`'s own (tree/build.ts) told which loadouts the watcher saw change
  * (`BuildOptions.changed`): those are read and checked again and their outputs written, every
- * other loadout is carried over without asking git, and the catalogue documents are written
- * from the loadouts' listings. A written build switches the served tree and sends `reload` to
- * the open pages; a refused one (a broken manifest, a failing check) leaves the tree as it was
- * and sends `refused` with the findings, and the session goes on. Watching is chokidar's
- * (`fs.watch` per folder on Linux; `ignoreInitial`, so only changes after the start count).
+ * other loadout is carried over without asking git, and what the last build kept in memory
+ * (its cache, search index and links: `BuildOptions.kept`) stands in for reading the tree. The
+ * build switches to a tree that carries the last tree's catalogue documents
+ * (`BuildOptions.documents: 'defer'`) and sends `reload`, so the changed loadout's page is
+ * served with the change first (the first build writes every document before the session serves); the documents that list every loadout (the list, the search
+ * index, the home page…) are then written into the live tree (tree/deferred-documents.ts), and
+ * `documents` tells the open pages other than a loadout's own to reload. A change seen while
+ * they are written stops that writing: the next build goes first, and its documents follow.
+ * A refused build (a broken manifest, a failing check) leaves the tree as it was and sends
+ * `refused` with the findings, and the session goes on. Watching is chokidar's (`fs.watch` per
+ * folder on Linux; `ignoreInitial`, so only changes after the start count).
  */
 import { realpath } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
@@ -20,6 +26,8 @@ import { listLoadoutIds, loadoutsDirOf } from '../catalogue/source.js';
 import { createApp } from '../server/app.js';
 import { listen } from '../server/listen.js';
 import { buildCatalogue, type BuildResult } from '../tree/build.js';
+import type { DeferredDocuments } from '../tree/deferred-documents.js';
+import type { KeptBuild } from '../tree/incremental/kept-build.js';
 import { createDevApp, createDevEvents } from './app.js';
 import { reportLoadouts, type DevReport } from './report.js';
 
@@ -68,19 +76,31 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
   const events = createDevEvents();
   let tree: Hono | undefined;
   let last: DevReport | undefined;
+  /** What the last written build kept for the next one, and the documents it left to write. */
+  let kept: KeptBuild | undefined;
+  let deferred: DeferredDocuments | undefined;
+  /** Stops the documents being written (a change came). */
+  let stopDocuments: AbortController | undefined;
+  const serve = (dir: string): void => {
+    tree = createApp({ distDir: dir, baseUrl: options.baseUrl, submissionsOpen: false, config: { database: false, challenge_secret: false, challenge_site_key: false } });
+  };
 
   /** Runs one build; `changed` undefined for the first. Never throws: a failure is in the report. */
   const build = async (changed: readonly string[] | undefined, since: number): Promise<void> => {
     let result: BuildResult | undefined;
     const warnings: string[] = [];
     try {
-      result = await buildCatalogue({ root: options.root, out: options.out, baseUrl: options.baseUrl, ...(changed === undefined ? {} : { changed }) });
+      result = await buildCatalogue({ root: options.root, out: options.out, baseUrl: options.baseUrl, kept, documents: changed === undefined ? 'write' : 'defer', ...(changed === undefined ? {} : { changed }) });
       warnings.push(...result.warnings);
+      if (result.written) {
+        kept = result.kept;
+        deferred = result.deferred;
+      }
     } catch (error) {
       warnings.push((error as Error).message);
     }
     const treeDir = await realpath(options.out).catch(() => undefined);
-    if (result?.written === true && treeDir !== undefined) tree = createApp({ distDir: treeDir, baseUrl: options.baseUrl, submissionsOpen: false, config: { database: false, challenge_secret: false, challenge_site_key: false } });
+    if (result?.written === true && treeDir !== undefined) serve(treeDir);
     const asked = changed ?? result?.refused ?? [];
     const loadouts = result === undefined ? [] : await reportLoadouts(asked, result, treeDir);
     last = { at: new Date().toISOString(), ms: Math.round(performance.now() - since), written: result?.written === true, loadouts, warnings };
@@ -98,12 +118,38 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
   const pending = new Set<string>();
   let firstSeen = 0;
   let running: Promise<void> | undefined;
+  /** Writes the documents the last build deferred; true when it ended or cannot go on, false when a change stopped it. */
+  const writeDocuments = async (job: DeferredDocuments): Promise<boolean> => {
+    stopDocuments = new AbortController();
+    try {
+      const done = await job.write(stopDocuments.signal);
+      if (!done && stopDocuments.signal.aborted) return false;
+      deferred = undefined;
+      // Not written: another build switched the tree since, and its documents are whole.
+      if (!done) return true;
+      serve(job.tree);
+      if (last !== undefined) events.send('documents', last);
+    } catch (error) {
+      deferred = undefined;
+      if (last !== undefined) {
+        last = { ...last, warnings: [...last.warnings, `the catalogue documents were not written: ${(error as Error).message}`] };
+        options.onBuild?.(last);
+      }
+    } finally {
+      stopDocuments = undefined;
+    }
+    return true;
+  };
   const drain = async (): Promise<void> => {
-    while (pending.size > 0) {
-      const ids = [...pending];
-      const since = firstSeen;
-      pending.clear();
-      await build(ids, since);
+    for (;;) {
+      while (pending.size > 0) {
+        const ids = [...pending];
+        const since = firstSeen;
+        pending.clear();
+        await build(ids, since);
+      }
+      if (deferred === undefined) break;
+      if ((await writeDocuments(deferred)) && pending.size === 0) break;
     }
     running = undefined;
   };
@@ -115,6 +161,7 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
     if (id === undefined || id === '' || id.startsWith('.') || (rest.length === 0 && !event.endsWith('Dir'))) return;
     if (pending.size === 0) firstSeen = performance.now();
     pending.add(id);
+    stopDocuments?.abort();
     // Changes that arrive together (an editor's save is several events) go into one build.
     running ??= new Promise<void>((resolve) => setImmediate(resolve)).then(drain);
   });

@@ -16,17 +16,20 @@
  *    listings and the search index patched with their words (catalogue-documents.ts), and
  *    `out` is switched to it (output.ts). Entries no tree links to any more are removed.
  */
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { LoadoutError } from '../catalogue/errors.js';
 import { listLoadoutIds, loadoutsDirOf } from '../catalogue/source.js';
 import { slicesOf } from '../concurrency.js';
-import { updateIndex } from '../search/inverted-index.js';
+import { updateIndex, type InvertedIndex } from '../search/inverted-index.js';
 import { SEARCH_SETTINGS } from '../search/settings.js';
 import type { CheckRun } from '../verify/run.js';
 import { normaliseBaseUrl, type CliRoute } from '../tree-format/addresses.js';
 import { DEFAULT_MARKETPLACE, type MarketplaceSettings } from '../layout/plugin-marketplaces.js';
 import { buildLoadouts } from './build-loadouts.js';
-import { BUILD_CACHE_FILE, buildCacheText, fingerprintBuild } from './incremental/cache.js';
+import { BUILD_CACHE_FILE, BUILT_SINCE_FILE, buildCacheText, cacheOf, fingerprintBuild, readBuiltSince } from './incremental/cache.js';
+import { keptPrevious, keptStandbyLinks, type KeptBuild } from './incremental/kept-build.js';
+import { deferDocuments, type DeferredDocuments } from './deferred-documents.js';
 import { readGuides } from '../pages/guides.js';
 import { writeCatalogueDocuments } from './render/catalogue-documents.js';
 import { packConsumerCli } from './cli-package/pack.js';
@@ -34,11 +37,12 @@ import { readCliPackageJson } from './cli-package/bundle.js';
 import { digestVersionsDocuments, readVersionsDigests, versionsDigestOf, type SigningSettings } from './render/signed-snapshot.js';
 import { ATTESTATIONS_FILE, attestationKeyOf, attestationsText, attestedOnly, claimOf, readAttestations } from './incremental/signed-reuse.js';
 import { openRepository } from './history/history.js';
-import { openTrees } from './write/output.js';
+import { COMPLETE_MARKER, openTrees } from './write/output.js';
 import { linkEntriesInPool, startPool } from './pool/pool.js';
 import { findUnchanged, readPreviousBuild } from './incremental/previous-build.js';
 import { readFolderStamps } from './incremental/stamp.js';
 import { collectGarbage, documentPathsOf, entriesLinkedBy, linkEntry, listEntries, unlinkEntry } from './write/store.js';
+import type { OutputTree } from './write/tree-files.js';
 
 /** Options of {@link buildCatalogue}. */
 export interface BuildOptions {
@@ -80,6 +84,19 @@ export interface BuildOptions {
    * it. Undefined (the default): git's tree ids and working-tree status tell.
    */
   changed?: readonly string[];
+  /**
+   * What the last build in this process kept (`BuildResult.kept`): taken instead of reading the
+   * live tree's cache, search index and the standby's links while they are still that build's
+   * (incremental/kept-build.ts).
+   */
+  kept?: KeptBuild;
+  /**
+   * `defer`: when there is a live tree of the same settings and the build does not sign, the new
+   * tree carries the live tree's catalogue documents and `BuildResult.deferred` writes them
+   * afterwards (deferred-documents.ts); `loadout dev` switches to a changed loadout's pages
+   * first. Default `write`: every document is written before the switch.
+   */
+  documents?: 'write' | 'defer';
 }
 
 /** What a build did. */
@@ -107,7 +124,14 @@ export interface BuildResult {
   warnings: string[];
   /** Bytes written (unchanged loadouts not counted). */
   bytes: number;
+  /** What the next build in this process may take instead of reading the tree (`BuildOptions.kept`); set when the tree was written. */
+  kept?: KeptBuild;
+  /** The catalogue documents still to write, when the build deferred them (`BuildOptions.documents`). */
+  deferred?: DeferredDocuments;
 }
+
+/** What a tree says of itself alone: never carried from another tree (the cache and the whole index are, with {@link BUILT_SINCE_FILE}). */
+const NEVER_CARRIED: ReadonlySet<string> = new Set([COMPLETE_MARKER, ATTESTATIONS_FILE, BUILT_SINCE_FILE]);
 
 /** Loadouts that one task links into a tree. */
 const SLICE = 500;
@@ -147,12 +171,12 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   try {
     const result: BuildResult = { written: false, runs: [], refused: [], loadouts: [], reused: [], read: [], warnings: [], bytes: 0 };
     const repo = await opening;
-    const live = options.clean === true || trees.live === undefined ? undefined : readPreviousBuild(trees.live, fingerprint);
+    const live = options.clean === true || trees.live === undefined ? undefined : (keptPrevious(options.kept, trees.live, fingerprint) ?? readPreviousBuild(trees.live, fingerprint));
     const stored = listEntries(trees.store);
     const stamps = await stamping;
     let linkedByStandby = new Map<string, string>();
     const found = await findUnchanged(ids, stored, live, repo, stamps, () => {
-      if (trees.standby !== undefined) linkedByStandby = entriesLinkedBy(trees.standby);
+      if (trees.standby !== undefined) linkedByStandby = keptStandbyLinks(options.kept, realpathSync(trees.standby)) ?? entriesLinkedBy(trees.standby);
     }, options.changed === undefined ? undefined : new Set(options.changed));
     // A signing build reuses only what a signing build with its key derived from the source
     // (incremental/signed-reuse.ts); the rest is built again from the commit.
@@ -165,12 +189,25 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     const built = await buildLoadouts(options, { base, route, loadoutsDir, ids, store: trees.store, repo, unchanged, stamps, fresh: live === undefined, result });
     if (built === undefined) return result;
     const names = new Set([...built.loadouts.values()].map((b) => b.state.name));
-    // The search index: the live tree's, with the words of the loadouts built now.
-    const index = updateIndex(SEARCH_SETTINGS.fields, live?.index, ids, built.vectors);
+    // The search index: the live tree's, with the words of the loadouts built now; made when
+    // first needed (a build that defers its documents does not need it before the switch).
+    let index: InvertedIndex | undefined;
+    const indexNow = (): InvertedIndex => (index ??= updateIndex(SEARCH_SETTINGS.fields, live?.index, ids, built.vectors));
     const cli = await packing;
     if (cli === undefined) result.warnings.push('the consumer CLI was not packed into cli/: esbuild is not installed and packages/cli/dist/loadout.mjs was not built (npm run build)');
     // The signed snapshot's digests of the versions documents: hashed once per store entry.
     const signing = options.signing === undefined ? undefined : { settings: options.signing, versions: digestVersionsDocuments(trees.store, previousDigests, new Map([...built.loadouts].map(([id, b]) => [id, b.state.name]))), now: options.now ?? new Date() };
+    const listings = [...built.loadouts.values()].map((b) => b.listing);
+    const cache = cacheOf(built.head, built.loadouts, live?.cache);
+    /** The catalogue documents, the cache and the whole search index (which the documents' writer writes). */
+    const writeDocuments = async (tree: OutputTree): Promise<void> => {
+      await writeCatalogueDocuments(tree, base, listings, indexNow(), { docs: readGuides(join(options.root, 'docs')), cli, signing, marketplace });
+      await tree.write(BUILD_CACHE_FILE, buildCacheText(fingerprint, built.head, built.loadouts, cache));
+    };
+    // The live tree's documents can stand in for this build's while a changed loadout's own pages
+    // go live first; its cache and whole index too, without the lines of the loadouts built since.
+    const carriedFrom = options.documents === 'defer' && signing === undefined && live !== undefined ? trees.live : undefined;
+    const builtSince = carriedFrom === undefined ? [] : readBuiltSince(carriedFrom);
     const written = await trees.write(
       async (tree, files) => {
         if (tree.origin !== undefined) {
@@ -185,8 +222,11 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
           const entries = [...built.loadouts].map(([id, b]) => ({ id, name: b.state.name }));
           await Promise.all(slicesOf(entries, SLICE).map((slice) => linkEntriesInPool({ tree: tree.dir, store: trees.store, entries: slice })));
         }
-        await writeCatalogueDocuments(tree, base, [...built.loadouts.values()].map((b) => b.listing), index, { docs: readGuides(join(options.root, 'docs')), cli, signing, marketplace });
-        await tree.write(BUILD_CACHE_FILE, buildCacheText(fingerprint, built.head, built.loadouts, live?.cache));
+        if (carriedFrom === undefined || builtSince === undefined) await writeDocuments(tree);
+        else {
+          for (const path of documentPathsOf(carriedFrom)) if (!NEVER_CARRIED.has(path)) files.linkFrom(carriedFrom, path);
+          await tree.write(BUILT_SINCE_FILE, `${JSON.stringify({ loadouts: [...new Set([...builtSince, ...result.read])].sort() })}\n`);
+        }
         if (attesting !== undefined && signing !== undefined) {
           const claims = [...built.loadouts].map(([id, b]) => claimOf(id, b, signing.versions.byEntry[b.state.name] as [string, number], built.head, live?.cache));
           await tree.write(ATTESTATIONS_FILE, attestationsText(attesting, built.head, claims));
@@ -209,6 +249,18 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     const standbyLinks = written.standby === undefined ? [] : trees.live === undefined ? names : liveLinks();
     collectGarbage(trees.store, stored, new Set([...names, ...standbyLinks]));
     result.loadouts = [...built.loadouts].map(([id, b]) => ({ id, version: b.listing.row.version, versions: b.state.versions }));
+    const linked = new Map([...built.loadouts].map(([id, b]) => [id, b.state.name]));
+    // Trees are compared by their real paths (trees.live is one).
+    const standbyDir = written.standby === undefined ? undefined : realpathSync(written.standby);
+    const before = standbyDir === undefined ? undefined : options.kept?.tree === standbyDir ? options.kept : trees.live === undefined ? { tree: standbyDir, linked } : undefined;
+    result.kept = { tree: realpathSync(written.live), linked, fingerprint, previous: {
+        cache,
+        get index() {
+          return indexNow();
+        },
+      },
+      before: before === undefined ? undefined : { tree: before.tree, linked: before.linked } };
+    if (carriedFrom !== undefined && builtSince !== undefined) result.deferred = deferDocuments(options.out, result.kept.tree, writeDocuments);
     result.reused.sort();
     result.written = true;
     return result;

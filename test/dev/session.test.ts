@@ -3,13 +3,14 @@
  * real file changes: each change is waited for as the server-sent event it causes, with a
  * bounded timeout, never a sleep.
  */
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { formatDevReport } from '../../src/cli/commands/dev.js';
 import { DEV_PATHS } from '../../src/dev/client-script.js';
 import type { DevReport } from '../../src/dev/report.js';
 import { startDevSession } from '../../src/dev/session.js';
+import { BUILT_SINCE_FILE } from '../../src/tree/incremental/cache.js';
 import { PUBLISHED_AGENTS } from '../../src/catalogue/vocabulary.js';
 import { writeLoadout } from '../helpers/loadouts.js';
 import { commitAll, initRepo, makeTempDir } from '../helpers/temp.js';
@@ -114,5 +115,16 @@ describe('loadout dev', () => {
     await events.next((e) => e.event === 'reload' && about('beta', 'removed')(e));
     expect((await fetch(`${session.url}/api/loadouts/beta.json`)).status).toBe(404);
     expect(builds.at(-1)?.written).toBe(true);
+
+    // The documents that list every loadout follow the reload: then the list has the change, and
+    // the tree on disk is whole (no loadout left for the next build to read again).
+    const gammaManifest = join(root, 'loadouts', 'gamma', 'loadout.yaml');
+    const summary = 'Gamma, changed while loadout dev ran; the list follows the reload of its own page.';
+    writeFileSync(gammaManifest, readFileSync(gammaManifest, 'utf8').replace(/^summary: .*$/mu, `summary: ${summary}`));
+    await events.next((e) => e.event === 'reload' && about('gamma', 'built')(e));
+    await events.next((e) => e.event === 'documents');
+    const list = (await (await fetch(`${session.url}/api/loadouts.json`)).json()) as { loadouts: { id: string; summary: string }[] };
+    expect(list.loadouts.find((l) => l.id === 'gamma')?.summary).toBe(summary);
+    expect(existsSync(join(root, 'dist', BUILT_SINCE_FILE))).toBe(false);
   }, 240_000);
 });

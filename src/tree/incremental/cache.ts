@@ -25,6 +25,27 @@ import { isEntryNameOf } from '../write/store.js';
 /** The cache file's name inside the output folder (never served: dot files are not). */
 export const BUILD_CACHE_FILE = '.loadout-build.jsonl';
 
+/**
+ * Beside a cache file that a build carried from the tree before it instead of writing its own
+ * (build.ts, `documents: 'defer'`): `{"loadouts": [ids]}`, the loadouts built since that cache
+ * was written, whose lines in it are not what the tree holds. {@link readBuildCache} leaves them
+ * out, so they are built again; the deferred documents' writer writes the cache whole and
+ * removes this file.
+ */
+export const BUILT_SINCE_FILE = '.loadout-built-since.json';
+
+/** The ids {@link BUILT_SINCE_FILE} in the tree `dir` names; none when it is absent; undefined when it cannot be read or has another shape. */
+export function readBuiltSince(dir: string): string[] | undefined {
+  let text: string;
+  try {
+    text = readFileSync(join(dir, BUILT_SINCE_FILE), 'utf8');
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ENOENT' ? [] : undefined;
+  }
+  const value = parseLine(text) as { loadouts?: unknown } | undefined;
+  return Array.isArray(value?.loadouts) && value.loadouts.every((id) => typeof id === 'string') ? (value.loadouts as string[]) : undefined;
+}
+
 /** Bump when the layout of the outputs changes in a way the code fingerprint would miss. */
 const FORMAT = 7;
 
@@ -81,8 +102,8 @@ export interface BuildCache {
 
 /**
  * Reads the cache of a previous tree; undefined when absent, unreadable, of another format or
- * for other settings. A loadout whose line is not of the expected shape is left out (built
- * again); listings are parsed when asked for.
+ * for other settings. A loadout whose line is not of the expected shape, or which
+ * {@link BUILT_SINCE_FILE} names, is left out (built again); listings are parsed when asked for.
  */
 export function readBuildCache(out: string, fingerprint: string): BuildCache | undefined {
   let text: string;
@@ -94,12 +115,16 @@ export function readBuildCache(out: string, fingerprint: string): BuildCache | u
   const lines = text.split('\n');
   const header = parseLine(lines[0] ?? '') as Partial<CacheHeader> | undefined;
   if (header?.format !== FORMAT || header.fingerprint !== fingerprint || typeof header.loadouts !== 'number') return undefined;
+  // Lines of loadouts built since the cache was written do not hold.
+  const builtSince = readBuiltSince(out);
+  if (builtSince === undefined) return undefined;
+  const stale = new Set(builtSince);
   const count = header.loadouts;
   const kept = new WeakMap<object, string>();
   const states = new Map<string, LoadoutState>();
   for (const line of lines.slice(1, 1 + count)) {
     const { id, ...state } = (parseLine(line) ?? {}) as LoadoutState & { id?: unknown };
-    if (typeof id === 'string' && isLoadoutState(id, state)) {
+    if (typeof id === 'string' && !stale.has(id) && isLoadoutState(id, state)) {
       states.set(id, state);
       kept.set(state, line);
     }
@@ -153,6 +178,27 @@ export function buildCacheText(fingerprint: string, head: string | undefined, lo
   return `${lines.join('\n')}\n`;
 }
 
+/**
+ * The cache that reading back the text {@link buildCacheText} makes of `loadouts` would give,
+ * without making that text: the same states and listings, as objects, with the lines `previous`
+ * read them from (the others are serialised when the text is made). The next build in the same
+ * process (`loadout dev`, kept-build.ts) takes it instead of reading the file. Pure.
+ */
+export function cacheOf(head: string | undefined, loadouts: ReadonlyMap<string, CachedLoadout>, previous?: BuildCache): BuildCache {
+  const lines = new WeakMap<object, string>();
+  const states = new Map<string, LoadoutState>();
+  const listings = new Map<string, CatalogueListing>();
+  for (const [id, { state, listing }] of loadouts) {
+    states.set(id, state);
+    listings.set(id, listing);
+    for (const value of [state, listing]) {
+      const line = previous?.lines.get(value);
+      if (line !== undefined) lines.set(value, line);
+    }
+  }
+  return { head: head ?? null, states, lines, listings: () => listings };
+}
+
 /** The cache line of loadout `id`'s `listing`: the line `previous` read it from, else the line written for it now. */
 export function listingLine(id: string, listing: CatalogueListing, previous?: BuildCache): string {
   return previous?.lines.get(listing) ?? JSON.stringify({ id, listing });
@@ -162,16 +208,27 @@ export function listingLine(id: string, listing: CatalogueListing, previous?: Bu
  * The fingerprint of a build's settings: the base URL, `settings` (more settings, as text: the
  * pages' CLI route, whether it writes native plugins), the fixtures folder's contents and the
  * builder's own code (every module file of this package, hashed), so that changing any of
- * them rebuilds everything. Paths are hashed relative to their folder, so a checkout in
- * another folder (a CI runner's) has the same fingerprint. Read synchronously: a few hundred
+ * them rebuilds everything (the code is hashed once per process). Paths are hashed relative
+ * to their folder, so a checkout in another folder (a CI runner's) has the same fingerprint. Read synchronously: a few hundred
  * small files, which the thread pool's round trips would make several times slower.
  */
 export function fingerprintBuild(baseUrl: string, fixturesDir: string, settings = ''): string {
   const hash = createHash('sha256').update(`format ${FORMAT}\nbase ${baseUrl}\nsettings ${settings}\n`);
-  const codeDir = fileURLToPath(new URL('../..', import.meta.url));
-  hashFolder(hash, codeDir, (name) => /\.(?:[cm]?js|ts|json)$/u.test(name));
+  hash.update(`code ${codeDigest()}\n`);
   hashFolder(hash, fixturesDir, () => true);
   return hash.digest('hex');
+}
+
+let code: string | undefined;
+
+/** The sha256 of the builder's own code (every module file of this package): once per process, as the code a process runs does not change under it. */
+function codeDigest(): string {
+  if (code === undefined) {
+    const hash = createHash('sha256');
+    hashFolder(hash, fileURLToPath(new URL('../..', import.meta.url)), (name) => /\.(?:[cm]?js|ts|json)$/u.test(name));
+    code = hash.digest('hex');
+  }
+  return code;
 }
 
 function hashFolder(hash: ReturnType<typeof createHash>, dir: string, include: (name: string) => boolean): void {

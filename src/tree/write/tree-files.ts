@@ -10,8 +10,9 @@
  * cannot write outside the root (DESIGN.md section 3: paths normalised, no `..`), and every
  * change passes one crash checkpoint (crash-points.ts).
  */
-import { closeSync, copyFileSync, linkSync, mkdirSync, openSync, readlinkSync, rmSync, symlinkSync, unlinkSync, writeSync } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { closeSync, copyFileSync, linkSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, renameSync, rmSync, symlinkSync, unlinkSync, writeSync } from 'node:fs';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { describePathProblem } from '../../catalogue/file-path.js';
 import { checkpoint } from './crash-points.js';
@@ -63,6 +64,16 @@ function writeAll(fd: number, bytes: Uint8Array): number {
 /** Link errors after which a file is copied instead (another device, no hard links, too many links). */
 const NO_LINK = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EMLINK']);
 
+/** Options of {@link TreeFiles}. */
+export interface TreeFilesOptions {
+  /**
+   * Replace each file or link in one step: it is written under a temporary dot name beside its
+   * place and renamed over it (POSIX `rename()`), so that a reader of a tree being served never
+   * finds it missing or half-written (tree/deferred-documents.ts writes the live tree so).
+   */
+  atomic?: boolean;
+}
+
 /**
  * Synchronous changes below one root folder (which exists). Paths are relative to the root,
  * with forward slashes. Folders are made as needed; a file or link put where one exists
@@ -72,9 +83,14 @@ const NO_LINK = new Set(['EXDEV', 'EPERM', 'ENOTSUP', 'EMLINK']);
 export class TreeFiles {
   /** Folders known to exist, so that a write costs no `mkdir` for them. */
   readonly #made = new Set<string>();
+  readonly #atomic: boolean;
 
-  constructor(readonly root: string) {
+  constructor(
+    readonly root: string,
+    options: TreeFilesOptions = {},
+  ) {
     this.#made.add(root);
+    this.#atomic = options.atomic === true;
   }
 
   /** The file-system path of `path`. @throws LoadoutError `internal` (see {@link resolveInside}). */
@@ -88,20 +104,25 @@ export class TreeFiles {
    */
   write(path: string, data: string | Uint8Array): number {
     const file = this.#prepare(path);
+    const at = this.#atomic ? temporaryNameOf(file) : file;
     let fd: number;
     try {
-      fd = openSync(file, 'wx');
+      fd = openSync(at, 'wx');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      unlinkSync(file);
-      fd = openSync(file, 'wx');
+      unlinkSync(at);
+      fd = openSync(at, 'wx');
     }
     let bytes = 0;
     try {
       bytes = typeof data === 'string' ? writeText(fd, data) : writeAll(fd, data);
-    } finally {
+    } catch (error) {
       closeSync(fd);
+      if (at !== file) rmSync(at, { force: true });
+      throw error;
     }
+    closeSync(fd);
+    if (at !== file) renameSync(at, file);
     checkpoint();
     return bytes;
   }
@@ -114,14 +135,37 @@ export class TreeFiles {
    */
   link(path: string, existing: string): void {
     const file = this.#prepare(path);
-    rmSync(file, { force: true });
+    const at = this.#atomic ? temporaryNameOf(file) : file;
+    rmSync(at, { force: true });
     try {
-      linkSync(existing, file);
+      linkSync(existing, at);
     } catch (error) {
       if (!NO_LINK.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
-      copyOrRelink(existing, file);
+      copyOrRelink(existing, at);
     }
+    if (at !== file) renameSync(at, file);
     checkpoint();
+  }
+
+  /**
+   * Makes `path` a copy by hard links ({@link TreeFiles.link}) of the same path in the tree
+   * `from`: a file or link linked, a folder made again with everything below it linked. Nothing
+   * happens when `from` has nothing at `path`.
+   */
+  linkFrom(from: string, path: string): void {
+    const source = resolveInside(from, path);
+    const info = lstatSync(source, { throwIfNoEntry: false });
+    if (info === undefined) return;
+    if (!info.isDirectory()) {
+      this.link(path, source);
+      return;
+    }
+    this.mkdir(path);
+    for (const entry of readdirSync(source, { withFileTypes: true, recursive: true })) {
+      const inside = `${path}/${relative(source, join(entry.parentPath, entry.name)).split(sep).join('/')}`;
+      if (entry.isDirectory()) this.mkdir(inside);
+      else if (entry.isFile() || entry.isSymbolicLink()) this.link(inside, join(from, inside));
+    }
   }
 
   /**
@@ -130,8 +174,10 @@ export class TreeFiles {
    */
   symlink(path: string, target: string): void {
     const file = this.#prepare(path);
-    rmSync(file, { recursive: true, force: true });
-    symlinkSync(relative(dirname(file), target), file, 'dir');
+    const at = this.#atomic ? temporaryNameOf(file) : file;
+    rmSync(at, { recursive: true, force: true });
+    symlinkSync(relative(dirname(file), target), at, 'dir');
+    if (at !== file) renameSync(at, file);
     checkpoint();
   }
 
@@ -159,6 +205,11 @@ export class TreeFiles {
     mkdirSync(dir, { recursive: true });
     this.#made.add(dir);
   }
+}
+
+/** A name beside `file` to write it under before it is renamed into place: a dot file (never served), this process's. */
+function temporaryNameOf(file: string): string {
+  return join(dirname(file), `.${basename(file)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
 }
 
 /** Where a hard link failed: a copy of a file, or a new symbolic link with the same target. */

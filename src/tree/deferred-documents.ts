@@ -1,0 +1,88 @@
+/**
+ * Catalogue documents written after the tree they belong to went live (`loadout dev`, issue 37
+ * point 1): a build told to defer them (build.ts `BuildOptions.documents`) switches to a tree
+ * that carries the previous tree's documents, so that a changed loadout's own pages are served
+ * within a few hundred milliseconds of a save at 10,000 loadouts, and hands back this writer,
+ * which then brings the documents that list every loadout (the list, the search index, the home
+ * page, the marketplaces…) up to date.
+ *
+ * It writes them into the live tree in place, under the build lock, each file replaced in one
+ * step (tree-files.ts `atomic`), so the server never finds one missing or half-written; until
+ * it ends, the catalogue-wide documents are a mix of the two builds' (the session reloads the
+ * pages that list loadouts when it ends). The build's cache and whole search index are written
+ * whole before the switch, so a later build reads the truth whether or not this ever ran.
+ */
+import { LoadoutError } from '../catalogue/errors.js';
+import { BUILD_CACHE_FILE } from './incremental/cache.js';
+import { ATTESTATIONS_FILE } from './incremental/signed-reuse.js';
+import { COMPLETE_MARKER, openTrees } from './write/output.js';
+import { documentPathsOf } from './write/store.js';
+import { outputOver, TreeFiles, type OutputTree } from './write/tree-files.js';
+
+/** The documents a build deferred (see the module comment). */
+export interface DeferredDocuments {
+  /** The tree they are for. */
+  readonly tree: string;
+  /**
+   * Writes them. Resolves true when every document was written; false when nothing more was
+   * written because `tree` is no longer live, or because `signal` aborted (checked before each
+   * file: the files written until then stay).
+   * @throws LoadoutError `io` when a build holds the output folder's lock; the file system's error.
+   */
+  write(signal?: AbortSignal): Promise<boolean>;
+}
+
+/** What the build wrote into the tree for itself before the switch: never removed here. */
+const KEPT: ReadonlySet<string> = new Set([COMPLETE_MARKER, BUILD_CACHE_FILE, ATTESTATIONS_FILE]);
+
+/** Thrown through the documents' writer when the signal aborts. */
+const ABORTED = Symbol('aborted');
+
+/**
+ * The writer of the documents that `fill` writes, for the tree `tree` of the output folder
+ * `out`. After `fill`, a top-level document of the tree that `fill` wrote nothing at or below
+ * (a marketplace of a catalogue that no longer has plugins) is removed, except the build's own
+ * files ({@link KEPT}).
+ */
+export function deferDocuments(out: string, tree: string, fill: (tree: OutputTree) => Promise<void>): DeferredDocuments {
+  return {
+    tree,
+    async write(signal) {
+      if (signal?.aborted === true) return false;
+      const trees = await openTrees(out);
+      try {
+        if (trees.live !== tree) return false;
+        const written: string[] = [];
+        const inner = outputOver(new TreeFiles(tree, { atomic: true }));
+        const step = (path: string): void => {
+          if (signal?.aborted === true) throw ABORTED;
+          written.push(path);
+        };
+        const guarded: OutputTree = {
+          dir: inner.dir,
+          origin: inner.origin,
+          get bytes() {
+            return inner.bytes;
+          },
+          write: async (path, data) => (step(path), inner.write(path, data)),
+          writeJson: async (path, value) => (step(path), inner.writeJson(path, value)),
+          link: async (path, existing) => (step(path), inner.link(path, existing)),
+          linkFolder: async (path, folder) => (step(path), inner.linkFolder(path, folder)),
+          remove: () => Promise.reject(new LoadoutError('internal', 'deferred catalogue documents remove nothing while they are written')),
+        };
+        try {
+          await fill(guarded);
+        } catch (error) {
+          if (error === ABORTED) return false;
+          throw error;
+        }
+        for (const path of documentPathsOf(tree)) {
+          if (!KEPT.has(path) && !written.some((w) => w === path || w.startsWith(`${path}/`))) await inner.remove(path);
+        }
+        return true;
+      } finally {
+        trees.close();
+      }
+    },
+  };
+}

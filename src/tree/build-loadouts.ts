@@ -88,7 +88,8 @@ export async function buildLoadouts(options: BuildOptions, context: LoadoutsCont
       return { outcome, loadoutHistory, commit };
     });
     // A folder edited while it was read keeps no stamp: it is read again next time.
-    held = repo === undefined || result.read.length === 0 ? context.stamps : stampsThatHeld(context.stamps, await readDirtyFolders(repo, result.read));
+    // (A build told what changed took no stamps: nothing to check.)
+    held = repo === undefined || result.read.length === 0 || context.stamps.size === 0 ? context.stamps : stampsThatHeld(context.stamps, await readDirtyFolders(repo, result.read));
     for (const { outcome, loadoutHistory, commit } of outcomes) {
       const { id } = outcome;
       const warnings = loadoutHistory.skipped.map((s) => `loadouts/${id}: version ${JSON.stringify(s.version)} in loadout.yaml of commit ${s.commit} ${s.reason}: not published`);

@@ -207,7 +207,8 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     // The live tree's documents can stand in for this build's while a changed loadout's own pages
     // go live first; its cache and whole index too, without the lines of the loadouts built since.
     const carriedFrom = options.documents === 'defer' && signing === undefined && live !== undefined ? trees.live : undefined;
-    const builtSince = carriedFrom === undefined ? [] : readBuiltSince(carriedFrom);
+    const builtSince = carriedFrom === undefined ? undefined : readBuiltSince(carriedFrom);
+    const carried = carriedFrom === undefined || builtSince === undefined ? undefined : { from: carriedFrom, paths: new Set(documentPathsOf(carriedFrom).filter((path) => !NEVER_CARRIED.has(path))), builtSince };
     const written = await trees.write(
       async (tree, files) => {
         if (tree.origin !== undefined) {
@@ -215,17 +216,19 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
           // and removed loadouts go, and the loadouts whose entry is not the one it links to are
           // re-pointed.
           const linked = tree.origin === 'standby' ? linkedByStandby : entriesLinkedBy(tree.dir);
-          for (const path of documentPathsOf(tree.dir)) files.remove(path);
+          if (carried === undefined) for (const path of documentPathsOf(tree.dir)) files.remove(path);
+          else for (const path of documentPathsOf(tree.dir)) if (!carried.paths.has(path)) files.remove(path);
           for (const id of linked.keys()) if (!built.loadouts.has(id)) unlinkEntry(files, id);
           for (const [id, b] of built.loadouts) if (linked.get(id) !== b.state.name) linkEntry(files, trees.store, id, b.state.name);
         } else {
           const entries = [...built.loadouts].map(([id, b]) => ({ id, name: b.state.name }));
           await Promise.all(slicesOf(entries, SLICE).map((slice) => linkEntriesInPool({ tree: tree.dir, store: trees.store, entries: slice })));
         }
-        if (carriedFrom === undefined || builtSince === undefined) await writeDocuments(tree);
+        if (carried === undefined) await writeDocuments(tree);
         else {
-          for (const path of documentPathsOf(carriedFrom)) if (!NEVER_CARRIED.has(path)) files.linkFrom(carriedFrom, path);
-          await tree.write(BUILT_SINCE_FILE, `${JSON.stringify({ loadouts: [...new Set([...builtSince, ...result.read])].sort() })}\n`);
+          // What the tree holds already of the live tree's documents (its standby shares the unchanged files) stays.
+          for (const path of carried.paths) files.syncFrom(carried.from, path);
+          await tree.write(BUILT_SINCE_FILE, `${JSON.stringify({ loadouts: [...new Set([...carried.builtSince, ...result.read])].sort() })}\n`);
         }
         if (attesting !== undefined && signing !== undefined) {
           const claims = [...built.loadouts].map(([id, b]) => claimOf(id, b, signing.versions.byEntry[b.state.name] as [string, number], built.head, live?.cache));
@@ -247,7 +250,9 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
       return [...[...live.cache.states.values()].map((s) => s.name), ...entriesLinkedBy(trees.live as string, missing).values()];
     };
     const standbyLinks = written.standby === undefined ? [] : trees.live === undefined ? names : liveLinks();
-    collectGarbage(trees.store, stored, new Set([...names, ...standbyLinks]));
+    const keep = new Set([...names, ...standbyLinks]);
+    // A build that deferred its documents leaves the store to their writer (the next build collects what it did not).
+    if (carried === undefined) collectGarbage(trees.store, stored, keep);
     result.loadouts = [...built.loadouts].map(([id, b]) => ({ id, version: b.listing.row.version, versions: b.state.versions }));
     const linked = new Map([...built.loadouts].map(([id, b]) => [id, b.state.name]));
     // Trees are compared by their real paths (trees.live is one).
@@ -260,7 +265,12 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
         },
       },
       before: before === undefined ? undefined : { tree: before.tree, linked: before.linked } };
-    if (carriedFrom !== undefined && builtSince !== undefined) result.deferred = deferDocuments(options.out, result.kept.tree, writeDocuments);
+    if (carried !== undefined) {
+      result.deferred = deferDocuments(options.out, result.kept.tree, async (tree) => {
+        await writeDocuments(tree);
+        collectGarbage(trees.store, stored, keep);
+      });
+    }
     result.reused.sort();
     result.written = true;
     return result;

@@ -113,15 +113,19 @@ export interface CatalogueRepository {
  */
 export async function openRepository(loadoutsDir: string): Promise<CatalogueRepository | undefined> {
   const git = simpleGit({ baseDir: resolve(loadoutsDir, '..') });
-  const isRepo = await git.checkIsRepo().catch(() => false);
-  const head = isRepo ? (await git.raw(['rev-parse', '--verify', '-q', 'HEAD']).catch(() => '')).trim() : '';
-  if (head === '') return undefined;
+  // One process: the top folder, then HEAD's sha (in a repository with no commits, the top
+  // folder alone). Outside a repository git fails, saying so.
+  let said: string;
   try {
-    const top = (await git.revparse(['--show-toplevel'])).trim();
-    return { git, head, top, prefix: relative(top, resolve(loadoutsDir)).split('\\').join('/') };
+    said = await git.raw(['rev-parse', '--show-toplevel', '--verify', '-q', 'HEAD']);
   } catch (cause) {
+    // Outside a repository, or no git installed: the build goes on without history.
+    if (/not a git repository|ENOENT/u.test((cause as Error).message)) return undefined;
     throw new LoadoutError('git', `cannot read git history of ${loadoutsDir}: ${(cause as Error).message}`, { cause });
   }
+  const [top = '', head = ''] = said.trim().split('\n');
+  if (top === '' || !/^[0-9a-f]{40,64}$/u.test(head)) return undefined;
+  return { git, head, top, prefix: relative(top, resolve(loadoutsDir)).split('\\').join('/') };
 }
 
 /**

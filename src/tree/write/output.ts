@@ -166,7 +166,7 @@ function copyByLinks(from: string, to: string): void {
   const files = new TreeFiles(to);
   mkdirSync(to);
   // The copy is complete when its writer says so: no marker copied.
-  for (const name of readdirSync(from)) if (name !== COMPLETE_MARKER) files.linkFrom(from, name);
+  for (const name of readdirSync(from)) if (name !== COMPLETE_MARKER) files.syncFrom(from, name);
 }
 
 /** The standby of the output folder `out` (see {@link WriteTreeOptions}), or undefined when there is none. */

@@ -39,29 +39,34 @@ export function supportedAgents(r: Pick<HomeRecord, 'compatibility'>): Agent[] {
 
 const HAS_LABELS: Record<(typeof HAS_VALUES)[number], string> = { skills: 'Skills', mcp: 'MCP servers', rules: 'Rules' };
 
-function card(r: HomeRecord): string {
+/**
+ * Appends one loadout's card (`<li>`: title, marks, summary, the agents it supports, its counts
+ * and tags, and the `data-` attributes the filters read) to `out` as pieces, for one `join('')`
+ * over all the cards. A string per card (a tree of concatenations kept alive until the page is
+ * joined) made the page's garbage collection cost more than its text; the page is rendered on
+ * every rebuild (DESIGN.md section 7).
+ */
+function pushCard(out: string[], r: HomeRecord): void {
   const agents = supportedAgents(r);
-  const has = HAS_VALUES.filter((h) => r.counts[h] > 0);
-  const data = [
-    `data-id="${escapeHtml(r.id)}"`,
-    `data-agents="${escapeHtml(agents.join(' '))}"`,
-    `data-categories="${escapeHtml(r.categories.join(' '))}"`,
-    `data-stacks="${escapeHtml(r.stacks.join(' '))}"`,
-    `data-verified="${r.verification.verified ? 'true' : 'false'}"`,
-    `data-has="${escapeHtml(has.join(' '))}"`,
-  ].join(' ');
-  const marks = [verificationBadge(r.verification.verified), r.featured ? '<span class="badge star">★ Featured</span>' : '', r.deprecated ? '<span class="badge bad">Deprecated</span>' : '', `<span class="small muted">v${escapeHtml(r.version)}</span>`]
-    .filter((m) => m !== '')
-    .join(' ');
+  const verified = r.verification.verified;
+  // <li class="card[ deprecated]" data-id data-agents data-categories data-stacks data-verified data-has>
+  out.push(r.deprecated ? '<li class="card deprecated" data-id="' : '<li class="card" data-id="', escapeHtml(r.id));
+  out.push('" data-agents="', escapeHtml(agents.join(' ')), '" data-categories="', escapeHtml(r.categories.join(' ')), '" data-stacks="', escapeHtml(r.stacks.join(' ')));
+  out.push(verified ? '" data-verified="true" data-has="' : '" data-verified="false" data-has="', escapeHtml(HAS_VALUES.filter((h) => r.counts[h] > 0).join(' ')), '">\n');
+  out.push('<h2><a href="loadouts/', escapeHtml(r.id), '/">', escapeHtml(r.title), '</a></h2>\n');
+  // The marks: verification, featured, deprecated, version.
+  out.push('<p class="marks">', verificationBadge(verified));
+  if (r.featured) out.push(' <span class="badge star">★ Featured</span>');
+  if (r.deprecated) out.push(' <span class="badge bad">Deprecated</span>');
+  out.push(' <span class="small muted">v', escapeHtml(r.version), '</span></p>\n');
+  out.push('<p>', escapeHtml(r.summary), '</p>\n');
   const agentText = agents.length === PUBLISHED_AGENTS.length ? 'All six agents' : agents.map((a) => AGENT_NAMES[a]).join(', ') || 'No agent';
-  return `<li class="card${r.deprecated ? ' deprecated' : ''}" ${data}>
-<h2><a href="loadouts/${escapeHtml(r.id)}/">${escapeHtml(r.title)}</a></h2>
-<p class="marks">${marks}</p>
-<p>${escapeHtml(r.summary)}</p>
-<p class="agents"><span class="vh">Agents: </span>${escapeHtml(agentText)}</p>
-<p class="counts">${plural(r.counts.rules, 'rule')} · ${plural(r.counts.skills, 'skill')} · ${plural(r.counts.mcp, 'MCP server')}</p>
-<p>${[...r.categories, ...r.stacks].map((t) => `<span class="tag">${escapeHtml(t)}</span>`).join('')}</p>
-</li>`;
+  out.push('<p class="agents"><span class="vh">Agents: </span>', escapeHtml(agentText), '</p>\n');
+  out.push('<p class="counts">', plural(r.counts.rules, 'rule'), ' · ', plural(r.counts.skills, 'skill'), ' · ', plural(r.counts.mcp, 'MCP server'), '</p>\n');
+  out.push('<p>');
+  for (const t of r.categories) out.push('<span class="tag">', escapeHtml(t), '</span>');
+  for (const t of r.stacks) out.push('<span class="tag">', escapeHtml(t), '</span>');
+  out.push('</p>\n</li>');
 }
 
 const option = (value: string, label: string): string => `<option value="${escapeHtml(value)}">${escapeHtml(label)}</option>`;
@@ -70,9 +75,13 @@ const option = (value: string, label: string): string => `<option value="${escap
 export function renderHomePage(base: string, records: readonly HomeRecord[]): string {
   const sorted = [...records].sort(listingOrder);
   const stackCounts = new Map<string, number>();
-  for (const r of records) for (const s of r.stacks) stackCounts.set(s, (stackCounts.get(s) ?? 0) + 1);
+  const used = new Set<string>();
+  for (const r of records) {
+    for (const s of r.stacks) stackCounts.set(s, (stackCounts.get(s) ?? 0) + 1);
+    for (const c of r.categories) used.add(c);
+  }
   const stacks = [...stackCounts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
-  const categories = CATEGORIES.filter((c) => records.some((r) => r.categories.includes(c)));
+  const categories = CATEGORIES.filter((c) => used.has(c));
   const filters = `<form class="filters" id="filters" role="search" aria-label="Find a loadout" hidden>
 <div class="search"><label for="q">Search loadouts</label><input id="q" name="q" type="search" autocomplete="off" maxlength="200" placeholder="e.g. nextjs, fastapi tests, godot" aria-describedby="results-status"></div>
 <div><label for="f-agent">Agent</label><select id="f-agent" name="agent">${option('', 'Any agent')}${PUBLISHED_AGENTS.map((a) => option(a, AGENT_NAMES[a])).join('')}</select></div>
@@ -82,12 +91,18 @@ export function renderHomePage(base: string, records: readonly HomeRecord[]): st
 <div><label for="f-has">Has</label><select id="f-has" name="has">${option('', 'Anything')}${HAS_VALUES.map((h) => option(h, HAS_LABELS[h])).join('')}</select></div>
 <div><button type="button" id="clear">Clear filters</button></div>
 </form>`;
+  const pieces: string[] = [];
+  for (const r of sorted) {
+    if (pieces.length > 0) pieces.push('\n');
+    pushCard(pieces, r);
+  }
+  const cards = pieces.join('');
   const body = `<h1>Loadout Catalogue</h1>
 <p class="lead">Versioned bundles of instructions, rules, skills and MCP configuration for coding agents: find one for your stack and agent, see what it installs and whether it passed its checks, and install it.</p>
 ${filters}
 <p id="results-status" class="muted" role="status" aria-live="polite">${plural(records.length, 'loadout')}</p>
 <ul class="cards" id="loadouts">
-${sorted.map(card).join('\n')}
+${cards}
 </ul>
 <p id="no-results" hidden>No loadout matches. Try fewer filters or other words.</p>
 <p id="suggestions" hidden>Did you mean <span id="suggestion-list"></span>?</p>`;

@@ -20,8 +20,12 @@ const NEEDS_ESCAPE = /[&<>"']/u;
 
 /** Escapes text for XML content and attributes (XML 1.0 section 2.4), and drops the control characters XML 1.0 forbids. */
 export function escapeXml(text: string): string {
+  // As in escapeHtml: most values (every loadout's address in the sitemap) have nothing to change.
+  if (!NEEDS_XML_ESCAPE.test(text)) return text;
   return escapeHtml(text.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/gu, '')).replaceAll('&#39;', '&apos;');
 }
+
+const NEEDS_XML_ESCAPE = /[&<>"'\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/u;
 
 /**
  * An `href` value for an address taken from a loadout or a submission: `http:`, `https:` or

@@ -109,6 +109,29 @@ export interface RankingSource {
 
 const compareStrings = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/** What goes between a result row's version and the rest of its JSON; the engine writes the score after it. */
+const SCORE_KEY = ',"score":';
+
+/**
+ * Where the version's value ends in `json`, a row's JSON, when it starts with the id, title,
+ * summary and version given (keys in SearchRow's order); undefined when it does not. Compares in
+ * place, without building the expected text.
+ */
+function afterVersion(json: string, id: string, title: string, summary: string, version: string): number | undefined {
+  let at = 0;
+  for (const [key, value] of [['{"id":', id], [',"title":', title], [',"summary":', summary], [',"version":', version]] as const) {
+    const text = JSON.stringify(value);
+    if (!json.startsWith(key, at) || !json.startsWith(text, at + key.length)) return undefined;
+    at += key.length + text.length;
+  }
+  return at;
+}
+
+/** Appends `value` to `list` unless it is among `list[start..]`. */
+function pushOnce(list: number[], start: number, value: number): void {
+  if (list.indexOf(value, start) < 0) list.push(value);
+}
+
 /**
  * Encodes the index and rows. Pure: the same source gives the same bytes.
  * @throws LoadoutError `internal` when a term contains a line break, the index's documents are
@@ -123,27 +146,44 @@ export function encodeRankingIndex(source: RankingSource): Uint8Array {
   }
   for (const term of index.terms) if (term.includes('\n')) throw new LoadoutError('internal', `the search index has the term ${JSON.stringify(term)} (expected no line break in a term)`);
 
-  // Filters and the empty query's order.
-  const stacks = [...new Set(documents.flatMap((r) => r.stacks))].sort(compareStrings);
-  const categories = [...new Set(documents.flatMap((r) => r.categories))].sort(compareStrings);
+  // Filters and the empty query's order. Plain loops, no array or set per document: the build
+  // encodes 10,000 documents on every rebuild (DESIGN.md section 7).
+  const stackSet = new Set<string>();
+  const categorySet = new Set<string>();
+  for (const row of documents) {
+    for (const s of row.stacks) stackSet.add(s);
+    for (const c of row.categories) categorySet.add(c);
+  }
+  const stacks = [...stackSet].sort(compareStrings);
+  const categories = [...categorySet].sort(compareStrings);
   const stackNumber = new Map(stacks.map((s, i) => [s, i]));
   const categoryNumber = new Map(categories.map((c, i) => [c, stacks.length + i]));
-  const docTagStart: number[] = [0];
+  const A = PUBLISHED_AGENTS.length;
+  const docTagStart = new Uint32Array(documents.length + 1);
   const docTags: number[] = [];
   const docFlags = new Uint8Array(documents.length);
   const docAgents = new Uint32Array(documents.length);
-  const docAlwaysTokens = new Uint32Array(documents.length * PUBLISHED_AGENTS.length);
-  documents.forEach((row, d) => {
-    PUBLISHED_AGENTS.forEach((agent, i) => (docAlwaysTokens[d * PUBLISHED_AGENTS.length + i] = row.always_tokens[agent]));
-    for (const s of new Set(row.stacks)) docTags.push(stackNumber.get(s) ?? 0);
-    for (const c of new Set(row.categories)) docTags.push(categoryNumber.get(c) ?? 0);
-    docTagStart.push(docTags.length);
+  const docAlwaysTokens = new Uint32Array(documents.length * A);
+  for (let d = 0; d < documents.length; d++) {
+    const row = documents[d] as SearchRow;
+    // Compatibility may lack an agent, which then counts as supported.
+    let agents = 0;
+    for (let i = 0; i < A; i++) {
+      const agent = PUBLISHED_AGENTS[i] as (typeof PUBLISHED_AGENTS)[number];
+      docAlwaysTokens[d * A + i] = row.always_tokens[agent];
+      if (row.compatibility[agent] !== 'unsupported') agents |= 1 << i;
+    }
+    // `>>> 0` keeps bit 31 positive.
+    docAgents[d] = agents >>> 0;
+    // Each tag once, in the order of its first mention (stack and category numbers never meet).
+    const start = docTags.length;
+    for (const s of row.stacks) pushOnce(docTags, start, stackNumber.get(s) ?? 0);
+    for (const c of row.categories) pushOnce(docTags, start, categoryNumber.get(c) ?? 0);
+    docTagStart[d + 1] = docTags.length;
     let flags = (row.verified ? DOC_FLAG.verified : 0) | (row.featured ? DOC_FLAG.featured : 0) | (row.deprecated ? DOC_FLAG.deprecated : 0);
     for (const has of HAS_VALUES) if (row.counts[has] > 0) flags |= DOC_FLAG[has];
     docFlags[d] = flags;
-    // `>>> 0` keeps bit 31 positive; compatibility may lack an agent, which then counts as supported.
-    docAgents[d] = PUBLISHED_AGENTS.reduce((bits, agent, i) => (row.compatibility[agent] === 'unsupported' ? bits : (bits | (1 << i)) >>> 0), 0);
-  });
+  }
   const listing = documents.map((_, d) => d).sort((a, b) => listingOrder(documents[a] as SearchRow, documents[b] as SearchRow));
 
   // Result rows: the JSON around the score, as the engine writes it: a row's JSON (keys in
@@ -156,10 +196,10 @@ export function encodeRankingIndex(source: RankingSource): Uint8Array {
   documents.forEach((row, d) => {
     const { id, title, summary, version } = row;
     const json = rowJson[d] ?? '';
-    const before = JSON.stringify({ id, title, summary, version }).slice(0, -1);
-    if (!json.startsWith(before)) throw new LoadoutError('internal', `the result row of ${id} does not start with its id, title, summary and version`);
-    const head = `${before},"score":`;
-    const tail = json.slice(before.length);
+    const split = afterVersion(json, id, title, summary, version);
+    if (split === undefined) throw new LoadoutError('internal', `the result row of ${id} does not start with its id, title, summary and version`);
+    const head = `${json.slice(0, split)}${SCORE_KEY}`;
+    const tail = json.slice(split);
     rowSplit[d] = rowBytes + Buffer.byteLength(head);
     rowBytes += Buffer.byteLength(head) + Buffer.byteLength(tail);
     rowStart.push(rowBytes);

@@ -11,6 +11,7 @@ import { ADAPTER_TARGETS, SKILL_DIRS } from '../../layout/layout.js';
 import type { Guide, GuideImage } from '../../pages/guides.js';
 import { writeCataloguePages, type CataloguePageRecord } from '../../pages/write.js';
 import { skillsDocument, SKILLS_PATH, writeSearchIndex } from '../../search/index-file.js';
+import type { SearchRow } from '../../search/document.js';
 import type { InvertedIndex } from '../../search/inverted-index.js';
 import { SEARCH_SETTINGS } from '../../search/settings.js';
 import { cliTarballTreePath, cliTarballUrl, CLI_LATEST_TREE_PATH, DESCRIPTION_TREE_PATH, schemaUrl } from '../../tree-format/index.js';
@@ -58,41 +59,43 @@ export interface CatalogueExtras {
 export async function writeCatalogueDocuments(tree: OutputTree, base: string, listings: readonly CatalogueListing[], index: InvertedIndex, extras: CatalogueExtras = {}): Promise<void> {
   const { docs, cli, signing, marketplace } = extras;
   const rows = listings.map((l) => l.row);
-  // The list carries the same fields as a search result row; written as writeJson would, and hashed for the snapshot.
+  // The list carries the same fields as a search result row; written as writeJson would, and hashed for a signed snapshot.
   const indexText = `${JSON.stringify({ total: rows.length, loadouts: rows }, null, 2)}\n`;
   await tree.write(CATALOGUE_INDEX_PATH, indexText);
-  await tree.writeJson('api/tags.json', { stacks: countTags(rows.flatMap((r) => r.stacks)), categories: countTags(rows.flatMap((r) => r.categories)) });
+  await tree.writeJson('api/tags.json', { stacks: countTags(rows, (r) => r.stacks), categories: countTags(rows, (r) => r.categories) });
   await tree.writeJson('api/agents.json', {
     agents: PUBLISHED_AGENTS.map((agent) => ({
       id: agent,
       authoring: agent !== 'antigravity-cli',
       adapter: ADAPTER_TARGETS[agent] ?? null,
       skills_dir: SKILL_DIRS[agent],
-      loadouts: rows.filter((r) => r.compatibility[agent] !== 'unsupported').length,
+      loadouts: rows.reduce((n, r) => (r.compatibility[agent] === 'unsupported' ? n : n + 1), 0),
     })),
   });
   // Besides the versions documents and the index, the snapshot covers the description document
   // and the CLI's tarballs, so that a CLI the user trusts can check what this catalogue serves
   // (SECURITY.md, "The CLI's own route").
-  const covered = new Map<string, DocumentDigest>([[CATALOGUE_INDEX_PATH, digestText(indexText)]]);
+  // Only a signing build hashes what it writes: the digests serve the snapshot alone.
+  const covered = new Map<string, DocumentDigest>();
+  if (signing !== undefined) covered.set(CATALOGUE_INDEX_PATH, digestText(indexText));
   let cliDescription: CliDescription | undefined;
   if (cli !== undefined) {
     for (const path of [cliTarballTreePath(cli.version), CLI_LATEST_TREE_PATH]) {
       await tree.write(path, cli.tarball);
-      covered.set(path, digestBytes(cli.tarball));
+      if (signing !== undefined) covered.set(path, digestBytes(cli.tarball));
     }
     cliDescription = { url: cliTarballUrl(base, cli.version), version: cli.version, integrity: cli.integrity };
   }
   // The marketplaces; the snapshot covers them and the plugin zips.
-  if (marketplace !== undefined) for (const [path, digest] of await writeMarketplaces(tree, base, marketplace, listings)) covered.set(path, digest);
+  if (marketplace !== undefined) for (const [path, digest] of await writeMarketplaces(tree, base, marketplace, listings, { digests: signing !== undefined })) covered.set(path, digest);
   const plugins = marketplace === undefined || !listings.some((l) => l.plugin !== undefined) ? undefined : describePlugins(base, marketplace);
   const descriptionText = `${JSON.stringify(describeApi(base, false, { database: false, challenge_secret: false, challenge_site_key: false }, { cli: cliDescription, signingKeys: signing === undefined ? undefined : [signing.settings.key.published], plugins }), null, 2)}\n`;
   await tree.write(DESCRIPTION_TREE_PATH, descriptionText);
-  covered.set(DESCRIPTION_TREE_PATH, digestText(descriptionText));
+  if (signing !== undefined) covered.set(DESCRIPTION_TREE_PATH, digestText(descriptionText));
   await tree.writeJson('api/schema.json', { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: schemaUrl(base), ...readAuthoringSchema() });
   await writeSearchIndex(tree, { settings: SEARCH_SETTINGS, rows, index });
   await tree.write(SKILLS_PATH, skillsDocument(listings.map((l) => l.skills)));
-  const pages = listings.map(({ row, published, author }): CataloguePageRecord => ({ ...row, categories: row.categories as CataloguePageRecord['categories'], updated: row.updated ?? undefined, ...(published === null ? {} : { published }), author, verification: { verified: row.verified } }));
+  const pages = listings.map(pageRecordOf);
   await writeCataloguePages(tree, base, pages, docs);
   await writeCatalogueDiscovery(tree, listings.map(({ row, discovery }) => ({ id: row.id, featured: row.featured, ...(row.updated === null ? {} : { updated: row.updated }), discovery })));
   if (signing !== undefined) {
@@ -101,14 +104,39 @@ export async function writeCatalogueDocuments(tree: OutputTree, base: string, li
   }
 }
 
+/**
+ * What the pages read of a listing. One object literal of the page's fields, not a copy of the
+ * row spread with optional fields: 10,000 of those cost a measurable part of a rebuild. Pure.
+ */
+function pageRecordOf({ row, published, author }: CatalogueListing): CataloguePageRecord {
+  return {
+    id: row.id,
+    title: row.title,
+    summary: row.summary,
+    version: row.version,
+    categories: row.categories as CataloguePageRecord['categories'],
+    stacks: row.stacks,
+    compatibility: row.compatibility,
+    counts: row.counts,
+    featured: row.featured,
+    deprecated: row.deprecated,
+    updated: row.updated ?? undefined,
+    // The pages treat an absent and an undefined date alike (feeds.ts `timeOf`).
+    published: published ?? undefined,
+    author,
+    url: row.url,
+    verification: { verified: row.verified },
+  };
+}
+
 /** `plugins` of the description document (description.ts). Pure. */
 function describePlugins(base: string, settings: MarketplaceSettings): PluginsDescription {
   return { name: settings.name, marketplace: urlMarketplaceUrl(base), folder: `${base}/${PLUGINS_FOLDER}/`, ...(settings.git === undefined ? {} : { git: settings.git }) };
 }
 
-/** Tag counts, most used first, then by name. */
-function countTags(values: string[]): { tag: string; count: number }[] {
+/** Counts of the tags `tagsOf` each row, most used first, then by name. */
+function countTags(rows: readonly SearchRow[], tagsOf: (row: SearchRow) => readonly string[]): { tag: string; count: number }[] {
   const counts = new Map<string, number>();
-  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
+  for (const row of rows) for (const v of tagsOf(row)) counts.set(v, (counts.get(v) ?? 0) + 1);
   return [...counts].map(([tag, count]) => ({ tag, count })).sort((a, b) => b.count - a.count || (a.tag < b.tag ? -1 : 1));
 }

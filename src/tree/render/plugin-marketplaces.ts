@@ -31,7 +31,7 @@ export function marketplaceEntriesOf(base: string, listings: readonly CatalogueL
   for (const { row, author, plugin } of listings) {
     if (plugin === undefined) continue;
     entries.push({
-      manifest: { id: row.id, version: row.version, summary: row.summary, license: plugin.license, categories: row.categories as MarketplaceEntry['manifest']['categories'], stacks: row.stacks, author: author.url === undefined ? { name: author.name } : { name: author.name, url: author.url } },
+      manifest: { id: row.id, version: row.version, summary: row.summary, license: plugin.license, categories: row.categories as MarketplaceEntry['manifest']['categories'], stacks: row.stacks, author: { name: author.name, url: author.url } },
       homepage: row.url,
       zip: { url: pluginZipUrl(base, row.id, row.version), sha256: plugin.sha256 },
     });
@@ -41,24 +41,27 @@ export function marketplaceEntriesOf(base: string, listings: readonly CatalogueL
 
 /**
  * Writes the four marketplace documents for `listings` into `tree` (nothing when no listing has
- * a plugin: a build without plugins). Returns, for the signed snapshot, the digest of each
- * document and of each loadout's latest plugin zip, by tree path.
+ * a plugin: a build without plugins). With `digests` (a signing build), returns, for the signed
+ * snapshot, the digest of each document and of each loadout's latest plugin zip, by tree path;
+ * without, an empty map: hashing four documents of 10,000 entries is a measurable part of a
+ * rebuild that signs nothing (DESIGN.md section 7).
  */
-export async function writeMarketplaces(tree: OutputTree, base: string, settings: MarketplaceSettings, listings: readonly CatalogueListing[]): Promise<Map<string, DocumentDigest>> {
+export async function writeMarketplaces(tree: OutputTree, base: string, settings: MarketplaceSettings, listings: readonly CatalogueListing[], options: { digests: boolean }): Promise<Map<string, DocumentDigest>> {
   const digests = new Map<string, DocumentDigest>();
   const entries = marketplaceEntriesOf(base, listings);
   if (entries.length === 0) return digests;
-  const documents: [string, unknown][] = [
-    [MARKETPLACE_TREE_PATHS.claude, claudeFolderMarketplace(settings, entries)],
-    [MARKETPLACE_TREE_PATHS.codex, codexMarketplace(settings, entries)],
-    [MARKETPLACE_TREE_PATHS.cursor, cursorMarketplace(settings, entries)],
-    [MARKETPLACE_TREE_PATHS.url, claudeUrlMarketplace(settings, entries)],
+  // One document's graph at a time, so that no two are alive at once.
+  const documents: [string, (settings: MarketplaceSettings, entries: readonly MarketplaceEntry[]) => unknown][] = [
+    [MARKETPLACE_TREE_PATHS.claude, claudeFolderMarketplace],
+    [MARKETPLACE_TREE_PATHS.codex, codexMarketplace],
+    [MARKETPLACE_TREE_PATHS.cursor, cursorMarketplace],
+    [MARKETPLACE_TREE_PATHS.url, claudeUrlMarketplace],
   ];
-  for (const [path, value] of documents) {
-    const text = `${JSON.stringify(value, null, 2)}\n`;
+  for (const [path, documentOf] of documents) {
+    const text = `${JSON.stringify(documentOf(settings, entries), null, 2)}\n`;
     await tree.write(path, text);
-    digests.set(path, digestText(text));
+    if (options.digests) digests.set(path, digestText(text));
   }
-  for (const { row, plugin } of listings) if (plugin !== undefined) digests.set(pluginZipTreePath(row.id, row.version), { sha256: plugin.sha256, bytes: plugin.bytes });
+  if (options.digests) for (const { row, plugin } of listings) if (plugin !== undefined) digests.set(pluginZipTreePath(row.id, row.version), { sha256: plugin.sha256, bytes: plugin.bytes });
   return digests;
 }

@@ -155,8 +155,10 @@ export function digestBytes(bytes: Uint8Array): DocumentDigest {
   return { sha256: createHash('sha256').update(bytes).digest('hex'), bytes: bytes.byteLength };
 }
 
-/** The digest of `text` as written (UTF-8). */
-export const digestText = (text: string): DocumentDigest => digestBytes(Buffer.from(text, 'utf8'));
+/** The digest of `text` as written (UTF-8), hashed without copying it into a buffer first. */
+export function digestText(text: string): DocumentDigest {
+  return { sha256: createHash('sha256').update(text, 'utf8').digest('hex'), bytes: Buffer.byteLength(text, 'utf8') };
+}
 
 /**
  * Writes the signed snapshot of `documents` (tree path → digest) made at `now` into `tree`

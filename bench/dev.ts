@@ -8,7 +8,12 @@
  *  2. `node bin/loadout dev` started on the same tree (its first build carries every loadout
  *     over), a client on its event stream, then `--saves` saves (default 5), each of another
  *     loadout's AGENTS.md, each timed from just before the write to the `reload` event that
- *     names that loadout. The worst is judged; the median is printed beside it.
+ *     names that loadout; each save follows the last reload at once, before the session starts
+ *     writing the catalogue documents that build deferred;
+ *  3. as many saves again, each made while those documents are being written (the session's
+ *     quiet period, `DOCUMENTS_AFTER_MS`, and 150 ms more after the last reload): the save then
+ *     waits for the file being written. The worst of both kinds is judged; the medians are
+ *     printed beside it.
  * Every build is the compiled CLI (lib/ is compiled from src/ first, not measured).
  *
  *   npx tsx bench/dev.ts [--loadouts 1000] [--large] [--saves 5] [--catalogue DIR]
@@ -27,6 +32,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { listLoadoutIds } from '../src/catalogue/source.js';
 import { DEV_PATHS } from '../src/dev/client-script.js';
+import { DOCUMENTS_AFTER_MS } from '../src/dev/session.js';
 import { writeSyntheticCatalogue } from './synthetic.js';
 
 const TARGET = { ms: 500, at: 10_000 };
@@ -34,7 +40,7 @@ const { values } = parseArgs({ options: { loadouts: { type: 'string' }, large: {
 const count = Number(values.loadouts ?? (values.large === true ? TARGET.at : 1000));
 const saves = Number(values.saves);
 if (!Number.isInteger(count) || count < 2) throw new Error(`--loadouts must be a whole number of at least 2 (got ${JSON.stringify(values.loadouts)})`);
-if (!Number.isInteger(saves) || saves < 1 || saves >= count) throw new Error(`--saves must be a whole number from 1 to ${count - 1} (got ${JSON.stringify(values.saves)})`);
+if (!Number.isInteger(saves) || saves < 1 || saves * 2 >= count) throw new Error(`--saves must be a whole number from 1 to ${Math.floor((count - 1) / 2)} (got ${JSON.stringify(values.saves)})`);
 const load = (): string => loadavg().map((l) => l.toFixed(2)).join(', ');
 const project = new URL('..', import.meta.url).pathname;
 const loadoutBin = join(project, 'bin', 'loadout');
@@ -98,18 +104,22 @@ try {
     }
   };
   const times: number[] = [];
-  for (let i = 1; i <= saves; i++) {
-    const id = ids[Math.floor((i * ids.length) / (saves + 1))] ?? '';
+  const during: number[] = [];
+  for (let i = 1; i <= saves * 2; i++) {
+    const id = ids[Math.floor((i * ids.length) / (saves * 2 + 1))] ?? '';
+    const amid = i > saves;
+    // The second half: while the last build's deferred documents are being written.
+    if (amid) await new Promise((resolve) => setTimeout(resolve, DOCUMENTS_AFTER_MS + 150));
     const at = performance.now();
     save(id, `Saved while loadout dev ran (${i}).`);
     await reloadOf(id);
-    times.push(performance.now() - at);
-    console.log(`  save ${i} (${id}): reload event after ${times.at(-1)?.toFixed(0)} ms (load average ${load()})`);
+    (amid ? during : times).push(performance.now() - at);
+    console.log(`  save ${i} (${id}${amid ? ', while the documents were written' : ''}): reload event after ${(performance.now() - at).toFixed(0)} ms (load average ${load()})`);
   }
   void reader.cancel();
-  const worst = Math.max(...times);
+  const worst = Math.max(...times, ...during);
   const status = worst < TARGET.ms ? (count === TARGET.at ? 'pass' : 'open') : 'FAIL';
-  console.log(`${status.padEnd(4)}  save to reload event at ${count} loadouts: worst ${worst.toFixed(0)} ms, median ${median(times).toFixed(0)} ms of ${saves} (target < ${TARGET.ms} ms at ${TARGET.at}); baseline in this run, a save then loadout build: ${baselineMs.toFixed(0)} ms (${(baselineMs / worst).toFixed(1)}x the worst)`);
+  console.log(`${status.padEnd(4)}  save to reload event at ${count} loadouts: worst ${worst.toFixed(0)} ms; median ${median(times).toFixed(0)} ms of ${saves} saves right after a reload, ${median(during).toFixed(0)} ms of ${saves} while the documents were written (target < ${TARGET.ms} ms at ${TARGET.at}); baseline in this run, a save then loadout build: ${baselineMs.toFixed(0)} ms (${(baselineMs / worst).toFixed(1)}x the worst)`);
   console.log(`load average at the end: ${load()}`);
   process.exitCode = status === 'pass' ? 0 : 1;
 } finally {

@@ -11,8 +11,9 @@
  * (`BuildOptions.documents: 'defer'`) and sends `reload`, so the changed loadout's page is
  * served with the change first (the first build writes every document before the session serves); the documents that list every loadout (the list, the search
  * index, the home page…) are then written into the live tree (tree/deferred-documents.ts), and
- * `documents` tells the open pages other than a loadout's own to reload. A change seen while
- * they are written stops that writing: the next build goes first, and its documents follow.
+ * `documents` tells the open pages other than a loadout's own to reload. They are written once
+ * no change came for {@link DOCUMENTS_AFTER_MS}; a change seen while they are written stops that
+ * writing at the next file: the next build goes first, and its documents follow.
  * A refused build (a broken manifest, a failing check) leaves the tree as it was and sends
  * `refused` with the findings, and the session goes on. Watching is chokidar's (`fs.watch` per
  * folder on Linux; `ignoreInitial`, so only changes after the start count).
@@ -30,6 +31,14 @@ import type { DeferredDocuments } from '../tree/deferred-documents.js';
 import type { KeptBuild } from '../tree/incremental/kept-build.js';
 import { createDevApp, createDevEvents } from './app.js';
 import { reportLoadouts, type DevReport } from './report.js';
+
+/**
+ * How long the session waits without a change before it writes the catalogue documents a build
+ * deferred (ms): an editor's save is often followed by another (a formatter, auto-save, a
+ * checkout of several files), and a change seen before the writing starts costs nothing to
+ * put first, where one seen during it waits for the file being written.
+ */
+export const DOCUMENTS_AFTER_MS = 250;
 
 /** What to do when the system cannot watch every folder (one inotify watch per folder on Linux). */
 const WATCH_HINT = 'On Linux each folder takes one inotify watch: raise fs.inotify.max_user_watches (sysctl), or stop other watchers.';
@@ -81,6 +90,16 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
   let deferred: DeferredDocuments | undefined;
   /** Stops the documents being written (a change came). */
   let stopDocuments: AbortController | undefined;
+  /** Ends the wait before the documents early (a change came). */
+  let endWait: (() => void) | undefined;
+  const quietFor = (ms: number): Promise<void> =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      endWait = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    }).finally(() => (endWait = undefined));
   const serve = (dir: string): void => {
     tree = createApp({ distDir: dir, baseUrl: options.baseUrl, submissionsOpen: false, config: { database: false, challenge_secret: false, challenge_site_key: false } });
   };
@@ -149,6 +168,8 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
         await build(ids, since);
       }
       if (deferred === undefined) break;
+      await quietFor(DOCUMENTS_AFTER_MS);
+      if (pending.size > 0) continue;
       if ((await writeDocuments(deferred)) && pending.size === 0) break;
     }
     running = undefined;
@@ -161,6 +182,7 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
     if (id === undefined || id === '' || id.startsWith('.') || (rest.length === 0 && !event.endsWith('Dir'))) return;
     if (pending.size === 0) firstSeen = performance.now();
     pending.add(id);
+    endWait?.();
     stopDocuments?.abort();
     // Changes that arrive together (an editor's save is several events) go into one build.
     running ??= new Promise<void>((resolve) => setImmediate(resolve)).then(drain);

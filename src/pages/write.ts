@@ -51,11 +51,11 @@ export async function writeCataloguePages(tree: OutputTree, base: string, record
   ];
   for (const [path, text] of scripts) await tree.write(path, text);
   for (const asset of ALTCHA_ASSETS) await tree.write(asset.path, readFileSync(join(altchaDistDir(), asset.from)));
-  await tree.write('index.html', renderHomePage(base, records));
+  await tree.write('index.html', () => renderHomePage(base, records));
   await tree.write('docs/index.html', renderDocsPage(base, docs.guides));
   await tree.write(`${SUBMIT_PAGE_PATH}index.html`, renderSubmitPage(base));
   for (const guide of docs.guides) await tree.write(`docs/${guide.name}/index.html`, renderGuidePage(base, guide, docs.guides));
   for (const image of docs.images) await tree.write(image.path, image.bytes);
-  await tree.write(SITEMAP_PATH, renderSitemap(base, records));
-  await tree.write(FEED_PATH, renderAtomFeed(base, records));
+  await tree.write(SITEMAP_PATH, () => renderSitemap(base, records));
+  await tree.write(FEED_PATH, () => renderAtomFeed(base, records));
 }

@@ -121,7 +121,7 @@ export function skillsDocument(fragments: readonly string[]): string {
  * reads the published format and never the builder).
  */
 export interface SearchIndexTarget {
-  write(path: string, data: string | Uint8Array): Promise<void>;
+  write(path: string, data: string | Uint8Array | (() => string | Uint8Array)): Promise<void>;
 }
 
 /**
@@ -131,12 +131,13 @@ export interface SearchIndexTarget {
  * MiniSearch browser bundle, and `assets/search.js`) into the tree being built.
  */
 export async function writeSearchIndex(tree: SearchIndexTarget, source: SearchIndexSource): Promise<void> {
-  const pruned = pruneIndex(source.index, source.settings);
-  const rowJson = source.rows.map((row) => JSON.stringify(row));
+  // Each made as its file is written (the target may stop between files); the pruned index and the rows' JSON once, for both.
+  let shared: { pruned: InvertedIndex; rowJson: string[] } | undefined;
+  const made = (): { pruned: InvertedIndex; rowJson: string[] } => (shared ??= { pruned: pruneIndex(source.index, source.settings), rowJson: source.rows.map((row) => JSON.stringify(row)) });
   // Compact JSON: the pages download this file.
-  await tree.write(SEARCH_INDEX_PATH, searchIndexJson(source, pruned, rowJson));
-  await tree.write(SEARCH_RANKING_PATH, encodeRankingIndex({ settings: source.settings, documents: source.rows, index: pruned, rowJson }));
-  await tree.write(SEARCH_WHOLE_INDEX_PATH, encodeIndex(source.index));
+  await tree.write(SEARCH_INDEX_PATH, () => searchIndexJson(source, made().pruned, made().rowJson));
+  await tree.write(SEARCH_RANKING_PATH, () => encodeRankingIndex({ settings: source.settings, documents: source.rows, index: made().pruned, rowJson: made().rowJson }));
+  await tree.write(SEARCH_WHOLE_INDEX_PATH, () => encodeIndex(source.index));
   await tree.write(MINISEARCH_SCRIPT_PATH, readMiniSearchBrowserBundle());
   await tree.write(CLIENT_SCRIPT_PATH, CLIENT_SCRIPT);
 }

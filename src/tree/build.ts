@@ -202,7 +202,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     /** The catalogue documents, the cache and the whole search index (which the documents' writer writes). */
     const writeDocuments = async (tree: OutputTree): Promise<void> => {
       await writeCatalogueDocuments(tree, base, listings, indexNow(), { docs: readGuides(join(options.root, 'docs')), cli, signing, marketplace });
-      await tree.write(BUILD_CACHE_FILE, buildCacheText(fingerprint, built.head, built.loadouts, cache));
+      await tree.write(BUILD_CACHE_FILE, () => buildCacheText(fingerprint, built.head, built.loadouts, cache));
     };
     // The live tree's documents can stand in for this build's while a changed loadout's own pages
     // go live first; its cache and whole index too, without the lines of the loadouts built since.
@@ -244,27 +244,27 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     // copy) links to: replaced loadouts, and what refused or killed builds left.
     // The tree live before links to its cache's names, and for a loadout missing from its
     // cache, to what its link says; without a cache for these settings, to what its links say.
-    const liveLinks = (): Iterable<string> => {
-      if (live === undefined) return entriesLinkedBy(trees.live as string).values();
-      const missing = ids.filter((id) => !live.cache.states.has(id));
-      return [...[...live.cache.states.values()].map((s) => s.name), ...entriesLinkedBy(trees.live as string, missing).values()];
+    const liveLinks = (): Map<string, string> => {
+      if (live === undefined) return entriesLinkedBy(trees.live as string);
+      const linkedBefore = new Map([...live.cache.states].map(([id, state]) => [id, state.name]));
+      for (const [id, name] of entriesLinkedBy(trees.live as string, ids.filter((id) => !linkedBefore.has(id)))) linkedBefore.set(id, name);
+      return linkedBefore;
     };
-    const standbyLinks = written.standby === undefined ? [] : trees.live === undefined ? names : liveLinks();
-    const keep = new Set([...names, ...standbyLinks]);
+    const linked = new Map([...built.loadouts].map(([id, b]) => [id, b.state.name]));
+    const standbyLinked = written.standby === undefined ? undefined : trees.live === undefined ? linked : liveLinks();
+    const keep = new Set([...names, ...(standbyLinked?.values() ?? [])]);
     // A build that deferred its documents leaves the store to their writer (the next build collects what it did not).
     if (carried === undefined) collectGarbage(trees.store, stored, keep);
     result.loadouts = [...built.loadouts].map(([id, b]) => ({ id, version: b.listing.row.version, versions: b.state.versions }));
-    const linked = new Map([...built.loadouts].map(([id, b]) => [id, b.state.name]));
     // Trees are compared by their real paths (trees.live is one).
     const standbyDir = written.standby === undefined ? undefined : realpathSync(written.standby);
-    const before = standbyDir === undefined ? undefined : options.kept?.tree === standbyDir ? options.kept : trees.live === undefined ? { tree: standbyDir, linked } : undefined;
     result.kept = { tree: realpathSync(written.live), linked, fingerprint, previous: {
         cache,
         get index() {
           return indexNow();
         },
       },
-      before: before === undefined ? undefined : { tree: before.tree, linked: before.linked } };
+      before: standbyDir === undefined || standbyLinked === undefined ? undefined : { tree: standbyDir, linked: standbyLinked } };
     if (carried !== undefined) {
       result.deferred = deferDocuments(options.out, result.kept.tree, async (tree) => {
         await writeDocuments(tree);

@@ -25,8 +25,9 @@ export interface DeferredDocuments {
   readonly tree: string;
   /**
    * Writes them. Resolves true when every document was written; false when nothing more was
-   * written because `tree` is no longer live, or because `signal` aborted (checked before each
-   * file: the files written until then stay).
+   * written because `tree` is no longer live, or because `signal` aborted (read before each
+   * file, after letting the event loop run, so that what aborts it gets the chance: the files
+   * written until then stay).
    * @throws LoadoutError `io` when a build holds the output folder's lock; the file system's error.
    */
   write(signal?: AbortSignal): Promise<boolean>;
@@ -54,7 +55,9 @@ export function deferDocuments(out: string, tree: string, fill: (tree: OutputTre
         if (trees.live !== tree) return false;
         const written: string[] = [];
         const inner = outputOver(new TreeFiles(tree, { atomic: true }));
-        const step = (path: string): void => {
+        // Before each file: the event loop runs (a watcher's event can come in and abort), then the signal is read.
+        const step = async (path: string): Promise<void> => {
+          if (signal !== undefined) await new Promise((resolve) => setImmediate(resolve));
           if (signal?.aborted === true) throw ABORTED;
           written.push(path);
         };
@@ -64,10 +67,10 @@ export function deferDocuments(out: string, tree: string, fill: (tree: OutputTre
           get bytes() {
             return inner.bytes;
           },
-          write: async (path, data) => (step(path), inner.write(path, data)),
-          writeJson: async (path, value) => (step(path), inner.writeJson(path, value)),
-          link: async (path, existing) => (step(path), inner.link(path, existing)),
-          linkFolder: async (path, folder) => (step(path), inner.linkFolder(path, folder)),
+          write: async (path, data) => (await step(path), inner.write(path, data)),
+          writeJson: async (path, value) => (await step(path), inner.writeJson(path, value)),
+          link: async (path, existing) => (await step(path), inner.link(path, existing)),
+          linkFolder: async (path, folder) => (await step(path), inner.linkFolder(path, folder)),
           remove: () => Promise.reject(new LoadoutError('internal', 'deferred catalogue documents remove nothing while they are written')),
         };
         try {

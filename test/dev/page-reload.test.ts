@@ -46,7 +46,27 @@ describe.skipIf(!HAS_CHROMIUM)('loadout dev in a browser', () => {
     expect(await panel.textContent()).toMatch(/context \(tokens at start \+ on demand\): claude-code \d+ \+ \d+/u);
     expect(await page.content()).toContain('Marker two');
 
-    writeFileSync(join(root, 'loadouts', 'alpha', 'loadout.yaml'), 'id: [unclosed\n');
+    // A new summary: the loadout's page reloads once (the build), the home page also when the
+    // catalogue documents the build deferred are written (the documents event), and then lists it.
+    const home = await browser.newPage();
+    const homeStreaming = home.waitForResponse((r) => r.url().endsWith('/__loadout/events'), { timeout: WAIT_MS });
+    await home.goto(`${session.url}/`);
+    await homeStreaming;
+    let loads = 0;
+    page.on('load', () => loads++);
+    const manifest = join(root, 'loadouts', 'alpha', 'loadout.yaml');
+    const summary = 'Alpha, summarised again while loadout dev ran; the home page lists it once the documents are written.';
+    writeFileSync(manifest, readFileSync(manifest, 'utf8').replace(/^summary: .*$/mu, `summary: ${summary}`));
+    for (let load = 0; !(await home.content()).includes(summary); load++) {
+      expect(load, 'the home page reloaded without the new summary').toBeLessThan(3);
+      await home.waitForEvent('load', { timeout: WAIT_MS });
+    }
+    await page.getByText(summary).first().waitFor({ timeout: WAIT_MS });
+    // The documents event came before the home page's last load: by now a wrong reload of the loadout's page would have started.
+    await home.waitForTimeout(300);
+    expect(loads).toBe(1);
+
+    writeFileSync(manifest, 'id: [unclosed\n');
     await panel.getByText(/alpha: refused/u).waitFor({ timeout: WAIT_MS });
     expect(await panel.textContent()).toMatch(/FAIL \S+: /u);
     expect(await page.content()).toContain('Marker two');

@@ -60,8 +60,8 @@ export async function writeCatalogueDocuments(tree: OutputTree, base: string, li
   const { docs, cli, signing, marketplace } = extras;
   const rows = listings.map((l) => l.row);
   // The list carries the same fields as a search result row; written as writeJson would, and hashed for a signed snapshot.
-  const indexText = `${JSON.stringify({ total: rows.length, loadouts: rows }, null, 2)}\n`;
-  await tree.write(CATALOGUE_INDEX_PATH, indexText);
+  let indexText = '';
+  await tree.write(CATALOGUE_INDEX_PATH, () => (indexText = `${JSON.stringify({ total: rows.length, loadouts: rows }, null, 2)}\n`));
   await tree.writeJson('api/tags.json', { stacks: countTags(rows, (r) => r.stacks), categories: countTags(rows, (r) => r.categories) });
   await tree.writeJson('api/agents.json', {
     agents: PUBLISHED_AGENTS.map((agent) => ({
@@ -94,7 +94,7 @@ export async function writeCatalogueDocuments(tree: OutputTree, base: string, li
   if (signing !== undefined) covered.set(DESCRIPTION_TREE_PATH, digestText(descriptionText));
   await tree.writeJson('api/schema.json', { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: schemaUrl(base), ...readAuthoringSchema() });
   await writeSearchIndex(tree, { settings: SEARCH_SETTINGS, rows, index });
-  await tree.write(SKILLS_PATH, skillsDocument(listings.map((l) => l.skills)));
+  await tree.write(SKILLS_PATH, () => skillsDocument(listings.map((l) => l.skills)));
   const pages = listings.map(pageRecordOf);
   await writeCataloguePages(tree, base, pages, docs);
   await writeCatalogueDiscovery(tree, listings.map(({ row, discovery }) => ({ id: row.id, featured: row.featured, ...(row.updated === null ? {} : { updated: row.updated }), discovery })));

@@ -58,9 +58,11 @@ export async function writeMarketplaces(tree: OutputTree, base: string, settings
     [MARKETPLACE_TREE_PATHS.url, claudeUrlMarketplace],
   ];
   for (const [path, documentOf] of documents) {
-    const text = `${JSON.stringify(documentOf(settings, entries), null, 2)}\n`;
-    await tree.write(path, text);
-    if (options.digests) digests.set(path, digestText(text));
+    await tree.write(path, () => {
+      const text = `${JSON.stringify(documentOf(settings, entries), null, 2)}\n`;
+      if (options.digests) digests.set(path, digestText(text));
+      return text;
+    });
   }
   if (options.digests) for (const { row, plugin } of listings) if (plugin !== undefined) digests.set(pluginZipTreePath(row.id, row.version), { sha256: plugin.sha256, bytes: plugin.bytes });
   return digests;

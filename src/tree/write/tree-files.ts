@@ -248,10 +248,12 @@ export interface OutputTree {
   /** Bytes written so far. */
   readonly bytes: number;
   /**
-   * Writes a file, making its folders.
+   * Writes a file, making its folders. `data` may be a function that makes it: it is called when
+   * the file is written, so that a writer which can stop between files (deferred-documents.ts)
+   * stops before making a large document, not after.
    * @throws LoadoutError `internal` when `path` is not a normalised relative path (it would leave the tree); the file system's error.
    */
-  write(path: string, data: string | Uint8Array): Promise<void>;
+  write(path: string, data: TreeData): Promise<void>;
   /** Writes pretty-printed JSON with a final newline. Same errors as {@link OutputTree.write}. */
   writeJson(path: string, value: unknown): Promise<void>;
   /**
@@ -272,6 +274,12 @@ export interface OutputTree {
   remove(path: string): Promise<void>;
 }
 
+/** What {@link OutputTree.write} writes: text (as UTF-8), bytes, or a function that makes either when called. */
+export type TreeData = string | Uint8Array | (() => string | Uint8Array);
+
+/** The text or bytes of `data`, made now when it is a function. */
+export const dataOf = (data: TreeData): string | Uint8Array => (typeof data === 'function' ? data() : data);
+
 /** Which tree a tree being written started as (see {@link OutputTree.origin}). */
 export type TreeOrigin = 'standby' | 'live';
 
@@ -289,7 +297,7 @@ export function outputOver(files: TreeFiles, options: { place?: (path: string) =
       return bytes;
     },
     async write(path, data) {
-      bytes += files.write(place(path), data);
+      bytes += files.write(place(path), dataOf(data));
     },
     writeJson: (path, value) => tree.write(path, `${JSON.stringify(value, null, 2)}\n`),
     async link(path, existing) {

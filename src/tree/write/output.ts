@@ -165,8 +165,13 @@ async function writeNextTree<T>(target: string, live: string | undefined, standb
 function copyByLinks(from: string, to: string): void {
   const files = new TreeFiles(to);
   mkdirSync(to);
-  // The copy is complete when its writer says so: no marker copied.
-  for (const name of readdirSync(from)) if (name !== COMPLETE_MARKER) files.syncFrom(from, name);
+  // One listing of the whole tree and a link per file: the copy is new, nothing to compare.
+  for (const entry of readdirSync(from, { withFileTypes: true, recursive: true })) {
+    const path = relative(from, join(entry.parentPath, entry.name)).split('\\').join('/');
+    if (path === COMPLETE_MARKER) continue; // the copy is complete when its writer says so
+    if (entry.isDirectory()) files.mkdir(path);
+    else if (entry.isFile() || entry.isSymbolicLink()) files.link(path, join(from, path));
+  }
 }
 
 /** The standby of the output folder `out` (see {@link WriteTreeOptions}), or undefined when there is none. */

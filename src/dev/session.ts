@@ -9,9 +9,10 @@
  * (its cache, search index and links: `BuildOptions.kept`) stands in for reading the tree. The
  * build switches to a tree that carries the last tree's catalogue documents
  * (`BuildOptions.documents: 'defer'`) and sends `reload`, so the changed loadout's page is
- * served with the change first (the first build writes every document before the session serves); the documents that list every loadout (the list, the search
- * index, the home page…) are then written into the live tree (tree/deferred-documents.ts), and
- * `documents` tells the open pages other than a loadout's own to reload. They are written once
+ * served with the change first (the first build writes every document before the session
+ * serves); the documents that list every loadout (the list, the search index, the home page…)
+ * are then written into the live tree (tree/deferred-documents.ts), and `documents` tells the
+ * open pages other than a loadout's own to reload. They are written once
  * no change came for {@link DOCUMENTS_AFTER_MS}; a change seen while they are written stops that
  * writing at the next file: the next build goes first, and its documents follow.
  * A refused build (a broken manifest, a failing check) leaves the tree as it was and sends

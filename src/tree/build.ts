@@ -188,7 +188,9 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
         : attestedOnly(found, { key: attesting, attestations: readAttestations(trees.live), cache: live.cache, digestOf: (name) => digestIfReadable(trees.store, previousDigests, name) });
     const built = await buildLoadouts(options, { base, route, loadoutsDir, ids, store: trees.store, repo, unchanged, stamps, fresh: live === undefined, result });
     if (built === undefined) return result;
-    const names = new Set([...built.loadouts.values()].map((b) => b.state.name));
+    // The store entry of each loadout, by id: what the new tree links to.
+    const linked = new Map([...built.loadouts].map(([id, b]) => [id, b.state.name]));
+    const names = new Set(linked.values());
     // The search index: the live tree's, with the words of the loadouts built now; made when
     // first needed (a build that defers its documents does not need it before the switch).
     let index: InvertedIndex | undefined;
@@ -196,7 +198,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     const cli = await packing;
     if (cli === undefined) result.warnings.push('the consumer CLI was not packed into cli/: esbuild is not installed and packages/cli/dist/loadout.mjs was not built (npm run build)');
     // The signed snapshot's digests of the versions documents: hashed once per store entry.
-    const signing = options.signing === undefined ? undefined : { settings: options.signing, versions: digestVersionsDocuments(trees.store, previousDigests, new Map([...built.loadouts].map(([id, b]) => [id, b.state.name]))), now: options.now ?? new Date() };
+    const signing = options.signing === undefined ? undefined : { settings: options.signing, versions: digestVersionsDocuments(trees.store, previousDigests, linked), now: options.now ?? new Date() };
     const listings = [...built.loadouts.values()].map((b) => b.listing);
     const cache = cacheOf(built.head, built.loadouts, live?.cache);
     /** The catalogue documents, the cache and the whole search index (which the documents' writer writes). */
@@ -206,9 +208,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     };
     // The live tree's documents can stand in for this build's while a changed loadout's own pages
     // go live first; its cache and whole index too, without the lines of the loadouts built since.
-    const carriedFrom = options.documents === 'defer' && signing === undefined && live !== undefined ? trees.live : undefined;
-    const builtSince = carriedFrom === undefined ? undefined : readBuiltSince(carriedFrom);
-    const carried = carriedFrom === undefined || builtSince === undefined ? undefined : { from: carriedFrom, paths: new Set(documentPathsOf(carriedFrom).filter((path) => !NEVER_CARRIED.has(path))), builtSince };
+    const carried = options.documents === 'defer' && signing === undefined && live !== undefined ? carriedDocumentsOf(trees.live as string) : undefined;
     const written = await trees.write(
       async (tree, files) => {
         if (tree.origin !== undefined) {
@@ -216,8 +216,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
           // and removed loadouts go, and the loadouts whose entry is not the one it links to are
           // re-pointed.
           const linked = tree.origin === 'standby' ? linkedByStandby : entriesLinkedBy(tree.dir);
-          if (carried === undefined) for (const path of documentPathsOf(tree.dir)) files.remove(path);
-          else for (const path of documentPathsOf(tree.dir)) if (!carried.paths.has(path)) files.remove(path);
+          for (const path of documentPathsOf(tree.dir)) if (carried?.paths.has(path) !== true) files.remove(path);
           for (const id of linked.keys()) if (!built.loadouts.has(id)) unlinkEntry(files, id);
           for (const [id, b] of built.loadouts) if (linked.get(id) !== b.state.name) linkEntry(files, trees.store, id, b.state.name);
         } else {
@@ -250,7 +249,6 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
       for (const [id, name] of entriesLinkedBy(trees.live as string, ids.filter((id) => !linkedBefore.has(id)))) linkedBefore.set(id, name);
       return linkedBefore;
     };
-    const linked = new Map([...built.loadouts].map(([id, b]) => [id, b.state.name]));
     const standbyLinked = written.standby === undefined ? undefined : trees.live === undefined ? linked : liveLinks();
     const keep = new Set([...names, ...(standbyLinked?.values() ?? [])]);
     // A build that deferred its documents leaves the store to their writer (the next build collects what it did not).
@@ -258,13 +256,14 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     result.loadouts = [...built.loadouts].map(([id, b]) => ({ id, version: b.listing.row.version, versions: b.state.versions }));
     // Trees are compared by their real paths (trees.live is one).
     const standbyDir = written.standby === undefined ? undefined : realpathSync(written.standby);
-    result.kept = { tree: realpathSync(written.live), linked, fingerprint, previous: {
-        cache,
-        get index() {
-          return indexNow();
-        },
+    const previous = {
+      cache,
+      get index(): InvertedIndex {
+        return indexNow();
       },
-      before: standbyDir === undefined || standbyLinked === undefined ? undefined : { tree: standbyDir, linked: standbyLinked } };
+    };
+    const before = standbyDir === undefined || standbyLinked === undefined ? undefined : { tree: standbyDir, linked: standbyLinked };
+    result.kept = { tree: realpathSync(written.live), linked, fingerprint, previous, before };
     if (carried !== undefined) {
       result.deferred = deferDocuments(options.out, result.kept.tree, async (tree) => {
         await writeDocuments(tree);
@@ -277,6 +276,17 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   } finally {
     trees.close();
   }
+}
+
+/**
+ * The live tree's catalogue documents that a deferring build carries into its own tree (every
+ * document path but {@link NEVER_CARRIED}), and the loadouts built since the cache it carries was
+ * written; undefined when that list cannot be read (the build then writes its documents).
+ */
+function carriedDocumentsOf(live: string): { from: string; paths: Set<string>; builtSince: string[] } | undefined {
+  const builtSince = readBuiltSince(live);
+  if (builtSince === undefined) return undefined;
+  return { from: live, paths: new Set(documentPathsOf(live).filter((path) => !NEVER_CARRIED.has(path))), builtSince };
 }
 
 /** {@link versionsDigestOf}, or undefined when the entry's versions document cannot be read (the loadout is then built again). */

@@ -209,8 +209,9 @@ export function listingLine(id: string, listing: CatalogueListing, previous?: Bu
  * pages' CLI route, whether it writes native plugins), the fixtures folder's contents and the
  * builder's own code (every module file of this package, hashed), so that changing any of
  * them rebuilds everything (the code is hashed once per process). Paths are hashed relative
- * to their folder, so a checkout in another folder (a CI runner's) has the same fingerprint. Read synchronously: a few hundred
- * small files, which the thread pool's round trips would make several times slower.
+ * to their folder, so a checkout in another folder (a CI runner's) has the same fingerprint.
+ * Read synchronously: a few hundred small files, which the thread pool's round trips would
+ * make several times slower.
  */
 export function fingerprintBuild(baseUrl: string, fixturesDir: string, settings = ''): string {
   const hash = createHash('sha256').update(`format ${FORMAT}\nbase ${baseUrl}\nsettings ${settings}\n`);

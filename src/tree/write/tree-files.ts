@@ -103,27 +103,22 @@ export class TreeFiles {
    * @returns the bytes written.
    */
   write(path: string, data: string | Uint8Array): number {
-    const file = this.#prepare(path);
-    const at = this.#atomic ? temporaryNameOf(file) : file;
-    let fd: number;
-    try {
-      fd = openSync(at, 'wx');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      unlinkSync(at);
-      fd = openSync(at, 'wx');
-    }
     let bytes = 0;
-    try {
-      bytes = typeof data === 'string' ? writeText(fd, data) : writeAll(fd, data);
-    } catch (error) {
-      closeSync(fd);
-      if (at !== file) rmSync(at, { force: true });
-      throw error;
-    }
-    closeSync(fd);
-    if (at !== file) renameSync(at, file);
-    checkpoint();
+    this.#put(this.#prepare(path), (at) => {
+      let fd: number;
+      try {
+        fd = openSync(at, 'wx');
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        unlinkSync(at);
+        fd = openSync(at, 'wx');
+      }
+      try {
+        bytes = typeof data === 'string' ? writeText(fd, data) : writeAll(fd, data);
+      } finally {
+        closeSync(fd);
+      }
+    });
     return bytes;
   }
 
@@ -134,17 +129,15 @@ export class TreeFiles {
    * data blocks (docs/performance.md has the build's figures).
    */
   link(path: string, existing: string): void {
-    const file = this.#prepare(path);
-    const at = this.#atomic ? temporaryNameOf(file) : file;
-    rmSync(at, { force: true });
-    try {
-      linkSync(existing, at);
-    } catch (error) {
-      if (!NO_LINK.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
-      copyOrRelink(existing, at);
-    }
-    if (at !== file) renameSync(at, file);
-    checkpoint();
+    this.#put(this.#prepare(path), (at) => {
+      rmSync(at, { force: true });
+      try {
+        linkSync(existing, at);
+      } catch (error) {
+        if (!NO_LINK.has((error as NodeJS.ErrnoException).code ?? '')) throw error;
+        copyOrRelink(existing, at);
+      }
+    });
   }
 
   /**
@@ -156,7 +149,8 @@ export class TreeFiles {
    */
   syncFrom(from: string, path: string): void {
     const source = resolveInside(from, path);
-    const had = lstatSync(this.resolve(path), { throwIfNoEntry: false });
+    const target = this.resolve(path);
+    const had = lstatSync(target, { throwIfNoEntry: false });
     const info = lstatSync(source, { throwIfNoEntry: false });
     if (info === undefined) {
       if (had !== undefined) this.remove(path);
@@ -171,7 +165,7 @@ export class TreeFiles {
     if (had !== undefined && !had.isDirectory()) this.remove(path);
     this.mkdir(path);
     const names = new Set(readdirSync(source));
-    if (had !== undefined) for (const name of readdirSync(this.resolve(path))) if (!names.has(name)) this.remove(`${path}/${name}`);
+    if (had !== undefined) for (const name of readdirSync(target)) if (!names.has(name)) this.remove(`${path}/${name}`);
     for (const name of names) this.syncFrom(from, `${path}/${name}`);
   }
 
@@ -181,11 +175,10 @@ export class TreeFiles {
    */
   symlink(path: string, target: string): void {
     const file = this.#prepare(path);
-    const at = this.#atomic ? temporaryNameOf(file) : file;
-    rmSync(at, { recursive: true, force: true });
-    symlinkSync(relative(dirname(file), target), at, 'dir');
-    if (at !== file) renameSync(at, file);
-    checkpoint();
+    this.#put(file, (at) => {
+      rmSync(at, { recursive: true, force: true });
+      symlinkSync(relative(dirname(file), target), at, 'dir');
+    });
   }
 
   /** Removes the file, link or folder (with everything below it) at `path`, if any. */
@@ -199,6 +192,26 @@ export class TreeFiles {
   /** Makes the folder `path` and its parents (no checkpoint: an empty folder is never read). */
   mkdir(path: string): void {
     this.#folder(this.resolve(path));
+  }
+
+  /**
+   * Puts a new file or link at the file-system path `file` through `make`, which writes it at the
+   * path it is given: `file` itself, or with {@link TreeFilesOptions.atomic} a temporary name
+   * beside it that is then renamed over `file` (and removed when `make` throws). One checkpoint.
+   */
+  #put(file: string, make: (at: string) => void): void {
+    if (!this.#atomic) make(file);
+    else {
+      const at = temporaryNameOf(file);
+      try {
+        make(at);
+      } catch (error) {
+        rmSync(at, { force: true });
+        throw error;
+      }
+      renameSync(at, file);
+    }
+    checkpoint();
   }
 
   #prepare(path: string): string {

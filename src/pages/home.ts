@@ -41,10 +41,9 @@ const HAS_LABELS: Record<(typeof HAS_VALUES)[number], string> = { skills: 'Skill
 
 /**
  * Appends one loadout's card (`<li>`: title, marks, summary, the agents it supports, its counts
- * and tags, and the `data-` attributes the filters read) to `out` as pieces, for one `join('')`
- * over all the cards. A string per card (a tree of concatenations kept alive until the page is
- * joined) made the page's garbage collection cost more than its text; the page is rendered on
- * every rebuild (DESIGN.md section 7).
+ * and tags, and the `data-` attributes the filters read) to `out` as pieces, joined once per
+ * card (a tree of concatenations per card cost the page's garbage collection more than its text;
+ * the page is rendered on every rebuild, DESIGN.md section 7).
  */
 function pushCard(out: string[], r: HomeRecord): void {
   const agents = supportedAgents(r);
@@ -73,6 +72,17 @@ const option = (value: string, label: string): string => `<option value="${escap
 
 /** The home page for `records` (any order; sorted here). Pure. */
 export function renderHomePage(base: string, records: readonly HomeRecord[]): string {
+  return [...homePagePieces(base, records)].join('');
+}
+
+/** Stands for the cards in the page's layout: a NUL, which no text of the page holds (HTML text never has one). */
+const CARDS = '\u0000cards\u0000';
+
+/**
+ * The text of {@link renderHomePage} a card at a time (tree-files.ts `ContentPieces`): 7 MB at
+ * 10,000 loadouts, never made as one string. Pure.
+ */
+export function* homePagePieces(base: string, records: readonly HomeRecord[]): Generator<string, void, undefined> {
   const sorted = [...records].sort(listingOrder);
   const stackCounts = new Map<string, number>();
   const used = new Set<string>();
@@ -91,22 +101,16 @@ export function renderHomePage(base: string, records: readonly HomeRecord[]): st
 <div><label for="f-has">Has</label><select id="f-has" name="has">${option('', 'Anything')}${HAS_VALUES.map((h) => option(h, HAS_LABELS[h])).join('')}</select></div>
 <div><button type="button" id="clear">Clear filters</button></div>
 </form>`;
-  const pieces: string[] = [];
-  for (const r of sorted) {
-    if (pieces.length > 0) pieces.push('\n');
-    pushCard(pieces, r);
-  }
-  const cards = pieces.join('');
   const body = `<h1>Loadout Catalogue</h1>
 <p class="lead">Versioned bundles of instructions, rules, skills and MCP configuration for coding agents: find one for your stack and agent, see what it installs and whether it passed its checks, and install it.</p>
 ${filters}
 <p id="results-status" class="muted" role="status" aria-live="polite">${plural(records.length, 'loadout')}</p>
 <ul class="cards" id="loadouts">
-${cards}
+${CARDS}
 </ul>
 <p id="no-results" hidden>No loadout matches. Try fewer filters or other words.</p>
 <p id="suggestions" hidden>Did you mean <span id="suggestion-list"></span>?</p>`;
-  return renderPage({
+  const page = renderPage({
     title: 'Loadout Catalogue',
     description: 'Find a loadout (instructions, rules, skills and MCP configuration) for your coding agent and stack, and install it.',
     base,
@@ -115,4 +119,14 @@ ${cards}
     scripts: [HOME_SCRIPT_PATH],
     body,
   });
+  const at = page.indexOf(CARDS);
+  yield page.slice(0, at);
+  const card: string[] = [];
+  for (let i = 0; i < sorted.length; i++) {
+    card.length = 0;
+    if (i > 0) card.push('\n');
+    pushCard(card, sorted[i] as HomeRecord);
+    yield card.join('');
+  }
+  yield page.slice(at + CARDS.length);
 }

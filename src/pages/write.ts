@@ -13,7 +13,7 @@ import { renderDocsPage } from './docs.js';
 import { renderSubmitPage, SUBMIT_PAGE_PATH } from './submit-page.js';
 import { renderGuidePage, type Guide, type GuideImage } from './guides.js';
 import { renderAtomFeed, renderSitemap, type FeedRecord } from './feeds.js';
-import { renderHomePage, type HomeRecord } from './home.js';
+import { homePagePieces, type HomeRecord } from './home.js';
 import { FEED_PATH, SITEMAP_PATH } from './layout.js';
 import { HOME_SCRIPT, HOME_SCRIPT_PATH } from './scripts/home.js';
 import { LOADOUT_SCRIPT, LOADOUT_SCRIPT_PATH } from './scripts/loadout.js';
@@ -51,7 +51,7 @@ export async function writeCataloguePages(tree: OutputTree, base: string, record
   ];
   for (const [path, text] of scripts) await tree.write(path, text);
   for (const asset of ALTCHA_ASSETS) await tree.write(asset.path, readFileSync(join(altchaDistDir(), asset.from)));
-  await tree.write('index.html', () => renderHomePage(base, records));
+  await tree.write('index.html', () => homePagePieces(base, records));
   await tree.write('docs/index.html', renderDocsPage(base, docs.guides));
   await tree.write(`${SUBMIT_PAGE_PATH}index.html`, renderSubmitPage(base));
   for (const guide of docs.guides) await tree.write(`docs/${guide.name}/index.html`, renderGuidePage(base, guide, docs.guides));

@@ -15,8 +15,8 @@ import type { CatalogueEntry } from '../tree-format/catalogue-entry.js';
 import { pathInsideSkill } from '../layout/layout.js';
 import { CLIENT_SCRIPT, CLIENT_SCRIPT_PATH, MINISEARCH_SCRIPT_PATH } from './client-script.js';
 import { searchDocumentOf, searchRowOf, type SearchDocument, type SearchRow } from './document.js';
-import { decodeIndex, encodeIndex, indexOfMiniSearch, miniSearchJson, pruneIndex, updateIndex, vectorOf, type InvertedIndex } from './inverted-index.js';
-import { encodeRankingIndex, SEARCH_RANKING_PATH, type RankingSource } from './ranking-file.js';
+import { decodeIndex, indexPieces, indexOfMiniSearch, miniSearchPieces, pruneIndex, updateIndex, vectorOf, type InvertedIndex } from './inverted-index.js';
+import { rankingIndexPieces, SEARCH_RANKING_PATH, type RankingSource } from './ranking-file.js';
 import { compileSettings, SEARCH_INDEX_FORMAT, SEARCH_INDEX_PATH, SEARCH_SETTINGS, type SearchSettings } from './settings.js';
 
 /** Where the skills document goes, relative to `dist/`. */
@@ -93,7 +93,16 @@ export function searchIndexSourceOf(records: readonly CatalogueEntry[], settings
  * (`pruned`, else pruned here) and the rows (`rowJson`: their JSON, else made here). Pure.
  */
 export function searchIndexJson(source: SearchIndexSource, pruned = pruneIndex(source.index, source.settings), rowJson = source.rows.map((row) => JSON.stringify(row))): string {
-  return `{"format":${JSON.stringify(SEARCH_INDEX_FORMAT)},"settings":${JSON.stringify(source.settings)},"documents":[${rowJson.join(',')}],"index":${miniSearchJson(pruned)}}\n`;
+  return [...searchIndexPieces(source, pruned, rowJson)].join('');
+}
+
+/** The text of {@link searchIndexJson} a row and a term at a time (tree-files.ts `ContentPieces`). Pure. */
+export function* searchIndexPieces(source: SearchIndexSource, pruned: InvertedIndex, rowJson: readonly string[]): Generator<string, void, undefined> {
+  yield `{"format":${JSON.stringify(SEARCH_INDEX_FORMAT)},"settings":${JSON.stringify(source.settings)},"documents":[`;
+  for (let i = 0; i < rowJson.length; i++) yield i === 0 ? (rowJson[i] as string) : `,${rowJson[i] as string}`;
+  yield '],"index":';
+  yield* miniSearchPieces(pruned);
+  yield '}\n';
 }
 
 /** What the binary form of a parsed index file is made from (its MiniSearch index read back, inverted-index.ts). Pure. */
@@ -112,7 +121,19 @@ export function buildSearchIndexFile(records: readonly CatalogueEntry[], setting
  * order. Pure.
  */
 export function skillsDocument(fragments: readonly string[]): string {
-  return `{"skills":[${fragments.filter((f) => f !== '').join(',')}]}\n`;
+  return [...skillsPieces(fragments)].join('');
+}
+
+/** The text of {@link skillsDocument} a loadout at a time (tree-files.ts `ContentPieces`). Pure. */
+export function* skillsPieces(fragments: readonly string[]): Generator<string, void, undefined> {
+  yield '{"skills":[';
+  let first = true;
+  for (const fragment of fragments) {
+    if (fragment === '') continue;
+    yield first ? fragment : `,${fragment}`;
+    first = false;
+  }
+  yield ']}\n';
 }
 
 /**
@@ -121,7 +142,7 @@ export function skillsDocument(fragments: readonly string[]): string {
  * reads the published format and never the builder).
  */
 export interface SearchIndexTarget {
-  write(path: string, data: string | Uint8Array | (() => string | Uint8Array)): Promise<void>;
+  write(path: string, data: string | Uint8Array | (() => string | Uint8Array | Iterable<string | Uint8Array>)): Promise<void>;
 }
 
 /**
@@ -135,9 +156,9 @@ export async function writeSearchIndex(tree: SearchIndexTarget, source: SearchIn
   let shared: { pruned: InvertedIndex; rowJson: string[] } | undefined;
   const made = (): { pruned: InvertedIndex; rowJson: string[] } => (shared ??= { pruned: pruneIndex(source.index, source.settings), rowJson: source.rows.map((row) => JSON.stringify(row)) });
   // Compact JSON: the pages download this file.
-  await tree.write(SEARCH_INDEX_PATH, () => searchIndexJson(source, made().pruned, made().rowJson));
-  await tree.write(SEARCH_RANKING_PATH, () => encodeRankingIndex({ settings: source.settings, documents: source.rows, index: made().pruned, rowJson: made().rowJson }));
-  await tree.write(SEARCH_WHOLE_INDEX_PATH, () => encodeIndex(source.index));
+  await tree.write(SEARCH_INDEX_PATH, () => searchIndexPieces(source, made().pruned, made().rowJson));
+  await tree.write(SEARCH_RANKING_PATH, () => rankingIndexPieces({ settings: source.settings, documents: source.rows, index: made().pruned, rowJson: made().rowJson }));
+  await tree.write(SEARCH_WHOLE_INDEX_PATH, () => indexPieces(source.index));
   await tree.write(MINISEARCH_SCRIPT_PATH, readMiniSearchBrowserBundle());
   await tree.write(CLIENT_SCRIPT_PATH, CLIENT_SCRIPT);
 }

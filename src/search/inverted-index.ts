@@ -14,7 +14,7 @@
 import type { AsPlainObject } from 'minisearch';
 import { LoadoutError } from '../catalogue/errors.js';
 import type { SearchDocument } from './document.js';
-import { decodeSections, encodeSections } from './sections-file.js';
+import { decodeSections, joinPieces, sectionPieces } from './sections-file.js';
 import type { CompiledSettings, SearchSettings } from './settings.js';
 
 /** One document as MiniSearch indexes it. */
@@ -253,21 +253,33 @@ export function averageFieldLengths(index: InvertedIndex): number[] {
  * sorted order (MiniSearch's own order is its tree's; it reads any). JSON text. Pure.
  */
 export function miniSearchJson(index: InvertedIndex): string {
-  const documentIds = `{${index.ids.map((id, d) => `"${d}":${JSON.stringify(id)}`).join(',')}}`;
-  const fieldIds = JSON.stringify(Object.fromEntries(index.fields.map((field, f) => [field, f])));
-  const F = index.fields.length;
-  const lengths = index.ids.map((_, d) => `"${d}":[${index.fieldLengths.subarray(d * F, d * F + F).join(',')}]`);
-  const entries = index.terms.map((term, t) => {
-    const byField: string[] = [];
-    for (let p = index.termPairs[t] ?? 0; p < (index.termPairs[t + 1] ?? 0); p++) {
-      const postings: string[] = [];
-      for (let i = index.pairPostings[p] ?? 0; i < (index.pairPostings[p + 1] ?? 0); i++) postings.push(`"${index.postingDocs[i] ?? 0}":${index.postingFreqs[i] ?? 0}`);
-      byField.push(`"${index.pairField[p] ?? 0}":{${postings.join(',')}}`);
-    }
-    return `[${JSON.stringify(term)},{${byField.join(',')}}]`;
-  });
+  return [...miniSearchPieces(index)].join('');
+}
+
+/**
+ * The text of {@link miniSearchJson} a term at a time (search-index.json's largest part: it is
+ * written as it is made, never as one string, tree-files.ts `ContentPieces`). Pure.
+ */
+export function* miniSearchPieces(index: InvertedIndex): Generator<string, void, undefined> {
   const count = index.ids.length;
-  return `{"documentCount":${count},"nextId":${count},"documentIds":${documentIds},"fieldIds":${fieldIds},"fieldLength":{${lengths.join(',')}},"averageFieldLength":${JSON.stringify(averageFieldLengths(index))},"storedFields":{},"dirtCount":0,"index":[${entries.join(',')}],"serializationVersion":2}`;
+  const F = index.fields.length;
+  const documentIds = index.ids.map((id, d) => `"${d}":${JSON.stringify(id)}`).join(',');
+  const fieldIds = JSON.stringify(Object.fromEntries(index.fields.map((field, f) => [field, f])));
+  const lengths = index.ids.map((_, d) => `"${d}":[${index.fieldLengths.subarray(d * F, d * F + F).join(',')}]`).join(',');
+  yield `{"documentCount":${count},"nextId":${count},"documentIds":{${documentIds}},"fieldIds":${fieldIds},"fieldLength":{${lengths}},"averageFieldLength":${JSON.stringify(averageFieldLengths(index))},"storedFields":{},"dirtCount":0,"index":[`;
+  for (let t = 0; t < index.terms.length; t++) {
+    // `[term,{"field":{"doc":freq,…},…}]`
+    let entry = `${t === 0 ? '' : ','}[${JSON.stringify(index.terms[t])},{`;
+    const firstPair = index.termPairs[t] ?? 0;
+    for (let p = firstPair; p < (index.termPairs[t + 1] ?? 0); p++) {
+      entry += `${p === firstPair ? '' : ','}"${index.pairField[p] ?? 0}":{`;
+      const firstPosting = index.pairPostings[p] ?? 0;
+      for (let i = firstPosting; i < (index.pairPostings[p + 1] ?? 0); i++) entry += `${i === firstPosting ? '' : ','}"${index.postingDocs[i] ?? 0}":${index.postingFreqs[i] ?? 0}`;
+      entry += '}';
+    }
+    yield `${entry}}]`;
+  }
+  yield '],"serializationVersion":2}';
 }
 
 /**
@@ -311,8 +323,14 @@ const FORMAT = 'loadout-search-index-build/1';
 
 /** The whole index as bytes, for the next build (`.search-index.bin`). Pure. */
 export function encodeIndex(index: InvertedIndex): Uint8Array {
+  return joinPieces(indexPieces(index));
+}
+
+/** The bytes of {@link encodeIndex} a section at a time (sections-file.ts `sectionPieces`). Pure. */
+export function* indexPieces(index: InvertedIndex): Generator<Uint8Array | '', void, undefined> {
   for (const term of index.terms) if (term.includes('\n')) throw new LoadoutError('internal', `the search index has the term ${JSON.stringify(term)} (expected no line break in a term)`);
-  return encodeSections(MAGIC, { format: FORMAT, fields: index.fields, documents: index.ids.length, terms: index.terms.length }, [
+  yield '';
+  yield* sectionPieces(MAGIC, { format: FORMAT, fields: index.fields, documents: index.ids.length, terms: index.terms.length }, [
     { name: 'ids', type: Uint8Array, data: Buffer.from(index.ids.join('\n')) },
     { name: 'terms', type: Uint8Array, data: Buffer.from(index.terms.join('\n')) },
     { name: 'fieldLengths', type: Uint32Array, data: index.fieldLengths },

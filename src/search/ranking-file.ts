@@ -18,7 +18,7 @@ import { LoadoutError } from '../catalogue/errors.js';
 import { HAS_VALUES, PUBLISHED_AGENTS } from '../catalogue/vocabulary.js';
 import type { SearchRow } from './document.js';
 import { averageFieldLengths, type InvertedIndex } from './inverted-index.js';
-import { decodeSections, encodeSections } from './sections-file.js';
+import { decodeSections, joinPieces, sectionPieces } from './sections-file.js';
 import type { SearchSettings } from './settings.js';
 
 /** Where `loadout build` writes the file, relative to `dist/`. */
@@ -138,6 +138,16 @@ function pushOnce(list: number[], start: number, value: number): void {
  *   not the rows', or there are more than 32 agents or 255 fields.
  */
 export function encodeRankingIndex(source: RankingSource): Uint8Array {
+  return joinPieces(rankingIndexPieces(source));
+}
+
+/**
+ * The bytes of {@link encodeRankingIndex} a section at a time (sections-file.ts
+ * `sectionPieces`), with an empty text piece between its steps (the filters, every
+ * {@link ROWS_PER_STEP} result rows, the sections), where a writer may pause (tree-files.ts
+ * `ContentPieces`). Pure. Same errors as {@link encodeRankingIndex}, thrown when the first piece is taken.
+ */
+export function* rankingIndexPieces(source: RankingSource): Generator<Uint8Array | '', void, undefined> {
   const { settings, documents, index } = source;
   const fields = settings.fields;
   if (fields.length > 255 || PUBLISHED_AGENTS.length > 32) throw new LoadoutError('internal', `the search ranking file holds at most 255 fields and 32 agents (got ${fields.length} and ${PUBLISHED_AGENTS.length})`);
@@ -185,6 +195,7 @@ export function encodeRankingIndex(source: RankingSource): Uint8Array {
     docFlags[d] = flags;
   }
   const listing = documents.map((_, d) => d).sort((a, b) => listingOrder(documents[a] as SearchRow, documents[b] as SearchRow));
+  yield '';
 
   // Result rows: the JSON around the score, as the engine writes it: a row's JSON (keys in
   // SearchRow's order) with `,"score":` after its version.
@@ -193,8 +204,9 @@ export function encodeRankingIndex(source: RankingSource): Uint8Array {
   const rowSplit = new Uint32Array(documents.length);
   const rowStart: number[] = [0];
   let rowBytes = 0;
-  documents.forEach((row, d) => {
-    const { id, title, summary, version } = row;
+  for (let d = 0; d < documents.length; d++) {
+    if (d > 0 && d % ROWS_PER_STEP === 0) yield '';
+    const { id, title, summary, version } = documents[d] as SearchRow;
     const json = rowJson[d] ?? '';
     const split = afterVersion(json, id, title, summary, version);
     if (split === undefined) throw new LoadoutError('internal', `the result row of ${id} does not start with its id, title, summary and version`);
@@ -204,7 +216,8 @@ export function encodeRankingIndex(source: RankingSource): Uint8Array {
     rowBytes += Buffer.byteLength(head) + Buffer.byteLength(tail);
     rowStart.push(rowBytes);
     rowTexts.push(head, tail);
-  });
+  }
+  yield '';
 
   const content: { [N in SectionName]: ArrayLike<number> } = {
     terms: Buffer.from(index.terms.join('\n')),
@@ -234,8 +247,11 @@ export function encodeRankingIndex(source: RankingSource): Uint8Array {
     stacks,
     categories,
   };
-  return encodeSections(MAGIC, { ...header }, (Object.keys(SECTION_TYPES) as SectionName[]).map((name) => ({ name, type: SECTION_TYPES[name], data: content[name] })));
+  yield* sectionPieces(MAGIC, { ...header }, (Object.keys(SECTION_TYPES) as SectionName[]).map((name) => ({ name, type: SECTION_TYPES[name], data: content[name] })));
 }
+
+/** Result rows made between two pauses of {@link rankingIndexPieces}. */
+const ROWS_PER_STEP = 1000;
 
 /**
  * Reads a file written by {@link encodeRankingIndex}. The sections are views of `bytes` (copied

@@ -33,6 +33,23 @@ const align8 = (n: number): number => Math.ceil(n / 8) * 8;
  * added). Pure: the same input gives the same bytes.
  */
 export function encodeSections(magic: string, header: Record<string, unknown>, sections: readonly SectionContent[]): Uint8Array {
+  return joinPieces(sectionPieces(magic, header, sections));
+}
+
+/** The bytes of `pieces` (as {@link sectionPieces} gives them) in one buffer; the empty pauses hold none. */
+export function joinPieces(pieces: Iterable<Uint8Array | ''>): Uint8Array {
+  const parts: Uint8Array[] = [];
+  for (const piece of pieces) if (piece !== '') parts.push(piece);
+  return Buffer.concat(parts);
+}
+
+/**
+ * The bytes of {@link encodeSections} a section at a time, each as a view of its elements where
+ * they are a typed array of its type already (a file of 10 MB is never made in one buffer), an
+ * empty text piece before each section, where a writer may pause (tree-files.ts
+ * `ContentPieces`). Pure.
+ */
+export function* sectionPieces(magic: string, header: Record<string, unknown>, sections: readonly SectionContent[]): Generator<Uint8Array | '', void, undefined> {
   // The header's length depends on the offsets it lists: lay the sections out after a header
   // of the final length (offsets have more digits than zeros: grow until the header fits).
   const headerFor = (start: number): { text: string; places: Places } => {
@@ -50,18 +67,22 @@ export function encodeSections(magic: string, header: Record<string, unknown>, s
     headerBytes = align8(8 + Buffer.byteLength(laid.text));
     laid = headerFor(headerBytes);
   }
-  const last = sections[sections.length - 1];
-  const total = last === undefined ? headerBytes : align8((laid.places[last.name]?.offset ?? 0) + last.data.length * last.type.BYTES_PER_ELEMENT);
-  const out = Buffer.alloc(total, 0);
-  out.write(magic, 0, 'latin1');
+  const head = Buffer.alloc(headerBytes, 0);
+  head.write(magic, 0, 'latin1');
   const headerText = laid.text.padEnd(headerBytes - 8, ' ');
-  new DataView(out.buffer, out.byteOffset, 8).setUint32(4, Buffer.byteLength(headerText), endianness() === 'LE');
-  out.write(headerText, 8, 'utf8');
+  new DataView(head.buffer, head.byteOffset, 8).setUint32(4, Buffer.byteLength(headerText), endianness() === 'LE');
+  head.write(headerText, 8, 'utf8');
+  yield head;
+  let at = headerBytes;
   for (const { name, type, data } of sections) {
+    yield '';
     const place = laid.places[name] as { offset: number; length: number };
-    new type(out.buffer, out.byteOffset + place.offset, place.length).set(data);
+    if (place.offset > at) yield new Uint8Array(place.offset - at);
+    const elements = data instanceof type ? data : type.from(data);
+    yield new Uint8Array(elements.buffer, elements.byteOffset, elements.byteLength);
+    at = place.offset + elements.byteLength;
   }
-  return out;
+  if (align8(at) > at) yield new Uint8Array(align8(at) - at);
 }
 
 /** A file read by {@link decodeSections}: its header, and its sections as views of its bytes. */

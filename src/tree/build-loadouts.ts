@@ -17,7 +17,7 @@ import { compileSettings, SEARCH_SETTINGS } from '../search/settings.js';
 import type { BuildOptions, BuildResult } from './build.js';
 import type { CachedLoadout, LoadoutState } from './incremental/cache.js';
 import { listingOf } from './render/catalogue-entry.js';
-import { openHistory, readHistoryData, type CatalogueHistory, type CatalogueRepository, type LoadoutHistory } from './history/history.js';
+import { openHistory, readHistoryData, type CatalogueHistory, type CatalogueRepository, type EarlyHistoryReads, type LoadoutHistory } from './history/history.js';
 import { buildLoadoutInPool, prepareLoadoutBuilds, runningThreads } from './pool/pool.js';
 import type { Unchanged } from './incremental/previous-build.js';
 import { readDirtyFolders, stampsThatHeld, type FolderStamp } from './incremental/stamp.js';
@@ -36,6 +36,8 @@ export interface LoadoutsContext {
   /** The store the entries go to. */
   store: string;
   repo: CatalogueRepository | undefined;
+  /** git's reads for the changed loadouts, when the build started them before it opened `repo` (history.ts). */
+  early?: EarlyHistoryReads | undefined;
   unchanged: Unchanged;
   /** The folders' stamps taken before they were read (stamp.ts). */
   stamps: ReadonlyMap<string, FolderStamp>;
@@ -67,7 +69,7 @@ export async function buildLoadouts(options: BuildOptions, context: LoadoutsCont
   const { previous, unread } = unchanged;
   result.read = ids.filter((id) => !unread.has(id));
   prepareLoadoutBuilds(result.read.length);
-  const history = await openHistory(repo, context.fresh ? undefined : result.read);
+  const history = await openHistory(repo, context.fresh ? undefined : result.read, context.early);
   if (history.head === undefined) result.warnings.push('not a git repository (or no commits yet): only the working-tree version of each loadout is built');
 
   const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;

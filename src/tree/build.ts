@@ -27,7 +27,7 @@ import type { CheckRun } from '../verify/run.js';
 import { normaliseBaseUrl, type CliRoute } from '../tree-format/addresses.js';
 import { DEFAULT_MARKETPLACE, type MarketplaceSettings } from '../layout/plugin-marketplaces.js';
 import { buildLoadouts } from './build-loadouts.js';
-import { BUILD_CACHE_FILE, BUILT_SINCE_FILE, buildCacheText, cacheOf, fingerprintBuild, readBuiltSince } from './incremental/cache.js';
+import { BUILD_CACHE_FILE, BUILT_SINCE_FILE, buildCachePieces, cacheOf, fingerprintBuild, readBuiltSince } from './incremental/cache.js';
 import { keptPrevious, keptStandbyLinks, type KeptBuild } from './incremental/kept-build.js';
 import { deferDocuments, type DeferredDocuments } from './deferred-documents.js';
 import { readGuides } from '../pages/guides.js';
@@ -36,7 +36,7 @@ import { packConsumerCli } from './cli-package/pack.js';
 import { readCliPackageJson } from './cli-package/bundle.js';
 import { digestVersionsDocuments, readVersionsDigests, versionsDigestOf, type SigningSettings } from './render/signed-snapshot.js';
 import { ATTESTATIONS_FILE, attestationKeyOf, attestationsText, attestedOnly, claimOf, readAttestations } from './incremental/signed-reuse.js';
-import { openRepository } from './history/history.js';
+import { openRepository, startHistoryReads, type EarlyHistoryReads } from './history/history.js';
 import { COMPLETE_MARKER, openTrees } from './write/output.js';
 import { linkEntriesInPool, startPool } from './pool/pool.js';
 import { findUnchanged, readPreviousBuild } from './incremental/previous-build.js';
@@ -168,7 +168,11 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   };
   const fingerprint = fingerprintBuild(base, join(options.root, 'fixtures'), JSON.stringify({ route, plugins: options.plugins !== false }));
   const trees = await openTrees(options.out);
+  let early: EarlyHistoryReads | undefined;
   try {
+    // Told what changed, in the repository the last build in this process read: git's reads of those
+    // loadouts start now, beside the one for HEAD (openHistory takes them when they are the ones it needs).
+    early = options.changed === undefined || options.kept?.repository === undefined ? undefined : startHistoryReads(options.kept.repository, [...new Set(options.changed)].sort(), { blobs: true });
     const result: BuildResult = { written: false, runs: [], refused: [], loadouts: [], reused: [], read: [], warnings: [], bytes: 0 };
     const repo = await opening;
     const live = options.clean === true || trees.live === undefined ? undefined : (keptPrevious(options.kept, trees.live, fingerprint) ?? readPreviousBuild(trees.live, fingerprint));
@@ -186,7 +190,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
       attesting === undefined || live === undefined
         ? found
         : attestedOnly(found, { key: attesting, attestations: readAttestations(trees.live), cache: live.cache, digestOf: (name) => digestIfReadable(trees.store, previousDigests, name) });
-    const built = await buildLoadouts(options, { base, route, loadoutsDir, ids, store: trees.store, repo, unchanged, stamps, fresh: live === undefined, result });
+    const built = await buildLoadouts(options, { base, route, loadoutsDir, ids, store: trees.store, repo, early, unchanged, stamps, fresh: live === undefined, result });
     if (built === undefined) return result;
     // The store entry of each loadout, by id: what the new tree links to.
     const linked = new Map([...built.loadouts].map(([id, b]) => [id, b.state.name]));
@@ -204,7 +208,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     /** The catalogue documents, the cache and the whole search index (which the documents' writer writes). */
     const writeDocuments = async (tree: OutputTree): Promise<void> => {
       await writeCatalogueDocuments(tree, base, listings, indexNow(), { docs: readGuides(join(options.root, 'docs')), cli, signing, marketplace });
-      await tree.write(BUILD_CACHE_FILE, () => buildCacheText(fingerprint, built.head, built.loadouts, cache));
+      await tree.write(BUILD_CACHE_FILE, () => buildCachePieces(fingerprint, built.head, built.loadouts, cache));
     };
     // The live tree's documents can stand in for this build's while a changed loadout's own pages
     // go live first; its cache and whole index too, without the lines of the loadouts built since.
@@ -263,7 +267,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
       },
     };
     const before = standbyDir === undefined || standbyLinked === undefined ? undefined : { tree: standbyDir, linked: standbyLinked };
-    result.kept = { tree: realpathSync(written.live), linked, fingerprint, previous, before };
+    result.kept = { tree: realpathSync(written.live), linked, fingerprint, previous, before, repository: repo === undefined ? undefined : { git: repo.git, top: repo.top, prefix: repo.prefix } };
     if (carried !== undefined) {
       result.deferred = deferDocuments(options.out, result.kept.tree, async (tree) => {
         await writeDocuments(tree);
@@ -274,6 +278,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     result.written = true;
     return result;
   } finally {
+    if (early?.claimed === false) early.discard();
     trees.close();
   }
 }

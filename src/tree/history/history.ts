@@ -134,15 +134,16 @@ export async function openRepository(loadoutsDir: string): Promise<CatalogueRepo
  * reads the history of the changed ones only, cache.ts).
  * @throws LoadoutError `git` when git fails.
  */
-export async function openHistory(repo: CatalogueRepository | undefined, only?: readonly string[]): Promise<CatalogueHistory> {
+export async function openHistory(repo: CatalogueRepository | undefined, only?: readonly string[], early?: EarlyHistoryReads): Promise<CatalogueHistory> {
+  const taken = early !== undefined && repo !== undefined && early.top === repo.top && early.prefix === repo.prefix && sameIds(early.only, only) ? early : undefined;
+  if (early !== undefined) early.claimed = true;
+  if (taken !== early) early?.discard();
   if (repo === undefined) return emptyHistory();
   const { git, head, top, prefix } = repo;
   if (only?.length === 0) return { ...emptyHistory(), head };
   try {
-    const specs = pathspecs(prefix, only);
-    // Three git processes at once: none needs another's answer.
-    const [dates, manifestCommits, dirty] = await Promise.all([readDates(git, prefix, specs.folders), readManifestCommits(git, prefix, specs.manifests), readDirty(git, prefix, specs.folders)]);
-    const blobs = new BlobReader(top);
+    const [dates, manifestCommits, dirty] = await (taken ?? startHistoryReads(repo, only)).logs;
+    const blobs = taken?.blobs ?? new BlobReader(top);
     return {
       head,
       dirty,
@@ -154,6 +155,44 @@ export async function openHistory(repo: CatalogueRepository | undefined, only?: 
     throw new LoadoutError('git', `cannot read git history of ${top}: ${(cause as Error).message}`, { cause });
   }
 }
+
+/**
+ * The git reads of {@link openHistory} for the loadouts `only` (every one when undefined),
+ * started: three git processes at once (none needs another's answer; the logs read HEAD as it
+ * is when they run) and the blob reader. A build told what changed (`loadout dev`) starts them
+ * with the repository the last build in the process opened, before it asks git for HEAD, so
+ * that a save does not wait for one git process after another (issue 37, point 1).
+ */
+export interface EarlyHistoryReads {
+  /** The repository's top folder they were started in, and its `loadouts/` folder (as {@link CatalogueRepository}). */
+  top: string;
+  prefix: string;
+  /** The loadouts they read (undefined: every one). */
+  only: readonly string[] | undefined;
+  /** Dates, manifest commits and dirty folders. Rejects with git's error. */
+  logs: Promise<[Map<string, FolderDates>, Map<string, ManifestCommit[]>, Set<string>]>;
+  blobs: BlobReader | undefined;
+  /** Set when {@link openHistory} was given them: it then takes them or discards them. */
+  claimed: boolean;
+  /** Stops the blob reader and ignores the reads (a build that did not take them). */
+  discard(): void;
+}
+
+/** Starts the reads of {@link EarlyHistoryReads} in `repo` (only `top`, `prefix` and `git` are read: no HEAD). */
+export function startHistoryReads(repo: Pick<CatalogueRepository, 'git' | 'top' | 'prefix'>, only: readonly string[] | undefined, options: { blobs?: boolean } = {}): EarlyHistoryReads {
+  const { git, top, prefix } = repo;
+  const specs = pathspecs(prefix, only);
+  // The status first: it reads the whole index, the longest of the three for a few loadouts.
+  const dirty = readDirty(git, prefix, only);
+  const logs = Promise.all([readDates(git, prefix, specs.folders), readManifestCommits(git, prefix, specs.manifests), dirty]);
+  // Read by whoever takes them; a build that fails before does not.
+  logs.catch(() => undefined);
+  const blobs = options.blobs === true ? new BlobReader(top) : undefined;
+  return { top, prefix, only, logs, blobs, claimed: false, discard: () => blobs?.close() };
+}
+
+/** Whether `a` and `b` name the same loadouts in the same order (undefined: every one). */
+const sameIds = (a: readonly string[] | undefined, b: readonly string[] | undefined): boolean => (a === undefined || b === undefined ? a === b : a.length === b.length && a.every((id, i) => id === b[i]));
 
 /**
  * What changed in git since the commit `since` (a previous build's HEAD), for a rebuild to

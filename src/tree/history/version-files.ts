@@ -76,10 +76,10 @@ export class BlobReader {
     if (requests !== '') this.child.stdin.write(requests);
   }
 
-  /** Sends what is queued and ends git's input, so the process exits once it has answered. */
+  /** Sends what is queued and ends git's input, so the process exits once it has answered (again: nothing). */
   close(): void {
     if (this.pending !== '') this.send();
-    this.child.stdin.end();
+    if (!this.child.stdin.writableEnded) this.child.stdin.end();
   }
 
   private drain(): void {

@@ -6,6 +6,7 @@
  * the links, the standby) and its settings are the same; anything else, such as a build from
  * another process in between, sends it back to the files.
  */
+import type { CatalogueRepository } from '../history/history.js';
 import type { PreviousBuild } from './previous-build.js';
 
 /** The links of one tree: the store entry each loadout links to, by id (store.ts `entriesLinkedBy`). */
@@ -23,6 +24,8 @@ export interface KeptBuild extends KeptLinks {
   readonly previous: PreviousBuild;
   /** The links of the tree live before it, which became its standby, when they were known. */
   readonly before: KeptLinks | undefined;
+  /** The git repository it read (undefined outside git): the next build starts its git reads there before it asks for HEAD (history.ts `startHistoryReads`). */
+  readonly repository: Pick<CatalogueRepository, 'git' | 'top' | 'prefix'> | undefined;
 }
 
 /** `kept.previous` when `kept` is of the tree `live` and of the settings `fingerprint`; else undefined. Pure. */

@@ -10,7 +10,7 @@
  * Two git calls cover the whole catalogue: one listing of the `loadouts/` folder's tree and
  * one status of it.
  */
-import { idOf, pathspecs, readDirty } from '../history/commit-log.js';
+import { idOf, readDirty } from '../history/commit-log.js';
 import type { CatalogueRepository } from '../history/history.js';
 
 /** A loadout folder's stamp: git's tree id of the folder at the build's HEAD, the folder being clean. */
@@ -45,7 +45,7 @@ export async function readFolderStamps(repo: CatalogueRepository | undefined): P
  * @throws Error from git when it fails.
  */
 export function readDirtyFolders(repo: CatalogueRepository, ids?: readonly string[]): Promise<Set<string>> {
-  return readDirty(repo.git, repo.prefix, pathspecs(repo.prefix, ids).folders);
+  return readDirty(repo.git, repo.prefix, ids);
 }
 
 /**

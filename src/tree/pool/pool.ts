@@ -43,6 +43,9 @@ const INHERITED_OPTION = /^--(?:cpu-prof|heap-prof|max-old-space-size|max-semi-s
 
 let pool: Piscina<WorkerTask, unknown> | undefined;
 
+/** How long a thread beyond the first may stay idle before the pool stops it (ms): longer than any pause within a build. */
+const IDLE_THREAD_MS = 5 * 60_000;
+
 /**
  * Starts the threads now if they are not running, and has one of them ready itself to build
  * loadouts ({@link prepareLoadoutBuilds}) while this thread reads what the previous build
@@ -54,13 +57,16 @@ export function startPool(): void {
 }
 
 /**
- * Has every thread ready itself to build loadouts when there are `count` to build, while this
- * thread reads git for them. Every thread, not `count`: the pool gives a task to whichever
- * thread is free, and the one readied by {@link startPool} is free at once (its second
- * preparation does nothing), so the first loadout goes to it while the others load.
+ * Has as many threads as there are loadouts to build, `count`, up to the pool's size, ready
+ * themselves to build loadouts while this thread reads git for them: the pool starts a thread
+ * when a task finds every running one busy (it starts with one), and gives a task to whichever
+ * thread is free. The one readied by {@link startPool} is free at once (its second preparation
+ * does nothing), so the first loadout goes to it while the others load. A rebuild of one
+ * loadout starts no second thread: on a machine of two cores, its loading competed with the
+ * rebuild's reading of the previous build (docs/performance.md).
  */
 export function prepareLoadoutBuilds(count: number): void {
-  if (count > 0) for (let i = 0; i < started().maxThreads; i++) prepare();
+  for (let i = 0; i < Math.min(count, started().maxThreads); i++) prepare();
 }
 
 /**
@@ -83,8 +89,10 @@ function started(): Piscina<WorkerTask, unknown> {
   pool = new Piscina({
     filename: fileURLToPath(fromSource ? new URL('./ts-worker.mjs', import.meta.url) : entry),
     workerData: { counter: checkpointMemory(), entry: entry.href },
-    minThreads: threads,
+    // One thread at first; more as tasks wait (see prepareLoadoutBuilds), kept while the process runs.
+    minThreads: 1,
     maxThreads: threads,
+    idleTimeout: IDLE_THREAD_MS,
     execArgv: process.execArgv.filter((option) => INHERITED_OPTION.test(option)),
   });
   return pool;

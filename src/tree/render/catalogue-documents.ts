@@ -10,7 +10,7 @@ import { PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
 import { ADAPTER_TARGETS, SKILL_DIRS } from '../../layout/layout.js';
 import type { Guide, GuideImage } from '../../pages/guides.js';
 import { writeCataloguePages, type CataloguePageRecord } from '../../pages/write.js';
-import { skillsDocument, SKILLS_PATH, writeSearchIndex } from '../../search/index-file.js';
+import { skillsPieces, SKILLS_PATH, writeSearchIndex } from '../../search/index-file.js';
 import type { SearchRow } from '../../search/document.js';
 import type { InvertedIndex } from '../../search/inverted-index.js';
 import { SEARCH_SETTINGS } from '../../search/settings.js';
@@ -23,7 +23,8 @@ import { writeMarketplaces } from './plugin-marketplaces.js';
 import type { OutputTree } from '../write/tree-files.js';
 import type { CatalogueListing } from './catalogue-entry.js';
 import { writeCatalogueDiscovery } from './skill-discovery.js';
-import { digestBytes, digestText, writeSignedSnapshot, type SigningSettings } from './signed-snapshot.js';
+import { digestBytes, digestPieces, digestText, writeSignedSnapshot, type SigningSettings } from './signed-snapshot.js';
+import { jsonDocumentPieces } from '../write/json-pieces.js';
 import { CATALOGUE_INDEX_PATH, type DocumentDigest } from '../../tree-format/signing/snapshot.js';
 
 /** What {@link writeCatalogueDocuments} needs to sign the build (signed-snapshot.ts). */
@@ -59,9 +60,12 @@ export interface CatalogueExtras {
 export async function writeCatalogueDocuments(tree: OutputTree, base: string, listings: readonly CatalogueListing[], index: InvertedIndex, extras: CatalogueExtras = {}): Promise<void> {
   const { docs, cli, signing, marketplace } = extras;
   const rows = listings.map((l) => l.row);
-  // The list carries the same fields as a search result row; written as writeJson would, and hashed for a signed snapshot.
-  let indexText = '';
-  await tree.write(CATALOGUE_INDEX_PATH, () => (indexText = `${JSON.stringify({ total: rows.length, loadouts: rows }, null, 2)}\n`));
+  // The list carries the same fields as a search result row; hashed for a signed snapshot.
+  const covered = new Map<string, DocumentDigest>();
+  await tree.write(CATALOGUE_INDEX_PATH, () => {
+    const pieces = jsonDocumentPieces({ total: rows.length, loadouts: rows });
+    return signing === undefined ? pieces : digestPieces(pieces, (digest) => covered.set(CATALOGUE_INDEX_PATH, digest));
+  });
   await tree.writeJson('api/tags.json', { stacks: countTags(rows, (r) => r.stacks), categories: countTags(rows, (r) => r.categories) });
   await tree.writeJson('api/agents.json', {
     agents: PUBLISHED_AGENTS.map((agent) => ({
@@ -76,8 +80,6 @@ export async function writeCatalogueDocuments(tree: OutputTree, base: string, li
   // and the CLI's tarballs, so that a CLI the user trusts can check what this catalogue serves
   // (SECURITY.md, "The CLI's own route").
   // Only a signing build hashes what it writes: the digests serve the snapshot alone.
-  const covered = new Map<string, DocumentDigest>();
-  if (signing !== undefined) covered.set(CATALOGUE_INDEX_PATH, digestText(indexText));
   let cliDescription: CliDescription | undefined;
   if (cli !== undefined) {
     for (const path of [cliTarballTreePath(cli.version), CLI_LATEST_TREE_PATH]) {
@@ -94,7 +96,7 @@ export async function writeCatalogueDocuments(tree: OutputTree, base: string, li
   if (signing !== undefined) covered.set(DESCRIPTION_TREE_PATH, digestText(descriptionText));
   await tree.writeJson('api/schema.json', { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: schemaUrl(base), ...readAuthoringSchema() });
   await writeSearchIndex(tree, { settings: SEARCH_SETTINGS, rows, index });
-  await tree.write(SKILLS_PATH, () => skillsDocument(listings.map((l) => l.skills)));
+  await tree.write(SKILLS_PATH, () => skillsPieces(listings.map((l) => l.skills)));
   const pages = listings.map(pageRecordOf);
   await writeCataloguePages(tree, base, pages, docs);
   await writeCatalogueDiscovery(tree, listings.map(({ row, discovery }) => ({ id: row.id, featured: row.featured, ...(row.updated === null ? {} : { updated: row.updated }), discovery })));

@@ -15,7 +15,8 @@ import { PLUGINS_FOLDER, pluginZipTreePath, pluginZipUrl, URL_MARKETPLACE_TREE_P
 import type { DocumentDigest } from '../../tree-format/signing/snapshot.js';
 import type { OutputTree } from '../write/tree-files.js';
 import type { CatalogueListing } from './catalogue-entry.js';
-import { digestText } from './signed-snapshot.js';
+import { digestPieces } from './signed-snapshot.js';
+import { jsonDocumentPieces } from '../write/json-pieces.js';
 
 /** The tree paths of the four marketplace documents. */
 export const MARKETPLACE_TREE_PATHS = {
@@ -59,9 +60,8 @@ export async function writeMarketplaces(tree: OutputTree, base: string, settings
   ];
   for (const [path, documentOf] of documents) {
     await tree.write(path, () => {
-      const text = `${JSON.stringify(documentOf(settings, entries), null, 2)}\n`;
-      if (options.digests) digests.set(path, digestText(text));
-      return text;
+      const pieces = jsonDocumentPieces(documentOf(settings, entries));
+      return options.digests ? digestPieces(pieces, (digest) => digests.set(path, digest)) : pieces;
     });
   }
   if (options.digests) for (const { row, plugin } of listings) if (plugin !== undefined) digests.set(pluginZipTreePath(row.id, row.version), { sha256: plugin.sha256, bytes: plugin.bytes });

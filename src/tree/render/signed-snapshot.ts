@@ -161,6 +161,22 @@ export function digestText(text: string): DocumentDigest {
 }
 
 /**
+ * `pieces` passed through as they are taken, hashed on the way: once the last is taken, `done`
+ * gets the digest of their text as written (UTF-8), as {@link digestText} gives it for the text
+ * joined.
+ */
+export function* digestPieces(pieces: Iterable<string>, done: (digest: DocumentDigest) => void): Generator<string, void, undefined> {
+  const hash = createHash('sha256');
+  let bytes = 0;
+  for (const piece of pieces) {
+    hash.update(piece, 'utf8');
+    bytes += Buffer.byteLength(piece, 'utf8');
+    yield piece;
+  }
+  done({ sha256: hash.digest('hex'), bytes });
+}
+
+/**
  * Writes the signed snapshot of `documents` (tree path → digest) made at `now` into `tree`
  * at {@link SNAPSHOT_PATH}, the rotation statement at {@link ROTATION_PATH} when there is one,
  * and the digests to keep for the next build.

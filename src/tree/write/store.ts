@@ -25,7 +25,7 @@ import { existsSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { checkpoint } from './crash-points.js';
-import { dataOf, outputOver, TreeFiles, type OutputTree } from './tree-files.js';
+import { dataOf, outputOver, TreeFiles, wholeOf, type OutputTree } from './tree-files.js';
 
 /** The store's folder name inside the trees folder (`.<out>.trees/store`): part of the tree format. */
 export { STORE_FOLDER } from '../../tree-format/tree-region.js';
@@ -107,7 +107,7 @@ export function openStoreEntry(storeDir: string, id: string, name: string): Stor
       return output.bytes;
     },
     async write(path, data) {
-      if (path === recordPath) record = dataOf(data);
+      if (path === recordPath) record = wholeOf(dataOf(data));
       else await output.write(path, data);
     },
     async writeJson(path, value) {

@@ -16,6 +16,7 @@ import { basename, dirname, join, relative, sep } from 'node:path';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { describePathProblem } from '../../catalogue/file-path.js';
 import { checkpoint } from './crash-points.js';
+import { jsonDocumentPieces } from './json-pieces.js';
 
 /**
  * The one function through which a tree path becomes a file-system path: `path` must be a
@@ -34,31 +35,80 @@ export function resolveInside(dir: string, path: string): string {
 
 /** The buffer text is encoded into on its way to a file: reused, and small enough to stay in the processor's cache. */
 const TEXT_CHUNK = new Uint8Array(256 * 1024);
+/** Whether a {@link PieceSink} holds {@link TEXT_CHUNK} (a paced write that lets the event loop run may overlap another write). */
+let chunkInUse = false;
 const encoder = new TextEncoder();
 
 /**
- * Writes `text` as UTF-8 at the end of the open file `fd`, a chunk at a time through one reused
- * buffer: a catalogue's large documents (tens of MB for a large catalogue) would otherwise each
- * be encoded into fresh memory first, whose page faults cost a rebuild more than the encoding
- * itself (DESIGN.md section 7; `bench/build.ts` measures rebuilds). @returns the bytes written.
+ * Content written to the end of the open file `fd`, text encoded as UTF-8 into a buffer and
+ * written a chunk (256 KiB) at a time: a catalogue's large documents (tens of MB for a large
+ * catalogue) are never encoded into fresh memory whole, nor, when they come a piece at a time
+ * ({@link ContentPieces}), ever made as one string, whose page faults and flattening cost a
+ * rebuild more than the encoding itself (DESIGN.md section 7; `bench/build.ts` measures
+ * rebuilds). {@link PieceSink.end} must be called, also when a write fails, to give the buffer back.
  */
-function writeText(fd: number, text: string): number {
-  let read = 0;
-  let written = 0;
-  while (read < text.length) {
-    // A slice of a flat string is a view of it (no copy); encodeInto never splits a character.
-    const done = encoder.encodeInto(read === 0 ? text : text.slice(read), TEXT_CHUNK);
-    writeAll(fd, TEXT_CHUNK.subarray(0, done.written));
-    read += done.read;
-    written += done.written;
+class PieceSink {
+  readonly #buffer: Uint8Array;
+  readonly #shared: boolean;
+  #at = 0;
+  /** Bytes written to the file so far. */
+  written = 0;
+
+  constructor(private readonly fd: number) {
+    this.#shared = !chunkInUse;
+    this.#buffer = this.#shared ? TEXT_CHUNK : new Uint8Array(TEXT_CHUNK.byteLength);
+    if (this.#shared) chunkInUse = true;
   }
-  return written;
+
+  /** Adds `piece`: text (that does not end inside a surrogate pair), or bytes. */
+  add(piece: string | Uint8Array): void {
+    if (typeof piece !== 'string') {
+      this.#flush();
+      this.written += writeAll(this.fd, piece);
+      return;
+    }
+    const text = piece;
+    let read = 0;
+    while (read < text.length) {
+      // A slice of a flat string is a view of it (no copy); encodeInto never splits a character.
+      const done = encoder.encodeInto(read === 0 ? text : text.slice(read), this.#buffer.subarray(this.#at));
+      read += done.read;
+      this.#at += done.written;
+      if (read < text.length) this.#flush();
+    }
+  }
+
+  /** Writes what is buffered and gives the buffer back. @returns the bytes written in all. */
+  end(): number {
+    try {
+      this.#flush();
+    } finally {
+      if (this.#shared) chunkInUse = false;
+    }
+    return this.written;
+  }
+
+  #flush(): void {
+    this.written += writeAll(this.fd, this.#buffer.subarray(0, this.#at));
+    this.#at = 0;
+  }
 }
 
 /** Writes all of `bytes` at the end of the open file `fd` (`writeSync` may write less). @returns their length. */
 function writeAll(fd: number, bytes: Uint8Array): number {
   for (let at = 0; at < bytes.byteLength; ) at += writeSync(fd, bytes, at);
   return bytes.byteLength;
+}
+
+/** Opens `file` as a new file for writing, replacing a file left at that name (a crashed build's). */
+function openNew(file: string): number {
+  try {
+    return openSync(file, 'wx');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    unlinkSync(file);
+    return openSync(file, 'wx');
+  }
 }
 
 /** Link errors after which a file is copied instead (another device, no hard links, too many links). */
@@ -99,26 +149,65 @@ export class TreeFiles {
   }
 
   /**
-   * Writes `data` (text as UTF-8) at `path`.
+   * Writes `data` (text as UTF-8, bytes, or content a piece at a time) at `path`.
    * @returns the bytes written.
    */
-  write(path: string, data: string | Uint8Array): number {
+  write(path: string, data: TreeContent): number {
     let bytes = 0;
     this.#put(this.#prepare(path), (at) => {
-      let fd: number;
+      const fd = openNew(at);
       try {
-        fd = openSync(at, 'wx');
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-        unlinkSync(at);
-        fd = openSync(at, 'wx');
-      }
-      try {
-        bytes = typeof data === 'string' ? writeText(fd, data) : writeAll(fd, data);
+        if (data instanceof Uint8Array) bytes = writeAll(fd, data);
+        else {
+          const sink = new PieceSink(fd);
+          try {
+            if (typeof data === 'string') sink.add(data);
+            else for (const piece of data) sink.add(piece);
+          } finally {
+            bytes = sink.end();
+          }
+        }
       } finally {
         closeSync(fd);
       }
     });
+    return bytes;
+  }
+
+  /**
+   * Writes content made a piece at a time at `path`, as {@link TreeFiles.write} does, and awaits
+   * `pause()` between pieces whenever it returns a promise, so that a writer of a tree being
+   * served can let the event loop run while it makes a large document (deferred-documents.ts).
+   * Only for a tree opened {@link TreeFilesOptions.atomic}: until it ends, the file is a
+   * temporary name, removed when a pause or a piece throws (the error is thrown on).
+   * @returns the bytes written.
+   * @throws LoadoutError `internal` on a tree that is not atomic; what `pause` or `pieces` throw; the file system's error.
+   */
+  async writePaced(path: string, pieces: ContentPieces, pause: () => Promise<void> | undefined): Promise<number> {
+    if (!this.#atomic) throw new LoadoutError('internal', `a paced write of ${JSON.stringify(path)} needs an atomic tree`);
+    const file = this.#prepare(path);
+    const at = temporaryNameOf(file);
+    const fd = openNew(at);
+    let bytes = 0;
+    try {
+      const sink = new PieceSink(fd);
+      try {
+        for (const piece of pieces) {
+          sink.add(piece);
+          const paused = pause();
+          if (paused !== undefined) await paused;
+        }
+      } finally {
+        bytes = sink.end();
+      }
+    } catch (error) {
+      closeSync(fd);
+      rmSync(at, { force: true });
+      throw error;
+    }
+    closeSync(fd);
+    renameSync(at, file);
+    checkpoint();
     return bytes;
   }
 
@@ -287,21 +376,40 @@ export interface OutputTree {
   remove(path: string): Promise<void>;
 }
 
-/** What {@link OutputTree.write} writes: text (as UTF-8), bytes, or a function that makes either when called. */
-export type TreeData = string | Uint8Array | (() => string | Uint8Array);
+/**
+ * A file's content made a piece at a time (a generator's, say): the file holds the pieces one
+ * after the other, text as UTF-8 and bytes as they are. Each text piece is encoded on its own,
+ * so none may end inside a surrogate pair. A large document made so is never one string in
+ * memory (see {@link PieceSink}). An empty piece writes nothing: a maker that computes at length
+ * before its next piece yields `''` first and between its steps, so that a paced write
+ * ({@link TreeFiles.writePaced}) can let the event loop run there.
+ */
+export type ContentPieces = Iterable<string | Uint8Array>;
 
-/** The text or bytes of `data`, made now when it is a function. */
-export const dataOf = (data: TreeData): string | Uint8Array => (typeof data === 'function' ? data() : data);
+/** What a file holds: text (as UTF-8), bytes, or content a piece at a time. */
+export type TreeContent = string | Uint8Array | ContentPieces;
+
+/** What {@link OutputTree.write} writes: a {@link TreeContent}, or a function that makes one when called. */
+export type TreeData = TreeContent | (() => TreeContent);
+
+/** The content of `data`, made now when it is a function. */
+export const dataOf = (data: TreeData): TreeContent => (typeof data === 'function' ? data() : data);
+
+/** `content` as one text or bytes (pieces joined). */
+export const wholeOf = (content: TreeContent): string | Uint8Array => (typeof content === 'string' || content instanceof Uint8Array ? content : [...content].join(''));
 
 /** Which tree a tree being written started as (see {@link OutputTree.origin}). */
 export type TreeOrigin = 'standby' | 'live';
 
 /**
  * An {@link OutputTree} over `files`, whose paths `place` turns into paths below `files.root`
- * (by default they are those paths). `origin`: see {@link OutputTree.origin}.
+ * (by default they are those paths). `origin`: see {@link OutputTree.origin}. With `pause`,
+ * content that comes a piece at a time is written through {@link TreeFiles.writePaced} (`files`
+ * must be atomic).
  */
-export function outputOver(files: TreeFiles, options: { place?: (path: string) => string; origin?: TreeOrigin | undefined } = {}): OutputTree {
+export function outputOver(files: TreeFiles, options: { place?: (path: string) => string; origin?: TreeOrigin | undefined; pause?: () => Promise<void> | undefined } = {}): OutputTree {
   const place = options.place ?? ((path: string) => path);
+  const { pause } = options;
   let bytes = 0;
   const tree: OutputTree = {
     dir: files.root,
@@ -310,9 +418,10 @@ export function outputOver(files: TreeFiles, options: { place?: (path: string) =
       return bytes;
     },
     async write(path, data) {
-      bytes += files.write(place(path), dataOf(data));
+      const content = dataOf(data);
+      bytes += pause === undefined || typeof content === 'string' || content instanceof Uint8Array ? files.write(place(path), content) : await files.writePaced(place(path), content, pause);
     },
-    writeJson: (path, value) => tree.write(path, `${JSON.stringify(value, null, 2)}\n`),
+    writeJson: (path, value) => tree.write(path, () => jsonDocumentPieces(value)),
     async link(path, existing) {
       files.link(place(path), files.resolve(place(existing)));
     },

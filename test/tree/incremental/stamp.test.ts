@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../../src/tree/build.js';
@@ -43,6 +43,28 @@ describe('folder stamps: git tree ids (build change detection)', () => {
     expect([...(await readDirtyFolders(repo as NonNullable<typeof repo>, ['c-three']))]).toEqual(['c-three']);
     expect([...(await readDirtyFolders(repo as NonNullable<typeof repo>, ['d-four']))]).toEqual([]);
     expect(await readFolderStamps(undefined)).toEqual(new Map());
+  });
+
+  it("see untracked files through git's untracked cache, which the first status keeps in the index", async () => {
+    const { top, root } = repository();
+    const loadouts = join(root, 'loadouts');
+    writeFileSync(join(top, 'outside.txt'), 'not a loadout\n'); // untracked, outside loadouts/: no loadout's
+    const repo = await openRepository(loadouts);
+    expect([...(await readFolderStamps(repo)).keys()].sort()).toEqual(['a-one', 'b-two', 'c-three', 'd-four']);
+    // git keeps the cache as an index extension ("UNTR", git's Documentation/gitformat-index.txt).
+    expect(readFileSync(join(top, '.git/index')).includes('UNTR')).toBe(true);
+    // Folders the cache knows, changed after it was made: a new file deep in one, a new folder in another, a new loadout.
+    mkdirSync(join(loadouts, 'a-one/notes'), { recursive: true });
+    writeFileSync(join(loadouts, 'a-one/notes/draft.md'), 'draft\n');
+    writeFileSync(join(loadouts, 'c-three/extra.md'), 'extra\n');
+    mkdirSync(join(loadouts, 'e-five'));
+    writeFileSync(join(loadouts, 'e-five/loadout.yaml'), 'id: e-five\n');
+    expect([...(await readFolderStamps(repo)).keys()].sort()).toEqual(['b-two', 'd-four']);
+    expect([...(await readDirtyFolders(repo as NonNullable<typeof repo>))].sort()).toEqual(['a-one', 'c-three', 'e-five']);
+    // Removed again: clean again.
+    rmSync(join(loadouts, 'a-one/notes'), { recursive: true });
+    rmSync(join(loadouts, 'c-three/extra.md'));
+    expect([...(await readDirtyFolders(repo as NonNullable<typeof repo>))]).toEqual(['e-five']);
   });
 
   it('let a fresh clone in another folder, with the previous tree restored, rebuild only the loadout that changed', async () => {

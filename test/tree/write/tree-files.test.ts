@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TreeFiles } from '../../../src/tree/write/tree-files.js';
@@ -25,5 +25,69 @@ describe('TreeFiles.write', () => {
     expect(readFileSync(files.resolve('b.json'), 'utf8')).toBe('first');
     expect(files.write('empty.txt', '')).toBe(0);
     expect(readFileSync(files.resolve('empty.txt'), 'utf8')).toBe('');
+  });
+});
+
+describe('TreeFiles, text a piece at a time', () => {
+  /** Pieces of `text` cut at the given places (never inside a surrogate pair). */
+  function* cut(text: string, every: number): Generator<string> {
+    for (let at = 0; at < text.length; ) {
+      let end = Math.min(text.length, at + every);
+      if (end < text.length && /[\ud800-\udbff]/u.test(text[end - 1] ?? '')) end++;
+      yield text.slice(at, end);
+      at = end;
+    }
+  }
+  const text = `${'a'.repeat(256 * 1024 - 2)}😀${'é€'.repeat(150_000)} end`;
+
+  it('writes the pieces as the bytes of their text joined, across chunk boundaries', () => {
+    const files = new TreeFiles(makeTempDir());
+    for (const every of [1, 7, 1000, 300_000]) {
+      const bytes = files.write(`p${every}.txt`, cut(text, every));
+      const expected = Buffer.from(text, 'utf8');
+      expect(bytes).toBe(expected.byteLength);
+      expect(readFileSync(files.resolve(`p${every}.txt`)).equals(expected)).toBe(true);
+    }
+  });
+
+  it('writePaced awaits the pauses it is given, writes the same bytes under a temporary name, and renames it into place', async () => {
+    const files = new TreeFiles(makeTempDir(), { atomic: true });
+    files.write('doc.txt', 'old');
+    let pauses = 0;
+    let seenDuring: string[] = [];
+    const bytes = await files.writePaced('doc.txt', cut(text, 50_000), () => {
+      pauses++;
+      // While it writes, the file still holds the old text; the new one is a dot file beside it.
+      seenDuring = readdirSync(files.root);
+      expect(readFileSync(files.resolve('doc.txt'), 'utf8')).toBe('old');
+      return new Promise((resolve) => setImmediate(resolve));
+    });
+    expect(pauses).toBeGreaterThan(10);
+    expect(seenDuring.some((name) => name.startsWith('.doc.txt.'))).toBe(true);
+    expect(bytes).toBe(Buffer.byteLength(text));
+    expect(readFileSync(files.resolve('doc.txt'), 'utf8')).toBe(text);
+    expect(readdirSync(files.root)).toEqual(['doc.txt']);
+  });
+
+  it('writePaced leaves the old file and no temporary one when a pause throws, and a second write meanwhile gets its own buffer', async () => {
+    const files = new TreeFiles(makeTempDir(), { atomic: true });
+    files.write('doc.txt', 'old');
+    let n = 0;
+    const stopped = files.writePaced('doc.txt', cut(text, 10_000), () => {
+      if (++n === 3) {
+        // Another write while the paced one holds the shared buffer.
+        files.write('other.txt', cut(text, 999));
+        return Promise.reject(new Error('stopped'));
+      }
+      return undefined;
+    });
+    await expect(stopped).rejects.toThrow('stopped');
+    expect(readFileSync(files.resolve('doc.txt'), 'utf8')).toBe('old');
+    expect(readFileSync(files.resolve('other.txt'), 'utf8')).toBe(text);
+    expect(readdirSync(files.root).sort()).toEqual(['doc.txt', 'other.txt']);
+  });
+
+  it('writePaced refuses a tree that is not atomic, naming the path', async () => {
+    await expect(new TreeFiles(makeTempDir()).writePaced('a.txt', ['x'], () => undefined)).rejects.toThrow(/"a.txt".*atomic/u);
   });
 });

@@ -37,7 +37,7 @@ import { readCliPackageJson } from './cli-package/bundle.js';
 import { digestVersionsDocuments, readVersionsDigests, versionsDigestOf, type SigningSettings } from './render/signed-snapshot.js';
 import { ATTESTATIONS_FILE, attestationKeyOf, attestationsText, attestedOnly, claimOf, readAttestations } from './incremental/signed-reuse.js';
 import { openRepository, startHistoryReads, type EarlyHistoryReads } from './history/history.js';
-import { COMPLETE_MARKER, openTrees } from './write/output.js';
+import { COMPLETE_MARKER, openTrees, treesFolderOf } from './write/output.js';
 import { linkEntriesInPool, startPool } from './pool/pool.js';
 import { findUnchanged, readPreviousBuild } from './incremental/previous-build.js';
 import { readFolderStamps } from './incremental/stamp.js';
@@ -145,7 +145,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   const base = normaliseBaseUrl(options.baseUrl);
   // The consumer CLI every catalogue serves (DESIGN.md section 2, distribution): bundled by
   // esbuild's own process while the loadouts are read and checked.
-  const packing = packConsumerCli();
+  const packing = packConsumerCli(treesFolderOf(options.out));
   packing.catch(() => undefined);
   startPool();
   const loadoutsDir = loadoutsDirOf(options.root);

@@ -21,6 +21,9 @@ export const CLI_BUNDLE_PATH = join(CLI_PACKAGE_DIR, 'dist', 'loadout.mjs');
  */
 const BANNER = "#!/usr/bin/env node\nimport { createRequire as __loadoutCreateRequire } from 'node:module';\nconst require = __loadoutCreateRequire(import.meta.url);";
 
+/** The name esbuild gives the bundle's entry, which it reads from its input, not from a file (it is in the metafile's inputs). */
+export const ENTRY_NAME = 'consumer-entry.ts';
+
 /** The consumer package's `package.json` fields this module reads. */
 export interface CliPackageJson {
   name: string;
@@ -50,7 +53,7 @@ export async function bundleConsumerCli(version: string): Promise<{ text: string
     stdin: {
       contents: "import { consumerMain } from './src/cli/consumer-main.ts';\nprocess.exitCode = await consumerMain(process.argv);\n",
       resolveDir: REPOSITORY_ROOT,
-      sourcefile: 'consumer-entry.ts',
+      sourcefile: ENTRY_NAME,
       loader: 'ts',
     },
     absWorkingDir: REPOSITORY_ROOT,

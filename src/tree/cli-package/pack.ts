@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
-import { bundleConsumerCli, CLI_BUNDLE_PATH, readCliPackageJson } from './bundle.js';
+import { bundleConsumerCli, CLI_BUNDLE_PATH, ENTRY_NAME, readCliPackageJson } from './bundle.js';
+import { keepPackage, readKeptPackage } from './pack-cache.js';
 import { writeTar, type TarFile } from './ustar.js';
 import { CLI_SERVED_MARK } from '../../tree-format/index.js';
 
@@ -41,19 +42,23 @@ export function packTarball(files: readonly TarFile[]): Buffer {
 /**
  * Packs the consumer package: bundles the CLI from source when esbuild is there (so the
  * bundle is never stale), else takes `packages/cli/dist/loadout.mjs` as `npm run build` left it;
- * once per process.
+ * once per process. With `keepIn` (a build's trees folder), a package bundled before and kept
+ * there is taken while everything it was made from is unchanged, and a new bundle is kept
+ * there (pack-cache.ts).
  * @returns undefined when neither is available
  * @throws esbuild's error when the source does not bundle; the file system's error
  */
-export function packConsumerCli(): Promise<CliPackage | undefined> {
+export function packConsumerCli(keepIn?: string): Promise<CliPackage | undefined> {
   // Once per process: the source does not change while it runs, and repeated builds (tests, benchmarks) pack the same bytes.
-  packed ??= packOnce();
+  packed ??= packOnce(keepIn);
   return packed;
 }
 
 let packed: Promise<CliPackage | undefined> | undefined;
 
-async function packOnce(): Promise<CliPackage | undefined> {
+async function packOnce(keepIn: string | undefined): Promise<CliPackage | undefined> {
+  const kept = keepIn === undefined ? undefined : readKeptPackage(keepIn);
+  if (kept !== undefined) return { name: kept.name, version: kept.version, tarball: kept.tarball, integrity: kept.integrity };
   const pkg = await readCliPackageJson();
   const bundled = await bundleConsumerCli(pkg.version);
   const text = bundled?.text ?? (await readFile(CLI_BUNDLE_PATH, 'utf8').catch(() => undefined));
@@ -62,5 +67,7 @@ async function packOnce(): Promise<CliPackage | undefined> {
     { path: 'package.json', data: Buffer.from(packedPackageJson(pkg)), mode: 0o644 },
     { path: 'dist/loadout.mjs', data: Buffer.from(text), mode: 0o755 },
   ]);
-  return { name: pkg.name, version: pkg.version, tarball, integrity: `sha512-${createHash('sha512').update(tarball).digest('base64')}` };
+  const cli: CliPackage = { name: pkg.name, version: pkg.version, tarball, integrity: `sha512-${createHash('sha512').update(tarball).digest('base64')}` };
+  if (keepIn !== undefined && bundled !== undefined) keepPackage(keepIn, { ...cli, inputs: bundled.inputs.filter((input) => input !== ENTRY_NAME) });
+  return cli;
 }

@@ -60,13 +60,14 @@ export function startPool(): void {
  * Has as many threads as there are loadouts to build, `count`, up to the pool's size, ready
  * themselves to build loadouts while this thread reads git for them: the pool starts a thread
  * when a task finds every running one busy (it starts with one), and gives a task to whichever
- * thread is free. The one readied by {@link startPool} is free at once (its second preparation
- * does nothing), so the first loadout goes to it while the others load. A rebuild of one
+ * thread is free. The one readied by {@link startPool} counts as the first, so the first loadout
+ * goes to it while the others load. A rebuild of one
  * loadout starts no second thread: on a machine of two cores, its loading competed with the
  * rebuild's reading of the previous build (docs/performance.md).
  */
 export function prepareLoadoutBuilds(count: number): void {
-  for (let i = 0; i < Math.min(count, started().maxThreads); i++) prepare();
+  // The first is the one startPool readied.
+  for (let i = 1; i < Math.min(count, started().maxThreads); i++) prepare();
 }
 
 /**

@@ -26,6 +26,7 @@
  * missed or open. Removes its temp folder at the end.
  */
 import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { appendFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -123,6 +124,11 @@ try {
   console.log(`load average at the end: ${load()}`);
   process.exitCode = status === 'pass' ? 0 : 1;
 } finally {
-  dev?.kill('SIGTERM');
+  // The session may be writing documents: its files are removed once it has exited.
+  if (dev !== undefined && dev.exitCode === null && dev.signalCode === null) {
+    const exited = once(dev, 'exit');
+    dev.kill('SIGTERM');
+    await exited;
+  }
   if (values.catalogue === undefined) rmSync(root, { recursive: true, force: true });
 }

@@ -9,7 +9,7 @@
  * build whose files give the same key takes the kept package; any other change bundles again.
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLI_PACKAGE_DIR, REPOSITORY_ROOT } from './bundle.js';
@@ -79,6 +79,20 @@ export function packageKey(inputs: readonly string[], root = REPOSITORY_ROOT): s
   }
   return hash.digest('hex');
 }
+
+/** Removes what a build killed while it kept the package left in `treesDir` (its temporary names). */
+export function removeKeepLeftovers(treesDir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(treesDir);
+  } catch {
+    return;
+  }
+  for (const name of names) if (LEFTOVER.test(name)) rmSync(join(treesDir, name), { force: true });
+}
+
+/** A temporary name of {@link keepPackage}. */
+const LEFTOVER = /^\.cli-package\.(?:json|tgz)\.\d+\.tmp$/u;
 
 /** The package kept in `treesDir` when its inputs still give its key; undefined otherwise (none kept, unreadable, or stale). */
 export function readKeptPackage(treesDir: string, root = REPOSITORY_ROOT): PackedCli | undefined {

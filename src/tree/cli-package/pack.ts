@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import { bundleConsumerCli, CLI_BUNDLE_PATH, ENTRY_NAME, readCliPackageJson } from './bundle.js';
-import { keepPackage, readKeptPackage } from './pack-cache.js';
+import { keepPackage, readKeptPackage, removeKeepLeftovers } from './pack-cache.js';
 import { writeTar, type TarFile } from './ustar.js';
 import { CLI_SERVED_MARK } from '../../tree-format/index.js';
 
@@ -57,6 +57,7 @@ export function packConsumerCli(keepIn?: string): Promise<CliPackage | undefined
 let packed: Promise<CliPackage | undefined> | undefined;
 
 async function packOnce(keepIn: string | undefined): Promise<CliPackage | undefined> {
+  if (keepIn !== undefined) removeKeepLeftovers(keepIn);
   const kept = keepIn === undefined ? undefined : readKeptPackage(keepIn);
   if (kept !== undefined) return { name: kept.name, version: kept.version, tarball: kept.tarball, integrity: kept.integrity };
   const pkg = await readCliPackageJson();

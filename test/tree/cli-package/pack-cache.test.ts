@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { keepPackage, packageKey, readKeptPackage, type PackedCli } from '../../../src/tree/cli-package/pack-cache.js';
+import { keepPackage, packageKey, readKeptPackage, removeKeepLeftovers, type PackedCli } from '../../../src/tree/cli-package/pack-cache.js';
 import { packConsumerCli } from '../../../src/tree/cli-package/pack.js';
 import { makeTempDir } from '../../helpers/temp.js';
 
@@ -43,6 +43,14 @@ describe('the kept consumer package', () => {
     rmSync(join(root, 'src', 'a.ts'));
     expect(packageKey(cli.inputs, root)).toBeUndefined();
     expect(readKeptPackage(trees, root)).toBeUndefined();
+  });
+
+  it('leaves no temporary name of a killed build once the next one looks for the package', () => {
+    const trees = join(makeTempDir(), '.dist.trees');
+    mkdirSync(trees, { recursive: true });
+    for (const name of ['.cli-package.tgz.123.tmp', '.cli-package.json.456.tmp', 'keep.tmp', '.cli-package.json']) writeFileSync(join(trees, name), 'x');
+    removeKeepLeftovers(trees);
+    expect(readdirSync(trees).sort()).toEqual(['.cli-package.json', 'keep.tmp']);
   });
 
   it('is not taken when the tarball is not the one its key was written with, or nothing was kept', () => {

@@ -188,7 +188,9 @@ describe('a build killed at any point leaves a whole tree', () => {
       expect(readdirSync(dirname(out)).filter((n) => n.startsWith(`.${basename(out)}.`))).toEqual([basename(trees)]);
       // Beside the live tree at most the standby (the tree live before it), itself whole, and
       // the store, holding only the entries those two link to.
-      const others = readdirSync(trees).map((n) => join(trees, n)).filter((dir) => dir !== realpathSync(out) && basename(dir) !== STORE_FOLDER);
+      // (Its files are the kept consumer CLI package, never a killed build's temporary names.)
+      expect(readdirSync(trees).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+      const others = readdirSync(trees, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(trees, e.name)).filter((dir) => dir !== realpathSync(out) && basename(dir) !== STORE_FOLDER);
       expect(others.length).toBeLessThanOrEqual(1);
       const linked = new Set([realpathSync(out), ...others].flatMap((dir) => readdirSync(join(dir, 'raw')).map((id) => basename(readlinkSync(join(dir, 'raw', id))))));
       expect([...listEntries(join(trees, STORE_FOLDER))].filter((name) => !linked.has(name))).toEqual([]);

@@ -70,16 +70,11 @@ function pushCard(out: string[], r: HomeRecord): void {
 
 const option = (value: string, label: string): string => `<option value="${escapeHtml(value)}">${escapeHtml(label)}</option>`;
 
-/** The home page for `records` (any order; sorted here). Pure. */
-export function renderHomePage(base: string, records: readonly HomeRecord[]): string {
-  return [...homePagePieces(base, records)].join('');
-}
-
 /** Stands for the cards in the page's layout: a NUL, which no text of the page holds (HTML text never has one). */
 const CARDS = '\u0000cards\u0000';
 
 /**
- * The text of {@link renderHomePage} a card at a time (tree-files.ts `ContentPieces`): 7 MB at
+ * The home page for `records` (any order; sorted here) a card at a time (tree-files.ts `ContentPieces`): 7 MB at
  * 10,000 loadouts, never made as one string. Pure.
  */
 export function* homePagePieces(base: string, records: readonly HomeRecord[]): Generator<string, void, undefined> {

@@ -28,14 +28,6 @@ type Places = Record<string, { offset: number; length: number }>;
 
 const align8 = (n: number): number => Math.ceil(n / 8) * 8;
 
-/**
- * Lays out `sections` after `header` (any JSON-safe object; `endianness` and `sections` are
- * added). Pure: the same input gives the same bytes.
- */
-export function encodeSections(magic: string, header: Record<string, unknown>, sections: readonly SectionContent[]): Uint8Array {
-  return joinPieces(sectionPieces(magic, header, sections));
-}
-
 /** The bytes of `pieces` (as {@link sectionPieces} gives them) in one buffer; the empty pauses hold none. */
 export function joinPieces(pieces: Iterable<Uint8Array | ''>): Uint8Array {
   const parts: Uint8Array[] = [];
@@ -44,10 +36,11 @@ export function joinPieces(pieces: Iterable<Uint8Array | ''>): Uint8Array {
 }
 
 /**
- * The bytes of {@link encodeSections} a section at a time, each as a view of its elements where
+ * Lays out `sections` after `header` (any JSON-safe object; `endianness` and `sections` are
+ * added) a section at a time, each as a view of its elements where
  * they are a typed array of its type already (a file of 10 MB is never made in one buffer), an
  * empty text piece before each section, where a writer may pause (tree-files.ts
- * `ContentPieces`). Pure.
+ * `ContentPieces`). Pure: the same input gives the same bytes.
  */
 export function* sectionPieces(magic: string, header: Record<string, unknown>, sections: readonly SectionContent[]): Generator<Uint8Array | '', void, undefined> {
   // The header's length depends on the offsets it lists: lay the sections out after a header
@@ -93,7 +86,7 @@ export interface SectionsFile {
 }
 
 /**
- * Reads a file written by {@link encodeSections} with `magic`. The sections are views of
+ * Reads a file written by {@link sectionPieces} with `magic`. The sections are views of
  * `bytes` (copied once when `bytes` is not 8-aligned), so the caller must not change them.
  * @param what the file, as error messages name it (e.g. `the search ranking file`).
  * @throws LoadoutError `invalid_content` when the file has another magic, was written with

@@ -53,13 +53,18 @@ const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) 
  * What lies beside `out` besides the trees folder, the trees in it that are neither live nor
  * the standby, and the entries of the store that neither of those two links to.
  */
+/** The folders in the trees folder `trees` (the first build of a process also keeps the CLI package's files there: pack-cache.ts). */
+function treeFolders(trees: string): string[] {
+  return readdirSync(trees, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => join(trees, e.name));
+}
+
 function leftoversBeside(out: string): string[] {
   const trees = treesFolderOf(out);
   const kept = [realpathSync(out), findStandby(out)].filter((d): d is string => d !== undefined);
   const linked = new Set(kept.flatMap((dir) => readdirSync(join(dir, 'raw')).map((id) => basename(readlinkSync(join(dir, 'raw', id))))));
   return [
     ...readdirSync(dirname(out)).filter((n) => n.startsWith(`.${basename(out)}.`) && join(dirname(out), n) !== trees),
-    ...readdirSync(trees).map((n) => join(trees, n)).filter((dir) => !kept.includes(dir) && basename(dir) !== STORE_FOLDER),
+    ...treeFolders(trees).filter((dir) => !kept.includes(dir) && basename(dir) !== STORE_FOLDER),
     ...[...listEntries(join(trees, STORE_FOLDER))].filter((name) => !linked.has(name)),
   ];
 }
@@ -252,7 +257,7 @@ describe('loadout build', () => {
     expect((await buildCatalogue({ root, out, baseUrl: BASE, clean: true })).refused).toEqual(['zzz-bad']);
     expect(realpathSync(out)).toBe(live);
     expect(readFileSync(join(out, 'api/loadouts/tools.json'), 'utf8')).toBe(before);
-    expect(readdirSync(treesFolderOf(out)).map((n) => join(treesFolderOf(out), n)).sort()).toEqual([live, standby, join(treesFolderOf(out), STORE_FOLDER)].sort());
+    expect(treeFolders(treesFolderOf(out)).sort()).toEqual([live, standby, join(treesFolderOf(out), STORE_FOLDER)].sort());
     expect(leftoversBeside(out)).toEqual([]);
 
     // Fixed: the next build brings that same standby up to date and makes it live.

@@ -185,29 +185,24 @@ export class TreeFiles {
    */
   async writePaced(path: string, pieces: ContentPieces, pause: () => Promise<void> | undefined): Promise<number> {
     if (!this.#atomic) throw new LoadoutError('internal', `a paced write of ${JSON.stringify(path)} needs an atomic tree`);
-    const file = this.#prepare(path);
-    const at = temporaryNameOf(file);
-    const fd = openNew(at);
     let bytes = 0;
-    try {
-      const sink = new PieceSink(fd);
+    await this.#put(this.#prepare(path), async (at) => {
+      const fd = openNew(at);
       try {
-        for (const piece of pieces) {
-          sink.add(piece);
-          const paused = pause();
-          if (paused !== undefined) await paused;
+        const sink = new PieceSink(fd);
+        try {
+          for (const piece of pieces) {
+            sink.add(piece);
+            const paused = pause();
+            if (paused !== undefined) await paused;
+          }
+        } finally {
+          bytes = sink.end();
         }
       } finally {
-        bytes = sink.end();
+        closeSync(fd);
       }
-    } catch (error) {
-      closeSync(fd);
-      rmSync(at, { force: true });
-      throw error;
-    }
-    closeSync(fd);
-    renameSync(at, file);
-    checkpoint();
+    });
     return bytes;
   }
 
@@ -286,21 +281,29 @@ export class TreeFiles {
   /**
    * Puts a new file or link at the file-system path `file` through `make`, which writes it at the
    * path it is given: `file` itself, or with {@link TreeFilesOptions.atomic} a temporary name
-   * beside it that is then renamed over `file` (and removed when `make` throws). One checkpoint.
+   * beside it that is then renamed over `file` (and removed when `make` throws or its promise
+   * rejects). One checkpoint. Returns a promise exactly when `make` does.
    */
-  #put(file: string, make: (at: string) => void): void {
-    if (!this.#atomic) make(file);
-    else {
-      const at = temporaryNameOf(file);
-      try {
-        make(at);
-      } catch (error) {
-        rmSync(at, { force: true });
-        throw error;
-      }
-      renameSync(at, file);
+  #put(file: string, make: (at: string) => void): void;
+  #put(file: string, make: (at: string) => Promise<void>): Promise<void>;
+  #put(file: string, make: (at: string) => void | Promise<void>): void | Promise<void> {
+    const at = this.#atomic ? temporaryNameOf(file) : file;
+    const failed = (error: unknown): never => {
+      if (at !== file) rmSync(at, { force: true });
+      throw error;
+    };
+    const done = (): void => {
+      if (at !== file) renameSync(at, file);
+      checkpoint();
+    };
+    let making: void | Promise<void>;
+    try {
+      making = make(at);
+    } catch (error) {
+      return failed(error);
     }
-    checkpoint();
+    if (making instanceof Promise) return making.then(done, failed);
+    done();
   }
 
   #prepare(path: string): string {

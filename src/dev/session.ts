@@ -31,6 +31,7 @@ import { createApp } from '../server/app.js';
 import { listen } from '../server/listen.js';
 import { buildCatalogue, type BuildResult } from '../tree/build.js';
 import type { DeferredDocuments } from '../tree/deferred-documents.js';
+import { GitHelper } from '../tree/history/git-helper.js';
 import type { KeptBuild } from '../tree/incremental/kept-build.js';
 import { createDevApp, createDevEvents } from './app.js';
 import { reportLoadouts, type DevReport } from './report.js';
@@ -128,7 +129,7 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
     let result: BuildResult | undefined;
     const warnings: string[] = [];
     try {
-      result = await buildCatalogue({ root: options.root, out: options.out, baseUrl: options.baseUrl, kept, documents: changed === undefined ? 'write' : 'defer', ...(changed === undefined ? {} : { changed }) });
+      result = await buildCatalogue({ root: options.root, out: options.out, baseUrl: options.baseUrl, gitFor: (cwd) => git.commandsIn(cwd), kept, documents: changed === undefined ? 'write' : 'defer', ...(changed === undefined ? {} : { changed }) });
       warnings.push(...result.warnings);
       if (result.written) {
         kept = result.kept;
@@ -148,6 +149,8 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
 
   // Nothing to watch without the folder: the same error as `loadout build`'s.
   await listLoadoutIds(loadoutsDir);
+  // Forked now, while this process is small: every build runs git from it (git-helper.ts).
+  const git = new GitHelper();
   await build(undefined, performance.now());
   collectWhileIdle();
 
@@ -214,6 +217,7 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
     watcher.once('ready', resolve);
     watcher.once('error', (cause) => {
       void server.close();
+      git.close();
       reject(new LoadoutError('config', `cannot watch ${loadoutsDir}: ${(cause as Error).message}`, { cause, hint: WATCH_HINT }));
     });
   });
@@ -226,6 +230,7 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
       await watcher.close();
       await running;
       events.close();
+      git.close();
       await server.close();
     },
   };

@@ -36,6 +36,7 @@ import { packConsumerCli } from './cli-package/pack.js';
 import { readCliPackageJson } from './cli-package/bundle.js';
 import { digestVersionsDocuments, readVersionsDigests, versionsDigestOf, type SigningSettings } from './render/signed-snapshot.js';
 import { ATTESTATIONS_FILE, attestationKeyOf, attestationsText, attestedOnly, claimOf, readAttestations } from './incremental/signed-reuse.js';
+import type { GitCommands } from './history/git-commands.js';
 import { openRepository, startHistoryReads, type EarlyHistoryReads } from './history/history.js';
 import { COMPLETE_MARKER, openTrees, treesFolderOf } from './write/output.js';
 import { linkEntriesInPool, startPool } from './pool/pool.js';
@@ -90,6 +91,11 @@ export interface BuildOptions {
    * (incremental/kept-build.ts).
    */
   kept?: KeptBuild;
+  /**
+   * How the build runs git in a folder (history/git-commands.ts): from this process by default;
+   * `loadout dev` runs it from its helper process (history/git-helper.ts).
+   */
+  gitFor?: (cwd: string) => GitCommands;
   /**
    * `defer`: when there is a live tree of the same settings and the build does not sign, the new
    * tree carries the live tree's catalogue documents and `BuildResult.deferred` writes them
@@ -151,7 +157,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   const loadoutsDir = loadoutsDirOf(options.root);
   // git reads the folders' tree ids and the working tree's changes (stamp.ts) in its own
   // processes while this thread lists the loadouts, opens the trees and reads the previous build.
-  const opening = openRepository(loadoutsDir);
+  const opening = openRepository(loadoutsDir, options.gitFor);
   const stamping = (options.changed === undefined ? opening.then(readFolderStamps) : Promise.resolve(new Map<string, never>())).catch((cause: unknown) => {
     throw new LoadoutError('git', `cannot read the git trees of ${loadoutsDir}: ${(cause as Error).message}`, { cause });
   });

@@ -2,7 +2,7 @@
  * Reading commits: what `git log` and `git status` say about the loadout folders of a
  * catalogue, per loadout id. Each reader is one git process whatever the catalogue's size.
  */
-import type { SimpleGit } from 'simple-git';
+import type { GitCommands } from './git-commands.js';
 import { MANIFEST_FILE } from '../../catalogue/manifest.js';
 
 /**
@@ -49,7 +49,7 @@ export interface ManifestCommit {
  * First and last commit dates, the last commit and every commit with its subject, per loadout id.
  * Rejects with git's error.
  */
-export async function readDates(git: SimpleGit, prefix: string, folders: readonly string[]): Promise<Map<string, FolderDates>> {
+export async function readDates(git: GitCommands, prefix: string, folders: readonly string[]): Promise<Map<string, FolderDates>> {
   // %s is one line (git joins a multi-line subject); the tab ends the fixed-width fields.
   const out = await git.raw(['log', '--format=%x00%H %cs%x09%s', '--name-only', '--', ...folders]);
   const dates = new Map<string, FolderDates>();
@@ -74,7 +74,7 @@ export async function readDates(git: SimpleGit, prefix: string, folders: readonl
 }
 
 /** Commits that changed each loadout's manifest, newest first, with their first parents. Rejects with git's error. */
-export async function readManifestCommits(git: SimpleGit, prefix: string, manifests: readonly string[]): Promise<Map<string, ManifestCommit[]>> {
+export async function readManifestCommits(git: GitCommands, prefix: string, manifests: readonly string[]): Promise<Map<string, ManifestCommit[]>> {
   const out = await git.raw(['log', '--format=%x00%H %P%x09%cs', '--name-only', '--', ...manifests]);
   const map = new Map<string, ManifestCommit[]>();
   for (const block of out.split('\u0000').slice(1)) {
@@ -106,7 +106,7 @@ export async function readManifestCommits(git: SimpleGit, prefix: string, manife
  * later runs (the first one makes it, at about the cost of a scan). For a few loadouts, the
  * scan is of their folders alone.
  */
-export async function readDirty(git: SimpleGit, prefix: string, only: readonly string[] | undefined): Promise<Set<string>> {
+export async function readDirty(git: GitCommands, prefix: string, only: readonly string[] | undefined): Promise<Set<string>> {
   const whole = only === undefined || only.length > MAX_PATHSPECS;
   const out = whole
     ? await git.raw(['-c', 'core.untrackedCache=true', 'status', '--porcelain=v1', '-z', '--untracked-files=normal'])

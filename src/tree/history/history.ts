@@ -17,12 +17,12 @@
  * `git cat-file --batch` for every blob (version-files.ts).
  */
 import { relative, resolve } from 'node:path';
-import { simpleGit, type SimpleGit } from 'simple-git';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { MANIFEST_FILE } from '../../catalogue/manifest.js';
 import { VERSION_PATTERN } from '../../catalogue/vocabulary.js';
 import { readManifestVersion } from '../../catalogue/yaml-document.js';
 import { idOf, pathspecs, readDates, readDirty, readManifestCommits, type FolderDates, type ManifestCommit } from './commit-log.js';
+import { gitIn, type GitCommands } from './git-commands.js';
 import { BlobReader, readSnapshot, type Snapshot } from './version-files.js';
 
 /** An earlier version of a loadout, read from git. Its files are read only when asked for. */
@@ -96,7 +96,8 @@ export interface CatalogueHistory {
 
 /** The git repository that holds a catalogue, with a commit. */
 export interface CatalogueRepository {
-  git: SimpleGit;
+  /** git in the catalogue's root folder. */
+  git: GitCommands;
   /** HEAD's sha. */
   head: string;
   /** The repository's top folder. */
@@ -109,10 +110,12 @@ export interface CatalogueRepository {
  * The git repository of the catalogue whose loadouts live in `loadoutsDir`; undefined outside
  * a git repository or in one with no commits. Read once per build and shared by
  * {@link changesSince} and {@link openHistory}.
+ * @param gitFor how git runs in a folder: from this process (the default), or from
+ *   `loadout dev`'s helper process (git-helper.ts).
  * @throws LoadoutError `git` when git fails inside a repository.
  */
-export async function openRepository(loadoutsDir: string): Promise<CatalogueRepository | undefined> {
-  const git = simpleGit({ baseDir: resolve(loadoutsDir, '..') });
+export async function openRepository(loadoutsDir: string, gitFor: (cwd: string) => GitCommands = gitIn): Promise<CatalogueRepository | undefined> {
+  const git = gitFor(resolve(loadoutsDir, '..'));
   // One process: the top folder, then HEAD's sha (in a repository with no commits, the top
   // folder alone). Outside a repository git fails, saying so.
   let said: string;
@@ -143,7 +146,7 @@ export async function openHistory(repo: CatalogueRepository | undefined, only?: 
   if (only?.length === 0) return { ...emptyHistory(), head };
   try {
     const [dates, manifestCommits, dirty] = await (taken ?? startHistoryReads(repo, only)).logs;
-    const blobs = taken?.blobs ?? new BlobReader(top);
+    const blobs = taken?.blobs ?? new BlobReader(git);
     return {
       head,
       dirty,
@@ -187,7 +190,7 @@ export function startHistoryReads(repo: Pick<CatalogueRepository, 'git' | 'top' 
   const logs = Promise.all([readDates(git, prefix, specs.folders), readManifestCommits(git, prefix, specs.manifests), dirty]);
   // Read by whoever takes them; a build that fails before does not.
   logs.catch(() => undefined);
-  const blobs = options.blobs === true ? new BlobReader(top) : undefined;
+  const blobs = options.blobs === true ? new BlobReader(git) : undefined;
   return { top, prefix, only, logs, blobs, claimed: false, discard: () => blobs?.close() };
 }
 
@@ -228,7 +231,7 @@ function emptyHistory(): CatalogueHistory {
 }
 
 async function readLoadoutHistory(
-  git: SimpleGit,
+  git: GitCommands,
   blobs: BlobReader,
   { prefix, id, head, currentVersion }: { prefix: string; id: string; head: string; currentVersion: string },
   dates: FolderDates | undefined,

@@ -2,8 +2,7 @@
  * Materialising a version's files: a loadout folder as it stood at one commit, read through
  * one `git cat-file --batch` process for every blob of a build.
  */
-import { spawn } from 'node:child_process';
-import type { SimpleGit } from 'simple-git';
+import type { GitCommands, GitPipe } from './git-commands.js';
 import { MANIFEST_FILE } from '../../catalogue/manifest.js';
 
 /** A loadout folder as it stood at one commit. */
@@ -20,7 +19,7 @@ export interface Snapshot {
  * undefined when the folder has no manifest at that commit. Rejects with git's error when
  * `git ls-tree` or the blob reader fails.
  */
-export async function readSnapshot(git: SimpleGit, blobs: BlobReader, commit: string, dir: string): Promise<Snapshot | undefined> {
+export async function readSnapshot(git: GitCommands, blobs: BlobReader, commit: string, dir: string): Promise<Snapshot | undefined> {
   const listing = await git.raw(['ls-tree', '-r', '-z', '--name-only', commit, '--', `${dir}/`]);
   const files = new Map<string, Uint8Array>();
   let manifestText: string | undefined;
@@ -44,20 +43,20 @@ export async function readSnapshot(git: SimpleGit, blobs: BlobReader, commit: st
  * `read` rejects with the process's error, or when git exits with requests unanswered.
  */
 export class BlobReader {
-  private readonly child;
+  private readonly child: GitPipe;
   private buffer = Buffer.alloc(0);
   private pending = '';
   private readonly queue: { resolve: (b: Uint8Array | undefined) => void; reject: (e: Error) => void }[] = [];
 
-  constructor(cwd: string) {
-    this.child = spawn('git', ['cat-file', '--batch'], { cwd, stdio: ['pipe', 'pipe', 'pipe'] });
-    this.child.stdout.on('data', (chunk: Buffer) => {
+  /** Starts `git cat-file --batch` through `git` (git-commands.ts). */
+  constructor(git: GitCommands) {
+    this.child = git.pipe(['cat-file', '--batch']);
+    this.child.onData((chunk) => {
       this.buffer = Buffer.concat([this.buffer, chunk]);
       this.drain();
     });
-    this.child.on('error', (error) => this.failAll(error));
-    this.child.on('exit', (code) => {
-      if (this.queue.length > 0) this.failAll(new Error(`git cat-file exited with code ${String(code)}`));
+    this.child.onExit((code, error) => {
+      if (this.queue.length > 0) this.failAll(error ?? new Error(`git cat-file exited with code ${String(code)}`));
     });
   }
 
@@ -73,13 +72,13 @@ export class BlobReader {
   private send(): void {
     const requests = this.pending;
     this.pending = '';
-    if (requests !== '') this.child.stdin.write(requests);
+    if (requests !== '') this.child.write(requests);
   }
 
   /** Sends what is queued and ends git's input, so the process exits once it has answered (again: nothing). */
   close(): void {
     if (this.pending !== '') this.send();
-    if (!this.child.stdin.writableEnded) this.child.stdin.end();
+    this.child.end();
   }
 
   private drain(): void {

@@ -16,14 +16,19 @@
  * no change came for {@link DOCUMENTS_AFTER_MS}; a change seen while they are written stops that
  * writing at the next file: the next build goes first, and its documents follow.
  * A refused build (a broken manifest, a failing check) leaves the tree as it was and sends
- * `refused` with the findings, and the session goes on. Watching is chokidar's (`fs.watch` per
- * folder on Linux; `ignoreInitial`, so only changes after the start count).
+ * `refused` with the findings, and the session goes on. Watching is @parcel/watcher's (native:
+ * one inotify watch per folder on Linux, FSEvents on macOS, ReadDirectoryChangesW on Windows;
+ * only changes after the start count). It keeps what it watches outside the JavaScript heap:
+ * chokidar, used before, held an `fs.watch` and a `Stats` per file, about 250 MB of the
+ * session's 510 MB heap at 10,000 loadouts, which each full collection had to mark
+ * (docs/performance.md).
  */
 import { realpath } from 'node:fs/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { lstat } from 'node:fs/promises';
 import { relative, sep } from 'node:path';
-import { watch, type FSWatcher } from 'chokidar';
+import { subscribe, type AsyncSubscription, type Event as WatchEvent } from '@parcel/watcher';
 import type { Hono } from 'hono';
 import { LoadoutError } from '../catalogue/errors.js';
 import { listLoadoutIds, loadoutsDirOf } from '../catalogue/source.js';
@@ -200,34 +205,43 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
     }
     running = undefined;
   };
-  const watcher: FSWatcher = watch(loadoutsDir, { ignoreInitial: true });
-  watcher.on('all', (event, path) => {
-    const inside = relative(loadoutsDir, path);
-    const [id, ...rest] = inside.split(sep);
-    // A file directly in loadouts/ belongs to no loadout.
-    if (id === undefined || id === '' || id.startsWith('.') || (rest.length === 0 && !event.endsWith('Dir'))) return;
+  /** Marks the loadout `id` changed and starts a build unless one runs. */
+  const changed = (id: string): void => {
     if (pending.size === 0) firstSeen = performance.now();
     pending.add(id);
     endWait?.();
     stopDocuments?.abort();
     // Changes that arrive together (an editor's save is several events) go into one build.
     running ??= new Promise<void>((resolve) => setImmediate(resolve)).then(drain);
-  });
-  await new Promise<void>((resolve, reject) => {
-    watcher.once('ready', resolve);
-    watcher.once('error', (cause) => {
-      void server.close();
-      git.close();
-      reject(new LoadoutError('config', `cannot watch ${loadoutsDir}: ${(cause as Error).message}`, { cause, hint: WATCH_HINT }));
+  };
+  const seen = (events: readonly WatchEvent[]): void => {
+    const checks: Promise<void>[] = [];
+    for (const { path } of events) {
+      const [id, ...rest] = relative(loadoutsDir, path).split(sep);
+      if (id === undefined || id === '' || id === '..' || id.startsWith('.')) continue;
+      if (rest.length > 0) changed(id);
+      // Directly in loadouts/: a loadout folder made or removed, or a file, which belongs to no loadout.
+      else checks.push(lstat(path).then((info) => (info.isDirectory() ? changed(id) : undefined), () => changed(id)));
+    }
+    void Promise.all(checks);
+  };
+  let watcher: AsyncSubscription;
+  try {
+    watcher = await subscribe(loadoutsDir, (error, events) => {
+      if (error !== null) options.onWatchError?.(error);
+      else seen(events);
     });
-  });
-  watcher.on('error', (error) => options.onWatchError?.(error as Error));
+  } catch (cause) {
+    await server.close();
+    git.close();
+    throw new LoadoutError('config', `cannot watch ${loadoutsDir}: ${(cause as Error).message}`, { cause, hint: WATCH_HINT });
+  }
 
   return {
     url: server.url,
     report: () => last,
     async close() {
-      await watcher.close();
+      await watcher.unsubscribe();
       await running;
       events.close();
       git.close();

@@ -118,6 +118,8 @@ describe('loadout dev', () => {
 
     // The documents that list every loadout follow the reload: then the list has the change, and
     // the tree on disk is whole (no loadout left for the next build to read again).
+    // A file directly in loadouts/ belongs to no loadout: no build names it.
+    writeFileSync(join(root, 'loadouts', 'NOTES.md'), 'Notes of the catalogue, not a loadout.\n');
     const gammaManifest = join(root, 'loadouts', 'gamma', 'loadout.yaml');
     const summary = 'Gamma, changed while loadout dev ran; the list follows the reload of its own page.';
     writeFileSync(gammaManifest, readFileSync(gammaManifest, 'utf8').replace(/^summary: .*$/mu, `summary: ${summary}`));
@@ -126,5 +128,6 @@ describe('loadout dev', () => {
     const list = (await (await fetch(`${session.url}/api/loadouts.json`)).json()) as { loadouts: { id: string; summary: string }[] };
     expect(list.loadouts.find((l) => l.id === 'gamma')?.summary).toBe(summary);
     expect(existsSync(join(root, 'dist', BUILT_SINCE_FILE))).toBe(false);
+    expect(builds.flatMap((b) => b.loadouts.map((l) => l.id))).not.toContain('NOTES.md');
   }, 240_000);
 });

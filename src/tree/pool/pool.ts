@@ -35,11 +35,30 @@ export function poolThreads(env: NodeJS.ProcessEnv = process.env): number {
   return threads;
 }
 
+/** The parent's Node options that a worker thread may take: profiling and memory. */
+const INHERITED_OPTION = /^--(?:cpu-prof|heap-prof|max-old-space-size|max-semi-space-size|stack-size|enable-source-maps)(?:$|[=-])/u;
+/** Those of them that take a value, which may come as the next argument (`--cpu-prof-dir /tmp`; node's `--help`). */
+const OPTION_WITH_VALUE = /^--(?:cpu-prof-(?:dir|name|interval)|heap-prof-(?:dir|name|interval)|max-old-space-size|max-semi-space-size|stack-size)$/u;
+
 /**
- * The parent's Node options that a worker thread may take (profiling and memory; not the
- * crash test's `--input-type=module -e …`, which a thread refuses).
+ * The options of `execArgv` (a process's `process.execArgv`) that a worker thread takes
+ * ({@link INHERITED_OPTION}), each with its value when that is the next argument; not the
+ * others (the crash test's `--input-type=module -e …`, which a thread refuses). Pure.
  */
-const INHERITED_OPTION = /^--(?:cpu-prof|heap-prof|max-old-space-size|max-semi-space-size|stack-size|enable-source-maps)/u;
+export function inheritedExecArgv(execArgv: readonly string[]): string[] {
+  const taken: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    const option = execArgv[i] as string;
+    if (!INHERITED_OPTION.test(option)) continue;
+    taken.push(option);
+    const value = execArgv[i + 1];
+    if (OPTION_WITH_VALUE.test(option) && value !== undefined) {
+      taken.push(value);
+      i++;
+    }
+  }
+  return taken;
+}
 
 let pool: Piscina<WorkerTask, unknown> | undefined;
 
@@ -94,7 +113,7 @@ function started(): Piscina<WorkerTask, unknown> {
     minThreads: 1,
     maxThreads: threads,
     idleTimeout: IDLE_THREAD_MS,
-    execArgv: process.execArgv.filter((option) => INHERITED_OPTION.test(option)),
+    execArgv: inheritedExecArgv(process.execArgv),
   });
   return pool;
 }

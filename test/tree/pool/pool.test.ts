@@ -1,11 +1,20 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { poolThreads } from '../../../src/tree/pool/pool.js';
+import { inheritedExecArgv, poolThreads } from '../../../src/tree/pool/pool.js';
 import { LoadoutError } from '../../../src/catalogue/errors.js';
 import { runCli } from '../../helpers/cli.js';
 import { writeLoadout } from '../../helpers/loadouts.js';
 import { makeTempDir } from '../../helpers/temp.js';
+
+describe("the parent's Node options a build thread takes", () => {
+  it('takes profiling and memory options with their values, given with = or as the next argument, and nothing else', () => {
+    expect(inheritedExecArgv(['--cpu-prof', '--cpu-prof-interval', '500', '--cpu-prof-dir=/tmp/p', '--input-type=module', '-e', 'code'])).toEqual(['--cpu-prof', '--cpu-prof-interval', '500', '--cpu-prof-dir=/tmp/p']);
+    expect(inheritedExecArgv(['--max-old-space-size', '4096', '--heap-prof', '--heap-prof-name', 'h.heapprofile', '--enable-source-maps'])).toEqual(['--max-old-space-size', '4096', '--heap-prof', '--heap-prof-name', 'h.heapprofile', '--enable-source-maps']);
+    // A name that only starts like one of them is not one.
+    expect(inheritedExecArgv(['--stack-sizes', '--cpu-profiler', '--import', 'tsx'])).toEqual([]);
+  });
+});
 
 describe('LOADOUT_BUILD_THREADS', () => {
   it('sets the number of threads, and defaults to one per core, at most 8', () => {

@@ -27,14 +27,16 @@ import { realpath } from 'node:fs/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { lstat } from 'node:fs/promises';
-import { relative, sep } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { subscribe, type AsyncSubscription, type Event as WatchEvent } from '@parcel/watcher';
 import type { Hono } from 'hono';
 import { LoadoutError } from '../catalogue/errors.js';
+import { normaliseBaseUrl } from '../tree-format/addresses.js';
 import { listLoadoutIds, loadoutsDirOf } from '../catalogue/source.js';
 import { createApp } from '../server/app.js';
 import { listen } from '../server/listen.js';
 import { buildCatalogue, type BuildResult } from '../tree/build.js';
+import { rehearseLoadoutBuild } from '../tree/build-loadouts.js';
 import type { DeferredDocuments } from '../tree/deferred-documents.js';
 import { GitHelper } from '../tree/history/git-helper.js';
 import type { KeptBuild } from '../tree/incremental/kept-build.js';
@@ -153,11 +155,15 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
   };
 
   // Nothing to watch without the folder: the same error as `loadout build`'s.
-  await listLoadoutIds(loadoutsDir);
+  const ids = await listLoadoutIds(loadoutsDir);
   // Forked now, while this process is small: every build runs git from it (git-helper.ts).
   const git = new GitHelper();
   await build(undefined, performance.now());
   collectWhileIdle();
+  // While no save has come: a build thread runs the checks and renderers once, so that the first
+  // save does not run them for the first time (build-loadouts.ts). A failure there is the first
+  // save's to report, if it happens again.
+  const rehearsal = ids[0] === undefined ? Promise.resolve() : rehearseLoadoutBuild({ loadoutsDir, fixturesDir: join(options.root, 'fixtures'), base: normaliseBaseUrl(options.baseUrl), id: ids[0] }).then(() => undefined, () => undefined);
 
   const server = await listen(createDevApp({ tree: () => tree, report: () => last }, events), { host: options.host, port: options.port });
 
@@ -242,6 +248,7 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
     report: () => last,
     async close() {
       await watcher.unsubscribe();
+      await rehearsal;
       await running;
       events.close();
       git.close();

@@ -8,7 +8,8 @@ import type { TextView } from './text/view.js';
 import type { SchemaViolation } from '../catalogue/schema.js';
 import type { Manifest } from '../catalogue/manifest.js';
 import type { LoadoutSource } from '../catalogue/source.js';
-import { PUBLISHED_AGENTS, type CheckId, type CheckStatus } from '../catalogue/vocabulary.js';
+import { PUBLISHED_AGENTS, type Agent, type CheckId, type CheckStatus } from '../catalogue/vocabulary.js';
+import type { InstalledFiles } from '../layout/installed-files.js';
 import type { YamlSource } from '../catalogue/yaml-document.js';
 
 /**
@@ -61,6 +62,12 @@ export interface CheckContext {
   text(path: string): string | undefined;
   /** The shared views of a file's text (lines, front matter, Markdown structure); undefined as for `text`. Cached. */
   view(path: string): TextView | undefined;
+  /**
+   * The loadout as installed for `agent` (layout/installed-files.ts `layoutInstall`, with the
+   * placeholder raw URLs of layout/link-rewrite.ts), made once per agent for every check that
+   * reads it; undefined while the manifest does not validate.
+   */
+  installedAs(agent: Agent): InstalledFiles | undefined;
   /** Outcomes of the checks that ran before this one. */
   earlier: ReadonlyMap<CheckId, CheckOutcome>;
   /** How the `safety` check scans for credentials: in this thread, or on a worker. */

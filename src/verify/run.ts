@@ -5,7 +5,9 @@
 import type { Diagnostic } from '../catalogue/diagnostics.js';
 import { displayPath, decodeUtf8, type LoadoutSource } from '../catalogue/source.js';
 import { MANIFEST_FILE, type Manifest } from '../catalogue/manifest.js';
-import type { CheckId } from '../catalogue/vocabulary.js';
+import type { Agent, CheckId } from '../catalogue/vocabulary.js';
+import { layoutInstall, type InstalledFiles } from '../layout/installed-files.js';
+import { placeholderRawUrl } from '../layout/link-rewrite.js';
 import type { CheckResult } from '../tree-format/verification.js';
 import { validateAgainstSchema } from '../catalogue/schema.js';
 import { parseYamlSource, type YamlSource } from '../catalogue/yaml-document.js';
@@ -100,6 +102,17 @@ export async function runChecks(source: LoadoutSource, options: RunChecksOptions
     return views.get(path);
   };
   const earlier = new Map<CheckId, CheckOutcome>();
+  const installs = new Map<Agent, InstalledFiles>();
+  const installedAs = (agent: Agent): InstalledFiles | undefined => {
+    if (manifest === undefined) return undefined;
+    let installed = installs.get(agent);
+    if (installed === undefined) {
+      const { id, version, files } = manifest;
+      installed = layoutInstall({ id, version, files, text: (p) => view(p)?.text, rawUrl: (p) => placeholderRawUrl(id, version, p) }, agent);
+      installs.set(agent, installed);
+    }
+    return installed;
+  };
   const context: CheckContext = {
     source,
     manifestYaml,
@@ -107,6 +120,7 @@ export async function runChecks(source: LoadoutSource, options: RunChecksOptions
     manifest,
     text: (path) => view(path)?.text,
     view,
+    installedAs,
     earlier,
     scanCredentials: options.scanCredentials ?? findCredentials,
     fixturesDir: options.fixturesDir,

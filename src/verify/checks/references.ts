@@ -17,8 +17,6 @@ import { collectAnchors, hasAnchor } from '../references/anchors.js';
 import { expandsImports, findMarkdownReferences, findSkillPaths, isExternal, outsidePathKind, safeDecode, type Reference } from '../references/links.js';
 import { isMarkdownPath } from '../../catalogue/markdown.js';
 import { PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
-import { layoutInstall } from '../../layout/installed-files.js';
-import { placeholderRawUrl } from '../../layout/link-rewrite.js';
 
 export const references: Check = {
   id: 'references',
@@ -53,13 +51,10 @@ export const references: Check = {
 
 /** References that resolve in the loadout but not as installed for some agents (`layoutInstall`'s `unresolved`), one finding per reference naming the agents. */
 function perAgentFindings(context: CheckContext, found: readonly Finding[]): Finding[] {
-  const manifest = context.manifest;
-  if (manifest === undefined) return [];
-  const loadout = { id: manifest.id, version: manifest.version, files: manifest.files, text: (p: string) => context.text(p), rawUrl: (p: string) => placeholderRawUrl(manifest.id, manifest.version, p) };
   const known = new Set(found.map((f) => `${f.file}\u0000${f.line ?? 0}`));
   const byReference = new Map<string, { finding: Finding; agents: string[] }>();
   for (const agent of PUBLISHED_AGENTS) {
-    for (const u of layoutInstall(loadout, agent).unresolved) {
+    for (const u of context.installedAs(agent)?.unresolved ?? []) {
       if (known.has(`${u.file}\u0000${u.line}`)) continue;
       const key = `${u.file}\u0000${u.line}\u0000${u.written}\u0000${u.reason}`;
       const seen = byReference.get(key) ?? { finding: { file: u.file, line: u.line, message: `"${u.written}" ${u.reason}` }, agents: [] };

@@ -13,8 +13,6 @@ import { judge, plural, type Check, type Finding } from '../check.js';
 import { atPointer } from '../locate.js';
 import { PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
 import { checkFileCaps, checkSkillsList, describeCapWarning } from '../../layout/context-caps.js';
-import { layoutInstall } from '../../layout/installed-files.js';
-import { placeholderRawUrl } from '../../layout/link-rewrite.js';
 import type { CheckContext } from '../check.js';
 
 export const size: Check = {
@@ -52,11 +50,9 @@ export const size: Check = {
 
 /** A notice for each agent's documented cap the loadout passes alone, as installed for that agent. */
 function capNotices(context: CheckContext): Finding[] {
-  const manifest = context.manifest;
-  if (manifest === undefined) return [];
-  const loadout = { id: manifest.id, version: manifest.version, files: manifest.files, text: (p: string) => context.text(p), rawUrl: (p: string) => placeholderRawUrl(manifest.id, manifest.version, p) };
   return PUBLISHED_AGENTS.flatMap((agent) => {
-    const installed = layoutInstall(loadout, agent);
+    const installed = context.installedAs(agent);
+    if (installed === undefined) return [];
     const planned = installed.plan.files.map(({ entry, target }) => ({ path: entry.path, target, text: installed.text(entry.path) ?? context.text(entry.path) ?? '' }));
     const files = planned.flatMap((f) => checkFileCaps(agent, f.target, f.text).map((w) => ({ file: f.path, w })));
     const skills = planned.filter((f) => f.target.endsWith('/SKILL.md'));

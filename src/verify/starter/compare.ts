@@ -5,17 +5,16 @@
 import { MANIFEST_FILE } from '../../catalogue/manifest.js';
 import type { Agent } from '../../catalogue/vocabulary.js';
 import { applyInstallPlan } from '../../install/project/apply.js';
-import { installedBytesOf, layoutInstall } from '../../layout/installed-files.js';
-import { placeholderRawUrl } from '../../layout/link-rewrite.js';
+import { installedBytesOf } from '../../layout/installed-files.js';
 import type { CheckContext, Finding } from '../check.js';
 import { sha256, snapshotTree } from './tree.js';
 
 /** Installs for `agent` into `project` (a fresh copy of fixture `name`) and returns what differs from the plan. */
 export async function installIntoCopy(context: CheckContext, agent: Agent, name: string, project: string): Promise<{ installed: number; findings: Finding[] }> {
   const manifest = context.manifest;
-  if (manifest === undefined) return { installed: 0, findings: [] };
+  const installed = context.installedAs(agent);
+  if (manifest === undefined || installed === undefined) return { installed: 0, findings: [] };
   const before = await snapshotTree(project);
-  const installed = layoutInstall({ id: manifest.id, version: manifest.version, files: manifest.files, text: (p) => context.text(p), rawUrl: (p) => placeholderRawUrl(manifest.id, manifest.version, p) }, agent);
   const plan = installed.plan;
   const result = await applyInstallPlan(installed, (p) => context.source.files.get(p), project);
   const findings: Finding[] = [];

@@ -131,6 +131,9 @@ export class GitHelper {
       this.#failAll(new Error(`the git helper process ended (${signal ?? `exit code ${String(code)}`})`));
     });
     child.on('error', () => undefined);
+    // Neither the process nor its channel keeps this process alive; a request refs the channel
+    // until its reply (the helper exits when this process goes: git-helper-main.ts).
+    child.unref();
     child.channel?.unref();
     this.#child = child;
     return child;

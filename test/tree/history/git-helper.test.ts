@@ -4,7 +4,9 @@
  * real repositories; a history read through it equals one read directly; a helper that dies
  * fails what waited on it and is forked again; a closed one refuses.
  */
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { appendFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { gitIn, type GitCommands } from '../../../src/tree/history/git-commands.js';
@@ -14,6 +16,7 @@ import { BlobReader } from '../../../src/tree/history/version-files.js';
 import { writeLoadout } from '../../helpers/loadouts.js';
 import { commitAll, git, initRepo, makeTempDir } from '../../helpers/temp.js';
 
+const run = promisify(execFile);
 const helpers: GitHelper[] = [];
 const newHelper = (): GitHelper => {
   const helper = new GitHelper();
@@ -124,6 +127,32 @@ describe('git from the helper process', () => {
     await expect(waiting).rejects.toThrow(/git helper process ended \(SIGKILL\)/u);
     expect(await exited).toMatch(/git helper process ended \(SIGKILL\)/u);
     expect((await commands.raw(['ls-files'])).trim()).toBe('a.txt');
+  });
+
+  it('keeps no process alive: a process that never closes its helper exits, and the helper follows it', async () => {
+    const root = makeTempDir();
+    initRepo(root);
+    const helperModule = new URL('../../../src/tree/history/git-helper.ts', import.meta.url).href;
+    const script = `import { GitHelper } from ${JSON.stringify(helperModule)};
+const helper = new GitHelper();
+const top = await helper.commandsIn(${JSON.stringify(root)}).raw(['rev-parse', '--show-toplevel']);
+console.log(JSON.stringify({ top: top.trim(), pid: helper.pid }));`;
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 60_000 });
+    const said = JSON.parse(stdout) as { top: string; pid: number };
+    expect(said.top).toBe(realpathSync(root));
+    // The helper sees its parent's channel close and exits.
+    const gone = async (): Promise<boolean> => {
+      for (let i = 0; i < 200; i++) {
+        try {
+          process.kill(said.pid, 0);
+        } catch {
+          return true;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return false;
+    };
+    expect(await gone()).toBe(true);
   });
 
   it('refuses commands and pipes once closed', async () => {

@@ -23,10 +23,9 @@
  * session's 510 MB heap at 10,000 loadouts, which each full collection had to mark
  * (docs/performance.md).
  */
-import { realpath } from 'node:fs/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import { lstat } from 'node:fs/promises';
+import { lstat, realpath } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
 import { subscribe, type AsyncSubscription, type Event as WatchEvent } from '@parcel/watcher';
 import type { Hono } from 'hono';
@@ -165,7 +164,13 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
   // save's to report, if it happens again.
   const rehearsal = ids[0] === undefined ? Promise.resolve() : rehearseLoadoutBuild({ loadoutsDir, fixturesDir: join(options.root, 'fixtures'), base: normaliseBaseUrl(options.baseUrl), id: ids[0] }).then(() => undefined, () => undefined);
 
-  const server = await listen(createDevApp({ tree: () => tree, report: () => last }, events), { host: options.host, port: options.port });
+  let server: Awaited<ReturnType<typeof listen>>;
+  try {
+    server = await listen(createDevApp({ tree: () => tree, report: () => last }, events), { host: options.host, port: options.port });
+  } catch (error) {
+    git.close();
+    throw error;
+  }
 
   // Changes seen and not built yet, and when the first of them was seen.
   const pending = new Set<string>();

@@ -4,6 +4,8 @@
  * bounded timeout, never a sleep.
  */
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { formatDevReport } from '../../src/cli/commands/dev.js';
@@ -130,4 +132,16 @@ describe('loadout dev', () => {
     expect(existsSync(join(root, 'dist', BUILT_SINCE_FILE))).toBe(false);
     expect(builds.flatMap((b) => b.loadouts.map((l) => l.id))).not.toContain('NOTES.md');
   }, 240_000);
+
+  it('refuses a port that is taken, naming it', async () => {
+    const root = makeTempDir();
+    initRepo(root);
+    writeLoadout(root, { id: 'alpha' });
+    commitAll(root, 'alpha');
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    onTestFinished(() => void taken.close());
+    const port = (taken.address() as AddressInfo).port;
+    await expect(startDevSession({ root, out: join(root, 'dist'), baseUrl: 'http://127.0.0.1:8787', host: '127.0.0.1', port })).rejects.toThrow(`cannot listen on 127.0.0.1:${port}: EADDRINUSE`);
+  }, 120_000);
 });

@@ -19,7 +19,9 @@
  *   npx tsx bench/dev.ts [--loadouts 1000] [--large] [--saves 5] [--catalogue DIR]
  *
  * `--catalogue DIR` runs on a catalogue already written there (a git repository with
- * `loadouts/`, e.g. one bench/synthetic.ts wrote), which is kept, instead of writing a new one.
+ * `loadouts/`, e.g. one bench/synthetic.ts wrote), which is kept, instead of writing a new one;
+ * a second untimed build then goes before the baseline, so that the baseline's build does not
+ * collect what a builder of other code left in the store.
  *
  * At another count than 10,000 the figures are printed as measured, and the target is `open`
  * (the catalogue documents a build writes grow with the catalogue). Exits 1 when the target is
@@ -61,6 +63,14 @@ try {
   let started = performance.now();
   execFileSync(process.execPath, [loadoutBin, 'build'], { cwd: root, env });
   console.log(`first build (not measured against the target): ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  // On a catalogue kept from a run of other code, the first build rebuilt every loadout, and the
+  // next collects the store entries the other code left (tens of seconds at 10,000): that is
+  // not the author's loop, so it goes before the baseline, untimed.
+  if (values.catalogue !== undefined) {
+    started = performance.now();
+    execFileSync(process.execPath, [loadoutBin, 'build'], { cwd: root, env });
+    console.log(`second build, which collects what an earlier builder left (not measured): ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
 
   // 1. The baseline: save, then loadout build.
   save(ids[0] ?? '', 'Changed for the baseline.');

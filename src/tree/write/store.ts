@@ -26,6 +26,7 @@ import { basename, join } from 'node:path';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { checkpoint } from './crash-points.js';
 import { dataOf, outputOver, TreeFiles, wholeOf, type OutputTree } from './tree-files.js';
+import { deleteTrashLater, Trash } from './trash.js';
 
 /** The store's folder name inside the trees folder (`.<out>.trees/store`): part of the tree format. */
 export { STORE_FOLDER } from '../../tree-format/tree-region.js';
@@ -72,6 +73,8 @@ export function entryLinks(id: string, name: string): EntryLink[] {
 
 /** The path of a loadout's record in the store: it marks the entry complete. */
 const recordOf = (name: string): string => `api/loadouts/${name}.json`;
+/** The paths of the entry `name` in the store, its record first (the order they are removed in). */
+const entryPaths = (name: string): string[] => [recordOf(name), ...LOADOUT_PARENTS.map((parent) => `${parent}/${name}`)];
 
 /**
  * The store path of `path`, a tree path that loadout `id` owns, in its entry `name`.
@@ -201,25 +204,41 @@ export function listEntries(storeDir: string): Set<string> {
  * (a build killed meanwhile) is incomplete, never taken for a whole one.
  */
 export function removeEntry(storeDir: string, name: string): void {
-  for (const path of [recordOf(name), ...LOADOUT_PARENTS.map((parent) => `${parent}/${name}`)]) {
+  for (const path of entryPaths(name)) {
     rmSync(join(storeDir, path), { recursive: true, force: true });
     checkpoint();
   }
 }
 
 /**
+ * Entries removed one `rm` after another by {@link collectGarbage}; more go through the trash
+ * (trash.ts): a save of `loadout dev` leaves one or two, the first build after the builder's
+ * code changed leaves every loadout's.
+ */
+const REMOVED_IN_PLACE = 64;
+
+/**
  * Removes every entry of `found` (names listed by {@link listEntries}) that is not in `keep`
  * (the entries the live and standby trees link to): those of replaced loadouts, and what
- * killed or refused builds left. Run under the build lock (output.ts), so no other build is
- * writing.
+ * killed or refused builds left. Up to {@link REMOVED_IN_PLACE} entries are removed here; more
+ * are moved into a trash folder of the store (a `rename` per folder, the record first, as
+ * {@link removeEntry} removes them), which a detached process deletes afterwards
+ * (trash.ts `deleteTrashLater`), with any trash folder left before. Run under the build lock
+ * (output.ts), so no other build is writing.
  * @returns the number of entries removed.
  */
 export function collectGarbage(storeDir: string, found: Iterable<string>, keep: ReadonlySet<string>): number {
-  let removed = 0;
-  for (const name of found) {
-    if (keep.has(name)) continue;
-    removeEntry(storeDir, name);
-    removed++;
+  const garbage = [...found].filter((name) => !keep.has(name));
+  if (garbage.length <= REMOVED_IN_PLACE) for (const name of garbage) removeEntry(storeDir, name);
+  else {
+    const trash = new Trash(storeDir);
+    for (const name of garbage) {
+      for (const path of entryPaths(name)) {
+        trash.move(path);
+        checkpoint();
+      }
+    }
   }
-  return removed;
+  deleteTrashLater(storeDir);
+  return garbage.length;
 }

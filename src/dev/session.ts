@@ -16,7 +16,8 @@
  * no change came for {@link DOCUMENTS_AFTER_MS}; a change seen while they are written stops that
  * writing at the next file: the next build goes first, and its documents follow.
  * A refused build (a broken manifest, a failing check) leaves the tree as it was and sends
- * `refused` with the findings, and the session goes on. Watching is @parcel/watcher's (native:
+ * `refused` with the findings, and the session goes on. A build in which every loadout came out
+ * as the live tree held it (the same bytes saved again) sends nothing. Watching is @parcel/watcher's (native:
  * one inotify watch per folder on Linux, FSEvents on macOS, ReadDirectoryChangesW on Windows;
  * only changes after the start count). It keeps what it watches outside the JavaScript heap:
  * chokidar, used before, held an `fs.watch` and a `Stats` per file, about 250 MB of the
@@ -114,6 +115,10 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
   /** What the last written build kept for the next one, and the documents it left to write. */
   let kept: KeptBuild | undefined;
   let deferred: DeferredDocuments | undefined;
+  /** Whether a build since the documents were last written changed what the pages show (else their writing reloads no page). */
+  let documentsChanged = false;
+  /** The loadouts whose last build was refused, as the pages show them. */
+  const shownRefused = new Set<string>();
   /** Stops the documents being written (a change came). */
   let stopDocuments: AbortController | undefined;
   /** Ends the wait before the documents early (a change came). */
@@ -149,7 +154,17 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
     const asked = changed ?? result?.refused ?? [];
     const loadouts = result === undefined ? [] : await reportLoadouts(asked, result, treeDir);
     last = { at: new Date().toISOString(), ms: Math.round(performance.now() - since), written: result?.written === true, loadouts, warnings };
-    events.send(last.written ? 'reload' : 'refused', last);
+    // Nothing the pages show changed when every loadout asked about came out as the live tree
+    // held it, and none of them was last shown refused: a file saved with the same bytes, a
+    // `touch`, or the second event a watcher may give one save (@parcel/watcher can send a
+    // write's modifications in two batches 50 ms apart). Such a build reloads no page.
+    const unchanged = changed !== undefined && result?.written === true && changed.every((id) => result.reused.includes(id) && !shownRefused.has(id));
+    for (const l of loadouts) {
+      if (l.state === 'refused') shownRefused.add(l.id);
+      else shownRefused.delete(l.id);
+    }
+    if (last.written && !unchanged) documentsChanged = true;
+    if (!unchanged) events.send(last.written ? 'reload' : 'refused', last);
     options.onBuild?.(last);
   };
 
@@ -186,7 +201,8 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
       // Not written: another build switched the tree since, and its documents are whole.
       if (!done) return true;
       serve(job.tree);
-      if (last !== undefined) events.send('documents', last);
+      if (last !== undefined && documentsChanged) events.send('documents', last);
+      documentsChanged = false;
     } catch (error) {
       deferred = undefined;
       if (last !== undefined) {

@@ -131,6 +131,23 @@ describe('loadout dev', () => {
     expect(list.loadouts.find((l) => l.id === 'gamma')?.summary).toBe(summary);
     expect(existsSync(join(root, 'dist', BUILT_SINCE_FILE))).toBe(false);
     expect(builds.flatMap((b) => b.loadouts.map((l) => l.id))).not.toContain('NOTES.md');
+
+    // The same bytes saved again: a build, and no event (no page reloads, and its documents
+    // reload none); the next event is the next real change's reload.
+    const count = builds.length;
+    writeFileSync(gammaManifest, readFileSync(gammaManifest, 'utf8'));
+    for (let i = 0; builds.length === count; i++) {
+      expect(i, 'no build after the same bytes were saved').toBeLessThan(EVENT_TIMEOUT_MS / 50);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(builds.at(-1)?.loadouts.map((l) => [l.id, l.state])).toEqual([['gamma', 'built']]);
+    const gammaAgents = join(root, 'loadouts', 'gamma', 'AGENTS.md');
+    const changedAt = new Date().toISOString();
+    writeFileSync(gammaAgents, `${readFileSync(gammaAgents, 'utf8')}\nChanged after the same bytes were saved.\n`);
+    const after = await events.next(() => true);
+    expect(after.event).toBe('reload');
+    expect(after.report.loadouts.map((l) => l.id)).toEqual(['gamma']);
+    expect(after.report.at >= changedAt, `the reload came from the build of ${after.report.at}, before the change at ${changedAt}`).toBe(true);
   }, 240_000);
 
   it('refuses a port that is taken, naming it', async () => {

@@ -45,13 +45,7 @@ export function gitIn(cwd: string): GitCommands {
 /** {@link GitCommands.pipe} from this process: `git <args>` in `cwd`, its standard error ignored. */
 export function spawnPipe(cwd: string, args: readonly string[]): GitPipe {
   const child = spawn('git', args, { cwd, stdio: ['pipe', 'pipe', 'ignore'] });
-  let ended: { code: number | null; error?: Error } | undefined;
-  const exitListeners: ((code: number | null, error?: Error) => void)[] = [];
-  const exit = (code: number | null, error?: Error): void => {
-    if (ended !== undefined) return;
-    ended = error === undefined ? { code } : { code, error };
-    for (const listener of exitListeners) listener(code, error);
-  };
+  const { exit, onExit } = exitOnce();
   child.on('error', (error) => exit(null, error));
   // 'close' comes after the last 'data' of standard output, where 'exit' may come before it.
   child.on('close', (code) => exit(code));
@@ -65,9 +59,28 @@ export function spawnPipe(cwd: string, args: readonly string[]): GitPipe {
       if (!child.stdin.writableEnded) child.stdin.end();
     },
     onData: (listener) => child.stdout.on('data', listener),
-    onExit: (listener) => {
-      if (ended === undefined) exitListeners.push(listener);
-      else listener(ended.code, ended.error);
+    onExit,
+  };
+}
+
+/**
+ * The end of a {@link GitPipe}, told once: `exit` records the first outcome and calls the
+ * listeners `onExit` took; a listener added after it is called at once with that outcome;
+ * `ended` says whether it came. Later calls of `exit` are ignored.
+ */
+export function exitOnce(): { exit: (code: number | null, error?: Error) => void; onExit: GitPipe['onExit']; ended: () => boolean } {
+  let outcome: { code: number | null; error?: Error } | undefined;
+  const listeners: ((code: number | null, error?: Error) => void)[] = [];
+  return {
+    exit: (code, error) => {
+      if (outcome !== undefined) return;
+      outcome = error === undefined ? { code } : { code, error };
+      for (const listener of listeners) listener(code, error);
     },
+    onExit: (listener) => {
+      if (outcome === undefined) listeners.push(listener);
+      else listener(outcome.code, outcome.error);
+    },
+    ended: () => outcome !== undefined,
   };
 }

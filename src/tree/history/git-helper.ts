@@ -12,7 +12,7 @@
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import type { GitCommands, GitPipe } from './git-commands.js';
+import { exitOnce, type GitCommands, type GitPipe } from './git-commands.js';
 
 /** A message to the helper. */
 export type HelperRequest =
@@ -77,30 +77,21 @@ export class GitHelper {
 
   #pipe(cwd: string, args: readonly string[]): GitPipe {
     const dataListeners: ((chunk: Uint8Array) => void)[] = [];
-    const exitListeners: ((code: number | null, error?: Error) => void)[] = [];
-    let ended: { code: number | null; error?: Error } | undefined;
+    const { exit, onExit, ended } = exitOnce();
     let inputEnded = false;
-    const exit = (code: number | null, error?: Error): void => {
-      if (ended !== undefined) return;
-      ended = error === undefined ? { code } : { code, error };
-      for (const listener of exitListeners) listener(code, error);
-    };
     const id = this.#send((id) => ({ kind: 'pipe', id, cwd, args: [...args] }), { data: (chunk) => dataListeners.forEach((listener) => listener(chunk)), exit });
     if (id === undefined) queueMicrotask(() => exit(null, new Error('the git helper process was closed')));
     return {
       write: (text) => {
-        if (id !== undefined && !inputEnded && ended === undefined) this.#child?.send({ kind: 'write', id, text } satisfies HelperRequest);
+        if (id !== undefined && !inputEnded && !ended()) this.#child?.send({ kind: 'write', id, text } satisfies HelperRequest);
       },
       end: () => {
-        if (id === undefined || inputEnded || ended !== undefined) return;
+        if (id === undefined || inputEnded || ended()) return;
         inputEnded = true;
         this.#child?.send({ kind: 'end', id } satisfies HelperRequest);
       },
       onData: (listener) => void dataListeners.push(listener),
-      onExit: (listener) => {
-        if (ended === undefined) exitListeners.push(listener);
-        else listener(ended.code, ended.error);
-      },
+      onExit,
     };
   }
 

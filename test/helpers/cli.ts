@@ -15,9 +15,9 @@ export interface CliResult {
   stderr: string;
 }
 
-/** Runs `loadout <args>` in `cwd` with `env` added; resolves when it exits. */
-export function runCli(args: string[], cwd: string, env: Record<string, string> = {}): Promise<CliResult> {
-  return runProcess(process.execPath, ['--import', TSX, ENTRY, ...args], cwd, { ...process.env, CI: 'true', ...env });
+/** Runs `loadout <args>` in `cwd` with `env` added, node started with `nodeOptions` (`--max-old-space-size=…`); resolves when it exits. */
+export function runCli(args: string[], cwd: string, env: Record<string, string> = {}, nodeOptions: readonly string[] = []): Promise<CliResult> {
+  return runProcess(process.execPath, [...nodeOptions, '--import', TSX, ENTRY, ...args], cwd, { ...process.env, CI: 'true', ...env });
 }
 
 /** Runs `command args` in `cwd` with exactly the environment `env`; resolves with its output when it exits. */

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TreeFiles } from '../../../src/tree/write/tree-files.js';
@@ -25,6 +25,33 @@ describe('TreeFiles.write', () => {
     expect(readFileSync(files.resolve('b.json'), 'utf8')).toBe('first');
     expect(files.write('empty.txt', '')).toBe(0);
     expect(readFileSync(files.resolve('empty.txt'), 'utf8')).toBe('');
+  });
+});
+
+describe('TreeFiles.link and TreeFiles.symlink', () => {
+  it('make a new entry, or replace the file, link or folder at its place (the folder with what is below it for a symbolic link)', () => {
+    const files = new TreeFiles(makeTempDir());
+    files.write('one.txt', 'one');
+    files.write('two.txt', 'two');
+    files.write('folder/inside.txt', 'in');
+    files.link('linked.txt', files.resolve('one.txt'));
+    expect(lstatSync(files.resolve('linked.txt')).ino).toBe(lstatSync(files.resolve('one.txt')).ino);
+    files.link('linked.txt', files.resolve('two.txt'));
+    expect(readFileSync(files.resolve('linked.txt'), 'utf8')).toBe('two');
+    expect(readFileSync(files.resolve('one.txt'), 'utf8')).toBe('one');
+    // A hard link never replaces a folder: that would take what is below it.
+    expect(() => files.link('folder', files.resolve('one.txt'))).toThrow();
+    expect(readFileSync(files.resolve('folder/inside.txt'), 'utf8')).toBe('in');
+
+    files.write('target/a.txt', 'a');
+    files.symlink('folder', files.resolve('target'));
+    expect(lstatSync(files.resolve('folder')).isSymbolicLink()).toBe(true);
+    expect(readlinkSync(files.resolve('folder'))).toBe('target');
+    files.write('other/b.txt', 'b');
+    files.symlink('folder', files.resolve('other'));
+    expect(readFileSync(files.resolve('folder/b.txt'), 'utf8')).toBe('b');
+    files.symlink('two.txt', files.resolve('other'));
+    expect(readdirSync(files.resolve('two.txt'))).toEqual(['b.txt']);
   });
 });
 

@@ -28,3 +28,15 @@ export function slicesOf<T>(items: readonly T[], size: number): T[][] {
   for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
   return out;
 }
+
+/**
+ * Like `Promise.all`, but settles only once every promise has: the values in order, or the
+ * first of them (in order) that rejected, thrown after the others ended. For work that writes
+ * where the caller cleans up on failure: nothing still writes when the error comes.
+ */
+export async function allSettled<T>(promises: readonly Promise<T>[]): Promise<T[]> {
+  const outcomes = await Promise.allSettled(promises);
+  const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+  if (failed !== undefined) throw failed.reason;
+  return outcomes.map((o) => (o as PromiseFulfilledResult<T>).value);
+}

@@ -20,7 +20,7 @@ import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { LoadoutError } from '../catalogue/errors.js';
 import { listLoadoutIds, loadoutsDirOf } from '../catalogue/source.js';
-import { slicesOf } from '../concurrency.js';
+import { allSettled, slicesOf } from '../concurrency.js';
 import { updateIndex, type InvertedIndex } from '../search/inverted-index.js';
 import { SEARCH_SETTINGS } from '../search/settings.js';
 import type { CheckRun } from '../verify/run.js';
@@ -43,7 +43,7 @@ import { linkEntriesInPool, startPool } from './pool/pool.js';
 import { findUnchanged, readPreviousBuild } from './incremental/previous-build.js';
 import { readFolderStamps } from './incremental/stamp.js';
 import { collectGarbage, documentPathsOf, entriesLinkedBy, linkEntry, listEntries, unlinkEntry } from './write/store.js';
-import type { OutputTree } from './write/tree-files.js';
+import { TreeFiles, type OutputTree } from './write/tree-files.js';
 
 /** Options of {@link buildCatalogue}. */
 export interface BuildOptions {
@@ -212,15 +212,21 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     const listings = [...built.loadouts.values()].map((b) => b.listing);
     const cache = cacheOf(built.head, built.loadouts, live?.cache);
     /** The catalogue documents, the cache and the whole search index (which the documents' writer writes). */
-    const writeDocuments = async (tree: OutputTree): Promise<void> => {
-      await writeCatalogueDocuments(tree, base, listings, indexNow(), { docs: readGuides(join(options.root, 'docs')), cli, signing, marketplace });
+    const writeDocuments = async (tree: OutputTree, loadoutsLinked?: Promise<void>): Promise<void> => {
+      await writeCatalogueDocuments(tree, base, listings, indexNow(), { docs: readGuides(join(options.root, 'docs')), cli, signing, marketplace, loadoutsLinked });
       await tree.write(BUILD_CACHE_FILE, () => buildCachePieces(fingerprint, built.head, built.loadouts, cache));
     };
     // The live tree's documents can stand in for this build's while a changed loadout's own pages
     // go live first; its cache and whole index too, without the lines of the loadouts built since.
     const carried = options.documents === 'defer' && signing === undefined && live !== undefined ? carriedDocumentsOf(trees.live as string) : undefined;
+    /** Links every loadout into the tree folder `dir`, in the pool's threads: from its entry, or as the tree `from` holds it. */
+    const linkAllInPool = async (dir: string, from?: string): Promise<void> => {
+      const entries = [...built.loadouts].map(([id, b]) => ({ id, name: b.state.name }));
+      await allSettled(slicesOf(entries, SLICE).map((slice) => linkEntriesInPool({ tree: dir, store: trees.store, entries: slice, ...(from === undefined ? {} : { from }) })));
+    };
     const written = await trees.write(
       async (tree, files) => {
+        const writesDocuments = carried === undefined;
         if (tree.origin !== undefined) {
           // The tree started as the standby or a copy of the live tree: its catalogue documents
           // and removed loadouts go, and the loadouts whose entry is not the one it links to are
@@ -229,12 +235,14 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
           for (const path of documentPathsOf(tree.dir)) if (carried?.paths.has(path) !== true) files.remove(path);
           for (const id of linked.keys()) if (!built.loadouts.has(id)) unlinkEntry(files, id);
           for (const [id, b] of built.loadouts) if (linked.get(id) !== b.state.name) linkEntry(files, trees.store, id, b.state.name);
+          if (writesDocuments) await writeDocuments(tree);
         } else {
-          const entries = [...built.loadouts].map(([id, b]) => ({ id, name: b.state.name }));
-          await Promise.all(slicesOf(entries, SLICE).map((slice) => linkEntriesInPool({ tree: tree.dir, store: trees.store, entries: slice })));
+          // A new tree: the pool links the loadouts while this thread writes the documents (other
+          // paths; those that link through the loadouts' folders wait for them).
+          const linking = linkAllInPool(tree.dir);
+          await allSettled([linking, writesDocuments ? writeDocuments(tree, linking) : linking]);
         }
-        if (carried === undefined) await writeDocuments(tree);
-        else {
+        if (carried !== undefined) {
           // What the tree holds already of the live tree's documents (its standby shares the unchanged files) stays.
           for (const path of carried.paths) files.syncFrom(carried.from, path);
           await tree.write(BUILT_SINCE_FILE, `${JSON.stringify({ loadouts: [...new Set([...carried.builtSince, ...result.read])].sort() })}\n`);
@@ -246,7 +254,19 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
         return tree.bytes;
       },
       // A clean build links a new tree to every entry; others update the standby (or a copy of the live tree).
-      { startFrom: async () => options.clean !== true },
+      // The first build's own standby: the pool copies the loadouts' links while this thread links the documents.
+      {
+        startFrom: async () => options.clean !== true,
+        copy: async (from, to) => {
+          const linking = linkAllInPool(to, from);
+          const files = new TreeFiles(to);
+          // The copy is complete when output.ts says so: the marker is its own.
+          const documents = async (): Promise<void> => {
+            for (const path of documentPathsOf(from)) if (path !== COMPLETE_MARKER) files.syncFrom(from, path);
+          };
+          await allSettled([linking, documents()]);
+        },
+      },
     );
     result.bytes += written.result;
     // Entries neither the live tree nor its standby (the tree live before, or the first build's

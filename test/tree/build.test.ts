@@ -342,6 +342,27 @@ describe('incremental build', () => {
     expect(differingFiles(out, clean)).toEqual([]);
   });
 
+  it('the first build keeps as its standby a copy of its tree by hard links: every path the same inode, but its own complete marker', async () => {
+    const { root } = twoVersionCatalogue();
+    const out = join(root, 'dist');
+    await buildCatalogue({ root, out, baseUrl: BASE, now: new Date('2026-03-02T00:00:00Z') });
+    const live = realpathSync(out);
+    const standby = findStandby(out) ?? '';
+    expect(standby).not.toBe('');
+    /** Every path below `dir` (links not followed) with the inode it names, but folders. */
+    const inodes = (dir: string): Map<string, bigint> =>
+      new Map(
+        readdirSync(dir, { recursive: true, withFileTypes: true })
+          .filter((e) => !e.isDirectory())
+          .map((e) => [join(e.parentPath, e.name).slice(dir.length + 1), lstatSync(join(e.parentPath, e.name), { bigint: true }).ino]),
+      );
+    const [a, b] = [inodes(live), inodes(standby)];
+    expect([...b.keys()].sort()).toEqual([...a.keys()].sort());
+    // Loadouts' links, documents and the cache: shared. A tree's marker is its own.
+    expect([...a].filter(([path, ino]) => b.get(path) !== ino).map(([path]) => path)).toEqual(['.complete']);
+    expect(lstatSync(join(standby, 'raw', 'tools')).isSymbolicLink()).toBe(true);
+  });
+
   it('brings the standby tree up to date in place, build after build, with the same outputs as a clean build', async () => {
     const { root } = twoVersionCatalogue();
     writeLoadout(root, { id: 'gone-soon', title: 'Gone Soon' });

@@ -10,7 +10,7 @@ import { workerData } from 'piscina';
 import { isMainThread } from 'node:worker_threads';
 import { adoptCheckpointMemory } from '../write/crash-points.js';
 import type { LoadoutOutcome, LoadoutTask } from './loadout-task.js';
-import { linkEntry } from '../write/store.js';
+import { copyEntryLinks, linkEntry } from '../write/store.js';
 import { TreeFiles } from '../write/tree-files.js';
 
 if (!isMainThread) adoptCheckpointMemory((workerData as { counter: SharedArrayBuffer }).counter);
@@ -21,11 +21,15 @@ if (!isMainThread) adoptCheckpointMemory((workerData as { counter: SharedArrayBu
 let loadoutTask: Promise<typeof import('./loadout-task.js')> | undefined;
 const loadoutTaskModule = (): Promise<typeof import('./loadout-task.js')> => (loadoutTask ??= import('./loadout-task.js'));
 
-/** Loadouts to link into the tree `tree` from their entries in `store`. */
+/**
+ * Loadouts to link into the tree `tree` from their entries in `store`, or with `from`, as the tree
+ * at `from` holds them (a copy of that tree by hard links, store.ts `copyEntryLinks`).
+ */
 export interface LinkTask {
   tree: string;
   store: string;
   entries: { id: string; name: string }[];
+  from?: string;
 }
 
 /** A task of the pool, by kind. */
@@ -46,6 +50,10 @@ export default async function runTask(task: WorkerTask): Promise<LoadoutOutcome 
 /** Links each of `task.entries` into the tree (store.ts). @returns how many. */
 export function linkEntries(task: LinkTask): number {
   const files = new TreeFiles(task.tree);
-  for (const { id, name } of task.entries) linkEntry(files, task.store, id, name);
+  const { from } = task;
+  for (const { id, name } of task.entries) {
+    if (from === undefined) linkEntry(files, task.store, id, name);
+    else copyEntryLinks(files, from, id);
+  }
   return task.entries.length;
 }

@@ -46,13 +46,20 @@ export interface CatalogueExtras {
   signing?: CatalogueSigning | undefined;
   /** The marketplaces' settings, when the build writes plugins (plugin-marketplaces.ts). */
   marketplace?: MarketplaceSettings | undefined;
+  /**
+   * Settles when the loadouts' folders are in the tree, for a writer that links them meanwhile
+   * (build.ts): awaited before the catalogue's discovery indexes, which link files through them,
+   * and so before anything that reads the tree. Rejects with the linking's error. Default: they are in.
+   */
+  loadoutsLinked?: Promise<void> | undefined;
 }
 
 /**
  * Writes the documents for the loadouts `listings` (sorted by id, as cache.ts keeps them)
  * into `tree`, with `index`, the whole search index of those loadouts (search/inverted-index.ts),
  * the catalogue's Agent Skills discovery indexes (skill-discovery.ts), whose loadouts'
- * own files must be in the tree already, and `extras` (the guides' pages, the consumer CLI).
+ * own files must be in the tree by then (`extras.loadoutsLinked`), and `extras` (the guides'
+ * pages, the consumer CLI).
  * With `extras.signing`, the description document names the key, and the snapshot of the
  * versions documents and of the index is signed and written last.
  * @throws LoadoutError `internal` from the tree on a bad path; the file system's error.
@@ -99,6 +106,7 @@ export async function writeCatalogueDocuments(tree: OutputTree, base: string, li
   await tree.write(SKILLS_PATH, () => skillsPieces(listings.map((l) => l.skills)));
   const pages = listings.map(pageRecordOf);
   await writeCataloguePages(tree, base, pages, docs);
+  await extras.loadoutsLinked;
   await writeCatalogueDiscovery(tree, listings.map(({ row, discovery }) => ({ id: row.id, featured: row.featured, ...(row.updated === null ? {} : { updated: row.updated }), discovery })));
   if (signing !== undefined) {
     const documents = new Map([...signing.versions.byPath, ...covered]);

@@ -53,6 +53,12 @@ export interface WriteTreeOptions {
    * one as the standby (complete, never served; the first build copies its own tree).
    */
   startFrom?: (dir: string, origin: TreeOrigin) => Promise<boolean>;
+  /**
+   * How the first build copies its own tree as the standby: makes the empty folder `to` hold what the
+   * complete tree `from` holds, by hard links. Default: one listing of `from` and a link per file on
+   * this thread; the build links the loadouts from the store in its pool instead (build.ts).
+   */
+  copy?: (from: string, to: string) => Promise<void>;
 }
 
 /** The trees of one output folder, locked for one build. */
@@ -146,7 +152,11 @@ async function writeNextTree<T>(target: string, live: string | undefined, standb
     kept = replaced ?? (live !== dir ? live : undefined);
     if (kept === undefined) {
       kept = join(treesFolderOf(target), `${process.pid}-${randomBytes(4).toString('hex')}`);
-      copyByLinks(dir, kept);
+      if (options.copy === undefined) copyByLinks(dir, kept);
+      else {
+        mkdirSync(kept);
+        await options.copy(dir, kept);
+      }
       writeFileSync(join(kept, COMPLETE_MARKER), '');
     }
   }

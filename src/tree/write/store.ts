@@ -21,7 +21,7 @@
  * An entry is complete when its record exists: the record is written last, and removed first.
  * Entries no tree refers to are removed after each build ({@link collectGarbage}).
  */
-import { existsSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { checkpoint } from './crash-points.js';
@@ -133,6 +133,18 @@ export function linkEntry(files: TreeFiles, storeDir: string, id: string, name: 
     if (link.optional && !existsSync(stored)) files.remove(link.path);
     else if (link.folder) files.symlink(link.path, stored);
     else files.link(link.path, stored);
+  }
+}
+
+/**
+ * Makes the tree of `files` hold loadout `id` as the tree at `from` holds it, by hard links to
+ * that tree's links (a hard link to a symbolic link is the same link, and resolves the same at
+ * the same depth): a copy of a tree costs a directory entry per path, no inode.
+ */
+export function copyEntryLinks(files: TreeFiles, from: string, id: string): void {
+  for (const link of entryLinks(id, '')) {
+    const existing = join(from, link.path);
+    if (!link.optional || lstatSync(existing, { throwIfNoEntry: false }) !== undefined) files.link(link.path, existing);
   }
 }
 

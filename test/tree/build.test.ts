@@ -1,11 +1,13 @@
-import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { basename, dirname, join } from 'node:path';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../src/tree/build.js';
 import { findStandby, treesFolderOf } from '../../src/tree/write/output.js';
-import { listEntries, STORE_FOLDER } from '../../src/tree/write/store.js';
+import { linkEntry, listEntries, STORE_FOLDER } from '../../src/tree/write/store.js';
+import { outputOver, TreeFiles } from '../../src/tree/write/tree-files.js';
+import { writeCatalogueDocuments } from '../../src/tree/render/catalogue-documents.js';
 import type { PublishedRecord } from '../../src/tree-format/index.js';
 import { PUBLISHED_AGENTS } from '../../src/catalogue/vocabulary.js';
 import { layoutInstall } from '../../src/layout/installed-files.js';
@@ -361,6 +363,31 @@ describe('incremental build', () => {
     // Loadouts' links, documents and the cache: shared. A tree's marker is its own.
     expect([...a].filter(([path, ino]) => b.get(path) !== ino).map(([path]) => path)).toEqual(['.complete']);
     expect(lstatSync(join(standby, 'raw', 'tools')).isSymbolicLink()).toBe(true);
+  });
+
+  it('the catalogue documents of a new tree wait for its loadouts to be linked before the discovery indexes, which link files through them', async () => {
+    const { root } = twoVersionCatalogue();
+    const out = join(root, 'dist');
+    const built = await buildCatalogue({ root, out, baseUrl: BASE, now: new Date('2026-03-02T00:00:00Z') });
+    const kept = built.kept;
+    if (kept === undefined) throw new Error('the build kept nothing');
+    // A new tree whose loadouts are not linked yet, as build.ts writes it while the pool links them.
+    const dir = join(treesFolderOf(out), 'documents-first');
+    mkdirSync(dir);
+    const files = new TreeFiles(dir);
+    let link: () => void = () => undefined;
+    const loadoutsLinked = new Promise<void>((resolve) => (link = resolve));
+    const listings = [...kept.previous.cache.listings().values()];
+    let done = false;
+    const writing = writeCatalogueDocuments(outputOver(files), BASE, listings, kept.previous.index, { loadoutsLinked }).then(() => (done = true));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(done).toBe(false);
+    expect(existsSync(join(dir, 'api/loadouts.json'))).toBe(true);
+    expect(existsSync(join(dir, '.well-known/skills/index.json'))).toBe(false);
+    for (const [id, name] of kept.linked) linkEntry(files, join(treesFolderOf(out), STORE_FOLDER), id, name);
+    link();
+    await writing;
+    expect(readFileSync(join(dir, '.well-known/skills/add-test/SKILL.md'), 'utf8')).toBe(readFileSync(join(out, '.well-known/skills/add-test/SKILL.md'), 'utf8'));
   });
 
   it('brings the standby tree up to date in place, build after build, with the same outputs as a clean build', async () => {

@@ -85,7 +85,7 @@ export async function buildLoadout(task: LoadoutTask): Promise<LoadoutOutcome> {
   const entry = openStoreEntry(task.store, task.id, task.name);
   const written = await writeLoadoutOutputs(entry, { base: task.base, route: task.route, run, history: task.history, commit: task.commit, checkedAt: new Date(task.checkedAt), plugins: task.plugins });
   // Agent Skills discovery below loadouts/<id>/ (skill-discovery.ts).
-  const discovery = await writeLoadoutDiscovery(entry, written.record);
+  const discovery = await writeLoadoutDiscovery(entry, written.record, written.contents);
   const bytes = entry.complete();
   const built = { key, name: task.name, entry: catalogueEntryOf(written.record), discovery, plugin: written.plugin, versions: written.versions.map((v) => v.version) };
   return { ...found, kind: 'built', built, warnings: written.warnings, bytes };

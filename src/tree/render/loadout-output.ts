@@ -50,10 +50,11 @@ export interface LoadoutOutputInput {
 }
 
 /**
- * Writes every output of one loadout. Returns its record and the versions published.
+ * Writes every output of one loadout. Returns its record, the versions published, and the
+ * contents its zips compressed (zip.ts `ZipContents`: its skills' discovery zips hold the same files).
  * Writes run concurrently; the order of files in the tree does not matter.
  */
-export async function writeLoadoutOutputs(tree: OutputTree, input: LoadoutOutputInput): Promise<{ record: PublishedRecord; versions: VersionEntry[]; warnings: string[]; plugin: PluginListing | undefined }> {
+export async function writeLoadoutOutputs(tree: OutputTree, input: LoadoutOutputInput): Promise<{ record: PublishedRecord; versions: VersionEntry[]; warnings: string[]; plugin: PluginListing | undefined; contents: ZipContents }> {
   const { base, run, history } = input;
   const manifest = run.manifest as Manifest;
   const verification = summariseVerification(run.results, { checkedAt: input.checkedAt, commit: input.commit, contentCurrent: true });
@@ -62,14 +63,15 @@ export async function writeLoadoutOutputs(tree: OutputTree, input: LoadoutOutput
   const record = buildRecord({ baseUrl: base, manifest, texts, verification, published: history.published, updated: history.updated }, installs);
   const warnings: string[] = [];
   const versions = await Promise.all(history.versions.map((old) => writeHistoricVersion(tree, base, manifest.id, old, warnings, input.plugins)));
-  const { entry: current, plugin } = await writeCurrentVersion(tree, base, run, record, history, installs, input.plugins);
+  const contents = new ZipContents();
+  const { entry: current, plugin } = await writeCurrentVersion(tree, base, run, record, history, installs, input.plugins, contents);
   const published = [...versions.filter((v): v is VersionEntry => v !== undefined), current];
   const versionsDocument = { id: manifest.id, latest: manifest.version, versions: published };
   await tree.writeJson(`api/loadouts/${manifest.id}/versions.json`, versionsDocument);
   // The page shows the version history, so it is written once versions.json is known.
   const plugins = input.plugins ? pluginPageView(base, manifest, publishedFiles(manifest, new Map(record.files.map((f) => [f.path, f.content]))), input.route) : undefined;
   await tree.write(`loadouts/${manifest.id}/index.html`, renderLoadoutPage(base, record, versionsDocument, input.route, plugins));
-  return { record, versions: published, warnings, plugin };
+  return { record, versions: published, warnings, plugin, contents };
 }
 
 const decodeText = (bytes: Uint8Array | undefined): string | undefined => (bytes === undefined ? undefined : decodeUtf8(bytes));
@@ -83,7 +85,7 @@ function decodeAll(source: LoadoutSource): Map<string, string> {
   return texts;
 }
 
-async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun, record: PublishedRecord, history: LoadoutHistoryData, installs: Record<Agent, InstalledFiles>, plugins: boolean): Promise<{ entry: VersionEntry; plugin: PluginListing | undefined }> {
+async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun, record: PublishedRecord, history: LoadoutHistoryData, installs: Record<Agent, InstalledFiles>, plugins: boolean, contents: ZipContents): Promise<{ entry: VersionEntry; plugin: PluginListing | undefined }> {
   const { id, version } = record;
   const manifest = run.manifest as Manifest;
   const texts = new Map(record.files.map((f) => [f.path, f.content]));
@@ -91,8 +93,7 @@ async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun
   for (const file of record.files) writes.push(tree.write(rawTreePath(id, version, file.path), file.content));
   // `latest` holds the same files as the version it follows.
   writes.push(tree.linkFolder(rawTreeFolder(id, 'latest'), rawTreeFolder(id, version)));
-  // The seven zips hold the same files under other names: each is compressed once.
-  const contents = new ZipContents();
+  // The zips hold the same files under other names: each is compressed once (`contents`).
   // The record's install entries are the install plans (record.ts), resolved once.
   for (const agent of PUBLISHED_AGENTS) {
     // Each file as the agent reads it (layout/installed-files.ts), as the record hashes it and `loadout install` writes it.

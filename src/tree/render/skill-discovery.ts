@@ -40,7 +40,7 @@ import { rawTreePath } from '../../tree-format/addresses.js';
 import type { OutputTree } from '../write/tree-files.js';
 import type { LoadoutDiscovery } from './catalogue-entry.js';
 import type { PublishedRecord } from '../../tree-format/index.js';
-import { writeZip } from './zip.js';
+import { writeZip, ZipContents } from './zip.js';
 
 /** `$schema` of a 0.2.0 index (the value the `skills` CLI compares with). */
 export const DISCOVERY_SCHEMA = 'https://schemas.agentskills.io/discovery/0.2.0/schema.json';
@@ -150,11 +150,12 @@ const isSafeLegacyPath = (rel: string): boolean => !rel.includes('..') && !rel.s
 
 /**
  * Writes the discovery files of one loadout below `loadouts/<id>/.well-known/` (see the
- * module comment) and returns the entries of its two indexes. Every write goes through `tree`, which refuses
+ * module comment) and returns the entries of its two indexes. `contents`: what the loadout's other
+ * zips compressed (a skill's files are among them). Every write goes through `tree`, which refuses
  * paths that leave it; skill names are slugs and file paths passed the `files[].path` rule.
  * @throws LoadoutError `internal` from `tree` for a path that would leave it (a bug).
  */
-export async function writeLoadoutDiscovery(tree: OutputTree, record: Pick<PublishedRecord, 'id' | 'files'>): Promise<LoadoutDiscovery> {
+export async function writeLoadoutDiscovery(tree: OutputTree, record: Pick<PublishedRecord, 'id' | 'files'>, contents = new ZipContents()): Promise<LoadoutDiscovery> {
   const folder = loadoutDiscoveryFolder(record.id);
   const skills = discoverableSkills(record);
   const entries: DiscoveryEntry[] = [];
@@ -166,7 +167,7 @@ export async function writeLoadoutDiscovery(tree: OutputTree, record: Pick<Publi
       await (only.rewritten ? tree.write(at, only.content) : tree.link(at, rawTreePath(record.id, 'latest', only.path)));
       entries.push({ name: skill.name, description: skill.description, type: 'skill-md', url: `${skill.name}/SKILL.md`, digest: digestOf(only.content) });
     } else {
-      const zip = writeZip(skill.files.map((f) => ({ path: f.rel, data: f.content })));
+      const zip = writeZip(skill.files.map((f) => ({ path: f.rel, data: f.content })), contents);
       await tree.write(`${folder}/${AGENT_SKILLS_DIR}/${skill.name}.zip`, zip);
       entries.push({ name: skill.name, description: skill.description, type: 'archive', url: `${skill.name}.zip`, digest: digestOf(zip) });
     }

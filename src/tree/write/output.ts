@@ -55,8 +55,9 @@ export interface WriteTreeOptions {
   startFrom?: (dir: string, origin: TreeOrigin) => Promise<boolean>;
   /**
    * How the first build copies its own tree as the standby: makes the empty folder `to` hold what the
-   * complete tree `from` holds, by hard links. Default: one listing of `from` and a link per file on
-   * this thread; the build links the loadouts from the store in its pool instead (build.ts).
+   * complete tree `from` holds, by hard links, but its complete marker. Default: one listing of
+   * `from` and a link per file on this thread; the build's pool links the loadouts' paths while its
+   * main thread links the documents (build.ts).
    */
   copy?: (from: string, to: string) => Promise<void>;
 }

@@ -18,7 +18,7 @@ import { compileSettings, SEARCH_SETTINGS } from '../search/settings.js';
 import type { BuildOptions, BuildResult } from './build.js';
 import type { CachedLoadout, LoadoutState } from './incremental/cache.js';
 import { listingOf } from './render/catalogue-entry.js';
-import { openHistory, readHistoryData, type CatalogueHistory, type CatalogueRepository, type EarlyHistoryReads, type LoadoutHistory } from './history/history.js';
+import { noHistory, openHistory, readHistoryData, type CatalogueHistory, type CatalogueRepository, type EarlyHistoryReads, type LoadoutHistory } from './history/history.js';
 import { buildLoadoutInPool, prepareLoadoutBuilds, runningThreads } from './pool/pool.js';
 import type { Unchanged } from './incremental/previous-build.js';
 import { readDirtyFolders, stampsThatHeld, type FolderStamp } from './incremental/stamp.js';
@@ -170,8 +170,7 @@ export async function rehearseLoadoutBuild(options: { loadoutsDir: string; fixtu
   const version = readManifestVersion(readFileSync(join(loadoutsDir, id, 'loadout.yaml'), 'utf8')) ?? '';
   const store = mkdtempSync(join(options.scratch ?? tmpdir(), 'loadout-rehearsal-'));
   try {
-    const history = { versions: [], published: undefined, updated: undefined, lastCommit: undefined, currentSince: undefined, currentChanges: [], skipped: [] };
-    const outcome = await buildLoadoutInPool({ loadoutsDir, fixturesDir, store, base, route: undefined, checkedAt: new Date().toISOString(), id, name: entryNameOf(id, 'rehearsal'), version, history, commit: '', previousKey: undefined, plugins: true });
+    const outcome = await buildLoadoutInPool({ loadoutsDir, fixturesDir, store, base, route: undefined, checkedAt: new Date().toISOString(), id, name: entryNameOf(id, 'rehearsal'), version, history: noHistory(), commit: '', previousKey: undefined, plugins: true });
     return outcome.kind;
   } finally {
     rmSync(store, { recursive: true, force: true });

@@ -226,8 +226,13 @@ export async function changesSince(repo: CatalogueRepository | undefined, since:
   }
 }
 
+/** The history of a loadout that git knows nothing of (outside git, or never committed): the working tree's version alone. Pure. */
+export function noHistory(): LoadoutHistory & LoadoutHistoryData {
+  return { versions: [], published: undefined, updated: undefined, lastCommit: undefined, currentSince: undefined, currentChanges: [], skipped: [] };
+}
+
 function emptyHistory(): CatalogueHistory {
-  return { head: undefined, dirty: new Set(), historyOf: async () => ({ versions: [], published: undefined, updated: undefined, lastCommit: undefined, currentSince: undefined, currentChanges: [], skipped: [] }), close: () => undefined };
+  return { head: undefined, dirty: new Set(), historyOf: async () => noHistory(), close: () => undefined };
 }
 
 async function readLoadoutHistory(

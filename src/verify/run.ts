@@ -69,6 +69,20 @@ export interface RunChecksOptions {
   clock?: () => number;
   /** Called as each check starts (`file` undefined) and as it reads each file: where the checks are, for a caller that may have to stop them. */
   onProgress?: (check: CheckId, file: string | undefined) => void;
+  /**
+   * The pinned raw address of a file, which the installed files' rewritten links point at
+   * (`CheckContext.installedAs`): the catalogue's when the build runs the checks; default
+   * `https://loadout.invalid/raw/…` (link-rewrite.ts `placeholderRawUrl`), since the checks read
+   * only the shape of an address, and a build's installed bytes (the `size` check) then differ
+   * from `loadout verify`'s by the length of the addresses.
+   */
+  rawUrl?: (id: string, version: string, path: string) => string;
+  /**
+   * Where the checks keep the loadout as installed for each agent (`CheckContext.installedAs`),
+   * so that a caller that lays it out with the same `rawUrl` takes those layouts (the build's
+   * record, tree/render/record.ts `layoutForAgents`). Filled as the checks ask; default a map of the run's own.
+   */
+  installs?: Map<Agent, InstalledFiles>;
 }
 
 /**
@@ -102,13 +116,14 @@ export async function runChecks(source: LoadoutSource, options: RunChecksOptions
     return views.get(path);
   };
   const earlier = new Map<CheckId, CheckOutcome>();
-  const installs = new Map<Agent, InstalledFiles>();
+  const installs = options.installs ?? new Map<Agent, InstalledFiles>();
+  const rawUrlOf = options.rawUrl ?? placeholderRawUrl;
   const installedAs = (agent: Agent): InstalledFiles | undefined => {
     if (manifest === undefined) return undefined;
     let installed = installs.get(agent);
     if (installed === undefined) {
       const { id, version, files } = manifest;
-      installed = layoutInstall({ id, version, files, text: (p) => view(p)?.text, rawUrl: (p) => placeholderRawUrl(id, version, p) }, agent);
+      installed = layoutInstall({ id, version, files, text: (p) => view(p)?.text, rawUrl: (p) => rawUrlOf(id, version, p) }, agent);
       installs.set(agent, installed);
     }
     return installed;

@@ -19,7 +19,9 @@ import { writeLoadoutOutputs } from '../render/loadout-output.js';
 import { writeLoadoutDiscovery } from '../render/skill-discovery.js';
 import type { PluginListing } from '../render/plugins.js';
 import { openStoreEntry } from '../write/store.js';
-import type { CliRoute } from '../../tree-format/index.js';
+import { rawUrl, type CliRoute } from '../../tree-format/index.js';
+import type { Agent } from '../../catalogue/vocabulary.js';
+import type { InstalledFiles } from '../../layout/installed-files.js';
 
 /** One loadout to read, check and write (see {@link buildLoadout}). */
 export interface LoadoutTask {
@@ -80,10 +82,12 @@ export async function buildLoadout(task: LoadoutTask): Promise<LoadoutOutcome> {
   const found = { id: task.id, key };
   if (key === task.previousKey) return { ...found, kind: 'unchanged' };
   // Every loadout has the checks' time budget (verify/budget.ts): past it, a failing check refuses it.
-  const run = await runChecks(source, { fixturesDir: task.fixturesDir, budgetMs: checksBudgetMs() });
+  // The checks lay the loadout out with the catalogue's raw addresses, and the record takes those layouts.
+  const installs = new Map<Agent, InstalledFiles>();
+  const run = await runChecks(source, { fixturesDir: task.fixturesDir, budgetMs: checksBudgetMs(), rawUrl: (id, version, path) => rawUrl(task.base, id, version, path), installs });
   if (!passed(run)) return { ...found, kind: 'refused', run };
   const entry = openStoreEntry(task.store, task.id, task.name);
-  const written = await writeLoadoutOutputs(entry, { base: task.base, route: task.route, run, history: task.history, commit: task.commit, checkedAt: new Date(task.checkedAt), plugins: task.plugins });
+  const written = await writeLoadoutOutputs(entry, { base: task.base, route: task.route, run, installs, history: task.history, commit: task.commit, checkedAt: new Date(task.checkedAt), plugins: task.plugins });
   // Agent Skills discovery below loadouts/<id>/ (skill-discovery.ts).
   const discovery = await writeLoadoutDiscovery(entry, written.record, written.contents);
   const bytes = entry.complete();

@@ -38,6 +38,11 @@ export interface LoadoutOutputInput {
   base: string;
   /** A check run whose checks all passed (so `manifest` is set). */
   run: CheckRun;
+  /**
+   * The layouts `run`'s checks made with this build's raw addresses under `base`
+   * (verify/run.ts `RunChecksOptions.installs`), which the record takes instead of making them again.
+   */
+  installs?: ReadonlyMap<Agent, InstalledFiles> | undefined;
   /** Its history, with the files of every earlier version read (history.ts). */
   history: LoadoutHistoryData;
   /** `verification.commit`. */
@@ -59,7 +64,7 @@ export async function writeLoadoutOutputs(tree: OutputTree, input: LoadoutOutput
   const manifest = run.manifest as Manifest;
   const verification = summariseVerification(run.results, { checkedAt: input.checkedAt, commit: input.commit, contentCurrent: true });
   const texts = decodeAll(run.source);
-  const installs = layoutForAgents(base, manifest, texts);
+  const installs = layoutForAgents(base, manifest, texts, input.installs);
   const record = buildRecord({ baseUrl: base, manifest, texts, verification, published: history.published, updated: history.updated }, installs);
   const warnings: string[] = [];
   const versions = await Promise.all(history.versions.map((old) => writeHistoricVersion(tree, base, manifest.id, old, warnings, input.plugins)));

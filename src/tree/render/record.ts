@@ -31,11 +31,13 @@ export { sha256 };
 /**
  * Each agent's install of the version (`layout/installed-files.ts`): the plan and every
  * planned file's text as written, links pointing at the version's pinned raw addresses under
- * `base`. The record's `install` hashes and the per-agent zips are made from it.
+ * `base`. The record's `install` hashes and the per-agent zips are made from it. `known`: the
+ * layouts already made of the same texts with the same addresses (the build's checks,
+ * verify/run.ts `RunChecksOptions.installs`), taken as they are.
  */
-export function layoutForAgents(base: string, manifest: Manifest, texts: ReadonlyMap<string, string>): Record<Agent, InstalledFiles> {
+export function layoutForAgents(base: string, manifest: Manifest, texts: ReadonlyMap<string, string>, known?: ReadonlyMap<Agent, InstalledFiles>): Record<Agent, InstalledFiles> {
   const loadout = { id: manifest.id, version: manifest.version, files: manifest.files, text: (p: string) => texts.get(p), rawUrl: (p: string) => rawUrl(base, manifest.id, manifest.version, p) };
-  return Object.fromEntries(PUBLISHED_AGENTS.map((agent) => [agent, layoutInstall(loadout, agent)])) as Record<Agent, InstalledFiles>;
+  return Object.fromEntries(PUBLISHED_AGENTS.map((agent) => [agent, known?.get(agent) ?? layoutInstall(loadout, agent)])) as Record<Agent, InstalledFiles>;
 }
 
 /**

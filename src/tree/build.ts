@@ -240,7 +240,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
           // A new tree: the pool links the loadouts while this thread writes the documents (other
           // paths; those that link through the loadouts' folders wait for them).
           const linking = linkAllInPool(tree.dir);
-          await allSettled([linking, writesDocuments ? writeDocuments(tree, linking) : linking]);
+          await allSettled(writesDocuments ? [linking, writeDocuments(tree, linking)] : [linking]);
         }
         if (carried !== undefined) {
           // What the tree holds already of the live tree's documents (its standby shares the unchanged files) stays.

@@ -12,7 +12,9 @@
  *  3. the baseline, in the same run: `cp -a` of everything the build wrote (the store of
  *     loadout entries, the live tree and its standby: `.dist.trees/`), which makes the same
  *     folders, files and links and keeps the same hard links, and is the least any build of
- *     this output costs on this disk. The cold build's ratio to it is printed (no target);
+ *     this output costs on this disk. The cold build's ratio to it is printed (no target), and
+ *     beside both, their processor time, user and system (from /proc where there is one): the
+ *     build's own work against the kernel's, which `cp -a` is nearly all of;
  *  4. a fresh link-only tree: a new folder with every loadout linked from the store, as a
  *     build that starts from nothing links it (no target: it decides whether keeping a
  *     standby tree to update in place is worth its code);
@@ -48,7 +50,7 @@
  * reason (the search benchmark removes its catalogue when it ends).
  */
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -94,6 +96,42 @@ function census(dir: string): { folders: number; files: number; links: number; s
 
 const project = new URL('..', import.meta.url).pathname;
 const BASE_URL = 'https://bench.example';
+
+/**
+ * Processor time (s) of this process's children that have ended and been waited for: user and
+ * system, from /proc/self/stat (`cutime`, `cstime`, in clock ticks; proc(5)), or undefined where
+ * there is no /proc (not Linux). Shows how much of a figure is the build's own work and how much
+ * the kernel's: `cp -a` is nearly all system time.
+ */
+function childrenTimes(): { user: number; system: number } | undefined {
+  try {
+    // The fields after the command name, which is in parentheses and may hold spaces and parentheses.
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // cutime and cstime are fields 16 and 17 of the line: 13 and 14 counting from 0 at the state (field 3).
+    const [user, system] = [Number(fields[13]), Number(fields[14])];
+    return Number.isFinite(user) && Number.isFinite(system) ? { user: user / clockTicks, system: system / clockTicks } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+/** Clock ticks per second (`getconf CLK_TCK`; 100 where it cannot be asked). */
+const clockTicks = ((): number => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** Runs `run` and says how much processor time the children it waited for took, as `(user U s, system S s)`, or '' without /proc. */
+function withTimes<T>(run: () => T): { result: T; times: string } {
+  const before = childrenTimes();
+  const result = run();
+  const after = childrenTimes();
+  const times = before === undefined || after === undefined ? '' : ` (user ${(after.user - before.user).toFixed(1)} s, system ${(after.system - before.system).toFixed(1)} s)`;
+  return { result, times };
+}
 
 /** What one `loadout build` did, from its summary line (src/cli/commands/build.ts). */
 interface CliBuild {
@@ -147,7 +185,7 @@ try {
     console.log(`cold build without the native plugins (--no-plugins): ${withoutPlugins.seconds.toFixed(2)} s, ${(withoutPlugins.bytes / 1e6).toFixed(1)} MB written`);
     settle('the build without plugins');
   }
-  const cold = cliBuild(root, out);
+  const { result: cold, times: coldTimes } = withTimes(() => cliBuild(root, out));
   const coldSeconds = cold.seconds;
   if (cold.loadouts !== count) throw new Error(`the cold build built ${cold.loadouts} loadouts (expected ${count})`);
   const written = treesFolderOf(out);
@@ -156,14 +194,14 @@ try {
     const share = coldSeconds / withoutPlugins.seconds - 1;
     checks.push([`native plugins add ${(share * 100).toFixed(1)} % to the cold build of ${count} (${withoutPlugins.seconds.toFixed(2)} s without, ${coldSeconds.toFixed(2)} s with; target at most ${PLUGINS_SHARE * 100} %)`, share <= PLUGINS_SHARE ? 'pass' : 'FAIL']);
   }
-  console.log(`cold build: ${coldSeconds.toFixed(2)} s; the store and the two trees have ${tree.folders} folders, ${tree.files} files, ${tree.links} more hard links and ${tree.symlinks} symbolic links, ${(cold.bytes / 1e6).toFixed(1)} MB written`);
+  console.log(`cold build: ${coldSeconds.toFixed(2)} s${coldTimes}; the store and the two trees have ${tree.folders} folders, ${tree.files} files, ${tree.links} more hard links and ${tree.symlinks} symbolic links, ${(cold.bytes / 1e6).toFixed(1)} MB written`);
 
   // The baseline: the same folders, files and links made again on the same disk.
   const copy = join(root, 'copy');
   started = performance.now();
-  execFileSync('cp', ['-a', `${written}/.`, copy]);
+  const { times: copyTimes } = withTimes(() => execFileSync('cp', ['-a', `${written}/.`, copy]));
   const copySeconds = seconds(started);
-  console.log(`baseline, cp -a of all of it: ${copySeconds.toFixed(2)} s (the cold build takes ${(coldSeconds / copySeconds).toFixed(2)}x)`);
+  console.log(`baseline, cp -a of all of it: ${copySeconds.toFixed(2)} s${copyTimes} (the cold build takes ${(coldSeconds / copySeconds).toFixed(2)}x)`);
   // The copy is removed with everything else at the end, not here (see the top of this file).
   settle('the copy');
 

@@ -42,8 +42,8 @@ const INHERITED_OPTION = /^--(?:cpu-prof|heap-prof|enable-source-maps)(?:$|[=-])
  * a thread takes them as its `resourceLimits` instead (nodejs.org/api/worker_threads.html, `resourceLimits`).
  */
 const MEMORY_OPTION = /^--(max[-_]old[-_]space[-_]size|max[-_]semi[-_]space[-_]size|stack[-_]size)(?:=(.*))?$/u;
-/** Those options that take a value, which may come as the next argument (`--cpu-prof-dir /tmp`; node's `--help`). */
-const OPTION_WITH_VALUE = /^--(?:cpu-prof-(?:dir|name|interval)|heap-prof-(?:dir|name|interval)|max[-_]old[-_]space[-_]size|max[-_]semi[-_]space[-_]size|stack[-_]size)$/u;
+/** The profiling options that take a value, which may come as the next argument (`--cpu-prof-dir /tmp`; node's `--help`); a memory option without `=` takes the next argument too. */
+const OPTION_WITH_VALUE = /^--(?:cpu-prof|heap-prof)-(?:dir|name|interval)$/u;
 
 /**
  * The young generation of a build thread (MB) unless the parent's `--max-semi-space-size` says
@@ -76,7 +76,8 @@ export function workerOptionsOf(execArgv: readonly string[]): WorkerOptions {
     const option = execArgv[i] as string;
     const memory = MEMORY_OPTION.exec(option);
     if (memory === null && !INHERITED_OPTION.test(option)) continue;
-    const next = OPTION_WITH_VALUE.test(option) ? execArgv[i + 1] : undefined;
+    const takesNext = memory === null ? OPTION_WITH_VALUE.test(option) : memory[2] === undefined;
+    const next = takesNext ? execArgv[i + 1] : undefined;
     if (next !== undefined) i++;
     if (memory === null) {
       taken.push(option, ...(next === undefined ? [] : [next]));

@@ -219,10 +219,10 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     // The live tree's documents can stand in for this build's while a changed loadout's own pages
     // go live first; its cache and whole index too, without the lines of the loadouts built since.
     const carried = options.documents === 'defer' && signing === undefined && live !== undefined ? carriedDocumentsOf(trees.live as string) : undefined;
-    /** Links every loadout into the tree folder `dir`, in the pool's threads: from its entry, or as the tree `from` holds it. */
+    /** Links every loadout into the tree folder `dir`, in the pool's threads: from its entry (`linked`), or as the tree `from` holds it. */
     const linkAllInPool = async (dir: string, from?: string): Promise<void> => {
-      const entries = [...built.loadouts].map(([id, b]) => ({ id, name: b.state.name }));
-      await allSettled(slicesOf(entries, SLICE).map((slice) => linkEntriesInPool({ tree: dir, store: trees.store, entries: slice, ...(from === undefined ? {} : { from }) })));
+      const slices = slicesOf([...linked].map(([id, name]) => ({ id, name })), SLICE);
+      await allSettled(slices.map((slice) => linkEntriesInPool({ tree: dir, store: trees.store, entries: slice, ...(from === undefined ? {} : { from }) })));
     };
     const written = await trees.write(
       async (tree, files) => {

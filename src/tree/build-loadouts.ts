@@ -39,6 +39,8 @@ export interface LoadoutsContext {
   repo: CatalogueRepository | undefined;
   /** git's reads for the changed loadouts, when the build started them before it opened `repo` (history.ts). */
   early?: EarlyHistoryReads | undefined;
+  /** The status of every folder as the build started (stamp.ts `readDirtyFolders`), which the histories of every loadout take (a fresh build). */
+  dirty?: Promise<Set<string>> | undefined;
   unchanged: Unchanged;
   /** The folders' stamps taken before they were read (stamp.ts). */
   stamps: ReadonlyMap<string, FolderStamp>;
@@ -70,7 +72,7 @@ export async function buildLoadouts(options: BuildOptions, context: LoadoutsCont
   const { previous, unread } = unchanged;
   result.read = ids.filter((id) => !unread.has(id));
   prepareLoadoutBuilds(result.read.length);
-  const history = await openHistory(repo, context.fresh ? undefined : result.read, context.early);
+  const history = await openHistory(repo, context.fresh ? undefined : result.read, context.early, context.dirty);
   if (history.head === undefined) result.warnings.push('not a git repository (or no commits yet): only the working-tree version of each loadout is built');
 
   const tag = `${process.pid}-${randomBytes(4).toString('hex')}`;

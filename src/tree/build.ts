@@ -41,7 +41,7 @@ import { openRepository, startHistoryReads, type EarlyHistoryReads } from './his
 import { COMPLETE_MARKER, openTrees, treesFolderOf } from './write/output.js';
 import { linkEntriesInPool, startPool } from './pool/pool.js';
 import { findUnchanged, readPreviousBuild } from './incremental/previous-build.js';
-import { readFolderStamps } from './incremental/stamp.js';
+import { readDirtyFolders, readFolderStamps } from './incremental/stamp.js';
 import { collectGarbage, documentPathsOf, entriesLinkedBy, linkEntry, listEntries, unlinkEntry } from './write/store.js';
 import { TreeFiles, type OutputTree } from './write/tree-files.js';
 
@@ -158,10 +158,13 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   // git reads the folders' tree ids and the working tree's changes (stamp.ts) in its own
   // processes while this thread lists the loadouts, opens the trees and reads the previous build.
   const opening = openRepository(loadoutsDir, options.gitFor);
-  const stamping = (options.changed === undefined ? opening.then(readFolderStamps) : Promise.resolve(new Map<string, never>())).catch((cause: unknown) => {
+  // One status of the whole working tree, for the stamps and, in a first build, every loadout's history.
+  const dirtyAtStart = options.changed === undefined ? opening.then((repo) => (repo === undefined ? new Set<string>() : readDirtyFolders(repo))) : undefined;
+  const stamping = (dirtyAtStart === undefined ? Promise.resolve(new Map<string, never>()) : opening.then((repo) => readFolderStamps(repo, dirtyAtStart))).catch((cause: unknown) => {
     throw new LoadoutError('git', `cannot read the git trees of ${loadoutsDir}: ${(cause as Error).message}`, { cause });
   });
   opening.catch(() => undefined);
+  dirtyAtStart?.catch(() => undefined);
   stamping.catch(() => undefined);
   const ids = await listLoadoutIds(loadoutsDir);
   // The pages lead with the npm registry's CLI when the build signs (DESIGN.md "Trust route of
@@ -196,7 +199,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
       attesting === undefined || live === undefined
         ? found
         : attestedOnly(found, { key: attesting, attestations: readAttestations(trees.live), cache: live.cache, digestOf: (name) => digestIfReadable(trees.store, previousDigests, name) });
-    const built = await buildLoadouts(options, { base, route, loadoutsDir, ids, store: trees.store, repo, early, unchanged, stamps, fresh: live === undefined, result });
+    const built = await buildLoadouts(options, { base, route, loadoutsDir, ids, store: trees.store, repo, early, dirty: dirtyAtStart, unchanged, stamps, fresh: live === undefined, result });
     if (built === undefined) return result;
     // The store entry of each loadout, by id: what the new tree links to.
     const linked = new Map([...built.loadouts].map(([id, b]) => [id, b.state.name]));

@@ -20,14 +20,16 @@ export interface FolderStamp {
 
 /**
  * The stamps of the loadout folders of `repo` that have no change in the working tree, by
- * loadout id; empty outside git.
+ * loadout id; empty outside git. `dirtyFolders` is the status of every folder
+ * ({@link readDirtyFolders}), read now by default; a build reads it once for the stamps and the
+ * histories (build.ts).
  * @throws Error from git when it fails.
  */
-export async function readFolderStamps(repo: CatalogueRepository | undefined): Promise<Map<string, FolderStamp>> {
+export async function readFolderStamps(repo: CatalogueRepository | undefined, dirtyFolders?: Promise<Set<string>>): Promise<Map<string, FolderStamp>> {
   const stamps = new Map<string, FolderStamp>();
   if (repo === undefined) return stamps;
   const folder = repo.prefix === '' ? '.' : `${repo.prefix}/`;
-  const [listing, dirty] = await Promise.all([repo.git.raw(['ls-tree', '-z', '--full-tree', repo.head, '--', folder]), readDirtyFolders(repo)]);
+  const [listing, dirty] = await Promise.all([repo.git.raw(['ls-tree', '-z', '--full-tree', repo.head, '--', folder]), dirtyFolders ?? readDirtyFolders(repo)]);
   for (const record of listing.split('\u0000')) {
     // `<mode> SP <type> SP <object> TAB <path>` (git-ls-tree, "Output format").
     const tab = record.indexOf('\t');

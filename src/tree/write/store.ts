@@ -21,7 +21,7 @@
  * An entry is complete when its record exists: the record is written last, and removed first.
  * Entries no tree refers to are removed after each build ({@link collectGarbage}).
  */
-import { existsSync, lstatSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { checkpoint } from './crash-points.js';
@@ -89,6 +89,21 @@ export function storedPathOf(id: string, name: string, path: string): string {
   throw new LoadoutError('internal', `refused to write ${JSON.stringify(path)} in the entry of loadout ${id}: not a path of that loadout`);
 }
 
+/** The stores whose {@link LOADOUT_PARENTS} this thread has made. */
+const parentsMade = new Set<string>();
+
+/**
+ * The store's {@link LOADOUT_PARENTS}, made the first time this thread asks about the store:
+ * every entry writes below them, and knowing them saves each entry a `mkdir` apiece.
+ */
+function storeParents(storeDir: string): readonly string[] {
+  if (!parentsMade.has(storeDir)) {
+    for (const parent of LOADOUT_PARENTS) mkdirSync(join(storeDir, parent), { recursive: true });
+    parentsMade.add(storeDir);
+  }
+  return LOADOUT_PARENTS;
+}
+
 /** An entry being written: an {@link OutputTree} whose paths are the tree's; the record is held back until {@link StoreEntry.complete}. */
 export interface StoreEntry extends OutputTree {
   /** Writes the record last, which makes the entry complete. @throws LoadoutError `internal` when no record was written. */
@@ -100,7 +115,7 @@ export interface StoreEntry extends OutputTree {
  * still `raw/<id>/…`). The entry must not exist: names carry the writing build's tag.
  */
 export function openStoreEntry(storeDir: string, id: string, name: string): StoreEntry {
-  const files = new TreeFiles(storeDir);
+  const files = new TreeFiles(storeDir, { folders: storeParents(storeDir) });
   const output = outputOver(files, { place: (path) => storedPathOf(id, name, path) });
   const recordPath = `api/loadouts/${id}.json`;
   let record: string | Uint8Array | undefined;

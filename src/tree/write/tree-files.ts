@@ -139,6 +139,11 @@ export interface TreeFilesOptions {
    * finds it missing or half-written (tree/deferred-documents.ts writes the live tree so).
    */
   atomic?: boolean;
+  /**
+   * Folders below the root (relative paths) known to exist, so that no `mkdir` is spent on them;
+   * one that is gone after all is made again when a write below it fails (see `#folder`).
+   */
+  folders?: readonly string[];
 }
 
 /**
@@ -157,6 +162,7 @@ export class TreeFiles {
     options: TreeFilesOptions = {},
   ) {
     this.#made.add(root);
+    for (const folder of options.folders ?? []) this.#made.add(this.resolve(folder));
     this.#atomic = options.atomic === true;
   }
 
@@ -327,10 +333,32 @@ export class TreeFiles {
     return file;
   }
 
+  /**
+   * Makes `dir` and the parents it lacks, from the nearest folder known to exist down, one
+   * `mkdir` each: a parent another writer made is taken on `EEXIST` (a file there fails the next
+   * call with `ENOTDIR`); a root that is gone is made again. Node's recursive `mkdirSync` tries
+   * the deepest folder first and climbs on `ENOENT`, then retries parents it already made (an
+   * `EEXIST` and a `stat`): about a third more calls for a new entry of the store, whose
+   * folders are all new.
+   */
   #folder(dir: string): void {
     if (this.#made.has(dir)) return;
-    mkdirSync(dir, { recursive: true });
-    this.#made.add(dir);
+    const missing: string[] = [];
+    for (let at = dir; !this.#made.has(at); at = dirname(at)) {
+      missing.push(at);
+      if (dirname(at) === at) break;
+    }
+    for (const at of missing.reverse()) {
+      try {
+        mkdirSync(at);
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        // ENOENT: the root itself is gone (made again, as a recursive mkdir would).
+        if (code === 'ENOENT') mkdirSync(at, { recursive: true });
+        else if (code !== 'EEXIST') throw error;
+      }
+      this.#made.add(at);
+    }
   }
 }
 

@@ -2,6 +2,7 @@ import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } fr
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../../src/tree/build.js';
+import { gitIn, type GitCommands } from '../../../src/tree/history/git-commands.js';
 import { openRepository } from '../../../src/tree/history/history.js';
 import { readDirtyFolders, readFolderStamps } from '../../../src/tree/incremental/stamp.js';
 import { treesFolderOf } from '../../../src/tree/write/output.js';
@@ -65,6 +66,26 @@ describe('folder stamps: git tree ids (build change detection)', () => {
     rmSync(join(loadouts, 'a-one/notes'), { recursive: true });
     rmSync(join(loadouts, 'c-three/extra.md'));
     expect([...(await readDirtyFolders(repo as NonNullable<typeof repo>))]).toEqual(['e-five']);
+  });
+
+  it('come from the one status a first build asks git for before it reads, which the histories share', async () => {
+    const { top, root } = repository();
+    writeFileSync(join(root, 'loadouts/b-two/AGENTS.md'), '# b-two, edited\n\nUncommitted.\n');
+    const statuses: string[][] = [];
+    const gitFor = (cwd: string): GitCommands => {
+      const inner = gitIn(cwd);
+      return { raw: (args) => (args.includes('status') && statuses.push(args), inner.raw(args)), pipe: (args) => inner.pipe(args) };
+    };
+    const result = await buildCatalogue({ root, out: join(root, 'dist'), baseUrl: BASE, now: new Date('2026-03-02T00:00:00Z'), gitFor });
+    expect(result.read).toHaveLength(4);
+    // One of the whole working tree before reading (stamps and histories), one of the folders read after.
+    expect(statuses).toHaveLength(2);
+    expect(statuses[0]).not.toContain('--');
+    // The history took that status: the edited loadout is built as uncommitted work.
+    const head = git(top, ['rev-parse', 'HEAD']).trim();
+    const commitOf = (id: string): unknown => (JSON.parse(readFileSync(join(root, `dist/api/loadouts/${id}.json`), 'utf8')) as { verification: { commit: unknown } }).verification.commit;
+    expect(commitOf('b-two')).toBe(`${head}+dirty`);
+    expect(commitOf('a-one')).toBe(head);
   });
 
   it('let a fresh clone in another folder, with the previous tree restored, rebuild only the loadout that changed', async () => {

@@ -28,6 +28,32 @@ describe('TreeFiles.write', () => {
   });
 });
 
+describe('TreeFiles folders', () => {
+  it('makes the folders a write lacks, takes those made by another writer, and makes again a known folder that is gone', () => {
+    const root = makeTempDir('loadout-tree-files-');
+    const files = new TreeFiles(root, { folders: ['known'] });
+    const other = new TreeFiles(root);
+    other.write('a/b/c/first.md', 'one\n');
+    // a/ and a/b/ exist already (the other writer's): taken on EEXIST.
+    files.write('a/b/d/e/second.md', 'two\n');
+    expect(readFileSync(join(root, 'a/b/c/first.md'), 'utf8')).toBe('one\n');
+    expect(readFileSync(join(root, 'a/b/d/e/second.md'), 'utf8')).toBe('two\n');
+    // `known` was said to exist but does not: made when a write below it needs it.
+    files.write('known/deeper/third.md', 'three\n');
+    expect(readFileSync(join(root, 'known/deeper/third.md'), 'utf8')).toBe('three\n');
+    files.mkdir('empty/folder');
+    expect(lstatSync(join(root, 'empty/folder')).isDirectory()).toBe(true);
+  });
+
+  it('fails, naming the path, where a file stands in the place of a folder', () => {
+    const root = makeTempDir('loadout-tree-files-');
+    const files = new TreeFiles(root);
+    files.write('taken', 'a file\n');
+    expect(() => files.write('taken/inside.md', 'x')).toThrow(/ENOTDIR.*taken/u);
+    expect(readFileSync(join(root, 'taken'), 'utf8')).toBe('a file\n');
+  });
+});
+
 describe('TreeFiles.link and TreeFiles.symlink', () => {
   it('make a new entry, or replace the file, link or folder at its place (the folder with what is below it for a symbolic link)', () => {
     const files = new TreeFiles(makeTempDir());

@@ -1,15 +1,15 @@
 /**
- * Listing a built tree the way its readers see it: every file, and every symbolic link inside
- * a loadout's folders with its target (the build links a raw `latest` folder to its version's),
- * so that two trees compare equal only when both hold the same files and the same links. The
- * links by which a tree holds its loadouts' entries in the store (src/tree/write/store.ts) are
- * followed: their targets name the build that wrote the entry, which two equal trees need not
- * share.
+ * Listing a built tree the way its readers see it: every file, and every symbolic link to a
+ * sibling with its target (the build links a raw `latest` folder to its version's), so that two
+ * trees compare equal only when both hold the same files and the same links. Links to folders
+ * further away are followed: those by which a tree holds its loadouts' entries in the store
+ * (src/tree/write/store.ts), and those by which an entry's skill folders repeat its raw ones
+ * (src/tree/render/raw-folders.ts). Their targets name the build that wrote the entry, which two
+ * equal trees need not share.
  */
 import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUILD_CACHE_FILE } from '../../src/tree/incremental/cache.js';
-import { STORE_FOLDER } from '../../src/tree/write/store.js';
 
 /** Relative paths below `dir` (followed if it is a link), sorted: a file as its path, a link as `path -> target`. */
 export function treeEntries(dir: string): string[] {
@@ -23,7 +23,7 @@ export function treeEntries(dir: string): string[] {
       else if (entry.isFile()) entries.push(path);
       else if (entry.isSymbolicLink()) {
         const target = readlinkSync(full);
-        if (target.includes(`/${STORE_FOLDER}/`) && lstatSync(realpathSync(full)).isDirectory()) walk(realpathSync(full), `${path}/`);
+        if (target.includes('/') && lstatSync(realpathSync(full)).isDirectory()) walk(realpathSync(full), `${path}/`);
         else entries.push(`${path} -> ${target}`);
       }
     }

@@ -40,6 +40,7 @@ import { rawTreePath } from '../../tree-format/addresses.js';
 import type { OutputTree } from '../write/tree-files.js';
 import type { LoadoutDiscovery } from './catalogue-entry.js';
 import type { PublishedRecord } from '../../tree-format/index.js';
+import { repeatsRawFolder } from './raw-folders.js';
 import { writeZip, ZipContents } from './zip.js';
 
 /** `$schema` of a 0.2.0 index (the value the `skills` CLI compares with). */
@@ -155,7 +156,7 @@ const isSafeLegacyPath = (rel: string): boolean => !rel.includes('..') && !rel.s
  * paths that leave it; skill names are slugs and file paths passed the `files[].path` rule.
  * @throws LoadoutError `internal` from `tree` for a path that would leave it (a bug).
  */
-export async function writeLoadoutDiscovery(tree: OutputTree, record: Pick<PublishedRecord, 'id' | 'files'>, contents = new ZipContents()): Promise<LoadoutDiscovery> {
+export async function writeLoadoutDiscovery(tree: OutputTree, record: Pick<PublishedRecord, 'id' | 'version' | 'files'>, contents = new ZipContents()): Promise<LoadoutDiscovery> {
   const folder = loadoutDiscoveryFolder(record.id);
   const skills = discoverableSkills(record);
   const entries: DiscoveryEntry[] = [];
@@ -172,10 +173,17 @@ export async function writeLoadoutDiscovery(tree: OutputTree, record: Pick<Publi
       entries.push({ name: skill.name, description: skill.description, type: 'archive', url: `${skill.name}.zip`, digest: digestOf(zip) });
     }
     if (!skill.files.every((f) => isSafeLegacyPath(f.rel))) continue;
-    // The same bytes as the loadout's raw `latest` files, written before this runs (unless a link was rewritten).
-    for (const f of skill.files) {
-      const at = `${folder}/${LEGACY_SKILLS_DIR}/${skill.name}/${f.rel}`;
-      await (f.rewritten ? tree.write(at, f.content) : tree.link(at, rawTreePath(record.id, 'latest', f.path)));
+    // The same bytes as the loadout's raw files, written before this runs (unless a link was
+    // rewritten): the raw skill folder itself when the skill's files are all of it (raw-folders.ts).
+    const placed = new Map(skill.files.map((f) => [f.rel, f.rewritten ? undefined : f.path]));
+    const skillFolder = `skills/${skill.name}`;
+    if (repeatsRawFolder(skillFolder, placed, record.files.map((f) => f.path))) {
+      await tree.linkFolder(`${folder}/${LEGACY_SKILLS_DIR}/${skill.name}`, rawTreePath(record.id, record.version, skillFolder));
+    } else {
+      for (const f of skill.files) {
+        const at = `${folder}/${LEGACY_SKILLS_DIR}/${skill.name}/${f.rel}`;
+        await (f.rewritten ? tree.write(at, f.content) : tree.link(at, rawTreePath(record.id, 'latest', f.path)));
+      }
     }
     legacy.push({ name: skill.name, description: skill.description, files: skill.files.map((f) => f.rel) });
   }

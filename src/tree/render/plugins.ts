@@ -8,8 +8,7 @@
  * of the store with the rest of it, and an unchanged loadout keeps them. The zips are
  * deterministic (zip.ts) and their contents hold no time, so the same loadout gives the same
  * bytes in every build. The folder's skills and subagents are hard links to the loadout's raw
- * files of the same version (the same bytes; a link costs a directory entry, not an inode), and
- * a skill folder that repeats its raw folder is one symbolic link to it (raw-folders.ts).
+ * files of the same version (the same bytes; a link costs a directory entry, not an inode).
  */
 import { createHash } from 'node:crypto';
 import type { FileEntry, Manifest } from '../../catalogue/manifest.js';
@@ -18,7 +17,6 @@ import { composePluginFolder, type PluginFolder } from '../../layout/plugin-fold
 import type { McpServer } from '../../layout/plugin-manifests.js';
 import { installCommand, pageUrl, pluginTreeFolder, pluginZipTreePath, rawTreePath } from '../../tree-format/addresses.js';
 import type { OutputTree } from '../write/tree-files.js';
-import { repeatsRawFolder } from './raw-folders.js';
 import { writeZip, type ZipContents } from './zip.js';
 
 /** What the catalogue documents keep of a loadout's plugin (the build cache holds it in the loadout's listing). */
@@ -85,21 +83,9 @@ export async function writePlugin(tree: OutputTree, version: PluginVersion, opti
   await tree.write(pluginZipTreePath(id, v), zip);
   if (options.folder) {
     const folder = pluginTreeFolder(id);
-    // A skill folder that repeats the version's raw one is a link to it (raw-folders.ts).
-    const skillOf = (path: string): string | undefined => /^skills\/([^/]+)\//u.exec(path)?.[1];
-    const skills = new Map<string, Map<string, string | undefined>>();
+    // Files and hard links only, never a symbolic link inside the folder (raw-folders.ts): the
+    // agents' plugin managers copy a folder marketplace's plugin without following links.
     for (const file of plugin.files) {
-      const skill = skillOf(file.path);
-      if (skill === undefined) continue;
-      const placed = skills.get(skill) ?? new Map<string, string | undefined>();
-      placed.set(file.path.slice(`skills/${skill}/`.length), file.source);
-      skills.set(skill, placed);
-    }
-    const published = version.files.map((f) => f.entry.path);
-    const linked = new Set([...skills].filter(([skill, placed]) => repeatsRawFolder(`skills/${skill}`, placed, published)).map(([skill]) => skill));
-    for (const skill of linked) await tree.linkFolder(`${folder}/skills/${skill}`, rawTreePath(id, v, `skills/${skill}`));
-    for (const file of plugin.files) {
-      if (linked.has(skillOf(file.path) ?? '')) continue;
       if (file.source === undefined) await tree.write(`${folder}/${file.path}`, file.data);
       else await tree.link(`${folder}/${file.path}`, rawTreePath(id, v, file.source));
     }

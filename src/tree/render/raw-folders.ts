@@ -1,13 +1,18 @@
 /**
- * Folders of a loadout's entry that repeat one of its version's raw folders (store.ts): a skill's
- * folder in its native plugin (`plugins/<id>/skills/<skill>/`, plugins.ts) and in its Agent
- * Skills discovery (`loadouts/<id>/.well-known/skills/<skill>/`, skill-discovery.ts) usually hold
- * exactly the files of `raw/<id>/<version>/skills/<skill>/`. Such a folder is written as one
- * symbolic link to the raw folder (`OutputTree.linkFolder`, as `raw/<id>/latest` is) instead of
- * folders of hard links: at 10,000 loadouts a new folder cost the build's threads about 60 µs
- * and a hard link 40 µs, and a skill with a reference saves two folders and two links in each
- * place (docs/performance.md). What reads the tree follows such links inside it and its store
- * (tree-format/tree-region.ts): `loadout serve`, `publish` and the plugins branch's copy.
+ * Folders of a loadout's entry that repeat one of its version's raw folders (store.ts): a
+ * skill's folder in its Agent Skills discovery (`loadouts/<id>/.well-known/skills/<skill>/`,
+ * skill-discovery.ts) usually holds exactly the files of `raw/<id>/<version>/skills/<skill>/`.
+ * Such a folder is written as one symbolic link to the raw folder (`OutputTree.linkFolder`, as
+ * `raw/<id>/latest` is) instead of folders of hard links: at 10,000 loadouts a new folder cost
+ * the build's threads about 60 µs and a hard link 40 µs, and a skill with a reference saves two
+ * folders and two links (docs/performance.md). What reads the discovery files reads them over
+ * HTTP, from `loadout serve` or the published bucket, which follow such links inside the tree and
+ * its store (tree-format/tree-region.ts).
+ *
+ * Not the plugin folder's skills (plugins.ts), though they repeat the same files: the agents'
+ * plugin managers copy a plugin of a folder marketplace as it is on disk, and Claude Code
+ * 2.1.330, Codex 0.169.0 and Gemini CLI 0.61.0 copied such a link without its files
+ * (test/install/agent-clis-plugins.test.ts, opt-in).
  */
 
 /**

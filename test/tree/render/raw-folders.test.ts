@@ -1,12 +1,13 @@
 /**
  * A loadout's skill folders that repeat its raw ones (src/tree/render/raw-folders.ts): in its
- * plugin folder and its Agent Skills discovery, such a folder is one symbolic link to the raw
- * folder, and every reader of the tree (here `loadout publish`'s walk) finds the same files with
- * the same bytes as in the raw folder; a skill whose files differ (a link out of the skill,
- * rewritten) keeps a folder of its own.
+ * Agent Skills discovery, such a folder is one symbolic link to the raw folder, and every reader
+ * of the tree (here `loadout publish`'s walk) finds the same files with the same bytes as in the
+ * raw folder; a skill whose files differ (a link out of the skill, rewritten) keeps a folder of
+ * its own. The plugin folder never holds such a link: the agents' plugin managers copy it as it
+ * is on disk.
  */
 import { createHash } from 'node:crypto';
-import { lstatSync, readFileSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readTree } from '../../../src/publish/tree.js';
@@ -50,11 +51,20 @@ describe('skill folders in the built tree', () => {
     expect((await buildCatalogue({ root, out: dist, baseUrl: 'http://localhost:8787', now: new Date('2026-11-26T00:00:00Z') })).written).toBe(true);
 
     const isLink = (path: string): boolean => lstatSync(join(dist, path)).isSymbolicLink();
-    expect(isLink('plugins/linked/skills/tidy')).toBe(true);
     expect(isLink('loadouts/linked/.well-known/skills/tidy')).toBe(true);
-    // The plugin repeats the raw bytes; the discovery copy points the link out of the skill at the catalogue.
-    expect(isLink('plugins/outward/skills/reach')).toBe(true);
+    // The discovery copy points the link out of the skill at the catalogue: a folder of its own.
     expect(isLink('loadouts/outward/.well-known/skills/reach')).toBe(false);
+    // A plugin folder holds folders, files and hard links only (the plugin managers copy it as it is).
+    for (const id of ['linked', 'outward']) {
+      const plugin = realpathSync(join(dist, 'plugins', id));
+      const walk = (dir: string): void => {
+        for (const entry of readdirSync(dir, { withFileTypes: true })) {
+          expect(entry.isSymbolicLink(), join(dir, entry.name)).toBe(false);
+          if (entry.isDirectory()) walk(join(dir, entry.name));
+        }
+      };
+      walk(plugin);
+    }
     expect(readFileSync(join(dist, 'loadouts/outward/.well-known/skills/reach/SKILL.md'), 'utf8')).toContain('(http://localhost:8787/raw/outward/1.0.0/AGENTS.md)');
 
     // What `loadout publish` uploads: every file under its own address, with the raw file's bytes.

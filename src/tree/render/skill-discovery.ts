@@ -161,6 +161,7 @@ export async function writeLoadoutDiscovery(tree: OutputTree, record: Pick<Publi
   const skills = discoverableSkills(record);
   const entries: DiscoveryEntry[] = [];
   const legacy: LegacyEntry[] = [];
+  const published = record.files.map((f) => f.path);
   for (const skill of skills) {
     const [only] = skill.files;
     if (skill.files.length === 1 && only !== undefined) {
@@ -177,7 +178,7 @@ export async function writeLoadoutDiscovery(tree: OutputTree, record: Pick<Publi
     // rewritten): the raw skill folder itself when the skill's files are all of it (raw-folders.ts).
     const placed = new Map(skill.files.map((f) => [f.rel, f.rewritten ? undefined : f.path]));
     const skillFolder = `skills/${skill.name}`;
-    if (repeatsRawFolder(skillFolder, placed, record.files.map((f) => f.path))) {
+    if (repeatsRawFolder(skillFolder, placed, published)) {
       await tree.linkFolder(`${folder}/${LEGACY_SKILLS_DIR}/${skill.name}`, rawTreePath(record.id, record.version, skillFolder));
     } else {
       for (const f of skill.files) {

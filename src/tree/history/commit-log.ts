@@ -43,6 +43,13 @@ export interface ManifestCommit {
   /** Undefined for a root commit. */
   parent: string | undefined;
   date: string;
+  /**
+   * The object id of the manifest as the commit left it; undefined when the commit deleted it.
+   * The blob reader asks for it by this id: asking for `<commit>:<path>` makes git read the
+   * `loadouts/` folder's tree object for each request, which at 10,000 loadouts holds 10,000
+   * entries (see {@link readManifestCommits}).
+   */
+  blob: string | undefined;
 }
 
 /**
@@ -73,24 +80,44 @@ export async function readDates(git: GitCommands, prefix: string, folders: reado
   return dates;
 }
 
-/** Commits that changed each loadout's manifest, newest first, with their first parents. Rejects with git's error. */
+/**
+ * Commits that changed each loadout's manifest, newest first, with their first parents and the
+ * manifest's object id after each. Rejects with git's error.
+ *
+ * The ids come from the log's raw diff (git-log, "RAW OUTPUT FORMAT": `:<mode> <mode> <id> <id>
+ * <status>` TAB `<path>`, a rename or copy followed by TAB and the path it went to), so that the
+ * blob reader reads each manifest by id. Reading it as `<commit>:<path>` instead made
+ * `git cat-file` find the path in the commit's trees for each request, reading the whole
+ * `loadouts/` tree object each time: at 10,000 loadouts that tree has 10,000 entries, and git
+ * spent 14 s of processor time on a cold build's 10,000 manifests (a third of a core for the
+ * whole build), against 0.2 s by id (docs/performance.md).
+ */
 export async function readManifestCommits(git: GitCommands, prefix: string, manifests: readonly string[]): Promise<Map<string, ManifestCommit[]>> {
-  const out = await git.raw(['log', '--format=%x00%H %P%x09%cs', '--name-only', '--', ...manifests]);
+  const out = await git.raw(['log', '--format=%x00%H %P%x09%cs', '--raw', '--no-abbrev', '--', ...manifests]);
   const map = new Map<string, ManifestCommit[]>();
   for (const block of out.split('\u0000').slice(1)) {
-    const [header = '', ...paths] = block.split('\n');
+    const [header = '', ...lines] = block.split('\n');
     const [shas = '', date = ''] = header.split('\t');
     const [commit = '', parent] = shas.split(' ');
-    for (const path of paths) {
-      const id = idOf(prefix, path);
+    for (const line of lines) {
+      const change = RAW_LINE.exec(line);
+      if (change === null) continue;
+      // The path the change leaves (a rename's or copy's second path), as --name-only names it.
+      const paths = (change[3] ?? '').split('\t');
+      const id = idOf(prefix, paths[paths.length - 1] ?? '');
       if (id === undefined) continue;
       const list = map.get(id) ?? [];
-      list.push({ commit, parent: parent === '' ? undefined : parent, date });
+      list.push({ commit, parent: parent === '' ? undefined : parent, date, blob: NO_OBJECT.test(change[1] ?? '') ? undefined : change[1] });
       map.set(id, list);
     }
   }
   return map;
 }
+
+/** A line of git's raw diff format: the object id after the change, its status letter (and score), the path or paths. */
+const RAW_LINE = /^:\d{6} \d{6} [0-9a-f]{40,64} ([0-9a-f]{40,64}) ([A-Z]\d*)\t(.+)$/u;
+/** The id git's raw format gives a file that the change deleted: all zeros. */
+const NO_OBJECT = /^0+$/u;
 
 /**
  * Ids of the loadouts with uncommitted changes in their folder: modified, added, deleted,

@@ -18,7 +18,6 @@
  */
 import { relative, resolve } from 'node:path';
 import { LoadoutError } from '../../catalogue/errors.js';
-import { MANIFEST_FILE } from '../../catalogue/manifest.js';
 import { VERSION_PATTERN } from '../../catalogue/vocabulary.js';
 import { readManifestVersion } from '../../catalogue/yaml-document.js';
 import { idOf, pathspecs, readDates, readDirty, readManifestCommits, type FolderDates, type ManifestCommit } from './commit-log.js';
@@ -253,7 +252,7 @@ async function readLoadoutHistory(
   const history: LoadoutHistory = { versions: [], published: dates?.first, updated: dates?.last, lastCommit: dates?.lastCommit, currentSince: undefined, currentChanges: [], skipped: [] };
   if (manifestCommits.length === 0) return history;
   // Version after each manifest commit, newest first.
-  const texts = await Promise.all(manifestCommits.map((c) => blobs.read(`${c.commit}:${dir}/${MANIFEST_FILE}`)));
+  const texts = await Promise.all(manifestCommits.map((c) => (c.blob === undefined ? undefined : blobs.read(c.blob))));
   const versions = texts.map((t) => (t === undefined ? undefined : readManifestVersion(Buffer.from(t).toString('utf8'))));
   for (let i = 0; i < versions.length && versions[i] === currentVersion; i++) history.currentSince = manifestCommits[i]?.date;
   const changesOf = changeReader(dates?.log ?? [], manifestCommits, versions);

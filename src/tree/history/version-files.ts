@@ -20,11 +20,22 @@ export interface Snapshot {
  * `git ls-tree` or the blob reader fails.
  */
 export async function readSnapshot(git: GitCommands, blobs: BlobReader, commit: string, dir: string): Promise<Snapshot | undefined> {
-  const listing = await git.raw(['ls-tree', '-r', '-z', '--name-only', commit, '--', `${dir}/`]);
+  // `<mode> SP <type> SP <object> TAB <path>`, NUL-terminated (git-ls-tree, "OUTPUT FORMAT"). The
+  // blobs are read by object id, not as `<commit>:<path>`, which has git read the commit's whole
+  // `loadouts/` tree for each file (commit-log.ts `readManifestCommits`).
+  const listing = await git.raw(['ls-tree', '-r', '-z', commit, '--', `${dir}/`]);
+  const entries: { path: string; object: string }[] = [];
+  for (const record of listing.split('\u0000')) {
+    const tab = record.indexOf('\t');
+    const [, type, object] = record.slice(0, tab).split(' ');
+    if (tab >= 0 && type === 'blob' && object !== undefined) entries.push({ path: record.slice(tab + 1), object });
+  }
+  // Asked for at once: the reader sends one turn's requests to git in one write.
+  const read = await Promise.all(entries.map(({ object }) => blobs.read(object)));
   const files = new Map<string, Uint8Array>();
   let manifestText: string | undefined;
-  for (const path of listing.split('\u0000').filter((p) => p !== '')) {
-    const bytes = await blobs.read(`${commit}:${path}`);
+  for (const [i, { path }] of entries.entries()) {
+    const bytes = read[i];
     if (bytes === undefined) continue;
     const rel = path.slice(dir.length + 1);
     if (rel === MANIFEST_FILE) manifestText = Buffer.from(bytes).toString('utf8');
@@ -35,7 +46,7 @@ export async function readSnapshot(git: GitCommands, blobs: BlobReader, commit: 
 
 /**
  * Reads blobs through one `git cat-file --batch` process (git's documented batch protocol:
- * a request line `<rev>:<path>`, an answer header `<sha> <type> <size>` or `<rev> missing`,
+ * a request line, an object id or `<rev>:<path>`, an answer header `<sha> <type> <size>` or `<rev> missing`,
  * then `size` bytes and a newline). Requests are answered in order. The requests of one turn
  * of the event loop go to git in one write: a cold build asks for every blob of every version,
  * and a write per request spends one system call per blob on the main thread, which the cold
@@ -60,7 +71,10 @@ export class BlobReader {
     });
   }
 
-  /** The bytes of the blob `spec` (`<rev>:<path>`); undefined when it is missing or not a blob. */
+  /**
+   * The bytes of the blob `spec`: an object id, or `<rev>:<path>` (which has git walk the trees
+   * down to `path` on each request: slow in a large folder); undefined when it is missing or not a blob.
+   */
   read(spec: string): Promise<Uint8Array | undefined> {
     return new Promise((resolve, reject) => {
       this.queue.push({ resolve, reject });

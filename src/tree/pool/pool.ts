@@ -95,6 +95,12 @@ export function workerOptionsOf(execArgv: readonly string[]): WorkerOptions {
 
 let pool: Piscina<WorkerTask, unknown> | undefined;
 
+/**
+ * Tasks a thread is given at once (piscina's `concurrentTasksPerWorker`): the one it works on and
+ * the next. A task awaits only the file system's callbacks, so two interleave little.
+ */
+const TASKS_PER_THREAD = 2;
+
 /** How long a thread beyond the first may stay idle before the pool stops it (ms): longer than any pause within a build. */
 const IDLE_THREAD_MS = 5 * 60_000;
 
@@ -145,6 +151,10 @@ function started(): Piscina<WorkerTask, unknown> {
     // One thread at first; more as tasks wait (see prepareLoadoutBuilds), kept while the process runs.
     minThreads: 1,
     maxThreads: threads,
+    // A thread holds its next task while it works on one: it goes on to it at once, where with one
+    // task at a time it waited for this thread to hear of the last one's end and send the next
+    // (Atomics.wait in piscina's worker), 4 to 5 % of a cold build's thread time at 10,000 loadouts.
+    concurrentTasksPerWorker: TASKS_PER_THREAD,
     idleTimeout: IDLE_THREAD_MS,
     ...workerOptionsOf(process.execArgv),
   });

@@ -90,12 +90,17 @@ export async function buildLoadouts(options: BuildOptions, context: LoadoutsCont
       const commit = commitOf(history, loadoutHistory, id);
       const outcome = await buildLoadoutInPool({ loadoutsDir, fixturesDir: join(options.root, 'fixtures'), store, base: context.base, route: context.route, checkedAt, id, name: entryNameOf(id, tag), version, history: await readHistoryData(loadoutHistory), commit, previousKey: previous(id)?.state.key, plugins: options.plugins !== false });
       options.onProgress?.(++done, result.read.length, id);
-      return { outcome, loadoutHistory, commit };
+      // Its listing and search words now, while the threads build the others: after the last
+      // loadout, this thread's work holds up the build (10,000 of them took it 0.75 s).
+      if (outcome.kind !== 'built') return { outcome, loadoutHistory, commit };
+      const { entry, discovery, plugin } = outcome.built;
+      vectors.set(id, vectorOf(searchDocumentOf(entry, compiled), compiled));
+      return { outcome, loadoutHistory, commit, listing: listingOf(entry, discovery, plugin) };
     });
     // A folder edited while it was read keeps no stamp: it is read again next time.
     // (A build told what changed took no stamps: nothing to check.)
     held = repo === undefined || result.read.length === 0 || context.stamps.size === 0 ? context.stamps : stampsThatHeld(context.stamps, await readDirtyFolders(repo, result.read));
-    for (const { outcome, loadoutHistory, commit } of outcomes) {
+    for (const { outcome, loadoutHistory, commit, listing } of outcomes) {
       const { id } = outcome;
       const warnings = loadoutHistory.skipped.map((s) => `loadouts/${id}: version ${JSON.stringify(s.version)} in loadout.yaml of commit ${s.commit} ${s.reason}: not published`);
       result.warnings.push(...warnings);
@@ -109,10 +114,9 @@ export async function buildLoadouts(options: BuildOptions, context: LoadoutsCont
         const { stamp: _stale, ...state } = kept.state;
         built.set(id, { state: { ...state, ...seen } satisfies LoadoutState, listing: kept.listing });
         result.reused.push(id);
-      } else {
-        const { entry, discovery, plugin, ...state } = outcome.built;
-        built.set(id, { state: { ...state, ...seen }, listing: listingOf(entry, discovery, plugin) });
-        vectors.set(id, vectorOf(searchDocumentOf(entry, compiled), compiled));
+      } else if (listing !== undefined) {
+        const { entry: _entry, discovery: _discovery, plugin: _plugin, ...state } = outcome.built;
+        built.set(id, { state: { ...state, ...seen }, listing });
         result.warnings.push(...outcome.warnings);
         result.bytes += outcome.bytes;
       }

@@ -39,7 +39,7 @@ import { DOCUMENTS_AFTER_MS } from '../src/dev/session.js';
 import { treesFolderOf } from '../src/tree/write/output.js';
 import { STORE_FOLDER } from '../src/tree/write/store.js';
 import { trashFolders } from '../src/tree/write/trash.js';
-import { writeSyntheticCatalogue } from './synthetic.js';
+import { commitSyntheticCatalogue, writeSyntheticCatalogue } from './synthetic.js';
 
 const TARGET = { ms: 500, at: 10_000 };
 const { values } = parseArgs({ options: { loadouts: { type: 'string' }, large: { type: 'boolean', default: false }, saves: { type: 'string', default: '5' }, catalogue: { type: 'string' } } });
@@ -51,7 +51,6 @@ const load = (): string => loadavg().map((l) => l.toFixed(2)).join(', ');
 const project = new URL('..', import.meta.url).pathname;
 const loadoutBin = join(project, 'bin', 'loadout');
 const env = { ...process.env, CI: '1', LOADOUT_BASE_URL: 'https://bench.example' };
-const gitEnv = { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@example.com', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@example.com' };
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 
 const root = values.catalogue ?? mkdtempSync(join(tmpdir(), 'loadout-bench-dev-'));
@@ -61,7 +60,7 @@ try {
   console.log(`dev benchmark at ${count} loadouts; ${cpus().length} CPUs, load average ${load()}`);
   execFileSync(process.execPath, [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(project, 'tsconfig.build.json')]);
   const ids = values.catalogue === undefined ? writeSyntheticCatalogue(root, count) : (await listLoadoutIds(join(root, 'loadouts'))).slice(0, count);
-  if (values.catalogue === undefined) for (const args of [['init', '-q', '-b', 'main'], ['add', '-A'], ['commit', '-q', '-m', 'synthetic catalogue']]) execFileSync('git', args, { cwd: root, env: gitEnv });
+  if (values.catalogue === undefined) commitSyntheticCatalogue(root);
   if (ids.length !== count) throw new Error(`${root} holds ${ids.length} loadouts (expected ${count}: pass --loadouts)`);
   let started = performance.now();
   execFileSync(process.execPath, [loadoutBin, 'build'], { cwd: root, env });

@@ -39,7 +39,7 @@ export interface LoadoutsContext {
   repo: CatalogueRepository | undefined;
   /** git's reads for the changed loadouts, when the build started them before it opened `repo` (history.ts). */
   early?: EarlyHistoryReads | undefined;
-  /** The status of every folder as the build started (stamp.ts `readDirtyFolders`), which the histories of every loadout take (a fresh build). */
+  /** The status of every folder as the build started (stamp.ts `readDirtyFolders`), which the histories take (history.ts `openHistory`). */
   dirty?: Promise<Set<string>> | undefined;
   unchanged: Unchanged;
   /** The folders' stamps taken before they were read (stamp.ts). */

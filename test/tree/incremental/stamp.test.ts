@@ -68,7 +68,7 @@ describe('folder stamps: git tree ids (build change detection)', () => {
     expect([...(await readDirtyFolders(repo as NonNullable<typeof repo>))]).toEqual(['e-five']);
   });
 
-  it('come from the one status a first build asks git for before it reads, which the histories share', async () => {
+  it('come from the one status a build asks git for before it reads, which the histories share, first build and rebuild alike', async () => {
     const { top, root } = repository();
     writeFileSync(join(root, 'loadouts/b-two/AGENTS.md'), '# b-two, edited\n\nUncommitted.\n');
     const statuses: string[][] = [];
@@ -85,6 +85,16 @@ describe('folder stamps: git tree ids (build change detection)', () => {
     const head = git(top, ['rev-parse', 'HEAD']).trim();
     const commitOf = (id: string): unknown => (JSON.parse(readFileSync(join(root, `dist/api/loadouts/${id}.json`), 'utf8')) as { verification: { commit: unknown } }).verification.commit;
     expect(commitOf('b-two')).toBe(`${head}+dirty`);
+    expect(commitOf('a-one')).toBe(head);
+
+    // A rebuild after an uncommitted edit: the same two, the histories of the loadout read taking the first.
+    statuses.length = 0;
+    writeFileSync(join(root, 'loadouts/c-three/AGENTS.md'), '# c-three, edited\n\nUncommitted too.\n');
+    const rebuilt = await buildCatalogue({ root, out: join(root, 'dist'), baseUrl: BASE, now: new Date('2026-03-02T00:00:00Z'), gitFor });
+    expect(rebuilt.read).toEqual(['b-two', 'c-three']);
+    expect(statuses).toHaveLength(2);
+    expect(statuses[0]).not.toContain('--');
+    expect(commitOf('c-three')).toBe(`${head}+dirty`);
     expect(commitOf('a-one')).toBe(head);
   });
 

@@ -58,6 +58,13 @@ export interface BuiltLoadouts {
   vectors: Map<string, DocumentVector>;
   /** The HEAD commit, undefined outside git. */
   head: string | undefined;
+  /**
+   * Settles once the states in `loadouts` of the loadouts read carry their folder stamps, which
+   * wait for a git status after the reading (at 10,000 loadouts, 0.25 to 0.45 s of git's that the
+   * build would otherwise wait for with its threads idle): await it before reading the states'
+   * stamps (the cache). Rejects with a LoadoutError `git` when git fails.
+   */
+  stamped: Promise<void>;
 }
 
 /**
@@ -81,7 +88,7 @@ export async function buildLoadouts(options: BuildOptions, context: LoadoutsCont
   const vectors = new Map<string, DocumentVector>();
   const compiled = compileSettings(SEARCH_SETTINGS);
   let done = 0;
-  let held: ReadonlyMap<string, FolderStamp> = new Map();
+  let held: Promise<ReadonlyMap<string, FolderStamp>> = Promise.resolve(new Map());
   try {
     // Enough loadouts in flight to hide git's latency on this thread.
     const outcomes = await mapConcurrent(result.read, options.concurrency ?? runningThreads() * 16, async (id) => {
@@ -97,15 +104,16 @@ export async function buildLoadouts(options: BuildOptions, context: LoadoutsCont
       vectors.set(id, vectorOf(searchDocumentOf(entry, compiled), compiled));
       return { outcome, loadoutHistory, commit, listing: listingOf(entry, discovery, plugin) };
     });
-    // A folder edited while it was read keeps no stamp: it is read again next time.
+    // A folder edited while it was read keeps no stamp: it is read again next time. git is asked
+    // now, after the reading, and answers while the tree is written (`stamped`).
     // (A build told what changed took no stamps: nothing to check.)
-    held = repo === undefined || result.read.length === 0 || context.stamps.size === 0 ? context.stamps : stampsThatHeld(context.stamps, await readDirtyFolders(repo, result.read));
+    held = repo === undefined || result.read.length === 0 || context.stamps.size === 0 ? Promise.resolve(context.stamps) : readDirtyFolders(repo, result.read).then((dirty) => stampsThatHeld(context.stamps, dirty));
+    held.catch(() => undefined);
     for (const { outcome, loadoutHistory, commit, listing } of outcomes) {
       const { id } = outcome;
       const warnings = loadoutHistory.skipped.map((s) => `loadouts/${id}: version ${JSON.stringify(s.version)} in loadout.yaml of commit ${s.commit} ${s.reason}: not published`);
       result.warnings.push(...warnings);
-      const stamp = held.get(id);
-      const seen = { warnings, dirty: commit.endsWith('+dirty'), ...(stamp === undefined ? {} : { stamp }) };
+      const seen = { warnings, dirty: commit.endsWith('+dirty') };
       if (outcome.kind === 'refused') {
         result.runs.push(outcome.run);
         result.refused.push(id);
@@ -138,7 +146,15 @@ export async function buildLoadouts(options: BuildOptions, context: LoadoutsCont
     if (unread.has(id)) result.reused.push(id);
     all.set(id, b);
   }
-  return { loadouts: all, vectors, head: repo?.head };
+  const stamped = held.then((stamps) => {
+    for (const id of result.read) {
+      const stamp = stamps.get(id);
+      const b = all.get(id);
+      if (stamp !== undefined && b !== undefined) all.set(id, { ...b, state: { ...b.state, stamp } });
+    }
+  });
+  stamped.catch(() => undefined);
+  return { loadouts: all, vectors, head: repo?.head, stamped };
 }
 
 /** The version in a loadout's manifest (read cheaply), or '' when it has none or no manifest. */

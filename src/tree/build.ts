@@ -27,7 +27,7 @@ import type { CheckRun } from '../verify/run.js';
 import { normaliseBaseUrl, type CliRoute } from '../tree-format/addresses.js';
 import { DEFAULT_MARKETPLACE, type MarketplaceSettings } from '../layout/plugin-marketplaces.js';
 import { buildLoadouts } from './build-loadouts.js';
-import { BUILD_CACHE_FILE, BUILT_SINCE_FILE, buildCachePieces, cacheOf, fingerprintBuild, readBuiltSince } from './incremental/cache.js';
+import { BUILD_CACHE_FILE, BUILT_SINCE_FILE, buildCachePieces, cacheOf, fingerprintBuild, readBuiltSince, type BuildCache } from './incremental/cache.js';
 import { keptPrevious, keptStandbyLinks, type KeptBuild } from './incremental/kept-build.js';
 import { deferDocuments, type DeferredDocuments } from './deferred-documents.js';
 import { readGuides } from '../pages/guides.js';
@@ -213,11 +213,17 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     // The signed snapshot's digests of the versions documents: hashed once per store entry.
     const signing = options.signing === undefined ? undefined : { settings: options.signing, versions: digestVersionsDocuments(trees.store, previousDigests, linked), now: options.now ?? new Date() };
     const listings = [...built.loadouts.values()].map((b) => b.listing);
-    const cache = cacheOf(built.head, built.loadouts, live?.cache);
+    // The cache holds the loadouts' folder stamps, which git gives while the tree is written.
+    let cache: BuildCache | undefined;
+    const cacheNow = async (): Promise<BuildCache> => {
+      await built.stamped;
+      return (cache ??= cacheOf(built.head, built.loadouts, live?.cache));
+    };
     /** The catalogue documents, the cache and the whole search index (which the documents' writer writes). */
     const writeDocuments = async (tree: OutputTree, loadoutsLinked?: Promise<void>): Promise<void> => {
       await writeCatalogueDocuments(tree, base, listings, indexNow(), { docs: readGuides(join(options.root, 'docs')), cli, signing, marketplace, loadoutsLinked });
-      await tree.write(BUILD_CACHE_FILE, () => buildCachePieces(fingerprint, built.head, built.loadouts, cache));
+      const written = await cacheNow();
+      await tree.write(BUILD_CACHE_FILE, () => buildCachePieces(fingerprint, built.head, built.loadouts, written));
     };
     // The live tree's documents can stand in for this build's while a changed loadout's own pages
     // go live first; its cache and whole index too, without the lines of the loadouts built since.
@@ -251,6 +257,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
           await tree.write(BUILT_SINCE_FILE, `${JSON.stringify({ loadouts: [...new Set([...carried.builtSince, ...result.read])].sort() })}\n`);
         }
         if (attesting !== undefined && signing !== undefined) {
+          await built.stamped;
           const claims = [...built.loadouts].map(([id, b]) => claimOf(id, b, signing.versions.byEntry[b.state.name] as [string, number], built.head, live?.cache));
           await tree.write(ATTESTATIONS_FILE, attestationsText(attesting, built.head, claims));
         }
@@ -290,7 +297,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     // Trees are compared by their real paths (trees.live is one).
     const standbyDir = written.standby === undefined ? undefined : realpathSync(written.standby);
     const previous = {
-      cache,
+      cache: await cacheNow(),
       get index(): InvertedIndex {
         return indexNow();
       },

@@ -2,6 +2,7 @@ import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } fr
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../../src/tree/build.js';
+import { BUILD_CACHE_FILE } from '../../../src/tree/incremental/cache.js';
 import { gitIn, type GitCommands } from '../../../src/tree/history/git-commands.js';
 import { openRepository } from '../../../src/tree/history/history.js';
 import { readDirtyFolders, readFolderStamps } from '../../../src/tree/incremental/stamp.js';
@@ -96,6 +97,30 @@ describe('folder stamps: git tree ids (build change detection)', () => {
     expect(statuses[0]).not.toContain('--');
     expect(commitOf('c-three')).toBe(`${head}+dirty`);
     expect(commitOf('a-one')).toBe(head);
+  });
+
+  it('leave out a folder edited while the build read it (git asked after the reading, while the tree is written), which the next build reads again', async () => {
+    const { root } = repository();
+    const out = join(root, 'dist');
+    // The edit lands once a-one is built: after its folder was read, before the build ends.
+    const onProgress = (_done: number, _total: number, id: string): void => {
+      if (id === 'a-one') writeFileSync(join(root, 'loadouts/a-one/AGENTS.md'), '# a-one, edited during the build\n');
+    };
+    expect((await buildCatalogue({ root, out, baseUrl: BASE, now: new Date('2026-03-02T00:00:00Z'), concurrency: 1, onProgress })).read).toHaveLength(4);
+    const stamps = new Map(
+      readFileSync(join(out, BUILD_CACHE_FILE), 'utf8')
+        .split('\n')
+        .slice(1)
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as { id: string; stamp?: { tree: string }; listing?: unknown })
+        .filter((line) => line.listing === undefined)
+        .map((line) => [line.id, line.stamp?.tree]),
+    );
+    expect([...stamps.keys()].sort()).toEqual(['a-one', 'b-two', 'c-three', 'd-four']);
+    expect(stamps.get('a-one')).toBeUndefined();
+    for (const id of ['b-two', 'c-three', 'd-four']) expect(stamps.get(id)).toMatch(/^[0-9a-f]{40}$/u);
+    const again = await buildCatalogue({ root, out, baseUrl: BASE, now: new Date('2026-03-02T00:00:00Z') });
+    expect(again.read).toEqual(['a-one']);
   });
 
   it('let a fresh clone in another folder, with the previous tree restored, rebuild only the loadout that changed', async () => {

@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { LoadoutError } from '../catalogue/errors.js';
 import { readManifestVersion } from '../catalogue/yaml-document.js';
 import { mapConcurrent } from '../concurrency.js';
 import { searchDocumentOf } from '../search/document.js';
@@ -62,7 +63,9 @@ export interface BuiltLoadouts {
    * Settles once the states in `loadouts` of the loadouts read carry their folder stamps, which
    * wait for a git status after the reading (at 10,000 loadouts, 0.25 to 0.45 s of git's that the
    * build would otherwise wait for with its threads idle): await it before reading the states'
-   * stamps (the cache). Rejects with a LoadoutError `git` when git fails.
+   * stamps (the cache). Rejects with a LoadoutError `git` when git fails (the build then fails
+   * as it writes the tree, which is not switched to; the store entries written are collected
+   * by the next build, store.ts `collectGarbage`).
    */
   stamped: Promise<void>;
 }
@@ -88,7 +91,7 @@ export async function buildLoadouts(options: BuildOptions, context: LoadoutsCont
   const vectors = new Map<string, DocumentVector>();
   const compiled = compileSettings(SEARCH_SETTINGS);
   let done = 0;
-  let held: Promise<ReadonlyMap<string, FolderStamp>> = Promise.resolve(new Map());
+  let held: Promise<ReadonlyMap<string, FolderStamp>> | undefined;
   try {
     // Enough loadouts in flight to hide git's latency on this thread.
     const outcomes = await mapConcurrent(result.read, options.concurrency ?? runningThreads() * 16, async (id) => {
@@ -107,8 +110,13 @@ export async function buildLoadouts(options: BuildOptions, context: LoadoutsCont
     // A folder edited while it was read keeps no stamp: it is read again next time. git is asked
     // now, after the reading, and answers while the tree is written (`stamped`).
     // (A build told what changed took no stamps: nothing to check.)
-    held = repo === undefined || result.read.length === 0 || context.stamps.size === 0 ? Promise.resolve(context.stamps) : readDirtyFolders(repo, result.read).then((dirty) => stampsThatHeld(context.stamps, dirty));
-    held.catch(() => undefined);
+    if (repo !== undefined && result.read.length > 0 && context.stamps.size > 0) {
+      const notGit = (cause: unknown): never => {
+        throw new LoadoutError('git', `cannot read the git status of ${loadoutsDir}: ${(cause as Error).message}`, { cause });
+      };
+      held = readDirtyFolders(repo, result.read).then((dirty) => stampsThatHeld(context.stamps, dirty), notGit);
+      held.catch(() => undefined);
+    } else held = Promise.resolve(context.stamps);
     for (const { outcome, loadoutHistory, commit, listing } of outcomes) {
       const { id } = outcome;
       const warnings = loadoutHistory.skipped.map((s) => `loadouts/${id}: version ${JSON.stringify(s.version)} in loadout.yaml of commit ${s.commit} ${s.reason}: not published`);
@@ -146,7 +154,7 @@ export async function buildLoadouts(options: BuildOptions, context: LoadoutsCont
     if (unread.has(id)) result.reused.push(id);
     all.set(id, b);
   }
-  const stamped = held.then((stamps) => {
+  const stamped = (held ?? Promise.resolve(context.stamps)).then((stamps) => {
     for (const id of result.read) {
       const stamp = stamps.get(id);
       const b = all.get(id);

@@ -123,6 +123,24 @@ describe('folder stamps: git tree ids (build change detection)', () => {
     expect(again.read).toEqual(['a-one']);
   });
 
+  it("fail the build with git's error when git cannot say after the reading, and leave the live tree as it was", async () => {
+    const { root } = repository();
+    const out = join(root, 'dist');
+    const now = new Date('2026-03-02T00:00:00Z');
+    await buildCatalogue({ root, out, baseUrl: BASE, now });
+    const before = readFileSync(join(out, BUILD_CACHE_FILE), 'utf8');
+    writeFileSync(join(root, 'loadouts/d-four/AGENTS.md'), '# d-four, edited\n');
+    // The status of the folders read, after the reading, fails; every other request runs.
+    const gitFor = (cwd: string): GitCommands => {
+      const inner = gitIn(cwd);
+      return { raw: (args) => (args.includes('status') && args.includes('--') ? Promise.reject(new Error('fatal: index file corrupt')) : inner.raw(args)), pipe: (args) => inner.pipe(args) };
+    };
+    await expect(buildCatalogue({ root, out, baseUrl: BASE, now, gitFor })).rejects.toMatchObject({ name: 'LoadoutError', code: 'git', message: expect.stringMatching(/cannot read the git status of .*index file corrupt/u) as unknown });
+    expect(readFileSync(join(out, BUILD_CACHE_FILE), 'utf8')).toBe(before);
+    // The next build, with git well again, reads the edited loadout and writes its tree.
+    expect((await buildCatalogue({ root, out, baseUrl: BASE, now })).read).toEqual(['d-four']);
+  });
+
   it('let a fresh clone in another folder, with the previous tree restored, rebuild only the loadout that changed', async () => {
     const { top, root } = repository();
     const out = join(root, 'dist');

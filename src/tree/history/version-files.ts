@@ -20,16 +20,9 @@ export interface Snapshot {
  * `git ls-tree` or the blob reader fails.
  */
 export async function readSnapshot(git: GitCommands, blobs: BlobReader, commit: string, dir: string): Promise<Snapshot | undefined> {
-  // `<mode> SP <type> SP <object> TAB <path>`, NUL-terminated (git-ls-tree, "OUTPUT FORMAT"). The
-  // blobs are read by object id, not as `<commit>:<path>`, which has git read the commit's whole
-  // `loadouts/` tree for each file (commit-log.ts `readManifestCommits`).
-  const listing = await git.raw(['ls-tree', '-r', '-z', commit, '--', `${dir}/`]);
-  const entries: { path: string; object: string }[] = [];
-  for (const record of listing.split('\u0000')) {
-    const tab = record.indexOf('\t');
-    const [, type, object] = record.slice(0, tab).split(' ');
-    if (tab >= 0 && type === 'blob' && object !== undefined) entries.push({ path: record.slice(tab + 1), object });
-  }
+  // The blobs are read by object id, not as `<commit>:<path>`, which has git read the commit's
+  // whole `loadouts/` tree for each file (commit-log.ts `readManifestCommits`).
+  const entries = readTreeListing(await git.raw(['ls-tree', '-r', '-z', commit, '--', `${dir}/`])).filter((e) => e.type === 'blob');
   // Asked for at once: the reader sends one turn's requests to git in one write.
   const read = await Promise.all(entries.map(({ object }) => blobs.read(object)));
   const files = new Map<string, Uint8Array>();
@@ -42,6 +35,30 @@ export async function readSnapshot(git: GitCommands, blobs: BlobReader, commit: 
     else files.set(rel, bytes);
   }
   return manifestText === undefined ? undefined : { manifestText, files };
+}
+
+/** One entry of `git ls-tree` (see {@link readTreeListing}). */
+export interface TreeEntry {
+  /** `blob`, `tree` or `commit` (a submodule). */
+  type: string;
+  /** Its object id. */
+  object: string;
+  /** Its path, relative to the top folder with `--full-tree` or a pathspec from the top. */
+  path: string;
+}
+
+/**
+ * The entries of `git ls-tree -z` output: records `<mode> SP <type> SP <object> TAB <path>`, each
+ * ended by NUL (git-ls-tree, "OUTPUT FORMAT"). A record without those fields is left out. Pure.
+ */
+export function readTreeListing(listing: string): TreeEntry[] {
+  const entries: TreeEntry[] = [];
+  for (const record of listing.split('\u0000')) {
+    const tab = record.indexOf('\t');
+    const [, type, object] = record.slice(0, tab).split(' ');
+    if (tab >= 0 && type !== undefined && object !== undefined) entries.push({ type, object, path: record.slice(tab + 1) });
+  }
+  return entries;
 }
 
 /**

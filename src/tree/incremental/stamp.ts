@@ -12,6 +12,7 @@
  */
 import { idOf, readDirty } from '../history/commit-log.js';
 import type { CatalogueRepository } from '../history/history.js';
+import { readTreeListing } from '../history/version-files.js';
 
 /** A loadout folder's stamp: git's tree id of the folder at the build's HEAD, the folder being clean. */
 export interface FolderStamp {
@@ -30,12 +31,9 @@ export async function readFolderStamps(repo: CatalogueRepository | undefined, di
   if (repo === undefined) return stamps;
   const folder = repo.prefix === '' ? '.' : `${repo.prefix}/`;
   const [listing, dirty] = await Promise.all([repo.git.raw(['ls-tree', '-z', '--full-tree', repo.head, '--', folder]), dirtyFolders ?? readDirtyFolders(repo)]);
-  for (const record of listing.split('\u0000')) {
-    // `<mode> SP <type> SP <object> TAB <path>` (git-ls-tree, "Output format").
-    const tab = record.indexOf('\t');
-    const [, type, object] = record.slice(0, tab).split(' ');
-    const id = tab < 0 ? undefined : idOf(repo.prefix, `${record.slice(tab + 1)}/`);
-    if (type === 'tree' && object !== undefined && id !== undefined && !dirty.has(id)) stamps.set(id, { tree: object });
+  for (const { type, object, path } of readTreeListing(listing)) {
+    const id = idOf(repo.prefix, `${path}/`);
+    if (type === 'tree' && id !== undefined && !dirty.has(id)) stamps.set(id, { tree: object });
   }
   return stamps;
 }

@@ -102,8 +102,8 @@ export const BENCH_GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_
  * one commit of everything, packed as a clone has it, and with git's automatic housekeeping off
  * (`gc.auto 0`). Without that, the commit of 90,000 files at 10,000 loadouts starts `git gc
  * --auto` in the background, whose repack took the machine's two cores for minutes while the
- * benchmark measured its first builds (2026-11-27, seventh session: a cold build of 67 s against
- * 45 s on the same code with the repository packed). Returns the seconds the packing took (not
+ * benchmark measured its first builds (2026-11-27, seventh session: a cold build of 67 s, where
+ * the same code built a packed catalogue in 47 to 50 s). Returns the seconds the packing took (not
  * measured against a target).
  */
 export function commitSyntheticCatalogue(root: string): number {

@@ -91,7 +91,6 @@ export async function buildLoadouts(options: BuildOptions, context: LoadoutsCont
   const vectors = new Map<string, DocumentVector>();
   const compiled = compileSettings(SEARCH_SETTINGS);
   let done = 0;
-  let held: Promise<ReadonlyMap<string, FolderStamp>> | undefined;
   try {
     // Enough loadouts in flight to hide git's latency on this thread.
     const outcomes = await mapConcurrent(result.read, options.concurrency ?? runningThreads() * 16, async (id) => {
@@ -107,16 +106,6 @@ export async function buildLoadouts(options: BuildOptions, context: LoadoutsCont
       vectors.set(id, vectorOf(searchDocumentOf(entry, compiled), compiled));
       return { outcome, loadoutHistory, commit, listing: listingOf(entry, discovery, plugin) };
     });
-    // A folder edited while it was read keeps no stamp: it is read again next time. git is asked
-    // now, after the reading, and answers while the tree is written (`stamped`).
-    // (A build told what changed took no stamps: nothing to check.)
-    if (repo !== undefined && result.read.length > 0 && context.stamps.size > 0) {
-      const notGit = (cause: unknown): never => {
-        throw new LoadoutError('git', `cannot read the git status of ${loadoutsDir}: ${(cause as Error).message}`, { cause });
-      };
-      held = readDirtyFolders(repo, result.read).then((dirty) => stampsThatHeld(context.stamps, dirty), notGit);
-      held.catch(() => undefined);
-    } else held = Promise.resolve(context.stamps);
     for (const { outcome, loadoutHistory, commit, listing } of outcomes) {
       const { id } = outcome;
       const warnings = loadoutHistory.skipped.map((s) => `loadouts/${id}: version ${JSON.stringify(s.version)} in loadout.yaml of commit ${s.commit} ${s.reason}: not published`);
@@ -154,7 +143,9 @@ export async function buildLoadouts(options: BuildOptions, context: LoadoutsCont
     if (unread.has(id)) result.reused.push(id);
     all.set(id, b);
   }
-  const stamped = (held ?? Promise.resolve(context.stamps)).then((stamps) => {
+  // A folder edited while it was read keeps no stamp: it is read again next time. git is asked
+  // now, after the reading, and answers while the tree is written.
+  const stamped = stampsAfterReading(repo, result.read, context.stamps, loadoutsDir).then((stamps) => {
     for (const id of result.read) {
       const stamp = stamps.get(id);
       const b = all.get(id);
@@ -163,6 +154,21 @@ export async function buildLoadouts(options: BuildOptions, context: LoadoutsCont
   });
   stamped.catch(() => undefined);
   return { loadouts: all, vectors, head: repo?.head, stamped };
+}
+
+/**
+ * The stamps of `before` that held while the loadouts `read` were read (stamp.ts
+ * `stampsThatHeld`), by a git status asked now; `before` itself outside git, when nothing was
+ * read, or when the build took no stamps (one told what changed).
+ * @throws LoadoutError `git` when git fails.
+ */
+async function stampsAfterReading(repo: CatalogueRepository | undefined, read: readonly string[], before: ReadonlyMap<string, FolderStamp>, loadoutsDir: string): Promise<ReadonlyMap<string, FolderStamp>> {
+  if (repo === undefined || read.length === 0 || before.size === 0) return before;
+  try {
+    return stampsThatHeld(before, await readDirtyFolders(repo, read));
+  } catch (cause) {
+    throw new LoadoutError('git', `cannot read the git status of ${loadoutsDir}: ${(cause as Error).message}`, { cause });
+  }
 }
 
 /** The version in a loadout's manifest (read cheaply), or '' when it has none or no manifest. */

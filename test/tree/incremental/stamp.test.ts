@@ -24,6 +24,14 @@ function repository(): { top: string; root: string } {
   return { top, root };
 }
 
+/** How a build runs git (`BuildOptions.gitFor`): each `raw` request answered by `answer`, which may pass it to git in that folder. */
+const answering =
+  (answer: (args: string[], git: GitCommands) => Promise<string>) =>
+  (cwd: string): GitCommands => {
+    const git = gitIn(cwd);
+    return { raw: (args) => answer(args, git), pipe: (args) => git.pipe(args) };
+  };
+
 describe('folder stamps: git tree ids (build change detection)', () => {
   it('are the tree ids at HEAD of the clean folders, and no stamp for a folder changed in any way', async () => {
     const { top, root } = repository();
@@ -73,10 +81,7 @@ describe('folder stamps: git tree ids (build change detection)', () => {
     const { top, root } = repository();
     writeFileSync(join(root, 'loadouts/b-two/AGENTS.md'), '# b-two, edited\n\nUncommitted.\n');
     const statuses: string[][] = [];
-    const gitFor = (cwd: string): GitCommands => {
-      const inner = gitIn(cwd);
-      return { raw: (args) => (args.includes('status') && statuses.push(args), inner.raw(args)), pipe: (args) => inner.pipe(args) };
-    };
+    const gitFor = answering((args, git) => (args.includes('status') && statuses.push(args), git.raw(args)));
     const result = await buildCatalogue({ root, out: join(root, 'dist'), baseUrl: BASE, now: new Date('2026-03-02T00:00:00Z'), gitFor });
     expect(result.read).toHaveLength(4);
     // One of the whole working tree before reading (stamps and histories), one of the folders read after.
@@ -131,10 +136,7 @@ describe('folder stamps: git tree ids (build change detection)', () => {
     const before = readFileSync(join(out, BUILD_CACHE_FILE), 'utf8');
     writeFileSync(join(root, 'loadouts/d-four/AGENTS.md'), '# d-four, edited\n');
     // The status of the folders read, after the reading, fails; every other request runs.
-    const gitFor = (cwd: string): GitCommands => {
-      const inner = gitIn(cwd);
-      return { raw: (args) => (args.includes('status') && args.includes('--') ? Promise.reject(new Error('fatal: index file corrupt')) : inner.raw(args)), pipe: (args) => inner.pipe(args) };
-    };
+    const gitFor = answering((args, git) => (args.includes('status') && args.includes('--') ? Promise.reject(new Error('fatal: index file corrupt')) : git.raw(args)));
     await expect(buildCatalogue({ root, out, baseUrl: BASE, now, gitFor })).rejects.toMatchObject({ name: 'LoadoutError', code: 'git', message: expect.stringMatching(/cannot read the git status of .*index file corrupt/u) as unknown });
     expect(readFileSync(join(out, BUILD_CACHE_FILE), 'utf8')).toBe(before);
     // The next build, with git well again, reads the edited loadout and writes its tree.

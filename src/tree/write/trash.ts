@@ -5,10 +5,16 @@
  * into a trash folder of the store, one `rename` per folder, and a detached process deletes
  * the trash after the build has ended. A trash folder that a killed build or a killed deleter
  * left is deleted by the next build's deleter.
+ *
+ * A deleter first claims each folder by renaming it to `<folder>.deleting-<its pid>`, and a build
+ * starts a deleter only for folders no live deleter has claimed. Before, every build started one
+ * over every trash folder: a run of rebuilds while 300,000 files were being deleted (`loadout dev`
+ * saves, a few seconds apart) left five deleters on the same folder, racing each other for the
+ * machine's two cores and doubling a build's time (2026-11-27, eighth session).
  */
 import { spawn } from 'node:child_process';
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 
 /** The start of a trash folder's name in the store: a dot name, never an entry's. */
 export const TRASH_PREFIX = '.trash-';
@@ -48,17 +54,51 @@ export function trashFolders(storeDir: string): string[] {
   return names.filter((name) => name.startsWith(TRASH_PREFIX)).map((name) => join(storeDir, name));
 }
 
-/** What the deleter runs: `node -e` with the folders as its arguments (CommonJS, so `require`). */
-const DELETER = "for (const folder of process.argv.slice(1)) require('node:fs').rmSync(folder, { recursive: true, force: true });";
+/** The end of a trash folder's name once a deleter has claimed it: `.deleting-<pid>`. */
+const CLAIMED = /\.deleting-(\d+)$/u;
+
+/** True while process `pid` runs (signal 0 tests it without sending anything; EPERM: it runs as another user). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
 
 /**
- * Starts a process of this Node that deletes every trash folder of `storeDir`, detached and
- * not waited for (it outlives a `loadout build` that has ended); does nothing when there is
- * none. Its errors are not reported: what it leaves, the next build's deleter deletes.
+ * The trash folders of `storeDir` that no running deleter has claimed: those never claimed, and
+ * those whose claiming process has ended (killed before it finished).
+ */
+export function unclaimedTrashFolders(storeDir: string): string[] {
+  return trashFolders(storeDir).filter((folder) => {
+    const claim = CLAIMED.exec(basename(folder));
+    return claim === null || !isRunning(Number(claim[1]));
+  });
+}
+
+/**
+ * What the deleter runs: `node -e` with the folders as its arguments (CommonJS, so `require`).
+ * Each folder is claimed by a rename to its own name (a claim by an ended deleter replaced);
+ * a folder another deleter renamed first is left to it.
+ */
+const DELETER = `const { renameSync, rmSync } = require('node:fs');
+for (const folder of process.argv.slice(1)) {
+  const claimed = folder.replace(${String(CLAIMED)}, '') + '.deleting-' + process.pid;
+  try { renameSync(folder, claimed); } catch { continue; }
+  rmSync(claimed, { recursive: true, force: true });
+}`;
+
+/**
+ * Starts a process of this Node that deletes every trash folder of `storeDir` that no running
+ * deleter has claimed ({@link unclaimedTrashFolders}), detached and not waited for (it outlives
+ * a `loadout build` that has ended); does nothing when there is none. Its errors are not
+ * reported: what it leaves, the next build's deleter deletes.
  * @returns the folders it was given.
  */
 export function deleteTrashLater(storeDir: string): string[] {
-  const folders = trashFolders(storeDir);
+  const folders = unclaimedTrashFolders(storeDir);
   if (folders.length === 0) return folders;
   const deleter = spawn(process.execPath, ['-e', DELETER, ...folders], { detached: true, stdio: 'ignore', windowsHide: true });
   deleter.on('error', () => undefined);

@@ -1,13 +1,15 @@
 /**
  * Collecting many store entries through the trash (trash.ts, store.ts `collectGarbage`): the
  * entries leave the store at once, a detached process deletes them, a trash folder left before
- * goes with it, and a few entries are still removed in place.
+ * goes with it, a folder a running deleter has claimed is left to it, and a few entries are
+ * still removed in place.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collectGarbage, listEntries } from '../../../src/tree/write/store.js';
-import { deleteTrashLater, Trash, trashFolders } from '../../../src/tree/write/trash.js';
+import { deleteTrashLater, Trash, trashFolders, unclaimedTrashFolders } from '../../../src/tree/write/trash.js';
 import { makeTempDir } from '../../helpers/temp.js';
 
 /** Writes an entry named `name` as a build leaves one: its record and a file in each of its folders. */
@@ -20,14 +22,15 @@ function writeEntry(store: string, name: string): void {
   }
 }
 
-/** Resolves true once none of `paths` exists (checked every 50 ms, for at most 60 s). */
-async function goneSoon(paths: readonly string[]): Promise<boolean> {
+/** Resolves true once `holds()` (checked every 50 ms, for at most 60 s). */
+async function soon(holds: () => boolean): Promise<boolean> {
   for (let i = 0; i < 1200; i++) {
-    if (paths.every((p) => !existsSync(p))) return true;
+    if (holds()) return true;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   return false;
 }
+
 
 describe('the trash of the store', () => {
   it('moves paths under the same names, makes its folder only when it moves one, and skips a missing path', () => {
@@ -56,9 +59,9 @@ describe('the trash of the store', () => {
     expect([...listEntries(store)].sort()).toEqual([...keep].sort());
     for (const name of keep) expect(existsSync(join(store, 'api/loadouts', `${name}.json`))).toBe(true);
     expect(readdirSync(join(store, 'download')).sort()).toEqual([...keep].sort());
-    // Then deleted, the older trash with it.
-    expect(await goneSoon([join(store, '.trash-left'), ...trashFolders(store)])).toBe(true);
-    expect(trashFolders(store)).toEqual([]);
+    // Then deleted, the older trash with it (each folder claimed by a rename first).
+    expect(await soon(() => trashFolders(store).length === 0)).toBe(true);
+    expect(existsSync(join(store, '.trash-left'))).toBe(false);
   });
 
   it('removes a few entries in place, with no trash', () => {
@@ -69,5 +72,27 @@ describe('the trash of the store', () => {
     expect([...listEntries(store)]).toEqual(['alpha@1-aa']);
     expect(existsSync(join(store, 'plugins/beta@1-bb'))).toBe(false);
     expect(deleteTrashLater(store)).toEqual([]);
+  });
+
+  it('starts no deleter for a folder a running deleter has claimed, and takes over one whose deleter has ended', async () => {
+    const store = makeTempDir();
+    const trash = (name: string): string => {
+      mkdirSync(join(store, name, 'raw/old@1-ff'), { recursive: true });
+      writeFileSync(join(store, name, 'raw/old@1-ff/AGENTS.md'), '# old\n');
+      return join(store, name);
+    };
+    // Claimed by a process that runs (this one): another deleter is deleting it.
+    const running = trash(`.trash-aaaaaa.deleting-${process.pid}`);
+    expect(deleteTrashLater(store)).toEqual([]);
+    // Claimed by a deleter that has ended, and one never claimed: both go.
+    const ended = spawnSync(process.execPath, ['-e', '']).pid;
+    const left = trash(`.trash-bbbbbb.deleting-${ended}`);
+    const fresh = trash('.trash-cccccc');
+    expect(unclaimedTrashFolders(store).sort()).toEqual([left, fresh]);
+    expect(deleteTrashLater(store).sort()).toEqual([left, fresh]);
+    // Claimed (renamed) by the new deleter, then deleted: only the running deleter's folder stays.
+    expect(await soon(() => trashFolders(store).length === 1)).toBe(true);
+    expect(trashFolders(store)).toEqual([running]);
+    expect(existsSync(join(running, 'raw/old@1-ff/AGENTS.md'))).toBe(true);
   });
 });

@@ -6,11 +6,14 @@
  * and a build from the files alone (a new process, or after the writer never ran) reads again
  * exactly the loadouts whose lines the carried cache does not hold.
  */
-import { existsSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../src/tree/build.js';
 import { BUILT_SINCE_FILE } from '../../src/tree/incremental/cache.js';
+import { treesFolderOf } from '../../src/tree/write/output.js';
+import { STORE_FOLDER } from '../../src/tree/write/store.js';
+import { trashFolders } from '../../src/tree/write/trash.js';
 import { writeLoadout } from '../helpers/loadouts.js';
 import { commitAll, initRepo, makeTempDir } from '../helpers/temp.js';
 import { differingFiles, treeEntries } from '../helpers/tree.js';
@@ -106,5 +109,41 @@ describe('deferred catalogue documents', () => {
     const elsewhere = await buildCatalogue({ root, out: read, baseUrl: BASE, now: NOW, changed: ['beta'], kept: last.kept });
     expect(elsewhere.read).toEqual(['beta']);
     expect(listed(read, 'beta')).toBe('Last change.');
+  }, 120_000);
+
+  it('sets aside into the store\'s trash the documents of the standby it replaces, deleted once the deferred writer has written', async () => {
+    const root = makeTempDir();
+    initRepo(root);
+    for (const id of ['alpha', 'beta']) writeLoadout(root, { id });
+    commitAll(root, 'two loadouts');
+    const out = join(root, 'dist');
+    const trees = treesFolderOf(out);
+    const store = join(trees, STORE_FOLDER);
+    const first = await buildCatalogue({ root, out, baseUrl: BASE, now: NOW });
+    setSummary(root, 'alpha', 'Alpha changed.');
+    const one = await buildCatalogue({ root, out, baseUrl: BASE, now: NOW, changed: ['alpha'], kept: first.kept, documents: 'defer' });
+    expect(await one.deferred?.write()).toBe(true);
+    // The live tree's documents are its own now; the standby's are the last links of the older ones.
+    const live = realpathSync(out);
+    const standby = readdirSync(trees).map((name) => join(trees, name)).find((dir) => dir !== store && dir !== live) ?? '';
+    const older = lstatSync(join(standby, 'api', 'loadouts.json')).ino;
+    expect(older).not.toBe(lstatSync(join(out, 'api', 'loadouts.json')).ino);
+
+    setSummary(root, 'beta', 'Beta changed.');
+    const two = await buildCatalogue({ root, out, baseUrl: BASE, now: NOW, changed: ['beta'], kept: one.kept, documents: 'defer' });
+    // The standby (renamed for this build) went live carrying the documents of the tree before,
+    // and the file it held is in the trash, whole.
+    expect(realpathSync(out)).not.toBe(live);
+    expect(lstatSync(join(out, 'api', 'loadouts.json')).ino).toBe(lstatSync(join(live, 'api', 'loadouts.json')).ino);
+    const [trash, ...more] = trashFolders(store);
+    expect(more).toEqual([]);
+    const taken = readdirSync(trash ?? '').map((name) => lstatSync(join(trash ?? '', name)));
+    expect(taken.map((stat) => stat.ino)).toContain(older);
+    expect(listed(out, 'beta')).not.toBe('Beta changed.');
+    // The writer writes the documents, then deletes the trash.
+    expect(await two.deferred?.write()).toBe(true);
+    expect(listed(out, 'beta')).toBe('Beta changed.');
+    for (let i = 0; i < 600 && trashFolders(store).length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(trashFolders(store)).toEqual([]);
   }, 120_000);
 });

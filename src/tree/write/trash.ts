@@ -23,6 +23,8 @@ export const TRASH_PREFIX = '.trash-';
 export class Trash {
   readonly #storeDir: string;
   #folder: string | undefined;
+  /** Files {@link Trash.take} has moved: the next one's name. */
+  #taken = 0;
 
   constructor(storeDir: string) {
     this.#storeDir = storeDir;
@@ -40,6 +42,16 @@ export class Trash {
     const to = join(this.#folder, path);
     mkdirSync(dirname(to), { recursive: true });
     renameSync(from, to);
+  }
+
+  /**
+   * Moves the file or link at the file-system path `file` (of a tree beside the store, on the
+   * same file system) into the trash folder under a new name, making the folder on first use.
+   * @throws the file system's error (ENOENT when `file` does not exist).
+   */
+  take(file: string): void {
+    this.#folder ??= mkdtempSync(join(this.#storeDir, TRASH_PREFIX));
+    renameSync(file, join(this.#folder, `taken-${this.#taken++}`));
   }
 }
 

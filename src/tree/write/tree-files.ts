@@ -254,8 +254,12 @@ export class TreeFiles {
    * replaced, a folder is made and brought up to date below, and what `from` lacks there goes.
    * Folders are compared entry by entry, so bringing a copy up to date costs an `lstat` for each
    * file that did not change.
+   * @param options.setAside called with the file-system path of each file about to be replaced,
+   *   which it must move away (the store's trash, trash.ts `Trash.take`), instead of it being
+   *   removed here: removing the last link of a large file frees its blocks and pages, which a
+   *   caller on the critical path leaves to later (build.ts, the documents a deferring build carries).
    */
-  syncFrom(from: string, path: string): void {
+  syncFrom(from: string, path: string, options: { setAside?: (file: string) => void } = {}): void {
     const source = resolveInside(from, path);
     const target = this.resolve(path);
     const had = lstatSync(target, { throwIfNoEntry: false });
@@ -267,6 +271,7 @@ export class TreeFiles {
     if (!info.isDirectory()) {
       if (had !== undefined && !had.isDirectory() && had.ino === info.ino && had.dev === info.dev) return;
       if (had?.isDirectory() === true) this.remove(path);
+      else if (had !== undefined && options.setAside !== undefined) options.setAside(target);
       this.link(path, source);
       return;
     }
@@ -274,7 +279,7 @@ export class TreeFiles {
     this.mkdir(path);
     const names = new Set(readdirSync(source));
     if (had !== undefined) for (const name of readdirSync(target)) if (!names.has(name)) this.remove(`${path}/${name}`);
-    for (const name of names) this.syncFrom(from, `${path}/${name}`);
+    for (const name of names) this.syncFrom(from, `${path}/${name}`, options);
   }
 
   /**

@@ -7,10 +7,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { onTestFinished } from 'vitest';
 
-/** A fresh temporary folder, removed when the current test finishes. */
+/**
+ * A fresh temporary folder, removed when the current test finishes. A build's detached deleter
+ * (src/tree/write/trash.ts) may still be claiming a trash folder of a store below it by a
+ * rename, which makes a folder being removed not empty again (ENOTEMPTY): the removal is then
+ * tried again (Node's `maxRetries`, 100 ms more between each).
+ */
 export function makeTempDir(prefix = 'loadout-test-'): string {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 }));
   return dir;
 }
 

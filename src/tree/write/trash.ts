@@ -38,8 +38,7 @@ export class Trash {
   move(path: string): void {
     const from = join(this.#storeDir, path);
     if (lstatSync(from, { throwIfNoEntry: false }) === undefined) return;
-    this.#folder ??= mkdtempSync(join(this.#storeDir, TRASH_PREFIX));
-    const to = join(this.#folder, path);
+    const to = join(this.#opened(), path);
     mkdirSync(dirname(to), { recursive: true });
     renameSync(from, to);
   }
@@ -50,8 +49,13 @@ export class Trash {
    * @throws the file system's error (ENOENT when `file` does not exist).
    */
   take(file: string): void {
+    renameSync(file, join(this.#opened(), `taken-${this.#taken++}`));
+  }
+
+  /** The trash folder, made on first use. */
+  #opened(): string {
     this.#folder ??= mkdtempSync(join(this.#storeDir, TRASH_PREFIX));
-    renameSync(file, join(this.#folder, `taken-${this.#taken++}`));
+    return this.#folder;
   }
 }
 

@@ -15,6 +15,7 @@ import { startDevSession } from '../../src/dev/session.js';
 import { BUILT_SINCE_FILE } from '../../src/tree/incremental/cache.js';
 import { PUBLISHED_AGENTS } from '../../src/catalogue/vocabulary.js';
 import { writeLoadout } from '../helpers/loadouts.js';
+import { soon } from '../helpers/soon.js';
 import { commitAll, initRepo, makeTempDir } from '../helpers/temp.js';
 
 /** How long one change may take to come back as an event (a build on a machine shared with other work). */
@@ -136,10 +137,7 @@ describe('loadout dev', () => {
     // reload none); the next event is the next real change's reload.
     const count = builds.length;
     writeFileSync(gammaManifest, readFileSync(gammaManifest, 'utf8'));
-    for (let i = 0; builds.length === count; i++) {
-      expect(i, 'no build after the same bytes were saved').toBeLessThan(EVENT_TIMEOUT_MS / 50);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    expect(await soon(() => builds.length !== count, EVENT_TIMEOUT_MS), 'no build after the same bytes were saved').toBe(true);
     expect(builds.at(-1)?.loadouts.map((l) => [l.id, l.state])).toEqual([['gamma', 'built']]);
     const gammaAgents = join(root, 'loadouts', 'gamma', 'AGENTS.md');
     const changedAt = new Date().toISOString();

@@ -14,6 +14,7 @@ import { GitHelper } from '../../../src/tree/history/git-helper.js';
 import { openHistory, openRepository, type CatalogueHistory } from '../../../src/tree/history/history.js';
 import { BlobReader } from '../../../src/tree/history/version-files.js';
 import { writeLoadout } from '../../helpers/loadouts.js';
+import { soon } from '../../helpers/soon.js';
 import { commitAll, git, initRepo, makeTempDir } from '../../helpers/temp.js';
 
 const run = promisify(execFile);
@@ -141,18 +142,15 @@ console.log(JSON.stringify({ top: top.trim(), pid: helper.pid }));`;
     const said = JSON.parse(stdout) as { top: string; pid: number };
     expect(said.top).toBe(realpathSync(root));
     // The helper sees its parent's channel close and exits.
-    const gone = async (): Promise<boolean> => {
-      for (let i = 0; i < 200; i++) {
-        try {
-          process.kill(said.pid, 0);
-        } catch {
-          return true;
-        }
-        await new Promise((resolve) => setTimeout(resolve, 50));
+    const running = (): boolean => {
+      try {
+        process.kill(said.pid, 0);
+        return true;
+      } catch {
+        return false;
       }
-      return false;
     };
-    expect(await gone()).toBe(true);
+    expect(await soon(() => !running(), 10_000)).toBe(true);
   });
 
   it('refuses commands and pipes once closed', async () => {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collectGarbage, listEntries } from '../../../src/tree/write/store.js';
 import { deleteTrashLater, Trash, trashFolders, unclaimedTrashFolders } from '../../../src/tree/write/trash.js';
+import { soon } from '../../helpers/soon.js';
 import { makeTempDir } from '../../helpers/temp.js';
 
 /** Writes an entry named `name` as a build leaves one: its record and a file in each of its folders. */
@@ -22,14 +23,6 @@ function writeEntry(store: string, name: string): void {
   }
 }
 
-/** Resolves true once `holds()` (checked every 50 ms, for at most 60 s). */
-async function soon(holds: () => boolean): Promise<boolean> {
-  for (let i = 0; i < 1200; i++) {
-    if (holds()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return false;
-}
 
 
 describe('the trash of the store', () => {

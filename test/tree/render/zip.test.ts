@@ -6,9 +6,11 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import JSZip from 'jszip';
+import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { writeZip, ZipContents, type ZipEntry } from '../../../src/tree/render/zip.js';
+import { deflate, windowBitsFor, writeZip, ZipContents, type ZipEntry } from '../../../src/tree/render/zip.js';
 import { runProcess } from '../../helpers/cli.js';
 
 const ENTRIES: ZipEntry[] = [
@@ -58,6 +60,24 @@ describe('writeZip', () => {
     const zip = await JSZip.loadAsync(second);
     expect(await zip.files['x/AGENTS.md']?.async('string')).toBe(text);
     expect(await zip.files['c.md']?.async('string')).toBe('b');
+  });
+
+  it('sizes the window to the content and gives the bytes of the default window (level 3, 32 KiB)', () => {
+    expect([0, 249, 250, 761, 762, 4096, 32_505, 1_000_000].map(windowBitsFor)).toEqual([9, 9, 10, 10, 11, 13, 15, 15]);
+    // Text that repeats at every distance, up to past the default window, and sizes at the windows' edges.
+    const sizes = fc.oneof(fc.integer({ min: 0, max: 70_000 }), fc.constantFrom(249, 250, 251, 761, 762, 763, 16_121, 16_122, 16_123, 32_505, 32_506, 32_507));
+    const contents = fc.tuple(sizes, fc.array(fc.string({ minLength: 1, maxLength: 40 }), { minLength: 1, maxLength: 30 }), fc.integer({ min: 0, max: 2 ** 31 })).map(([size, words, seed]) => {
+      let text = '';
+      for (let i = seed; text.length < size; i = (i * 1_103_515_245 + 12_345) % 2 ** 31) text += words[i % words.length] as string;
+      return text.slice(0, size);
+    });
+    fc.assert(
+      fc.property(contents, (text) => {
+        const bytes = Buffer.from(text, 'utf8');
+        expect(Buffer.from(deflate(text).data).equals(deflateRawSync(bytes, { level: 3 }))).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('refuses two entries at one path', async () => {

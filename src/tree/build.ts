@@ -176,7 +176,8 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     signed: options.signing !== undefined,
     ...(marketplace === undefined ? {} : { plugins: { name: marketplace.name, ...(marketplace.git === undefined ? {} : { git: marketplace.git }) } }),
   };
-  const fingerprint = fingerprintBuild(base, join(options.root, 'fixtures'), JSON.stringify({ route, plugins: options.plugins !== false }));
+  // The marketplaces' settings too: a rebuild links from the live tree the marketplace documents whose entries did not change (render/previous-documents.ts).
+  const fingerprint = fingerprintBuild(base, join(options.root, 'fixtures'), JSON.stringify({ route, plugins: options.plugins !== false, marketplace }));
   const trees = await openTrees(options.out);
   let early: EarlyHistoryReads | undefined;
   try {
@@ -222,13 +223,16 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     };
     /** The catalogue documents, the cache and the whole search index (which the documents' writer writes). */
     const writeDocuments = async (tree: OutputTree, loadoutsLinked?: Promise<void>): Promise<void> => {
-      await writeCatalogueDocuments(tree, base, listings, indexNow(), { docs: readGuides(join(options.root, 'docs')), cli, signing, marketplace, loadoutsLinked });
+      await writeCatalogueDocuments(tree, base, listings, indexNow(), { docs: readGuides(join(options.root, 'docs')), cli, signing, marketplace, loadoutsLinked, previous: previousDocuments });
       const stampedCache = await cacheNow();
       await tree.write(BUILD_CACHE_FILE, () => buildCachePieces(fingerprint, built.head, built.loadouts, stampedCache));
     };
     // The live tree's documents can stand in for this build's while a changed loadout's own pages
     // go live first; its cache and whole index too, without the lines of the loadouts built since.
     const carried = options.documents === 'defer' && signing === undefined && live !== undefined ? carriedDocumentsOf(trees.live as string) : undefined;
+    // A build that writes its documents before the switch links from the live tree those that would
+    // be the same, when that tree's documents are its own build's (render/previous-documents.ts).
+    const previousDocuments = carried === undefined && signing === undefined && live !== undefined && trees.live !== undefined && readBuiltSince(trees.live)?.length === 0 ? { dir: trees.live, listings: live.cache.listings() } : undefined;
     /** Links every loadout into the tree folder `dir`, in the pool's threads: from its entry (`linked`), or as the tree `from` holds it. */
     const linkAllInPool = async (dir: string, from?: string): Promise<void> => {
       const slices = slicesOf([...linked].map(([id, name]) => ({ id, name })), SLICE);

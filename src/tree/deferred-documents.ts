@@ -85,6 +85,7 @@ export function deferDocuments(out: string, tree: string, fill: (tree: OutputTre
           write: async (path, data) => (await step(path), inner.write(path, data)),
           writeJson: async (path, value) => (await step(path), inner.writeJson(path, value)),
           link: async (path, existing) => (await step(path), inner.link(path, existing)),
+          carry: async (path, from) => (await step(path), inner.carry(path, from)),
           linkFolder: async (path, folder) => (await step(path), inner.linkFolder(path, folder)),
           remove: () => Promise.reject(new LoadoutError('internal', 'deferred catalogue documents remove nothing while they are written')),
         };

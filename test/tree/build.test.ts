@@ -10,6 +10,7 @@ import { outputOver, TreeFiles } from '../../src/tree/write/tree-files.js';
 import { writeCatalogueDocuments } from '../../src/tree/render/catalogue-documents.js';
 import type { PublishedRecord } from '../../src/tree-format/index.js';
 import { PUBLISHED_AGENTS } from '../../src/catalogue/vocabulary.js';
+import { DEFAULT_MARKETPLACE } from '../../src/layout/plugin-marketplaces.js';
 import { layoutInstall } from '../../src/layout/installed-files.js';
 import type { FileEntry } from '../../src/catalogue/manifest.js';
 import { baseFiles, writeLoadout, type TestFile } from '../helpers/loadouts.js';
@@ -424,6 +425,64 @@ describe('incremental build', () => {
       expect(treeEntries(out), name).toEqual(treeEntries(clean));
       expect(differingFiles(out, clean), name).toEqual([]);
     }
+  });
+
+  it('links from the live tree the documents that would be the same, and writes the others, with the same outputs as a clean build', async () => {
+    const { root } = twoVersionCatalogue();
+    const out = join(root, 'dist');
+    const now = new Date('2026-03-02T00:00:00Z');
+    const folderMarketplaces = ['plugins/.claude-plugin/marketplace.json', 'plugins/.agents/plugins/claude-marketplace.json', 'plugins/.cursor-plugin/marketplace.json'];
+    const inode = (tree: string, path: string): bigint => statSync(join(tree, path), { bigint: true }).ino;
+    const live = (): string => realpathSync(out);
+    /** The documents of `paths` that the tree live now shares with `before` (the same file, not a copy). */
+    const shared = (before: string, paths: string[]): string[] => paths.filter((path) => inode(live(), path) === inode(before, path));
+    const documents = [...folderMarketplaces, 'plugins/claude-marketplace.json', 'api/skills.json', 'api/loadouts.json'];
+    const clean = async (name: string): Promise<void> => {
+      const dir = join(root, name);
+      await buildCatalogue({ root, out: dir, baseUrl: BASE, now, clean: true });
+      expect(differingFiles(out, dir), name).toEqual([]);
+    };
+    await buildCatalogue({ root, out, baseUrl: BASE, now });
+
+    // A loadout's instructions changed: its plugin's zip changes (the marketplace by URL pins it
+    // by sha256), its name, summary and skills do not.
+    let before = live();
+    writeFileSync(join(root, 'loadouts/plain/AGENTS.md'), '# Plain\n\nChanged in the working tree.\n');
+    expect((await buildCatalogue({ root, out, baseUrl: BASE, now })).reused).toEqual(['tools']);
+    expect(live()).not.toBe(before);
+    expect(shared(before, documents)).toEqual([...folderMarketplaces, 'api/skills.json']);
+    await clean('clean-instructions');
+
+    // Its summary changed: the marketplaces that describe their plugins say it, and the list
+    // does; Codex's names its plugins and their folders only.
+    before = live();
+    writeLoadout(root, { id: 'plain', version: '2.0.0', manifest: { summary: 'A plain loadout, summarised anew for the marketplaces.' } });
+    await buildCatalogue({ root, out, baseUrl: BASE, now });
+    expect(shared(before, documents)).toEqual(['plugins/.agents/plugins/claude-marketplace.json', 'api/skills.json']);
+    for (const path of [...folderMarketplaces.filter((p) => !p.includes('.agents')), 'plugins/claude-marketplace.json', 'api/loadouts.json']) {
+      expect(readFileSync(join(out, path), 'utf8'), path).toContain('summarised anew for the marketplaces');
+    }
+    await clean('clean-summary');
+
+    // A loadout added: no document is the same.
+    before = live();
+    writeLoadout(root, { id: 'another', title: 'Another' });
+    await buildCatalogue({ root, out, baseUrl: BASE, now });
+    expect(shared(before, documents)).toEqual([]);
+    await clean('clean-added');
+
+    // Nothing changed: every one is linked.
+    before = live();
+    await buildCatalogue({ root, out, baseUrl: BASE, now });
+    expect(shared(before, documents)).toEqual(documents);
+
+    // Another marketplace owner: the builder's settings changed, so the build starts from nothing.
+    before = live();
+    const owned = { ...DEFAULT_MARKETPLACE, owner: { name: 'Another Owner' } };
+    const rebuilt = await buildCatalogue({ root, out, baseUrl: BASE, now, marketplace: owned });
+    expect(rebuilt.reused).toEqual([]);
+    expect(shared(before, documents)).toEqual([]);
+    for (const path of folderMarketplaces) expect(readFileSync(join(out, path), 'utf8'), path).toContain('Another Owner');
   });
 
   it('tells unchanged loadouts by their git tree ids and history, without reading them', async () => {

@@ -20,7 +20,9 @@ import type { CliPackage } from '../cli-package/pack.js';
 import { describeApi, type CliDescription, type PluginsDescription } from './description.js';
 import type { MarketplaceSettings } from '../../layout/plugin-marketplaces.js';
 import { writeMarketplaces } from './plugin-marketplaces.js';
-import type { OutputTree } from '../write/tree-files.js';
+import type { ContentPieces, OutputTree } from '../write/tree-files.js';
+import { writeUnlessSame, type PreviousDocuments } from './previous-documents.js';
+import { LoadoutError } from '../../catalogue/errors.js';
 import type { CatalogueListing } from './catalogue-entry.js';
 import { writeCatalogueDiscovery } from './skill-discovery.js';
 import { digestBytes, digestPieces, digestText, writeSignedSnapshot, type SigningSettings } from './signed-snapshot.js';
@@ -52,6 +54,12 @@ export interface CatalogueExtras {
    * and so before anything that reads the tree. Rejects with the linking's error. Default: they are in.
    */
   loadoutsLinked?: Promise<void> | undefined;
+  /**
+   * The live tree's documents and the listings they were made from: the list, the skills list
+   * and the marketplaces are linked from there when they would be the same (previous-documents.ts).
+   * Never with `signing`.
+   */
+  previous?: PreviousDocuments | undefined;
 }
 
 /**
@@ -66,13 +74,16 @@ export interface CatalogueExtras {
  */
 export async function writeCatalogueDocuments(tree: OutputTree, base: string, listings: readonly CatalogueListing[], index: InvertedIndex, extras: CatalogueExtras = {}): Promise<void> {
   const { docs, cli, signing, marketplace } = extras;
+  if (signing !== undefined && extras.previous !== undefined) throw new LoadoutError('internal', 'a signing build carries no document: the snapshot hashes each one as it is written');
+  const previous = extras.previous;
   const rows = listings.map((l) => l.row);
   // The list carries the same fields as a search result row; hashed for a signed snapshot.
   const covered = new Map<string, DocumentDigest>();
-  await tree.write(CATALOGUE_INDEX_PATH, () => {
+  const list = (): ContentPieces => {
     const pieces = jsonDocumentPieces({ total: rows.length, loadouts: rows });
     return signing === undefined ? pieces : digestPieces(pieces, (digest) => covered.set(CATALOGUE_INDEX_PATH, digest));
-  });
+  };
+  await writeUnlessSame(tree, CATALOGUE_INDEX_PATH, list, previous, listings, (l) => l.row);
   await tree.writeJson('api/tags.json', { stacks: countTags(rows, (r) => r.stacks), categories: countTags(rows, (r) => r.categories) });
   await tree.writeJson('api/agents.json', {
     agents: PUBLISHED_AGENTS.map((agent) => ({
@@ -96,14 +107,14 @@ export async function writeCatalogueDocuments(tree: OutputTree, base: string, li
     cliDescription = { url: cliTarballUrl(base, cli.version), version: cli.version, integrity: cli.integrity };
   }
   // The marketplaces; the snapshot covers them and the plugin zips.
-  if (marketplace !== undefined) for (const [path, digest] of await writeMarketplaces(tree, base, marketplace, listings, { digests: signing !== undefined })) covered.set(path, digest);
+  if (marketplace !== undefined) for (const [path, digest] of await writeMarketplaces(tree, base, marketplace, listings, { digests: signing !== undefined, previous })) covered.set(path, digest);
   const plugins = marketplace === undefined || !listings.some((l) => l.plugin !== undefined) ? undefined : describePlugins(base, marketplace);
   const descriptionText = `${JSON.stringify(describeApi(base, false, { database: false, challenge_secret: false, challenge_site_key: false }, { cli: cliDescription, signingKeys: signing === undefined ? undefined : [signing.settings.key.published], plugins }), null, 2)}\n`;
   await tree.write(DESCRIPTION_TREE_PATH, descriptionText);
   if (signing !== undefined) covered.set(DESCRIPTION_TREE_PATH, digestText(descriptionText));
   await tree.writeJson('api/schema.json', { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: schemaUrl(base), ...readAuthoringSchema() });
   await writeSearchIndex(tree, { settings: SEARCH_SETTINGS, rows, index });
-  await tree.write(SKILLS_PATH, () => skillsPieces(listings.map((l) => l.skills)));
+  await writeUnlessSame(tree, SKILLS_PATH, () => skillsPieces(listings.map((l) => l.skills)), previous, listings, (l) => l.skills);
   const pages = listings.map(pageRecordOf);
   await writeCataloguePages(tree, base, pages, docs);
   await extras.loadoutsLinked;

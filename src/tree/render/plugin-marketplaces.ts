@@ -7,13 +7,15 @@
  *   (Cursor): `plugins/` is a folder marketplace of the plugin folders `plugins/<id>/`;
  * - `plugins/claude-marketplace.json`: the Claude Code marketplace to add by URL, whose entries are
  *   the plugin zips pinned by sha256.
- * Written with the other catalogue documents on every build: a rebuild rewrites these four and
- * the changed loadouts' entries, nothing else (docs/architecture.md).
+ * Written with the other catalogue documents on every build: a rebuild rewrites these four (or
+ * links from the live tree those whose entries did not change, previous-documents.ts) and the
+ * changed loadouts' entries, nothing else (docs/architecture.md).
  */
 import { claudeFolderMarketplace, claudeUrlMarketplace, codexMarketplace, cursorMarketplace, MARKETPLACE_PATHS, type MarketplaceEntry, type MarketplaceSettings } from '../../layout/plugin-marketplaces.js';
 import { PLUGINS_FOLDER, pluginZipTreePath, pluginZipUrl, URL_MARKETPLACE_TREE_PATH } from '../../tree-format/addresses.js';
 import type { DocumentDigest } from '../../tree-format/signing/snapshot.js';
-import type { OutputTree } from '../write/tree-files.js';
+import type { ContentPieces, OutputTree } from '../write/tree-files.js';
+import { writeUnlessSame, type PreviousDocuments } from './previous-documents.js';
 import type { CatalogueListing } from './catalogue-entry.js';
 import { digestPieces } from './signed-snapshot.js';
 import { jsonDocumentPieces } from '../write/json-pieces.js';
@@ -45,9 +47,10 @@ export function marketplaceEntriesOf(base: string, listings: readonly CatalogueL
  * a plugin: a build without plugins). With `digests` (a signing build), returns, for the signed
  * snapshot, the digest of each document and of each loadout's latest plugin zip, by tree path;
  * without, an empty map: hashing four documents of 10,000 entries is a measurable part of a
- * rebuild that signs nothing (DESIGN.md section 7).
+ * rebuild that signs nothing (DESIGN.md section 7). With `previous` (never with `digests`), a
+ * document whose every loadout's entry is the same is linked from the live tree.
  */
-export async function writeMarketplaces(tree: OutputTree, base: string, settings: MarketplaceSettings, listings: readonly CatalogueListing[], options: { digests: boolean }): Promise<Map<string, DocumentDigest>> {
+export async function writeMarketplaces(tree: OutputTree, base: string, settings: MarketplaceSettings, listings: readonly CatalogueListing[], options: { digests: boolean; previous?: PreviousDocuments | undefined }): Promise<Map<string, DocumentDigest>> {
   const digests = new Map<string, DocumentDigest>();
   const entries = marketplaceEntriesOf(base, listings);
   if (entries.length === 0) return digests;
@@ -59,10 +62,12 @@ export async function writeMarketplaces(tree: OutputTree, base: string, settings
     [MARKETPLACE_TREE_PATHS.url, claudeUrlMarketplace],
   ];
   for (const [path, documentOf] of documents) {
-    await tree.write(path, () => {
-      const pieces = jsonDocumentPieces(documentOf(settings, entries));
-      return options.digests ? digestPieces(pieces, (digest) => digests.set(path, digest)) : pieces;
-    });
+    const pieces = (): ContentPieces => {
+      const made = jsonDocumentPieces(documentOf(settings, entries));
+      return options.digests ? digestPieces(made, (digest) => digests.set(path, digest)) : made;
+    };
+    // A loadout's part of a document: the document of its entry alone (none without a plugin).
+    await writeUnlessSame(tree, path, pieces, options.previous, listings, (listing) => documentOf(settings, marketplaceEntriesOf(base, [listing])));
   }
   if (options.digests) for (const { row, plugin } of listings) if (plugin !== undefined) digests.set(pluginZipTreePath(row.id, row.version), { sha256: plugin.sha256, bytes: plugin.bytes });
   return digests;

@@ -416,6 +416,13 @@ export interface OutputTree {
    */
   link(path: string, existing: string): Promise<void>;
   /**
+   * Makes `path` the file the tree `from` (a folder, another tree of the same store) holds at
+   * `path`, by a hard link ({@link TreeFiles.syncFrom}): a document that would be written with
+   * the same bytes (render/previous-documents.ts). Same errors as {@link OutputTree.write}; the
+   * file system's error.
+   */
+  carry(path: string, from: string): Promise<void>;
+  /**
    * Makes `path` a symbolic link to `folder`, a folder written here before or later, so that
    * `path` holds the same files under a second address without making its folders again: a
    * raw `latest` folder and its version's (a new folder costs an inode as a new file does; a
@@ -475,6 +482,9 @@ export function outputOver(files: TreeFiles, options: { place?: (path: string) =
     writeJson: (path, value) => tree.write(path, () => jsonDocumentPieces(value)),
     async link(path, existing) {
       files.link(place(path), files.resolve(place(existing)));
+    },
+    async carry(path, from) {
+      files.syncFrom(from, place(path));
     },
     async linkFolder(path, folder) {
       files.symlink(place(path), files.resolve(place(folder)));

@@ -185,14 +185,15 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     // loadouts start now, beside the one for HEAD (openHistory takes them when they are the ones it needs).
     early = options.changed === undefined || options.kept?.repository === undefined ? undefined : startHistoryReads(options.kept.repository, [...new Set(options.changed)].sort(), { blobs: true });
     const result: BuildResult = { written: false, runs: [], refused: [], loadouts: [], reused: [], read: [], warnings: [], bytes: 0 };
-    const repo = await opening;
+    // This thread reads what the previous build left (its cache and listings, the standby's links)
+    // while git opens the repository and reads the folders' stamps and status, which come after.
     const live = options.clean === true || trees.live === undefined ? undefined : (keptPrevious(options.kept, trees.live, fingerprint) ?? readPreviousBuild(trees.live, fingerprint));
     const stored = listEntries(trees.store);
+    live?.cache.listings();
+    const linkedByStandby = trees.standby === undefined ? new Map<string, string>() : (keptStandbyLinks(options.kept, realpathSync(trees.standby)) ?? entriesLinkedBy(trees.standby));
+    const repo = await opening;
     const stamps = await stamping;
-    let linkedByStandby = new Map<string, string>();
-    const found = await findUnchanged(ids, stored, live, repo, stamps, () => {
-      if (trees.standby !== undefined) linkedByStandby = keptStandbyLinks(options.kept, realpathSync(trees.standby)) ?? entriesLinkedBy(trees.standby);
-    }, options.changed === undefined ? undefined : new Set(options.changed));
+    const found = await findUnchanged(ids, stored, live, repo, stamps, options.changed === undefined ? undefined : new Set(options.changed));
     // A signing build reuses only what a signing build with its key derived from the source
     // (incremental/signed-reuse.ts); the rest is built again from the commit.
     const attesting = options.signing === undefined ? undefined : attestationKeyOf(options.signing.key);

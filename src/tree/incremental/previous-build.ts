@@ -44,13 +44,13 @@ export interface Unchanged {
 /**
  * Tells which of `ids` are unchanged since `live`'s build (`live` undefined: none): asks git
  * which loadouts commits touched since, compares the folder stamps of now (`stamps`, stamp.ts
- * `readFolderStamps`) with those the build kept, then runs `meanwhile` (this thread's other
- * work) and parses the listings. `stored`: the entries in the store (store.ts `listEntries`).
+ * `readFolderStamps`) with those the build kept, and takes the listings (parsed now unless the
+ * caller asked for them before). `stored`: the entries in the store (store.ts `listEntries`).
  * With `changed` (a watcher's list, build.ts `BuildOptions.changed`), a loadout not in it is
  * unchanged whatever its stamp, unless a commit since touched it.
  * @throws LoadoutError `git` when git fails.
  */
-export async function findUnchanged(ids: readonly string[], stored: ReadonlySet<string>, live: PreviousBuild | undefined, repo: CatalogueRepository | undefined, stamps: ReadonlyMap<string, FolderStamp>, meanwhile: () => void, changed?: ReadonlySet<string>): Promise<Unchanged> {
+export async function findUnchanged(ids: readonly string[], stored: ReadonlySet<string>, live: PreviousBuild | undefined, repo: CatalogueRepository | undefined, stamps: ReadonlyMap<string, FolderStamp>, changed?: ReadonlySet<string>): Promise<Unchanged> {
   const { touched } = await changesSince(repo, live?.cache.head ?? undefined);
   const states = live?.cache.states ?? new Map();
   // The live tree links to complete entries only: one still in the store is whole.
@@ -62,7 +62,6 @@ export async function findUnchanged(ids: readonly string[], stored: ReadonlySet<
     const same = changed === undefined ? state?.stamp !== undefined && state.stamp.tree === stamps.get(id)?.tree && !state.dirty : state !== undefined && !changed.has(id);
     return same && !touched.has(id) && isWhole(id);
   });
-  meanwhile();
   const listings = live?.cache.listings() ?? new Map<string, never>();
   const previous = (id: string): CachedLoadout | undefined => {
     const state = states.get(id);

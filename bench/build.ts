@@ -165,10 +165,9 @@ function settle(what: string): void {
 
 /**
  * The benchmark's folder: the catalogue's git work tree, and beside it (outside the work tree)
- * the baseline's copy and the clone. A copy of 700,000 entries inside the work tree is an
- * untracked folder that the first rebuild's git status met anew: that rebuild took 0.3 s
- * longer than the next (1.94 s against 1.59 s at 10,000, docs/performance.md, ninth session),
- * for a folder no catalogue has.
+ * the baseline's copy and the clone, folders no catalogue has. Inside the work tree, the copy's
+ * 700,000 entries were an untracked folder that the first rebuild's git status met anew (0.12 s
+ * more for a status at 10,000 alone, docs/performance.md, ninth session).
  */
 const work = mkdtempSync(join(tmpdir(), 'loadout-bench-build-'));
 const root = join(work, 'catalogue');

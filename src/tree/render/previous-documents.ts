@@ -29,11 +29,10 @@ export interface PreviousDocuments {
 /**
  * Whether a document made from `listings`, one part per listing in their order (`partOf`),
  * would be the one `previous` holds: the same loadouts in the same order, and for each listing
- * that is not the object `previous` holds, the same part as JSON text. False without `previous`.
- * Pure.
+ * that is not the object `previous` holds, the same part as JSON text. Pure.
  */
-export function samePartsAs(previous: PreviousDocuments | undefined, listings: readonly CatalogueListing[], partOf: (listing: CatalogueListing) => unknown): boolean {
-  if (previous === undefined || previous.listings.size !== listings.length) return false;
+function samePartsAs(previous: PreviousDocuments, listings: readonly CatalogueListing[], partOf: (listing: CatalogueListing) => unknown): boolean {
+  if (previous.listings.size !== listings.length) return false;
   let i = 0;
   for (const [id, before] of previous.listings) {
     const listing = listings[i++] as CatalogueListing;
@@ -45,15 +44,10 @@ export function samePartsAs(previous: PreviousDocuments | undefined, listings: r
 
 /**
  * Writes `data` at `path` in `tree`, or, when {@link samePartsAs} says the document would be
- * the same, links the previous tree's file there (OutputTree.carry).
- * @returns true when the document was carried.
+ * the same as `previous` holds, links the previous tree's file there (OutputTree.carry).
  * @throws what OutputTree.write and OutputTree.carry throw.
  */
-export async function writeUnlessSame(tree: OutputTree, path: string, data: TreeData, previous: PreviousDocuments | undefined, listings: readonly CatalogueListing[], partOf: (listing: CatalogueListing) => unknown): Promise<boolean> {
-  if (previous !== undefined && samePartsAs(previous, listings, partOf)) {
-    await tree.carry(path, previous.dir);
-    return true;
-  }
-  await tree.write(path, data);
-  return false;
+export async function writeUnlessSame(tree: OutputTree, path: string, data: TreeData, previous: PreviousDocuments | undefined, listings: readonly CatalogueListing[], partOf: (listing: CatalogueListing) => unknown): Promise<void> {
+  if (previous !== undefined && samePartsAs(previous, listings, partOf)) await tree.carry(path, previous.dir);
+  else await tree.write(path, data);
 }

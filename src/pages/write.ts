@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import type { OutputTree } from '../tree/write/tree-files.js';
+import type { OutputTree, TreeData } from '../tree/write/tree-files.js';
 import { renderDocsPage } from './docs.js';
 import { renderSubmitPage, SUBMIT_PAGE_PATH } from './submit-page.js';
 import { renderGuidePage, type Guide, type GuideImage } from './guides.js';
@@ -37,10 +37,19 @@ function altchaDistDir(): string {
 /**
  * Writes the shared assets, the home, docs and submission pages, the guides' pages and pictures
  * (guides.ts: `docs/<name>/`, `docs/images/…`), the sitemap and the feed into `tree`.
+ * `writeListed` writes the three made from `records` alone (the home page, the sitemap, the feed),
+ * by default as `tree.write` does; a rebuild's writer may link them from the live tree instead when
+ * no record changed (tree/render/previous-documents.ts).
  * @throws LoadoutError `internal` from the tree on a bad path; the file system's error when
  *   the `altcha` package is not installed.
  */
-export async function writeCataloguePages(tree: OutputTree, base: string, records: readonly CataloguePageRecord[], docs: { guides: readonly Guide[]; images: readonly GuideImage[] } = { guides: [], images: [] }): Promise<void> {
+export async function writeCataloguePages(
+  tree: OutputTree,
+  base: string,
+  records: readonly CataloguePageRecord[],
+  docs: { guides: readonly Guide[]; images: readonly GuideImage[] } = { guides: [], images: [] },
+  writeListed: (path: string, data: TreeData) => Promise<void> = (path, data) => tree.write(path, data),
+): Promise<void> {
   const scripts: [string, string][] = [
     [STYLESHEET_PATH, STYLESHEET],
     [HOME_SCRIPT_PATH, HOME_SCRIPT],
@@ -51,11 +60,11 @@ export async function writeCataloguePages(tree: OutputTree, base: string, record
   ];
   for (const [path, text] of scripts) await tree.write(path, text);
   for (const asset of ALTCHA_ASSETS) await tree.write(asset.path, readFileSync(join(altchaDistDir(), asset.from)));
-  await tree.write('index.html', () => homePagePieces(base, records));
+  await writeListed('index.html', () => homePagePieces(base, records));
   await tree.write('docs/index.html', renderDocsPage(base, docs.guides));
   await tree.write(`${SUBMIT_PAGE_PATH}index.html`, renderSubmitPage(base));
   for (const guide of docs.guides) await tree.write(`docs/${guide.name}/index.html`, renderGuidePage(base, guide, docs.guides));
   for (const image of docs.images) await tree.write(image.path, image.bytes);
-  await tree.write(SITEMAP_PATH, () => renderSitemap(base, records));
-  await tree.write(FEED_PATH, () => renderAtomFeed(base, records));
+  await writeListed(SITEMAP_PATH, () => renderSitemap(base, records));
+  await writeListed(FEED_PATH, () => renderAtomFeed(base, records));
 }

@@ -436,7 +436,8 @@ describe('incremental build', () => {
     const live = (): string => realpathSync(out);
     /** The documents of `paths` that the tree live now shares with `before` (the same file, not a copy). */
     const shared = (before: string, paths: string[]): string[] => paths.filter((path) => inode(live(), path) === inode(before, path));
-    const documents = [...folderMarketplaces, 'plugins/claude-marketplace.json', 'api/skills.json', 'api/loadouts.json'];
+    const pages = ['index.html', 'sitemap.xml', 'feed.atom'];
+    const documents = [...folderMarketplaces, 'plugins/claude-marketplace.json', 'api/skills.json', 'api/loadouts.json', ...pages];
     const clean = async (name: string): Promise<void> => {
       const dir = join(root, name);
       await buildCatalogue({ root, out: dir, baseUrl: BASE, now, clean: true });
@@ -450,7 +451,7 @@ describe('incremental build', () => {
     writeFileSync(join(root, 'loadouts/plain/AGENTS.md'), '# Plain\n\nChanged in the working tree.\n');
     expect((await buildCatalogue({ root, out, baseUrl: BASE, now })).reused).toEqual(['tools']);
     expect(live()).not.toBe(before);
-    expect(shared(before, documents)).toEqual([...folderMarketplaces, 'api/skills.json']);
+    expect(shared(before, documents)).toEqual([...folderMarketplaces, 'api/skills.json', ...pages]);
     await clean('clean-instructions');
 
     // Its summary changed: the marketplaces that describe their plugins say it, and the list
@@ -458,8 +459,9 @@ describe('incremental build', () => {
     before = live();
     writeLoadout(root, { id: 'plain', version: '2.0.0', manifest: { summary: 'A plain loadout, summarised anew for the marketplaces.' } });
     await buildCatalogue({ root, out, baseUrl: BASE, now });
+    // The pages are compared by all that any of them reads of a loadout (the sitemap reads no summary, but the home page and the feed do).
     expect(shared(before, documents)).toEqual(['plugins/.agents/plugins/claude-marketplace.json', 'api/skills.json']);
-    for (const path of [...folderMarketplaces.filter((p) => !p.includes('.agents')), 'plugins/claude-marketplace.json', 'api/loadouts.json']) {
+    for (const path of [...folderMarketplaces.filter((p) => !p.includes('.agents')), 'plugins/claude-marketplace.json', 'api/loadouts.json', 'index.html', 'feed.atom']) {
       expect(readFileSync(join(out, path), 'utf8'), path).toContain('summarised anew for the marketplaces');
     }
     await clean('clean-summary');

@@ -116,7 +116,7 @@ export async function writeCatalogueDocuments(tree: OutputTree, base: string, li
   await writeSearchIndex(tree, { settings: SEARCH_SETTINGS, rows, index });
   await writeUnlessSame(tree, SKILLS_PATH, () => skillsPieces(listings.map((l) => l.skills)), previous, listings, (l) => l.skills);
   const pages = listings.map(pageRecordOf);
-  await writeCataloguePages(tree, base, pages, docs);
+  await writeCataloguePages(tree, base, pages, docs, (path, data) => writeUnlessSame(tree, path, data, previous, listings, pageRecordOf));
   await extras.loadoutsLinked;
   await writeCatalogueDiscovery(tree, listings.map(({ row, discovery }) => ({ id: row.id, featured: row.featured, ...(row.updated === null ? {} : { updated: row.updated }), discovery })));
   if (signing !== undefined) {

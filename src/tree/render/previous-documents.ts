@@ -2,8 +2,9 @@
  * Catalogue documents carried from the live tree: a rebuild links, instead of writing again, a
  * document that would get the same bytes (DESIGN.md section 7: a rebuild after one change under
  * 2 s at 10,000 loadouts). Most edits change a loadout's files, not its plugin's name, summary or
- * skills, so the folder marketplaces and the skills list stay as they were, and writing them was
- * a tenth of a rebuild at 10,000 loadouts (docs/performance.md).
+ * skills, so the folder marketplaces, the skills list and the pages that list the loadouts (the
+ * home page, the sitemap, the feed) stay as they were, and writing them was a sixth of a rebuild at
+ * 10,000 loadouts (docs/performance.md).
  *
  * A document is carried when it is made one part per listing, in listing order, from nothing
  * else than the listings and the build's settings (which the build cache's fingerprint covers),

@@ -4,8 +4,8 @@
  * or a subagent), deterministic for a given seed. Every loadout passes the checks.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync, type Dirent } from 'node:fs';
+import { dirname, join, relative, sep } from 'node:path';
 import { stringify } from 'yaml';
 import { generateAdapter } from '../src/adapters/generate.js';
 
@@ -103,16 +103,38 @@ export const BENCH_GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_
  * (`gc.auto 0`). Without that, the commit of 90,000 files at 10,000 loadouts starts `git gc
  * --auto` in the background, whose repack took the machine's two cores for minutes while the
  * benchmark measured its first builds (2026-11-27, seventh session: a cold build of 67 s, where
- * the same code built a packed catalogue in 47 to 50 s). Returns the seconds the packing took (not
- * measured against a target).
+ * the same code built a packed catalogue in 47 to 50 s).
+ *
+ * The files go into a pack at once (`git fast-import`), not as a loose object each that `git gc`
+ * then packs and deletes: deleting 90,000 files just before the cold build made every file the
+ * build created cost more system time on this machine's ext4, which skips recently freed inodes
+ * when it picks one (docs/performance.md, tenth session), and a clone holds no loose objects.
+ * `git gc` then only repacks that one pack with deltas, as a clone's would be.
+ * Returns the seconds the packing took (not measured against a target).
  */
 export function commitSyntheticCatalogue(root: string): number {
-  const git = (args: string[]): void => void execFileSync('git', args, { cwd: root, env: BENCH_GIT_ENV, stdio: 'ignore' });
+  const git = (args: string[], input?: Buffer): void => void execFileSync('git', args, { cwd: root, env: BENCH_GIT_ENV, stdio: [input === undefined ? 'ignore' : 'pipe', 'ignore', 'inherit'], ...(input === undefined ? {} : { input }) });
   git(['init', '-q', '-b', 'main']);
   git(['config', 'gc.auto', '0']);
-  git(['add', '-A']);
-  git(['commit', '-q', '-m', 'synthetic catalogue']);
   const started = performance.now();
+  // git fast-import's stream (git-fast-import(1)): each file a blob with a mark, then one commit naming them all.
+  const paths = (readdirSync(root, { recursive: true, withFileTypes: true }) as Dirent[])
+    .filter((entry) => entry.isFile())
+    .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
+    .filter((path) => !path.startsWith('.git/'))
+    .sort();
+  const stream: Buffer[] = [];
+  paths.forEach((path, i) => {
+    const data = readFileSync(join(root, path));
+    stream.push(Buffer.from(`blob\nmark :${i + 1}\ndata ${data.byteLength}\n`), data, Buffer.from('\n'));
+  });
+  const message = 'synthetic catalogue\n';
+  stream.push(Buffer.from(`commit refs/heads/main\ncommitter b <b@example.com> ${Math.floor(Date.now() / 1000)} +0000\ndata ${Buffer.byteLength(message)}\n${message}`));
+  paths.forEach((path, i) => stream.push(Buffer.from(`M 100644 :${i + 1} ${path}\n`)));
+  stream.push(Buffer.from('\n'));
+  git(['fast-import', '--quiet'], Buffer.concat(stream));
+  // The index from the commit; the working tree already holds the same files.
+  git(['reset', '-q']);
   git(['gc', '--quiet']);
   return (performance.now() - started) / 1000;
 }

@@ -185,11 +185,11 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     // loadouts start now, beside the one for HEAD (openHistory takes them when they are the ones it needs).
     early = options.changed === undefined || options.kept?.repository === undefined ? undefined : startHistoryReads(options.kept.repository, [...new Set(options.changed)].sort(), { blobs: true });
     const result: BuildResult = { written: false, runs: [], refused: [], loadouts: [], reused: [], read: [], warnings: [], bytes: 0 };
-    // This thread reads what the previous build left (its cache and listings, the standby's links)
-    // while git opens the repository and reads the folders' stamps and status, which come after.
+    // This thread reads what the previous build left (its cache, the standby's links) while git
+    // opens the repository and reads the folders' stamps and status, which come after. The
+    // listings are parsed once the first loadout to build is in a thread's hands (build-loadouts.ts).
     const live = options.clean === true || trees.live === undefined ? undefined : (keptPrevious(options.kept, trees.live, fingerprint) ?? readPreviousBuild(trees.live, fingerprint));
     const stored = listEntries(trees.store);
-    live?.cache.listings();
     const linkedByStandby = trees.standby === undefined ? new Map<string, string>() : (keptStandbyLinks(options.kept, realpathSync(trees.standby)) ?? entriesLinkedBy(trees.standby));
     const repo = await opening;
     const stamps = await stamping;

@@ -4,6 +4,7 @@ import { basename, dirname, join } from 'node:path';
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../src/tree/build.js';
+import { BUILD_CACHE_FILE } from '../../src/tree/incremental/cache.js';
 import { findStandby, treesFolderOf } from '../../src/tree/write/output.js';
 import { linkEntry, listEntries, STORE_FOLDER } from '../../src/tree/write/store.js';
 import { outputOver, TreeFiles } from '../../src/tree/write/tree-files.js';
@@ -485,6 +486,42 @@ describe('incremental build', () => {
     expect(rebuilt.reused).toEqual([]);
     expect(shared(before, documents)).toEqual([]);
     for (const path of folderMarketplaces) expect(readFileSync(join(out, path), 'utf8'), path).toContain('Another Owner');
+  });
+
+  it('builds again a loadout whose listing line the cache lacks or garbles, read or not, with the outputs of a clean build', async () => {
+    const { root } = twoVersionCatalogue();
+    const out = join(root, 'dist');
+    const now = new Date('2026-03-02T00:00:00Z');
+    await buildCatalogue({ root, out, baseUrl: BASE, now });
+    /** Cuts the listing line of `id` in the live tree's cache (a new file: the standby shares the old one by a hard link). */
+    const garble = (id: string): void => {
+      const file = join(realpathSync(out), BUILD_CACHE_FILE);
+      const lines = readFileSync(file, 'utf8').split('\n');
+      const at = lines.findIndex((line) => line.startsWith(`{"id":${JSON.stringify(id)},"listing":`));
+      expect(at).toBeGreaterThan(0);
+      lines[at] = (lines[at] as string).slice(0, 60);
+      rmSync(file);
+      writeFileSync(file, lines.join('\n'));
+    };
+    const clean = async (name: string): Promise<void> => {
+      const dir = join(root, name);
+      await buildCatalogue({ root, out: dir, baseUrl: BASE, now, clean: true });
+      expect(differingFiles(out, dir), name).toEqual([]);
+    };
+    // Nothing changed: its folder is not read, then its listing is found missing, and it is built.
+    garble('tools');
+    const rebuilt = await buildCatalogue({ root, out, baseUrl: BASE, now });
+    expect(rebuilt.read).toEqual(['tools']);
+    expect(rebuilt.reused).toEqual(['plain']);
+    await clean('clean-unread');
+    // The cache that build wrote is whole again: the next build reads nothing.
+    expect((await buildCatalogue({ root, out, baseUrl: BASE, now })).read).toEqual([]);
+    // A watcher says it changed, and its key is the same: found unchanged, then built, its listing missing.
+    garble('plain');
+    const told = await buildCatalogue({ root, out, baseUrl: BASE, now, changed: ['plain'] });
+    expect(told.read).toEqual(['plain']);
+    expect(told.reused).toEqual(['tools']);
+    await clean('clean-told');
   });
 
   it('tells unchanged loadouts by their git tree ids and history, without reading them', async () => {

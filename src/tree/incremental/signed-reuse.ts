@@ -119,5 +119,6 @@ export function attestedOnly(unchanged: Unchanged, input: { key: Buffer; attesta
     const loadout = unchanged.previous(id);
     return loadout !== undefined && verified(id, loadout) ? loadout : undefined;
   };
-  return { previous, unread: new Set([...unchanged.unread].filter((id) => previous(id) !== undefined)) };
+  // Attesting reads the listings (the claim covers them): a signing build parses them first.
+  return { previous, previousKey: (id) => previous(id)?.state.key, unread: new Set([...unchanged.unread].filter((id) => previous(id) !== undefined)), readListings: unchanged.readListings };
 }

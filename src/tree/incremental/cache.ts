@@ -104,25 +104,36 @@ export interface BuildCache {
  * Reads the cache of a previous tree; undefined when absent, unreadable, of another format or
  * for other settings. A loadout whose line is not of the expected shape, or which
  * {@link BUILT_SINCE_FILE} names, is left out (built again); listings are parsed when asked for.
+ * The file is decoded as UTF-8 in two parts: the header and the states now (a tenth of it), the
+ * listings when asked for, which a rebuild does while a thread builds (decoding all 21 MB at
+ * 10,000 loadouts took 0.12 s before anything could start).
  */
 export function readBuildCache(out: string, fingerprint: string): BuildCache | undefined {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = readFileSync(join(out, BUILD_CACHE_FILE), 'utf8');
+    bytes = readFileSync(join(out, BUILD_CACHE_FILE));
   } catch {
     return undefined;
   }
-  const lines = text.split('\n');
-  const header = parseLine(lines[0] ?? '') as Partial<CacheHeader> | undefined;
+  // A line ends at a byte 10, which UTF-8 never uses inside a character.
+  const lineEnd = (from: number): number => {
+    const at = bytes.indexOf(10, from);
+    return at < 0 ? bytes.length : at;
+  };
+  const headerEnd = lineEnd(0);
+  const header = parseLine(bytes.toString('utf8', 0, headerEnd)) as Partial<CacheHeader> | undefined;
   if (header?.format !== FORMAT || header.fingerprint !== fingerprint || typeof header.loadouts !== 'number') return undefined;
   // Lines of loadouts built since the cache was written do not hold.
   const builtSince = readBuiltSince(out);
   if (builtSince === undefined) return undefined;
   const stale = new Set(builtSince);
   const count = header.loadouts;
+  let statesEnd = headerEnd;
+  for (let i = 0; i < count && statesEnd < bytes.length; i++) statesEnd = lineEnd(statesEnd + 1);
   const kept = new WeakMap<object, string>();
   const states = new Map<string, LoadoutState>();
-  for (const line of lines.slice(1, 1 + count)) {
+  const stateText = statesEnd > headerEnd ? bytes.toString('utf8', headerEnd + 1, statesEnd) : '';
+  for (const line of stateText.split('\n')) {
     const { id, ...state } = (parseLine(line) ?? {}) as LoadoutState & { id?: unknown };
     if (typeof id === 'string' && !stale.has(id) && isLoadoutState(id, state)) {
       states.set(id, state);
@@ -137,7 +148,8 @@ export function readBuildCache(out: string, fingerprint: string): BuildCache | u
     listings() {
       if (listings !== undefined) return listings;
       listings = new Map();
-      for (const line of lines.slice(1 + count)) {
+      const listingText = statesEnd < bytes.length ? bytes.toString('utf8', statesEnd + 1) : '';
+      for (const line of listingText.split('\n')) {
         const { id, listing } = (parseLine(line) ?? {}) as { id?: unknown; listing?: CatalogueListing };
         if (typeof id === 'string' && states.has(id) && isListing(id, listing)) {
           listings.set(id, listing);

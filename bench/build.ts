@@ -153,6 +153,19 @@ function cliBuild(root: string, out: string, flags: readonly string[] = []): Cli
 }
 
 /**
+ * Seconds this machine's processor takes for a fixed piece of JavaScript (`JSON.stringify` of
+ * 200,000 small objects, ten times), printed at the start and at the end: the virtual machines
+ * this benchmark runs on have changed speed by a factor of two between sessions and within one
+ * (docs/performance.md, eighth to tenth sessions), and a figure read without it says little.
+ */
+function processorProbe(): number {
+  const objects = Array.from({ length: 200_000 }, (_, i) => ({ id: i, name: `x${i}`, tags: ['a', 'b'], value: i / 3 }));
+  const started = performance.now();
+  for (let i = 0; i < 10; i++) JSON.stringify(objects);
+  return seconds(started);
+}
+
+/**
  * Writes the dirty pages the benchmark itself made (`sync`) before a timed build, so that the
  * build does not pay for the kernel writing back what the benchmark wrote a moment before (the
  * synthetic catalogue, the copy of 1.3 GB). Each build's own writes stay in its figure.
@@ -178,7 +191,7 @@ const checks: [string, 'pass' | 'FAIL' | 'open'][] = [];
 try {
   // Free memory: with the page cache full, every file written waits on reclaim, which slowed
   // this machine's builds and copies alike by a third or more (docs/performance.md, seventh session).
-  console.log(`build benchmark at ${count} loadouts; ${cpus().length} CPUs, load average ${load()}, ${(freemem() / 2 ** 30).toFixed(1)} of ${(totalmem() / 2 ** 30).toFixed(1)} GiB of memory free`);
+  console.log(`build benchmark at ${count} loadouts; ${cpus().length} CPUs, load average ${load()}, ${(freemem() / 2 ** 30).toFixed(1)} of ${(totalmem() / 2 ** 30).toFixed(1)} GiB of memory free; processor probe ${processorProbe().toFixed(2)} s`);
   execFileSync(process.execPath, [join(project, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(project, 'tsconfig.build.json')]);
   let started = performance.now();
   const ids = writeSyntheticCatalogue(root, count);
@@ -267,7 +280,7 @@ try {
     [`fresh clone with the restored tree, one loadout changed, at ${TARGETS.at}: ${at(cloned.seconds)}${count === TARGETS.at ? '' : ', an upper bound'} (target < ${TARGETS.cloneSeconds} s)`, cloned.seconds * scale < TARGETS.cloneSeconds ? 'pass' : count === TARGETS.at ? 'FAIL' : 'open'],
   );
   for (const [line, status] of checks) console.log(`${status.padEnd(4)}  ${line}`);
-  console.log(`load average at the end: ${load()}`);
+  console.log(`load average at the end: ${load()}; processor probe ${processorProbe().toFixed(2)} s`);
   const failed = checks.filter(([, status]) => status !== 'pass').length;
   console.log(`build benchmark: ${failed === 0 ? 'pass' : 'FAIL'}, ${checks.length - failed} of ${checks.length} targets met (${count} loadouts: cold ${coldSeconds.toFixed(1)} s = ${(coldSeconds / copySeconds).toFixed(2)}x cp -a, rebuild ${rebuildSeconds.toFixed(2)} s, then ${standbySeconds.toFixed(2)} s, link-only tree ${linkSeconds.toFixed(2)} s, fresh clone ${cloned.seconds.toFixed(2)} s)`);
   process.exitCode = failed === 0 ? 0 : 1;

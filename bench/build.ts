@@ -50,7 +50,7 @@
  * its clean-up out of its figures; `npm run bench` runs this benchmark first for the same
  * reason (the search benchmark removes its catalogue when it ends).
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -140,16 +140,24 @@ interface CliBuild {
   loadouts: number;
   unchanged: number;
   bytes: number;
+  /** Its phases and when each ended (ms since its process started), from `LOADOUT_BUILD_TIMINGS=1` (src/tree/phase-timings.ts). */
+  phases: string;
 }
 
-/** Runs the compiled `loadout build` in `root` into `out`, timed from the process's start to its end. */
+/**
+ * Runs the compiled `loadout build` in `root` into `out`, timed from the process's start to its
+ * end, with `LOADOUT_BUILD_TIMINGS=1` (the line of phases costs the build nothing measurable).
+ * @throws Error when the build fails or prints no summary line.
+ */
 function cliBuild(root: string, out: string, flags: readonly string[] = []): CliBuild {
   const started = performance.now();
-  const stdout = execFileSync(process.execPath, [join(project, 'bin', 'loadout'), 'build', '--out', out, '--base-url', BASE_URL, ...flags], { cwd: root, encoding: 'utf8', env: { ...process.env, CI: '1' } });
+  const run = spawnSync(process.execPath, [join(project, 'bin', 'loadout'), 'build', '--out', out, '--base-url', BASE_URL, ...flags], { cwd: root, encoding: 'utf8', env: { ...process.env, CI: '1', LOADOUT_BUILD_TIMINGS: '1' }, maxBuffer: 64 * 2 ** 20 });
   const took = seconds(started);
-  const line = /^built (\d+) loadouts \(\d+ versions(?:, (\d+) unchanged)?, (\d+) KB written\)/mu.exec(stdout);
-  if (line === null) throw new Error(`loadout build printed no summary line: ${stdout}`);
-  return { seconds: took, loadouts: Number(line[1]), unchanged: Number(line[2] ?? 0), bytes: Number(line[3]) * 1024 };
+  if (run.status !== 0) throw new Error(`loadout build exited with ${run.status ?? run.signal}: ${run.stderr}`);
+  const line = /^built (\d+) loadouts \(\d+ versions(?:, (\d+) unchanged)?, (\d+) KB written\)/mu.exec(run.stdout);
+  if (line === null) throw new Error(`loadout build printed no summary line: ${run.stdout}`);
+  const phases = /^loadout build phases \(ms since the process started\): (.*)$/mu.exec(run.stderr)?.[1] ?? '';
+  return { seconds: took, loadouts: Number(line[1]), unchanged: Number(line[2] ?? 0), bytes: Number(line[3]) * 1024, phases };
 }
 
 /**
@@ -228,16 +236,18 @@ try {
   settle('the copy');
 
   // Two rebuilds, each after one loadout changed, each updating the standby in place.
-  const rebuild = (n: number): number => {
+  const rebuild = (n: number): CliBuild => {
     appendFileSync(join(root, 'loadouts', ids[(Math.floor(ids.length / 2) + n) % ids.length] ?? '', 'AGENTS.md'), '\n- One more line.\n');
     const again = cliBuild(root, out);
     if (again.unchanged !== count - 1) throw new Error(`the rebuild carried over ${again.unchanged} loadouts (expected ${count - 1})`);
-    return again.seconds;
+    return again;
   };
-  const rebuildSeconds = rebuild(0);
-  console.log(`rebuild after one loadout changed, the first after the cold build: ${rebuildSeconds.toFixed(2)} s`);
-  const standbySeconds = rebuild(1);
-  console.log(`rebuild after one loadout changed, the next: ${standbySeconds.toFixed(2)} s`);
+  const first = rebuild(0);
+  const rebuildSeconds = first.seconds;
+  console.log(`rebuild after one loadout changed, the first after the cold build: ${rebuildSeconds.toFixed(2)} s\n  its phases, ms from its start: ${first.phases}`);
+  const next = rebuild(1);
+  const standbySeconds = next.seconds;
+  console.log(`rebuild after one loadout changed, the next: ${standbySeconds.toFixed(2)} s\n  its phases, ms from its start: ${next.phases}`);
 
   // A fresh link-only tree: every loadout linked from the store into a new folder (the pool's threads, as the build does).
   const entries = [...entriesLinkedBy(realpathSync(out))].map(([id, name]) => ({ id, name }));
@@ -267,7 +277,7 @@ try {
   settle('the clone and the restored tree');
   const cloned = cliBuild(clone, join(clone, 'dist'));
   if (cloned.unchanged !== count - 1) throw new Error(`the build of the fresh clone carried over ${cloned.unchanged} loadouts (expected ${count - 1})`);
-  console.log(`fresh clone with the restored tree, one loadout changed: ${cloned.seconds.toFixed(2)} s\n`);
+  console.log(`fresh clone with the restored tree, one loadout changed: ${cloned.seconds.toFixed(2)} s\n  its phases, ms from its start: ${cloned.phases}\n`);
 
   const at = (value: number): string => (count === TARGETS.at ? `${value.toFixed(2)} s` : `${(value * scale).toFixed(1)} s projected from ${value.toFixed(2)} s at ${count}`);
   const worse = Math.max(rebuildSeconds, standbySeconds);

@@ -40,6 +40,7 @@ import type { GitCommands } from './history/git-commands.js';
 import { openRepository, startHistoryReads, type EarlyHistoryReads } from './history/history.js';
 import { COMPLETE_MARKER, openTrees, treesFolderOf } from './write/output.js';
 import { linkEntriesInPool, startPool } from './pool/pool.js';
+import { phaseTimings } from './phase-timings.js';
 import { findUnchanged, readPreviousBuild } from './incremental/previous-build.js';
 import { readDirtyFolders, readFolderStamps } from './incremental/stamp.js';
 import { collectGarbage, documentPathsOf, entriesLinkedBy, linkEntry, listEntries, unlinkEntry } from './write/store.js';
@@ -149,6 +150,7 @@ const SLICE = 500;
  *   `io` when another build is writing `out` or a manifest changed during the build.
  */
 export async function buildCatalogue(options: BuildOptions): Promise<BuildResult> {
+  const timings = phaseTimings();
   const base = normaliseBaseUrl(options.baseUrl);
   // The consumer CLI every catalogue serves (DESIGN.md section 2, distribution): bundled by
   // esbuild's own process while the loadouts are read and checked.
@@ -168,6 +170,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   dirtyAtStart?.catch(() => undefined);
   stamping.catch(() => undefined);
   const ids = await listLoadoutIds(loadoutsDir);
+  timings.mark('listed');
   // The pages lead with the npm registry's CLI when the build signs (DESIGN.md "Trust route of
   // the CLI"): which route leads, and the version pinned, are inputs of every page.
   const marketplace = options.plugins === false ? undefined : (options.marketplace ?? DEFAULT_MARKETPLACE);
@@ -179,6 +182,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   // The marketplaces' settings too: a rebuild links from the live tree the marketplace documents whose entries did not change (render/previous-documents.ts).
   const fingerprint = fingerprintBuild(base, join(options.root, 'fixtures'), JSON.stringify({ route, plugins: options.plugins !== false, marketplace }));
   const trees = await openTrees(options.out);
+  timings.mark('trees opened');
   let early: EarlyHistoryReads | undefined;
   try {
     // Told what changed, in the repository the last build in this process read: git's reads of those
@@ -190,10 +194,14 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     // listings are parsed once the first loadout to build is in a thread's hands (build-loadouts.ts).
     const live = options.clean === true || trees.live === undefined ? undefined : (keptPrevious(options.kept, trees.live, fingerprint) ?? readPreviousBuild(trees.live, fingerprint));
     const stored = listEntries(trees.store);
+    timings.mark('previous build read');
     const linkedByStandby = trees.standby === undefined ? new Map<string, string>() : (keptStandbyLinks(options.kept, realpathSync(trees.standby)) ?? entriesLinkedBy(trees.standby));
+    timings.mark('standby read');
     const repo = await opening;
     const stamps = await stamping;
+    timings.mark('git answered');
     const found = await findUnchanged(ids, stored, live, repo, stamps, options.changed === undefined ? undefined : new Set(options.changed));
+    timings.mark('unchanged found');
     // A signing build reuses only what a signing build with its key derived from the source
     // (incremental/signed-reuse.ts); the rest is built again from the commit.
     const attesting = options.signing === undefined ? undefined : attestationKeyOf(options.signing.key);
@@ -203,6 +211,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
         ? found
         : attestedOnly(found, { key: attesting, attestations: readAttestations(trees.live), cache: live.cache, digestOf: (name) => digestIfReadable(trees.store, previousDigests, name) });
     const built = await buildLoadouts(options, { base, route, loadoutsDir, ids, store: trees.store, repo, early, dirty: dirtyAtStart, unchanged, stamps, fresh: live === undefined, result });
+    timings.mark('loadouts built');
     if (built === undefined) return result;
     // The store entry of each loadout, by id: what the new tree links to.
     const linked = new Map([...built.loadouts].map(([id, b]) => [id, b.state.name]));
@@ -289,6 +298,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
       },
     );
     result.bytes += written.result;
+    timings.mark('tree written');
     // Entries neither the live tree nor its standby (the tree live before, or the first build's
     // copy) links to: replaced loadouts, and what refused or killed builds left.
     // The tree live before links to its cache's names, and for a loadout missing from its
@@ -322,10 +332,12 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     }
     result.reused.sort();
     result.written = true;
+    timings.mark('done');
     return result;
   } finally {
     if (early?.claimed === false) early.discard();
     trees.close();
+    timings.report();
   }
 }
 

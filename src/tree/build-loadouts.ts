@@ -143,7 +143,7 @@ export async function buildLoadouts(options: BuildOptions, context: LoadoutsCont
     return unlisted;
   };
   try {
-    const unlisted = await readAndBuild(result.read, history, unchanged.previousKey);
+    const unlisted = await readAndBuild(result.read, history, (id) => unchanged.previousKey(id));
     // The states were judged before the listings were parsed: a loadout whose listing line the
     // previous build's cache lacks or garbles (a damaged cache) is read and built now.
     const lost = [...unlisted, ...[...unread].filter((id) => previous(id) === undefined)].sort();

@@ -56,6 +56,7 @@ import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { treesFolderOf } from '../src/tree/write/output.js';
+import { BUILD_TIMINGS_VARIABLE, PHASES_LINE_START } from '../src/tree/phase-timings.js';
 import { linkEntriesInPool } from '../src/tree/pool/pool.js';
 import { entriesLinkedBy } from '../src/tree/write/store.js';
 import { BENCH_GIT_ENV, commitSyntheticCatalogue, writeSyntheticCatalogue } from './synthetic.js';
@@ -151,12 +152,12 @@ interface CliBuild {
  */
 function cliBuild(root: string, out: string, flags: readonly string[] = []): CliBuild {
   const started = performance.now();
-  const run = spawnSync(process.execPath, [join(project, 'bin', 'loadout'), 'build', '--out', out, '--base-url', BASE_URL, ...flags], { cwd: root, encoding: 'utf8', env: { ...process.env, CI: '1', LOADOUT_BUILD_TIMINGS: '1' }, maxBuffer: 64 * 2 ** 20 });
+  const run = spawnSync(process.execPath, [join(project, 'bin', 'loadout'), 'build', '--out', out, '--base-url', BASE_URL, ...flags], { cwd: root, encoding: 'utf8', env: { ...process.env, CI: '1', [BUILD_TIMINGS_VARIABLE]: '1' }, maxBuffer: 64 * 2 ** 20 });
   const took = seconds(started);
   if (run.status !== 0) throw new Error(`loadout build exited with ${run.status ?? run.signal}: ${run.stderr}`);
   const line = /^built (\d+) loadouts \(\d+ versions(?:, (\d+) unchanged)?, (\d+) KB written\)/mu.exec(run.stdout);
   if (line === null) throw new Error(`loadout build printed no summary line: ${run.stdout}`);
-  const phases = /^loadout build phases \(ms since the process started\): (.*)$/mu.exec(run.stderr)?.[1] ?? '';
+  const phases = run.stderr.split('\n').find((l) => l.startsWith(PHASES_LINE_START))?.slice(PHASES_LINE_START.length) ?? '';
   return { seconds: took, loadouts: Number(line[1]), unchanged: Number(line[2] ?? 0), bytes: Number(line[3]) * 1024, phases };
 }
 

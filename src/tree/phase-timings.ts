@@ -7,6 +7,8 @@
 
 /** The environment variable that asks for the phases. */
 export const BUILD_TIMINGS_VARIABLE = 'LOADOUT_BUILD_TIMINGS';
+/** What the line of phases starts with; the phases follow, `<phase> <ms>` separated by ", ". */
+export const PHASES_LINE_START = 'loadout build phases (ms since the process started): ';
 
 /** A build's phases as they end (see the module's comment); a no-op unless asked for in `env`. */
 export interface PhaseTimings {
@@ -26,7 +28,7 @@ export function phaseTimings(env: NodeJS.ProcessEnv = process.env): PhaseTimings
     report(write = (line) => void process.stderr.write(line)) {
       if (reported) return;
       reported = true;
-      write(`loadout build phases (ms since the process started): ${marks.map(([phase, at]) => `${phase} ${Math.round(at)}`).join(', ')}\n`);
+      write(`${PHASES_LINE_START}${marks.map(([phase, at]) => `${phase} ${Math.round(at)}`).join(', ')}\n`);
     },
   };
 }

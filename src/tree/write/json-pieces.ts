@@ -46,7 +46,7 @@ function* jsonPieces(value: unknown, depth: number, indent: string): Generator<s
     if (value.length === 0) return yield '[]';
     yield '[\n';
     if (depth === 1) {
-      for (let i = 0; i < value.length; i += RUN) yield `${wholeRun(value.slice(i, i + RUN), inner)}${i + RUN >= value.length ? '\n' : ',\n'}`;
+      yield* runsOf(value.length, (start, end) => value.slice(start, end), inner);
     } else {
       for (let i = 0; i < value.length; i++) {
         yield inner;
@@ -63,7 +63,7 @@ function* jsonPieces(value: unknown, depth: number, indent: string): Generator<s
   if (depth === 1) {
     // A run of members as an object of its own iterates in the same order: the whole object's
     // integer-like keys come first, ascending, so those of any run of its members do too.
-    for (let i = 0; i < members.length; i += RUN) yield `${wholeRun(Object.fromEntries(members.slice(i, i + RUN)), inner)}${i + RUN >= members.length ? '\n' : ',\n'}`;
+    yield* runsOf(members.length, (start, end) => Object.fromEntries(members.slice(start, end)), inner);
   } else {
     for (let i = 0; i < members.length; i++) {
       const [key, v] = members[i] as [string, unknown];
@@ -73,6 +73,15 @@ function* jsonPieces(value: unknown, depth: number, indent: string): Generator<s
     }
   }
   yield `${indent}}`;
+}
+
+/**
+ * `count` members or elements made whole, a run of {@link RUN} at a time (`runAt(start, end)` gives
+ * those from `start` to before `end` as an array or an object), each run a piece that ends with
+ * ",\n", the last with "\n".
+ */
+function* runsOf(count: number, runAt: (start: number, end: number) => unknown[] | Record<string, unknown>, inner: string): Generator<string, void, undefined> {
+  for (let start = 0; start < count; start += RUN) yield `${wholeRun(runAt(start, start + RUN), inner)}${start + RUN >= count ? '\n' : ',\n'}`;
 }
 
 /**

@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { VALIDATOR_PATH } from './schema-standalone.js';
 
 /** Absolute path of the authoring schema file shipped with the package. */
 export const SCHEMA_PATH = fileURLToPath(new URL('../../schema/loadout.schema.json', import.meta.url));
@@ -28,26 +29,20 @@ export function readAuthoringSchema(): Record<string, unknown> {
   return schemaObject;
 }
 
-/** Compiles the schema now (once per thread; tens of ms), instead of on the first validation. */
+/** Loads the validator now (once per thread), instead of on the first validation. */
 export function prepareSchema(): void {
   compiled();
 }
 
 /**
- * Ajv and ajv-formats (both CommonJS) are loaded by the first compilation, not with this module:
- * the build's main thread reads the schema but never validates (its threads do), and loading
- * them cost each rebuild 40 to 50 ms before anything else could start (docs/performance.md).
+ * The validator is the schema compiled ahead of time (schema-standalone.ts): loaded by the first
+ * validation, not with this module, since the build's main thread reads the schema but never
+ * validates (its threads do).
  */
 const load = createRequire(import.meta.url);
 
 function compiled(): ValidateFunction {
-  if (validator === undefined) {
-    const { Ajv2020: Ajv } = load('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 };
-    const ajv = new Ajv({ allErrors: true, strict: true, strictRequired: false, allowUnionTypes: true });
-    const addFormats = load('ajv-formats') as (ajv: Ajv2020) => void;
-    addFormats(ajv);
-    validator = ajv.compile(readAuthoringSchema());
-  }
+  validator ??= load(VALIDATOR_PATH) as ValidateFunction;
   return validator;
 }
 

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { readAuthoringSchema, validateAgainstSchema } from '../../src/catalogue/schema.js';
+import { readAuthoringSchema, SCHEMA_PATH, validateAgainstSchema } from '../../src/catalogue/schema.js';
+import { standaloneValidatorSource, VALIDATOR_PATH } from '../../src/catalogue/schema-standalone.js';
 import { AUTHORING_AGENTS, CATEGORIES, ROLES } from '../../src/catalogue/vocabulary.js';
 import { testManifest } from '../helpers/loadouts.js';
 
@@ -15,6 +16,10 @@ function violations(mutate: (m: Record<string, unknown>) => void): { pointer: st
 }
 
 describe('authoring schema', () => {
+  it('validates with the code Ajv makes of the schema now (schema/loadout.validate.cjs is up to date: else run npm run schema:validator)', () => {
+    expect(readFileSync(VALIDATOR_PATH, 'utf8'), 'schema/loadout.validate.cjs is stale: run npm run schema:validator').toBe(standaloneValidatorSource(SCHEMA_PATH));
+  });
+
   it('accepts a complete valid manifest, and one with every optional field', () => {
     expect(validateAgainstSchema(valid())).toEqual([]);
     const full = valid();

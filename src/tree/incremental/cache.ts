@@ -13,7 +13,7 @@
  * commit since then touched, has the same key without its files being read or hashed.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, type Stats } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { LoadoutSource } from '../../catalogue/source.js';
@@ -47,7 +47,7 @@ export function readBuiltSince(dir: string): string[] | undefined {
 }
 
 /** Bump when the layout of the outputs changes in a way the code fingerprint would miss. */
-const FORMAT = 7;
+const FORMAT = 8;
 
 /** What the cache keeps of a loadout to tell whether it changed, and where its outputs are. */
 export interface LoadoutState {
@@ -74,19 +74,24 @@ export interface CachedLoadout {
 
 /**
  * The file is JSON Lines: a header line (`format`, `fingerprint`, `head`, `loadouts`: their
- * number), then a line per loadout with its {@link LoadoutState} (`{"id": …, …state}`), then a
- * line per loadout with its listing (`{"id": …, "listing": …}`), both in id order. A rebuild
- * parses the states first and has the folder stamps checked while it parses the listings, and
- * writes the lines of what it carried over as it read them, so that it serialises only what
- * changed (serialising and parsing the whole cache sits on the critical path of every rebuild;
- * DESIGN.md section 7 sets the target, `bench/build.ts` measures it).
+ * number, `statesBytes`: the length of the state lines that follow, in bytes), then a line per
+ * loadout with its {@link LoadoutState} (`{"id": …, …state}`), then a line per loadout with its
+ * listing (`{"id": …, "listing": …}`), both in id order. A rebuild reads and parses the states
+ * first (a tenth of the file) and the listings while a thread builds, and writes the lines of
+ * what it carried over as it read them, so that it serialises only what changed (serialising
+ * and parsing the whole cache sits on the critical path of every rebuild; DESIGN.md section 7
+ * sets the target, `bench/build.ts` measures it).
  */
 interface CacheHeader {
   format: number;
   fingerprint: string;
   head: string | null;
   loadouts: number;
+  statesBytes: number;
 }
+
+/** Bytes read for the header line: it is about 200. */
+const HEADER_READ = 4096;
 
 /** A cache as read (see {@link readBuildCache}). */
 export interface BuildCache {
@@ -104,42 +109,45 @@ export interface BuildCache {
  * Reads the cache of a previous tree; undefined when absent, unreadable, of another format or
  * for other settings. A loadout whose line is not of the expected shape, or which
  * {@link BUILT_SINCE_FILE} names, is left out (built again); listings are parsed when asked for.
- * The file is decoded as UTF-8 in two parts: the header and the states now (a tenth of it), the
- * listings when asked for, which a rebuild does while a thread builds (decoding all 21 MB at
- * 10,000 loadouts took 0.12 s before anything could start).
+ * Only the header and the states are read now (2 MB of 21 at 10,000 loadouts: reading the whole
+ * file took 70 to 120 ms before anything could start); the listings are read from the same file
+ * when asked for, which a rebuild does while a thread builds. A file replaced in between (another
+ * generation: another inode, size or time) gives no listings, and its loadouts are built again.
  */
 export function readBuildCache(out: string, fingerprint: string): BuildCache | undefined {
-  let bytes: Buffer;
+  const file = join(out, BUILD_CACHE_FILE);
+  const opened = openCacheFile(file);
+  if (opened === undefined) return undefined;
+  let header: Partial<CacheHeader> | undefined;
+  let statesStart: number;
+  let statesBytes: number;
+  let stateBytes: Buffer;
   try {
-    bytes = readFileSync(join(out, BUILD_CACHE_FILE));
-  } catch {
-    return undefined;
+    const first = readAt(opened.fd, 0, HEADER_READ, opened.identity.size);
+    // A line ends at a byte 10, which UTF-8 never uses inside a character.
+    const headerEnd = first.indexOf(10);
+    header = headerEnd < 0 ? undefined : (parseLine(first.toString('utf8', 0, headerEnd)) as Partial<CacheHeader> | undefined);
+    if (header?.format !== FORMAT || header.fingerprint !== fingerprint || typeof header.loadouts !== 'number' || typeof header.statesBytes !== 'number' || !Number.isSafeInteger(header.statesBytes) || header.statesBytes < 0) return undefined;
+    statesStart = headerEnd + 1;
+    statesBytes = header.statesBytes;
+    stateBytes = readAt(opened.fd, statesStart, statesBytes, opened.identity.size);
+  } finally {
+    closeSync(opened.fd);
   }
-  // A line ends at a byte 10, which UTF-8 never uses inside a character.
-  const lineEnd = (from: number): number => {
-    const at = bytes.indexOf(10, from);
-    return at < 0 ? bytes.length : at;
-  };
-  const headerEnd = lineEnd(0);
-  const header = parseLine(bytes.toString('utf8', 0, headerEnd)) as Partial<CacheHeader> | undefined;
-  if (header?.format !== FORMAT || header.fingerprint !== fingerprint || typeof header.loadouts !== 'number') return undefined;
   // Lines of loadouts built since the cache was written do not hold.
   const builtSince = readBuiltSince(out);
   if (builtSince === undefined) return undefined;
   const stale = new Set(builtSince);
-  const count = header.loadouts;
-  let statesEnd = headerEnd;
-  for (let i = 0; i < count && statesEnd < bytes.length; i++) statesEnd = lineEnd(statesEnd + 1);
   const kept = new WeakMap<object, string>();
   const states = new Map<string, LoadoutState>();
-  const stateText = statesEnd > headerEnd ? bytes.toString('utf8', headerEnd + 1, statesEnd) : '';
-  for (const line of stateText.split('\n')) {
+  for (const line of stateBytes.toString('utf8').split('\n')) {
     const { id, ...state } = (parseLine(line) ?? {}) as LoadoutState & { id?: unknown };
     if (typeof id === 'string' && !stale.has(id) && isLoadoutState(id, state)) {
       states.set(id, state);
       kept.set(state, line);
     }
   }
+  const listingsStart = statesStart + statesBytes;
   let listings: Map<string, CatalogueListing> | undefined;
   return {
     head: typeof header.head === 'string' ? header.head : null,
@@ -148,8 +156,8 @@ export function readBuildCache(out: string, fingerprint: string): BuildCache | u
     listings() {
       if (listings !== undefined) return listings;
       listings = new Map();
-      const listingText = statesEnd < bytes.length ? bytes.toString('utf8', statesEnd + 1) : '';
-      for (const line of listingText.split('\n')) {
+      const listingBytes = readListingBytes(file, opened.identity, listingsStart);
+      for (const line of listingBytes?.toString('utf8').split('\n') ?? []) {
         const { id, listing } = (parseLine(line) ?? {}) as { id?: unknown; listing?: CatalogueListing };
         if (typeof id === 'string' && states.has(id) && isListing(id, listing)) {
           listings.set(id, listing);
@@ -159,6 +167,50 @@ export function readBuildCache(out: string, fingerprint: string): BuildCache | u
       return listings;
     },
   };
+}
+
+/** The listing lines of the cache `file` from byte `start`, if it is still the generation `identity` said; undefined otherwise. */
+function readListingBytes(file: string, identity: Stats, start: number): Buffer | undefined {
+  const again = openCacheFile(file);
+  if (again === undefined) return undefined;
+  try {
+    return sameFile(again.identity, identity) ? readAt(again.fd, start, again.identity.size - start, again.identity.size) : undefined;
+  } finally {
+    closeSync(again.fd);
+  }
+}
+
+/** The cache file open for reading, with what it was when opened; undefined when it cannot be opened. */
+function openCacheFile(file: string): { fd: number; identity: Stats } | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return undefined;
+  }
+  try {
+    return { fd, identity: fstatSync(fd) };
+  } catch {
+    closeSync(fd);
+    return undefined;
+  }
+}
+
+/** True when two looks at a file saw the same generation of it: the same inode, size and modification time. */
+function sameFile(a: Stats, b: Stats): boolean {
+  return a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
+}
+
+/** Up to `length` bytes of the open file `fd` from `position`, fewer where the file (`size` bytes) ends. */
+function readAt(fd: number, position: number, length: number, size: number): Buffer {
+  const bytes = Buffer.allocUnsafe(Math.max(0, Math.min(length, size - position)));
+  let at = 0;
+  while (at < bytes.length) {
+    const read = readSync(fd, bytes, at, bytes.length - at, position + at);
+    if (read === 0) break;
+    at += read;
+  }
+  return bytes.subarray(0, at);
 }
 
 function parseLine(line: string): unknown {
@@ -184,9 +236,12 @@ function isListing(id: string, l: CatalogueListing | undefined): l is CatalogueL
  * written as the line it was read from.
  */
 export function* buildCachePieces(fingerprint: string, head: string | undefined, loadouts: ReadonlyMap<string, CachedLoadout>, previous?: BuildCache): Generator<string, void, undefined> {
-  const header: CacheHeader = { format: FORMAT, fingerprint, head: head ?? null, loadouts: loadouts.size };
+  const stateLines = [...loadouts].map(([id, { state }]) => `${previous?.lines.get(state) ?? JSON.stringify({ id, ...state })}\n`);
+  let statesBytes = 0;
+  for (const line of stateLines) statesBytes += Buffer.byteLength(line);
+  const header: CacheHeader = { format: FORMAT, fingerprint, head: head ?? null, loadouts: loadouts.size, statesBytes };
   yield `${JSON.stringify(header)}\n`;
-  for (const [id, { state }] of loadouts) yield `${previous?.lines.get(state) ?? JSON.stringify({ id, ...state })}\n`;
+  yield* stateLines;
   for (const [id, { listing }] of loadouts) yield `${listingLine(id, listing, previous)}\n`;
 }
 

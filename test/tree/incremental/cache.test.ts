@@ -3,7 +3,7 @@
  * states at once and the listings when asked for, whatever the text holds (UTF-8 of several
  * bytes a character) and however the file was cut short.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -62,5 +62,23 @@ describe('the build cache file', () => {
     expect(cutInListings?.listings().get('beta')?.skills).toBe('beta — café ✓ 日本');
     // Another build's settings: nothing.
     expect(readBuildCache(join(root, 'listings'), 'e'.repeat(64))).toBeUndefined();
+  });
+
+  it('reads the listings from the file the states came from, and gives none when another file has replaced it since', () => {
+    const root = makeTempDir();
+    const text = (suffix: string): string => [...buildCachePieces(FINGERPRINT, undefined, new Map(['alpha', 'beta'].map((id) => [id, cached(id, `${id}${suffix}`)])))].join('');
+    write(join(root, 'kept'), text(''));
+    const kept = readBuildCache(join(root, 'kept'), FINGERPRINT);
+    expect([...(kept?.listings().keys() ?? [])]).toEqual(['alpha', 'beta']);
+    // Replaced (a new file renamed over it, as a tree's writer does) between the states and the listings.
+    write(join(root, 'replaced'), text(''));
+    const replaced = readBuildCache(join(root, 'replaced'), FINGERPRINT);
+    write(join(root, 'next'), text(' and more'));
+    renameSync(join(root, 'next', BUILD_CACHE_FILE), join(root, 'replaced', BUILD_CACHE_FILE));
+    expect([...(replaced?.states.keys() ?? [])]).toEqual(['alpha', 'beta']);
+    expect(replaced?.listings().size).toBe(0);
+    // A header whose length of the states is not a length: nothing.
+    write(join(root, 'bad'), text('').replace(/"statesBytes":\d+/u, '"statesBytes":-1'));
+    expect(readBuildCache(join(root, 'bad'), FINGERPRINT)).toBeUndefined();
   });
 });

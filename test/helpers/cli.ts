@@ -1,12 +1,9 @@
 /**
- * Running the real `loadout` CLI in a child process, from source, and collecting its output.
+ * Running the real `loadout` CLI in a child process (cli-command.ts: compiled when `lib/` is
+ * fresh, else from source) and collecting its output.
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-
-const ENTRY = fileURLToPath(new URL('./cli-entry.ts', import.meta.url));
-// tsx's loader, by absolute address: `--import tsx` would resolve from the child's cwd.
-const TSX = new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
+import { cliNodeArgs } from './cli-command.js';
 
 /** What a CLI run printed and how it exited. */
 export interface CliResult {
@@ -17,7 +14,7 @@ export interface CliResult {
 
 /** Runs `loadout <args>` in `cwd` with `env` added, node started with `nodeOptions` (`--max-old-space-size=…`); resolves when it exits. */
 export function runCli(args: string[], cwd: string, env: Record<string, string> = {}, nodeOptions: readonly string[] = []): Promise<CliResult> {
-  return runProcess(process.execPath, [...nodeOptions, '--import', TSX, ENTRY, ...args], cwd, { ...process.env, CI: 'true', ...env });
+  return runProcess(process.execPath, [...nodeOptions, ...cliNodeArgs(), ...args], cwd, { ...process.env, CI: 'true', ...env });
 }
 
 /** Runs `command args` in `cwd` with exactly the environment `env`; resolves with its output when it exits. */

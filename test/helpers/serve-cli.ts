@@ -1,12 +1,9 @@
 /**
- * `loadout serve` as a real child process (the CLI from source, through tsx) on an ephemeral
+ * `loadout serve` as a real child process (cli-command.ts: compiled when `lib/` is fresh, else from source) on an ephemeral
  * loopback port, for tests that talk to it over HTTP like any outside client.
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-
-const TSX = new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
-const ENTRY = fileURLToPath(new URL('./cli-entry.ts', import.meta.url));
+import { cliNodeArgs } from './cli-command.js';
 
 /** A running `loadout serve`. */
 export interface ServeProcess {
@@ -22,7 +19,7 @@ export interface ServeProcess {
  * @throws Error with its output when it exits first
  */
 export function startServe(out: string, cwd: string, env: Record<string, string> = {}): Promise<ServeProcess> {
-  const child = spawn(process.execPath, ['--import', TSX, ENTRY, 'serve', '--port', '0', '--host', '127.0.0.1', '--out', out], {
+  const child = spawn(process.execPath, [...cliNodeArgs(), 'serve', '--port', '0', '--host', '127.0.0.1', '--out', out], {
     cwd,
     env: { ...process.env, DATABASE_URL: 'none', CI: 'true', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

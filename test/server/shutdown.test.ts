@@ -1,11 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { cliNodeArgs } from '../helpers/cli-command.js';
 import { buildSmallCatalogue } from './serve-harness.js';
-
-const TSX = new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
-const ENTRY = fileURLToPath(new URL('../helpers/cli-entry.ts', import.meta.url));
 
 /** The child's standard output as lines, with a way to wait for the first line that matches. */
 function linesOf(child: ChildProcess): { waitFor(pattern: RegExp): Promise<string>; all: string[] } {
@@ -38,7 +35,7 @@ function linesOf(child: ChildProcess): { waitFor(pattern: RegExp): Promise<strin
 describe('graceful shutdown', () => {
   it('on SIGTERM: refuses new connections, completes the request in flight, exits 0', async () => {
     const root = await buildSmallCatalogue();
-    const child = spawn(process.execPath, ['--import', TSX, ENTRY, 'serve', '--port', '0', '--host', '127.0.0.1', '--out', 'dist'], {
+    const child = spawn(process.execPath, [...cliNodeArgs(), 'serve', '--port', '0', '--host', '127.0.0.1', '--out', 'dist'], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: `sqlite:${root}/data/catalogue.db`, CI: 'true', LOG_LEVEL: 'debug', SHUTDOWN_TIMEOUT_SECONDS: '30' },
       stdio: ['ignore', 'pipe', 'inherit'],

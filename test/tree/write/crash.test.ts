@@ -10,7 +10,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, unlinkSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -19,10 +19,10 @@ import { listEntries, STORE_FOLDER } from '../../../src/tree/write/store.js';
 import type { PublishedRecord } from '../../../src/tree-format/index.js';
 import { baseFiles, writeLoadout } from '../../helpers/loadouts.js';
 import { commitAll, initRepo, makeTempDir } from '../../helpers/temp.js';
+import { libIsFresh, TSX_LOADER } from '../../helpers/cli-command.js';
 
 const BASE = 'https://catalogue.test';
 const CHILD = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
-const TSX = new URL('../../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
 const REPO = fileURLToPath(new URL('../../../', import.meta.url));
 const FULL = process.env.LOADOUT_CRASH_FULL === '1';
 const CHANGED = ['l0', 'l1'];
@@ -62,12 +62,11 @@ function runBuild(root: string, out: string, env: Record<string, string>, killAf
 
 /**
  * The child's command: the compiled `lib/` when it is newer than every source file (as after
- * `npm ci`, whose `prepare` compiles it: it starts in a third of the time), else the source
- * through tsx.
+ * `npm ci`, whose `prepare` compiles it: it starts in a third of the time; cli-command.ts), else
+ * the source through tsx.
  */
 function childArgs(): string[] {
-  const newest = (dir: string, ext: string): number => Math.max(0, ...readdirSync(join(REPO, dir), { recursive: true, withFileTypes: true }).filter((e) => e.isFile() && e.name.endsWith(ext)).map((e) => statSync(join(e.parentPath, e.name)).mtimeMs));
-  if (!existsSync(join(REPO, 'lib/tree/build.js')) || newest('src', '.ts') > newest('lib', '.js')) return ['--import', TSX, CHILD];
+  if (!libIsFresh()) return ['--import', TSX_LOADER, CHILD];
   const code = `const { buildCatalogue } = await import(${JSON.stringify(join(REPO, 'lib/tree/build.js'))});
 const { checkpointsPassed } = await import(${JSON.stringify(join(REPO, 'lib/tree/write/crash-points.js'))});
 const [root, out] = process.argv.slice(1);

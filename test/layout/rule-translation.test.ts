@@ -106,7 +106,12 @@ describe('translateRule, by property', () => {
         const keys = keysOf(out).filter((k) => SCOPING_KEYS.includes(k));
         expect(keys.every((k) => READS[agent].includes(k)), `${agent}: ${keys.join(', ')}`).toBe(true);
         expect(out.endsWith(readFrontMatter(text).body.replace(/^\n/u, ''))).toBe(true);
-        expect(translateRule(out, agent)).toBe(out);
+        // Copilot's manual mode is a file without `applyTo`, and an author's rule without scoping
+        // keys applies everywhere: a manual rule translated for Copilot carries none of Copilot's
+        // keys, so translating that file again reads it as the author's unscoped rule. Every other
+        // translation is a fixed point (found by this property: ["---\n{\"alwaysApply\":false}\n---\n\n# Rule\n\nDo it.\n", "copilot"]).
+        const copilotManual = agent === 'copilot' && readRuleScope(readFrontMatter(text).data).mode === 'manual';
+        if (!copilotManual) expect(translateRule(out, agent)).toBe(out);
       }),
       { numRuns: 300 },
     );

@@ -3,7 +3,7 @@
  * loadout (derive.ts, whose detection of network use and scripts scans every file too) and runs
  * the ten checks over it within the checks' time budget, noting where they are in shared
  * memory as they go, so that the main thread can name the check and file when it has to stop
- * a thread that does not come back. A `prepare` task loads the checks, compiles the schema and
+ * a thread that does not come back. A `prepare` task loads the checks and the schema's validator, and
  * checks a small loadout once, so that the first submission finds the thread warm.
  */
 import { prepareSchema } from '../catalogue/schema.js';

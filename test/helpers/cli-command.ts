@@ -30,8 +30,3 @@ export function libIsFresh(): boolean {
 export function cliNodeArgs(): string[] {
   return libIsFresh() ? [join(REPO, 'bin/loadout')] : ['--import', TSX_LOADER, SOURCE_ENTRY];
 }
-
-/** The path of a module of the CLI, compiled when {@link libIsFresh} (`tree/build.js` → `lib/tree/build.js`), else its source (`src/tree/build.ts`), for `--import` or `import()` in a child. */
-export function moduleOfCli(path: string): string {
-  return libIsFresh() ? join(REPO, 'lib', path) : join(REPO, 'src', path.replace(/\.js$/u, '.ts'));
-}

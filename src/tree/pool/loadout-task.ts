@@ -101,8 +101,8 @@ export function versionOf(source: Pick<LoadoutSource, 'manifestText'>): string {
 }
 
 /**
- * Readies this thread for {@link buildLoadout} (loading this module did the rest): compiles
- * the authoring schema, which the first loadout's checks would otherwise wait for.
+ * Readies this thread for {@link buildLoadout} (loading this module did the rest): loads the
+ * authoring schema's validator, which the first loadout's checks would otherwise wait for.
  */
 export function prepareLoadoutTask(): undefined {
   prepareSchema();

@@ -130,7 +130,7 @@ export function prepareLoadoutBuilds(count: number): void {
 
 /**
  * Sends a thread a `prepare` task (loadout-task.ts `prepareLoadoutTask`: loading the checks,
- * renderers and compression and compiling the schema, once per thread). A thread that cannot
+ * renderers and compression and the schema's validator, once per thread). A thread that cannot
  * load them fails its first loadout the same way, so a failure here is not reported.
  */
 function prepare(): void {

@@ -8,6 +8,7 @@ import { resolveInside } from '../../../src/tree/write/tree-files.js';
 import { LoadoutError } from '../../../src/catalogue/errors.js';
 import { writeLoadout } from '../../helpers/loadouts.js';
 import { runProcess } from '../../helpers/cli.js';
+import { TSX_LOADER } from '../../helpers/cli-command.js';
 import { commitAll, git, initRepo, makeTempDir } from '../../helpers/temp.js';
 
 const BASE = 'https://catalogue.test';
@@ -226,8 +227,7 @@ describe("the build's worker threads", () => {
     const code = `const { buildCatalogue } = await import(${JSON.stringify(new URL('../../../src/tree/build.ts', import.meta.url).href)});
 const result = await buildCatalogue({ root: ${JSON.stringify(root)}, out: ${JSON.stringify(out)}, baseUrl: ${JSON.stringify(BASE)} });
 if (!result.written) throw new Error('refused');`;
-    const tsx = new URL('../../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
-    const run = await runProcess(process.execPath, ['--import', tsx, '--input-type=module', '-e', code], root, { PATH: process.env['PATH'] ?? '' });
+    const run = await runProcess(process.execPath, ['--import', TSX_LOADER, '--input-type=module', '-e', code], root, { PATH: process.env['PATH'] ?? '' });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(existsSync(join(out, 'download/tools/claude-code.zip'))).toBe(true);

@@ -3,7 +3,7 @@
  * that the compiled package carries them. Run at `loadout serve` start and by
  * `loadout db migrate`. A migration, once released, never changes: add a new one.
  */
-import { Migrator, sql, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import { Migrator, PostgresAdapter, sql, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
 import { LoadoutError } from '../catalogue/errors.js';
 import type { Db } from './tables.js';
 
@@ -130,15 +130,35 @@ export const MIGRATION_NAMES = Object.keys(MIGRATIONS).sort();
 /**
  * Brings the database to the latest migration. Idempotent; safe to run from several
  * instances at once (Kysely's migrator takes a lock).
+ *
+ * On PostgreSQL, Kysely's own tables (`kysely_migration`, `kysely_migration_lock`) are named in
+ * the connection's current schema (the first of its `search_path` that exists, where the
+ * migrations create the catalogue's tables too). Left unnamed, Kysely asks whether they exist in
+ * any schema of the database (its `Migrator`'s `#doesTableExist` matches by table name alone),
+ * so a database where another schema held them (another application's, or a second catalogue's)
+ * never had them created here, and migrating failed with `relation "kysely_migration_lock" does
+ * not exist`.
  * @returns the names of the migrations this call applied (empty when already current).
  * @throws LoadoutError `io` naming the failed migration, with the driver's error as `cause`.
  */
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: () => Promise.resolve(MIGRATIONS) } });
+  const migrationTableSchema = await currentSchemaOf(db);
+  const migrator = new Migrator({ db, provider: { getMigrations: () => Promise.resolve(MIGRATIONS) }, ...(migrationTableSchema === undefined ? {} : { migrationTableSchema }) });
   const result: MigrationResultSet = await migrator.migrateToLatest();
   if (result.error !== undefined) {
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'the migration table';
     throw new LoadoutError('io', `database migration ${failed} failed: ${(result.error as Error).message}`, { cause: result.error });
   }
   return (result.results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/**
+ * PostgreSQL's `current_schema()` for `db`'s connections: the schema unqualified tables are
+ * created in. Undefined on SQLite (no schemas), or when no schema of the `search_path` exists.
+ * @throws the driver's error when the query fails.
+ */
+async function currentSchemaOf(db: Db): Promise<string | undefined> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return undefined;
+  const result = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
+  return result.rows[0]?.schema ?? undefined;
 }

@@ -11,6 +11,13 @@ export default defineConfig({
     // servers and git it starts, and vitest's default, one fork fewer than the cores, ran one
     // file at a time on a machine of two (627 s for the suite; 362 s with two forks).
     maxWorkers: availableParallelism(),
+    // Each fork runs test file after test file with the modules it loaded kept: a fresh process
+    // for every file spent 140 s of the suite's 715 s here loading the same modules again
+    // (vitest's "collect"), and 28 s starting forks. So a test must not depend on a module's
+    // state being new: it passes what it watches as an argument (server/idle-memory.test.ts),
+    // and runs the CLI in a child for what a process takes once (the build threads' environment,
+    // verify/budget.test.ts).
+    isolate: false,
     // The JSON report feeds the "N passed, N failed" line that .ci/run prints.
     reporters: ['default', 'json'],
     outputFile: { json: 'test-results/vitest.json' },

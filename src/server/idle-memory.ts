@@ -18,13 +18,16 @@ export interface IdleMemory {
   stop(): void;
 }
 
-/** Starts tracking; the timer never keeps the process alive. `idleMs` defaults to 5,000. */
-export function releaseMemoryWhenIdle(idleMs = 5_000): IdleMemory {
+/**
+ * Starts tracking; the timer never keeps the process alive. `idleMs` defaults to 5,000;
+ * `setFlags` is how V8's flags are set (default `node:v8`'s `setFlagsFromString`; tests watch it).
+ */
+export function releaseMemoryWhenIdle(idleMs = 5_000, setFlags: (flags: string) => void = setFlagsFromString): IdleMemory {
   let last = performance.now();
   let sizeMode = false;
   const setSizeMode = (on: boolean): void => {
     sizeMode = on;
-    setFlagsFromString(on ? '--optimize-for-size' : '--no-optimize-for-size');
+    setFlags(on ? '--optimize-for-size' : '--no-optimize-for-size');
   };
   const timer = setInterval(() => {
     if (!sizeMode && performance.now() - last >= idleMs) setSizeMode(true);

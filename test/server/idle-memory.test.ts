@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { releaseMemoryWhenIdle as release } from '../../src/server/idle-memory.js';
 
 const setFlagsFromString = vi.fn();
-vi.mock('node:v8', () => ({ setFlagsFromString }));
-const { releaseMemoryWhenIdle } = await import('../../src/server/idle-memory.js');
+const releaseMemoryWhenIdle = (idleMs: number): ReturnType<typeof release> => release(idleMs, setFlagsFromString);
 
 beforeEach(() => {
   setFlagsFromString.mockClear();

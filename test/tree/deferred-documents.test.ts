@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../src/tree/build.js';
 import { BUILT_SINCE_FILE } from '../../src/tree/incremental/cache.js';
-import { treesFolderOf } from '../../src/tree/write/output.js';
+import { findStandby, treesFolderOf } from '../../src/tree/write/output.js';
 import { STORE_FOLDER } from '../../src/tree/write/store.js';
 import { trashFolders } from '../../src/tree/write/trash.js';
 import { writeLoadout } from '../helpers/loadouts.js';
@@ -126,7 +126,7 @@ describe('deferred catalogue documents', () => {
     expect(await one.deferred?.write()).toBe(true);
     // The live tree's documents are its own now; the standby's are the last links of the older ones.
     const live = realpathSync(out);
-    const standby = readdirSync(trees).map((name) => join(trees, name)).find((dir) => dir !== store && dir !== live) ?? '';
+    const standby = findStandby(out) ?? '';
     const older = lstatSync(join(standby, 'api', 'loadouts.json')).ino;
     expect(older).not.toBe(lstatSync(join(out, 'api', 'loadouts.json')).ino);
 

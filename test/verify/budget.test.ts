@@ -10,19 +10,20 @@
  * its text keeps the checks busy for 100 times the budget on a fresh thread; a slower or busier
  * machine only takes longer, and there is no real failure for the budget's to hide behind.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { LoadoutError } from '../../src/catalogue/errors.js';
-import { buildCatalogue } from '../../src/tree/build.js';
 import { checksBudgetMs, DEFAULT_CHECKS_BUDGET_MS } from '../../src/verify/budget.js';
 import { checkCatalogue, passed } from '../../src/verify/catalogue.js';
+import { runCli } from '../helpers/cli.js';
 import { baseFiles, writeLoadout } from '../helpers/loadouts.js';
 import { makeTempDir } from '../helpers/temp.js';
 
 /**
  * About 30 KB that passes every check but keeps the safety and references checks busy: 500
  * sections, each with inline code and two links to headings of the file (measured here: about
- * 150 ms for its checks on a fresh thread, 6 ms once warm; the build's threads are fresh).
+ * 150 ms for its checks on a fresh thread, 6 ms once warm; the build's threads are fresh: `loadout build` runs in a process of its own).
  */
 function denseText(): string {
   const lines = ['# Test dense', ''];
@@ -37,12 +38,6 @@ function denseCatalogue(): string {
   writeLoadout(root, { id: 'plain' });
   return root;
 }
-
-const saved = process.env['LOADOUT_CHECKS_BUDGET_MS'];
-afterEach(() => {
-  if (saved === undefined) delete process.env['LOADOUT_CHECKS_BUDGET_MS'];
-  else process.env['LOADOUT_CHECKS_BUDGET_MS'] = saved;
-});
 
 describe('the checks time budget', () => {
   it('reads LOADOUT_CHECKS_BUDGET_MS, refusing what is not a whole number of milliseconds', () => {
@@ -78,15 +73,18 @@ describe('the checks time budget', () => {
     expect(runs.map((r) => [r.timedOut, passed(r)])).toEqual([[undefined, true], [undefined, true]]);
   });
 
+  // Through the CLI: the build's threads read the budget from the environment they started with,
+  // and a thread pool kept from an earlier build in this process would have another.
   it('build: past the budget the loadout is refused with the failing check, and the build ends', async () => {
-    process.env['LOADOUT_CHECKS_BUDGET_MS'] = '1';
     const root = denseCatalogue();
-    const result = await buildCatalogue({ root, out: join(root, 'dist'), baseUrl: 'https://loadouts.test' });
-    expect(result.refused).toContain('dense');
-    const run = result.runs.find((r) => r.source.id === 'dense');
+    const { code, stderr } = await runCli(['build', '--root', root, '--out', join(root, 'dist'), '--base-url', 'https://loadouts.test'], root, { LOADOUT_CHECKS_BUDGET_MS: '1' });
+    expect(code).toBe(1);
+    // The plain loadout may run out of so short a budget too, on a fresh thread.
+    expect(stderr).toMatch(/build refused: (?:[\w-]+, )*dense(?:, [\w-]+)* failed checks/u);
     // The loadout passes every check when given time: the only failure is the budget's.
-    const failed = run?.results.filter((r) => r.status === 'fail') ?? [];
-    expect(failed).toHaveLength(1);
-    expect(failed[0]?.summary).toMatch(/^timed out: the checks' time budget of 1 ms ran out in the [\w-]+ check/u);
+    const findings = stderr.split('\n').filter((line) => line.startsWith('loadout: loadouts/dense/'));
+    expect(findings).toHaveLength(1);
+    expect(findings[0]).toMatch(/: the checks' time budget of 1 ms ran out in the [\w-]+ check/u);
+    expect(existsSync(join(root, 'dist'))).toBe(false);
   });
 });

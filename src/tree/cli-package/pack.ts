@@ -43,32 +43,57 @@ export function packTarball(files: readonly TarFile[]): Buffer {
  * Packs the consumer package: bundles the CLI from source when esbuild is there (so the
  * bundle is never stale), else takes `packages/cli/dist/loadout.mjs` as `npm run build` left it;
  * once per process. With `keepIn` (a build's trees folder), a package bundled before and kept
- * there is taken while everything it was made from is unchanged, and a new bundle is kept
- * there (pack-cache.ts).
+ * there is taken while everything it was made from is unchanged, and otherwise the package is
+ * kept there (pack-cache.ts): once per folder and process, whichever folder packed first.
  * @returns undefined when neither is available
  * @throws esbuild's error when the source does not bundle; the file system's error
  */
 export function packConsumerCli(keepIn?: string): Promise<CliPackage | undefined> {
-  // Once per process: the source does not change while it runs, and repeated builds (tests, benchmarks) pack the same bytes.
-  packed ??= packOnce(keepIn);
-  return packed;
+  if (keepIn === undefined) return packOnce().then((packed) => packed?.cli);
+  let packing = packedInto.get(keepIn);
+  if (packing === undefined) packedInto.set(keepIn, (packing = packInto(keepIn)));
+  return packing;
 }
 
-let packed: Promise<CliPackage | undefined> | undefined;
+/** A package packed in this process, with its bundle's inputs when it was bundled (none when taken from `npm run build`'s file). */
+interface Packed {
+  cli: CliPackage;
+  inputs: readonly string[] | undefined;
+}
 
-async function packOnce(keepIn: string | undefined): Promise<CliPackage | undefined> {
-  if (keepIn !== undefined) removeKeepLeftovers(keepIn);
-  const kept = keepIn === undefined ? undefined : readKeptPackage(keepIn);
-  if (kept !== undefined) return { name: kept.name, version: kept.version, tarball: kept.tarball, integrity: kept.integrity };
-  const pkg = await readCliPackageJson();
-  const bundled = await bundleConsumerCli(pkg.version);
-  const text = bundled?.text ?? (await readFile(CLI_BUNDLE_PATH, 'utf8').catch(() => undefined));
-  if (text === undefined) return undefined;
-  const tarball = packTarball([
-    { path: 'package.json', data: Buffer.from(packedPackageJson(pkg)), mode: 0o644 },
-    { path: 'dist/loadout.mjs', data: Buffer.from(text), mode: 0o755 },
-  ]);
-  const cli: CliPackage = { name: pkg.name, version: pkg.version, tarball, integrity: `sha512-${createHash('sha512').update(tarball).digest('base64')}` };
-  if (keepIn !== undefined && bundled !== undefined) keepPackage(keepIn, { ...cli, inputs: bundled.inputs.filter((input) => input !== ENTRY_NAME) });
-  return cli;
+// Once per process: the source does not change while it runs, and repeated builds (tests, benchmarks) pack the same bytes.
+let packed: Promise<Packed | undefined> | undefined;
+/** What {@link packConsumerCli} gave for each trees folder in this process. */
+const packedInto = new Map<string, Promise<CliPackage | undefined>>();
+
+/** The package kept in `keepIn` when it still holds, else this process's, which is then kept there. */
+async function packInto(keepIn: string): Promise<CliPackage | undefined> {
+  removeKeepLeftovers(keepIn);
+  const kept = readKeptPackage(keepIn);
+  if (kept !== undefined) {
+    const cli = { name: kept.name, version: kept.version, tarball: kept.tarball, integrity: kept.integrity };
+    packed ??= Promise.resolve({ cli, inputs: kept.inputs });
+    return cli;
+  }
+  const made = await packOnce();
+  if (made === undefined) return undefined;
+  if (made.inputs !== undefined) keepPackage(keepIn, { ...made.cli, inputs: made.inputs });
+  return made.cli;
+}
+
+/** This process's package (see {@link packConsumerCli}). */
+function packOnce(): Promise<Packed | undefined> {
+  packed ??= (async () => {
+    const pkg = await readCliPackageJson();
+    const bundled = await bundleConsumerCli(pkg.version);
+    const text = bundled?.text ?? (await readFile(CLI_BUNDLE_PATH, 'utf8').catch(() => undefined));
+    if (text === undefined) return undefined;
+    const tarball = packTarball([
+      { path: 'package.json', data: Buffer.from(packedPackageJson(pkg)), mode: 0o644 },
+      { path: 'dist/loadout.mjs', data: Buffer.from(text), mode: 0o755 },
+    ]);
+    const cli: CliPackage = { name: pkg.name, version: pkg.version, tarball, integrity: `sha512-${createHash('sha512').update(tarball).digest('base64')}` };
+    return { cli, inputs: bundled?.inputs.filter((input) => input !== ENTRY_NAME) };
+  })();
+  return packed;
 }

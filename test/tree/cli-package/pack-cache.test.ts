@@ -72,4 +72,12 @@ describe('the kept consumer package', () => {
     expect(kept?.tarball.equals(cli.tarball)).toBe(true);
     expect(kept?.inputs).toContain('src/cli/consumer-main.ts');
   });
+
+  it('keeps the package in each trees folder a process packs for, not only the first', async () => {
+    const [first, second] = [join(makeTempDir(), '.dist.trees'), join(makeTempDir(), '.dist.trees')];
+    const cli = await packConsumerCli(first);
+    if (cli === undefined) return; // neither esbuild nor a built bundle: nothing is packed
+    expect((await packConsumerCli(second))?.tarball.equals(cli.tarball)).toBe(true);
+    for (const trees of [first, second]) expect(readKeptPackage(trees)?.tarball.equals(cli.tarball)).toBe(true);
+  });
 });

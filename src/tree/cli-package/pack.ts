@@ -43,8 +43,8 @@ export function packTarball(files: readonly TarFile[]): Buffer {
  * Packs the consumer package: bundles the CLI from source when esbuild is there (so the
  * bundle is never stale), else takes `packages/cli/dist/loadout.mjs` as `npm run build` left it;
  * once per process. With `keepIn` (a build's trees folder), a package bundled before and kept
- * there is taken while everything it was made from is unchanged, and otherwise the package is
- * kept there (pack-cache.ts): once per folder and process, whichever folder packed first.
+ * there is taken while everything it was made from is unchanged; otherwise this process's package
+ * (bundled once) is kept there (pack-cache.ts). Each folder is read or written once per process.
  * @returns undefined when neither is available
  * @throws esbuild's error when the source does not bundle; the file system's error
  */

@@ -17,7 +17,9 @@
  * writing at the next file: the next build goes first, and its documents follow.
  * A refused build (a broken manifest, a failing check) leaves the tree as it was and sends
  * `refused` with the findings, and the session goes on. A build in which every loadout came out
- * as the live tree held it (the same bytes saved again) sends nothing. Watching is @parcel/watcher's (native:
+ * as the live tree held it (the same bytes saved again) sends nothing. When watching stopped and
+ * started again (dev/watch.ts), the next build is told nothing: git's status tells what changed,
+ * as for `loadout build`. Watching is @parcel/watcher's (native:
  * one inotify watch per folder on Linux, FSEvents on macOS, ReadDirectoryChangesW on Windows;
  * only changes after the start count). It keeps what it watches outside the JavaScript heap:
  * chokidar, used before, held an `fs.watch` and a `Stats` per file, about 250 MB of the
@@ -28,7 +30,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { lstat, realpath } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { subscribe, type AsyncSubscription, type Event as WatchEvent } from '@parcel/watcher';
+import type { Event as WatchEvent } from '@parcel/watcher';
 import type { Hono } from 'hono';
 import { LoadoutError } from '../catalogue/errors.js';
 import { normaliseBaseUrl } from '../tree-format/addresses.js';
@@ -42,6 +44,7 @@ import { GitHelper } from '../tree/history/git-helper.js';
 import type { KeptBuild } from '../tree/incremental/kept-build.js';
 import { createDevApp, createDevEvents } from './app.js';
 import { reportLoadouts, type DevReport } from './report.js';
+import { watchFolder, type FolderWatch } from './watch.js';
 
 /**
  * How long the session waits without a change before it writes the catalogue documents a build
@@ -84,9 +87,11 @@ export interface DevOptions {
   /** Called after each build with its report (the terminal prints it). */
   onBuild?: (report: DevReport) => void;
   /**
-   * Called when watching fails after the start (e.g. the system's limit of watched folders,
-   * `fs.inotify.max_user_watches` on Linux, reached by a new folder): the session goes on
-   * serving, and changes under that folder may go unseen.
+   * Called when watching stops after the start (dev/watch.ts: a signal that interrupted the
+   * watcher's thread, or the system's limit of watched folders, `fs.inotify.max_user_watches`
+   * on Linux, reached by a new folder), and when an attempt to watch again fails. The session
+   * goes on serving and tries again; once it watches again, a build asks git what changed
+   * meanwhile.
    */
   onWatchError?: (error: Error) => void;
 }
@@ -135,12 +140,18 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
     tree = createApp({ distDir: dir, baseUrl: options.baseUrl, submissionsOpen: false, config: { database: false, challenge_secret: false, challenge_site_key: false } });
   };
 
-  /** Runs one build; `changed` undefined for the first. Never throws: a failure is in the report. */
-  const build = async (changed: readonly string[] | undefined, since: number): Promise<void> => {
+  /** The loadouts of the last written tree. */
+  let inTree = new Set<string>();
+  /**
+   * Runs one build of `changed`: the loadouts the watcher saw change, `first` (the session's
+   * start: every document written before it serves), or `unwatched` (watching stopped and
+   * started again: git tells what changed). Never throws: a failure is in the report.
+   */
+  const build = async (changed: readonly string[] | 'first' | 'unwatched', since: number): Promise<void> => {
     let result: BuildResult | undefined;
     const warnings: string[] = [];
     try {
-      result = await buildCatalogue({ root: options.root, out: options.out, baseUrl: options.baseUrl, gitFor: (cwd) => git.commandsIn(cwd), kept, documents: changed === undefined ? 'write' : 'defer', ...(changed === undefined ? {} : { changed }) });
+      result = await buildCatalogue({ root: options.root, out: options.out, baseUrl: options.baseUrl, gitFor: (cwd) => git.commandsIn(cwd), kept, documents: changed === 'first' ? 'write' : 'defer', ...(typeof changed === 'string' ? {} : { changed }) });
       warnings.push(...result.warnings);
       if (result.written) {
         kept = result.kept;
@@ -151,14 +162,18 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
     }
     const treeDir = await realpath(options.out).catch(() => undefined);
     if (result?.written === true && treeDir !== undefined) serve(treeDir);
-    const asked = changed ?? result?.refused ?? [];
+    // Unwatched: the loadouts read again, refused, or gone from the tree.
+    const built = new Set(result?.loadouts.map((l) => l.id));
+    const asked = changed === 'first' ? (result?.refused ?? []) : changed === 'unwatched' ? [...(result?.read ?? []), ...(result?.refused ?? []), ...(result?.written === true ? [...inTree].filter((id) => !built.has(id)) : [])] : changed;
+    if (result?.written === true) inTree = built;
     const loadouts = result === undefined ? [] : await reportLoadouts(asked, result, treeDir);
     last = { at: new Date().toISOString(), ms: Math.round(performance.now() - since), written: result?.written === true, loadouts, warnings };
     // Nothing the pages show changed when every loadout asked about came out as the live tree
     // held it, and none of them was last shown refused: a file saved with the same bytes, a
-    // `touch`, or the second event a watcher may give one save (@parcel/watcher can send a
-    // write's modifications in two batches 50 ms apart). Such a build reloads no page.
-    const unchanged = changed !== undefined && result?.written === true && changed.every((id) => result.reused.includes(id) && !shownRefused.has(id));
+    // `touch`, the second event a watcher may give one save (@parcel/watcher can send a
+    // write's modifications in two batches 50 ms apart), or nothing changed while unwatched.
+    // Such a build reloads no page.
+    const unchanged = changed !== 'first' && result?.written === true && asked.every((id) => result.reused.includes(id) && !shownRefused.has(id));
     for (const l of loadouts) {
       if (l.state === 'refused') shownRefused.add(l.id);
       else shownRefused.delete(l.id);
@@ -172,7 +187,7 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
   const ids = await listLoadoutIds(loadoutsDir);
   // Forked now, while this process is small: every build runs git from it (git-helper.ts).
   const git = new GitHelper();
-  await build(undefined, performance.now());
+  await build('first', performance.now());
   collectWhileIdle();
   // While no save has come: a build thread runs the checks and renderers once, so that the first
   // save does not run them for the first time (build-loadouts.ts). A failure there is the first
@@ -187,8 +202,10 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
     throw error;
   }
 
-  // Changes seen and not built yet, and when the first of them was seen.
+  // Changes seen and not built yet, whether watching stopped and started again since the last
+  // build (then git tells what changed), and when the first of them was seen.
   const pending = new Set<string>();
+  let unwatched = false;
   let firstSeen = 0;
   let running: Promise<void> | undefined;
   /** Writes the documents the last build deferred; true when it ended or cannot go on, false when a change stopped it. */
@@ -216,11 +233,12 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
   };
   const drain = async (): Promise<void> => {
     for (;;) {
-      while (pending.size > 0) {
-        const ids = [...pending];
+      while (pending.size > 0 || unwatched) {
+        const asked = unwatched ? 'unwatched' : [...pending];
         const since = firstSeen;
         pending.clear();
-        await build(ids, since);
+        unwatched = false;
+        await build(asked, since);
       }
       if (deferred === undefined) break;
       await quietFor(DOCUMENTS_AFTER_MS);
@@ -232,15 +250,17 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
     }
     running = undefined;
   };
-  /** Marks the loadout `id` changed and starts a build unless one runs. */
-  const changed = (id: string): void => {
-    if (pending.size === 0) firstSeen = performance.now();
-    pending.add(id);
+  /** Starts a build unless one runs, after `mark` noted what it is to build. */
+  const schedule = (mark: () => void): void => {
+    if (pending.size === 0 && !unwatched) firstSeen = performance.now();
+    mark();
     endWait?.();
     stopDocuments?.abort();
     // Changes that arrive together (an editor's save is several events) go into one build.
     running ??= new Promise<void>((resolve) => setImmediate(resolve)).then(drain);
   };
+  /** Marks the loadout `id` changed. */
+  const changed = (id: string): void => schedule(() => pending.add(id));
   const seen = (events: readonly WatchEvent[]): void => {
     const checks: Promise<void>[] = [];
     for (const { path } of events) {
@@ -252,11 +272,12 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
     }
     void Promise.all(checks);
   };
-  let watcher: AsyncSubscription;
+  let watcher: FolderWatch;
   try {
-    watcher = await subscribe(loadoutsDir, (error, events) => {
-      if (error !== null) options.onWatchError?.(error);
-      else seen(events);
+    watcher = await watchFolder(loadoutsDir, {
+      changed: seen,
+      stopped: (error) => options.onWatchError?.(error),
+      resumed: () => schedule(() => (unwatched = true)),
     });
   } catch (cause) {
     await server.close();
@@ -268,7 +289,7 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
     url: server.url,
     report: () => last,
     async close() {
-      await watcher.unsubscribe();
+      await watcher.close();
       await rehearsal;
       await running;
       events.close();

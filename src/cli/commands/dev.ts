@@ -16,7 +16,7 @@ export interface DevCommandOptions {
 
 /** Starts the session; prints each build's report on `out` (findings also on `err`) and where it serves. */
 export async function devCommand(options: DevCommandOptions, out: Write, err: Write): Promise<DevSession> {
-  const session = await startDevSession({ ...options, onBuild: (report) => printReport(report, out, err), onWatchError: (error) => err(`loadout: warning: watching loadouts/: ${error.message} (changes there may go unseen until loadout dev restarts)\n`) });
+  const session = await startDevSession({ ...options, onBuild: (report) => printReport(report, out, err), onWatchError: (error) => err(`loadout: warning: watching loadouts/ stopped: ${error.message} (trying again; once it watches, git tells what changed meanwhile)\n`) });
   out(`loadout dev: serving ${options.out} at ${session.url}, watching loadouts/ (Ctrl-C stops)\n`);
   return session;
 }

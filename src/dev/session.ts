@@ -276,7 +276,8 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
   try {
     watcher = await watchFolder(loadoutsDir, {
       changed: seen,
-      stopped: (error) => options.onWatchError?.(error),
+      // A folder past the system's limit of watches stops it too: say how to raise the limit.
+      stopped: (error) => options.onWatchError?.(/inotify_add_watch|ENOSPC|No space left/u.test(error.message) ? new Error(`${error.message}. ${WATCH_HINT}`, { cause: error }) : error),
       resumed: () => schedule(() => (unwatched = true)),
     });
   } catch (cause) {

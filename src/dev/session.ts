@@ -19,9 +19,9 @@
  * `refused` with the findings, and the session goes on. A build in which every loadout came out
  * as the live tree held it (the same bytes saved again) sends nothing. When watching stopped and
  * started again (dev/watch.ts), the next build is told nothing: git's status tells what changed,
- * as for `loadout build`. Watching is @parcel/watcher's (native:
- * one inotify watch per folder on Linux, FSEvents on macOS, ReadDirectoryChangesW on Windows;
- * only changes after the start count). It keeps what it watches outside the JavaScript heap:
+ * as for `loadout build`. Watching is @parcel/watcher's, in a process of its own (dev/watch.ts;
+ * native: one inotify watch per folder on Linux, FSEvents on macOS, ReadDirectoryChangesW on
+ * Windows; only changes after the start count). It keeps what it watches outside the JavaScript heap:
  * chokidar, used before, held an `fs.watch` and a `Stats` per file, about 250 MB of the
  * session's 510 MB heap at 10,000 loadouts, which each full collection had to mark
  * (docs/performance.md).
@@ -30,7 +30,6 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { lstat, realpath } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import type { Event as WatchEvent } from '@parcel/watcher';
 import type { Hono } from 'hono';
 import { LoadoutError } from '../catalogue/errors.js';
 import { normaliseBaseUrl } from '../tree-format/addresses.js';
@@ -70,6 +69,20 @@ function collectWhileIdle(): void {
   fullCollection();
 }
 
+/**
+ * The loadouts a build's report is about: those the watcher saw change; at the session's start,
+ * those refused (the others were all built); after watching stopped, those the build read again
+ * or refused, and those of the last written tree (`inTree`) it no longer holds. Pure.
+ */
+function askedAbout(changed: readonly string[] | 'first' | 'unwatched', result: BuildResult | undefined, inTree: ReadonlySet<string>): readonly string[] {
+  if (changed === 'first') return result?.refused ?? [];
+  if (changed !== 'unwatched') return changed;
+  if (result === undefined) return [];
+  const built = new Set(result.loadouts.map((l) => l.id));
+  const removed = result.written ? [...inTree].filter((id) => !built.has(id)) : [];
+  return [...result.read, ...result.refused, ...removed];
+}
+
 /** What to do when the system cannot watch every folder (one inotify watch per folder on Linux). */
 const WATCH_HINT = 'On Linux each folder takes one inotify watch: raise fs.inotify.max_user_watches (sysctl), or stop other watchers.';
 
@@ -87,9 +100,9 @@ export interface DevOptions {
   /** Called after each build with its report (the terminal prints it). */
   onBuild?: (report: DevReport) => void;
   /**
-   * Called when watching stops after the start (dev/watch.ts: a signal that interrupted the
-   * watcher's thread, or the system's limit of watched folders, `fs.inotify.max_user_watches`
-   * on Linux, reached by a new folder), and when an attempt to watch again fails. The session
+   * Called when watching stops after the start (dev/watch.ts: the watcher process killed, or
+   * the system's limit of watched folders, `fs.inotify.max_user_watches` on Linux, reached by a
+   * new folder), and when an attempt to watch again fails. The session
    * goes on serving and tries again; once it watches again, a build asks git what changed
    * meanwhile.
    */
@@ -162,10 +175,8 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
     }
     const treeDir = await realpath(options.out).catch(() => undefined);
     if (result?.written === true && treeDir !== undefined) serve(treeDir);
-    // Unwatched: the loadouts read again, refused, or gone from the tree.
-    const built = new Set(result?.loadouts.map((l) => l.id));
-    const asked = changed === 'first' ? (result?.refused ?? []) : changed === 'unwatched' ? [...(result?.read ?? []), ...(result?.refused ?? []), ...(result?.written === true ? [...inTree].filter((id) => !built.has(id)) : [])] : changed;
-    if (result?.written === true) inTree = built;
+    const asked = askedAbout(changed, result, inTree);
+    if (result?.written === true) inTree = new Set(result.loadouts.map((l) => l.id));
     const loadouts = result === undefined ? [] : await reportLoadouts(asked, result, treeDir);
     last = { at: new Date().toISOString(), ms: Math.round(performance.now() - since), written: result?.written === true, loadouts, warnings };
     // Nothing the pages show changed when every loadout asked about came out as the live tree
@@ -261,9 +272,9 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
   };
   /** Marks the loadout `id` changed. */
   const changed = (id: string): void => schedule(() => pending.add(id));
-  const seen = (events: readonly WatchEvent[]): void => {
+  const seen = (paths: readonly string[]): void => {
     const checks: Promise<void>[] = [];
-    for (const { path } of events) {
+    for (const path of paths) {
       const [id, ...rest] = relative(loadoutsDir, path).split(sep);
       if (id === undefined || id === '' || id === '..' || id.startsWith('.')) continue;
       if (rest.length > 0) changed(id);
@@ -277,7 +288,7 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
     watcher = await watchFolder(loadoutsDir, {
       changed: seen,
       // A folder past the system's limit of watches stops it too: say how to raise the limit.
-      stopped: (error) => options.onWatchError?.(/inotify_add_watch|ENOSPC|No space left/u.test(error.message) ? new Error(`${error.message}. ${WATCH_HINT}`, { cause: error }) : error),
+      stopped: (error) => options.onWatchError?.(/No space left on device|ENOSPC/u.test(error.message) ? new Error(`${error.message}. ${WATCH_HINT}`, { cause: error }) : error),
       resumed: () => schedule(() => (unwatched = true)),
     });
   } catch (cause) {

@@ -1,28 +1,37 @@
 /**
- * Watching a folder for `loadout dev`, kept up when the watcher stops.
+ * Watching a folder for `loadout dev`, from a process of its own (watch-main.ts), started again
+ * when it stops.
  *
- * @parcel/watcher (2.6) ends a subscription on any error and calls its callback once with it:
+ * @parcel/watcher (2.6) is not safe to keep in the session's own process:
  * - its Linux thread stops when `poll()` fails, and `poll()` fails with `EINTR` whenever a signal
  *   the process handles lands on that thread (src/linux/InotifyBackend.cc: "Unable to poll:
- *   Interrupted system call"). Node handles `SIGWINCH` when the terminal is a TTY (a window
- *   resized) and `SIGCHLD` once it has started a child, so a session on a busy machine meets it;
- *   every subscription of the process stops with it (src/Backend.cc `handleError`);
- * - a folder it cannot watch (`inotify_add_watch` failing at the system's limit of watches)
- *   ends that subscription too (`handleWatcherError` unwatches it before it reports).
+ *   Interrupted system call"). Node handles `SIGWINCH` when its output is a terminal (a window
+ *   resized) and `SIGCHLD` once it has started a child, so a session on a busy machine met it;
+ * - any error ends a subscription (src/Backend.cc `handleError`, `handleWatcherError`), and the
+ *   stopped thread never frees its state: a new subscription of the same folder in the same
+ *   process takes the folder tree the dead one had cached (src/DirTree.cc `getCached`), so it
+ *   fails on a folder removed since and never watches one made since.
  *
- * So an error means nothing is watched any more. {@link watchFolder} reports it, subscribes
- * again (after {@link RETRY_MS} while that fails), and says when it watches again: what changed
- * in between was not seen, and the caller must find it another way (`loadout dev` asks git).
+ * The watcher process handles no signal and is its own session (`detached`: no terminal's
+ * signals reach it; not on Windows, which watches without `poll()`), so the first cannot happen
+ * there; and a new process starts with nothing
+ * cached. When it stops anyway (killed, or the system's limit of watches reached by a new
+ * folder), {@link watchFolder} reports it, starts another (after {@link RETRY_MS} while that
+ * fails) and says when it watches again: what changed in between was not seen, and the caller
+ * must find it another way (`loadout dev` asks git).
  */
-import { subscribe, type AsyncSubscription, type Event as WatchEvent } from '@parcel/watcher';
+import { fork, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import type { WatchMessage } from './watch-main.js';
 
 /** Waits between attempts to watch again while they fail (ms); the last repeats. */
 export const RETRY_MS: readonly number[] = [0, 1_000, 5_000, 30_000];
 
 /** What {@link watchFolder} tells its caller. */
 export interface WatchHandlers {
-  /** Changes seen, as @parcel/watcher batches them (absolute paths). */
-  changed(events: readonly WatchEvent[]): void;
+  /** Paths changed (absolute), as @parcel/watcher batches them. */
+  changed(paths: readonly string[]): void;
   /**
    * Watching stopped with `error`, or an attempt to watch again failed with it (reported once
    * while the same message repeats): changes from now until {@link resumed} go unseen.
@@ -34,35 +43,26 @@ export interface WatchHandlers {
 
 /** A folder being watched. */
 export interface FolderWatch {
-  /** Stops watching (and any attempt to watch again). */
+  /** The watcher process's id; undefined while none runs (between a stop and the next start). */
+  readonly pid: number | undefined;
+  /** Stops watching (and any attempt to watch again); resolves once the watcher process ended. */
   close(): Promise<void>;
 }
 
 /**
- * Starts watching `dir` (and everything under it) and keeps watching after errors (see the
- * module comment). Resolves once the first subscription is ready: only changes after it count.
- * @throws Error from @parcel/watcher when the first subscription fails (e.g. the folder is
- *   missing, or the system's limit of watches is reached).
+ * Starts watching `dir` (and everything under it) in a watcher process, and keeps watching after
+ * it stops (see the module comment). Resolves once the first watcher is ready: only changes
+ * after it count. Neither the watcher process nor its channel keeps this process alive.
+ * @throws Error when the first watcher fails (e.g. the folder is missing, or the system's limit
+ *   of watches is reached), with @parcel/watcher's message.
  */
 export async function watchFolder(dir: string, handlers: WatchHandlers): Promise<FolderWatch> {
   let closed = false;
-  let current: AsyncSubscription | undefined;
+  let current: ChildProcess | undefined;
   let retry: NodeJS.Timeout | undefined;
   /** The last error reported, so that a failing retry is reported once while it repeats. */
   let reported: string | undefined;
 
-  const start = (): Promise<AsyncSubscription> => {
-    let ended = false;
-    return subscribe(dir, (error, events) => {
-      if (error === null) return handlers.changed(events);
-      // The library ended this subscription: its first error says why, and it sends no other.
-      if (ended || closed) return;
-      ended = true;
-      current = undefined;
-      report(error);
-      again(0);
-    });
-  };
   const report = (error: Error): void => {
     if (error.message === reported) return;
     reported = error.message;
@@ -73,9 +73,9 @@ export async function watchFolder(dir: string, handlers: WatchHandlers): Promise
     retry = setTimeout(() => {
       retry = undefined;
       start().then(
-        (subscription) => {
-          if (closed) return void subscription.unsubscribe().catch(() => undefined);
-          current = subscription;
+        (child) => {
+          if (closed) return void child.kill();
+          current = child;
           reported = undefined;
           handlers.resumed();
         },
@@ -86,15 +86,55 @@ export async function watchFolder(dir: string, handlers: WatchHandlers): Promise
       );
     }, RETRY_MS[Math.min(attempt, RETRY_MS.length - 1)]);
   };
+  /** Starts a watcher process; resolves when it watches, rejects when it ends first. */
+  const start = (): Promise<ChildProcess> =>
+    new Promise((resolve, reject) => {
+      const fromSource = import.meta.url.endsWith('.ts');
+      const child = fork(fileURLToPath(new URL(fromSource ? './watch-main.ts' : './watch-main.js', import.meta.url)), [dir], {
+        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+        // Its own session, out of the terminal's reach; not on Windows, where that gives it a
+        // console window of its own, and where watching takes no poll(2) a signal could cut.
+        detached: process.platform !== 'win32',
+        // From the TypeScript sources (tests, `npx tsx bench/…`) it runs through tsx.
+        execArgv: fromSource ? ['--import', 'tsx'] : [],
+      });
+      let ready = false;
+      let failure: Error | undefined;
+      child.on('message', (message: WatchMessage) => {
+        if (message.kind === 'changed') handlers.changed(message.paths);
+        else if (message.kind === 'error') failure = new Error(message.message);
+        else if (!ready) {
+          ready = true;
+          resolve(child);
+        }
+      });
+      child.on('error', (error) => (failure ??= error));
+      child.on('close', (code, signal) => {
+        const error = failure ?? new Error(`the watcher process ended (${signal ?? `exit code ${String(code)}`})`);
+        if (!ready) return reject(error);
+        if (closed || current !== child) return;
+        current = undefined;
+        report(error);
+        again(0);
+      });
+      child.unref();
+      child.channel?.unref();
+    });
 
   current = await start();
   return {
+    get pid() {
+      return current?.pid;
+    },
     async close() {
       closed = true;
       clearTimeout(retry);
-      const subscription = current;
+      const child = current;
       current = undefined;
-      await subscription?.unsubscribe();
+      if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
+      const ended = once(child, 'close');
+      child.kill();
+      await ended;
     },
   };
 }

@@ -16,7 +16,7 @@ import { BUILT_SINCE_FILE } from '../../src/tree/incremental/cache.js';
 import { PUBLISHED_AGENTS } from '../../src/catalogue/vocabulary.js';
 import { writeLoadout } from '../helpers/loadouts.js';
 import { soon } from '../helpers/soon.js';
-import { interruptWatchers } from '../helpers/threads.js';
+import { childrenRunning } from '../helpers/threads.js';
 import { commitAll, initRepo, makeTempDir } from '../helpers/temp.js';
 
 /** How long one change may take to come back as an event (a build on a machine shared with other work). */
@@ -79,7 +79,6 @@ describe('loadout dev', () => {
     onTestFinished(() => session.close());
     expect(session.report()?.written).toBe(true);
     const events = await openEvents(session.url);
-    // The session watches again after any stop (the test below), so a stop here costs no event.
     onTestFinished(() => events.close());
 
     // One loadout's file saved: its record and page change, and the page carries the dev script.
@@ -150,12 +149,13 @@ describe('loadout dev', () => {
     expect(after.report.at >= changedAt, `the reload came from the build of ${after.report.at}, before the change at ${changedAt}`).toBe(true);
   }, 240_000);
 
-  it('watches again after a signal stopped the watcher, and builds what changed while nothing watched', async () => {
+  it('watches again after its watcher process was killed, and builds what changed while nothing watched', async () => {
     const root = makeTempDir();
     initRepo(root);
     writeLoadout(root, { id: 'alpha' });
     writeLoadout(root, { id: 'beta' });
-    commitAll(root, 'two loadouts');
+    writeLoadout(root, { id: 'gamma' });
+    commitAll(root, 'three loadouts');
     const agents = join(root, 'loadouts', 'alpha', 'AGENTS.md');
     const stops: Error[] = [];
     const session = await startDevSession({
@@ -164,22 +164,31 @@ describe('loadout dev', () => {
       baseUrl: 'http://127.0.0.1:8787',
       host: '127.0.0.1',
       port: 0,
-      // Saved while nothing watches: the callback runs before the session subscribes again.
+      // Saved and removed while nothing watches: the callback runs before the session subscribes again.
       onWatchError: (error) => {
         stops.push(error);
-        if (stops.length === 1) writeFileSync(agents, `${readFileSync(agents, 'utf8')}\nMarker two: saved while nothing watched.\n`);
+        if (stops.length > 1) return;
+        writeFileSync(agents, `${readFileSync(agents, 'utf8')}\nMarker two: saved while nothing watched.\n`);
+        rmSync(join(root, 'loadouts', 'gamma'), { recursive: true });
       },
     });
     onTestFinished(() => session.close());
     const events = await openEvents(session.url);
     onTestFinished(() => events.close());
 
-    expect(await interruptWatchers(() => stops.length > 0)).toBe(true);
-    expect(stops[0]?.message).toMatch(/Interrupted system call/u);
+    const [watcher] = childrenRunning('watch-main');
+    expect(watcher, 'the session\'s watcher process').toBeDefined();
+    process.kill(watcher as number, 'SIGKILL');
+    expect(await soon(() => stops.length > 0, 10_000)).toBe(true);
+    expect(stops[0]?.message).toBe('the watcher process ended (SIGKILL)');
     const caught = await events.next(about('alpha', 'built'));
     expect(caught.event).toBe('reload');
-    expect(caught.report.loadouts.map((l) => l.id)).toEqual(['alpha']);
+    expect(caught.report.loadouts.map((l) => [l.id, l.state])).toEqual([
+      ['alpha', 'built'],
+      ['gamma', 'removed'],
+    ]);
     expect(await (await fetch(`${session.url}/api/loadouts/alpha.json`)).text()).toContain('Marker two');
+    expect((await fetch(`${session.url}/api/loadouts/gamma.json`)).status).toBe(404);
 
     // And it watches: the next save is seen as before.
     const beta = join(root, 'loadouts', 'beta', 'AGENTS.md');

@@ -1,39 +1,35 @@
 /**
- * Test helper: signals to this process's threads, as the kernel may deliver a signal sent to the
- * process (a child's exit, a terminal resized) to any thread that does not block it.
+ * Test helper: signals to one thread of a process, as the kernel may deliver a signal sent to
+ * the process (a child's exit, a terminal resized) to any thread that does not block it, and
+ * this process's children by what they run.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 /**
- * Sends `signal` (a number, e.g. `os.constants.signals.SIGWINCH`) to every thread of this
- * process but the main one: tgkill(2), through perl's `syscall` and the `syscall.ph` of
- * Debian's perl package (Node has no call that picks a thread).
+ * Sends `signal` (a number, e.g. `os.constants.signals.SIGWINCH`) to every thread of process
+ * `pid` but its main one: tgkill(2), through perl's `syscall` and the `syscall.ph` of Debian's
+ * perl package (Node has no call that picks a thread).
  * @throws Error when perl fails (e.g. `syscall.ph` missing: `apt-get install perl`).
  */
-export function signalOtherThreads(signal: number): void {
-  const threads = readdirSync('/proc/self/task').filter((tid) => Number(tid) !== process.pid);
-  execFileSync('perl', ['-e', 'require "syscall.ph"; my ($pid, $sig, @tids) = map { $_ + 0 } @ARGV; syscall(&SYS_tgkill, $pid, $_, $sig) for @tids;', String(process.pid), String(signal), ...threads]);
+export function signalThreads(pid: number, signal: number): void {
+  const threads = readdirSync(`/proc/${pid}/task`).filter((tid) => Number(tid) !== pid);
+  execFileSync('perl', ['-e', 'require "syscall.ph"; my ($pid, $sig, @tids) = map { $_ + 0 } @ARGV; syscall(&SYS_tgkill, $pid, $_, $sig) for @tids;', String(pid), String(signal), ...threads]);
 }
 
-/**
- * Stops every @parcel/watcher subscription of this process the way a stray signal does: its
- * Linux thread ends at an interrupted poll(2) (src/linux/InotifyBackend.cc, "Unable to poll:
- * Interrupted system call"). Installs a handler for SIGWINCH while it runs (an ignored signal
- * interrupts nothing), and signals until `stopped()` is true or 20 tries pass.
- * @returns whether `stopped()` became true.
- */
-export async function interruptWatchers(stopped: () => boolean): Promise<boolean> {
-  const handled = (): void => undefined;
-  process.on('SIGWINCH', handled);
-  try {
-    const { constants } = await import('node:os');
-    for (let i = 0; i < 20 && !stopped(); i++) {
-      signalOtherThreads(constants.signals.SIGWINCH);
-      for (let waited = 0; waited < 500 && !stopped(); waited += 25) await new Promise((resolve) => setTimeout(resolve, 25));
+/** The ids of this process's running children whose command line holds `text` (read from /proc). */
+export function childrenRunning(text: string): number[] {
+  const found: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/u.test(name)) continue;
+    try {
+      // /proc/<pid>/stat: "pid (comm) state ppid …"; comm may hold spaces and parentheses.
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (ppid === process.pid && readFileSync(`/proc/${name}/cmdline`, 'utf8').includes(text)) found.push(Number(name));
+    } catch {
+      // The process ended while it was read.
     }
-    return stopped();
-  } finally {
-    process.off('SIGWINCH', handled);
   }
+  return found;
 }

@@ -58,7 +58,10 @@ export interface FolderWatch {
  */
 export async function watchFolder(dir: string, handlers: WatchHandlers): Promise<FolderWatch> {
   let closed = false;
+  /** The watcher process that watches; undefined between a stop and the next start. */
   let current: ChildProcess | undefined;
+  /** Every watcher process not yet ended, the one starting included. */
+  const running = new Set<ChildProcess>();
   let retry: NodeJS.Timeout | undefined;
   /** The last error reported, so that a failing retry is reported once while it repeats. */
   let reported: string | undefined;
@@ -98,6 +101,7 @@ export async function watchFolder(dir: string, handlers: WatchHandlers): Promise
         // From the TypeScript sources (tests, `npx tsx bench/…`) it runs through tsx.
         execArgv: fromSource ? ['--import', 'tsx'] : [],
       });
+      running.add(child);
       let ready = false;
       let failure: Error | undefined;
       child.on('message', (message: WatchMessage) => {
@@ -110,6 +114,7 @@ export async function watchFolder(dir: string, handlers: WatchHandlers): Promise
       });
       child.on('error', (error) => (failure ??= error));
       child.on('close', (code, signal) => {
+        running.delete(child);
         const error = failure ?? new Error(`the watcher process ended (${signal ?? `exit code ${String(code)}`})`);
         if (!ready) return reject(error);
         if (closed || current !== child) return;
@@ -129,12 +134,10 @@ export async function watchFolder(dir: string, handlers: WatchHandlers): Promise
     async close() {
       closed = true;
       clearTimeout(retry);
-      const child = current;
       current = undefined;
-      if (child === undefined || child.exitCode !== null || child.signalCode !== null) return;
-      const ended = once(child, 'close');
-      child.kill();
-      await ended;
+      const ended = [...running].map((child) => once(child, 'close'));
+      for (const child of running) child.kill();
+      await Promise.all(ended);
     },
   };
 }

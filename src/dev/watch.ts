@@ -14,8 +14,7 @@
  *
  * The watcher process handles no signal and is its own session (`detached`: no terminal's
  * signals reach it; not on Windows, which watches without `poll()`), so the first cannot happen
- * there; and a new process starts with nothing
- * cached. When it stops anyway (killed, or the system's limit of watches reached by a new
+ * there; and a new process starts with nothing cached. When it stops anyway (killed, or the system's limit of watches reached by a new
  * folder), {@link watchFolder} reports it, starts another (after {@link RETRY_MS} while that
  * fails) and says when it watches again: what changed in between was not seen, and the caller
  * must find it another way (`loadout dev` asks git).
@@ -53,8 +52,8 @@ export interface FolderWatch {
  * Starts watching `dir` (and everything under it) in a watcher process, and keeps watching after
  * it stops (see the module comment). Resolves once the first watcher is ready: only changes
  * after it count. Neither the watcher process nor its channel keeps this process alive.
- * @throws Error when the first watcher fails (e.g. the folder is missing, or the system's limit
- *   of watches is reached), with @parcel/watcher's message.
+ * @throws Error when the first watcher fails: "no folder at <dir> (…)" when the folder is
+ *   missing, else @parcel/watcher's message (e.g. the system's limit of watches reached).
  */
 export async function watchFolder(dir: string, handlers: WatchHandlers): Promise<FolderWatch> {
   let closed = false;

@@ -21,8 +21,8 @@
  * started again (dev/watch.ts), the next build is told nothing: git's status tells what changed,
  * as for `loadout build`. Watching is @parcel/watcher's, in a process of its own (dev/watch.ts;
  * native: one inotify watch per folder on Linux, FSEvents on macOS, ReadDirectoryChangesW on
- * Windows; only changes after the start count). It keeps what it watches outside the JavaScript heap:
- * chokidar, used before, held an `fs.watch` and a `Stats` per file, about 250 MB of the
+ * Windows; only changes after the start count). It keeps what it watches outside the
+ * JavaScript heap: chokidar, used before, held an `fs.watch` and a `Stats` per file, about 250 MB of the
  * session's 510 MB heap at 10,000 loadouts, which each full collection had to mark
  * (docs/performance.md).
  */
@@ -102,9 +102,8 @@ export interface DevOptions {
   /**
    * Called when watching stops after the start (dev/watch.ts: the watcher process killed, or
    * the system's limit of watched folders, `fs.inotify.max_user_watches` on Linux, reached by a
-   * new folder), and when an attempt to watch again fails. The session
-   * goes on serving and tries again; once it watches again, a build asks git what changed
-   * meanwhile.
+   * new folder), and when an attempt to watch again fails. The session goes on serving and
+   * tries again; once it watches again, a build asks git what changed meanwhile.
    */
   onWatchError?: (error: Error) => void;
 }

@@ -5,7 +5,8 @@
  * contents, so it survives a fresh clone, a checkout in another folder and a restored cache,
  * where file status (inode, change time) never matches; and it needs no wait for racy time
  * stamps (git's Documentation/technical/racy-git.txt), since git itself answers for the
- * working tree.
+ * working tree, with one racy window of git's untracked cache for untracked files
+ * (commit-log.ts `readDirty`).
  *
  * Two git calls cover the whole catalogue: one listing of the `loadouts/` folder's tree and
  * one status of it.

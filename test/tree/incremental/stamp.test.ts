@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../../src/tree/build.js';
@@ -13,7 +13,14 @@ import { differingFiles } from '../../helpers/tree.js';
 
 const BASE = 'http://localhost:8787';
 
-/** A repository whose catalogue sits in `catalogue/` (not the top), with loadouts a, b, c, d committed. */
+/**
+ * A repository whose catalogue sits in `catalogue/` (not the top), with loadouts a, b, c, d
+ * committed, and its folders' modification times set a minute back. git's untracked cache
+ * trusts a folder whose time it recorded unless the index is as new (its racy check); it
+ * compares whole seconds, so a folder changed later in the second a status read it, once
+ * another command rewrote the index in a later second, is taken as unchanged. The tests change
+ * folders right after a status: with times of now they met that window now and then.
+ */
 function repository(): { top: string; root: string } {
   const top = makeTempDir('loadout-stamps-');
   initRepo(top);
@@ -21,6 +28,12 @@ function repository(): { top: string; root: string } {
   mkdirSync(root);
   for (const id of ['a-one', 'b-two', 'c-three', 'd-four']) writeLoadout(root, { id });
   commitAll(top, 'four loadouts');
+  const aMinuteAgo = new Date(Date.now() - 60_000);
+  const age = (dir: string): void => {
+    utimesSync(dir, aMinuteAgo, aMinuteAgo);
+    for (const entry of readdirSync(dir, { withFileTypes: true })) if (entry.isDirectory()) age(join(dir, entry.name));
+  };
+  age(root);
   return { top, root };
 }
 

@@ -22,9 +22,9 @@
  * as for `loadout build`. Watching is @parcel/watcher's, in a process of its own (dev/watch.ts;
  * native: one inotify watch per folder on Linux, FSEvents on macOS, ReadDirectoryChangesW on
  * Windows; only changes after the start count). It keeps what it watches outside the
- * JavaScript heap: chokidar, used before, held an `fs.watch` and a `Stats` per file, about 250 MB of the
- * session's 510 MB heap at 10,000 loadouts, which each full collection had to mark
- * (docs/performance.md).
+ * JavaScript heap: chokidar, used before, held an `fs.watch` and a `Stats` per file, about
+ * 250 MB of the session's 510 MB heap at 10,000 loadouts, which each full collection had to
+ * mark (docs/performance.md).
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -72,14 +72,15 @@ function collectWhileIdle(): void {
 /**
  * The loadouts a build's report is about: those the watcher saw change; at the session's start,
  * those refused (the others were all built); after watching stopped, those the build read again
- * or refused, and those of the last written tree (`inTree`) it no longer holds. Pure.
+ * or refused, and those the tree live before it (`before`, what its build kept) held and it no
+ * longer does. Pure.
  */
-function askedAbout(changed: readonly string[] | 'first' | 'unwatched', result: BuildResult | undefined, inTree: ReadonlySet<string>): readonly string[] {
+function askedAbout(changed: readonly string[] | 'first' | 'unwatched', result: BuildResult | undefined, before: KeptBuild | undefined): readonly string[] {
   if (changed === 'first') return result?.refused ?? [];
   if (changed !== 'unwatched') return changed;
   if (result === undefined) return [];
   const built = new Set(result.loadouts.map((l) => l.id));
-  const removed = result.written ? [...inTree].filter((id) => !built.has(id)) : [];
+  const removed = result.written ? [...(before?.linked.keys() ?? [])].filter((id) => !built.has(id)) : [];
   return [...result.read, ...result.refused, ...removed];
 }
 
@@ -152,14 +153,13 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
     tree = createApp({ distDir: dir, baseUrl: options.baseUrl, submissionsOpen: false, config: { database: false, challenge_secret: false, challenge_site_key: false } });
   };
 
-  /** The loadouts of the last written tree. */
-  let inTree = new Set<string>();
   /**
    * Runs one build of `changed`: the loadouts the watcher saw change, `first` (the session's
    * start: every document written before it serves), or `unwatched` (watching stopped and
    * started again: git tells what changed). Never throws: a failure is in the report.
    */
   const build = async (changed: readonly string[] | 'first' | 'unwatched', since: number): Promise<void> => {
+    const before = kept;
     let result: BuildResult | undefined;
     const warnings: string[] = [];
     try {
@@ -174,8 +174,7 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
     }
     const treeDir = await realpath(options.out).catch(() => undefined);
     if (result?.written === true && treeDir !== undefined) serve(treeDir);
-    const asked = askedAbout(changed, result, inTree);
-    if (result?.written === true) inTree = new Set(result.loadouts.map((l) => l.id));
+    const asked = askedAbout(changed, result, before);
     const loadouts = result === undefined ? [] : await reportLoadouts(asked, result, treeDir);
     last = { at: new Date().toISOString(), ms: Math.round(performance.now() - since), written: result?.written === true, loadouts, warnings };
     // Nothing the pages show changed when every loadout asked about came out as the live tree

@@ -29,9 +29,9 @@ else {
   subscribe(dir, (error, events) => {
     if (error !== null) fail(error);
     else send({ kind: 'changed', paths: events.map((e) => e.path) });
-    // A missing folder fails with "Bad file descriptor" on Linux: say what is wrong.
   }).then(
     () => send({ kind: 'ready' }),
+    // A missing folder fails with "Bad file descriptor" on Linux: say what is wrong.
     (error: Error) => fail(existsSync(dir) ? error : new Error(`no folder at ${dir} (${error.message})`)),
   );
 }

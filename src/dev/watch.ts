@@ -14,10 +14,11 @@
  *
  * The watcher process handles no signal and is its own session (`detached`: no terminal's
  * signals reach it; not on Windows, which watches without `poll()`), so the first cannot happen
- * there; and a new process starts with nothing cached. When it stops anyway (killed, or the system's limit of watches reached by a new
- * folder), {@link watchFolder} reports it, starts another (after {@link RETRY_MS} while that
- * fails) and says when it watches again: what changed in between was not seen, and the caller
- * must find it another way (`loadout dev` asks git).
+ * there; and a new process starts with nothing cached. When it stops anyway (killed, or the
+ * system's limit of watches reached by a new folder), {@link watchFolder} reports it, starts
+ * another (after {@link RETRY_MS} while that fails) and says when it watches again: what
+ * changed in between was not seen, and the caller must find it another way (`loadout dev`
+ * asks git).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';

@@ -1,7 +1,7 @@
 /**
- * Test helper: signals to one thread of a process, as the kernel may deliver a signal sent to
- * the process (a child's exit, a terminal resized) to any thread that does not block it, and
- * this process's children by what they run.
+ * Test helper: signals sent to a process's threads one by one, as the kernel may deliver a
+ * signal sent to the process (a child's exit, a terminal resized) to any thread that does not
+ * block it; and this process's children, found by what they run.
  */
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';

@@ -138,10 +138,11 @@ const NO_OBJECT = /^0+$/u;
  * seconds, and takes it as unchanged unless the index is as new as it: so a file made in a
  * folder later in the same second as a status read that folder, and then any command that
  * rewrites the index in a later second without a scan (`git add`, `git mv`, `git commit`), leave
- * that file unseen by the next status (reproduced with git 2.39; test/tree/incremental/stamp.test.ts
- * sets its folders' times back so as not to meet it). The build then carries that loadout over
- * until its folder changes again or `loadout build --clean`. Not worked around: it needs an
- * untracked file made within a second of a build's status.
+ * that file unseen by the next status (reproduced with git 2.39;
+ * test/tree/incremental/stamp.test.ts sets its folders' times back so as not to meet it). The
+ * build then carries that loadout over until its folder changes again or `loadout build
+ * --clean`. Not worked around: it needs an untracked file made within a second of a build's
+ * status.
  */
 export async function readDirty(git: GitCommands, prefix: string, only: readonly string[] | undefined): Promise<Set<string>> {
   const whole = only === undefined || only.length > MAX_PATHSPECS;

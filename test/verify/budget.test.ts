@@ -23,7 +23,8 @@ import { makeTempDir } from '../helpers/temp.js';
 /**
  * About 30 KB that passes every check but keeps the safety and references checks busy: 500
  * sections, each with inline code and two links to headings of the file (measured here: about
- * 150 ms for its checks on a fresh thread, 6 ms once warm; the build's threads are fresh: `loadout build` runs in a process of its own).
+ * 150 ms for its checks on a fresh thread, 6 ms once warm; the build's threads are fresh:
+ * `loadout build` runs in a process of its own).
  */
 function denseText(): string {
   const lines = ['# Test dense', ''];

@@ -4,6 +4,7 @@ import type { DevReport } from '../../dev/report.js';
 import { startDevSession, type DevSession } from '../../dev/session.js';
 import type { ContextCost } from '../../tree-format/record.js';
 import type { Write } from '../report.js';
+import { printableLine } from '../terminal-text.js';
 
 /** Options of `loadout dev`. */
 export interface DevCommandOptions {
@@ -16,9 +17,17 @@ export interface DevCommandOptions {
 
 /** Starts the session; prints each build's report on `out` (findings also on `err`) and where it serves. */
 export async function devCommand(options: DevCommandOptions, out: Write, err: Write): Promise<DevSession> {
-  const session = await startDevSession({ ...options, onBuild: (report) => printReport(report, out, err), onWatchError: (error) => err(`loadout: warning: watching loadouts/ stopped: ${error.message} (trying again; once it watches, git tells what changed meanwhile)\n`) });
+  const session = await startDevSession({ ...options, onBuild: (report) => printReport(report, out, err), onWatchError: (error) => err(formatWatchStop(error)) });
   out(`loadout dev: serving ${options.out} at ${session.url}, watching loadouts/ (Ctrl-C stops)\n`);
   return session;
+}
+
+/**
+ * The terminal's warning when watching `loadouts/` stopped (dev/watch.ts): the error's message
+ * on one line, through terminal-text.ts `printableLine` (it may name a folder of the catalogue).
+ */
+export function formatWatchStop(error: Error): string {
+  return `loadout: warning: watching loadouts/ stopped: ${printableLine(error.message)} (trying again; once it watches, git tells what changed meanwhile)\n`;
 }
 
 /**

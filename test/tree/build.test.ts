@@ -438,11 +438,17 @@ describe('incremental build', () => {
     /** The documents of `paths` that the tree live now shares with `before` (the same file, not a copy). */
     const shared = (before: string, paths: string[]): string[] => paths.filter((path) => inode(live(), path) === inode(before, path));
     const pages = ['index.html', 'sitemap.xml', 'feed.atom'];
-    const documents = [...folderMarketplaces, 'plugins/claude-marketplace.json', 'api/skills.json', 'api/loadouts.json', ...pages];
+    // The catalogue's discovery folder, carried file by file: its indexes (its legacy files are
+    // links to the loadouts' own, carried or not; their bytes are compared with a clean build's).
+    const discovery = ['.well-known/agent-skills/index.json', '.well-known/skills/index.json'];
+    const documents = [...folderMarketplaces, 'plugins/claude-marketplace.json', 'api/skills.json', 'api/loadouts.json', ...pages, ...discovery];
+    /** The discovery folder as its readers see it: the same paths as a clean build's. */
+    const discoveryEntries = (dir: string): string[] => treeEntries(dir).filter((path) => path.startsWith('.well-known/'));
     const clean = async (name: string): Promise<void> => {
       const dir = join(root, name);
       await buildCatalogue({ root, out: dir, baseUrl: BASE, now, clean: true });
       expect(differingFiles(out, dir), name).toEqual([]);
+      expect(discoveryEntries(out), name).toEqual(discoveryEntries(dir));
     };
     await buildCatalogue({ root, out, baseUrl: BASE, now });
 
@@ -452,7 +458,7 @@ describe('incremental build', () => {
     writeFileSync(join(root, 'loadouts/plain/AGENTS.md'), '# Plain\n\nChanged in the working tree.\n');
     expect((await buildCatalogue({ root, out, baseUrl: BASE, now })).reused).toEqual(['tools']);
     expect(live()).not.toBe(before);
-    expect(shared(before, documents)).toEqual([...folderMarketplaces, 'api/skills.json', ...pages]);
+    expect(shared(before, documents)).toEqual([...folderMarketplaces, 'api/skills.json', ...pages, ...discovery]);
     await clean('clean-instructions');
 
     // Its summary changed: the marketplaces that describe their plugins say it, and the list
@@ -461,11 +467,40 @@ describe('incremental build', () => {
     writeLoadout(root, { id: 'plain', version: '2.0.0', manifest: { summary: 'A plain loadout, summarised anew for the marketplaces.' } });
     await buildCatalogue({ root, out, baseUrl: BASE, now });
     // The pages are compared by all that any of them reads of a loadout (the sitemap reads no summary, but the home page and the feed do).
-    expect(shared(before, documents)).toEqual(['plugins/.agents/plugins/claude-marketplace.json', 'api/skills.json']);
+    expect(shared(before, documents)).toEqual(['plugins/.agents/plugins/claude-marketplace.json', 'api/skills.json', ...discovery]);
     for (const path of [...folderMarketplaces.filter((p) => !p.includes('.agents')), 'plugins/claude-marketplace.json', 'api/loadouts.json', 'index.html', 'feed.atom']) {
       expect(readFileSync(join(out, path), 'utf8'), path).toContain('summarised anew for the marketplaces');
     }
     await clean('clean-summary');
+
+    // A skill's file changed under the same names: its 0.2 digest changes, so the folder is written
+    // again, with the new bytes, in a tree that held the old ones (the standby taken over).
+    before = live();
+    writeFileSync(join(root, 'loadouts/tools/skills/add-test/references/checklist.md'), '# Checklist\n\n- Arrange, act, assert.\n- Name the case.\n');
+    await buildCatalogue({ root, out, baseUrl: BASE, now });
+    expect(shared(before, discovery)).toEqual([]);
+    expect(readFileSync(join(out, '.well-known/skills/add-test/references/checklist.md'), 'utf8')).toContain('Name the case.');
+    expect(readFileSync(join(out, '.well-known/skills/index.json'), 'utf8')).toContain('add-test');
+    await clean('clean-skill-changed');
+    // Nothing changed since: the standby taken over (two builds old) is brought up to date in place.
+    // The documents it held went into the store's trash, which a thread of the pool deleted before the build ended.
+    before = live();
+    await buildCatalogue({ root, out, baseUrl: BASE, now });
+    expect(shared(before, discovery)).toEqual(discovery);
+    expect(readdirSync(join(treesFolderOf(out), STORE_FOLDER)).filter((name) => name.startsWith('.'))).toEqual([]);
+    expect(readFileSync(join(out, '.well-known/skills/add-test/references/checklist.md'), 'utf8')).toContain('Name the case.');
+    // The skill removed: the tree taken over held its files, and holds none of them now.
+    rmSync(join(root, 'loadouts/tools/skills'), { recursive: true });
+    writeLoadout(root, { id: 'tools', title: 'Tools Loadout', version: '1.1.0', files: [...baseFiles('Tools Loadout', '# Tools\n\nVersion two instructions.\n'), rule('Use strict mode. Prefer const. No any.'), mcpFile], manifest: TOOLS_MANIFEST });
+    await buildCatalogue({ root, out, baseUrl: BASE, now });
+    expect(discoveryEntries(out)).toEqual(['.well-known/agent-skills/index.json', '.well-known/skills/index.json']);
+    await clean('clean-skill-removed');
+    // And back: the standby taken over now holds none of its files.
+    rmSync(join(root, 'loadouts/tools'), { recursive: true });
+    writeLoadout(root, { id: 'tools', title: 'Tools Loadout', version: '1.1.0', files: [...baseFiles('Tools Loadout', '# Tools\n\nVersion two instructions.\n'), rule('Use strict mode. Prefer const. No any.'), ...skillFiles, mcpFile], manifest: TOOLS_MANIFEST });
+    await buildCatalogue({ root, out, baseUrl: BASE, now });
+    expect(discoveryEntries(out)).toContain('.well-known/skills/add-test/references/checklist.md');
+    await clean('clean-skill-back');
 
     // A loadout added: no document is the same.
     before = live();

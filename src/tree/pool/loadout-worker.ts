@@ -12,6 +12,7 @@ import { adoptCheckpointMemory } from '../write/crash-points.js';
 import type { LoadoutOutcome, LoadoutTask } from './loadout-task.js';
 import { copyEntryLinks, linkEntry } from '../write/store.js';
 import { TreeFiles } from '../write/tree-files.js';
+import { deleteTrashNow } from '../write/trash.js';
 
 if (!isMainThread) adoptCheckpointMemory((workerData as { counter: SharedArrayBuffer }).counter);
 
@@ -32,8 +33,8 @@ export interface LinkTask {
   from?: string;
 }
 
-/** A task of the pool, by kind. */
-export type WorkerTask = ({ kind: 'loadout' } & LoadoutTask) | { kind: 'prepare' } | ({ kind: 'link' } & LinkTask);
+/** A task of the pool, by kind: `trash` deletes a trash folder of the store (trash.ts `deleteTrashNow`). */
+export type WorkerTask = ({ kind: 'loadout' } & LoadoutTask) | { kind: 'prepare' } | ({ kind: 'link' } & LinkTask) | { kind: 'trash'; folder: string };
 
 /** Runs one task (the pool's entry point; pool.ts gives each its type). */
 export default async function runTask(task: WorkerTask): Promise<LoadoutOutcome | number | undefined> {
@@ -44,6 +45,9 @@ export default async function runTask(task: WorkerTask): Promise<LoadoutOutcome 
       return (await loadoutTaskModule()).prepareLoadoutTask();
     case 'link':
       return linkEntries(task);
+    case 'trash':
+      deleteTrashNow(task.folder);
+      return undefined;
   }
 }
 

@@ -166,3 +166,6 @@ export const buildLoadoutInPool = (task: LoadoutTask): Promise<LoadoutOutcome> =
 
 /** Links loadouts into a tree in a worker thread (loadout-worker.ts `linkEntries`). */
 export const linkEntriesInPool = (task: LinkTask): Promise<number> => started().run({ kind: 'link', ...task }) as Promise<number>;
+
+/** Deletes a trash folder of the store in a worker thread (trash.ts `deleteTrashNow`, which throws nothing). */
+export const deleteTrashInPool = (folder: string): Promise<void> => started().run({ kind: 'trash', folder }) as Promise<void>;

@@ -21,10 +21,10 @@ import { describeApi, type CliDescription, type PluginsDescription } from './des
 import type { MarketplaceSettings } from '../../layout/plugin-marketplaces.js';
 import { writeMarketplaces } from './plugin-marketplaces.js';
 import type { ContentPieces, OutputTree } from '../write/tree-files.js';
-import { writeUnlessSame, type PreviousDocuments } from './previous-documents.js';
+import { writeFolderUnlessSame, writeUnlessSame, type PreviousDocuments } from './previous-documents.js';
 import { LoadoutError } from '../../catalogue/errors.js';
 import type { CatalogueListing } from './catalogue-entry.js';
-import { writeCatalogueDiscovery } from './skill-discovery.js';
+import { DISCOVERY_FOLDER, writeCatalogueDiscovery } from './skill-discovery.js';
 import { digestBytes, digestPieces, digestText, writeSignedSnapshot, type SigningSettings } from './signed-snapshot.js';
 import { jsonDocumentPieces } from '../write/json-pieces.js';
 import { CATALOGUE_INDEX_PATH, type DocumentDigest } from '../../tree-format/signing/snapshot.js';
@@ -118,7 +118,9 @@ export async function writeCatalogueDocuments(tree: OutputTree, base: string, li
   const pages = listings.map(pageRecordOf);
   await writeCataloguePages(tree, base, pages, docs, (path, data) => writeUnlessSame(tree, path, data, previous, listings, pageRecordOf));
   await extras.loadoutsLinked;
-  await writeCatalogueDiscovery(tree, listings.map(({ row, discovery }) => ({ id: row.id, featured: row.featured, ...(row.updated === null ? {} : { updated: row.updated }), discovery })));
+  // Its legacy files are carried by the parts' 0.2 digests, which cover every byte of each skill's files (skill-discovery.ts).
+  const owners = listings.map(discoveryOwnerOf);
+  await writeFolderUnlessSame(tree, DISCOVERY_FOLDER, () => writeCatalogueDiscovery(tree, owners), previous, listings, discoveryOwnerOf);
   if (signing !== undefined) {
     const documents = new Map([...signing.versions.byPath, ...covered]);
     await writeSignedSnapshot(tree, { base, settings: signing.settings, documents, byEntry: signing.versions.byEntry, now: signing.now });
@@ -148,6 +150,11 @@ function pageRecordOf({ row, published, author }: CatalogueListing): CataloguePa
     url: row.url,
     verification: { verified: row.verified },
   };
+}
+
+/** What the catalogue's discovery reads of a listing: the loadout's own entries, and what decides which loadout owns a shared skill name. Pure. */
+function discoveryOwnerOf({ row, discovery }: CatalogueListing): Parameters<typeof writeCatalogueDiscovery>[1][number] {
+  return { id: row.id, featured: row.featured, ...(row.updated === null ? {} : { updated: row.updated }), discovery };
 }
 
 /** `plugins` of the description document (description.ts). Pure. */

@@ -52,3 +52,24 @@ export async function writeUnlessSame(tree: OutputTree, path: string, data: Tree
   if (previous !== undefined && samePartsAs(previous, listings, partOf)) await tree.carry(path, previous.dir);
   else await tree.write(path, data);
 }
+
+/**
+ * {@link writeUnlessSame} for a folder of documents that `write` makes (the catalogue's Agent
+ * Skills discovery, skill-discovery.ts): when its parts are the same, the folder is made what
+ * `previous` holds there, a file at a time by hard links, what `previous` lacks removed
+ * (OutputTree.carry). A tree taken over from an earlier build (`tree.origin`: build.ts leaves
+ * such a folder in place) then mostly holds those very files, and carrying costs an `lstat`
+ * a file where writing the folder again made each file anew (80 ms of a rebuild at 10,000
+ * loadouts, docs/performance.md). Otherwise what such a tree holds at `path` is removed first,
+ * so that nothing of the earlier build stays; a tree being served (`origin` undefined) keeps
+ * its files until each is replaced.
+ * @throws what OutputTree.remove and OutputTree.carry throw, and what `write` throws.
+ */
+export async function writeFolderUnlessSame(tree: OutputTree, path: string, write: () => Promise<unknown>, previous: PreviousDocuments | undefined, listings: readonly CatalogueListing[], partOf: (listing: CatalogueListing) => unknown): Promise<void> {
+  if (previous !== undefined && samePartsAs(previous, listings, partOf)) {
+    await tree.carry(path, previous.dir);
+    return;
+  }
+  if (tree.origin !== undefined) await tree.remove(path);
+  await write();
+}

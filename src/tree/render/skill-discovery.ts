@@ -51,6 +51,11 @@ export const AGENT_SKILLS_DIR = '.well-known/agent-skills';
 export const LEGACY_SKILLS_DIR = '.well-known/skills';
 /** Name of both indexes. */
 export const INDEX_FILE = 'index.json';
+/**
+ * The folder that holds both, at the tree's root and in each loadout's folder, and nothing
+ * else: {@link writeCatalogueDiscovery} writes all of the tree's root one.
+ */
+export const DISCOVERY_FOLDER = '.well-known';
 
 /** One entry of a 0.2.0 index. */
 export interface DiscoveryEntry {

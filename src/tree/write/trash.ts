@@ -13,7 +13,7 @@
  * machine's two cores and doubling a build's time (2026-11-27, eighth session).
  */
 import { spawn } from 'node:child_process';
-import { lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync } from 'node:fs';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /** The start of a trash folder's name in the store: a dot name, never an entry's. */
@@ -50,6 +50,11 @@ export class Trash {
    */
   take(file: string): void {
     renameSync(file, join(this.#opened(), `taken-${this.#taken++}`));
+  }
+
+  /** The trash folder, once something was moved into it; undefined before. */
+  get folder(): string | undefined {
+    return this.#folder;
   }
 
   /** The trash folder, made on first use. */
@@ -105,6 +110,22 @@ for (const folder of process.argv.slice(1)) {
   try { renameSync(folder, claimed); } catch { continue; }
   rmSync(claimed, { recursive: true, force: true });
 }`;
+
+/**
+ * Deletes the trash folder `folder` now, in this process, claimed first as a deleter claims it
+ * ({@link DELETER}, with this process's id), so that no deleter started meanwhile takes it up.
+ * A folder that is gone or claimed by another is left. The file system's errors are not thrown:
+ * what is left, the next build's deleter deletes.
+ */
+export function deleteTrashNow(folder: string): void {
+  const claimed = `${folder.replace(CLAIMED, '')}.deleting-${process.pid}`;
+  try {
+    renameSync(folder, claimed);
+    rmSync(claimed, { recursive: true, force: true });
+  } catch {
+    // Left for the next build's deleter.
+  }
+}
 
 /**
  * Starts a process of this Node that deletes every trash folder of `storeDir` that no running

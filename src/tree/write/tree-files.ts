@@ -291,10 +291,16 @@ export class TreeFiles {
     this.#put(file, (at) => replacing(at, { recursive: true }, () => symlinkSync(relative(dirname(file), target), at, 'dir')));
   }
 
-  /** Removes the file, link or folder (with everything below it) at `path`, if any. */
-  remove(path: string): void {
+  /**
+   * Removes the file, link or folder (with everything below it) at `path`, if any.
+   * @param options.setAside called with the file-system path of what is there, which it must move
+   *   away (the store's trash, trash.ts `Trash.take`: one `rename`), instead of it being removed
+   *   here: a folder of hundreds of files took 50 ms to remove on the critical path of a rebuild.
+   */
+  remove(path: string, options: { setAside?: (file: string) => void } = {}): void {
     const file = this.resolve(path);
-    rmSync(file, { recursive: true, force: true });
+    if (options.setAside === undefined) rmSync(file, { recursive: true, force: true });
+    else if (lstatSync(file, { throwIfNoEntry: false }) !== undefined) options.setAside(file);
     for (const dir of this.#made) if (dir === file || dir.startsWith(file + sep)) this.#made.delete(dir);
     checkpoint();
   }

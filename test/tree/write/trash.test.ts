@@ -5,11 +5,11 @@
  * still removed in place.
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { collectGarbage, listEntries } from '../../../src/tree/write/store.js';
-import { deleteTrashLater, Trash, trashFolders, unclaimedTrashFolders } from '../../../src/tree/write/trash.js';
+import { deleteTrashLater, deleteTrashNow, Trash, trashFolders, unclaimedTrashFolders } from '../../../src/tree/write/trash.js';
 import { soon } from '../../helpers/soon.js';
 import { makeTempDir } from '../../helpers/temp.js';
 
@@ -55,6 +55,27 @@ describe('the trash of the store', () => {
     // Then deleted, the older trash with it (each folder claimed by a rename first).
     expect(await soon(() => trashFolders(store).length === 0)).toBe(true);
     expect(existsSync(join(store, '.trash-left'))).toBe(false);
+  });
+
+  it('deletes a trash folder now, in this process, and leaves one that is gone or taken by a deleter (no error)', () => {
+    const store = makeTempDir();
+    writeEntry(store, 'alpha@1-aa');
+    const trash = new Trash(store);
+    expect(trash.folder).toBeUndefined();
+    trash.take(join(store, 'raw'));
+    const folder = trash.folder ?? '';
+    expect(trashFolders(store)).toEqual([folder]);
+    deleteTrashNow(folder);
+    expect(trashFolders(store)).toEqual([]);
+    expect(readdirSync(store).sort()).toEqual(['api', 'download', 'loadouts', 'plugins']);
+    deleteTrashNow(folder);
+    // Claimed by a running deleter (this process stands in for it): not this call's to delete.
+    const other = new Trash(store);
+    other.take(join(store, 'download'));
+    const claimed = `${other.folder ?? ''}.deleting-${process.pid}`;
+    renameSync(other.folder ?? '', claimed);
+    deleteTrashNow(other.folder ?? '');
+    expect(existsSync(join(claimed, 'taken-0', 'alpha@1-aa'))).toBe(true);
   });
 
   it('removes a few entries in place, with no trash', () => {

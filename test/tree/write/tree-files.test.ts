@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { lstatSync, readdirSync, readFileSync, readlinkSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TreeFiles } from '../../../src/tree/write/tree-files.js';
@@ -78,6 +78,31 @@ describe('TreeFiles.link and TreeFiles.symlink', () => {
     expect(readFileSync(files.resolve('folder/b.txt'), 'utf8')).toBe('b');
     files.symlink('two.txt', files.resolve('other'));
     expect(readdirSync(files.resolve('two.txt'))).toEqual(['b.txt']);
+  });
+});
+
+describe('TreeFiles.remove', () => {
+  it('removes a folder with what is below it, or hands what is there to setAside instead, which moves it away; a missing path is left alone', () => {
+    const root = makeTempDir();
+    const files = new TreeFiles(join(root, 'tree'));
+    files.write('docs/a/one.txt', 'one');
+    files.write('docs/b.txt', 'two');
+    files.write('kept.txt', 'three');
+    files.remove('docs/a');
+    expect(readdirSync(files.resolve('docs'))).toEqual(['b.txt']);
+    const aside: string[] = [];
+    const setAside = (file: string): void => {
+      aside.push(file);
+      renameSync(file, join(root, `aside-${aside.length}`));
+    };
+    files.remove('docs', { setAside });
+    files.remove('missing/path.txt', { setAside });
+    expect(aside).toEqual([files.resolve('docs')]);
+    expect(readdirSync(files.root)).toEqual(['kept.txt']);
+    expect(readFileSync(join(root, 'aside-1', 'b.txt'), 'utf8')).toBe('two');
+    // The folder made before is made again by the next write below it.
+    files.write('docs/c.txt', 'four');
+    expect(readFileSync(files.resolve('docs/c.txt'), 'utf8')).toBe('four');
   });
 });
 

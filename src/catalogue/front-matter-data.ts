@@ -1,8 +1,9 @@
 /**
  * The values of a Markdown file's YAML front matter, for the installer: the same fences as
- * `front-matter.ts`, parsed with the `yaml` library alone (YAML 1.2 core schema). The
- * installer needs the values only, never the lines of errors, so it does without js-yaml's
- * fast path and the consumer CLI's bundle carries one YAML parser.
+ * `front-matter.ts`, parsed with the `yaml` library (YAML 1.2 core schema). The installer needs
+ * the values only, never the lines of errors, and the consumer CLI's bundle carries this one YAML
+ * parser. A thread that loads js-yaml anyway (the builder's) may read through its faster path
+ * for the same values ({@link useYamlValueReader}).
  */
 import { parse } from 'yaml';
 import type { FrontMatter } from './front-matter.js';
@@ -36,6 +37,26 @@ export function readFrontMatterForInstall(text: string): FrontMatter {
   return found;
 }
 
+/** Reads a front matter block's YAML to its value. @throws when the YAML does not read. */
+export type YamlValueReader = (yamlText: string) => unknown;
+
+/** The `yaml` library: YAML 1.2 core schema, unique keys, at most 100 alias expansions. */
+const readWithYaml: YamlValueReader = (yamlText) => parse(yamlText, { schema: 'core', uniqueKeys: true, maxAliasCount: 100 });
+
+let readYaml = readWithYaml;
+
+/**
+ * Sets how this thread reads front matter blocks from now on (readings made before are dropped).
+ * `reader` must give the values the `yaml` library gives, and throw where it throws: the builder's
+ * threads pass `yaml-document.ts` `readYamlValue`, which takes js-yaml where the two read alike
+ * (a property test holds it) and is about ten times faster. The `yaml` library's parse of front
+ * matter was 7 % of a cold build's processor time (docs/performance.md).
+ */
+export function useYamlValueReader(reader: YamlValueReader): void {
+  readYaml = reader;
+  readings.clear();
+}
+
 /** The readings made lately, by text; the oldest text is dropped first. */
 const readings = new Map<string, FrontMatter>();
 /** Texts kept in {@link readings}: more than the Markdown files of any one loadout in all their translations (30 files a loadout, DESIGN.md section 4). */
@@ -58,7 +79,7 @@ function read(text: string): FrontMatter {
   const yamlText = rest.slice(0, close.index);
   const found = { present: true, bodyLine: 3 + countLines(yamlText), body: rest.slice(close.index + close[0].length) };
   try {
-    const value: unknown = parse(yamlText, { schema: 'core', uniqueKeys: true, maxAliasCount: 100 });
+    const value: unknown = readYaml(yamlText);
     if (value !== null && typeof value === 'object' && !Array.isArray(value)) return { ...found, data: value as Record<string, unknown>, errors: [] };
     const errors = value === null || value === undefined ? [] : [{ line: 2, message: 'front matter is not a mapping (expected "key: value" lines)' }];
     return { ...found, data: {}, errors };

@@ -7,7 +7,7 @@
  * alias limit guards against alias bombs.
  */
 import { CORE_SCHEMA, load } from 'js-yaml';
-import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import { isMap, isNode, isScalar, isSeq, LineCounter, parse, parseDocument } from 'yaml';
 
 /** A parsed YAML text plus what is needed to map JSON pointers back to lines. */
 export interface YamlSource {
@@ -36,8 +36,62 @@ export function parseYamlSource(text: string): YamlSource {
   return parseWithPositions(text);
 }
 
+/**
+ * The value of the YAML `text`, as the `yaml` library reads it (YAML 1.2 core schema, unique
+ * keys, at most 100 alias expansions), by js-yaml where the two read alike ({@link readsAlike}),
+ * about ten times faster on a front matter block. For callers that need the value alone.
+ * @throws the `yaml` library's error when the text does not read.
+ */
+export function readYamlValue(text: string): unknown {
+  if (readsAlike(text)) {
+    try {
+      return load(text, { schema: CORE_SCHEMA });
+    } catch {
+      // The `yaml` library's verdict stands.
+    }
+  }
+  return parse(text, { schema: 'core', uniqueKeys: true, maxAliasCount: 100 });
+}
+
 // An anchor (`&a`) or alias (`*a`) where a node can start: after a line start, space, `[`, `{`, `,` or `-`.
 const ANCHOR_OR_ALIAS = /(?:^|[\s[{,-])[&*][^\s]/mu;
+
+/**
+ * A plain scalar both read as the same string, number, boolean or null: text that starts with a
+ * letter or `/` and holds no `:`, `#`, quote, backslash or flow indicator (a glob's `*` is fine),
+ * or a decimal number without a sign.
+ */
+const PLAIN = String.raw`(?:[A-Za-z/][^:#'"\[\]{},\\\s]*(?:[ \t]+[^:#'"\[\]{},\\\s]+)*|(?:0|[1-9]\d*)(?:\.\d+)?)`;
+/** A scalar of a block: plain, single-quoted without an escaped quote, or double-quoted without escapes. */
+const SCALAR = String.raw`(?:${PLAIN}|'[^'\n]*'|"[^"\\\n]*")`;
+
+/**
+ * The lines of front matter that js-yaml reads as the `yaml` library does: a
+ * key with a scalar, an empty value or a flow sequence of scalars; an item of a block sequence; a
+ * comment or a blank line. A text of such lines alone takes js-yaml, anything else (anchors and
+ * aliases, which only `yaml` caps; tags; nested mappings; escapes; signed or prefixed numbers,
+ * which js-yaml 4.3 reads otherwise: `0b101`, `-0x1` and `-0` as numbers or +0, `-.5e-3` as a
+ * string) the `yaml` library. A property test holds the two equal on every text
+ * (test/catalogue/yaml-document.test.ts).
+ */
+/** A key both read as the same string: a word, but not one the core schema reads as null or a boolean (`null: 1` is `{"": 1}` to `yaml`). */
+const KEY = String.raw`(?!(?:null|Null|NULL|true|True|TRUE|false|False|FALSE):)[A-Za-z_][\w-]*`;
+
+const ALIKE_LINE = new RegExp(
+  String.raw`^(?:${KEY}:(?:[ \t]+(?:${SCALAR}|\[[ \t]*(?:${SCALAR}(?:[ \t]*,[ \t]*${SCALAR})*[ \t]*)?\]))?|[ \t]+- ${SCALAR}|[ \t]*(?:#.*)?)$`,
+  'u',
+);
+
+/** A key's line (the text is a mapping): an empty text is null to one and undefined to the other. */
+const KEY_LINE = new RegExp(`^${KEY}:`, 'mu');
+
+/** True when js-yaml reads `text` as the `yaml` library does: a mapping whose every line is one of {@link ALIKE_LINE}. */
+export function readsAlike(text: string): boolean {
+  if (!KEY_LINE.test(text)) return false;
+  // Each line without its trailing blanks, which no line form then needs to allow for (a linear match).
+  for (const line of text.split('\n')) if (!ALIKE_LINE.test(line.trimEnd())) return false;
+  return true;
+}
 
 function parseWithPositions(text: string): YamlSource {
   const lineCounter = new LineCounter();

@@ -2,8 +2,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { parseDocument } from 'yaml';
-import { parseYamlSource, readManifestVersion } from '../../src/catalogue/yaml-document.js';
+import fc from 'fast-check';
+import { parse, parseDocument } from 'yaml';
+import { parseYamlSource, readManifestVersion, readsAlike, readYamlValue } from '../../src/catalogue/yaml-document.js';
 
 const LOADOUTS = fileURLToPath(new URL('../../loadouts', import.meta.url));
 
@@ -47,5 +48,83 @@ describe('parseYamlSource', () => {
     expect(readManifestVersion("id: x\nversion: '2.0.0' # pinned\n")).toBe('2.0.0');
     expect(readManifestVersion('{id: x, version: 3.0.1}')).toBe('3.0.1');
     expect(readManifestVersion('id: x\n')).toBeUndefined();
+  });
+});
+
+/** What the `yaml` library reads of `text` under the core schema (the reference), or its error. */
+function readByYaml(text: string): { value: unknown } | { error: true } {
+  try {
+    return { value: parse(text, { schema: 'core', uniqueKeys: true, maxAliasCount: 100, logLevel: 'error' }) };
+  } catch {
+    return { error: true };
+  }
+}
+
+function readFast(text: string): { value: unknown } | { error: true } {
+  try {
+    return { value: readYamlValue(text) };
+  } catch {
+    return { error: true };
+  }
+}
+
+/**
+ * Plain scalars of every form the core schema types (and near misses), quoted ones, and the
+ * indicators a front matter block may hold: the two parsers' corners, where they part.
+ */
+const TOKENS = [
+  '0', '-0', '+12', '017', '08', '0o17', '0O17', '0x1F', '-0x1', '+0x1', '0b101', '1_000', '1,000', '1:20', '12345678901234567890',
+  '1e3', '1.5E+3', '.5', '-.5e-3', '+.inf', '-.Inf', '.NaN', '5.', '0.',
+  'true', 'True', 'TRUE', 'tRUE', 'yes', 'no', 'on', 'null', 'Null', 'NULL', '~', '',
+  '2026-11-22', '2001-12-14t21:59:43.10-05:00', 'src/**/*.ts', '"src/**/*.ts"', "'it''s'", '"\\x41"', '"\\u00e9"', '"a: b"',
+  'plain text', 'Do it! Now', 'What? Yes', 'a#b', 'x # comment', '=', '<<', '!!str 12', '!!float 3', '!custom x', '&a x', '*a', '? k', '@x', '`x`', '%x',
+];
+
+describe('readYamlValue', () => {
+  it('reads every text as the yaml library does, by js-yaml on the lines both read alike (property over the core schema\'s corners)', () => {
+    const scalar = fc.oneof(fc.constantFrom(...TOKENS), fc.string({ maxLength: 12 }));
+    const value = fc.oneof(
+      { weight: 4, arbitrary: scalar },
+      { weight: 2, arbitrary: fc.array(scalar, { maxLength: 3 }).map((items) => `[${items.join(', ')}]`) },
+      { weight: 2, arbitrary: fc.array(scalar, { minLength: 1, maxLength: 3 }).map((items) => items.map((item) => `\n  - ${item}`).join('')) },
+      { weight: 1, arbitrary: fc.tuple(scalar, scalar).map(([a, b]) => `\n  inner: ${a}\n  other: ${b}`) },
+      { weight: 1, arbitrary: fc.tuple(fc.constantFrom('|', '>-'), scalar).map(([style, text]) => `${style}\n  ${text}`) },
+    );
+    const key = fc.oneof(
+      { weight: 4, arbitrary: fc.constantFrom('description', 'globs', 'applyTo', 'alwaysApply', 'name', 'a', 'true', 'null', 'No', 'y', '_x', 'a-b') },
+      { weight: 1, arbitrary: fc.oneof(fc.constantFrom('"quoted key"', '? complex', '~', '-', '0', '1.5'), fc.string({ minLength: 1, maxLength: 6 })) },
+    );
+    const line = fc.oneof({ weight: 8, arbitrary: fc.tuple(key, value).map(([k, v]) => `${k}: ${v}`) }, { weight: 1, arbitrary: fc.constantFrom('# a comment', '', '  ', 'key:', 'k:\t1') });
+    // Front matter as authors write it, whose lines both read alike, with a corner now and then.
+    const word = fc.stringMatching(/^[A-Za-z/][A-Za-z0-9 ./*!?&|>%@`~=+-]{0,12}$/u);
+    const usual = fc.oneof({ weight: 6, arbitrary: fc.oneof(word, word.map((w) => `"${w}"`), word.map((w) => `'${w}'`), fc.nat().map(String), fc.constantFrom('true', 'False', 'NULL', 'yes', '1.50', 'src/**/*.ts')) }, { weight: 1, arbitrary: fc.constantFrom(...TOKENS) });
+    const usualValue = fc.oneof(
+      { weight: 4, arbitrary: usual },
+      { weight: 2, arbitrary: fc.array(usual, { maxLength: 3 }).map((items) => `[${items.join(', ')}]`) },
+      { weight: 2, arbitrary: fc.array(usual, { minLength: 1, maxLength: 3 }).map((items) => items.map((item) => `\n  - ${item}`).join('')) },
+    );
+    const usualLine = fc.oneof({ weight: 8, arbitrary: fc.tuple(fc.stringMatching(/^[A-Za-z_][\w-]{0,8}$/u), usualValue).map(([k, v]) => `${k}: ${v}`) }, { weight: 1, arbitrary: fc.constantFrom('# a comment', '', 'key:') });
+    const block = fc.oneof(fc.array(line, { minLength: 1, maxLength: 5 }), fc.array(usualLine, { minLength: 1, maxLength: 5 })).map((lines) => `${lines.join('\n')}\n`);
+    let alike = 0;
+    fc.assert(
+      fc.property(block, (text) => {
+        if (readsAlike(text)) alike++;
+        expect(readFast(text), JSON.stringify(text)).toEqual(readByYaml(text));
+      }),
+      { numRuns: 4000 },
+    );
+    // The property says something of the fast path only if many texts take it.
+    expect(alike).toBeGreaterThan(1000);
+  });
+
+  it('takes js-yaml for the usual front matter, and the yaml library for the corners: binary and signed hexadecimal integers stay strings, a float without a leading digit is a number, tags apply', () => {
+    for (const text of ['description: Style for react\nglobs: ["src/**/*.ts"]\napplyTo: "src/**/*.ts"\n', 'name: use-react\ndescription: Use React. Then test.\n', 'alwaysApply: true\npaths:\n  - src/**\n  - "test/**"\n# kept\n']) {
+      expect(readsAlike(text), text).toBe(true);
+      expect(readYamlValue(text)).toEqual(parse(text));
+    }
+    const corners = 'a: 0b101\nb: -0x1\nc: -.5e-3\nd: !!str 12\ne: 0x1F\nf: -0\n';
+    expect(readsAlike(corners)).toBe(false);
+    expect(readYamlValue(corners)).toEqual({ a: '0b101', b: '-0x1', c: -0.0005, d: '12', e: 31, f: -0 });
+    expect(() => readYamlValue('a: 1\na: 2\n')).toThrow(/unique/iu);
   });
 });

@@ -2,8 +2,8 @@
  * The values of a Markdown file's YAML front matter, for the installer: the same fences as
  * `front-matter.ts`, parsed with the `yaml` library (YAML 1.2 core schema). The installer needs
  * the values only, never the lines of errors, and the consumer CLI's bundle carries this one YAML
- * parser. A thread that loads js-yaml anyway (the builder's) may read through its faster path
- * for the same values ({@link useYamlValueReader}).
+ * parser. A thread that loads js-yaml anyway (where the checks run) reads through its faster
+ * path for the same values ({@link useYamlValueReader}).
  */
 import { parse } from 'yaml';
 import type { FrontMatter } from './front-matter.js';
@@ -47,8 +47,9 @@ let readYaml = readWithYaml;
 
 /**
  * Sets how this thread reads front matter blocks from now on (readings made before are dropped).
- * `reader` must give the values the `yaml` library gives, and throw where it throws: the builder's
- * threads pass `yaml-document.ts` `readYamlValue`, which takes js-yaml where the two read alike
+ * `reader` must give the values the `yaml` library gives, and throw where it throws: wherever the
+ * checks run (verify/run.ts: `loadout verify`, the build's threads, `loadout dev`, the submissions'
+ * checks), it is `yaml-document.ts` `readYamlValue`, which takes js-yaml where the two read alike
  * (a property test holds it) and is about ten times faster. The `yaml` library's parse of front
  * matter was 7 % of a cold build's processor time (docs/performance.md).
  */

@@ -10,12 +10,17 @@ import { layoutInstall, type InstalledFiles } from '../layout/installed-files.js
 import { placeholderRawUrl } from '../layout/link-rewrite.js';
 import type { CheckResult } from '../tree-format/verification.js';
 import { validateAgainstSchema } from '../catalogue/schema.js';
-import { parseYamlSource, type YamlSource } from '../catalogue/yaml-document.js';
+import { parseYamlSource, readYamlValue, type YamlSource } from '../catalogue/yaml-document.js';
+import { useYamlValueReader } from '../catalogue/front-matter-data.js';
 import { isBlocking, type CheckContext, type CheckOutcome, type Finding, type Severity } from './check.js';
 import { CHECKS } from './checks/index.js';
 import { findCredentials, type CredentialScan } from './safety/credentials.js';
 import { TextView } from './text/view.js';
 import { CHECKS_BUDGET_VARIABLE, ChecksTimeoutError, describeChecksTimeout, type ChecksTimeout } from './budget.js';
+
+// Where the checks run, js-yaml is loaded: the installer's reading of front matter (the layouts the
+// checks and the build make) takes its faster path too, for the same values (front-matter-data.ts).
+useYamlValueReader(readYamlValue);
 
 /** Prefix of a notice's line in a check's `details`. */
 export const NOTICE_PREFIX = 'notice: ';

@@ -7,8 +7,7 @@
 import { LoadoutError } from '../../catalogue/errors.js';
 import { readLoadoutSource, type LoadoutSource } from '../../catalogue/source.js';
 import { prepareSchema } from '../../catalogue/schema.js';
-import { readManifestVersion, readYamlValue } from '../../catalogue/yaml-document.js';
-import { useYamlValueReader } from '../../catalogue/front-matter-data.js';
+import { readManifestVersion } from '../../catalogue/yaml-document.js';
 import { checksBudgetMs } from '../../verify/budget.js';
 import { passed } from '../../verify/catalogue.js';
 import { runChecks, type CheckRun } from '../../verify/run.js';
@@ -23,10 +22,6 @@ import { openStoreEntry } from '../write/store.js';
 import { rawUrl, type CliRoute } from '../../tree-format/index.js';
 import type { Agent } from '../../catalogue/vocabulary.js';
 import type { InstalledFiles } from '../../layout/installed-files.js';
-
-// The checks load js-yaml: the installer's reading of front matter in this thread takes its faster
-// path too, for the same values (front-matter-data.ts).
-useYamlValueReader(readYamlValue);
 
 /** One loadout to read, check and write (see {@link buildLoadout}). */
 export interface LoadoutTask {

@@ -1,10 +1,12 @@
 /**
  * YAML front matter of Markdown files (`---` fenced block at the very start, as used by
  * SKILL.md, subagents, Cursor `.mdc` rules and Copilot `.instructions.md`). The block is
- * parsed with the `yaml` library; this module only finds the fences.
+ * read as the `yaml` library reads it, by js-yaml where the two read alike
+ * (yaml-document.ts `parseFrontMatterSource`), with the lines of its errors; this module only
+ * finds the fences. The installer's reading (front-matter-data.ts) gives the same values.
  */
 import { countLines } from './lines.js';
-import { parseYamlSource } from './yaml-document.js';
+import { parseFrontMatterSource } from './yaml-document.js';
 
 /** The result of reading front matter from a Markdown text. */
 export interface FrontMatter {
@@ -32,7 +34,7 @@ export function readFrontMatter(text: string): FrontMatter {
     return { present: true, data: {}, errors: [{ line: 1, message: 'front matter opens with "---" but never closes (expected a closing "---" line)' }], bodyLine: 1, body: text };
   }
   const yamlText = rest.slice(0, close.index);
-  const parsed = parseYamlSource(yamlText);
+  const parsed = parseFrontMatterSource(yamlText);
   // Line 1 is the opening fence, the YAML follows, then the closing fence.
   const bodyLine = 3 + countLines(yamlText);
   const errors = parsed.errors.map((e) => ({ line: e.line + 1, message: `front matter: ${e.message}` }));

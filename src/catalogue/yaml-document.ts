@@ -37,6 +37,17 @@ export function parseYamlSource(text: string): YamlSource {
 }
 
 /**
+ * {@link parseYamlSource} for a front matter block: js-yaml only where it reads the text as the
+ * `yaml` library does ({@link readsAlike}), so that the checks see the values the installer's
+ * reading gives (front-matter-data.ts, and the consumer CLI, which has the `yaml` library alone).
+ * A manifest keeps the wider fast path of {@link parseYamlSource}: it always has nested mappings,
+ * and its values are published as the checks read them.
+ */
+export function parseFrontMatterSource(text: string): YamlSource {
+  return readsAlike(text) ? parseYamlSource(text) : parseWithPositions(text);
+}
+
+/**
  * The value of the YAML `text`, as the `yaml` library reads it (YAML 1.2 core schema, unique
  * keys, at most 100 alias expansions), by js-yaml where the two read alike ({@link readsAlike}),
  * about ten times faster on a front matter block. For callers that need the value alone.

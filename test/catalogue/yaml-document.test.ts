@@ -5,6 +5,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { parse, parseDocument } from 'yaml';
 import { parseYamlSource, readManifestVersion, readsAlike, readYamlValue } from '../../src/catalogue/yaml-document.js';
+import { readFrontMatter } from '../../src/catalogue/front-matter.js';
+import { readFrontMatterForInstall } from '../../src/catalogue/front-matter-data.js';
 
 const LOADOUTS = fileURLToPath(new URL('../../loadouts', import.meta.url));
 
@@ -81,7 +83,7 @@ const TOKENS = [
 ];
 
 describe('readYamlValue', () => {
-  it('reads every text as the yaml library does, by js-yaml on the lines both read alike (property over the core schema\'s corners)', () => {
+  it('reads every text as the yaml library does, by js-yaml on the lines both read alike, and so do the checks\' and the installer\'s readings of front matter (properties over the core schema\'s corners)', () => {
     const scalar = fc.oneof(fc.constantFrom(...TOKENS), fc.string({ maxLength: 12 }));
     const value = fc.oneof(
       { weight: 4, arbitrary: scalar },
@@ -115,6 +117,17 @@ describe('readYamlValue', () => {
     );
     // The property says something of the fast path only if many texts take it.
     expect(alike).toBeGreaterThan(1000);
+    // The checks' reading of a front matter block (with its errors' lines) and the installer's
+    // (the `yaml` library alone in this process) give the same values, and fail together.
+    fc.assert(
+      fc.property(block, (yamlText) => {
+        const text = `---\n${yamlText}---\n\nBody.\n`;
+        const checks = readFrontMatter(text);
+        const install = readFrontMatterForInstall(text);
+        expect({ data: checks.data, failed: checks.errors.length > 0 }, JSON.stringify(text)).toEqual({ data: install.data, failed: install.errors.length > 0 });
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('takes js-yaml for the usual front matter, and the yaml library for the corners: binary and signed hexadecimal integers stay strings, a float without a leading digit is a number, tags apply', () => {

@@ -119,8 +119,7 @@ export async function writeCatalogueDocuments(tree: OutputTree, base: string, li
   await writeCataloguePages(tree, base, pages, docs, (path, data) => writeUnlessSame(tree, path, data, previous, listings, pageRecordOf));
   await extras.loadoutsLinked;
   // Its legacy files are carried by the parts' 0.2 digests, which cover every byte of each skill's files (skill-discovery.ts).
-  const owners = listings.map(discoveryOwnerOf);
-  await writeFolderUnlessSame(tree, DISCOVERY_FOLDER, () => writeCatalogueDiscovery(tree, owners), previous, listings, discoveryOwnerOf);
+  await writeFolderUnlessSame(tree, DISCOVERY_FOLDER, () => writeCatalogueDiscovery(tree, listings.map(discoveryOwnerOf)), previous, listings, discoveryOwnerOf);
   if (signing !== undefined) {
     const documents = new Map([...signing.versions.byPath, ...covered]);
     await writeSignedSnapshot(tree, { base, settings: signing.settings, documents, byEntry: signing.versions.byEntry, now: signing.now });

@@ -20,9 +20,9 @@
  * changed in between was not seen, and the caller must find it another way (`loadout dev`
  * asks git).
  */
-import { fork, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { fileURLToPath } from 'node:url';
+import { forkSibling } from '../sibling-module.js';
 import type { WatchMessage } from './watch-main.js';
 
 /** Waits between attempts to watch again while they fail (ms); the last repeats. */
@@ -92,14 +92,11 @@ export async function watchFolder(dir: string, handlers: WatchHandlers): Promise
   /** Starts a watcher process; resolves when it watches, rejects when it ends first. */
   const start = (): Promise<ChildProcess> =>
     new Promise((resolve, reject) => {
-      const fromSource = import.meta.url.endsWith('.ts');
-      const child = fork(fileURLToPath(new URL(fromSource ? './watch-main.ts' : './watch-main.js', import.meta.url)), [dir], {
+      const child = forkSibling(import.meta.url, 'watch-main', [dir], {
         stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
         // Its own session, out of the terminal's reach; not on Windows, where that gives it a
         // console window of its own, and where watching takes no poll(2) a signal could cut.
         detached: process.platform !== 'win32',
-        // From the TypeScript sources (tests, `npx tsx bench/…`) it runs through tsx.
-        execArgv: fromSource ? ['--import', 'tsx'] : [],
       });
       running.add(child);
       let ready = false;

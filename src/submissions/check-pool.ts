@@ -14,6 +14,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { siblingModule } from '../sibling-module.js';
 import { Piscina } from 'piscina';
 import { MANIFEST_FILE } from '../catalogue/manifest.js';
 import { CHECK_IDS } from '../catalogue/vocabulary.js';
@@ -122,8 +123,7 @@ export class CheckPool implements SubmissionChecks {
 
   #started(): Piscina<CheckTask, CheckTaskResult | undefined> {
     if (this.#pool !== undefined) return this.#pool;
-    const fromSource = import.meta.url.endsWith('.ts');
-    const entry = new URL(fromSource ? './check-worker.ts' : './check-worker.js', import.meta.url);
+    const { url: entry, fromSource } = siblingModule(import.meta.url, 'check-worker');
     this.#pool = new Piscina({
       filename: fileURLToPath(fromSource ? new URL('../tree/pool/ts-worker.mjs', import.meta.url) : entry),
       workerData: { entry: entry.href },

@@ -10,8 +10,8 @@
  * Requests and replies are messages on the IPC channel (Node's `advanced` serialization, so
  * output goes as bytes). The helper does not keep this process alive when nothing waits on it.
  */
-import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import type { ChildProcess } from 'node:child_process';
+import { forkSibling } from '../../sibling-module.js';
 import { exitOnce, type GitCommands, type GitPipe } from './git-commands.js';
 
 /** A message to the helper. */
@@ -107,12 +107,9 @@ export class GitHelper {
   }
 
   #start(): ChildProcess {
-    const fromSource = import.meta.url.endsWith('.ts');
-    const child = fork(fileURLToPath(new URL(fromSource ? './git-helper-main.ts' : './git-helper-main.js', import.meta.url)), [], {
+    const child = forkSibling(import.meta.url, 'git-helper-main', [], {
       serialization: 'advanced',
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      // From the TypeScript sources (tests, `npx tsx bench/…`) the helper runs through tsx.
-      execArgv: fromSource ? ['--import', 'tsx'] : [],
     });
     child.on('message', (reply: HelperReply) => this.#receive(reply));
     child.on('exit', (code, signal) => {

@@ -11,6 +11,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { siblingModule } from '../../sibling-module.js';
 import { Piscina } from 'piscina';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { checkpointMemory } from '../write/crash-points.js';
@@ -143,8 +144,7 @@ export const runningThreads = (): number => started().maxThreads;
 function started(): Piscina<WorkerTask, unknown> {
   if (pool !== undefined) return pool;
   const threads = poolThreads();
-  const fromSource = import.meta.url.endsWith('.ts');
-  const entry = new URL(fromSource ? './loadout-worker.ts' : './loadout-worker.js', import.meta.url);
+  const { url: entry, fromSource } = siblingModule(import.meta.url, 'loadout-worker');
   pool = new Piscina({
     filename: fileURLToPath(fromSource ? new URL('./ts-worker.mjs', import.meta.url) : entry),
     workerData: { counter: checkpointMemory(), entry: entry.href },

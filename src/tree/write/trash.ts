@@ -15,6 +15,7 @@
 import { spawn } from 'node:child_process';
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { siblingModule } from '../../sibling-module.js';
 
 /** The start of a trash folder's name in the store: a dot name, never an entry's. */
 export const TRASH_PREFIX = '.trash-';
@@ -100,22 +101,11 @@ export function unclaimedTrashFolders(storeDir: string): string[] {
 }
 
 /**
- * What the deleter runs: `node -e` with the folders as its arguments (CommonJS, so `require`).
- * Each folder is claimed by a rename to its own name (a claim by an ended deleter replaced);
- * a folder another deleter renamed first is left to it.
- */
-const DELETER = `const { renameSync, rmSync } = require('node:fs');
-for (const folder of process.argv.slice(1)) {
-  const claimed = folder.replace(${String(CLAIMED)}, '') + '.deleting-' + process.pid;
-  try { renameSync(folder, claimed); } catch { continue; }
-  rmSync(claimed, { recursive: true, force: true });
-}`;
-
-/**
- * Deletes the trash folder `folder` now, in this process, claimed first as a deleter claims it
- * ({@link DELETER}, with this process's id), so that no deleter started meanwhile takes it up.
- * A folder that is gone or claimed by another is left. The file system's errors are not thrown:
- * what is left, the next build's deleter deletes.
+ * Deletes the trash folder `folder` now, in this process: claimed first by a rename to its own
+ * name with this process's id (a claim by an ended deleter replaced), so that no deleter started
+ * meanwhile takes it up. A folder that is gone or another deleter renamed first is left to it.
+ * The file system's errors are not thrown: what is left, the next build's deleter deletes. The
+ * deleter of {@link deleteTrashLater} runs this for each of its folders.
  */
 export function deleteTrashNow(folder: string): void {
   const claimed = `${folder.replace(CLAIMED, '')}.deleting-${process.pid}`;
@@ -137,8 +127,11 @@ export function deleteTrashNow(folder: string): void {
 export function deleteTrashLater(storeDir: string): string[] {
   const folders = unclaimedTrashFolders(storeDir);
   if (folders.length === 0) return folders;
-  const deleter = spawn(process.execPath, ['-e', DELETER, ...folders], { detached: true, stdio: 'ignore', windowsHide: true });
-  deleter.on('error', () => undefined);
-  deleter.unref();
+  // `node -e`, the folders its arguments: this module's deleteTrashNow for each (through tsx from the sources).
+  const { url, fromSource } = siblingModule(import.meta.url, 'trash');
+  const deleter = `import { deleteTrashNow } from ${JSON.stringify(url.href)};\nfor (const folder of process.argv.slice(1)) deleteTrashNow(folder);`;
+  const child = spawn(process.execPath, [...(fromSource ? ['--import', 'tsx'] : []), '--input-type=module', '-e', deleter, ...folders], { detached: true, stdio: 'ignore', windowsHide: true });
+  child.on('error', () => undefined);
+  child.unref();
   return folders;
 }

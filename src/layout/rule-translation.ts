@@ -32,9 +32,9 @@
  * body is kept byte for byte. A file whose front matter does not parse is returned as it is
  * (the `parse` check refuses such loadouts). Pure: text in, text out.
  */
-import { stringify } from 'yaml';
 // The yaml-only reader: the consumer CLI's bundle carries one YAML parser (front-matter-data.ts).
 import { readFrontMatterForInstall as readFrontMatter } from '../catalogue/front-matter-data.js';
+import { frontMatterYaml } from '../catalogue/front-matter-yaml.js';
 import type { Agent, Role } from '../catalogue/vocabulary.js';
 import { codexAgentToml } from './codex-agent.js';
 import { installedMcpText } from './mcp-formats.js';
@@ -200,8 +200,7 @@ function translate(text: string, agent: Agent): TranslatedRule {
     // block above it is gone: its blank line stays in front of it.
     return { text: FENCE_FIRST.test(bare) ? `\n${bare}` : bare, data };
   }
-  const yaml = stringify(data, { lineWidth: 0 });
-  return { text: `---\n${yaml}---\n${fm.present ? body : `\n${body}`}`, data };
+  return { text: `---\n${frontMatterYaml(data)}---\n${fm.present ? body : `\n${body}`}`, data };
 }
 
 /**

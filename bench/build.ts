@@ -181,6 +181,9 @@ function processorProbe(): number {
   return seconds(started);
 }
 
+/** `seconds` spent on each of `entries`, in µs. */
+const perEntry = (seconds: number, entries: number): string => `${((seconds * 1e6) / entries).toFixed(1)} µs`;
+
 /**
  * Writes the dirty pages the benchmark itself made (`sync`) before a timed build, so that the
  * build does not pay for the kernel writing back what the benchmark wrote a moment before (the
@@ -240,6 +243,9 @@ try {
   const { times: copyTimes, used: copyUsed } = withTimes(() => execFileSync('cp', ['-a', `${written}/.`, copy]));
   const copySeconds = seconds(started);
   console.log(`baseline, cp -a of all of it: ${copySeconds.toFixed(2)} s${copyTimes} (the cold build takes ${(coldSeconds / copySeconds).toFixed(2)}x)`);
+  // The disk's speed moves both figures, and the ratio with them: its cost per entry lets runs be compared.
+  const entriesMade = tree.folders + tree.files + tree.links + tree.symlinks;
+  if (coldUsed !== undefined && copyUsed !== undefined) console.log(`  system time per entry made (${entriesMade} folders, files and links): the build ${perEntry(coldUsed.system, entriesMade)}, the copy ${perEntry(copyUsed.system, entriesMade)}`);
   // The copy is removed with everything else at the end, not here (see the top of this file).
   settle('the copy');
 

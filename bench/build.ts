@@ -293,7 +293,7 @@ try {
   if (cloned.unchanged !== count - 1) throw new Error(`the build of the fresh clone carried over ${cloned.unchanged} loadouts (expected ${count - 1})`);
   console.log(`fresh clone with the restored tree, one loadout changed: ${cloned.seconds.toFixed(2)} s\n  its phases, ms from its start: ${cloned.phases}\n`);
 
-  const ratio = ratioVerdict(coldSeconds / copySeconds, TARGETS.coldToCopy, coldUsed, copyUsed);
+  const ratio = ratioVerdict({ seconds: coldSeconds, used: coldUsed }, { seconds: copySeconds, used: copyUsed }, TARGETS.coldToCopy, cpus().length);
   const at = (value: number): string => (count === TARGETS.at ? `${value.toFixed(2)} s` : `${(value * scale).toFixed(1)} s projected from ${value.toFixed(2)} s at ${count}`);
   const worse = Math.max(rebuildSeconds, standbySeconds);
   const rebuildStatus = worse * scale < TARGETS.rebuildSeconds ? 'pass' : count === TARGETS.at ? 'FAIL' : 'open';

@@ -33,25 +33,28 @@ export function frontMatterYaml(data: Readonly<Record<string, unknown>>): string
  * lists of such strings. Exported for the property test, which compares it with the library.
  */
 export function simpleYaml(data: Readonly<Record<string, unknown>>): string | undefined {
+  const entries = Object.entries(data);
+  // `yaml` writes an empty mapping as a flow mapping.
+  if (entries.length === 0) return '{}\n';
   let text = '';
-  let keys = 0;
-  for (const key in data) {
-    if (!Object.hasOwn(data, key)) continue;
+  for (const [key, value] of entries) {
     if (!KEY.test(key) || CORE_WORD.test(key)) return undefined;
-    const value = data[key];
-    let written: string | undefined;
-    if (typeof value === 'boolean') written = ` ${String(value)}`;
-    else if (typeof value === 'number') written = Number.isSafeInteger(value) && !Object.is(value, -0) ? ` ${String(value)}` : undefined;
-    else if (typeof value === 'string') {
-      const scalar = scalarOf(value);
-      written = scalar === undefined ? undefined : ` ${scalar}`;
-    } else if (Array.isArray(value) && value.length > 0) written = itemsOf(value);
+    const written = valueText(value);
     if (written === undefined) return undefined;
     text += `${key}:${written}\n`;
-    keys++;
   }
-  // `yaml` writes an empty mapping as a flow mapping.
-  return keys === 0 ? '{}\n' : text;
+  return text;
+}
+
+/** What follows `key:` for `value` (` text`, or the lines of a list), or undefined for a value not written here. */
+function valueText(value: unknown): string | undefined {
+  if (typeof value === 'boolean') return ` ${String(value)}`;
+  if (typeof value === 'number') return Number.isSafeInteger(value) && !Object.is(value, -0) ? ` ${String(value)}` : undefined;
+  if (typeof value === 'string') {
+    const scalar = scalarOf(value);
+    return scalar === undefined ? undefined : ` ${scalar}`;
+  }
+  return Array.isArray(value) && value.length > 0 ? itemsOf(value) : undefined;
 }
 
 /** The lines of a block sequence of strings below a key (`\n  - a\n  - b`), or undefined for any other item. */

@@ -27,8 +27,12 @@ interface DevEvent {
   report: DevReport;
 }
 
-/** Reads the session's event stream; `next(test)` resolves with the first later event that passes `test`. */
-async function openEvents(url: string): Promise<{ next: (test: (e: DevEvent) => boolean) => Promise<DevEvent>; close: () => void }> {
+/**
+ * Reads the session's event stream; `next(test)` resolves with the first later event that passes
+ * `test`. When none comes in time, the error says which events came meanwhile and what `state()`
+ * gives (the session's builds), so that a failure in CI says where the session stood.
+ */
+async function openEvents(url: string, state: () => unknown = () => undefined): Promise<{ next: (test: (e: DevEvent) => boolean) => Promise<DevEvent>; close: () => void }> {
   const controller = new AbortController();
   const response = await fetch(`${url}${DEV_PATHS.events}`, { signal: controller.signal });
   expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/u);
@@ -51,8 +55,11 @@ async function openEvents(url: string): Promise<{ next: (test: (e: DevEvent) => 
   // The stream opens with a comment: from here on, every event reaches this reader.
   expect(await readBlock()).toBe(': loadout dev');
   const next = async (test: (e: DevEvent) => boolean): Promise<DevEvent> => {
+    const skipped: string[] = [];
     const deadline = AbortSignal.timeout(EVENT_TIMEOUT_MS);
-    const timedOut = new Promise<never>((_, reject) => deadline.addEventListener('abort', () => reject(new Error(`no matching event within ${EVENT_TIMEOUT_MS} ms`))));
+    const timedOut = new Promise<never>((_, reject) =>
+      deadline.addEventListener('abort', () => reject(new Error(`no matching event within ${EVENT_TIMEOUT_MS} ms; events meanwhile: [${skipped.join('; ')}]; state: ${JSON.stringify(state())?.slice(0, 4000) ?? 'none'}`))),
+    );
     for (;;) {
       const block = await Promise.race([readBlock(), timedOut]);
       const event = /^event: (.+)$/mu.exec(block)?.[1];
@@ -60,6 +67,7 @@ async function openEvents(url: string): Promise<{ next: (test: (e: DevEvent) => 
       if (event === undefined || data === undefined) continue;
       const found = { event, report: JSON.parse(data) as DevReport };
       if (test(found)) return found;
+      skipped.push(`${event} ${found.report.loadouts.map((l) => `${l.id} ${l.state}`).join(', ')}`);
     }
   };
   return { next, close: () => controller.abort() };
@@ -78,7 +86,8 @@ describe('loadout dev', () => {
     const session = await startDevSession({ root, out: join(root, 'dist'), baseUrl: 'http://127.0.0.1:8787', host: '127.0.0.1', port: 0, onBuild: (r) => builds.push(r) });
     onTestFinished(() => session.close());
     expect(session.report()?.written).toBe(true);
-    const events = await openEvents(session.url);
+    // On a timeout: how many builds ran, and the last one's report (when, how long, what it said).
+    const events = await openEvents(session.url, () => ({ builds: builds.length, last: session.report() }));
     onTestFinished(() => events.close());
 
     // One loadout's file saved: its record and page change, and the page carries the dev script.

@@ -76,11 +76,16 @@ function itemsOf(items: readonly unknown[]): string | undefined {
 const KEY = /^[A-Za-z_][\w-]{0,63}$/u;
 
 /**
- * The strings that start with a letter and that the YAML 1.2 core schema reads as something
- * other than a string: its booleans and nulls (yaml `schema/core/bool.js`, `schema/common/null.js`;
- * every number and `.inf`/`.nan` form starts with a digit, a sign, a dot or `~`).
+ * The words (regular-expression source) that start with a letter and that the YAML 1.2 core
+ * schema reads as something other than a string: its booleans and nulls (yaml
+ * `schema/core/bool.js`, `schema/common/null.js`; every number and `.inf`/`.nan` form starts with a
+ * digit, a sign, a dot or `~`). Also what keeps such a key from js-yaml's path
+ * (yaml-document.ts `readsAlike`), since the two libraries read a `null:` key differently.
  */
-const CORE_WORD = /^(?:[Tt]rue|TRUE|[Ff]alse|FALSE|[Nn]ull|NULL)$/u;
+export const CORE_SCHEMA_WORDS = '(?:[Tt]rue|TRUE|[Ff]alse|FALSE|[Nn]ull|NULL)';
+
+/** A whole string that is one of {@link CORE_SCHEMA_WORDS}. */
+const CORE_WORD = new RegExp(`^${CORE_SCHEMA_WORDS}$`, 'u');
 
 /** Printable ASCII without either quote or the backslash: what both styles below write as they are. */
 const SIMPLE = /^[\x20-\x21\x23-\x26\x28-\x5b\x5d-\x7e]+$/u;

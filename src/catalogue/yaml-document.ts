@@ -8,6 +8,7 @@
  */
 import { CORE_SCHEMA, load } from 'js-yaml';
 import { isMap, isNode, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
+import { CORE_SCHEMA_WORDS } from './front-matter-yaml.js';
 
 /** A parsed YAML text plus what is needed to map JSON pointers back to lines. */
 export interface YamlSource {
@@ -83,7 +84,7 @@ const SCALAR = String.raw`(?:${PLAIN}|'[^'\n]*'|"[^"\\\n]*")`;
  * (test/catalogue/yaml-document.test.ts).
  */
 /** A key both read as the same string: a word, but not one the core schema reads as null or a boolean (`null: 1` is `{"": 1}` to `yaml`). */
-const KEY = String.raw`(?!(?:null|Null|NULL|true|True|TRUE|false|False|FALSE):)[A-Za-z_][\w-]*`;
+const KEY = String.raw`(?!${CORE_SCHEMA_WORDS}:)[A-Za-z_][\w-]*`;
 
 const ALIKE_LINE = new RegExp(
   String.raw`^(?:${KEY}:(?:[ \t]+(?:${SCALAR}|\[[ \t]*(?:${SCALAR}(?:[ \t]*,[ \t]*${SCALAR})*[ \t]*)?\]))?|[ \t]+- ${SCALAR}|[ \t]*(?:#.*)?)$`,

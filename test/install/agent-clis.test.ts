@@ -20,7 +20,7 @@
  * Opt-in (`LOADOUT_AGENT_CLIS=1`; not in `.ci/run`): it installs four CLIs (about 300 MB) and
  * Node 22 from npm into a temporary folder. Each CLI runs with a temporary HOME, telemetry
  * and update checks off where the CLI has a switch, and the project marked trusted the way
- * each CLI records trust. The README's "Checked with the agents' CLIs" table records what
+ * each CLI records trust. docs/installing.md's "Checked with the agents' CLIs" table records what
  * this showed.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

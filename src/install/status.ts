@@ -12,7 +12,7 @@
  * Reads only. A lock is untrusted: a target that would be read through a symbolic link leading
  * out of the project, or in `.git`, is refused (rules 1 to 3 of `target-rules.ts`).
  */
-import { readdir } from 'node:fs/promises';
+import { listFolderEntries, type FolderEntry } from '../catalogue/folder-entries.js';
 import { join } from 'node:path';
 import { LoadoutError } from '../catalogue/errors.js';
 import type { Agent } from '../catalogue/vocabulary.js';
@@ -114,10 +114,15 @@ async function listUntracked(scope: InstallScope, lock: LockFile): Promise<strin
   for (const folder of folders) {
     // A tracked folder reached through a link out of the project is not looked into.
     if ((await describeLandingProblem(root, folder)) !== undefined) continue;
-    const entries = await readdir(join(root, ...folder.split('/')), { recursive: true, withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      if (entry.isDirectory()) continue;
-      const rel = `${folder}/${join(entry.parentPath, entry.name).slice(join(root, ...folder.split('/')).length + 1).split('\\').join('/')}`;
+    let entries: FolderEntry[];
+    try {
+      entries = listFolderEntries(join(root, ...folder.split('/')));
+    } catch {
+      continue; // a folder that is not there (or not a folder) holds nothing untracked
+    }
+    for (const { path, dirent } of entries) {
+      if (dirent.isDirectory()) continue;
+      const rel = `${folder}/${path}`;
       if (rel.split('/').some(isGitSegment) || owned.has(rel) || shared.has(rel)) continue;
       found.add(rel);
     }

@@ -15,7 +15,8 @@
  * with a fixed author, committer, date and message, so the same tree on the same branch gives
  * the same commit wherever it is built, and pushed to `refs/heads/<branch>` (no local branch).
  */
-import { cpSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { cp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { simpleGit } from 'simple-git';
@@ -96,7 +97,9 @@ export async function pushPluginsBranch(options: PluginsBranchOptions): Promise<
     }
   };
   try {
-    cpSync(realpathSync(folder), staging, { recursive: true, dereference: true });
+    // The promise form: `cpSync` copies the links below the top as links on Node 22 and 24,
+    // `dereference` or not (nodejs/node#58939); this one follows them on Node 20, 22 and 24.
+    await cp(realpathSync(folder), staging, { recursive: true, dereference: true });
     const gitDir = (await step('finding the repository', () => git.revparse(['--absolute-git-dir']))).trim();
     const inStaging = simpleGit({ baseDir: staging, allowEnvironment }).env({ ...env, GIT_DIR: gitDir, GIT_WORK_TREE: staging });
     await step('adding the files', () => inStaging.raw(['add', '--all', '--force', '.']));

@@ -7,6 +7,7 @@
  * (src/tree/render/raw-folders.ts). Their targets name the build that wrote the entry, which two
  * equal trees need not share.
  */
+import { execFileSync } from 'node:child_process';
 import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { BUILD_CACHE_FILE } from '../../src/tree/incremental/cache.js';
@@ -38,4 +39,14 @@ export function treeEntries(dir: string): string[] {
  */
 export function differingFiles(a: string, b: string, skip: (path: string) => boolean = () => false): string[] {
   return treeEntries(a).filter((p) => !p.includes(' -> ') && p !== BUILD_CACHE_FILE && !skip(p) && !readFileSync(join(a, p)).equals(readFileSync(join(b, p))));
+}
+
+/**
+ * Copies the tree `from` (followed if it is a link) to `to`, which must not exist, with every
+ * symbolic link below it replaced by a copy of what it points at: a tree that stands alone, as a
+ * static host serves it. GNU `cp -RL`, not `cpSync(…, { dereference: true })`, which on Node 22
+ * and 24 copies the links below the top as links to absolute paths (nodejs/node#58939).
+ */
+export function copyDereferenced(from: string, to: string): void {
+  execFileSync('cp', ['-RL', '--', realpathSync(from), to]);
 }

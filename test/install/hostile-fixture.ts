@@ -6,7 +6,8 @@
  * serve the site with the catalogue at `/dist`, recording every address asked for.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyDereferenced } from '../helpers/tree.js';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -49,7 +50,7 @@ export function makeSite(cleanDist: string): Site {
   const site = makeTempDir('loadout-site-');
   const dist = join(site, 'dist');
   // `--out` is a link to the tree the build switched to: copy the tree, not the link.
-  cpSync(realpathSync(cleanDist), dist, { recursive: true, dereference: true });
+  copyDereferenced(cleanDist, dist);
   writeFileSync(join(site, 'secret.txt'), SECRET);
   const docPath = join(dist, 'api/loadouts/kit/versions.json');
   const doc = JSON.parse(readFileSync(docPath, 'utf8')) as VersionsDocument;

@@ -7,7 +7,8 @@
  * characters made visible.
  */
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyDereferenced } from '../helpers/tree.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
@@ -115,7 +116,7 @@ describe('a hostile catalogue on update', () => {
   function tamperedCopy(edit: (doc: VersionsDocument) => void): string {
     const site = makeTempDir('loadout-site-');
     const dist = join(site, 'dist');
-    cpSync(realpathSync(catalogue.dist), dist, { recursive: true, dereference: true });
+    copyDereferenced(catalogue.dist, dist);
     const path = join(dist, 'api/loadouts/kit/versions.json');
     const doc = JSON.parse(readFileSync(path, 'utf8')) as VersionsDocument;
     edit(doc);

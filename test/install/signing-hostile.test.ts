@@ -14,7 +14,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { cpSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { copyDereferenced } from '../helpers/tree.js';
 import { createServer } from 'node:http';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -121,7 +122,7 @@ describe('hostile signing documents (points 4 and 9)', () => {
     const repo = catalogueRepo();
     await build(repo, newKey(), new Date(Date.now() - HOUR));
     const dist = join(makeTempDir(), 'dist');
-    cpSync(realpathSync(repo.dist), dist, { recursive: true, dereference: true });
+    copyDereferenced(repo.dist, dist);
     for (const [path, change] of Object.entries(edit)) {
       const file = join(dist, path);
       writeFileSync(file, JSON.stringify(change(JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>)).replace(`"${NESTED}"`, `${'['.repeat(100_000)}${']'.repeat(100_000)}`));

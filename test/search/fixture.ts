@@ -2,41 +2,15 @@
  * A realistic fixture catalogue for the search and MCP tests: fifteen loadouts across the
  * categories, two look-alike pairs that differ only by `featured` or `deprecated`, skills with
  * references, rules and an MCP configuration, and a git history in which `nextjs-app-router`
- * has two versions (1.0.0, then 1.1.0). Built once per test file into a temporary folder.
+ * has two versions (1.0.0, then 1.1.0). Built once per test file into a temporary folder
+ * (../helpers/spec-catalogue.ts).
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { buildCatalogue } from '../../src/tree/build.js';
-import { baseFiles, writeLoadout, type TestFile } from '../helpers/loadouts.js';
+import { buildSpecCatalogue, type LoadoutSpec, type SpecCatalogue } from '../helpers/spec-catalogue.js';
 
 /** The built fixture. `remove` deletes everything. */
-export interface FixtureCatalogue {
-  root: string;
-  dist: string;
-  baseUrl: string;
-  remove(): void;
-}
+export type FixtureCatalogue = SpecCatalogue;
 
-interface Spec {
-  id: string;
-  title: string;
-  summary: string;
-  stacks: string[];
-  categories: string[];
-  highlights?: string[];
-  description?: string;
-  updated: string;
-  featured?: boolean;
-  deprecated?: boolean;
-  skills?: { name: string; description: string; reference?: string }[];
-  rules?: string[];
-  mcp?: boolean;
-  compatibility?: Record<string, string>;
-}
-
-const SPECS: Spec[] = [
+const SPECS: LoadoutSpec[] = [
   { id: 'nextjs-app-router', title: 'Next.js App Router', summary: 'Instructions, rules and an add-route skill for Next.js App Router projects with React Server Components.', stacks: ['nextjs', 'react', 'typescript'], categories: ['web-app'], updated: '2026-11-01', featured: true, skills: [{ name: 'add-route', description: 'Add a page, layout or Route Handler with metadata, loading and error states.', reference: 'file-conventions' }], rules: ['server-components'] },
   { id: 'nextjs-pages-legacy', title: 'Next.js Pages Router (legacy)', summary: 'Guidance for older Next.js projects on the Pages Router with getServerSideProps and API routes.', stacks: ['nextjs', 'react'], categories: ['web-app'], updated: '2025-03-10', deprecated: true },
   { id: 'react-vite-spa', title: 'React Vite Single Page App', summary: 'A React single page application built with Vite, React Router and Vitest, in strict TypeScript.', stacks: ['react', 'vite', 'typescript'], categories: ['web-app'], updated: '2026-10-20' },
@@ -59,79 +33,13 @@ const SPECS: Spec[] = [
   { id: 'svelte-kit-b', title: 'SvelteKit App', summary: 'Routing, load functions and form actions for SvelteKit applications.', stacks: ['svelte'], categories: ['web-app'], updated: '2026-01-01', featured: true },
 ];
 
-// Not ../helpers/temp.js: that module needs a running vitest, and the benchmark reuses this file.
-function git(dir: string, args: string[], date?: string): void {
-  const env = { ...process.env, GIT_AUTHOR_NAME: 'Test Author', GIT_AUTHOR_EMAIL: 'test@example.com', GIT_COMMITTER_NAME: 'Test Author', GIT_COMMITTER_EMAIL: 'test@example.com', GIT_CONFIG_NOSYSTEM: '1' };
-  execFileSync('git', args, { cwd: dir, env: date === undefined ? env : { ...env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date }, stdio: 'ignore' });
-}
-const commitAll = (dir: string, message: string, date: string): void => {
-  git(dir, ['add', '-A']);
-  git(dir, ['commit', '-q', '-m', message], date);
-};
-
 /** Ids of the fixture, for assertions. */
 export const FIXTURE_IDS = SPECS.map((s) => s.id);
 
-function filesOf(spec: Spec, agentsMd?: string): TestFile[] {
-  const files = baseFiles(spec.title, agentsMd ?? `# ${spec.title}\n\n${spec.summary}\n\nRun the tests before you commit.\n`);
-  for (const rule of spec.rules ?? []) {
-    files.push({ path: `rules/${rule}.md`, role: 'rules', description: `The ${rule} rule for ${spec.title}.`, content: `---\ndescription: The ${rule} rule.\nglobs: ["src/**"]\napplyTo: "src/**"\nalwaysApply: false\n---\n\n# ${rule}\n\nKeep it simple.\n` });
-  }
-  for (const skill of spec.skills ?? []) {
-    const link = skill.reference === undefined ? '' : `\nSee [the reference](references/${skill.reference}.md).\n`;
-    files.push({ path: `skills/${skill.name}/SKILL.md`, role: 'skill', skill: skill.name, description: skill.description, content: `---\nname: ${skill.name}\ndescription: ${skill.description}\n---\n\n# ${skill.name}\n\nFollow these steps.\n${link}` });
-    if (skill.reference !== undefined) {
-      files.push({ path: `skills/${skill.name}/references/${skill.reference}.md`, role: 'reference', skill: skill.name, description: `Reference tables for ${skill.name}.`, content: `# ${skill.reference}\n\n| a | b |\n|---|---|\n| 1 | 2 |\n` });
-    }
-  }
-  if (spec.mcp === true) {
-    files.push({ path: 'mcp/servers.json', role: 'mcp', description: 'Postgres MCP server, read-only.', content: `${JSON.stringify({ mcpServers: { postgres: { command: 'uvx', args: ['postgres-mcp', '--access-mode=restricted'], env: { DATABASE_URI: '${POSTGRES_URL}' } } } }, null, 2)}\n` });
-  }
-  return files;
-}
-
-function write(root: string, spec: Spec, version = '1.0.0', agentsMd?: string): void {
-  writeLoadout(root, {
-    id: spec.id,
-    title: spec.title,
-    version,
-    files: filesOf(spec, agentsMd),
-    manifest: {
-      summary: spec.summary,
-      description: spec.description ?? `${spec.summary} This loadout gives a coding agent the commands, conventions and checks for the job.`,
-      highlights: spec.highlights ?? [`${spec.title} conventions`],
-      stacks: spec.stacks,
-      categories: spec.categories,
-      updated: spec.updated,
-      featured: spec.featured ?? false,
-      deprecated: spec.deprecated ?? false,
-      ...(spec.compatibility === undefined ? {} : { compatibility: spec.compatibility }),
-      ...(spec.mcp === true ? { requires: { tools: [], env: ['POSTGRES_URL'], mcp: ['postgres'] }, security: { scanned: true, network: true, scripts: [] } } : {}),
-    },
-  });
-}
-
 /**
- * Writes the fixture into a git repository with two commits and builds it.
+ * Writes the fixture into a git repository with two commits and builds it for `baseUrl`.
  * @throws Error when the build refuses a loadout (the fixture is broken).
  */
-export async function buildFixtureCatalogue(baseUrl = 'http://localhost:8787'): Promise<FixtureCatalogue> {
-  const root = mkdtempSync(join(tmpdir(), 'loadout-search-'));
-  const remove = (): void => rmSync(root, { recursive: true, force: true });
-  try {
-    git(root, ['init', '-q', '-b', 'main']);
-    for (const spec of SPECS) write(root, spec);
-    commitAll(root, 'first versions', '2026-01-01T10:00:00Z');
-    const nextjs = SPECS[0] as Spec;
-    write(root, nextjs, '1.1.0', `# ${nextjs.title}\n\n${nextjs.summary}\n\nVersion 1.1: run \`next build\` before you commit.\n`);
-    commitAll(root, 'nextjs-app-router 1.1.0', '2026-02-01T10:00:00Z');
-    writeFileSync(join(root, '.gitignore'), 'dist/\n');
-    const dist = join(root, 'dist');
-    const result = await buildCatalogue({ root, out: dist, baseUrl, now: new Date('2026-11-22T00:00:00Z') });
-    if (!result.written) throw new Error(`fixture build refused: ${result.refused.join(', ')}: ${JSON.stringify(result.runs.filter((r) => result.refused.includes(r.source.id)).map((r) => r.diagnostics))}`);
-    return { root, dist, baseUrl, remove };
-  } catch (error) {
-    remove();
-    throw error;
-  }
+export function buildFixtureCatalogue(baseUrl = 'http://localhost:8787'): Promise<FixtureCatalogue> {
+  return buildSpecCatalogue(SPECS, { prefix: 'loadout-search-', baseUrl });
 }

@@ -13,9 +13,10 @@
  * commit since then touched, has the same key without its files being read or hashed.
  */
 import { createHash } from 'node:crypto';
-import { closeSync, existsSync, fstatSync, openSync, readdirSync, readFileSync, readSync, type Stats } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, readSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listFolderEntries } from '../../catalogue/folder-entries.js';
 import type { LoadoutSource } from '../../catalogue/source.js';
 import type { CatalogueListing } from '../render/catalogue-entry.js';
 import type { HistoricVersion, LoadoutHistory } from '../history/history.js';
@@ -300,12 +301,12 @@ function codeDigest(): string {
 }
 
 function hashFolder(hash: ReturnType<typeof createHash>, dir: string, include: (name: string) => boolean): void {
-  const entries = existsSync(dir) ? readdirSync(dir, { withFileTypes: true, recursive: true }) : [];
+  const entries = existsSync(dir) ? listFolderEntries(dir) : [];
   const files = entries
-    .filter((e) => e.isFile() && include(e.name))
-    .map((e) => join(e.parentPath, e.name))
+    .filter((e) => e.dirent.isFile() && include(e.dirent.name))
+    .map((e) => e.path)
     .sort();
-  for (const file of files) hash.update(`${relative(dir, file).split(sep).join('/')}\n`).update(readFileSync(file));
+  for (const file of files) hash.update(`${file}\n`).update(readFileSync(join(dir, file)));
 }
 
 /**

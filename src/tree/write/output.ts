@@ -25,6 +25,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { LoadoutError } from '../../catalogue/errors.js';
+import { listFolderEntries } from '../../catalogue/folder-entries.js';
 import { checkpoint } from './crash-points.js';
 import { STORE_FOLDER } from './store.js';
 import { outputOver, TreeFiles, type OutputTree, type TreeOrigin } from './tree-files.js';
@@ -176,12 +177,12 @@ async function writeNextTree<T>(target: string, live: string | undefined, standb
 function copyByLinks(from: string, to: string): void {
   const files = new TreeFiles(to);
   mkdirSync(to);
-  // One listing of the whole tree and a link per file: the copy is new, nothing to compare.
-  for (const entry of readdirSync(from, { withFileTypes: true, recursive: true })) {
-    const path = relative(from, join(entry.parentPath, entry.name)).split('\\').join('/');
+  // One listing of the whole tree and a link per file: the copy is new, nothing to compare. The
+  // links to the store's folders are linked, not followed (folder-entries.ts).
+  for (const { path, dirent } of listFolderEntries(from)) {
     if (path === COMPLETE_MARKER) continue; // the copy is complete when its writer says so
-    if (entry.isDirectory()) files.mkdir(path);
-    else if (entry.isFile() || entry.isSymbolicLink()) files.link(path, join(from, path));
+    if (dirent.isDirectory()) files.mkdir(path);
+    else if (dirent.isFile() || dirent.isSymbolicLink()) files.link(path, join(from, path));
   }
 }
 

@@ -1,4 +1,4 @@
-import { cpSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../../src/tree/build.js';
@@ -168,7 +168,9 @@ describe('folder stamps: git tree ids (build change detection)', () => {
     const cloneRoot = join(clone, 'catalogue');
     const cloneOut = join(cloneRoot, 'dist');
     cpSync(treesFolderOf(out), treesFolderOf(cloneOut), { recursive: true, verbatimSymlinks: true });
-    cpSync(out, cloneOut, { verbatimSymlinks: true });
+    // `dist` is a relative link to the live tree: made again as it is (cpSync of a link to a folder
+    // without `recursive` throws on Node 22 and 24, nodejs/node#58939).
+    symlinkSync(readlinkSync(out), cloneOut);
     writeLoadout(cloneRoot, { id: 'c-three', version: '1.1.0' });
     commitAll(clone, 'c-three 1.1.0');
     const result = await buildCatalogue({ root: cloneRoot, out: cloneOut, baseUrl: BASE, now });

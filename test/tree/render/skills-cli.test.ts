@@ -8,7 +8,8 @@
  * the source is 127.0.0.1, so no GitHub lookup). What it wrote is read back and compared byte
  * for byte with the published record.
  */
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyDereferenced } from '../../helpers/tree.js';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -134,7 +135,7 @@ describe(`npx skills add <base_url>/loadouts/<id> (skills ${RELEASE}, Node ${pro
   it.runIf(CURRENT)('falls back to the legacy 0.1 index when a loadout has no 0.2 index', async () => {
     // A copy of the tree without beta's 0.2 index, served by a second loadout serve.
     const copy = join(scratch, 'legacy-tree');
-    cpSync(fixture.dist, copy, { recursive: true, dereference: true });
+    copyDereferenced(fixture.dist, copy);
     rmSync(join(copy, 'loadouts/beta/.well-known/agent-skills'), { recursive: true });
     const legacy = await startServe(copy, fixture.root);
     try {

@@ -53,7 +53,7 @@
  * reason (the search benchmark removes its catalogue when it ends).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { cpus, freemem, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -63,6 +63,7 @@ import { ratioVerdict } from './baseline.js';
 import { linkEntriesInPool } from '../src/tree/pool/pool.js';
 import { entriesLinkedBy } from '../src/tree/write/store.js';
 import { BENCH_GIT_ENV, commitSyntheticCatalogue, writeSyntheticCatalogue } from './synthetic.js';
+import { listFolderEntries } from '../src/catalogue/folder-entries.js';
 
 /** DESIGN.md section 7, for 10,000 loadouts. */
 const TARGETS = { coldSeconds: 60, coldToCopy: 2, rebuildSeconds: 2, cloneSeconds: 10, at: 10_000 };
@@ -83,11 +84,11 @@ function census(dir: string): { folders: number; files: number; links: number; s
   let files = 0;
   let links = 0;
   let symlinks = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isDirectory()) folders++;
-    else if (entry.isSymbolicLink()) symlinks++;
-    else if (entry.isFile()) {
-      const { dev, ino } = statSync(join(entry.parentPath, entry.name), { bigint: true });
+  for (const { path, dirent } of listFolderEntries(dir)) {
+    if (dirent.isDirectory()) folders++;
+    else if (dirent.isSymbolicLink()) symlinks++;
+    else if (dirent.isFile()) {
+      const { dev, ino } = statSync(join(dir, path), { bigint: true });
       const id = `${dev}:${ino}`;
       if (seen.has(id)) links++;
       else {

@@ -4,10 +4,11 @@
  * or a subagent), deterministic for a given seed. Every loadout passes the checks.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync, type Dirent } from 'node:fs';
-import { dirname, join, relative, sep } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { stringify } from 'yaml';
 import { generateAdapter } from '../src/adapters/generate.js';
+import { listFolderEntries } from '../src/catalogue/folder-entries.js';
 
 const WORDS = ('react next vue svelte angular django flask fastapi rails laravel spring express nest ' +
   'postgres mysql sqlite redis kafka docker kubernetes terraform ansible aws gcp azure rust go python ' +
@@ -118,9 +119,9 @@ export function commitSyntheticCatalogue(root: string): number {
   git(['config', 'gc.auto', '0']);
   const started = performance.now();
   // git fast-import's stream (git-fast-import(1)): each file a blob with a mark, then one commit naming them all.
-  const paths = (readdirSync(root, { recursive: true, withFileTypes: true }) as Dirent[])
-    .filter((entry) => entry.isFile())
-    .map((entry) => relative(root, join(entry.parentPath, entry.name)).split(sep).join('/'))
+  const paths = listFolderEntries(root)
+    .filter((entry) => entry.dirent.isFile())
+    .map((entry) => entry.path)
     .filter((path) => !path.startsWith('.git/'))
     .sort();
   const stream: Buffer[] = [];

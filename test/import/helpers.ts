@@ -2,13 +2,14 @@
  * Helpers for the `loadout import` tests: a temporary catalogue, source folders written from a
  * path → content map, and reading back what an import wrote.
  */
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import type { Manifest } from '../../src/catalogue/manifest.js';
 import { importLoadout, type ImportResult } from '../../src/import/import.js';
 import { checkCatalogue, passed } from '../../src/verify/catalogue.js';
 import { makeTempDir } from '../helpers/temp.js';
+import { listFolderEntries } from '../../src/catalogue/folder-entries.js';
 
 /** A catalogue root with an empty `loadouts/`. */
 export function makeCatalogueRoot(): string {
@@ -35,9 +36,9 @@ export function runImport(root: string, source: string, more: { id?: string; dry
 
 /** Every file below `dir`, relative, `/`-separated, sorted. */
 export function listFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => !e.isDirectory())
-    .map((e) => relative(dir, join(e.parentPath, e.name)).split('\\').join('/'))
+  return listFolderEntries(dir)
+    .filter((e) => !e.dirent.isDirectory())
+    .map((e) => e.path)
     .sort();
 }
 

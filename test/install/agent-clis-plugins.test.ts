@@ -16,7 +16,7 @@
  * agent-clis.test.ts. Every CLI runs with a temporary HOME, offline apart from the local server.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { extname, join, sep } from 'node:path';
@@ -25,6 +25,7 @@ import { buildCatalogue } from '../../src/tree/build.js';
 import { baseFiles, writeLoadout, type TestFile } from '../helpers/loadouts.js';
 import { installNpmTools, runTool, type NpmTools } from '../helpers/npm-tools.js';
 import { commitAll, initRepo } from '../helpers/temp.js';
+import { listFolderEntries } from '../../src/catalogue/folder-entries.js';
 
 const ENABLED = process.env['LOADOUT_AGENT_CLIS'] === '1';
 /** The same pins as agent-clis.test.ts, so both tests share one install. */
@@ -115,9 +116,9 @@ async function agentCli(home: string, command: string, args: string[], env: Reco
 /** Every file below `dir` whose path ends with `/<suffix>` (links not followed). */
 function findBelow(dir: string, suffix: string): string[] {
   const found: string[] = [];
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    const path = join(entry.parentPath, entry.name);
-    if (entry.isFile() && path.endsWith(`/${suffix}`) && !path.startsWith(dist)) found.push(path);
+  for (const entry of listFolderEntries(dir)) {
+    const path = join(dir, entry.path);
+    if (entry.dirent.isFile() && path.endsWith(`/${suffix}`) && !path.startsWith(dist)) found.push(path);
   }
   return found;
 }

@@ -24,7 +24,7 @@
  * seed and path (`LOADOUT_PROPERTY_SEED` and `LOADOUT_PROPERTY_PATH` replay it) and the
  * sequence as commands.
  */
-import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
@@ -39,6 +39,7 @@ import { updateLoadouts } from '../../src/install/update.js';
 import { findBlock, parseBlocks } from '../../src/install/compose/markdown-blocks.js';
 import { runPlan } from '../../src/install/run-plan.js';
 import { buildComposeCatalogue, IDS, VERSIONS } from './compose-fixture.js';
+import { listFolderEntries } from '../../src/catalogue/folder-entries.js';
 
 const AGENTS: readonly Agent[] = ['claude-code', 'cursor', 'gemini-cli', 'codex', 'copilot', 'antigravity-cli'];
 const SHARED = ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'] as const;
@@ -127,10 +128,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 function walk(dir: string): { files: string[]; folders: string[] } {
   const files: string[] = [];
   const folders: string[] = [];
-  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    const rel = join(entry.parentPath, entry.name).slice(dir.length + 1).split('\\').join('/');
-    (entry.isDirectory() ? folders : files).push(rel);
-  }
+  for (const { path, dirent } of listFolderEntries(dir)) (dirent.isDirectory() ? folders : files).push(path);
   return { files: files.sort(), folders: folders.sort() };
 }
 

@@ -13,7 +13,7 @@
  * kills more (the figure of the issue's closing note: runs left unreported, out of 150).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, watch, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,6 +23,7 @@ import { LOCK_FILE } from '../../src/install/project/lock.js';
 import { projectScope } from '../../src/install/project/scope.js';
 import { readStatus } from '../../src/install/status.js';
 import { buildLifecycleCatalogue } from './lifecycle-fixture.js';
+import { listFolderEntries } from '../../src/catalogue/folder-entries.js';
 
 const CHILD = fileURLToPath(new URL('./install-crash-child.ts', import.meta.url));
 const TSX = new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
@@ -49,7 +50,7 @@ function freshProject(): string {
 }
 
 /** Every file under `dir`, relative, sorted. */
-const filesOf = (dir: string): string[] => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((e) => !e.isDirectory()).map((e) => join(e.parentPath, e.name).slice(dir.length + 1)).sort();
+const filesOf = (dir: string): string[] => listFolderEntries(dir).filter((e) => !e.dirent.isDirectory()).map((e) => e.path).sort();
 const leftovers = (dir: string): string[] => filesOf(dir).filter((f) => f.endsWith('.tmp') || f.endsWith('.journal'));
 
 /**

@@ -18,6 +18,7 @@ import { baseFiles, writeLoadout, type TestFile } from '../helpers/loadouts.js';
 import { publishedRecordErrors } from '../helpers/published-schema.js';
 import { commitAll, git, initRepo, makeTempDir } from '../helpers/temp.js';
 import { differingFiles, treeEntries } from '../helpers/tree.js';
+import { listFolderEntries } from '../../src/catalogue/folder-entries.js';
 
 const BASE = 'https://catalogue.test';
 
@@ -356,9 +357,9 @@ describe('incremental build', () => {
     /** Every path below `dir` (links not followed) with the inode it names, but folders. */
     const inodes = (dir: string): Map<string, bigint> =>
       new Map(
-        readdirSync(dir, { recursive: true, withFileTypes: true })
-          .filter((e) => !e.isDirectory())
-          .map((e) => [join(e.parentPath, e.name).slice(dir.length + 1), lstatSync(join(e.parentPath, e.name), { bigint: true }).ino]),
+        listFolderEntries(dir)
+          .filter((e) => !e.dirent.isDirectory())
+          .map((e) => [e.path, lstatSync(join(dir, e.path), { bigint: true }).ino]),
       );
     const [a, b] = [inodes(live), inodes(standby)];
     expect([...b.keys()].sort()).toEqual([...a.keys()].sort());

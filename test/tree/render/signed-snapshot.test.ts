@@ -13,6 +13,7 @@ import { isPublishedPath } from '../../../src/tree-format/tree-headers.js';
 import { runCli } from '../../helpers/cli.js';
 import { writeLoadout } from '../../helpers/loadouts.js';
 import { commitAll, initRepo, makeTempDir } from '../../helpers/temp.js';
+import { listFolderEntries } from '../../../src/catalogue/folder-entries.js';
 
 const BASE = 'https://catalogue.test';
 const newPem = (): string => generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString();
@@ -27,11 +28,11 @@ function catalogueOf(ids: string[]): string {
   return root;
 }
 
-/** Every file below `dir` (links followed) with its bytes. */
+/** Every file below `dir` (links to files followed, links to folders not) with its bytes. */
 function filesBelow(dir: string): Map<string, Buffer> {
   const files = new Map<string, Buffer>();
-  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    const path = join(e.parentPath, e.name);
+  for (const e of listFolderEntries(dir)) {
+    const path = join(dir, e.path);
     if (statSync(path).isFile()) files.set(path, readFileSync(path));
   }
   return files;

@@ -8,14 +8,15 @@
  * the source is 127.0.0.1, so no GitHub lookup). What it wrote is read back and compared byte
  * for byte with the published record.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { copyDereferenced } from '../../helpers/tree.js';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDiscoveryFixture, type DiscoveryFixture } from './discovery-fixture.js';
 import { installNpmTools, runTool, type NpmTools } from '../../helpers/npm-tools.js';
 import { startServe, type ServeProcess } from '../../helpers/serve-cli.js';
+import { listFolderEntries } from '../../../src/catalogue/folder-entries.js';
 
 /**
  * The `skills` release tested on a Node of version `node` (`process.versions.node`): 1.7.4
@@ -55,8 +56,8 @@ afterAll(async () => {
 /** Every file below `dir`, by path relative to it. */
 function filesBelow(dir: string): Map<string, Buffer> {
   const files = new Map<string, Buffer>();
-  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
-    if (entry.isFile()) files.set(relative(dir, join(entry.parentPath, entry.name)).split('\\').join('/'), readFileSync(join(entry.parentPath, entry.name)));
+  for (const { path, dirent } of listFolderEntries(dir)) {
+    if (dirent.isFile()) files.set(path, readFileSync(join(dir, path)));
   }
   return files;
 }

@@ -10,6 +10,7 @@ import { writeLoadout } from '../../helpers/loadouts.js';
 import { runProcess } from '../../helpers/cli.js';
 import { TSX_LOADER } from '../../helpers/cli-command.js';
 import { commitAll, git, initRepo, makeTempDir } from '../../helpers/temp.js';
+import { listFolderEntries } from '../../../src/catalogue/folder-entries.js';
 
 const BASE = 'https://catalogue.test';
 
@@ -21,9 +22,9 @@ function deadPid(): number {
 
 /** Every path below `dir` (files only), relative. */
 function filesBelow(dir: string): string[] {
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name).slice(dir.length + 1))
+  return listFolderEntries(dir)
+    .filter((e) => e.dirent.isFile())
+    .map((e) => e.path)
     .sort();
 }
 

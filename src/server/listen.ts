@@ -122,8 +122,15 @@ function drainServer(server: Server, timeoutMs: number): Promise<void> {
  * Installs the 'clientError' hook on `server`: a request Node's parser refuses is answered
  * with a complete HTTP/1.1 response carrying an `application/problem+json` body and
  * `Connection: close` (see {@link clientErrorProblem} for the statuses), then the connection
- * closes. As Node itself does, nothing is written when the socket is no longer writable or a
- * response on it has already begun (that would corrupt it): the socket is then destroyed.
+ * closes.
+ *
+ * Responses to earlier requests on the same connection go first (RFC 9112 section 9.3.2: in
+ * the order of the requests): when the refused bytes follow requests that were read whole and
+ * are still being answered, the problem is written once those responses have ended. Node 22
+ * and 24 report a malformed pipelined request while the response before it is still being
+ * written, Node 20 after it. When the refused bytes are the body of a request whose response
+ * has already begun, nothing can be written without corrupting that response: the socket is
+ * destroyed, as it is when it is no longer writable.
  */
 function answerClientErrors(server: Server, maxHeaderSize: number): void {
   // The responses on each socket that have not finished, to know whether one has begun.
@@ -142,12 +149,30 @@ function answerClientErrors(server: Server, maxHeaderSize: number): void {
     // (and the client's end) again: only the first report is answered.
     if (answered.has(socket)) return;
     answered.add(socket);
-    // A response whose head is out but whose last byte is not would be cut by ours.
-    const begun = [...(inFlight.get(socket) ?? [])].some((response) => response.headersSent && !response.writableFinished);
-    if (error.code === 'ECONNRESET' || !socket.writable || begun) {
+    const open = [...(inFlight.get(socket) ?? [])];
+    // A response whose head is out but whose last byte is not, to a request whose body is what
+    // the parser refused, would be cut by ours.
+    const cut = open.some((response) => !response.req.complete && response.headersSent);
+    if (error.code === 'ECONNRESET' || !socket.writable || cut) {
       socket.destroy();
       return;
     }
+    const earlier = open.filter((response) => response.req.complete);
+    if (earlier.length === 0) {
+      answer(socket, error);
+      return;
+    }
+    let pending = earlier.length;
+    for (const response of earlier) {
+      response.once('close', () => {
+        if (--pending > 0) return;
+        if (socket.writable) answer(socket, error);
+        else socket.destroy();
+      });
+    }
+  });
+  /** Writes the problem for `error` on `socket` and ends it. */
+  const answer = (socket: Duplex, error: NodeJS.ErrnoException & { reason?: unknown }): void => {
     const problem = clientErrorProblem(error, { maxHeaderSize, headersTimeout: server.headersTimeout, requestTimeout: server.requestTimeout });
     const body = JSON.stringify(problem);
     const head = [
@@ -163,7 +188,7 @@ function answerClientErrors(server: Server, maxHeaderSize: number): void {
     socket.once('close', () => clearTimeout(linger));
     socket.resume();
     socket.end(`${head}\r\n\r\n${body}`);
-  });
+  };
 }
 
 /**

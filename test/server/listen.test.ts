@@ -14,6 +14,11 @@ import { listen, type ServerLimits } from '../../src/server/listen.js';
 async function startServer(limits?: ServerLimits): Promise<{ port: number }> {
   const app = new Hono();
   app.get('/api/v1/search', (c) => c.json({ query: c.req.query('q') ?? '' }));
+  // A response that takes a while to start: whatever the parser reports meanwhile comes after it.
+  app.get('/slow', async (c) => {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    return c.json({ slow: true });
+  });
   // A response that starts at once and never ends, to have one in flight.
   app.post('/stream', () => new Response(new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode('partial')) })));
   const server = await listen(app, { port: 0, host: '127.0.0.1', ...(limits === undefined ? {} : { limits }) });
@@ -144,6 +149,16 @@ describe('listen: errors Node reports before the app', () => {
     const [first, second, ...more] = parseResponses(text);
     expect(first?.status).toBe(200);
     expect(JSON.parse(first?.body ?? '')).toEqual({ query: 'ok' });
+    expectProblem(second, 400, 'bad_request');
+    expect(more).toEqual([]);
+  });
+
+  it('answers a bad request after a good one whose response has not started yet, in the order of the requests', async () => {
+    const { port } = await startServer();
+    const text = await exchange(port, 'GET /slow HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nBROKEN\r\n\r\n');
+    const [first, second, ...more] = parseResponses(text);
+    expect(first?.status).toBe(200);
+    expect(JSON.parse(first?.body ?? '')).toEqual({ slow: true });
     expectProblem(second, 400, 'bad_request');
     expect(more).toEqual([]);
   });

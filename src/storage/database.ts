@@ -10,7 +10,8 @@
  */
 import { chmodSync, closeSync, existsSync, fchmodSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from 'better-sqlite3';
+import { openSqliteHandle, runPragma } from './sqlite-handle.js';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { LoadoutError } from '../catalogue/errors.js';
@@ -68,12 +69,12 @@ function openSqlite(path: string, cwd: string): Database {
       ensurePrivateFile(absolute);
       for (const suffix of SQLITE_SIDE_FILES) tightenIfPresent(absolute + suffix);
     }
-    sqlite = new BetterSqlite3(absolute);
+    sqlite = openSqliteHandle(absolute);
     // WAL lets readers run beside the writer; the busy timeout makes a second process wait
     // for the lock instead of failing at once.
-    sqlite.pragma('journal_mode = WAL');
-    sqlite.pragma('busy_timeout = 5000');
-    sqlite.pragma('foreign_keys = ON');
+    runPragma(sqlite, 'journal_mode = WAL');
+    runPragma(sqlite, 'busy_timeout = 5000');
+    runPragma(sqlite, 'foreign_keys = ON');
     if (!memory) {
       // The first read in WAL mode creates `-wal` and `-shm`; made here, they are checked here
       // rather than appearing later with whatever mode.

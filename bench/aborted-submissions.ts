@@ -27,7 +27,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import BetterSqlite3 from 'better-sqlite3';
+import { openSqliteHandle } from '../src/storage/sqlite-handle.js';
 import { writeSyntheticCatalogue } from './synthetic.js';
 
 const { values } = parseArgs({
@@ -194,7 +194,7 @@ async function main(): Promise<void> {
     clients.catch(() => undefined);
     const latencies: number[] = [];
     const burst: number[] = [];
-    const database = new BetterSqlite3(join(root, 'data', 'catalogue.db'), { readonly: true });
+    const database = openSqliteHandle(join(root, 'data', 'catalogue.db'), { readonly: true });
     const countStored = database.prepare("SELECT count(*) AS n FROM submissions WHERE loadout_id LIKE 'aborted-%'");
     const storedNow = (): number => (countStored.get() as { n: number }).n;
     const logged = (): Record<string, unknown>[] => lines.filter((l) => l['msg'] === 'request' && String(l['req_id']).startsWith('aborted-'));

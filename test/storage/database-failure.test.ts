@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import { openSqliteHandle } from '../../src/storage/sqlite-handle.js';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { databaseFailureReason, DatabaseNotOpenError, DatabaseTimeoutError } from '../../src/storage/database-failure.js';
@@ -22,8 +22,8 @@ describe('databaseFailureReason', () => {
   it('names the reasons of errors the drivers really throw', async () => {
     const garbage = join(makeTempDir('loadout-failure-'), 'not-a-database.db');
     writeFileSync(garbage, Buffer.alloc(8192, 7));
-    expect(databaseFailureReason(await errorOf(() => new BetterSqlite3(garbage).prepare('SELECT count(*) FROM sqlite_schema').get()))).toBe('corrupt');
-    const closed = new BetterSqlite3(':memory:');
+    expect(databaseFailureReason(await errorOf(() => openSqliteHandle(garbage).prepare('SELECT count(*) FROM sqlite_schema').get()))).toBe('corrupt');
+    const closed = openSqliteHandle(':memory:');
     closed.close();
     expect(databaseFailureReason(await errorOf(() => closed.prepare('SELECT 1').get()))).toBe('not_open');
     // Nothing listens on port 1 of this machine.

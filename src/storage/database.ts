@@ -12,9 +12,10 @@ import { chmodSync, closeSync, existsSync, fchmodSync, mkdirSync, openSync } fro
 import { dirname, resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
 import { openSqliteHandle, runPragma } from './sqlite-handle.js';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { LoadoutError } from '../catalogue/errors.js';
+import { databaseFailureReason } from './database-failure.js';
 import type { Db } from './tables.js';
 
 /** Which engine a database runs on. */
@@ -88,6 +89,31 @@ function openSqlite(path: string, cwd: string): Database {
   return { kind: 'sqlite', db, label: absolute, close: () => db.destroy() };
 }
 
+/** The most connections a PostgreSQL pool opens (node-postgres `Pool` `max`). */
+const POOL_MAX = 10;
+
+/**
+ * Asks `db` for `select 1` (the readiness probe's question, server/health.ts). A failure that
+ * says the connection was lost (`unavailable` or `unreachable`, storage/database-failure.ts) is
+ * asked again, up to one more time than the pool has connections: a pool hands out idle
+ * connections that the server ended (`pg_terminate_backend`, a restart) until it notices, and it
+ * drops each on its error, so a later try opens a new one and says how the database answers now.
+ * Whether the pool notices first depends on the order of I/O events, which differs between
+ * Node 20 and 22. Each such try fails at once; a server that is down fails each at once too.
+ * @throws the driver's error of the last try.
+ */
+export async function pingDatabase(db: Db): Promise<void> {
+  for (let tries = 1; ; tries++) {
+    try {
+      await sql`select 1`.execute(db);
+      return;
+    } catch (error) {
+      const reason = databaseFailureReason(error);
+      if ((reason !== 'unavailable' && reason !== 'unreachable') || tries > POOL_MAX) throw error;
+    }
+  }
+}
+
 /** The files SQLite keeps beside a database in WAL mode (sqlite.org/wal.html). */
 const SQLITE_SIDE_FILES = ['-wal', '-shm'];
 
@@ -129,7 +155,7 @@ function openPostgres(url: string, schema: string | undefined): Database {
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/u.test(schema)) {
     throw new LoadoutError('config', `schema ${JSON.stringify(schema)} is not a plain identifier (expected lowercase letters, digits and _)`);
   }
-  const pool = new pg.Pool({ connectionString: url, max: 10, ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }) });
+  const pool = new pg.Pool({ connectionString: url, max: POOL_MAX, ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }) });
   // An idle client that loses its connection emits 'error' on the pool; without a listener
   // that would crash the process. The next query gets a fresh client.
   pool.on('error', () => undefined);

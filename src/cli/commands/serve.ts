@@ -1,7 +1,6 @@
 /** `loadout serve [--port 8787] [--host 127.0.0.1] [--out dist]`: the tree and the dynamic API. */
 import { access, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { sql } from 'kysely';
 import type { DestinationStream } from 'pino';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { loadSearchEngine } from '../../search/engine.js';
@@ -15,7 +14,7 @@ import { releaseMemoryWhenIdle } from '../../server/idle-memory.js';
 import { createServerMetrics, listenMetrics, type MetricsServer } from '../../server/metrics.js';
 import { createLogger } from '../../server/observe.js';
 import { resolveOperationsConfig } from '../../server/operations-config.js';
-import { isNoDatabase } from '../../storage/database.js';
+import { isNoDatabase, pingDatabase } from '../../storage/database.js';
 import { DatabaseNotOpenError } from '../../storage/database-failure.js';
 import { countSubmissionsByStatus } from '../../storage/submission-counts.js';
 import type { SubmissionsSetup } from '../../submissions/setup.js';
@@ -96,16 +95,16 @@ export async function serveCommand(options: ServeOptions, out: Write, err: Write
   // Not awaited yet: a failure is handled below, after listening.
   firstLoaded.catch(() => undefined);
 
-  const pingDatabase = isNoDatabase(config.databaseUrl)
+  const ping = isNoDatabase(config.databaseUrl)
     ? undefined
     : async (): Promise<void> => {
         const db = submissions?.database?.db;
         if (db === undefined) throw new DatabaseNotOpenError('the database is not open yet');
-        await sql`select 1`.execute(db);
+        await pingDatabase(db);
       };
   // Memory back to V8's baseline once the load stops (server/idle-memory.ts).
   const idle = releaseMemoryWhenIdle();
-  const front = createFrontApp({ holder, firstLoaded, early: { paths: [SEARCH_ROUTE], app: searchOnly }, logger, metrics, pingDatabase, onRequest: idle.touch });
+  const front = createFrontApp({ holder, firstLoaded, early: { paths: [SEARCH_ROUTE], app: searchOnly }, logger, metrics, pingDatabase: ping, onRequest: idle.touch });
   let server: RunningServer | undefined;
   let metricsServer: MetricsServer | undefined;
   try {

@@ -12,9 +12,9 @@
  * Reads only. A lock is untrusted: a target that would be read through a symbolic link leading
  * out of the project, or in `.git`, is refused (rules 1 to 3 of `target-rules.ts`).
  */
-import { listFolderEntries, type FolderEntry } from '../catalogue/folder-entries.js';
 import { join } from 'node:path';
 import { LoadoutError } from '../catalogue/errors.js';
+import { listFolderEntries, type FolderEntry } from '../catalogue/folder-entries.js';
 import type { Agent } from '../catalogue/vocabulary.js';
 import { readLock, type LockEntry, type LockFile } from './project/lock.js';
 import { formatOf } from './compose/shared-file.js';

@@ -11,11 +11,11 @@
 import { chmodSync, closeSync, existsSync, fchmodSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type BetterSqlite3 from 'better-sqlite3';
-import { openSqliteHandle, runPragma } from './sqlite-handle.js';
 import { Kysely, PostgresDialect, sql, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { LoadoutError } from '../catalogue/errors.js';
 import { databaseFailureReason } from './database-failure.js';
+import { openSqliteHandle, runPragma } from './sqlite-handle.js';
 import type { Db } from './tables.js';
 
 /** Which engine a database runs on. */
@@ -98,8 +98,10 @@ const POOL_MAX = 10;
  * asked again, up to one more time than the pool has connections: a pool hands out idle
  * connections that the server ended (`pg_terminate_backend`, a restart) until it notices, and it
  * drops each on its error, so a later try opens a new one and says how the database answers now.
- * Whether the pool notices first depends on the order of I/O events, which differs between
- * Node 20 and 22. Each such try fails at once; a server that is down fails each at once too.
+ * Whether the pool notices first depends on the order of I/O events: a busy process reads the
+ * ends after the next query (seen in a full test run on Node 22; test/storage/ping.test.ts holds
+ * the event loop to make it so). Each such try fails at once; a server that is down fails each
+ * at once too.
  * @throws the driver's error of the last try.
  */
 export async function pingDatabase(db: Db): Promise<void> {

@@ -3,12 +3,12 @@
  * page tests' (test/pages/fixture.ts) and the search and MCP tests' (test/search/fixture.ts)
  * are each a list of {@link LoadoutSpec}s given to {@link buildSpecCatalogue}.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { buildCatalogue } from '../../src/tree/build.js';
 import { baseFiles, writeLoadout, type TestFile } from './loadouts.js';
+import { commitAll, initRepo } from './temp.js';
 
 /** A built fixture catalogue: the git repository `root`, its tree `dist`, the base URL it was built for. `remove` deletes everything. */
 export interface SpecCatalogue {
@@ -42,16 +42,6 @@ export interface LoadoutSpec {
   agentsMd?: string;
   /** More files, as they are. */
   extra?: TestFile[];
-}
-
-function git(dir: string, args: string[], date?: string): void {
-  const env = { ...process.env, GIT_AUTHOR_NAME: 'Test Author', GIT_AUTHOR_EMAIL: 'test@example.com', GIT_COMMITTER_NAME: 'Test Author', GIT_COMMITTER_EMAIL: 'test@example.com', GIT_CONFIG_NOSYSTEM: '1' };
-  execFileSync('git', args, { cwd: dir, env: date === undefined ? env : { ...env, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date }, stdio: 'ignore' });
-}
-
-function commitAll(dir: string, message: string, date: string): void {
-  git(dir, ['add', '-A']);
-  git(dir, ['commit', '-q', '-m', message], date);
 }
 
 function filesOf(spec: LoadoutSpec, agentsMd: string): TestFile[] {
@@ -114,7 +104,7 @@ export async function buildSpecCatalogue(specs: readonly LoadoutSpec[], options:
   const root = mkdtempSync(join(tmpdir(), options.prefix));
   const remove = (): void => rmSync(root, { recursive: true, force: true });
   try {
-    git(root, ['init', '-q', '-b', 'main']);
+    initRepo(root);
     for (const spec of specs) write(root, spec, '1.0.0', spec.agentsMd ?? `# ${spec.title}\n\n${spec.summary}\n\nRun the tests before you commit.\n`);
     writeFileSync(join(root, '.gitignore'), 'dist/\n');
     commitAll(root, 'first versions', '2026-01-01T10:00:00Z');

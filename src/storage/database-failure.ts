@@ -78,9 +78,10 @@ export function databaseFailureReason(error: unknown): DatabaseFailureReason {
   }
   const message = error instanceof Error ? error.message : '';
   // Kysely refuses queries on a destroyed instance, and better-sqlite3 on a closed handle, with
-  // no code; node-postgres says "Connection terminated" without a code when the server drops the socket.
+  // no code; node-postgres says "Connection terminated" without a code when the server drops the
+  // socket, and "… is not queryable" for the next query on a client whose connection was lost.
   if (/driver has already been destroyed|database connection is not open/iu.test(message)) return 'not_open';
-  if (/connection terminated|connection ended|server closed the connection/iu.test(message)) return 'unreachable';
+  if (/connection terminated|connection ended|server closed the connection|is not queryable/iu.test(message)) return 'unreachable';
   return 'error';
 }
 

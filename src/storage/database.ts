@@ -158,9 +158,14 @@ function openPostgres(url: string, schema: string | undefined): Database {
     throw new LoadoutError('config', `schema ${JSON.stringify(schema)} is not a plain identifier (expected lowercase letters, digits and _)`);
   }
   const pool = new pg.Pool({ connectionString: url, max: POOL_MAX, ...(schema === undefined ? {} : { options: `-c search_path=${schema}` }) });
-  // An idle client that loses its connection emits 'error' on the pool; without a listener
-  // that would crash the process. The next query gets a fresh client.
+  // A client that loses its connection emits 'error': on the pool while it is idle, and on the
+  // client itself while it is checked out, where pg-pool listens for nothing. Kysely holds a
+  // client between the queries of a transaction or of `db.connection()`, so without a listener
+  // of our own a PostgreSQL restart there would crash the process. The error also fails the
+  // query in flight, if any; the next query on that client fails with "not queryable", and the
+  // pool drops the client when it is released and hands the next query a fresh one.
   pool.on('error', () => undefined);
+  pool.on('connect', (client) => client.on('error', () => undefined));
   const db: Db = new Kysely({ dialect: new PostgresDialect({ pool }) });
   return { kind: 'postgres', db, label: redact(url), close: () => db.destroy() };
 }

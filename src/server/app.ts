@@ -8,11 +8,18 @@ import { join } from 'node:path';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { Logger } from 'pino';
+import { databaseFailureReason } from '../storage/database-failure.js';
 import type { PublishedKey } from '../tree-format/signing/keys.js';
 import { describeApi, type CliDescription, type PluginsDescription, type PublishedExtras, type ServiceConfigReport } from '../tree/render/description.js';
 import { noteRoute } from './observe.js';
 import { problem } from './problem.js';
 import { BAD_PATH_DETAIL, createStaticServer, decodePathSegments } from './static.js';
+
+/**
+ * `Retry-After` of a 503 `database_unavailable`, in seconds: a PostgreSQL restart or failover,
+ * or a pool whose connections the server ended, is over within a few seconds.
+ */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
 
 /** Dependencies of the app. */
 export interface AppDependencies {
@@ -35,7 +42,12 @@ export interface AppDependencies {
  */
 export const READ_API_PATHS = ['/api/*', '/raw/*', '/download/*', '/mcp/server-card', '/.well-known/*', '/loadouts/:id/.well-known/*'];
 
-/** Builds the app. Pure apart from reading `distDir` on requests. */
+/**
+ * Builds the app. Pure apart from reading `distDir` on requests. An error a route throws is
+ * answered 503 `database_unavailable` with `Retry-After` when the database threw it for a
+ * known reason (`storage/database-failure.ts`: the reason is given, the driver's message only
+ * logged, as for `/readyz`), else 500 `internal_error`.
+ */
 export function createApp(deps: AppDependencies): Hono {
   const app = new Hono();
   // The route pattern that answered, for the request log and metrics (server/observe.ts).
@@ -68,6 +80,15 @@ export function createApp(deps: AppDependencies): Hono {
 
   app.notFound((c) => problem(404, 'not_found', `nothing at ${c.req.path}`));
   app.onError((error) => {
+    const reason = databaseFailureReason(error);
+    if (reason !== 'error') {
+      if (deps.logger === undefined) console.error(error);
+      else deps.logger.warn({ err: error, reason }, 'a request failed: the database does not answer');
+      return problem(503, 'database_unavailable', `the database did not answer (${reason}; the cause is logged on the server); retry after ${DATABASE_RETRY_AFTER_SECONDS} seconds`, {
+        headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+        extra: { reason },
+      });
+    }
     if (deps.logger === undefined) console.error(error);
     else deps.logger.error({ err: error }, 'the app failed to answer');
     return problem(500, 'internal_error', 'the server failed to answer (a bug); the error is logged');

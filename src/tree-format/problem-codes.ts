@@ -27,6 +27,7 @@ export type ProblemCode =
   | 'submissions_closed'
   | 'challenge_unavailable'
   | 'not_ready'
+  | 'database_unavailable'
   | 'internal_error';
 
 /** The title of each problem code (the problem's `title`, also listed on the docs page). */
@@ -51,6 +52,7 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   submissions_closed: 'Submissions closed',
   challenge_unavailable: 'Challenge vendor unavailable',
   not_ready: 'Not ready',
+  database_unavailable: 'Database unavailable',
   internal_error: 'Internal error',
 };
 

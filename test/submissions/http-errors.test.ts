@@ -1,7 +1,7 @@
 /**
  * What `POST /api/v1/submissions` answers to bodies it cannot read and to servers that do not
- * take submissions: 413 (checked before parsing), 415, 400, 503 `submissions_closed`, 429 per
- * client address, 405; and the crash test: a failure between validation and storage leaves
+ * take submissions: 413 (checked before parsing), 415, 400, 503 `submissions_closed`, 503
+ * `database_unavailable`, 429 per client address, 405; and the crash test: a failure between validation and storage leaves
  * no half-written submission.
  */
 import { sql } from 'kysely';
@@ -116,6 +116,32 @@ describe.each(DATABASE_KINDS)('submission errors on $kind', ({ kind, skip }) => 
     expect(response.status).toBe(503);
     expect(await json(response)).toMatchObject({ code: 'submissions_closed', detail: expect.stringMatching(/no database/) as unknown });
     expect((await fetch(`${h.url}/api/v1/submissions/5d1c2a60-3b1f-4c3e-9a57-8f1e2d3c4b5a`)).status).toBe(503);
+  });
+
+  // As while the server shuts down, or while PostgreSQL restarts: a failure of the database is
+  // the service being unavailable, not a bug, and the client may retry.
+  it.skipIf(skip)('answers 503 database_unavailable with Retry-After when the database does not answer, giving the reason only', async () => {
+    const h = await startHarness(kind);
+    await h.database.close();
+    const logged: unknown[] = [];
+    const silence = console.error;
+    console.error = (error: unknown): void => void logged.push(error);
+    let posted: Response;
+    let status: Response;
+    try {
+      posted = await h.post(validBody(), bearer(h.key));
+      status = await fetch(`${h.url}/api/v1/submissions/5d1c2a60-3b1f-4c3e-9a57-8f1e2d3c4b5a`);
+    } finally {
+      console.error = silence;
+    }
+    for (const response of [posted, status]) {
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('5');
+      const text = await response.text();
+      expect(JSON.parse(text)).toMatchObject({ code: 'database_unavailable', reason: 'not_open', detail: expect.stringMatching(/the database did not answer \(not_open; .*retry after 5 seconds/u) as unknown });
+      expect(text).not.toMatch(/destroyed|not open/u);
+    }
+    expect(logged.map((e) => (e as Error).message)).toEqual([expect.stringMatching(/destroyed|not open/u), expect.stringMatching(/destroyed|not open/u)]);
   });
 
   it.skipIf(skip)('answers 429 with Retry-After per client address, whatever the credential', async () => {

@@ -81,17 +81,15 @@ export function createApp(deps: AppDependencies): Hono {
   app.notFound((c) => problem(404, 'not_found', `nothing at ${c.req.path}`));
   app.onError((error) => {
     const reason = databaseFailureReason(error);
-    if (reason !== 'error') {
-      if (deps.logger === undefined) console.error(error);
-      else deps.logger.warn({ err: error, reason }, 'a request failed: the database does not answer');
-      return problem(503, 'database_unavailable', `the database did not answer (${reason}; the cause is logged on the server); retry after ${DATABASE_RETRY_AFTER_SECONDS} seconds`, {
-        headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
-        extra: { reason },
-      });
-    }
+    const databaseDown = reason !== 'error';
     if (deps.logger === undefined) console.error(error);
+    else if (databaseDown) deps.logger.warn({ err: error, reason }, 'a request failed: the database does not answer');
     else deps.logger.error({ err: error }, 'the app failed to answer');
-    return problem(500, 'internal_error', 'the server failed to answer (a bug); the error is logged');
+    if (!databaseDown) return problem(500, 'internal_error', 'the server failed to answer (a bug); the error is logged');
+    return problem(503, 'database_unavailable', `the database did not answer (${reason}; the cause is logged on the server); retry after ${DATABASE_RETRY_AFTER_SECONDS} seconds`, {
+      headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+      extra: { reason },
+    });
   });
   return app;
 }

@@ -128,4 +128,30 @@ describe('health endpoints', () => {
     expect(body.errors.map((e) => e.pointer)).toEqual(['/database']);
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
   }, 60_000);
+
+  it.skipIf(PG === '')('a real server on PostgreSQL: while the database is away, a request that needs it is answered 503 database_unavailable, and the server answers again once it is back', async () => {
+    const root = await buildSmallCatalogue();
+    const schema = `t_${randomBytes(6).toString('hex')}`;
+    await adminQuery(PG, `CREATE SCHEMA ${schema}`);
+    onTestFinished(() => adminQuery(PG, `DROP SCHEMA ${schema} CASCADE`));
+    const target = new URL(PG);
+    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+    const { url, log } = await startServer(root, { DATABASE_URL: postgresUrl(PG, schema, proxy.port) });
+    // The status of a submission reads the database, and needs no credential.
+    const status = `${url}/api/v1/submissions/5d1c2a60-3b1f-4c3e-9a57-8f1e2d3c4b5a`;
+    expect((await fetch(status)).status).toBe(404);
+    proxy.cut();
+    const away = await fetch(status);
+    expect(away.status).toBe(503);
+    expect(away.headers.get('retry-after')).toBe('5');
+    const text = await away.text();
+    expect(JSON.parse(text)).toMatchObject({ code: 'database_unavailable', reason: 'unreachable', type: '/docs/#problem-database_unavailable', title: 'Database unavailable' });
+    expect(text).not.toContain(String(proxy.port));
+    const warned = log.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l['msg'] === 'a request failed: the database does not answer');
+    expect(warned).toEqual([expect.objectContaining({ level: 40, reason: 'unreachable', err: expect.objectContaining({ message: expect.any(String) }) as unknown })]);
+    expect(log.map((l) => JSON.parse(l) as Record<string, unknown>).filter((l) => l['level'] === 50)).toEqual([]);
+    proxy.restore();
+    expect((await fetch(status)).status).toBe(404);
+    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+  }, 60_000);
 });

@@ -1,6 +1,7 @@
 /**
  * A TCP proxy on 127.0.0.1 in front of a real server (the local PostgreSQL), which a test can
- * cut: `cut()` drops every connection and refuses new ones, as a database that went away would.
+ * cut: `cut()` drops every connection and refuses new ones, as a database that went away would,
+ * and `restore()` lets new ones through again, as the database back from a restart.
  */
 import { createServer, connect, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +12,8 @@ export interface TcpProxy {
   port: number;
   /** Drops every connection; new ones are closed at once. */
   cut(): void;
+  /** Lets new connections through again. */
+  restore(): void;
 }
 
 /** Starts a proxy to `host`:`port`, closed when the test finishes. */
@@ -40,6 +43,9 @@ export async function startTcpProxy(host: string, port: number): Promise<TcpProx
     cut() {
       open = false;
       for (const s of sockets) s.destroy();
+    },
+    restore() {
+      open = true;
     },
   };
 }

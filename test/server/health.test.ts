@@ -8,10 +8,21 @@ import { openDatabase } from '../../src/storage/database.js';
 import { sql } from 'kysely';
 import { adminQuery } from '../storage/databases.js';
 import { makeTempDir } from '../helpers/temp.js';
-import { buildSmallCatalogue, postgresUrl, startServer } from './serve-harness.js';
-import { startTcpProxy } from './tcp-proxy.js';
+import { buildSmallCatalogue, postgresUrl, startServer, type TestServer } from './serve-harness.js';
+import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 const PG = process.env['TEST_DATABASE_URL'] ?? '';
+
+/** A real server on a fresh schema of the local PostgreSQL, reached through a proxy the test can cut. */
+async function serveThroughProxy(): Promise<TestServer & { proxy: TcpProxy }> {
+  const root = await buildSmallCatalogue();
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  await adminQuery(PG, `CREATE SCHEMA ${schema}`);
+  onTestFinished(() => adminQuery(PG, `DROP SCHEMA ${schema} CASCADE`));
+  const target = new URL(PG);
+  const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
+  return { ...(await startServer(root, { DATABASE_URL: postgresUrl(PG, schema, proxy.port) })), proxy };
+}
 
 describe('health endpoints', () => {
   it('/readyz names the tree and the database when they are not ready, and answers 200 when both are', async () => {
@@ -112,13 +123,7 @@ describe('health endpoints', () => {
   }, 60_000);
 
   it.skipIf(PG === '')('a real server on PostgreSQL: /readyz answers 503 naming the database once it stops answering, while /healthz stays 200', async () => {
-    const root = await buildSmallCatalogue();
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    await adminQuery(PG, `CREATE SCHEMA ${schema}`);
-    onTestFinished(() => adminQuery(PG, `DROP SCHEMA ${schema} CASCADE`));
-    const target = new URL(PG);
-    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-    const { url } = await startServer(root, { DATABASE_URL: postgresUrl(PG, schema, proxy.port) });
+    const { url, proxy } = await serveThroughProxy();
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
     proxy.cut();
     const response = await fetch(`${url}/readyz`);
@@ -130,13 +135,7 @@ describe('health endpoints', () => {
   }, 60_000);
 
   it.skipIf(PG === '')('a real server on PostgreSQL: while the database is away, a request that needs it is answered 503 database_unavailable, and the server answers again once it is back', async () => {
-    const root = await buildSmallCatalogue();
-    const schema = `t_${randomBytes(6).toString('hex')}`;
-    await adminQuery(PG, `CREATE SCHEMA ${schema}`);
-    onTestFinished(() => adminQuery(PG, `DROP SCHEMA ${schema} CASCADE`));
-    const target = new URL(PG);
-    const proxy = await startTcpProxy(target.hostname, Number(target.port || 5432));
-    const { url, log } = await startServer(root, { DATABASE_URL: postgresUrl(PG, schema, proxy.port) });
+    const { url, log, proxy } = await serveThroughProxy();
     // The status of a submission reads the database, and needs no credential.
     const status = `${url}/api/v1/submissions/5d1c2a60-3b1f-4c3e-9a57-8f1e2d3c4b5a`;
     expect((await fetch(status)).status).toBe(404);

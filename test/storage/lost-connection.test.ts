@@ -14,9 +14,11 @@ const postgres = DATABASE_KINDS.find((k) => k.kind === 'postgres');
 
 /**
  * Runs `body` in a child process that has opened the PostgreSQL database as the server does,
- * with `held(run)` checking out one connection, ending its backend from another connection and
- * waiting until the end has been read, then calling `run` on the held connection. A child, since
- * the failure this guards against is an uncaught 'error' event that ends the process.
+ * then runs one more query on the database and prints its answer (`next query: 1`). `body` may
+ * call `endBackend(connection)`, which ends the backend of a held connection from another
+ * connection and waits until the end has been read, and `reasonOf(promise)`, which gives
+ * `answered` or the failure's reason (storage/database-failure.ts). A child, since the failure
+ * this guards against is an uncaught 'error' event that ends the process.
  */
 function runChild(body: string): { status: number | null; stdout: string; stderr: string } {
   const script = join(makeTempDir(), 'lost.mts');
@@ -47,19 +49,16 @@ await database.close();
 // between two queries (a restart, pg_terminate_backend, an idle-in-transaction timeout):
 // node-postgres emits 'error' on a checked-out client, where pg-pool listens for nothing.
 describe.skipIf(postgres?.skip ?? true)('a PostgreSQL connection lost while a request holds it', () => {
-  it('fails the next query on it as unreachable, and the query after that gets a fresh connection', () => {
-    const run = runChild(`console.log('held:', await reasonOf(database.db.connection().execute(async (connection) => {
+  // Kysely holds one connection through both; the query on it after the end fails, the process
+  // goes on, and the next query on the database gets a fresh connection.
+  it.each([
+    { holder: 'held', open: 'database.db.connection()' },
+    { holder: 'transaction', open: 'database.db.transaction()' },
+  ])('fails the next query of a $holder connection as unreachable, and the query after that gets a fresh connection', ({ holder, open }) => {
+    const run = runChild(`console.log('${holder}:', await reasonOf(${open}.execute(async (connection) => {
   await endBackend(connection);
   await sql\`select 1\`.execute(connection);
 })));`);
-    expect(run).toEqual({ status: 0, stdout: 'held: unreachable\nnext query: 1\n', stderr: '' });
-  });
-
-  it('fails a transaction whose connection was ended between two statements, and the process goes on', () => {
-    const run = runChild(`console.log('transaction:', await reasonOf(database.db.transaction().execute(async (trx) => {
-  await endBackend(trx);
-  await sql\`select 1\`.execute(trx);
-})));`);
-    expect(run).toEqual({ status: 0, stdout: 'transaction: unreachable\nnext query: 1\n', stderr: '' });
+    expect(run).toEqual({ status: 0, stdout: `${holder}: unreachable\nnext query: 1\n`, stderr: '' });
   });
 });

@@ -3,7 +3,7 @@
  * that the compiled package carries them. Run at `loadout serve` start and by
  * `loadout db migrate`. A migration, once released, never changes: add a new one.
  */
-import { Migrator, PostgresAdapter, sql, type Kysely, type Migration, type MigrationResultSet } from 'kysely';
+import { Migrator, PostgresAdapter, sql, type DatabaseIntrospector, type Kysely, type Migration, type MigrationResultSet, type TableMetadata } from 'kysely';
 import { LoadoutError } from '../catalogue/errors.js';
 import type { Db } from './tables.js';
 
@@ -137,13 +137,15 @@ export const MIGRATION_NAMES = Object.keys(MIGRATIONS).sort();
  * any schema of the database (its `Migrator`'s `#doesTableExist` matches by table name alone),
  * so a database where another schema held them (another application's, or a second catalogue's)
  * never had them created here, and migrating failed with `relation "kysely_migration_lock" does
- * not exist`.
+ * not exist`. The Migrator is also given an introspection of that schema alone
+ * ({@link scopedToSchema}).
  * @returns the names of the migrations this call applied (empty when already current).
  * @throws LoadoutError `io` naming the failed migration, with the driver's error as `cause`.
  */
 export async function migrateToLatest(db: Db): Promise<string[]> {
   const migrationTableSchema = await currentSchemaOf(db);
-  const migrator = new Migrator({ db, provider: { getMigrations: () => Promise.resolve(MIGRATIONS) }, ...(migrationTableSchema === undefined ? {} : { migrationTableSchema }) });
+  const provider = { getMigrations: () => Promise.resolve(MIGRATIONS) };
+  const migrator = new Migrator(migrationTableSchema === undefined ? { db, provider } : { db: scopedToSchema(db, migrationTableSchema), provider, migrationTableSchema });
   const result: MigrationResultSet = await migrator.migrateToLatest();
   if (result.error !== undefined) {
     const failed = result.results?.find((r) => r.status === 'Error')?.migrationName ?? 'the migration table';
@@ -161,4 +163,40 @@ async function currentSchemaOf(db: Db): Promise<string | undefined> {
   if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return undefined;
   const result = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db);
   return result.rows[0]?.schema ?? undefined;
+}
+
+/**
+ * `db` as Kysely's Migrator is given it on PostgreSQL: the same instance, whose introspection
+ * lists the tables and views of `schema` alone, by name (their columns are not read: the
+ * Migrator asks only whether its own tables exist).
+ *
+ * Kysely's PostgreSQL introspector reads every table of the database, calling
+ * `pg_get_serial_sequence` on each column of each by its name (kysely-org/kysely#1419; the
+ * Migrator's `#doesTableExist` still does so on Kysely's main branch, 2026-11-28). A schema or
+ * table that another session drops meanwhile makes that call fail ("schema … does not exist",
+ * SQLSTATE 3F000), and so the migration: 12 of 40 migrations failed while another session
+ * created and dropped schemas, as the tests do beside each other and as a second catalogue's
+ * clean-up may in a shared database. This query reads the catalogue tables only, and calls no
+ * function on a name.
+ */
+function scopedToSchema(db: Db, schema: string): Db {
+  const getTables = async (): Promise<TableMetadata[]> => {
+    const rows = await sql<{ name: string; view: boolean }>`select c.relname as name, c.relkind = 'v' as view
+      from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+      where n.nspname = ${schema} and c.relkind in ('r', 'p', 'v')`.execute(db);
+    return rows.rows.map((row) => ({ name: row.name, schema, isView: row.view, columns: [] }));
+  };
+  const introspection: DatabaseIntrospector = {
+    getSchemas: () => db.introspection.getSchemas(),
+    getTables,
+    getMetadata: async () => ({ tables: await getTables() }),
+  };
+  // Kysely's methods read private fields, so they are called on `db` itself.
+  return new Proxy(db, {
+    get(target, key) {
+      if (key === 'introspection') return introspection;
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }

@@ -2,9 +2,11 @@
  * The database layer on SQLite and PostgreSQL: migrations, the stores' transactions and
  * constraints, atomic rate-limit counting and status transitions.
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { LoadoutError } from '../../src/catalogue/errors.js';
 import { openDatabase, redact } from '../../src/storage/database.js';
@@ -67,6 +69,36 @@ describe.each(DATABASE_KINDS)('stores on $kind', ({ kind, skip }) => {
       (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() order by 1`.execute(database.db)).rows.map((r) => r.name);
     expect(await tables(second)).toEqual(expect.arrayContaining(['kysely_migration', 'kysely_migration_lock', 'submissions']));
     expect(await tables(second)).toEqual(await tables(first));
+  });
+
+  // Kysely's introspection of the whole database named each table of every schema: a schema
+  // another session dropped meanwhile failed the migration ("schema … does not exist"), about
+  // one time in three while schemas came and went, as they do when test files run side by side.
+  it.skipIf(skip || kind !== 'postgres')('migrates while another session creates and drops schemas of the same database', async () => {
+    const churn = new pg.Client({ connectionString: process.env['TEST_DATABASE_URL'] });
+    await churn.connect();
+    const prefix = `churn_${randomBytes(4).toString('hex')}`;
+    let stop = false;
+    let rounds = 0;
+    const churning = (async (): Promise<void> => {
+      while (!stop) {
+        const schema = `${prefix}_${rounds++ % 4}`;
+        await churn.query(`CREATE SCHEMA ${schema}; CREATE TABLE ${schema}.t (id serial PRIMARY KEY, a integer, b integer)`);
+        await churn.query(`DROP SCHEMA ${schema} CASCADE`);
+      }
+    })();
+    try {
+      for (let i = 0; i < 15; i++) {
+        const database = await openTestDatabase(kind, { migrate: false });
+        expect(await migrateToLatest(database.db), `migration ${i}, churn round ${rounds}`).toEqual(MIGRATION_NAMES);
+        await database.close();
+      }
+    } finally {
+      stop = true;
+      await churning;
+      await churn.end();
+    }
+    expect(rounds).toBeGreaterThan(0);
   });
 
   it.skipIf(skip)('stores a submission with its files and arrival event in one go, and reads it back', async () => {

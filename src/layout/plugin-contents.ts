@@ -109,7 +109,9 @@ export function readPluginServers(files: readonly LoadoutFile[]): Record<string,
 /**
  * What the plugin of a loadout whose manifest lists `files` (in order, with their text)
  * carries, and where (the module comment's table). Every file and server the plugin holds is
- * decided here: a rule that leaves a part out of the plugin belongs in this function.
+ * decided here: a rule that leaves a part out of the plugin (a file before it is carried, a
+ * server from `servers`, each with its line in `uncarried`) belongs in this function, and the
+ * plugin folder, the loadout page and the `install-paths` check then all follow it.
  */
 export function choosePluginContents(files: readonly LoadoutFile[]): PluginContents {
   const carried: PluginFile[] = [];
@@ -133,10 +135,7 @@ export function choosePluginContents(files: readonly LoadoutFile[]): PluginConte
   }
   const servers = readPluginServers(files);
   components.mcp = Object.keys(servers).length > 0;
-  const uncarried = listUncarried(
-    files.map((f) => f.entry),
-    agentPluginsMcp(servers).refused,
-  );
+  const uncarried = listUncarried(files.map((f) => f.entry), agentPluginsMcp(servers).refused);
   return { files: carried, servers, contextFileName, components, uncarried };
 }
 

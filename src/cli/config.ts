@@ -20,8 +20,8 @@ import type { SubmissionsConfig } from '../submissions/setup.js';
  * (120) per `RATE_LIMIT_WINDOW_SECONDS` (3600), IPv6 addresses grouped by
  * `RATE_LIMIT_IPV6_PREFIX` (64, 1 to 128); `TRUST_PROXY`; `LOADOUT_CHECKS_QUEUE` (32), the
  * submissions that may wait for the checks; `LOADOUT_BODY_TIMEOUT_SECONDS` (60), the time a
- * submission's body may take to arrive; `LOADOUT_BODIES_PER_ADDRESS` (4), the bodies one client
- * address may be sending at once), plus
+ * submission's body may take to arrive; `LOADOUT_BODIES_PER_ADDRESS` (4), the bodies without an
+ * API key one client address may be sending at once), plus
  * `LOADOUT_BASE_URL` (no trailing slash; when unset, the address the server answers at:
  * `http://localhost:<PORT>`, see {@link localBaseUrl}) and `PORT` (8787).
  */

@@ -1,14 +1,18 @@
 /**
- * How many submission bodies one client address may be sending at once (issue 53, point 7: 40
- * unauthenticated POSTs from one address, each trickling a byte every 5 s, were all read at
- * once). A body holds a slot of its address from the moment the server starts reading it until
- * it has arrived, failed or run out of its deadline (body.ts); past the cap, the submission is
- * answered 429 `rate_limited` with `Retry-After` before its body is read (routes.ts). Addresses
- * are counted as the rate limits count them (`rateLimitAddress`: an IPv6 prefix is one address).
- * The count lives in this process: a connection, and so a body, belongs to one instance.
+ * How many submission bodies one client address may be sending at once before any credential
+ * of theirs has passed (issue 53, point 7: 40 unauthenticated POSTs from one address, each
+ * trickling a byte every 5 s, were all read at once). A browser's credential, the form token,
+ * is inside the body, so its body is read first: it holds a slot of its address from the moment
+ * the server starts reading it until it has arrived, failed or run out of its deadline
+ * (body.ts); past the cap, the submission is answered 429 `rate_limited` with `Retry-After`
+ * before its body is read (routes.ts). A body sent with an API key that passed holds a place in
+ * the checks' queue instead (check-queue.ts), so that nobody sharing an address with a flood of
+ * unauthenticated bodies is held back by it. Addresses are counted as the rate limits count
+ * them (`rateLimitAddress`: an IPv6 prefix is one address). The count lives in this process: a
+ * connection, and so a body, belongs to one instance.
  */
 
-/** Default bodies one address may be sending at once (`LOADOUT_BODIES_PER_ADDRESS`). */
+/** Default bodies without an API key one address may be sending at once (`LOADOUT_BODIES_PER_ADDRESS`). */
 export const DEFAULT_BODIES_PER_ADDRESS = 4;
 
 /**

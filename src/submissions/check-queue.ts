@@ -4,7 +4,8 @@
  * while static requests slowed). A submission takes a place ({@link CheckQueue.reserve}) once its
  * credential has passed (issue 53, point 7: unauthenticated bodies must not hold places): an
  * agent's API key before its body is read, a browser's form token once the body is (routes.ts;
- * bodies not yet authenticated are bounded per client address instead, bodies-per-address.ts).
+ * bodies read before any credential passed are bounded per client address instead,
+ * bodies-per-address.ts).
  * At most `running + waiting` places exist, so at most that many authenticated submissions are
  * held at once, and a submission that finds none is refused at once (503 with `Retry-After`,
  * routes.ts). Holding a place, it waits for one of `running` turns at

@@ -7,10 +7,10 @@
  * POST answers, in the order they are decided: 503 `submissions_closed` (closed, no
  * database), 429 per client address; with an API key (agents) 401 (no, wrong or revoked key),
  * 429 per API key, 503 `checks_busy` with `Retry-After` (every place in the checks' queue is
- * taken: check-queue.ts), all before the body is read; then for every sender 429 with
- * `Retry-After` (the address is sending `bodiesPerAddress` bodies already:
- * bodies-per-address.ts), 415, 413, 408 (the body did not arrive within `bodyTimeoutMs`), 400;
- * without an API key (browsers) 401 (no, forged, expired or used form token), 503 (no
+ * taken: check-queue.ts), all before the body is read; without one, 429 with `Retry-After`
+ * (the address is sending `bodiesPerAddress` such bodies already: bodies-per-address.ts); then
+ * 415, 413, 408 (the body did not arrive within `bodyTimeoutMs`), 400; without an API key
+ * (browsers) 401 (no, forged, expired or used form token), 503 (no
  * configured challenge), 503 `checks_busy`, 401 (no challenge token), 403 (challenge refused,
  * or its solution used already); then 422 (every field violation at once), 409 (id taken), 422
  * `checks_timeout` (the checks ran out of their time budget; the problem names the check and
@@ -75,9 +75,10 @@ export interface SubmissionsOptions {
    */
   bodyTimeoutMs?: number;
   /**
-   * Submission bodies one client address may be sending at once (`LOADOUT_BODIES_PER_ADDRESS`,
-   * bodies-per-address.ts); default {@link DEFAULT_BODIES_PER_ADDRESS}. Past it a submission is
-   * answered 429 `rate_limited` with `Retry-After`.
+   * Submission bodies without an API key that one client address may be sending at once
+   * (`LOADOUT_BODIES_PER_ADDRESS`, bodies-per-address.ts); default
+   * {@link DEFAULT_BODIES_PER_ADDRESS}. Past it such a submission is answered 429 `rate_limited`
+   * with `Retry-After`. Bodies with an API key hold places in the checks' queue instead.
    */
   bodiesPerAddress?: number;
 }
@@ -187,7 +188,8 @@ export function createSubmissionRoutes(options: SubmissionsOptions): (app: Hono)
           place = queue.reserve();
           if (place === undefined) return busy();
         }
-        const body = await receiveBody(c, addressKey);
+        // An authenticated body is bounded by its place; one read before any credential passed, by its address.
+        const body = await receiveBody(c, place === undefined ? addressKey : undefined);
         // A client gone while its body arrived: the request log records the 499 (server/observe.ts).
         if (!body.ok) return 'gone' in body ? new Response(null, { status: CLIENT_CLOSED_REQUEST }) : body.response;
         if (place === undefined) {
@@ -206,14 +208,14 @@ export function createSubmissionRoutes(options: SubmissionsOptions): (app: Hono)
     });
 
     /**
-     * The body of a submission from `addressKey` (rate-limit key), read within its deadline
-     * while it holds one of its address's body slots; 429 when the address is sending
-     * `bodiesPerAddress` already.
+     * The body of a submission, read within its deadline, while it holds one of the body slots
+     * of `addressKey` (rate-limit key) when given; 429 when that address is sending
+     * `bodiesPerAddress` bodies already.
      */
-    const receiveBody = async (c: Context, addressKey: string): Promise<BodyResult> => {
-      const release = bodies.take(addressKey);
+    const receiveBody = async (c: Context, addressKey: string | undefined): Promise<BodyResult> => {
+      const release = addressKey === undefined ? () => undefined : bodies.take(addressKey);
       if (release === undefined) {
-        const detail = `this client address is sending ${bodies.cap} submission ${bodies.cap === 1 ? 'body' : 'bodies'} already (expected at most ${bodies.cap} at once; LOADOUT_BODIES_PER_ADDRESS on the server); retry after ${BODIES_RETRY_AFTER_SECONDS} seconds`;
+        const detail = `this client address is sending ${bodies.cap} submission ${bodies.cap === 1 ? 'body' : 'bodies'} without an API key already (expected at most ${bodies.cap} at once; LOADOUT_BODIES_PER_ADDRESS on the server; an API key is not held back); retry after ${BODIES_RETRY_AFTER_SECONDS} seconds`;
         return { ok: false, response: problem(429, 'rate_limited', detail, { headers: { 'retry-after': String(BODIES_RETRY_AFTER_SECONDS) } }) };
       }
       try {

@@ -40,7 +40,7 @@ export interface SubmissionsConfig {
   checksQueue?: number;
   /** Seconds a submission's body may take to arrive (`LOADOUT_BODY_TIMEOUT_SECONDS`, body.ts); default 60. */
   bodyTimeoutSeconds?: number;
-  /** Submission bodies one client address may be sending at once (`LOADOUT_BODIES_PER_ADDRESS`, bodies-per-address.ts); default 4. */
+  /** Submission bodies without an API key one client address may be sending at once (`LOADOUT_BODIES_PER_ADDRESS`, bodies-per-address.ts); default 4. */
   bodiesPerAddress?: number;
 }
 

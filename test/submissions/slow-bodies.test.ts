@@ -105,6 +105,19 @@ function sendSlowBody(h: Pick<Harness, 'url'>, options: { address?: string; head
   return { socket, answered, closed };
 }
 
+/** The values of the first `count` of `promises` to resolve, in the order they resolved. */
+function firstOf<T>(promises: Promise<T>[], count: number): Promise<T[]> {
+  return new Promise((resolve) => {
+    const values: T[] = [];
+    for (const promise of promises) {
+      void promise.then((value) => {
+        values.push(value);
+        if (values.length === count) resolve(values);
+      });
+    }
+  });
+}
+
 /** Status, headers and JSON body of the one response in `text`. */
 function parseResponse(text: string): { status: number; headers: Record<string, string>; body: Record<string, unknown> } {
   const split = text.indexOf('\r\n\r\n');
@@ -114,18 +127,21 @@ function parseResponse(text: string): { status: number; headers: Record<string, 
 }
 
 describe('slow submission bodies', () => {
-  it('do not keep an authenticated submission out of the checks: 40 unauthenticated bodies trickling from 40 addresses, and an agent still gets 202', async () => {
+  it('do not keep an agent out of the checks: 40 unauthenticated bodies trickling from its own address, and it still gets 202', async () => {
     const watch = watchBodies();
     const queue = new CheckQueue({ running: 1, waiting: 2 });
-    const h = await startHarness('sqlite', { trustProxy: true, queue, before: watch.before });
-    const slow = Array.from({ length: 40 }, (_, i) => sendSlowBody(h, { address: `198.51.100.${i + 1}` }));
-    // Each is being read (or, on a server that refuses it, was answered).
+    const h = await startHarness('sqlite', { queue, before: watch.before });
+    const slow = Array.from({ length: 40 }, () => sendSlowBody(h));
+    // Each is being read, or was answered.
     await watch.reading(40);
 
-    const agent = await h.post(validBody({ id: 'agent-past-slow-bodies' }), { ...bearer(h.key), 'x-forwarded-for': '203.0.113.7' });
+    const agent = await h.post(validBody({ id: 'agent-past-slow-bodies' }), bearer(h.key));
     expect(agent.status, JSON.stringify(await agent.clone().json())).toBe(202);
-    // The slow bodies are still arriving: only the agent was answered.
-    expect(watch.answeredSoFar()).toBe(1);
+    // Four bodies (the cap per address) are still arriving and hold no place; the others were refused.
+    const refused = await firstOf(slow.map(({ answered }) => answered), 36);
+    expect(new Set(refused.map((text) => parseResponse(text).status))).toEqual(new Set([429]));
+    expect(watch.answeredSoFar()).toBe(37);
+    expect(queue.held).toBe(0);
     for (const { socket } of slow) socket.destroy();
     await watch.answered(41);
     expect(queue.held).toBe(0);
@@ -143,30 +159,33 @@ describe('slow submission bodies', () => {
       expect(response.body).toMatchObject({ status: 408, code: 'request_timeout', title: 'Request timeout', type: '/docs/#problem-request_timeout' });
       expect(response.body['detail']).toMatch(/did not arrive within 200 ms: \d+ bytes came .*LOADOUT_BODY_TIMEOUT_SECONDS/u);
     }
-    // The one slot of the address is free again, and so is every place.
+    // The one slot of the address is free again (the next body is read: 401, no credential in it), and so is every place.
+    expect((await h.post(validBody({ id: 'after-the-deadline' }))).status).toBe(401);
     expect((await h.post(validBody({ id: 'after-the-deadline' }), bearer(h.key))).status).toBe(202);
   }, 60_000);
 
-  it('lets one address send at most bodiesPerAddress bodies at once: the next gets 429 with Retry-After, another address gets in, and a slot comes back when a body ends', async () => {
+  it('lets one address send at most bodiesPerAddress bodies without an API key at once: the next gets 429 with Retry-After, an agent there and another address get in, and a slot comes back when a body ends', async () => {
     const watch = watchBodies();
     const h = await startHarness('sqlite', { trustProxy: true, bodiesPerAddress: 2, before: watch.before });
     const address = '192.0.2.10';
-    const slow = [sendSlowBody(h, { address }), sendSlowBody(h, { address, headers: bearer(h.key) })];
-    await watch.reading(2);
+    const slow = [sendSlowBody(h, { address }), sendSlowBody(h, { address }), sendSlowBody(h, { address, headers: bearer(h.key) })];
+    await watch.reading(3);
 
-    for (const headers of [{}, bearer(h.key)]) {
-      const refused = await h.post(validBody({ id: 'one-too-many' }), { ...headers, 'x-forwarded-for': address });
-      expect(refused.status).toBe(429);
-      expect(refused.headers.get('retry-after')).toBe('5');
-      expect(refused.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
-      expect(await json(refused)).toMatchObject({ status: 429, code: 'rate_limited', detail: expect.stringMatching(/sending 2 submission bodies already.*LOADOUT_BODIES_PER_ADDRESS/u) as unknown });
-    }
-    // Another address is not held back.
-    expect((await h.post(validBody({ id: 'from-elsewhere' }), { ...bearer(h.key), 'x-forwarded-for': '203.0.113.8' })).status).toBe(202);
+    const refused = await h.post(validBody({ id: 'one-too-many' }), { 'x-forwarded-for': address });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBe('5');
+    expect(refused.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+    expect(await json(refused)).toMatchObject({ status: 429, code: 'rate_limited', detail: expect.stringMatching(/sending 2 submission bodies without an API key already.*LOADOUT_BODIES_PER_ADDRESS/u) as unknown });
+    // An agent on the same address, and anyone on another, are not held back.
+    expect((await h.post(validBody({ id: 'agent-on-that-address' }), { ...bearer(h.key), 'x-forwarded-for': address })).status).toBe(202);
+    const elsewhere = await h.post(validBody({ id: 'from-elsewhere' }), { 'x-forwarded-for': '203.0.113.8' });
+    expect([elsewhere.status, (await json(elsewhere))['code']]).toEqual([401, 'unauthorized']);
 
+    // A slow body ends: its slot comes back, and the next body from the address is read (401: no credential in it).
     slow[0]?.socket.destroy();
     await watch.answered(4);
-    expect((await h.post(validBody({ id: 'slot-came-back' }), { ...bearer(h.key), 'x-forwarded-for': address })).status).toBe(202);
+    const next = await h.post(validBody({ id: 'slot-came-back' }), { 'x-forwarded-for': address });
+    expect([next.status, (await json(next))['code']]).toEqual([401, 'unauthorized']);
   }, 60_000);
 
   it('reads LOADOUT_BODY_TIMEOUT_SECONDS (60) and LOADOUT_BODIES_PER_ADDRESS (4), refusing what is not a positive whole number, and loadout serve obeys both', async () => {
@@ -184,7 +203,7 @@ describe('slow submission bodies', () => {
     const statuses = await Promise.all([sendSlowBody(server), sendSlowBody(server)].map(async ({ answered }) => parseResponse(await answered)));
     const byStatus = Object.fromEntries(statuses.map((response) => [response.status, response.body]));
     expect(Object.keys(byStatus).sort()).toEqual(['408', '429']);
-    expect(byStatus['429']?.['detail']).toMatch(/sending 1 submission body already/u);
+    expect(byStatus['429']?.['detail']).toMatch(/sending 1 submission body without an API key already/u);
     expect(byStatus['408']?.['detail']).toMatch(/within 1000 ms/u);
   }, 90_000);
 });

@@ -21,7 +21,7 @@ export const MAX_BODY_BYTES = 512 * 1024;
 
 /**
  * Default time a submission's body may take to arrive, in seconds (`LOADOUT_BODY_TIMEOUT_SECONDS`):
- * 60, sized to the largest body, {@link MAX_BODY_BYTES}: 512 KiB in 60 s is 8.7 KiB/s (about 70
+ * 60, sized to the largest body, {@link MAX_BODY_BYTES}: 512 KiB in 60 s is 8.5 KiB/s (about 70
  * kbit/s), slower than a poor mobile link, while a client that trickles its bytes holds its
  * connection a fifth of Node's `requestTimeout` (300 s).
  */

@@ -5,6 +5,8 @@
 import { LoadoutError } from '../catalogue/errors.js';
 import { ALTCHA_DIFFICULTY } from '../submissions/altcha.js';
 import { CHALLENGE_PROVIDERS, type ChallengeProvider } from '../submissions/challenge.js';
+import { DEFAULT_BODIES_PER_ADDRESS } from '../submissions/bodies-per-address.js';
+import { DEFAULT_BODY_TIMEOUT_SECONDS } from '../submissions/body.js';
 import { DEFAULT_CHECKS_QUEUE } from '../submissions/check-queue.js';
 import { DEFAULT_IPV6_PREFIX } from '../submissions/rate-limit.js';
 import type { SubmissionsConfig } from '../submissions/setup.js';
@@ -17,7 +19,9 @@ import type { SubmissionsConfig } from '../submissions/setup.js';
  * (10000, ALTCHA's difficulty); rate limits `RATE_LIMIT_PER_ADDRESS` (30), `RATE_LIMIT_PER_KEY`
  * (120) per `RATE_LIMIT_WINDOW_SECONDS` (3600), IPv6 addresses grouped by
  * `RATE_LIMIT_IPV6_PREFIX` (64, 1 to 128); `TRUST_PROXY`; `LOADOUT_CHECKS_QUEUE` (32), the
- * submissions that may wait for the checks), plus
+ * submissions that may wait for the checks; `LOADOUT_BODY_TIMEOUT_SECONDS` (60), the time a
+ * submission's body may take to arrive; `LOADOUT_BODIES_PER_ADDRESS` (4), the bodies without an
+ * API key one client address may be sending at once), plus
  * `LOADOUT_BASE_URL` (no trailing slash; when unset, the address the server answers at:
  * `http://localhost:<PORT>`, see {@link localBaseUrl}) and `PORT` (8787).
  */
@@ -80,6 +84,8 @@ export function resolveConfig(env: NodeJS.ProcessEnv = process.env): ResolvedCon
     },
     trustProxy: env['TRUST_PROXY'] === 'true',
     checksQueue: parsePositive(env, 'LOADOUT_CHECKS_QUEUE', DEFAULT_CHECKS_QUEUE),
+    bodyTimeoutSeconds: parsePositive(env, 'LOADOUT_BODY_TIMEOUT_SECONDS', DEFAULT_BODY_TIMEOUT_SECONDS),
+    bodiesPerAddress: parsePositive(env, 'LOADOUT_BODIES_PER_ADDRESS', DEFAULT_BODIES_PER_ADDRESS),
   };
 }
 

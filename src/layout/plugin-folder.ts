@@ -16,32 +16,25 @@
  * | `skills/<skill>/…` | every format |
  * | `agents/<name>.md` | Claude Code, Gemini CLI, Cursor |
  *
- * Pure: the loadout's files in, the folder's files out.
+ * Which of the loadout's files and MCP servers the folder holds, and at which paths, is
+ * decided in plugin-contents.ts `choosePluginContents` alone; this module adds the manifests
+ * and the README around them. Pure: the loadout's files in, the folder's files out.
  */
-import type { FileEntry } from '../catalogue/manifest.js';
 import type { Agent } from '../catalogue/vocabulary.js';
-import { baseName, pathInsideSkill } from './layout.js';
-import { agentPluginsManifest, agentPluginsMcp, claudePluginManifest, cursorPluginManifest, geminiExtensionManifest, PLUGIN_PATHS, type McpServer, type PluginMetadata } from './plugin-manifests.js';
-import { listUncarried, type UncarriedPart } from './plugin-formats.js';
-import { pluginReadme } from './plugin-readme.js';
-import { translateRule } from './rule-translation.js';
 import { convertMcpServers, type McpServerConfig } from './mcp-formats.js';
+import { choosePluginContents, type LoadoutFile, type PluginFile } from './plugin-contents.js';
+import type { UncarriedPart } from './plugin-formats.js';
+import { agentPluginsManifest, agentPluginsMcp, claudePluginManifest, cursorPluginManifest, geminiExtensionManifest, PLUGIN_PATHS, type McpServer, type PluginMetadata } from './plugin-manifests.js';
+import { pluginReadme } from './plugin-readme.js';
+
+export type { PluginFile } from './plugin-contents.js';
 
 /** The loadout in, as {@link composePluginFolder} takes it. */
 export interface PluginInput extends PluginMetadata {
-  /** The manifest's files with their text as published (the record's `content`). */
-  files: readonly { entry: FileEntry; content: string }[];
-  /** Its MCP servers, from every `mcp` file (`{mcpServers}` shape), by name. */
-  servers: Readonly<Record<string, McpServer>>;
+  /** The manifest's files with their text as published (the record's `content`), in the manifest's order; its MCP servers are read from its `mcp` files. */
+  files: readonly LoadoutFile[];
   /** The command that installs the loadout for `agent` without a plugin manager (the README's "the rest"). */
   installCommand: (agent: Agent) => string;
-}
-
-/** One file of the folder: its path in the folder, its text, and the loadout file it repeats byte for byte (if it does). */
-export interface PluginFile {
-  path: string;
-  data: string;
-  source?: string;
 }
 
 /** The plugin folder of a loadout. */
@@ -53,40 +46,24 @@ export interface PluginFolder {
 }
 
 /**
- * The plugin folder of `input` (see the module comment for its layout). The first
- * `instructions` file becomes `AGENTS.md`; others are left to the install command.
+ * The plugin folder of `input` (see the module comment for its layout): the parts
+ * plugin-contents.ts `choosePluginContents` chooses, each format's manifest, its MCP servers in
+ * the format's syntax, and the README. Two parts at one path are both listed (plugin-contents.ts
+ * `describePluginClashes` finds them; the `install-paths` check refuses such a loadout).
  */
 export function composePluginFolder(input: PluginInput): PluginFolder {
-  const files: PluginFile[] = [];
-  const uncarried: UncarriedPart[] = [];
-  let context: string | undefined;
-  const has = { skills: false, rules: false, agents: false, mcp: Object.keys(input.servers).length > 0 };
-  for (const { entry, content } of input.files) {
-    if (entry.role === 'skill' || entry.role === 'reference') {
-      files.push({ path: `skills/${entry.skill ?? baseName(entry.path)}/${pathInsideSkill(entry)}`, data: content, source: entry.path });
-      has.skills = true;
-    } else if (entry.role === 'subagent') {
-      files.push({ path: `agents/${baseName(entry.path)}.md`, data: content, source: entry.path });
-      has.agents = true;
-    } else if (entry.role === 'rules') {
-      // As `loadout install --agent cursor` writes it (rule-translation.ts).
-      files.push({ path: `rules/${baseName(entry.path)}.mdc`, data: translateRule(content, 'cursor') });
-      has.rules = true;
-    } else if (entry.role === 'instructions' && context === undefined) {
-      files.push({ path: 'AGENTS.md', data: content, source: entry.path });
-      context = 'AGENTS.md';
-    }
-  }
-  const mcp = agentPluginsMcp(input.servers);
-  uncarried.push(...listUncarried(input.files.map((f) => f.entry), mcp.refused));
+  const contents = choosePluginContents(input.files);
+  const { servers, contextFileName, components, uncarried } = contents;
+  const files: PluginFile[] = [...contents.files];
   const json = (value: unknown): string => `${JSON.stringify(value, null, 2)}\n`;
   files.push({ path: PLUGIN_PATHS.agentPlugins, data: json(agentPluginsManifest(input)) });
   files.push({ path: PLUGIN_PATHS.claude, data: json(claudePluginManifest(input)) });
   // Each format's MCP servers in its agent's own shape and variable syntax (mcp-formats.ts).
-  const serversFor = (agent: Agent): Record<string, McpServer> => convertMcpServers(input.servers as Record<string, McpServerConfig>, agent).servers;
-  files.push({ path: PLUGIN_PATHS.gemini, data: json(geminiExtensionManifest(input, context, serversFor('gemini-cli'))) });
-  files.push({ path: PLUGIN_PATHS.cursor, data: json(cursorPluginManifest(input, has)) });
-  if (has.mcp) {
+  const serversFor = (agent: Agent): Record<string, McpServer> => convertMcpServers(servers as Record<string, McpServerConfig>, agent).servers;
+  files.push({ path: PLUGIN_PATHS.gemini, data: json(geminiExtensionManifest(input, contextFileName, serversFor('gemini-cli'))) });
+  files.push({ path: PLUGIN_PATHS.cursor, data: json(cursorPluginManifest(input, components)) });
+  if (components.mcp) {
+    const mcp = agentPluginsMcp(servers);
     if (Object.keys(mcp.document['mcpServers'] as object).length > 0) files.push({ path: PLUGIN_PATHS.agentPluginsMcp, data: json(mcp.document) });
     files.push({ path: PLUGIN_PATHS.claudeMcp, data: json({ mcpServers: serversFor('claude-code') }) });
     files.push({ path: PLUGIN_PATHS.cursorMcp, data: json({ mcpServers: serversFor('cursor') }) });

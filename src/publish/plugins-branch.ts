@@ -22,6 +22,7 @@ import { join } from 'node:path';
 import { simpleGit } from 'simple-git';
 import { LoadoutError } from '../catalogue/errors.js';
 import { PLUGINS_FOLDER } from '../tree-format/addresses.js';
+import { checkBranchName } from './branch-name.js';
 
 /** What {@link pushPluginsBranch} pushes where. */
 export interface PluginsBranchOptions {
@@ -31,7 +32,7 @@ export interface PluginsBranchOptions {
   repo: string;
   /** The remote to push to: a remote's name (`origin`) or a git URL. */
   remote: string;
-  /** The branch, e.g. `plugins`. */
+  /** The branch, e.g. `plugins`: a plain branch name (branch-name.ts), pushed as `refs/heads/<branch>`. */
   branch: string;
   /** The commits' author and committer date, ISO 8601 (the catalogue's HEAD commit's date keeps reruns identical). */
   date: string;
@@ -58,10 +59,12 @@ export const PLUGINS_COMMIT_MESSAGE = 'Plugins of the catalogue, as built by loa
 
 /**
  * Commits `<out>/plugins` to `branch` of `remote` (see the module comment).
- * @throws LoadoutError `not_found` when the tree has no `plugins/` (built without plugins),
+ * @throws LoadoutError `usage` when `branch` is no plain branch name (branch-name.ts), before
+ *   anything is written; `not_found` when the tree has no `plugins/` (built without plugins),
  *   `git` when a git command fails (with git's message as `cause`).
  */
 export async function pushPluginsBranch(options: PluginsBranchOptions): Promise<PluginsBranchResult> {
+  await checkBranchName(options.branch, 'the plugins branch', options.repo);
   const folder = join(options.out, PLUGINS_FOLDER);
   try {
     if (!statSync(folder).isDirectory()) throw new Error('not a folder');

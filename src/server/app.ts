@@ -11,7 +11,7 @@ import type { Logger } from 'pino';
 import { databaseFailureReason } from '../storage/database-failure.js';
 import type { PublishedKey } from '../tree-format/signing/keys.js';
 import { describeApi, type CliDescription, type PluginsDescription, type PublishedExtras, type ServiceConfigReport } from '../tree/render/description.js';
-import { noteRoute } from './observe.js';
+import { CLIENT_CLOSED_REQUEST, isClientHangUp, noteRoute } from './observe.js';
 import { problem } from './problem.js';
 import { BAD_PATH_DETAIL, createStaticServer, decodePathSegments } from './static.js';
 
@@ -46,7 +46,8 @@ export const READ_API_PATHS = ['/api/*', '/raw/*', '/download/*', '/mcp/server-c
  * Builds the app. Pure apart from reading `distDir` on requests. An error a route throws is
  * answered 503 `database_unavailable` with `Retry-After` when the database threw it for a
  * known reason (`storage/database-failure.ts`: the reason is given, the driver's message only
- * logged, as for `/readyz`), else 500 `internal_error`.
+ * logged, as for `/readyz`), else 500 `internal_error`; the error of a client that hung up
+ * (`isClientHangUp`, observe.ts) is neither, and is logged only as the request's 499.
  */
 export function createApp(deps: AppDependencies): Hono {
   const app = new Hono();
@@ -79,7 +80,10 @@ export function createApp(deps: AppDependencies): Hono {
   });
 
   app.notFound((c) => problem(404, 'not_found', `nothing at ${c.req.path}`));
-  app.onError((error) => {
+  app.onError((error, c) => {
+    // The client hung up (its request's own error, ECONNRESET like a lost database connection):
+    // nobody reads the answer, and the request log records it as the 499 it is (observe.ts).
+    if (isClientHangUp(error, c.env)) return new Response(null, { status: CLIENT_CLOSED_REQUEST });
     const reason = databaseFailureReason(error);
     const databaseDown = reason !== 'error';
     if (deps.logger === undefined) console.error(error);

@@ -126,19 +126,23 @@ function drainServer(server: Server, timeoutMs: number): Promise<void> {
  *
  * Responses to earlier requests on the same connection go first (RFC 9112 section 9.3.2: in
  * the order of the requests): when the refused bytes follow requests that were read whole and
- * are still being answered, the problem is written once those responses have ended. Node 22
+ * are still being answered, the problem is written once all those responses have ended, the
+ * ones still waiting in Node's queue behind the first included (however many requests came in
+ * the same packet). Node 22
  * and 24 report a malformed pipelined request while the response before it is still being
  * written, Node 20 after it. When the refused bytes are the body of a request whose response
  * has already begun, nothing can be written without corrupting that response: the socket is
  * destroyed, as it is when it is no longer writable.
  */
 function answerClientErrors(server: Server, maxHeaderSize: number): void {
-  // The responses on each socket that have not finished, to know whether one has begun.
+  // The responses on each socket that have not finished, to know whether one has begun and
+  // which to wait for. Keyed by the request's socket: a response to a pipelined request waits in
+  // Node's queue without a socket (`response.socket` is null) until the one before it has
+  // finished, and it still has to go out before the problem.
   const inFlight = new WeakMap<Duplex, Set<ServerResponse>>();
   const answered = new WeakSet<Duplex>();
-  server.on('request', (_request, response: ServerResponse) => {
-    const socket = response.socket;
-    if (socket === null) return;
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const socket = request.socket;
     let open = inFlight.get(socket);
     if (open === undefined) inFlight.set(socket, (open = new Set()));
     open.add(response);

@@ -7,7 +7,7 @@
  * challenge solution or `Authorization` value can reach the log.
  */
 import { randomUUID } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import { pino, type DestinationStream, type Logger } from 'pino';
@@ -43,6 +43,25 @@ const REQUEST_ID = /^[\w.:@/+=-]{1,128}$/u;
  * wholly sent (nginx's 499 "client closed request"; no HTTP status says it, and none is sent).
  */
 export const CLIENT_CLOSED_REQUEST = 499;
+
+/**
+ * True when `error` is the error the client's own request failed with, not one of the server's:
+ * Node's `IncomingMessage.errored` (found in `env`, @hono/node-server's `{ incoming }`), or an
+ * error caused by it. Node fails a request whose client hung up before its body had arrived
+ * with `ECONNRESET` ("aborted"), the code a lost database connection has too
+ * (storage/database-failure.ts); only the error's identity tells them apart. Never throws.
+ */
+export function isClientHangUp(error: unknown, env: unknown): boolean {
+  const errored = (env as { incoming?: Pick<IncomingMessage, 'errored'> } | undefined)?.incoming?.errored;
+  if (errored === undefined || errored === null) return false;
+  let current = error;
+  // A few levels of `cause`: an error wrapped where it was caught.
+  for (let depth = 0; depth < 5 && current !== undefined && current !== null; depth++) {
+    if (current === errored) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
 
 /**
  * The middleware that logs and measures every request it wraps (see the module comment). With

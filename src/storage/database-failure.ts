@@ -44,7 +44,12 @@ const POSTGRES: Record<string, DatabaseFailureReason> = {
   '53100': 'storage_error', // disk_full
 };
 
-/** Node's socket errors that mean the server could not be reached. */
+/**
+ * Node's socket errors that mean the server could not be reached. The code alone does not say
+ * whose socket failed: Node fails the request of an HTTP client that hung up with ECONNRESET
+ * too, so the app asks first whether an error is its client's (`isClientHangUp`,
+ * server/observe.ts) and only then for a reason here.
+ */
 const UNREACHABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ETIMEDOUT', 'EPIPE']);
 
 /** SQLite primary result code (the part before any `_` extension) → reason. */

@@ -3,7 +3,12 @@
  * `application/json` with no charset or `charset=utf-8` (JSON exchanged between systems is
  * UTF-8, RFC 8259 section 8.1; a body declared in another charset would be decoded wrongly);
  * 413 when the body is over the limit, judged from `Content-Length` and then by counting bytes
- * as they stream in, before anything is parsed; 400 when the bytes are not UTF-8 JSON.
+ * as they stream in, before anything is parsed; 408 with `Connection: close` when the body has
+ * not wholly arrived by its deadline (issue 53, point 7: a body trickled a byte every few
+ * seconds held its place until Node's `requestTimeout`, 300 s); 400 when the bytes are not
+ * UTF-8 JSON. A client that goes away while its body arrives is no failure of the server: it is
+ * a result (`gone`), never a thrown error (which the app would take for a database that does not
+ * answer, since Node reports the client's hang-up as ECONNRESET; issue 53, point 11).
  */
 import { problem } from '../server/problem.js';
 
@@ -14,11 +19,37 @@ import { problem } from '../server/problem.js';
  */
 export const MAX_BODY_BYTES = 512 * 1024;
 
-/** Parsed JSON, or the problem response to send. */
-export type BodyResult = { ok: true; value: unknown } | { ok: false; response: Response };
+/**
+ * Default time a submission's body may take to arrive, in seconds (`LOADOUT_BODY_TIMEOUT_SECONDS`):
+ * 60, sized to the largest body, {@link MAX_BODY_BYTES}: 512 KiB in 60 s is 8.5 KiB/s (about 70
+ * kbit/s), slower than a poor mobile link, while a client that trickles its bytes holds its
+ * connection a fifth of Node's `requestTimeout` (300 s).
+ */
+export const DEFAULT_BODY_TIMEOUT_SECONDS = 60;
 
-/** Reads and parses the JSON body of `request`, at most `limit` bytes. */
-export async function readJsonBody(request: Request, limit = MAX_BODY_BYTES): Promise<BodyResult> {
+/** Parsed JSON, the problem response to send, or `gone`: the client went away, and nobody reads an answer. */
+export type BodyResult = { ok: true; value: unknown } | { ok: false; response: Response } | { ok: false; gone: true };
+
+/** Options of {@link readJsonBody}. */
+export interface ReadBodyOptions {
+  /** Largest accepted body, in bytes; default {@link MAX_BODY_BYTES}. */
+  limit?: number;
+  /**
+   * Milliseconds the whole body may take to arrive, counted from the call (the headers have
+   * arrived by then); none by default. Past it the answer is 408 `request_timeout` with
+   * `Connection: close`. `setting` names where the deadline is configured, for the problem.
+   */
+  deadline?: { ms: number; setting: string };
+}
+
+/**
+ * Reads and parses the JSON body of `request` (see the module comment for the answers). Never
+ * throws for what the client did: a body stream that fails after the client went away (the
+ * request's signal aborted) gives `gone`.
+ * @throws whatever else reading the stream throws (a bug).
+ */
+export async function readJsonBody(request: Request, options: ReadBodyOptions = {}): Promise<BodyResult> {
+  const limit = options.limit ?? MAX_BODY_BYTES;
   const refused = checkJsonMediaType(request.headers.get('content-type'));
   if (refused !== undefined) return { ok: false, response: problem(415, 'unsupported_media_type', refused) };
   const tooLarge = (): BodyResult => ({ ok: false, response: problem(413, 'body_too_large', `the body is over ${limit} bytes (expected at most ${limit} bytes: ${limit / 1024} KiB)`) });
@@ -28,15 +59,35 @@ export async function readJsonBody(request: Request, limit = MAX_BODY_BYTES): Pr
   let size = 0;
   if (request.body !== null) {
     const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > limit) {
-        await reader.cancel().catch(() => undefined);
-        return tooLarge();
+    const deadline = options.deadline;
+    // Cancelling ends the pending read (done), so that no promise is raced once per chunk.
+    let expired = false;
+    const timer = deadline === undefined ? undefined : setTimeout(() => {
+      expired = true;
+      reader.cancel().catch(() => undefined);
+    }, deadline.ms);
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (expired && deadline !== undefined) {
+          const problemDetail = `the body did not arrive within ${deadline.ms} ms: ${size} bytes came (expected the whole body, at most ${limit} bytes, within ${deadline.ms} ms; ${deadline.setting} on the server)`;
+          // Whatever the client still sends is not read: the connection closes after the answer.
+          return { ok: false, response: problem(408, 'request_timeout', problemDetail, { headers: { connection: 'close' } }) };
+        }
+        if (done) break;
+        size += value.byteLength;
+        if (size > limit) {
+          await reader.cancel().catch(() => undefined);
+          return tooLarge();
+        }
+        chunks.push(value);
       }
-      chunks.push(value);
+    } catch (error) {
+      // Node fails the body's stream with ECONNRESET ("aborted") when the client hangs up.
+      if (request.signal.aborted) return { ok: false, gone: true };
+      throw error;
+    } finally {
+      clearTimeout(timer);
     }
   }
   const bytes = Buffer.concat(chunks);

@@ -1,10 +1,14 @@
 /**
  * The bounded queue in front of the submission checks (issue 35, point 6: 800 submissions whose
  * clients had gone were all read, held, checked and stored, peaking at about 500 MB resident,
- * while static requests slowed). A submission takes a place before its body is read
- * ({@link CheckQueue.reserve}); at most `running + waiting` places exist, so at most that many
- * bodies are read, parsed and held at once, and a submission that finds none is refused at once
- * (503 with `Retry-After`, routes.ts). Holding a place, it waits for one of `running` turns at
+ * while static requests slowed). A submission takes a place ({@link CheckQueue.reserve}) once its
+ * credential has passed (issue 53, point 7: unauthenticated bodies must not hold places): an
+ * agent's API key before its body is read, a browser's form token once the body is (routes.ts;
+ * bodies read before any credential passed are bounded per client address instead,
+ * bodies-per-address.ts).
+ * At most `running + waiting` places exist, so at most that many authenticated submissions are
+ * held at once, and a submission that finds none is refused at once (503 with `Retry-After`,
+ * routes.ts). Holding a place, it waits for one of `running` turns at
  * the checks (the check threads, check-pool.ts), first come first served. A submission whose
  * client goes away while it waits leaves at once, and its checks never run.
  */
@@ -19,7 +23,7 @@ export const DEFAULT_CHECKS_QUEUE = 32;
 export interface CheckQueueOptions {
   /** Submissions checked at once (at least 1): the check threads. */
   running: number;
-  /** Submissions that may hold a place besides (0 or more): reading their body, or waiting for a turn. */
+  /** Submissions that may hold a place besides (0 or more): reading their body, being authenticated, or waiting for a turn. */
   waiting: number;
 }
 

@@ -5,22 +5,28 @@
  * `/submissions/<id>/` (page-routes.ts), mounted into the app through its `routes` hook.
  *
  * POST answers, in the order they are decided: 503 `submissions_closed` (closed, no
- * database), 429 per client address, 503 `checks_busy` with `Retry-After` (every place in the
- * checks' queue is taken: check-queue.ts; decided before the body is read), 415, 413, 400, 401
- * (no, wrong or revoked API key; no, forged, expired or used form token), 429 per API key, 503
- * (browser path without a configured challenge), 403 (challenge refused, or its solution used
- * already), 422 (every field violation at once), 409 (id taken), 422 `checks_timeout` (the
- * checks ran out of their time budget; the problem names the check and the file), 202. A
- * submission whose client went away before it was stored is dropped and not stored
- * (service.ts). A challenge solution is spent once it passes, also when the body then fails
- * (the widget solves a new one).
+ * database), 429 per client address; with an API key (agents) 401 (no, wrong or revoked key),
+ * 429 per API key, 503 `checks_busy` with `Retry-After` (every place in the checks' queue is
+ * taken: check-queue.ts), all before the body is read; without one, 429 with `Retry-After`
+ * (the address is sending `bodiesPerAddress` such bodies already: bodies-per-address.ts); then
+ * 415, 413, 408 (the body did not arrive within `bodyTimeoutMs`), 400; without an API key
+ * (browsers) 401 (no, forged, expired or used form token), 503 (no
+ * configured challenge), 503 `checks_busy`, 401 (no challenge token), 403 (challenge refused,
+ * or its solution used already); then 422 (every field violation at once), 409 (id taken), 422
+ * `checks_timeout` (the checks ran out of their time budget; the problem names the check and
+ * the file), 202. Only a sender whose credential passed takes a place in the checks' queue
+ * (issue 53, point 7: unauthenticated bodies trickled slowly held every place). A submission
+ * whose client went away before it was stored is dropped and not stored (service.ts). A
+ * challenge solution is spent once it passes, also when the body then fails (the widget
+ * solves a new one).
  */
 import { getConnInfo } from '@hono/node-server/conninfo';
 import type { Context, Hono } from 'hono';
 import { problem, problemResponse, makeProblem } from '../server/problem.js';
 import type { Stores } from '../storage/stores.js';
 import { authenticateApiKey } from './api-key.js';
-import { readJsonBody } from './body.js';
+import { BodiesPerAddress, BODIES_RETRY_AFTER_SECONDS, DEFAULT_BODIES_PER_ADDRESS } from './bodies-per-address.js';
+import { DEFAULT_BODY_TIMEOUT_SECONDS, readJsonBody, type BodyResult } from './body.js';
 import type { ChallengeVerifier } from './challenge.js';
 import type { SubmissionChecks } from './check-pool.js';
 import { issueFormToken, verifyFormToken } from './form-token.js';
@@ -62,6 +68,19 @@ export interface SubmissionsOptions {
   checksQueue?: number;
   /** The queue itself, instead of one made from `checks.threads` and `checksQueue` (tests watch it). */
   queue?: CheckQueue;
+  /**
+   * Milliseconds a submission's body may take to arrive once its headers have
+   * (`LOADOUT_BODY_TIMEOUT_SECONDS`); default {@link DEFAULT_BODY_TIMEOUT_SECONDS}. Past it the
+   * answer is 408 `request_timeout` and the connection closes.
+   */
+  bodyTimeoutMs?: number;
+  /**
+   * Submission bodies without an API key that one client address may be sending at once
+   * (`LOADOUT_BODIES_PER_ADDRESS`, bodies-per-address.ts); default
+   * {@link DEFAULT_BODIES_PER_ADDRESS}. Past it such a submission is answered 429 `rate_limited`
+   * with `Retry-After`. Bodies with an API key hold places in the checks' queue instead.
+   */
+  bodiesPerAddress?: number;
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/u;
@@ -84,6 +103,8 @@ export function createSubmissionRoutes(options: SubmissionsOptions): (app: Hono)
   const challengeUrl = `${options.baseUrl}/api/v1/submissions/challenge`;
   const checks = options.checks ?? defaultSubmissionChecks();
   const queue = options.queue ?? new CheckQueue({ running: checks.threads, waiting: options.checksQueue ?? DEFAULT_CHECKS_QUEUE });
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_SECONDS * 1000;
+  const bodies = new BodiesPerAddress(options.bodiesPerAddress ?? DEFAULT_BODIES_PER_ADDRESS);
   const busy = (): Response =>
     problem(503, 'checks_busy', `the checks of submissions are busy: ${queue.running + queue.waiting} submissions are being checked or waiting (expected fewer at once; LOADOUT_CHECKS_QUEUE on the server); retry after ${QUEUE_RETRY_AFTER_SECONDS} seconds`, {
       headers: { 'retry-after': String(QUEUE_RETRY_AFTER_SECONDS) },
@@ -151,62 +172,108 @@ export function createSubmissionRoutes(options: SubmissionsOptions): (app: Hono)
       const stores = options.stores;
       const at = now();
       const address = clientAddress(c, options.trustProxy);
-      const tooMany = await limited(stores, `address:${rateLimitAddress(address, options.limits.ipv6Prefix)}`, options.limits.perAddress, at);
+      const addressKey = rateLimitAddress(address, options.limits.ipv6Prefix);
+      const tooMany = await limited(stores, `address:${addressKey}`, options.limits.perAddress, at);
       if (tooMany !== undefined) return tooMany;
-      // A place in the checks' queue is taken before the body is read: bodies are what hold memory.
-      const place = queue.reserve();
-      if (place === undefined) return busy();
+      const context: SubmitContext = { submitter: 'form', clientAddress: address, now: at, signal: c.req.raw.signal };
+      // A place in the checks' queue bounds the bodies held at once, so only a sender whose
+      // credential passed takes one (issue 53, point 7): an agent's API key, in a header, before
+      // its body is read; a browser's form token, in the body, once the body is read.
+      let place: CheckPlace | undefined;
       try {
-        return await receive(c, stores, at, address, place);
+        const authorization = c.req.header('authorization');
+        if (authorization !== undefined) {
+          const refused = await authenticate(stores, authorization, at, context);
+          if (refused !== undefined) return refused;
+          place = queue.reserve();
+          if (place === undefined) return busy();
+        }
+        // An authenticated body is bounded by its place; one read before any credential passed, by its address.
+        const body = await receiveBody(c, place === undefined ? addressKey : undefined);
+        // A client gone while its body arrived: the request log records the 499 (server/observe.ts).
+        if (!body.ok) return 'gone' in body ? new Response(null, { status: CLIENT_CLOSED_REQUEST }) : body.response;
+        if (place === undefined) {
+          const fields = typeof body.value === 'object' && body.value !== null && !Array.isArray(body.value) ? (body.value as Record<string, unknown>) : {};
+          const refused = await checkFormToken(stores, fields, at, context);
+          if (refused !== undefined) return refused;
+          place = queue.reserve();
+          if (place === undefined) return busy();
+          const failed = await passChallenge(stores, fields['challenge_token'], address, at);
+          if (failed !== undefined) return failed;
+        }
+        return await store(c, stores, body.value, context, place);
       } finally {
-        place.release();
+        place?.release();
       }
     });
 
-    /** The rest of `POST /api/v1/submissions`, holding `place`. */
-    const receive = async (c: Context, stores: Stores, at: Date, address: string, place: CheckPlace): Promise<Response> => {
-      const body = await readJsonBody(c.req.raw);
-      if (!body.ok) return body.response;
-      const fields = typeof body.value === 'object' && body.value !== null && !Array.isArray(body.value) ? (body.value as Record<string, unknown>) : {};
-
-      const context: SubmitContext = { submitter: 'form', clientAddress: address, now: at, signal: c.req.raw.signal };
-      const authorization = c.req.header('authorization');
-      if (authorization !== undefined) {
-        const bearer = /^Bearer +(\S+)$/iu.exec(authorization.trim())?.[1];
-        if (bearer === undefined) return unauthorized('the Authorization header is not "Bearer <API_KEY>"');
-        const auth = await authenticateApiKey(stores.keys, bearer, at);
-        if (!auth.ok) return unauthorized(auth.problem === 'revoked' ? 'the API key has been revoked' : auth.problem === 'malformed' ? 'the API key is malformed (expected lk_<prefix>_<secret>)' : 'the API key is not valid');
-        const keyLimited = await limited(stores, `key:${auth.key.prefix}`, options.limits.perKey, at);
-        if (keyLimited !== undefined) return keyLimited;
-        context.submitter = `key:${auth.key.prefix}`;
-      } else {
-        const formToken = fields['form_token'];
-        const challengeToken = fields['challenge_token'];
-        if (formToken === undefined && challengeToken === undefined) return unauthorized('no credential (expected Authorization: Bearer <API_KEY>, or form_token and challenge_token in the body)');
-        if (typeof formToken !== 'string') return unauthorized('no form_token (expected the string from GET /api/v1/submissions/session)');
-        const check = verifyFormToken(options.formTokenSecret, formToken, at);
-        if (!check.ok) return unauthorized(check.problem === 'expired' ? 'the form token has expired (expected a token less than 2 hours old: get a new one from GET /api/v1/submissions/session)' : 'the form token is not valid (expected the string from GET /api/v1/submissions/session)');
-        if (await stores.nonces.isUsed(check.nonce)) return unauthorized('the form token has been used already (expected a fresh one from GET /api/v1/submissions/session)');
-        if (challenge === undefined || browserClosed !== undefined) return closed(browserClosed ?? '');
-        if (typeof challengeToken !== 'string' || challengeToken === '') return unauthorized('no challenge_token (expected the token the challenge widget gave)');
-        let verdict;
-        try {
-          verdict = await challenge.verify(challengeToken, address, at);
-        } catch (error) {
-          // The error names CHALLENGE_VERIFY_URL, which is the operator's business: it goes to
-          // the server's log, and the client hears only that the vendor did not answer.
-          console.error(error);
-          return problem(503, 'challenge_unavailable', 'the bot-challenge vendor did not answer, so the challenge could not be checked (the cause is logged on the server); try again shortly', { headers: { 'retry-after': '30' } });
-        }
-        if (!verdict.success) return problem(403, 'forbidden', `the challenge was not passed (error codes: ${verdict.errorCodes.join(', ') || 'none'}); solve the challenge again`, { extra: { challenge_errors: verdict.errorCodes } });
-        // Single use, whichever the provider: the first request to record the solution wins.
-        if (verdict.replay !== undefined && !(await stores.nonces.consume(`challenge:${verdict.replay.key}`, at.toISOString(), verdict.replay.expiresAt.toISOString()))) {
-          return problem(403, 'forbidden', 'the challenge solution has been used already (each solution passes once); solve a new challenge', { extra: { challenge_errors: ['already-used'] } });
-        }
-        context.nonce = { nonce: check.nonce, expiresAt: check.expiresAt.toISOString() };
+    /**
+     * The body of a submission, read within its deadline, while it holds one of the body slots
+     * of `addressKey` (rate-limit key) when given; 429 when that address is sending
+     * `bodiesPerAddress` bodies already.
+     */
+    const receiveBody = async (c: Context, addressKey: string | undefined): Promise<BodyResult> => {
+      const release = addressKey === undefined ? () => undefined : bodies.take(addressKey);
+      if (release === undefined) {
+        const detail = `this client address is sending ${bodies.cap} submission ${bodies.cap === 1 ? 'body' : 'bodies'} without an API key already (expected at most ${bodies.cap} at once; LOADOUT_BODIES_PER_ADDRESS on the server; an API key is not held back); retry after ${BODIES_RETRY_AFTER_SECONDS} seconds`;
+        return { ok: false, response: problem(429, 'rate_limited', detail, { headers: { 'retry-after': String(BODIES_RETRY_AFTER_SECONDS) } }) };
       }
+      try {
+        return await readJsonBody(c.req.raw, { deadline: { ms: bodyTimeoutMs, setting: 'LOADOUT_BODY_TIMEOUT_SECONDS' } });
+      } finally {
+        release();
+      }
+    };
 
-      const validation = validateSubmission(body.value);
+    /** The agent's credential, `Authorization: Bearer <API_KEY>`: a 401 or 429 problem, or undefined (and `context.submitter` set) when it passes. */
+    const authenticate = async (stores: Stores, authorization: string, at: Date, context: SubmitContext): Promise<Response | undefined> => {
+      const bearer = /^Bearer +(\S+)$/iu.exec(authorization.trim())?.[1];
+      if (bearer === undefined) return unauthorized('the Authorization header is not "Bearer <API_KEY>"');
+      const auth = await authenticateApiKey(stores.keys, bearer, at);
+      if (!auth.ok) return unauthorized(auth.problem === 'revoked' ? 'the API key has been revoked' : auth.problem === 'malformed' ? 'the API key is malformed (expected lk_<prefix>_<secret>)' : 'the API key is not valid');
+      const keyLimited = await limited(stores, `key:${auth.key.prefix}`, options.limits.perKey, at);
+      if (keyLimited !== undefined) return keyLimited;
+      context.submitter = `key:${auth.key.prefix}`;
+      return undefined;
+    };
+
+    /** The browser's form token, from the body's `fields`: a 401 or 503 problem, or undefined (and `context.nonce` set) when it passes. */
+    const checkFormToken = async (stores: Stores, fields: Record<string, unknown>, at: Date, context: SubmitContext): Promise<Response | undefined> => {
+      const formToken = fields['form_token'];
+      if (formToken === undefined && fields['challenge_token'] === undefined) return unauthorized('no credential (expected Authorization: Bearer <API_KEY>, or form_token and challenge_token in the body)');
+      if (typeof formToken !== 'string') return unauthorized('no form_token (expected the string from GET /api/v1/submissions/session)');
+      const check = verifyFormToken(options.formTokenSecret, formToken, at);
+      if (!check.ok) return unauthorized(check.problem === 'expired' ? 'the form token has expired (expected a token less than 2 hours old: get a new one from GET /api/v1/submissions/session)' : 'the form token is not valid (expected the string from GET /api/v1/submissions/session)');
+      if (await stores.nonces.isUsed(check.nonce)) return unauthorized('the form token has been used already (expected a fresh one from GET /api/v1/submissions/session)');
+      if (challenge === undefined || browserClosed !== undefined) return closed(browserClosed ?? '');
+      context.nonce = { nonce: check.nonce, expiresAt: check.expiresAt.toISOString() };
+      return undefined;
+    };
+
+    /** The browser's challenge solution: a 401, 403 or 503 problem, or undefined when it passes (and is spent). */
+    const passChallenge = async (stores: Stores, challengeToken: unknown, address: string, at: Date): Promise<Response | undefined> => {
+      if (challenge === undefined) return closed(browserClosed ?? '');
+      if (typeof challengeToken !== 'string' || challengeToken === '') return unauthorized('no challenge_token (expected the token the challenge widget gave)');
+      let verdict;
+      try {
+        verdict = await challenge.verify(challengeToken, address, at);
+      } catch (error) {
+        // The error names CHALLENGE_VERIFY_URL, which is the operator's business: it goes to
+        // the server's log, and the client hears only that the vendor did not answer.
+        console.error(error);
+        return problem(503, 'challenge_unavailable', 'the bot-challenge vendor did not answer, so the challenge could not be checked (the cause is logged on the server); try again shortly', { headers: { 'retry-after': '30' } });
+      }
+      if (!verdict.success) return problem(403, 'forbidden', `the challenge was not passed (error codes: ${verdict.errorCodes.join(', ') || 'none'}); solve the challenge again`, { extra: { challenge_errors: verdict.errorCodes } });
+      // Single use, whichever the provider: the first request to record the solution wins.
+      if (verdict.replay !== undefined && !(await stores.nonces.consume(`challenge:${verdict.replay.key}`, at.toISOString(), verdict.replay.expiresAt.toISOString()))) {
+        return problem(403, 'forbidden', 'the challenge solution has been used already (each solution passes once); solve a new challenge', { extra: { challenge_errors: ['already-used'] } });
+      }
+      return undefined;
+    };
+
+    /** The rest of `POST /api/v1/submissions` once the sender passed: validation, the checks (holding `place`) and storage. */
+    const store = async (c: Context, stores: Stores, value: unknown, context: SubmitContext, place: CheckPlace): Promise<Response> => {
+      const validation = validateSubmission(value);
       if (!validation.ok) {
         const count = validation.errors.length;
         return problemResponse(makeProblem(422, 'invalid_body', `the submission has ${count} invalid field${count === 1 ? '' : 's'}; see errors`, { errors: validation.errors }));

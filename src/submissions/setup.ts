@@ -38,6 +38,10 @@ export interface SubmissionsConfig {
   trustProxy: boolean;
   /** Submissions that may wait for the checks (`LOADOUT_CHECKS_QUEUE`, check-queue.ts); default 32. */
   checksQueue?: number;
+  /** Seconds a submission's body may take to arrive (`LOADOUT_BODY_TIMEOUT_SECONDS`, body.ts); default 60. */
+  bodyTimeoutSeconds?: number;
+  /** Submission bodies without an API key one client address may be sending at once (`LOADOUT_BODIES_PER_ADDRESS`, bodies-per-address.ts); default 4. */
+  bodiesPerAddress?: number;
 }
 
 /** The submissions API, ready to mount. */
@@ -88,6 +92,8 @@ export async function setUpSubmissions(config: SubmissionsConfig, options: { dis
     limits: config.rateLimits,
     trustProxy: config.trustProxy,
     ...(config.checksQueue === undefined ? {} : { checksQueue: config.checksQueue }),
+    ...(config.bodyTimeoutSeconds === undefined ? {} : { bodyTimeoutMs: config.bodyTimeoutSeconds * 1000 }),
+    ...(config.bodiesPerAddress === undefined ? {} : { bodiesPerAddress: config.bodiesPerAddress }),
   });
   return {
     mount,

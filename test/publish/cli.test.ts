@@ -1,6 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { startS3Server } from '../helpers/s3-server.js';
+import { makeTempDir } from '../helpers/temp.js';
 import { makeCatalogue, readTreeBytes } from './fixture.js';
 
 const BUCKET = 'catalogue';
@@ -30,5 +32,32 @@ describe('loadout publish (the CLI in a child process)', () => {
       `loadout: bucket "no-such-bucket" does not exist (s3://no-such-bucket at ${s3.endpoint})\n` +
         'loadout: hint: create the bucket first, or check --bucket, --endpoint (AWS_ENDPOINT_URL_S3) and --region (AWS_REGION)\n',
     );
+  });
+
+  it('refuses a --plugins-branch that is no plain branch name, exit 2, before anything is uploaded or pushed; pushes a good one', async () => {
+    const s3 = await startS3Server([BUCKET]);
+    const { root, out } = await makeCatalogue();
+    const bare = makeTempDir();
+    execFileSync('git', ['init', '--quiet', '--bare', bare]);
+    const refs = (): string => execFileSync('git', ['--git-dir', bare, 'for-each-ref', '--format=%(refname)'], { encoding: 'utf8' });
+    const publish = (branch: string): ReturnType<typeof runCli> => runCli(['publish', '--out', out, '--bucket', BUCKET, '--endpoint', s3.endpoint, '--force-path-style', '--plugins-remote', bare, '--plugins-branch', branch], root, AWS_ENV);
+    const expected = '(expected a plain branch name that git accepts (git check-ref-format --branch), such as plugins, not HEAD and not starting with "-", "+" or "refs/")';
+    for (const [branch, why] of [
+      ['HEAD', "names git's current commit, not a branch"],
+      ['-x', 'starts with "-", which git reads as an option'],
+      ['+main', 'starts with "+", which a push reads as a forced update'],
+      ['refs/tags/v1', 'is a full ref name, which would be pushed as refs/heads/refs/…'],
+      ['a..b', 'is not a branch name git accepts (git check-ref-format --branch refuses it)'],
+    ] as const) {
+      const refused = await publish(branch);
+      expect({ branch, code: refused.code, stdout: refused.stdout, stderr: refused.stderr }).toEqual({ branch, code: 2, stdout: '', stderr: `loadout: --plugins-branch is ${JSON.stringify(branch)}, which ${why} ${expected}\n` });
+    }
+    expect(await s3.listKeys(BUCKET)).toEqual([]);
+    expect(refs()).toBe('');
+
+    const good = await publish('team/plugins');
+    expect(good.code).toBe(0);
+    expect(good.stdout).toMatch(/\nplugins: pushed [0-9a-f]{12} to branch team\/plugins of /u);
+    expect(refs()).toBe('refs/heads/team/plugins\n');
   });
 });

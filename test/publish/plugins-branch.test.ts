@@ -9,6 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { LoadoutError } from '../../src/catalogue/errors.js';
+import { describeBranchNameProblem } from '../../src/publish/branch-name.js';
 import { pushPluginsBranch, type PluginsBranchOptions } from '../../src/publish/plugins-branch.js';
 import { buildCatalogue } from '../../src/tree/build.js';
 import { writeLoadout } from '../helpers/loadouts.js';
@@ -83,5 +84,21 @@ describe('pushing plugins/ to a branch', () => {
     expect(failure).toBeInstanceOf(LoadoutError);
     expect((failure as LoadoutError).code).toBe('git');
     expect((failure as Error).message).toContain('no-such-remote');
+  });
+
+  it('pushes to a plain branch name only, refusing the others with a usage error before anything is pushed', async () => {
+    const { root, bare, options } = await catalogue();
+    const failure = await pushPluginsBranch({ ...options, branch: 'HEAD' }).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(LoadoutError);
+    expect((failure as LoadoutError).code).toBe('usage');
+    expect((failure as Error).message).toMatch(/^the plugins branch is "HEAD", which names git's current commit, not a branch \(expected a plain branch name/u);
+    expect(execFileSync('git', ['--git-dir', bare, 'for-each-ref'], { encoding: 'utf8' })).toBe('');
+    // git's own rule, as git applies it (git check-ref-format --branch); in a repository it reads
+    // @{-1} as the branch checked out before, which is no name of its own.
+    git(root, ['checkout', '-q', '-b', 'other']);
+    git(root, ['checkout', '-q', '-']);
+    expect(await describeBranchNameProblem('@{-1}', root)).toBe('is not a branch name git accepts (git check-ref-format --branch reads it as another branch)');
+    for (const bad of ['main.lock', 'a b', 'a~1', '.hidden', 'x/', 'ends.']) expect(await describeBranchNameProblem(bad), bad).toBe('is not a branch name git accepts (git check-ref-format --branch refuses it)');
+    for (const good of ['plugins', 'team/plugins', 'v1.2-plugins', 'Δ-plugins']) expect(await describeBranchNameProblem(good), good).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@
  * before the app included). Spoken over a raw TCP socket, since no HTTP client sends such
  * requests.
  */
+import fc from 'fast-check';
 import { Hono } from 'hono';
 import { connect } from 'node:net';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -18,6 +19,13 @@ async function startServer(limits?: ServerLimits): Promise<{ port: number }> {
   app.get('/slow', async (c) => {
     await new Promise((resolve) => setTimeout(resolve, 100));
     return c.json({ slow: true });
+  });
+  // A response that starts after `turns` turns of the event loop (no timer): pipelined requests
+  // whose answers come at different times.
+  app.get('/turns', async (c) => {
+    const turns = Number(c.req.query('turns') ?? 0);
+    for (let turn = 0; turn < turns; turn++) await new Promise((resolve) => setImmediate(resolve));
+    return c.json({ n: Number(c.req.query('n')) });
   });
   // A response that starts at once and never ends, to have one in flight.
   app.post('/stream', () => new Response(new ReadableStream({ start: (controller) => controller.enqueue(new TextEncoder().encode('partial')) })));
@@ -161,6 +169,30 @@ describe('listen: errors Node reports before the app', () => {
     expect(JSON.parse(first?.body ?? '')).toEqual({ slow: true });
     expectProblem(second, 400, 'bad_request');
     expect(more).toEqual([]);
+  });
+
+  it('answers every one of several pipelined requests before a malformed one, in order, then the 400 (a property over counts and delays)', async () => {
+    const { port } = await startServer();
+    // Each request answers after 0 to 4 turns of the event loop; the parser reports the malformed
+    // one while the first responses are waiting, being written, or done (Node 20, 22 and 24 differ).
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 4 }), { minLength: 1, maxLength: 8 }), async (delays) => {
+        const requests = delays.map((turns, n) => `GET /turns?n=${n}&turns=${turns} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`).join('');
+        const responses = parseResponses(await exchange(port, `${requests}BROKEN\r\n\r\n`));
+        expect(responses.map((r) => r.status), `delays ${JSON.stringify(delays)}`).toEqual([...delays.map(() => 200), 400]);
+        expect(responses.slice(0, -1).map((r) => (JSON.parse(r.body) as { n: number }).n)).toEqual(delays.map((_, n) => n));
+        expectProblem(responses.at(-1), 400, 'bad_request');
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  it('answers three GETs sent in one packet with a malformed request, then the 400', async () => {
+    const { port } = await startServer();
+    const get = (q: string): string => `GET /api/v1/search?q=${q} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`;
+    const responses = parseResponses(await exchange(port, `${get('one')}${get('two')}${get('three')}BROKEN\r\n\r\n`));
+    expect(responses.map((r) => r.status)).toEqual([200, 200, 200, 400]);
+    expect(responses.slice(0, 3).map((r) => JSON.parse(r.body) as unknown)).toEqual([{ query: 'one' }, { query: 'two' }, { query: 'three' }]);
   });
 
   it('writes nothing into a response already under way: the connection is closed instead', async () => {

@@ -1,7 +1,9 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { createApp } from '../../src/server/app.js';
 import { listen } from '../../src/server/listen.js';
 import { createServerMetrics } from '../../src/server/metrics.js';
 import { createLogger, observeRequests } from '../../src/server/observe.js';
@@ -10,6 +12,7 @@ import { openDatabase } from '../../src/storage/database.js';
 import { createStores } from '../../src/storage/stores.js';
 import { createApiKey } from '../../src/submissions/api-key.js';
 import { startChallengeVendor } from '../submissions/challenge-vendor.js';
+import { makeTempDir } from '../helpers/temp.js';
 import { validBody } from '../submissions/harness.js';
 import { buildSmallCatalogue, startServer } from './serve-harness.js';
 
@@ -155,7 +158,82 @@ describe('request log and metrics', () => {
     expect(text).toMatch(/loadout_http_requests_total\{route="\/held\/:id",status="499"\} 1/u);
     expect(text).toMatch(/loadout_http_requests_total\{route="\/ok",status="200"\} 1/u);
   }, 30_000);
+
+  it('logs a client that hangs up during its upload as the 499 it is, never as a database that does not answer (a real loadout serve on SQLite)', async () => {
+    const root = await buildSmallCatalogue();
+    const databaseUrl = `sqlite:${join(root, 'data', 'catalogue.db')}`;
+    // debug: a line as each request starts, the event the client waits for before it hangs up.
+    const { url, log } = await startServer(root, { DATABASE_URL: databaseUrl, LOG_LEVEL: 'debug', FORM_TOKEN_SECRET: 'form-token-secret-0123456789abcdef-0123456789' });
+    const database = openDatabase(databaseUrl);
+    const { key } = await createApiKey(createStores(database).keys, 'hang-up test', new Date());
+    await database.close();
+    const { port } = new URL(url);
+    const lines = (): Record<string, unknown>[] => log.map((l) => JSON.parse(l) as Record<string, unknown>);
+    // Both paths: the agent's (an API key) and the browser's (the credential is in the body).
+    for (const [n, authorization] of [[1, `Authorization: Bearer ${key}\r\n`], [2, '']] as const) {
+      const socket = connect(Number(port), '127.0.0.1');
+      socket.on('error', () => undefined);
+      socket.write(`POST /api/v1/submissions HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: 100000\r\nX-Request-Id: hang-up-${n}\r\n${authorization}\r\n{"name": "half a bo`);
+      await until(log, () => lines().some((l) => l['msg'] === 'request started' && l['req_id'] === `hang-up-${n}`));
+      socket.destroy();
+      await until(log, () => lines().some((l) => l['msg'] === 'request' && l['req_id'] === `hang-up-${n}`));
+    }
+    for (const n of [1, 2]) expect(lines().find((l) => l['msg'] === 'request' && l['req_id'] === `hang-up-${n}`)).toMatchObject({ route: '/api/v1/submissions', status: 499, aborted: true });
+    expect(lines().filter((l) => (l['level'] as number) >= 40)).toEqual([]);
+  }, 60_000);
+
+  it('takes the error of a client that hung up, thrown by any route reading its body, for the 499 and not for a database failure', async () => {
+    const lines: Record<string, unknown>[] = [];
+    let logged = (): void => undefined;
+    const logger = createLogger('debug', { write: (line: string) => {
+      lines.push(JSON.parse(line) as Record<string, unknown>);
+      logged();
+    } });
+    const seen = (ready: () => boolean): Promise<void> =>
+      new Promise((resolve) => {
+        logged = () => ready() && resolve();
+        logged();
+      });
+    // A route that reads its body itself (as the MCP route does), so that the error reaches the app's onError.
+    const app = createApp({
+      distDir: makeTempDir('loadout-observe-'),
+      baseUrl: 'http://localhost:8787',
+      submissionsOpen: false,
+      config: { database: false, challenge_secret: false, challenge_site_key: false },
+      logger,
+      routes: [(inner) => inner.post('/upload', async (c) => c.text(await c.req.text()))],
+    });
+    const front = new Hono();
+    front.use('*', observeRequests(logger, createServerMetrics()));
+    front.all('*', (c) => app.fetch(c.req.raw, c.env));
+    const server = await listen(front, { port: 0, host: '127.0.0.1' });
+    onTestFinished(() => server.close());
+    const socket = connect(server.port, '127.0.0.1');
+    socket.on('error', () => undefined);
+    socket.write('POST /upload HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1000\r\n\r\nthe first bytes');
+    await seen(() => lines.some((l) => l['msg'] === 'request started'));
+    socket.destroy();
+    await seen(() => lines.some((l) => l['msg'] === 'request'));
+    expect(lines.find((l) => l['msg'] === 'request')).toMatchObject({ route: '/upload', status: 499, aborted: true });
+    expect(lines.filter((l) => (l['level'] as number) >= 40)).toEqual([]);
+  });
 });
+
+/** Resolves once `ready()` holds, looked at again as each line is added to `log` (no timer). */
+function until(log: string[], ready: () => boolean): Promise<void> {
+  return new Promise((resolve) => {
+    if (ready()) return resolve();
+    const push = log.push.bind(log);
+    log.push = (...items: string[]): number => {
+      const length = push(...items);
+      if (ready()) {
+        log.push = push;
+        resolve();
+      }
+      return length;
+    };
+  });
+}
 
 /** A promise with its resolve at hand. */
 function deferred(): { promise: Promise<void>; resolve: () => void } {

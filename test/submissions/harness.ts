@@ -63,6 +63,10 @@ export interface HarnessOptions {
   queue?: CheckQueue;
   /** Mounted before the submissions routes (e.g. middleware that watches requests). */
   before?: (app: Hono) => void;
+  /** Milliseconds a submission's body may take to arrive; default the routes' own (60 s). */
+  bodyTimeoutMs?: number;
+  /** Submission bodies one address may be sending at once; default the routes' own (4). */
+  bodiesPerAddress?: number;
 }
 
 /** Starts a server on a fresh database of `kind`. */
@@ -84,6 +88,8 @@ export async function startHarness(kind: TestDatabaseKind, options: HarnessOptio
     limits: { ...DEFAULT_RATE_LIMITS, perAddress: 1000, perKey: 1000, ...options.limits },
     ...(options.checks === undefined ? {} : { checks: options.checks }),
     ...(options.queue === undefined ? {} : { queue: options.queue }),
+    ...(options.bodyTimeoutMs === undefined ? {} : { bodyTimeoutMs: options.bodyTimeoutMs }),
+    ...(options.bodiesPerAddress === undefined ? {} : { bodiesPerAddress: options.bodiesPerAddress }),
     trustProxy: options.trustProxy === true,
   };
   const app = createApp({

@@ -41,10 +41,13 @@ const DEFAULT_MAX_ATTEMPTS = 5;
 
 /**
  * Runs the publish; returns 0 when done (or planned with `--dry-run`).
- * @throws LoadoutError from the core (exit 1), or `usage` for a bad flag (exit 2).
+ * @throws LoadoutError from the core (exit 1), or `usage` for a bad flag (exit 2): a bad
+ *   `--plugins-branch` (with `--plugins-remote`) before anything is uploaded or pushed.
  */
 export async function publishCommand(options: PublishCommandOptions, out: Write, err: Write): Promise<number> {
   const concurrency = parseConcurrency(options.concurrency);
+  // Before anything is uploaded or pushed: git's own rule for a branch name (publish/branch-name.ts).
+  if (options.pluginsRemote !== undefined) await (await import('../../publish/branch-name.js')).checkBranchName(options.pluginsBranch ?? 'plugins', '--plugins-branch');
   // The SDK warns on Node 20 that its releases after January 2027 need Node 22; that is for
   // whoever upgrades the dependency, not for a CLI user. The SDK's documented switch
   // (aws/aws-sdk-js-v3#7983), read when the client is created; an explicit value is kept.

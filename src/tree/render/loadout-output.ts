@@ -169,7 +169,9 @@ async function writeHistoricVersion(tree: OutputTree, base: string, id: string, 
   // Its plugin's zip, when its manifest read (checks aside: the version is published as it was).
   if (plugins && run.manifest !== undefined && run.manifest.id === id && run.manifest.version === old.version) {
     const texts = new Map(files.map((f) => [f.path, decodeText(snapshot.files.get(f.path))]));
-    await writePlugin(tree, { base, manifest: run.manifest, files: publishedFiles(run.manifest, texts) }, { folder: false });
+    // Published as it was: a plugin whose files clash (its checks failed, or ran before the plugin was checked) is left out, not the build.
+    const onClash = (clashes: readonly { message: string }[]): void => void warnings.push(`loadouts/${id}: the plugin of version ${old.version} (commit ${old.commit}) is not published: ${clashes.map((c) => c.message).join('; ')}`);
+    await writePlugin(tree, { base, manifest: run.manifest, files: publishedFiles(run.manifest, texts) }, { folder: false, onClash });
   }
   const counts = summariseVerification(run.results, { checkedAt: new Date(0), commit: old.commit, contentCurrent: true }).counts;
   const published = new Set(files.map((f) => f.path));

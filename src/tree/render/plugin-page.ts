@@ -5,21 +5,23 @@
  * cannot carry (layout/plugin-formats.ts), and, for a loadout with MCP servers, Cursor's and
  * VS Code's one-click install links. Pure.
  */
-import type { FileEntry, Manifest } from '../../catalogue/manifest.js';
+import type { Manifest } from '../../catalogue/manifest.js';
 import { PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
 import { cursorMcpInstallLink, pluginCommands, vscodeMcpInstallLink } from '../../layout/plugin-commands.js';
-import { listUncarried, PLUGIN_FORMAT_NAMES, PLUGIN_FORMAT_OF } from '../../layout/plugin-formats.js';
-import { agentPluginsMcp } from '../../layout/plugin-manifests.js';
+import { choosePluginContents } from '../../layout/plugin-contents.js';
+import { PLUGIN_FORMAT_NAMES, PLUGIN_FORMAT_OF } from '../../layout/plugin-formats.js';
 import { convertMcpServers, type McpServerConfig } from '../../layout/mcp-formats.js';
 import type { PluginPageView } from '../../pages/loadout-install.js';
 import { pluginZipUrl, urlMarketplaceUrl, type CliRoute } from '../../tree-format/addresses.js';
-import { mcpServersOf, type PluginVersion } from './plugins.js';
+import type { PluginVersion } from './plugins.js';
 
 /** The page's plugin view of `manifest` (its `files` with their text), or undefined when the build writes no plugins. */
 export function pluginPageView(base: string, manifest: Manifest, files: PluginVersion['files'], route: CliRoute | undefined): PluginPageView | undefined {
   if (route?.plugins === undefined) return undefined;
-  const servers = mcpServersOf(files) as Record<string, McpServerConfig>;
-  const uncarried = listUncarried(files.map((f): FileEntry => f.entry), agentPluginsMcp(servers).refused);
+  // What the plugin carries, as the plugin folder has it (layout/plugin-contents.ts).
+  const contents = choosePluginContents(files);
+  const servers = contents.servers as Record<string, McpServerConfig>;
+  const uncarried = contents.uncarried;
   const pluginRoute = { name: route.plugins.name, marketplaceUrl: urlMarketplaceUrl(base), ...(route.plugins.git === undefined ? {} : { git: route.plugins.git }) };
   const view: PluginPageView = {};
   for (const agent of PUBLISHED_AGENTS) {

@@ -12,9 +12,9 @@
  */
 import { createHash } from 'node:crypto';
 import type { FileEntry, Manifest } from '../../catalogue/manifest.js';
-import { readMcpServers } from '../../layout/mcp-formats.js';
+import { LoadoutError } from '../../catalogue/errors.js';
+import { describePluginClashes, type PluginPathClash } from '../../layout/plugin-contents.js';
 import { composePluginFolder, type PluginFolder } from '../../layout/plugin-folder.js';
-import type { McpServer } from '../../layout/plugin-manifests.js';
 import { installCommand, pageUrl, pluginTreeFolder, pluginZipTreePath, rawTreePath } from '../../tree-format/addresses.js';
 import type { OutputTree } from '../write/tree-files.js';
 import { writeZip, type ZipContents } from './zip.js';
@@ -36,26 +36,6 @@ export interface PluginVersion {
   files: readonly { entry: FileEntry; content: string }[];
 }
 
-/**
- * The MCP servers of the version's `mcp` files (`{mcpServers}`, DESIGN.md section 3), by name;
- * a later file's server replaces an earlier one of the same name (the `mcp` check refuses
- * loadouts whose files do not parse, so a file that does not is left out here).
- */
-export function mcpServersOf(files: PluginVersion['files']): Record<string, McpServer> {
-  const servers: Record<string, McpServer> = {};
-  for (const { entry, content } of files) {
-    if (entry.role !== 'mcp') continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(content);
-    } catch {
-      continue;
-    }
-    Object.assign(servers, readMcpServers(parsed) ?? {});
-  }
-  return servers;
-}
-
 /** The plugin folder of one version (pure; layout/plugin-folder.ts). */
 export function pluginFolderOf(version: PluginVersion): PluginFolder {
   const { base, manifest } = version;
@@ -63,22 +43,41 @@ export function pluginFolderOf(version: PluginVersion): PluginFolder {
     manifest,
     homepage: pageUrl(base, manifest.id),
     files: version.files,
-    servers: mcpServersOf(version.files),
     installCommand: (agent) => installCommand(base, manifest.id, agent),
   });
+}
+
+/** Options of {@link writePlugin}. */
+export interface WritePluginOptions {
+  /** Write the plugin folder too (the latest version only). */
+  folder: boolean;
+  /** Where the zip shares compression with the loadout's other zips. */
+  contents?: ZipContents;
+  /**
+   * Called instead of throwing when the plugin's files clash (an older version, published as it
+   * was whatever its checks say): nothing is written for it.
+   */
+  onClash?: (clashes: readonly PluginPathClash[]) => void;
 }
 
 /**
  * Writes the zip of `version`'s plugin at `download/<id>/plugin-<version>.zip` and, with
  * `folder`, its plugin folder at `plugins/<id>/` (the latest version only). The version's raw
- * files must be written already (the folder links to them). `contents` shares compression with
- * the loadout's other zips.
- * @returns the zip's listing.
- * @throws LoadoutError `internal` from `tree` for a path that would leave it (a bug); the file system's error.
+ * files must be written already (the folder links to them).
+ * @returns the zip's listing, or undefined when the plugin's files clash and `onClash` was told.
+ * @throws LoadoutError `internal` when the plugin's files clash without `onClash` (a bug: the
+ *   `install-paths` check lays the plugin out the same way and refuses such a loadout), or from
+ *   `tree` for a path that would leave it (a bug); the file system's error.
  */
-export async function writePlugin(tree: OutputTree, version: PluginVersion, options: { folder: boolean; contents?: ZipContents }): Promise<PluginListing> {
+export async function writePlugin(tree: OutputTree, version: PluginVersion, options: WritePluginOptions): Promise<PluginListing | undefined> {
   const { id, version: v } = version.manifest;
   const plugin = pluginFolderOf(version);
+  const clashes = describePluginClashes(plugin.files);
+  if (clashes.length > 0) {
+    if (options.onClash === undefined) throw new LoadoutError('internal', `loadouts/${id} ${v}: the plugin cannot be written: ${clashes.map((c) => c.message).join('; ')} (the install-paths check should have refused the loadout)`);
+    options.onClash(clashes);
+    return undefined;
+  }
   const zip = writeZip(plugin.files, options.contents);
   await tree.write(pluginZipTreePath(id, v), zip);
   if (options.folder) {

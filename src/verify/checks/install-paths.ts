@@ -8,7 +8,9 @@
  * installer applies too), each target is where the agent discovers that kind of file, and
  * rules, as translated for the agent (`layout/rule-translation.ts`), carry the front matter
  * the agent needs to apply them (Cursor: `alwaysApply`, `globs` or `description`; Copilot:
- * `applyTo`) (DESIGN.md sections 3, 4 and 8).
+ * `applyTo`) (DESIGN.md sections 3, 4 and 8). It lays out the native plugin too, which the build
+ * writes whatever agents the loadout supports, and fails what the plugin writer could not write
+ * and two subagents of one name (`../plugin-paths.ts`).
  */
 import { describePathClashes, describePathProblem } from '../../catalogue/file-path.js';
 import { listSupportedAgents } from '../../layout/compatibility.js';
@@ -19,6 +21,7 @@ import { describeSettingsProblem } from '../../layout/protected-paths.js';
 import { translateRuleFor } from '../../layout/rule-translation.js';
 import { describeAgents, judge, plural, skip, type Check, type Finding } from '../check.js';
 import { atPointer } from '../locate.js';
+import { checkPluginPaths } from '../plugin-paths.js';
 
 export const installPaths: Check = {
   id: 'install-paths',
@@ -75,6 +78,7 @@ export const installPaths: Check = {
         findings.push({ ...atPointer(context, pointers.get(clash.path) ?? '/files'), message: `${taken.get(clash.path) ?? ''}: ${agent} target ${clash.message}` });
       }
     }
+    findings.push(...checkPluginPaths(context, manifest));
     return judge(findings, `${plural(targets, 'install target')} across ${describeAgents(agents)}`, (n) => plural(n, 'install path problem'));
   },
 };

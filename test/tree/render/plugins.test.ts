@@ -7,7 +7,7 @@
  * snapshot over the marketplaces and zips.
  */
 import { createHash, generateKeyPairSync } from 'node:crypto';
-import { existsSync, readFileSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import JSZip from 'jszip';
 import { Ajv, type ValidateFunction } from 'ajv';
@@ -264,5 +264,48 @@ describe('native plugins in the built tree', () => {
     expect(existsSync(join(dist, 'plugins'))).toBe(false);
     expect(readdirSync(join(dist, 'download/tools')).some((n) => n.startsWith('plugin-'))).toBe(false);
     expect(readJson(join(dist, 'api/v1/index.json'))).not.toHaveProperty('plugins');
+  });
+
+  it('names each subagent\'s file after its subagent, so two files of one base name build (issue 53, point 5)', async () => {
+    const root = makeTempDir();
+    initRepo(root);
+    const helper = (name: string): string => `---\nname: ${name}\ndescription: Helps with ${name}.\n---\n\nHelp.\n`;
+    // Distinct install targets for every agent that installs subagents (Antigravity installs none): verify passes.
+    const apart = (stem: string): Record<string, string> => ({ 'claude-code': `.claude/agents/${stem}.md`, cursor: `.cursor/agents/${stem}.md`, 'gemini-cli': `.gemini/agents/${stem}.md`, copilot: `.github/agents/${stem}.agent.md`, codex: `.codex/agents/${stem}.toml` });
+    writeLoadout(root, {
+      id: 'pair',
+      files: [...baseFiles('Test pair'), { path: 'agents/a/helper.md', role: 'subagent', install_to: apart('a-helper'), content: helper('a-helper') }, { path: 'agents/b/helper.md', role: 'subagent', install_to: apart('b-helper'), content: helper('b-helper') }],
+    });
+    commitAll(root, 'pair', '2026-01-10T10:00:00Z');
+    const dist = join(root, 'dist');
+    const result = await buildCatalogue({ root, out: dist, baseUrl: BASE });
+    expect(result.written).toBe(true);
+    const inZip = await zipFiles(join(dist, 'download/pair/plugin-1.0.0.zip'));
+    expect([...inZip.keys()].filter((p) => p.startsWith('agents/')).sort()).toEqual(['agents/a-helper.md', 'agents/b-helper.md']);
+    for (const [name, source] of [['a-helper', 'agents/a/helper.md'], ['b-helper', 'agents/b/helper.md']] as const) {
+      const bytes = readFileSync(join(root, 'loadouts/pair', source));
+      expect(inZip.get(`agents/${name}.md`)?.equals(bytes), name).toBe(true);
+      expect(readFileSync(join(dist, 'plugins/pair/agents', `${name}.md`)).equals(bytes), name).toBe(true);
+    }
+  });
+
+  it('leaves out, with a warning, the plugin of an older version whose files clash, and builds the rest', async () => {
+    const root = makeTempDir();
+    initRepo(root);
+    const helper = (name: string): string => `---\nname: ${name}\ndescription: Helps.\n---\n\nHelp.\n`;
+    const apart = (stem: string): Record<string, string> => ({ 'claude-code': `.claude/agents/${stem}.md`, cursor: `.cursor/agents/${stem}.md`, 'gemini-cli': `.gemini/agents/${stem}.md`, copilot: `.github/agents/${stem}.agent.md`, codex: `.codex/agents/${stem}.toml` });
+    // Version 1.0.0 (published as it was, its checks aside): two subagents of one name, one plugin file.
+    writeLoadout(root, { id: 'old', files: [...baseFiles('Test old'), { path: 'agents/a/helper.md', role: 'subagent', install_to: apart('a'), content: helper('helper') }, { path: 'agents/b/helper.md', role: 'subagent', install_to: apart('b'), content: helper('helper') }] });
+    commitAll(root, 'old 1.0.0', '2026-01-10T10:00:00Z');
+    rmSync(join(root, 'loadouts/old'), { recursive: true });
+    writeLoadout(root, { id: 'old', version: '1.1.0', files: [...baseFiles('Test old'), { path: 'agents/helper.md', role: 'subagent', content: helper('helper') }] });
+    commitAll(root, 'old 1.1.0', '2026-01-11T10:00:00Z');
+    const dist = join(root, 'dist');
+    const result = await buildCatalogue({ root, out: dist, baseUrl: BASE });
+    expect(result.written).toBe(true);
+    expect(result.warnings).toEqual([expect.stringMatching(/^loadouts\/old: the plugin of version 1\.0\.0 \(commit [0-9a-f]{40}\) is not published: agents\/a\/helper\.md and agents\/b\/helper\.md both become agents\/helper\.md in the plugin/u)]);
+    expect(readdirSync(join(dist, 'download/old')).filter((n) => n.startsWith('plugin-'))).toEqual(['plugin-1.1.0.zip']);
+    // The older version's raw files are published as they were.
+    expect(existsSync(join(dist, 'raw/old/1.0.0/agents/b/helper.md'))).toBe(true);
   });
 });

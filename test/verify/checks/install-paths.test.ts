@@ -8,9 +8,9 @@ import { checkCatalogue } from '../../../src/verify/catalogue.js';
 import { baseFiles, writeLoadout, type TestFile } from '../../helpers/loadouts.js';
 import { makeTempDir } from '../../helpers/temp.js';
 
-async function installPaths(files: TestFile[]): Promise<{ status: string; messages: string[] }> {
+async function installPaths(files: TestFile[], manifest?: Record<string, unknown>): Promise<{ status: string; messages: string[] }> {
   const root = makeTempDir();
-  writeLoadout(root, { id: 'k', files: [...baseFiles('Test k'), ...files] });
+  writeLoadout(root, { id: 'k', files: [...baseFiles('Test k'), ...files], ...(manifest === undefined ? {} : { manifest }) });
   const [run] = await checkCatalogue({ root }, []);
   const result = run?.results.find((r) => r.id === 'install-paths');
   return { status: result?.status ?? 'missing', messages: result?.details ?? [] };
@@ -46,5 +46,37 @@ describe('install-paths check', () => {
     const result = await installPaths([{ path: 'rules/style.md', role: 'rules', content: '---\nalwaysApply: false\n---\n\nRule.\n' }]);
     expect(result.status).toBe('fail');
     expect(result.messages.join('\n')).toContain('Copilot never applies it automatically');
+  });
+
+  describe('the native plugin', () => {
+    const subagent = (name: string): string => `---\nname: ${name}\ndescription: Helps with one thing.\n---\n\nHelp.\n`;
+    /** install_to for every agent that installs subagents: the install layout has no clash, only the plugin can. */
+    const apart = (stem: string): Record<string, string> => ({ 'claude-code': `.claude/agents/${stem}.md`, cursor: `.cursor/agents/${stem}.md`, 'gemini-cli': `.gemini/agents/${stem}.md`, copilot: `.github/agents/${stem}.agent.md`, codex: `.codex/agents/${stem}.toml` });
+
+    it('passes two subagents of one base name and two names: the plugin names each file after its subagent', async () => {
+      const result = await installPaths([
+        { path: 'agents/a/helper.md', role: 'subagent', install_to: apart('a-helper'), content: subagent('a-helper') },
+        { path: 'agents/b/helper.md', role: 'subagent', install_to: apart('b-helper'), content: subagent('b-helper') },
+      ]);
+      expect(result).toEqual({ status: 'pass', messages: [] });
+    });
+
+    it('fails two subagents of one name, naming both files, though their install targets differ', async () => {
+      const result = await installPaths([
+        { path: 'agents/a/helper.md', role: 'subagent', install_to: apart('a-helper'), content: subagent('helper') },
+        { path: 'agents/b/helper.md', role: 'subagent', install_to: apart('b-helper'), content: subagent('helper') },
+      ]);
+      expect(result.status).toBe('fail');
+      expect(result.messages).toEqual([expect.stringMatching(/^loadouts\/k\/loadout\.yaml:\d+: agents\/a\/helper\.md and agents\/b\/helper\.md both become agents\/helper\.md in the plugin \(expected one plugin file each: /u)]);
+    });
+
+    it('fails two subagents of one name that is no file name, whose plugin files differ', async () => {
+      const result = await installPaths([
+        { path: 'agents/review.md', role: 'subagent', content: subagent('Code Reviewer') },
+        { path: 'agents/check.md', role: 'subagent', content: subagent('Code Reviewer') },
+      ]);
+      expect(result.status).toBe('fail');
+      expect(result.messages.join('\n')).toContain('agents/review.md and agents/check.md are both the subagent "Code Reviewer" (expected a distinct front-matter name each');
+    });
   });
 });

@@ -6,6 +6,7 @@
 import { random } from './synthetic.js';
 import { writeTree } from '../src/tree/write/output.js';
 import { buildRecord } from '../src/tree/render/record.js';
+import { deriveCapabilities } from '../src/capabilities/derive.js';
 import type { PublishedRecord } from '../src/tree-format/index.js';
 import type { Manifest } from '../src/catalogue/manifest.js';
 import { CATEGORIES, PUBLISHED_AGENTS } from '../src/catalogue/vocabulary.js';
@@ -85,7 +86,8 @@ export function writeSyntheticCatalogue(root: string, loadouts: readonly TestLoa
 export function syntheticRecord(spec: TestLoadout, baseUrl: string): PublishedRecord {
   const files = spec.files ?? [];
   const manifest = testManifest({ ...spec, files }) as unknown as Manifest;
-  return buildRecord({ baseUrl, manifest, texts: new Map(files.map((f) => [f.path, f.content])), verification: SYNTHETIC_VERIFICATION, published: '2026-01-01', updated: undefined });
+  const texts = new Map(files.map((f) => [f.path, f.content]));
+  return buildRecord({ baseUrl, manifest, texts, verification: SYNTHETIC_VERIFICATION, published: '2026-01-01', updated: undefined, capabilities: deriveCapabilities({ files: manifest.files, text: (p) => texts.get(p) }) });
 }
 
 const SYNTHETIC_VERIFICATION = summariseVerification([], { checkedAt: new Date('2026-11-22T00:00:00Z'), commit: 'synthetic', contentCurrent: true });

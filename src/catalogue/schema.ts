@@ -17,6 +17,14 @@ export interface SchemaViolation {
   message: string;
 }
 
+/** Absolute path of the JSON Schema of a version's capability list (`tree-format/capabilities.ts`), published by the build. */
+export const CAPABILITIES_SCHEMA_PATH = fileURLToPath(new URL('../../schema/capabilities.schema.json', import.meta.url));
+
+/** The capability list's JSON Schema as a JSON object. @throws the file system's or JSON's error (a broken package) */
+export function readCapabilitiesSchema(): Record<string, unknown> {
+  return JSON.parse(readFileSync(CAPABILITIES_SCHEMA_PATH, 'utf8')) as Record<string, unknown>;
+}
+
 let schemaObject: Record<string, unknown> | undefined;
 let validator: ValidateFunction | undefined;
 

@@ -12,6 +12,16 @@ export type AuthoringAgent = (typeof AUTHORING_AGENTS)[number];
 export const PUBLISHED_AGENTS = [...AUTHORING_AGENTS, 'antigravity-cli'] as const;
 export type Agent = (typeof PUBLISHED_AGENTS)[number];
 
+/** Display names of the agents (vendors' own spelling), for pages and messages. */
+export const AGENT_NAMES: Record<Agent, string> = {
+  'claude-code': 'Claude Code',
+  codex: 'Codex',
+  cursor: 'Cursor',
+  'gemini-cli': 'Gemini CLI',
+  copilot: 'GitHub Copilot',
+  'antigravity-cli': 'Antigravity',
+};
+
 /** Spec: `categories` items. */
 export const CATEGORIES = ['web-app', 'gamedev', 'security', 'bots', 'browser-extension', 'data', 'workflow', 'ai-agents'] as const;
 export type Category = (typeof CATEGORIES)[number];

@@ -6,21 +6,13 @@
  */
 import { STYLESHEET_PATH } from './style.js';
 import { escapeHtml } from './html.js';
-import type { Agent } from '../catalogue/vocabulary.js';
 
 /** Where the Atom feed and the sitemap go, relative to the tree. */
 export const FEED_PATH = 'feed.atom';
 export const SITEMAP_PATH = 'sitemap.xml';
 
-/** Display names of the agents (vendors' own spelling). */
-export const AGENT_NAMES: Record<Agent, string> = {
-  'claude-code': 'Claude Code',
-  codex: 'Codex',
-  cursor: 'Cursor',
-  'gemini-cli': 'Gemini CLI',
-  copilot: 'GitHub Copilot',
-  'antigravity-cli': 'Antigravity',
-};
+/** Display names of the agents (vendors' own spelling): the vocabulary's. */
+export { AGENT_NAMES } from '../catalogue/vocabulary.js';
 
 /** The site icon, inline (the pages' CSP allows `data:` images): a stacked-layers mark, so browsers ask for no favicon.ico. */
 const FAVICON =

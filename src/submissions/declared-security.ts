@@ -8,7 +8,7 @@
 import type { SubmissionFile } from '../storage/submission-store.js';
 import { findNetworkUse, mcpServerNetworkUse } from '../verify/safety/network.js';
 import { prepareScanText } from '../verify/safety/scan-text.js';
-import { isScript } from '../verify/safety/scripts.js';
+import { isScript } from '../capabilities/scripts.js';
 
 /** What the content does, as the record's `security.network`, `security.scripts` and `requires.mcp`. */
 export interface DeclaredSecurity {

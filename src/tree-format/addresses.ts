@@ -23,6 +23,9 @@ export const agentZipUrl = (base: string, id: string, agent: string): string => 
 export const sourceZipUrl = (base: string, id: string): string => `${base}/download/${id}/source.zip`;
 /** `{base_url}/api/schema.json` */
 export const schemaUrl = (base: string): string => `${base}/api/schema.json`;
+
+/** `{base_url}/api/capabilities.schema.json`: the JSON Schema of a version's capability list (issue 54). */
+export const capabilitiesSchemaUrl = (base: string): string => `${base}/api/capabilities.schema.json`;
 /** `{base_url}/docs/` */
 export const docsUrl = (base: string): string => `${base}/docs/`;
 /** `{base_url}/api/loadouts/<loadout_id>/versions.json` (DESIGN.md section 8). */

@@ -6,6 +6,7 @@
 import type { FileEntry, Manifest } from '../catalogue/manifest.js';
 import type { Agent, CompatibilityLevel } from '../catalogue/vocabulary.js';
 import type { Verification } from './verification.js';
+import type { Capabilities } from './capabilities.js';
 
 /** A manual step of an install entry: `{kind, text, path}` (DESIGN.md section 3). `layout/layout.ts` makes them. */
 export interface ManualStep {
@@ -81,6 +82,8 @@ export type PublishedRecord = Omit<Manifest, 'files' | 'compatibility' | 'tested
   install: Record<Agent, InstallEntry>;
   /** Context cost per agent: bytes and estimated tokens loaded always and on demand (`layout/context-cost.ts`; DESIGN.md section 8, "Context cost"). */
   context: Record<Agent, ContextCost>;
+  /** What this version lets the agent run and reach, derived from its files (`capabilities.ts`; issue 54). */
+  capabilities: Capabilities;
 };
 
 /** Language of a file from its extension (DESIGN.md section 3). */

@@ -15,6 +15,7 @@ import { LoadoutError } from '../catalogue/errors.js';
 import { describePathProblem } from '../catalogue/file-path.js';
 import { ROLES, SLUG_PATTERN, VERSION_PATTERN } from '../catalogue/vocabulary.js';
 import { showValue as show } from '../catalogue/show-value.js';
+import { describeCapabilitiesProblem } from './capabilities.js';
 
 const SHA256 = /^[0-9a-f]{64}$/u;
 
@@ -53,6 +54,9 @@ function documentProblems(doc: unknown, id: string): string[] {
     const changes = version['changes'];
     // Catalogues built before changelogs have none; when present they are printed, so only strings.
     if (changes !== undefined && !(Array.isArray(changes) && changes.every((c) => typeof c === 'string'))) problems.push(`versions[${i}].changes is ${show(changes)} (expected an array of strings)`);
+    // Catalogues built before capability lists have none; when present it is shown and compared, so its shape is checked.
+    const capabilities = version['capabilities'] === undefined ? undefined : describeCapabilitiesProblem(version['capabilities']);
+    if (capabilities !== undefined) problems.push(`versions[${i}].capabilities ${capabilities}`);
     if (!Array.isArray(version['files'])) return problems.push(`versions[${i}].files is ${show(version['files'])} (expected an array)`);
     version['files'].forEach((file: unknown, j) => {
       const entry = `versions[${i}].files[${j}]${isObject(file) && typeof file['path'] === 'string' ? ` (${show(file['path'])})` : ''}`;

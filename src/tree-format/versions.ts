@@ -5,6 +5,7 @@
 import type { FileEntry } from '../catalogue/manifest.js';
 import type { Agent } from '../catalogue/vocabulary.js';
 import type { ContextCost } from './record.js';
+import type { Capabilities } from './capabilities.js';
 
 /** One entry of `api/loadouts/<id>/versions.json` (DESIGN.md section 8). */
 export interface VersionEntry {
@@ -20,6 +21,8 @@ export interface VersionEntry {
   changes: string[];
   /** Context cost per agent of the six (`layout/context-cost.ts`); all zero for a version whose manifest was invalid. */
   context: Record<Agent, ContextCost>;
+  /** What the version lets the agent run and reach (`capabilities.ts`); absent in catalogues built before capabilities were published. */
+  capabilities?: Capabilities;
 }
 
 /** `api/loadouts/<id>/versions.json`: every published version, oldest first. */

@@ -11,6 +11,8 @@ import type { LoadoutSource } from '../catalogue/source.js';
 import { PUBLISHED_AGENTS, type Agent, type CheckId, type CheckStatus } from '../catalogue/vocabulary.js';
 import type { InstalledFiles } from '../layout/installed-files.js';
 import type { YamlSource } from '../catalogue/yaml-document.js';
+import type { Capabilities } from '../tree-format/capabilities.js';
+import type { ConsentKind } from '../capabilities/consent.js';
 
 /**
  * How much a finding weighs (docs/authoring.md "What the checks look for"): a `blocking`
@@ -74,6 +76,10 @@ export interface CheckContext {
   scanCredentials: CredentialScan;
   /** Folder holding starter fixtures named by `tested.fixture` (the `starter-build` check). */
   fixturesDir: string | undefined;
+  /** What the loadout lets the agent run and reach (`capabilities.ts`), made once; undefined while the manifest does not validate. */
+  capabilities(): Capabilities | undefined;
+  /** Kinds of content needing the user's consent that this catalogue publishes (a notice instead of a blocking finding; `RunChecksOptions.allowConsent`). */
+  allowConsent: ReadonlySet<ConsentKind>;
 }
 
 /** A check: permanent id, human name, and its run function. */

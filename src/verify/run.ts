@@ -16,6 +16,9 @@ import { isBlocking, type CheckContext, type CheckOutcome, type Finding, type Se
 import { CHECKS } from './checks/index.js';
 import { findCredentials, type CredentialScan } from './safety/credentials.js';
 import { TextView } from './text/view.js';
+import { checkedCapabilities } from './capabilities.js';
+import type { Capabilities } from '../tree-format/capabilities.js';
+import type { ConsentKind } from '../capabilities/consent.js';
 import { CHECKS_BUDGET_VARIABLE, ChecksTimeoutError, describeChecksTimeout, type ChecksTimeout } from './budget.js';
 
 // Where the checks run, js-yaml is loaded: the installer's reading of front matter (the layouts the
@@ -48,6 +51,8 @@ export interface CheckRun {
   findings?: RunFinding[];
   /** Set when the checks' time budget ran out: where they were. That check failed and the later ones were skipped. */
   timedOut?: ChecksTimeout;
+  /** What the loadout lets the agent run and reach (`capabilities.ts`); absent when the manifest is not valid or the budget ran out. */
+  capabilities?: Capabilities;
 }
 
 /** Options of {@link runChecks}. */
@@ -88,6 +93,12 @@ export interface RunChecksOptions {
    * record, tree/render/record.ts `layoutForAgents`). Filled as the checks ask; default a map of the run's own.
    */
   installs?: Map<Agent, InstalledFiles>;
+  /**
+   * Kinds of content needing the user's consent (`capabilities/consent.ts`) that the catalogue
+   * publishes all the same: each is then a notice of `safety` or `mcp` rather than a blocking
+   * finding, and the pages and plugin README say so. Default none: every one blocks.
+   */
+  allowConsent?: readonly ConsentKind[];
 }
 
 /**
@@ -133,6 +144,7 @@ export async function runChecks(source: LoadoutSource, options: RunChecksOptions
     }
     return installed;
   };
+  let capabilities: Capabilities | undefined;
   const context: CheckContext = {
     source,
     manifestYaml,
@@ -144,6 +156,12 @@ export async function runChecks(source: LoadoutSource, options: RunChecksOptions
     earlier,
     scanCredentials: options.scanCredentials ?? findCredentials,
     fixturesDir: options.fixturesDir,
+    capabilities: () => {
+      if (manifest === undefined) return undefined;
+      capabilities ??= checkedCapabilities(manifest, view);
+      return capabilities;
+    },
+    allowConsent: new Set(options.allowConsent ?? []),
   };
   const results: CheckResult[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -179,7 +197,10 @@ export async function runChecks(source: LoadoutSource, options: RunChecksOptions
     for (const f of outcome.findings) findings.push({ ...toDiagnostic(source, f), check: check.id, rule: f.rule ?? check.id, severity: f.severity ?? 'blocking' });
     results.push({ id: check.id, name: check.name, status: outcome.status, summary: outcome.summary, details: [...blocking.map(formatDetail), ...notices.map((d) => NOTICE_PREFIX + formatDetail(d)), ...(outcome.notes ?? [])] });
   }
-  return timedOut === undefined ? { source, manifest, results, diagnostics, findings } : { source, manifest, results, diagnostics, findings, timedOut };
+  if (timedOut !== undefined) return { source, manifest, results, diagnostics, findings, timedOut };
+  at = undefined;
+  const derived = context.capabilities();
+  return derived === undefined ? { source, manifest, results, diagnostics, findings } : { source, manifest, results, diagnostics, findings, capabilities: derived };
 }
 
 /** The blocking diagnostic of a run whose budget ran out: on the file being read, else on the loadout's folder. */

@@ -61,7 +61,7 @@ const BLOCKING: Record<string, string[]> = {
   'awesome-copilot/skills/pester-migration': ['network/undeclared'],
   'awesome-copilot/skills/publish-to-pages': ['network/undeclared'], // pip install; scripts/publish.sh calls gh api
   'awesome-copilot/skills/python-mcp-server-generator': ['network/undeclared'],
-  'awesome-copilot/skills/qdrant-clients-sdk': ['network/undeclared'],
+  'awesome-copilot/skills/qdrant-clients-sdk': ['consent/wildcard-grant', 'network/undeclared'], // allowed-tools: Bash, unrestricted, while the skill is active
   'awesome-copilot/skills/rust-mcp-server-generator': ['size'],
   'awesome-copilot/skills/setup-my-iq': ['size'], // "an elevated PowerShell", "opened as Administrator"
   'awesome-copilot/skills/swift-mcp-server-generator': ['size'],

@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Capabilities } from '../../src/tree-format/capabilities.js';
 import { describe, expect, it } from 'vitest';
 import { buildRecord } from '../../src/tree/render/record.js';
 import type { Manifest } from '../../src/catalogue/manifest.js';
@@ -21,7 +22,7 @@ async function recordOf(fixture: string): Promise<ReturnType<typeof buildRecord>
   const [run] = (await checkCatalogue({ root: join(FIXTURES, fixture) }, [])) as [CheckRun];
   const texts = new Map([...run.source.files].map(([path, bytes]) => [path, decodeUtf8(bytes) ?? '']));
   const verification = summariseVerification(run.results, { checkedAt: new Date('2026-11-22T00:00:00Z'), commit: 'working-tree', contentCurrent: true });
-  return buildRecord({ baseUrl: 'http://localhost:8787', manifest: run.manifest as Manifest, texts, verification, published: undefined, updated: undefined });
+  return buildRecord({ baseUrl: 'http://localhost:8787', manifest: run.manifest as Manifest, texts, verification, published: undefined, updated: undefined, capabilities: run.capabilities as Capabilities });
 }
 
 const safety = (status: CheckResult['status'], details: string[] = []): CheckResult => ({ id: 'safety', name: 'Safety scan', status, summary: '', details });

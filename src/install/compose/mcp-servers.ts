@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { mcpFileFormat, type McpFileFormat } from '../../layout/mcp-formats.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../../catalogue/canonical-json.js';
 import { appendServerTable, parseToml, removeServerTable } from './toml-tables.js';
 
 /** sha256 (hex) of a part's canonical JSON. */

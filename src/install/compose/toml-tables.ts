@@ -12,7 +12,7 @@
  */
 import { parse, TomlError } from 'smol-toml';
 import { renderTomlServer } from '../../layout/mcp-formats.js';
-import { canonicalJson } from './canonical-json.js';
+import { canonicalJson } from '../../catalogue/canonical-json.js';
 
 /** A parsed file: its document and its `mcp_servers` table, or why it cannot be merged into. */
 export type ParsedToml = { ok: true; doc: Record<string, unknown>; servers: Record<string, unknown> } | { ok: false; problem: string };

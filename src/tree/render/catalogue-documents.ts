@@ -5,7 +5,7 @@
  * `src/pages/`) and the catalogue's Agent Skills discovery indexes, all made from the
  * loadouts' listings (catalogue-entry.ts) and the search index.
  */
-import { readAuthoringSchema } from '../../catalogue/schema.js';
+import { readAuthoringSchema, readCapabilitiesSchema } from '../../catalogue/schema.js';
 import { PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
 import { ADAPTER_TARGETS, SKILL_DIRS } from '../../layout/layout.js';
 import type { Guide, GuideImage } from '../../pages/guides.js';
@@ -15,6 +15,7 @@ import type { SearchRow } from '../../search/document.js';
 import type { InvertedIndex } from '../../search/inverted-index.js';
 import { SEARCH_SETTINGS } from '../../search/settings.js';
 import { cliTarballTreePath, cliTarballUrl, CLI_LATEST_TREE_PATH, DESCRIPTION_TREE_PATH, schemaUrl } from '../../tree-format/index.js';
+import { capabilitiesSchemaUrl } from '../../tree-format/addresses.js';
 import { PLUGINS_FOLDER, urlMarketplaceUrl } from '../../tree-format/addresses.js';
 import type { CliPackage } from '../cli-package/pack.js';
 import { describeApi, type CliDescription, type PluginsDescription } from './description.js';
@@ -113,6 +114,7 @@ export async function writeCatalogueDocuments(tree: OutputTree, base: string, li
   await tree.write(DESCRIPTION_TREE_PATH, descriptionText);
   if (signing !== undefined) covered.set(DESCRIPTION_TREE_PATH, digestText(descriptionText));
   await tree.writeJson('api/schema.json', { $schema: 'https://json-schema.org/draft/2020-12/schema', $id: schemaUrl(base), ...readAuthoringSchema() });
+  await tree.writeJson('api/capabilities.schema.json', { ...readCapabilitiesSchema(), $id: capabilitiesSchemaUrl(base) });
   await writeSearchIndex(tree, { settings: SEARCH_SETTINGS, rows, index });
   await writeUnlessSame(tree, SKILLS_PATH, () => skillsPieces(listings.map((l) => l.skills)), previous, listings, (l) => l.skills);
   const pages = listings.map(pageRecordOf);

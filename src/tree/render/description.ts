@@ -111,6 +111,7 @@ export const ENDPOINTS: Record<string, string> = {
   'GET /api/tags.json': 'Stacks and categories with counts.',
   'GET /api/agents.json': 'The agents and where each reads its files.',
   'GET /api/schema.json': 'The authoring JSON Schema (draft 2020-12).',
+  'GET /api/capabilities.schema.json': 'The JSON Schema of a version\'s capability list (`capabilities` of each record and of each version in versions.json): what it lets the agent run and reach.',
   'GET /raw/{loadout_id}/{version}/{file_path}': 'One file of a pinned version (immutable), or of latest.',
   'GET /download/{loadout_id}/{agent}.zip': 'Zip of the install tree for one agent.',
   'GET /download/{loadout_id}/source.zip': 'Zip of the loadout folder.',

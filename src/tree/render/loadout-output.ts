@@ -21,6 +21,8 @@ import type { Agent } from '../../catalogue/vocabulary.js';
 import type { CliRoute, PublishedRecord } from '../../tree-format/index.js';
 import type { VersionEntry, VersionFile } from '../../tree-format/versions.js';
 import { writeZip, ZipContents } from './zip.js';
+import type { Capabilities } from '../../tree-format/capabilities.js';
+import { deriveCapabilities } from '../../capabilities/derive.js';
 import { writePlugin, type PluginListing, type PluginVersion } from './plugins.js';
 import { pluginPageView } from './plugin-page.js';
 
@@ -65,7 +67,7 @@ export async function writeLoadoutOutputs(tree: OutputTree, input: LoadoutOutput
   const verification = summariseVerification(run.results, { checkedAt: input.checkedAt, commit: input.commit, contentCurrent: true });
   const texts = decodeAll(run.source);
   const installs = layoutForAgents(base, manifest, texts, input.installs);
-  const record = buildRecord({ baseUrl: base, manifest, texts, verification, published: history.published, updated: history.updated }, installs);
+  const record = buildRecord({ baseUrl: base, manifest, texts, verification, published: history.published, updated: history.updated, capabilities: capabilitiesOf(run) }, installs);
   const warnings: string[] = [];
   const versions = await Promise.all(history.versions.map((old) => writeHistoricVersion(tree, base, manifest.id, old, warnings, input.plugins)));
   const contents = new ZipContents();
@@ -77,6 +79,11 @@ export async function writeLoadoutOutputs(tree: OutputTree, input: LoadoutOutput
   const plugins = input.plugins ? pluginPageView(base, manifest, publishedFiles(manifest, new Map(record.files.map((f) => [f.path, f.content]))), input.route) : undefined;
   await tree.write(`loadouts/${manifest.id}/index.html`, renderLoadoutPage(base, record, versionsDocument, input.route, plugins));
   return { record, versions: published, warnings, plugin, contents };
+}
+
+/** The run's capability list (`verify/capabilities.ts`); for a run whose manifest did not validate, the list of a loadout of no files. */
+function capabilitiesOf(run: CheckRun): Capabilities {
+  return run.capabilities ?? deriveCapabilities({ files: [], text: () => undefined });
 }
 
 const decodeText = (bytes: Uint8Array | undefined): string | undefined => (bytes === undefined ? undefined : decodeUtf8(bytes));
@@ -118,6 +125,7 @@ async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun
     checks: record.verification.counts,
     changes: history.currentChanges,
     context: record.context,
+    capabilities: record.capabilities,
   };
   return { entry, plugin };
 }
@@ -168,5 +176,6 @@ async function writeHistoricVersion(tree: OutputTree, base: string, id: string, 
   const counts = summariseVerification(run.results, { checkedAt: new Date(0), commit: old.commit, contentCurrent: true }).counts;
   const published = new Set(files.map((f) => f.path));
   const context = measureContextForAgents(run.manifest?.files.filter((f) => published.has(f.path)) ?? [], (p) => decodeText(snapshot.files.get(p)));
-  return { version: old.version, date: old.date, commit: old.commit, latest: false, files, checks: counts, changes: old.changes, context };
+  // A version whose manifest did not read has no file entries to derive from: it runs nothing that can be told.
+  return { version: old.version, date: old.date, commit: old.commit, latest: false, files, checks: counts, changes: old.changes, context, capabilities: capabilitiesOf(run) };
 }

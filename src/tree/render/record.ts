@@ -11,6 +11,7 @@ import { measureContextForAgents } from '../../layout/context-cost.js';
 import { readMcpServers } from '../../layout/mcp-formats.js';
 import { layoutInstall, type InstalledFiles } from '../../layout/installed-files.js';
 import type { Verification } from '../../tree-format/verification.js';
+import type { Capabilities } from '../../tree-format/capabilities.js';
 import { securityVerdict } from '../../verify/verification.js';
 import { agentZipUrl, languageOf, pageUrl, rawUrl, recordUrl, sha256, sourceZipUrl, type InstallEntry, type PublishedFileEntry, type PublishedRecord } from '../../tree-format/index.js';
 
@@ -23,6 +24,8 @@ export interface RecordInput {
   /** First and last change dates (`YYYY-MM-DD`) from git, used when the manifest has none. */
   published: string | undefined;
   updated: string | undefined;
+  /** What the version lets the agent run and reach: the check run's (`verify/capabilities.ts`). */
+  capabilities: Capabilities;
 }
 
 /** Hex sha256 of a string's UTF-8 bytes or of raw bytes (the tree format's digest). */
@@ -126,6 +129,7 @@ export function buildRecord(input: RecordInput, installs: Record<Agent, Installe
     verification,
     install,
     context: measureContextForAgents(m.files, (p) => texts.get(p)),
+    capabilities: input.capabilities,
   };
 }
 

@@ -13,6 +13,7 @@ import { judge, notApplicable, plural, skip, type Check, type CheckContext, type
 import { readMcpFiles } from '../mcp/servers.js';
 import { checkServer } from '../mcp/server-shape.js';
 import { checkVariableForms } from '../mcp/variables.js';
+import { consentFindings } from '../consent-findings.js';
 
 export const mcp: Check = {
   id: 'mcp',
@@ -41,6 +42,9 @@ export const mcp: Check = {
       }
     }
     findings.push(...compareRequires(context, names));
+    // Keys that run a server's tools without asking need the user's consent (capabilities/consent.ts).
+    const servers = files.flatMap((f) => f.servers);
+    findings.push(...consentFindings(context, ['auto-approval'], (request) => servers.find((s) => s.file === request.file && s.name === request.subject)?.lineOfKey(request.key.split('.')[0] ?? request.key)));
     const outcome = judge(findings, `${plural(names.size, 'server')} well formed, secrets as placeholders, names match requires.mcp`, (n) => plural(n, 'MCP problem'));
     return notes.length === 0 ? outcome : { ...outcome, summary: `${outcome.summary}; ${plural(notes.length, 'variable form')} some agent cannot express (a manual step there)`, notes };
   },

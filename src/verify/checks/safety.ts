@@ -14,10 +14,11 @@ import { ADMIN_NEEDLES, findAdminRights } from '../safety/admin-rights.js';
 import { findHiddenInstructions, findInvisibleCharacters } from '../safety/hidden-text.js';
 import { findNetworkUse, mcpServerNetworkUse, NETWORK_NEEDLES, undeclaredNetworkFinding } from '../safety/network.js';
 import { prepareScanText } from '../safety/scan-text.js';
-import { isScript } from '../safety/scripts.js';
+import { isScript } from '../../capabilities/scripts.js';
 import { findRiskyShell, SHELL_NEEDLES } from '../safety/shell-rules.js';
 import { NeedleSet } from '../text/needles.js';
 import { mcpServerEntries } from '../mcp/servers.js';
+import { consentFindings } from '../consent-findings.js';
 
 /** The shell, administrator-rights and network rules' needles, searched for in one pass over each file. */
 const NEEDLES = new NeedleSet([...SHELL_NEEDLES.needles, ...ADMIN_NEEDLES.needles, ...NETWORK_NEEDLES.needles]);
@@ -61,6 +62,8 @@ export const safety: Check = {
     findings.push(...(await context.scanCredentials(credentialFiles)));
     if (!declaresNetwork) findings.push(...undeclaredMcpNetwork(context));
     findings.push(...unknownListedScripts(context));
+    // Hooks, permission modes and wildcard grants of skills and subagents need the user's consent (capabilities/consent.ts).
+    findings.push(...consentFindings(context, ['hook', 'permission-mode', 'wildcard-grant']));
     findings.sort((a, b) => (a.file === b.file ? (a.line ?? 0) - (b.line ?? 0) : a.file < b.file ? -1 : 1));
     // With notices, "no risky shell" would not be true: the summary says only that nothing blocks.
     const clean = findings.length === 0 ? 'no credentials, risky shell, hidden text or undeclared network use' : 'nothing that blocks publishing';

@@ -99,6 +99,50 @@ export function networkReading(path: string, text: string): NetworkReading {
   return PROGRAM.test(path) ? 'program' : 'commands';
 }
 
+/** One network use of a file: its line, what it does, and the host it reaches when the text names one. */
+export interface NetworkUse {
+  line: number;
+  what: string;
+  /** Lower-case host of the URL the use names, a package registry's host for an install, or null when the text names none. */
+  host: string | null;
+}
+
+/** The host of the first URL in `text` (lower case, with its port), a placeholder as written (`<host>`, `$HOST`), or null. */
+function urlHost(text: string): string | null {
+  const match = /(?:https?|ftp):\/\/([^\s/?#)'"`<>\]]+|<[\w.-]+>|\{\{?[\w.-]+\}\}?)/iu.exec(text);
+  const host = match?.[1]?.toLowerCase().replace(/^[^@]*@/u, '');
+  return host === undefined || host === '' || /^(?:…|\.{3})$/u.test(host) ? null : host;
+}
+
+/** The registry a package-install command reaches (each tool's default registry). */
+const REGISTRIES: readonly [RegExp, string][] = [
+  [/\b(?:npm|pnpm|yarn|bun|npx|bunx|pnpx)\b/iu, 'registry.npmjs.org'],
+  [/\b(?:pip[0-9.]*|uvx?|pipx|poetry)\b/iu, 'pypi.org'],
+  [/\bcargo\b/iu, 'crates.io'],
+  [/\bgo\b/iu, 'proxy.golang.org'],
+  [/\b(?:gem|bundle)\b/iu, 'rubygems.org'],
+  [/\bcomposer\b/iu, 'repo.packagist.org'],
+  [/\bdotnet\b/iu, 'api.nuget.org'],
+  [/\bInstall-(?:Module|Package)\b/iu, 'www.powershellgallery.com'],
+];
+
+/** The host a matched use reaches: the URL it names, the registry of an install, GitHub's API for `gh`, or null. */
+function hostOfUse(rule: NetworkRule, match: string): string | null {
+  const url = urlHost(match);
+  if (url !== null) return url;
+  if (rule.what === 'installs packages from a registry') return REGISTRIES.find(([pattern]) => pattern.test(match))?.[1] ?? null;
+  if (rule.what === 'calls GitHub with the gh CLI') return 'api.github.com';
+  return null;
+}
+
+/**
+ * Every network use of a file, in line order, each rule's uses and host once per line.
+ * `reading` defaults to {@link networkReading} of the file. Pure.
+ */
+export function listNetworkUses(scan: ScanText, reading: NetworkReading = networkReading(scan.path, scan.text)): NetworkUse[] {
+  return scanNetwork(scan, reading, false);
+}
+
 /**
  * Where a file first uses the network, or undefined. `reading` defaults to
  * {@link networkReading} of the file; a boolean (the earlier "is a script" flag) is accepted
@@ -106,7 +150,14 @@ export function networkReading(path: string, text: string): NetworkReading {
  */
 export function findNetworkUse(scan: ScanText, readingOrLegacy?: NetworkReading | boolean): { line: number; what: string } | undefined {
   const reading = typeof readingOrLegacy === 'string' ? readingOrLegacy : networkReading(scan.path, scan.text);
-  const hits: { line: number; what: string }[] = [];
+  const first = scanNetwork(scan, reading, true)[0];
+  return first === undefined ? undefined : { line: first.line, what: first.what };
+}
+
+/** The uses of `scan`: with `firstOnly`, each rule stops at its first use and the code regions at the first region with one. */
+function scanNetwork(scan: ScanText, reading: NetworkReading, firstOnly: boolean): NetworkUse[] {
+  const hits: NetworkUse[] = [];
+  const seen = new Set<string>();
   // A rule runs only when the file has one of its needles.
   const found = scan.view.needles(NETWORK_NEEDLES);
   const present = (rule: NetworkRule): boolean => rule.needles.some((n) => found.has(n));
@@ -117,8 +168,11 @@ export function findNetworkUse(scan: ScanText, readingOrLegacy?: NetworkReading 
       for (let m = global.exec(text); m !== null; m = global.exec(text)) {
         const line = scan.lines.lineOf(offset + m.index + (m[0].length - m[0].trimStart().length));
         if ((rule.accept?.(m[0]) ?? true) && !isWarned(scan, line, { start: offset + m.index, end: offset + m.index + m[0].length })) {
-          hits.push({ line, what: rule.what });
-          break;
+          const host = hostOfUse(rule, m[0]);
+          const key = `${line}\n${rule.what}\n${host ?? ''}`;
+          if (!seen.has(key)) hits.push({ line, what: rule.what, host });
+          seen.add(key);
+          if (firstOnly) break;
         }
       }
     }
@@ -129,12 +183,11 @@ export function findNetworkUse(scan: ScanText, readingOrLegacy?: NetworkReading 
     // Regions come in order: the first with a use holds the file's first use in code.
     for (const r of rules.length === 0 ? [] : scan.codeRegions) {
       tryRules(scan.text.slice(r.start, r.end), rules, r.start);
-      if (hits.length > 0) break;
+      if (firstOnly && hits.length > 0) break;
     }
   }
   if (scan.markdown && present(PROSE_RULE)) tryRules(scan.view.prose, [PROSE_RULE]);
-  hits.sort((a, b) => a.line - b.line);
-  return hits[0];
+  return hits.sort((a, b) => a.line - b.line);
 }
 
 /** MCP server commands that fetch the server from a registry each time they start. */

@@ -7,6 +7,7 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Capabilities } from '../../../src/tree-format/capabilities.js';
 import { describe, expect, it } from 'vitest';
 import { buildRecord, layoutForAgents } from '../../../src/tree/render/record.js';
 import { PUBLISHED_AGENTS, type Agent } from '../../../src/catalogue/vocabulary.js';
@@ -28,7 +29,7 @@ async function recordOf(fixture: string): Promise<ReturnType<typeof buildRecord>
   const [run] = (await checkCatalogue({ root: join(FIXTURES, fixture) }, [])) as [CheckRun];
   const texts = new Map([...run.source.files].map(([path, bytes]) => [path, decodeUtf8(bytes) ?? '']));
   const verification = summariseVerification(run.results, { checkedAt: new Date('2026-11-22T00:00:00Z'), commit: 'working-tree', contentCurrent: true });
-  return buildRecord({ baseUrl: 'http://localhost:8787', manifest: run.manifest as Manifest, texts, verification, published: undefined, updated: undefined });
+  return buildRecord({ baseUrl: 'http://localhost:8787', manifest: run.manifest as Manifest, texts, verification, published: undefined, updated: undefined, capabilities: run.capabilities as Capabilities });
 }
 
 describe('security verdict', () => {

@@ -4,7 +4,7 @@ import { findBatchCredentials, findCredentials, joinSources } from '../../../src
 import { findHiddenInstructions, findInvisibleCharacters } from '../../../src/verify/safety/hidden-text.js';
 import { findNetworkUse, mcpServerNetworkUse } from '../../../src/verify/safety/network.js';
 import { prepareScanText } from '../../../src/verify/safety/scan-text.js';
-import { isScript } from '../../../src/verify/safety/scripts.js';
+import { isScript } from '../../../src/capabilities/scripts.js';
 import { findRiskyShell } from '../../../src/verify/safety/shell-rules.js';
 
 /** Blocking findings of the shell rules, as `line: message`. */

@@ -22,7 +22,7 @@ import type { CliRoute, PublishedRecord } from '../../tree-format/index.js';
 import type { VersionEntry, VersionFile } from '../../tree-format/versions.js';
 import { writeZip, ZipContents } from './zip.js';
 import type { Capabilities } from '../../tree-format/capabilities.js';
-import { deriveCapabilities } from '../../capabilities/derive.js';
+import { deriveCapabilities } from '../../layout/capabilities.js';
 import { writePlugin, type PluginListing, type PluginVersion } from './plugins.js';
 import { pluginPageView } from './plugin-page.js';
 

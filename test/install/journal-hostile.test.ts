@@ -5,9 +5,11 @@
  * used (a temporary path that is a folder) stops the commands with a message that names it and
  * the command that sets it aside, `loadout recover --set-aside`, which does so.
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConsumerError } from '../../src/install/errors.js';
 import { installLoadout } from '../../src/install/install.js';
@@ -169,5 +171,25 @@ describe('a journal that cannot be used (point 15)', () => {
     expect(existsSync(join(n.project, JOURNAL))).toBe(false);
     expect(n.sentinel()).toBe(sentinel);
     expect(await nextInstall(n)).toBeUndefined();
+  });
+
+  it('`loadout recover` rolls back a change killed halfway, and says what it put back', async () => {
+    // The install of the crash test (src/install/project/crash-points.ts), killed at the checkpoint before the lock's: every other file is in place.
+    const runChild = (dir: string, crashAt?: number): ReturnType<typeof spawnSync> =>
+      spawnSync(process.execPath, ['--import', new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href, fileURLToPath(new URL('./install-crash-child.ts', import.meta.url)), catalogue.dist, dir], { env: { ...process.env, ...(crashAt === undefined ? {} : { LOADOUT_CRASH_AT: String(crashAt) }) } });
+    const whole = makeNeighbourhood();
+    const checkpoints = Number(/done (\d+)/u.exec(String(runChild(whole.project).stdout))?.[1]);
+    const n = makeNeighbourhood();
+    writeFileSync(join(n.project, 'AGENTS.md'), '# Mine\n');
+    // The last three: the lock in place, the temporary names gone, the journal gone.
+    expect(runChild(n.project, checkpoints - 3).signal).toBe('SIGKILL');
+    expect(existsSync(join(n.project, JOURNAL))).toBe(true);
+    const cli = await runCli(['recover', '--dir', n.project], n.project);
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(cli.stdout).toMatch(new RegExp(`^rolled back the interrupted change of ${JOURNAL.replaceAll('.', '\\.')}\n(  restored  .+\n)+$`, 'u'));
+    expect(readFileSync(join(n.project, 'AGENTS.md'), 'utf8')).toBe('# Mine\n');
+    expect(existsSync(join(n.project, LOCK_FILE))).toBe(false);
+    expect(readdirSync(n.project).filter((f) => f.endsWith('.tmp') || f.endsWith('.journal'))).toEqual([]);
+    expect((await runCli(['recover', '--dir', n.project], n.project)).stdout).toBe(`nothing to recover: there is no ${JOURNAL}\n`);
   });
 });

@@ -24,7 +24,9 @@
  * back only when it holds exactly the bytes the change wrote. So recovery never creates a file
  * the change did not remove, never deletes one it did not create, and puts back only bytes it
  * names where its own bytes stand. Then the temporary files and the created folders (when
- * empty) go, then the journal.
+ * empty) go, then the journal. Temporary files go by their name: the one thing a committed
+ * journal can make recovery delete is a file named as the transaction names them, beside one
+ * of its targets.
  *
  * A journal is read as untrusted input, like a lock (it may come with a cloned repository):
  * it must be a regular file; every target passes rules 1 to 3 of `target-rules.ts` and the

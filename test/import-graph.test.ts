@@ -8,6 +8,9 @@
  * - The rooms' directions (DESIGN.md, "Directions"): no import of `src/`, type-only ones
  *   included, goes the wrong way (`test/helpers/import-graph.ts` holds the rules), and the
  *   diagram of the rules in docs/architecture.md is the one the rules draw.
+ * - The installer's one handle on the project (issue 53, point 1): under `src/install/`, only
+ *   `project/project-root.ts` (and, for a built tree, `catalogue/catalogue-folder.ts`) imports
+ *   `node:fs` or the catalogue's path-based readers.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
@@ -15,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { bundleConsumerCli, CLI_PACKAGE_DIR } from '../src/tree/cli-package/bundle.js';
-import { findWrongWayImports, readImportGraph, roomsDiagram } from './helpers/import-graph.js';
+import { FILE_SYSTEM_ACCESS, findFileSystemImports, findWrongWayImports, readImportGraph, roomsDiagram } from './helpers/import-graph.js';
 
 const ROOT = join(import.meta.dirname, '..');
 
@@ -99,5 +102,38 @@ describe('the rooms of src/', () => {
     expect(end, `docs/architecture.md has no line ${DIAGRAM_END} after the diagram`).toBeGreaterThan(begin);
     // On a difference, paste the expected block (vitest shows it) between the two markers.
     expect(text.slice(begin + DIAGRAM_BEGIN.length, end)).toBe(`\n\`\`\`mermaid\n${roomsDiagram()}\n\`\`\`\n`);
+  });
+});
+
+describe('the file system under src/install/', () => {
+  it('is reached only through the project\'s handle and the catalogue reader\'s folder access', () => {
+    expect(findFileSystemImports(ROOT)).toEqual([]);
+    // Each exception is still a file that needs it.
+    for (const file of Object.keys(FILE_SYSTEM_ACCESS)) expect(readFileSync(join(ROOT, file), 'utf8')).toMatch(/from 'node:fs(?:\/promises)?'/u);
+  });
+
+  it('fails naming the file that imports node:fs, whatever the spelling, and the one that goes round the handle', () => {
+    const root = mkdtempSync(join(tmpdir(), 'import-graph-fs-'));
+    onTestFinished(() => rmSync(root, { recursive: true, force: true }));
+    const files: Record<string, string> = {
+      'src/install/project/project-root.ts': "import { open } from 'node:fs/promises';\nexport const o = open;\n",
+      'src/install/status.ts': "import { existsSync } from 'node:fs';\nexport const e = existsSync;\n",
+      'src/install/project/backups.ts': "import type { Stats } from 'fs';\nexport type S = Stats;\n",
+      'src/install/run-plan.ts': "export const load = () => import('node:fs/promises');\n",
+      'src/install/project/lock.ts': "import { readRegularFile } from '../../catalogue/read-at-most.js';\nexport const r = readRegularFile;\n",
+      'src/install/plan.ts': "import { openProject } from './project/project-root.js';\nexport const p = openProject;\n",
+      'src/catalogue/read-at-most.ts': "import { open } from 'node:fs/promises';\nexport const readRegularFile = open;\n",
+    };
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(root, path)), { recursive: true });
+      writeFileSync(join(root, path), text);
+    }
+    const why = "under src/install/ only src/install/project/project-root.ts and src/install/catalogue/catalogue-folder.ts may reach the file system (every path of a project goes through the project's handle)";
+    expect(findFileSystemImports(root)).toEqual([
+      `src/install/project/backups.ts imports fs: ${why}`,
+      `src/install/project/lock.ts imports src/catalogue/read-at-most.ts: ${why}`,
+      `src/install/run-plan.ts imports node:fs/promises: ${why}`,
+      `src/install/status.ts imports node:fs: ${why}`,
+    ]);
   });
 });

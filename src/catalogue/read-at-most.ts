@@ -2,8 +2,10 @@
  * Reading a file with a bound on what it may cost: never more than one byte past the bound,
  * however large the file is or grows while it is read, and only a regular file (a FIFO or a
  * device at a file's place would block the read forever or never end; issue 35, point 9). The
- * installer reads a built tree's files and the project's files this way, and `loadout import`
- * the files it is given.
+ * installer reads a built tree's files this way, and `loadout import` the files it is given. A
+ * project's files are read through the installer's handle on the project
+ * (`install/project/project-root.ts`), which walks the path first and opens it with
+ * `O_NOFOLLOW`, and takes only {@link readAtMost} from here (issue 53, point 1).
  */
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
@@ -33,19 +35,6 @@ export async function openRegularFile(path: string, name = path): Promise<{ hand
   } catch (error) {
     await handle.close();
     throw error;
-  }
-}
-
-/**
- * The whole of the regular file `path` ({@link openRegularFile}): never blocks on a FIFO.
- * @throws as {@link openRegularFile}; the file system's error
- */
-export async function readRegularFile(path: string, name = path): Promise<Buffer> {
-  const { handle } = await openRegularFile(path, name);
-  try {
-    return await handle.readFile();
-  } finally {
-    await handle.close();
   }
 }
 

@@ -1,6 +1,6 @@
 /**
  * The consumer commands (`search`, `install`, `outdated`, `update`, `uninstall`, `verify-cli`,
- * `status`),
+ * `recover`, `status`),
  * declared once for the two programs that carry them: the repository's full `loadout`
  * (`main.ts`) and the consumer package's (`consumer-main.ts`). Each command's module is
  * imported when it runs, so declaring them loads nothing but commander.
@@ -9,6 +9,7 @@ import { type Command } from 'commander';
 import { LoadoutError } from '../catalogue/errors.js';
 import { PUBLISHED_AGENTS } from '../catalogue/vocabulary.js';
 import type { OutdatedCommandOptions } from './commands/outdated.js';
+import type { RecoverCommandOptions } from './commands/recover.js';
 import type { SearchCommandOptions } from './commands/search.js';
 import type { StatusCommandOptions } from './commands/status.js';
 import type { UninstallCommandOptions } from './commands/uninstall.js';
@@ -152,6 +153,18 @@ export function declareConsumerCommands(program: Command, ctx: CommandContext, r
       const { trustKey, ...flags } = flagsOf<Omit<VerifyCliCommandOptions, 'signing'> & { trustKey: string[] }>(command);
       const { verifyCliCommand } = await import('./commands/verify-cli.js');
       ctx.code = await verifyCliCommand({ ...flags, signing: { trustKeys: trustKey } }, out);
+    });
+
+  program
+    .command('recover')
+    .description('deal with the journal an interrupted install, update or uninstall left: roll it back now, or --set-aside')
+    .option('--dir <dir>', 'project folder', '.')
+    .option('--global', 'the installs in your home folder')
+    .option('--set-aside', 'act on nothing: move the journal and its temporary files to .loadout/interrupted/<time>/ (a journal that cannot be used stops every install, update and uninstall)')
+    .option('--json', 'print {journal, found, recovered?, set_aside?: {folder, moved, left}} as JSON')
+    .action(async (_flags: object, command: Command) => {
+      const { recoverCommand } = await import('./commands/recover.js');
+      ctx.code = await recoverCommand(flagsOf<RecoverCommandOptions>(command), out);
     });
 
   program

@@ -64,7 +64,7 @@ export function thisInvocation(): string {
 }
 
 /** A consumer command written in backticks in a message or hint: `` `loadout update` ``. */
-const CONSUMER_COMMAND = /`loadout (?=(?:install|update|uninstall|status|outdated|search)\b)/gu;
+const CONSUMER_COMMAND = /`loadout (?=(?:install|update|uninstall|recover|status|outdated|search)\b)/gu;
 
 /**
  * `text` with each consumer command written `` `loadout <command> …` `` run by `prefix`

@@ -5,12 +5,10 @@
  * (DESIGN.md section 3 and `user-layout.ts`); `.agents/` alone names no agent, since several
  * read it.
  */
-import { lstat } from 'node:fs/promises';
-import { join } from 'node:path';
 import { LoadoutError } from '../catalogue/errors.js';
 import { isAgent, PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
 import { suggestIds } from './catalogue/suggest.js';
-import type { InstallScope } from './project/scope.js';
+import { openScope, type InstallScope } from './project/scope.js';
 
 /** The word of `--agent` that asks for detection. */
 export const DETECTED = 'detected';
@@ -41,15 +39,21 @@ export interface DetectedAgent {
   found: string[];
 }
 
-/** The agents whose places exist in `scope`, in the order of the published agents. Never throws for a missing place. */
+/**
+ * The agents whose places exist in `scope`, in the order of the published agents: a place is
+ * looked at through the scope's handle (`project/project-root.ts`), a link at its end counted
+ * as there, a place reached through a link out of the scope's folder as not. Never throws for
+ * a missing place.
+ */
 export async function detectAgents(scope: InstallScope): Promise<DetectedAgent[]> {
   const markers = scope.kind === 'user' ? USER_MARKERS : PROJECT_MARKERS;
+  const project = await openScope(scope);
   const detected: DetectedAgent[] = [];
   for (const agent of PUBLISHED_AGENTS) {
     const found: string[] = [];
     for (const place of markers[agent]) {
-      const exists = await lstat(join(scope.root, ...place.split('/'))).then(
-        () => true,
+      const exists = await project.kindOf(place).then(
+        (kind) => kind !== undefined,
         () => false,
       );
       if (exists) found.push(place);

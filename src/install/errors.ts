@@ -52,6 +52,8 @@ export const CONSUMER_ERRORS = {
   Expired: { code: 'invalid_content', title: 'The catalogue\'s signed snapshot has expired', hint: 'The catalogue has not been rebuilt in time; ask its maintainers.' },
   /** `--require-signed` and the catalogue is not signed (docs/signing.md). */
   UnsignedCatalogue: { code: 'invalid_content', title: 'The catalogue is not signed', hint: 'Install from a signed catalogue, or leave out --require-signed; nothing was written.' },
+  /** The journal an interrupted change left cannot be acted on (not a regular file, names what its change cannot have touched, or its recovery failed: `project/journal.ts`). */
+  UnusableJournal: { code: 'invalid_content', title: 'The journal of an interrupted change cannot be used', hint: '`loadout recover --set-aside` moves it and its temporary files aside and says what it moved; then run the command again.' },
 } as const satisfies Record<string, ConsumerErrorEntry>;
 
 /** A permanent name of the catalogue. */

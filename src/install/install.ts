@@ -23,10 +23,9 @@ import type { CapWarning } from '../layout/context-caps.js';
 import { readLock, withTrust, type LockEntry } from './project/lock.js';
 import type { SigningPolicy } from './catalogue/signed-catalogue.js';
 import { checkInstall, type CheckedInstall } from './prepare.js';
-import { projectScope, type InstallScope } from './project/scope.js';
+import { openScope, projectScope, type InstallScope } from './project/scope.js';
 import { runPlan, summarizeComposed, type ComposedFile } from './run-plan.js';
 import { recoverInterrupted } from './project/journal.js';
-import { realProjectRoot } from '../layout/target-rules.js';
 
 /** Options of {@link installLoadouts}. */
 export interface InstallOptions {
@@ -117,8 +116,9 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
   if (options.agents.length === 0) throw new LoadoutError('usage', '--agent names no agent (expected one or more agent ids, or detected)');
   const scope = options.scope ?? projectScope(options.dir);
   // A change a killed process left is rolled back (or finished) first (project/journal.ts); a dry run changes nothing.
-  if (options.dryRun !== true) await recoverInterrupted(await realProjectRoot(scope.root), scope.lockPath);
-  const lock = await readLock(scope.root, scope.lockPath, scope.backupRoot);
+  const project = await openScope(scope);
+  if (options.dryRun !== true) await recoverInterrupted(project, scope.lockPath);
+  const lock = await readLock(project, scope.lockPath, scope.backupRoot);
   const pinned = lock.trust?.[lockSource(options.from)];
   const catalogue = openCatalogue(options.from, { ...options.signing, ...(pinned === undefined ? {} : { pinned }) });
   const force = options.force === true;
@@ -142,11 +142,11 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
   for (const agent of options.agents) {
     const previous = lock.installs.find((e) => e.id === options.id && e.agent === agent);
     const version = await fetchOnce(wantedVersion(options, agent, previous, versions.latest, join(scope.root, scope.lockPath)));
-    checked.push({ version, check: await checkInstall({ scope, fetched: version, agent, sharing, ...(previous === undefined ? {} : { previous }), force }) });
+    checked.push({ version, check: await checkInstall({ scope, project, fetched: version, agent, sharing, ...(previous === undefined ? {} : { previous }), force }) });
   }
   const wanted: WantedInstall[] = checked.map(({ version, check }) => ({ id: options.id, agent: check.agent, version: version.version, source, files: check.files, bytes: check.bytes }));
-  const run = await runPlan({ scope, operation: 'install', before: withTrust(lock, source, signing.trust), wanted, removed: [], force, dryRun: options.dryRun === true });
-  const summary = await summarizeComposed(scope, run.plan, options.agents);
+  const run = await runPlan({ scope, project, operation: 'install', before: withTrust(lock, source, signing.trust), wanted, removed: [], force, dryRun: options.dryRun === true });
+  const summary = await summarizeComposed(project, run.plan, options.agents);
   const actionOf = new Map(run.plan.targets.map((t) => [t.target, t.action]));
   return checked.map(({ version, check }): InstallOutcome => ({
     id: options.id,

@@ -10,7 +10,7 @@ import type { VersionsDocument } from '../tree-format/index.js';
 import { catalogueOpener } from './run-catalogues.js';
 import { readLock } from './project/lock.js';
 import { isSigningRefusal, type SigningPolicy } from './catalogue/signed-catalogue.js';
-import type { InstallScope } from './project/scope.js';
+import { openScope, type InstallScope } from './project/scope.js';
 import { readEntryStatus } from './status.js';
 import { compareVersions } from './changelog.js';
 
@@ -47,7 +47,8 @@ export interface OutdatedOptions {
  */
 export async function listOutdated(options: OutdatedOptions): Promise<OutdatedRow[]> {
   const { scope } = options;
-  const lock = await readLock(scope.root, scope.lockPath, scope.backupRoot);
+  const project = await openScope(scope);
+  const lock = await readLock(project, scope.lockPath, scope.backupRoot);
   const documents = new Map<string, Promise<VersionsDocument>>();
   // One reader per catalogue for the whole run: one signed snapshot per catalogue (run-catalogues.ts).
   const catalogueOf = catalogueOpener(lock, options.signing);
@@ -62,7 +63,7 @@ export async function listOutdated(options: OutdatedOptions): Promise<OutdatedRo
       doc.catch(() => undefined);
       documents.set(key, doc);
     }
-    const changed = (await readEntryStatus(scope, entry)).filter((f) => f.state !== 'ok').map((f) => f.target);
+    const changed = (await readEntryStatus(project, entry)).filter((f) => f.state !== 'ok').map((f) => f.target);
     const row = { id: entry.id, agent: entry.agent, installed: entry.version, changed, source };
     try {
       const latest = (await doc).latest;

@@ -14,22 +14,22 @@ import type { FetchedVersion } from './catalogue/fetch-version.js';
 import type { ManualStep } from '../layout/layout.js';
 import type { LockEntry, LockedFile } from './project/lock.js';
 import type { InstallScope } from './project/scope.js';
-import { describeLandingProblem, describeTargetProblem, realProjectRoot } from '../layout/target-rules.js';
+import { describeTargetProblem } from '../layout/target-rules.js';
 import { describeSettingsProblem } from '../layout/protected-paths.js';
 import { describeServerTrust } from '../layout/mcp-trust.js';
 import { describePermissionRequests } from '../layout/permission-requests.js';
 import { installedBytesOf, layoutInstall } from '../layout/installed-files.js';
 import { ConsumerError } from './errors.js';
-import { readProjectFile } from './project/project-file.js';
+import type { ProjectRoot } from './project/project-root.js';
 
 /** Reads a target's bytes as they are now (`pending` first: writes planned for another agent of the same run). */
 export type CurrentBytes = (target: string) => Promise<Uint8Array | undefined>;
 
-/** A reader of the current bytes under `root`, with `pending` writes taking precedence. */
-export function currentBytesReader(root: string, pending: ReadonlyMap<string, Uint8Array | null>): CurrentBytes {
+/** A reader of the current bytes in `project` (through its handle), with `pending` writes taking precedence. */
+export function currentBytesReader(project: ProjectRoot, pending: ReadonlyMap<string, Uint8Array | null>): CurrentBytes {
   return async (target) => {
     if (pending.has(target)) return pending.get(target) ?? undefined;
-    return readProjectFile(root, target);
+    return project.read(target);
   };
 }
 
@@ -48,6 +48,8 @@ export interface CheckedInstall {
 /** Options of {@link checkInstall}. */
 export interface CheckOptions {
   scope: InstallScope;
+  /** The scope's handle (`project/project-root.ts`), opened once by the command. */
+  project: ProjectRoot;
   fetched: FetchedVersion;
   agent: Agent;
   /** The lock entry this install replaces (update, reinstall), if any. */
@@ -67,15 +69,14 @@ export interface CheckOptions {
  *   server, skill or subagent asking for auto-approval or hooks, without `force`
  */
 export async function checkInstall(options: CheckOptions): Promise<CheckedInstall> {
-  const { scope, fetched, agent, previous, force } = options;
+  const { scope, project, fetched, agent, previous, force } = options;
   const label = `${fetched.id} ${fetched.version}`;
   const installed = layoutInstall(fetched, agent, { resolve: scope.resolveTarget, sharing: options.sharing ?? [agent] });
   const plan = installed.plan;
-  const root = await realProjectRoot(scope.root);
   const refused: string[] = [];
   const warnings: CheckedInstall['warnings'] = [];
   // The file system's part of the checks runs for every target together; the messages follow in plan order.
-  const problems = await Promise.all(plan.files.map(async ({ entry, target }) => describeTargetProblem(target) ?? describeSettingsProblem(entry.role, target) ?? (await describeLandingProblem(root, target))));
+  const problems = await Promise.all(plan.files.map(async ({ entry, target }) => describeTargetProblem(target) ?? describeSettingsProblem(entry.role, target) ?? (await project.describeLanding(target))));
   for (const [i, { entry, target }] of plan.files.entries()) {
     const overridden = entry.install_to !== undefined && Object.hasOwn(entry.install_to, agent);
     const named = `file entry ${JSON.stringify(entry.path)} of ${label}: its ${agent} target ${JSON.stringify(target)}${overridden ? ` (install_to.${agent})` : ''}`;
@@ -85,9 +86,9 @@ export async function checkInstall(options: CheckOptions): Promise<CheckedInstal
     const trust = entry.role === 'mcp' ? describeServerTrust(fetched.text(entry.path)) : describePermissionRequests(entry.role, fetched.text(entry.path));
     if (problem === undefined && trust !== undefined) warnings.push({ target, path: entry.path, message: `file entry ${JSON.stringify(entry.path)} of ${label} ${trust}` });
   }
-  const locked = await Promise.all((previous?.files ?? []).map((file) => describeLockedProblem(scope, root, previous as LockEntry, file, force)));
+  const locked = await Promise.all((previous?.files ?? []).map((file) => describeLockedProblem(scope, project, previous as LockEntry, file, force)));
   for (const problem of locked) if (problem !== undefined) refused.push(problem);
-  const lockProblem = await describeLandingProblem(root, scope.lockPath);
+  const lockProblem = await project.describeLanding(scope.lockPath, { own: true });
   if (lockProblem !== undefined) refused.push(`the lock file ${scope.lockPath} ${lockProblem}`);
   const more = (list: readonly unknown[]): string => (list.length > 1 ? ` (and ${list.length - 1} more)` : '');
   if (refused.length > 0) throw new ConsumerError('UnsafeTarget', `${refused[0] ?? ''}${more(refused)}; nothing was written`, { hint: 'The catalogue, the lock or the project is not safe to install into; --force does not change this.' });
@@ -111,10 +112,10 @@ export async function checkInstall(options: CheckOptions): Promise<CheckedInstal
  * rule 5 (the agent's own locations for the file's role) unless `force`. A file recorded
  * without a role is checked as a skill file, or one of the default root instruction files.
  */
-export async function describeLockedProblem(scope: InstallScope, root: string, entry: LockEntry, file: LockedFile, force: boolean): Promise<string | undefined> {
+export async function describeLockedProblem(scope: InstallScope, project: ProjectRoot, entry: LockEntry, file: LockedFile, force: boolean): Promise<string | undefined> {
   const named = `the lock's ${entry.id} install for ${entry.agent}: its target ${JSON.stringify(file.target)}`;
   const role = file.role ?? (file.kind === 'servers' ? 'mcp' : 'skill');
-  const problem = describeTargetProblem(file.target) ?? describeSettingsProblem(role, file.target) ?? (await describeLandingProblem(root, file.target));
+  const problem = describeTargetProblem(file.target) ?? describeSettingsProblem(role, file.target) ?? (await project.describeLanding(file.target));
   if (problem !== undefined) return `${named} ${problem}`;
   if (force) return undefined;
   const own = file.role === undefined ? scope.isOwnLocation('skill', entry.agent, file.target) || ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'].includes(file.target) : scope.isOwnLocation(file.role, entry.agent, file.target);

@@ -5,22 +5,21 @@
  * it records nothing, and removes the created folders left empty. Shared by install, update and
  * uninstall.
  */
-import { stat } from 'node:fs/promises';
-import { join } from 'node:path';
 import type { Agent } from '../catalogue/vocabulary.js';
-import { realProjectRoot } from '../layout/target-rules.js';
 import type { ContextCost } from '../layout/context-cost.js';
 import { capWarnings, measureComposed } from './compose/composed-cost.js';
 import { pathsToRead, planChanges, type BlockChange, type ChangePlan, type Operation, type TargetPlan, type WantedInstall } from './compose/plan.js';
 import type { CapWarning } from '../layout/context-caps.js';
 import { isEmptyLock, type LockFile } from './project/lock.js';
-import type { InstallScope } from './project/scope.js';
+import { openScope, type InstallScope } from './project/scope.js';
 import { applyChanges, foldersToCreate } from './project/transaction.js';
-import { linkedPlaceOf, readProjectFile } from './project/project-file.js';
+import { RefusedPath, type ProjectRoot } from './project/project-root.js';
 
 /** What {@link runPlan} needs. */
 export interface RunOptions {
   scope: InstallScope;
+  /** The scope's handle (`project/project-root.ts`), opened once by the command; opened here from `scope` when not given. */
+  project?: ProjectRoot;
   operation: Operation;
   before: LockFile;
   wanted: readonly WantedInstall[];
@@ -42,19 +41,24 @@ export interface RunResult {
   lockRemoved: boolean;
 }
 
-/** The bytes of `target` under `root`, or undefined when there is no file (`project/project-file.ts`). @throws LoadoutError `invalid_content` (not a regular file), `io` */
-export const readTarget = readProjectFile;
+/** The bytes of `target` in `project`, or undefined when there is no file. @throws RefusedPath, LoadoutError `invalid_content` (not a regular file), `io` */
+export const readTarget = (project: ProjectRoot, target: string): Promise<Uint8Array | undefined> => project.read(target);
 
-/** A backup folder for this run that does not exist yet: `<backupRoot>/<UTC time, colons as dashes>[-n]`. */
-async function freshBackupDir(root: string, backupRoot: string): Promise<string> {
+/**
+ * A folder below `parent` (one of the installer's own) that does not exist yet:
+ * `<parent>/<UTC time, colons as dashes>[-n]`. A link where the folder would be counts as
+ * there; a folder the handle refuses (reached through a link) is named all the same, and
+ * refused again where anything is written into it.
+ */
+export async function freshRunFolder(project: ProjectRoot, parent: string): Promise<string> {
   const stamp = new Date().toISOString().replaceAll(':', '-');
   for (let n = 0; ; n++) {
-    const dir = `${backupRoot}/${stamp}${n === 0 ? '' : `-${n}`}`;
-    const exists = await stat(join(root, ...dir.split('/'))).then(
-      () => true,
-      () => false,
-    );
-    if (!exists) return dir;
+    const dir = `${parent}/${stamp}${n === 0 ? '' : `-${n}`}`;
+    const found = await project.kindOf(dir, { own: true }).catch((error: unknown) => {
+      if (error instanceof RefusedPath) return undefined;
+      throw error;
+    });
+    if (found === undefined) return dir;
   }
 }
 
@@ -65,11 +69,11 @@ async function freshBackupDir(root: string, backupRoot: string): Promise<string>
  * the link as it is (issue 35, point 7). Every other target, a link or not, is written
  * (through the link: `transaction.ts`).
  */
-async function withoutLinkedAdapters(root: string, wanted: readonly WantedInstall[]): Promise<WantedInstall[]> {
+async function withoutLinkedAdapters(project: ProjectRoot, wanted: readonly WantedInstall[]): Promise<WantedInstall[]> {
   const targets = [...new Set(wanted.flatMap((w) => w.files.map((f) => f.target)))];
   const adapters = new Set(wanted.flatMap((w) => w.files.filter((f) => f.role === 'adapter').map((f) => f.target)));
   const dropped = new Set<string>();
-  for (const [target, place] of await Promise.all(targets.map(async (t) => [t, await linkedPlaceOf(root, t)] as const))) {
+  for (const [target, place] of await Promise.all(targets.map(async (t) => [t, await project.linkedPlaceOf(t)] as const))) {
     if (place === undefined || !targets.includes(place)) continue;
     if (adapters.has(target)) dropped.add(target);
     else if (adapters.has(place)) dropped.add(place);
@@ -83,11 +87,11 @@ async function withoutLinkedAdapters(root: string, wanted: readonly WantedInstal
  */
 export async function runPlan(options: RunOptions): Promise<RunResult> {
   const { scope, before } = options;
-  const root = await realProjectRoot(scope.root);
-  const backupDir = await freshBackupDir(root, scope.backupRoot);
-  const wanted = await withoutLinkedAdapters(root, options.wanted);
+  const project = options.project ?? (await openScope(scope));
+  const backupDir = await freshRunFolder(project, scope.backupRoot);
+  const wanted = await withoutLinkedAdapters(project, options.wanted);
   const paths = [...pathsToRead(before, wanted, options.removed)];
-  const current = new Map(await Promise.all(paths.map(async (path) => [path, await readTarget(root, path)] as const)));
+  const current = new Map(await Promise.all(paths.map(async (path) => [path, await readTarget(project, path)] as const)));
   const plan = planChanges({ operation: options.operation, before, wanted, removed: options.removed, current, force: options.force, backupDir });
   const result: RunResult = { plan, written: false, pruned: [], lockRemoved: false };
   if (plan.conflicts.length > 0 || options.dryRun) return result;
@@ -95,7 +99,7 @@ export async function runPlan(options: RunOptions): Promise<RunResult> {
   const backups = plan.changes.some((c) => 'bytes' in c && c.target.startsWith(`${backupDir}/`));
   // The folders the writes create are the installs' (backups aside: they stay the user's).
   const writes = plan.changes.filter((c) => 'bytes' in c && !c.target.startsWith(`${scope.backupRoot}/`)).map((c) => c.target);
-  const folders = [...(await foldersToCreate(root, [...writes, scope.lockPath])).entries()].flatMap(([target, list]) => (target === scope.lockPath && isEmptyLock(plan.lock) ? [] : list));
+  const folders = [...(await foldersToCreate(project, [...writes, scope.lockPath])).entries()].flatMap(([target, list]) => (target === scope.lockPath && isEmptyLock(plan.lock) ? [] : list));
   // The lock's own folders are needed while there is a lock (the plan knows only the installs' targets).
   const segments = scope.lockPath.split('/').slice(0, -1);
   const lockFolders = segments.map((_s, i) => segments.slice(0, i + 1).join('/'));
@@ -106,7 +110,7 @@ export async function runPlan(options: RunOptions): Promise<RunResult> {
   const prune = plan.prune.filter((p) => !lockFolders.includes(p));
   // With the lock gone nothing records the created folders: those of the lock file go too when empty.
   if (empty) prune.push(...created);
-  const applied = await applyChanges(root, plan.changes, empty ? null : lock, scope.lockPath, prune);
+  const applied = await applyChanges(project, plan.changes, empty ? null : lock, scope.lockPath, prune);
   return { plan: { ...plan, lock }, written: true, pruned: applied.pruned, lockRemoved: empty, ...(backups ? { backupDir } : {}) };
 }
 
@@ -132,13 +136,12 @@ export interface ComposedSummary {
  * Reads what every install of `agents` holds after `plan` (planned bytes first, then the disk)
  * and measures it. @throws LoadoutError `io`
  */
-export async function summarizeComposed(scope: InstallScope, plan: ChangePlan, agents: readonly Agent[]): Promise<ComposedSummary> {
-  const root = await realProjectRoot(scope.root);
+export async function summarizeComposed(project: ProjectRoot, plan: ChangePlan, agents: readonly Agent[]): Promise<ComposedSummary> {
   const planned = new Map(plan.changes.map((c) => [c.target, 'bytes' in c ? c.bytes : undefined]));
   const texts = new Map<string, string | undefined>();
   const decoder = new TextDecoder();
   for (const target of new Set(plan.lock.installs.filter((e) => agents.includes(e.agent)).flatMap((e) => e.files.map((f) => f.target)))) {
-    const bytes = planned.has(target) ? planned.get(target) : await readTarget(root, target);
+    const bytes = planned.has(target) ? planned.get(target) : await readTarget(project, target);
     texts.set(target, bytes === undefined ? undefined : decoder.decode(bytes));
   }
   const context = Object.fromEntries(agents.map((agent) => [agent, measureComposed(plan.lock, agent, (t) => texts.get(t))]));

@@ -14,7 +14,6 @@
  */
 import { join } from 'node:path';
 import { LoadoutError } from '../catalogue/errors.js';
-import { listFolderEntries, type FolderEntry } from '../catalogue/folder-entries.js';
 import type { Agent } from '../catalogue/vocabulary.js';
 import { readLock, type LockEntry, type LockFile } from './project/lock.js';
 import { formatOf } from './compose/shared-file.js';
@@ -22,8 +21,9 @@ import { describeInterrupted } from './project/journal.js';
 import { currentBytesReader } from './prepare.js';
 import { capWarnings } from './compose/composed-cost.js';
 import type { CapWarning } from '../layout/context-caps.js';
-import type { InstallScope } from './project/scope.js';
-import { describeLandingProblem, describeTargetProblem, isGitSegment, realProjectRoot } from '../layout/target-rules.js';
+import { openScope, type InstallScope } from './project/scope.js';
+import { RefusedPath, type ProjectEntry, type ProjectRoot } from './project/project-root.js';
+import { describeTargetProblem, isGitSegment } from '../layout/target-rules.js';
 
 /** The state of a locked file. */
 export type FileState = 'ok' | 'changed' | 'missing';
@@ -59,14 +59,13 @@ export interface StatusReport {
 }
 
 /**
- * The state of every file of `entry`.
+ * The state of every file of `entry`, read through `project` (the scope's handle).
  * @throws LoadoutError `invalid_content` when a target breaks rules 1 to 3, `io`
  */
-export async function readEntryStatus(scope: InstallScope, entry: LockEntry): Promise<FileStatus[]> {
-  const root = await realProjectRoot(scope.root);
-  const current = currentBytesReader(root, new Map());
+export async function readEntryStatus(project: ProjectRoot, entry: LockEntry): Promise<FileStatus[]> {
+  const current = currentBytesReader(project, new Map());
   // Every file is checked before any is read; the checks, then the reads, run together.
-  const problems = await Promise.all(entry.files.map(async (file) => describeTargetProblem(file.target) ?? (await describeLandingProblem(root, file.target))));
+  const problems = await Promise.all(entry.files.map(async (file) => describeTargetProblem(file.target) ?? (await project.describeLanding(file.target))));
   entry.files.forEach((file, i) => {
     const problem = problems[i];
     if (problem !== undefined) throw new LoadoutError('invalid_content', `the lock's ${entry.id} install for ${entry.agent}: its target ${JSON.stringify(file.target)} ${problem}; nothing was read`, { hint: 'Fix or delete the lock entry.' });
@@ -86,13 +85,14 @@ export async function readEntryStatus(scope: InstallScope, entry: LockEntry): Pr
  * @throws LoadoutError `invalid_content` (a lock that is not acceptable), `io`
  */
 export async function readStatus(scope: InstallScope): Promise<StatusReport> {
+  const project = await openScope(scope);
   // A killed install leaves its journal: reported, since the files may be neither the old nor the new ones (journal.ts).
-  const interrupted = await describeInterrupted(await realProjectRoot(scope.root), scope.lockPath);
-  const lock = await readLock(scope.root, scope.lockPath, scope.backupRoot);
-  const files = (await Promise.all(lock.installs.map((entry) => readEntryStatus(scope, entry)))).flat();
-  const untracked = await listUntracked(scope, lock);
+  const interrupted = await describeInterrupted(project, scope.lockPath);
+  const lock = await readLock(project, scope.lockPath, scope.backupRoot);
+  const files = (await Promise.all(lock.installs.map((entry) => readEntryStatus(project, entry)))).flat();
+  const untracked = await listUntracked(scope, project, lock);
   // The targets were checked by readEntryStatus; a missing file is measured as nothing.
-  const current = currentBytesReader(await realProjectRoot(scope.root), new Map());
+  const current = currentBytesReader(project, new Map());
   const decoder = new TextDecoder();
   const texts = new Map(await Promise.all([...new Set(files.map((f) => f.target))].map(async (t) => [t, await current(t)] as const)));
   const readText = (target: string): string | undefined => {
@@ -104,24 +104,24 @@ export async function readStatus(scope: InstallScope): Promise<StatusReport> {
 }
 
 /** Files below the folders of the locked agents that no lock entry owns. Symbolic links are listed, not followed; `.git` folders are skipped. */
-async function listUntracked(scope: InstallScope, lock: LockFile): Promise<string[]> {
-  const root = await realProjectRoot(scope.root);
+async function listUntracked(scope: InstallScope, project: ProjectRoot, lock: LockFile): Promise<string[]> {
   const owned = new Set(lock.installs.flatMap((e) => e.files.map((f) => f.target)));
   const agents = [...new Set(lock.installs.map((e) => e.agent))];
   const shared = new Set(agents.flatMap((a) => scope.sharedFiles(a)));
   const folders = [...new Set(agents.flatMap((a) => scope.trackedFolders(a)))];
   const found = new Set<string>();
   for (const folder of folders) {
-    // A tracked folder reached through a link out of the project is not looked into.
-    if ((await describeLandingProblem(root, folder)) !== undefined) continue;
-    let entries: FolderEntry[];
+    let entries: ProjectEntry[];
     try {
-      entries = listFolderEntries(join(root, ...folder.split('/')));
-    } catch {
-      continue; // a folder that is not there (or not a folder) holds nothing untracked
+      // A folder that is not there (or not a folder) holds nothing untracked.
+      entries = await project.list(folder);
+    } catch (error) {
+      // A tracked folder reached through a link out of the project is not looked into.
+      if (error instanceof RefusedPath) continue;
+      throw error;
     }
-    for (const { path, dirent } of entries) {
-      if (dirent.isDirectory()) continue;
+    for (const { path, kind } of entries) {
+      if (kind === 'folder') continue;
       const rel = `${folder}/${path}`;
       if (rel.split('/').some(isGitSegment) || owned.has(rel) || shared.has(rel)) continue;
       found.add(rel);

@@ -19,8 +19,7 @@ import { SLUG_PATTERN, type Agent } from '../catalogue/vocabulary.js';
 import type { Conflict } from './compose/plan.js';
 import { readLock } from './project/lock.js';
 import { describeLockedProblem } from './prepare.js';
-import type { InstallScope } from './project/scope.js';
-import { realProjectRoot } from '../layout/target-rules.js';
+import { openScope, type InstallScope } from './project/scope.js';
 import { runPlan } from './run-plan.js';
 import { recoverInterrupted } from './project/journal.js';
 import { readParts } from './compose/mcp-servers.js';
@@ -74,16 +73,16 @@ export async function uninstallLoadout(options: UninstallOptions): Promise<Unins
   const { scope } = options;
   if (!SLUG_PATTERN.test(options.id)) throw new LoadoutError('usage', `<id> is ${JSON.stringify(options.id)} (expected a loadout id)`);
   // A change a killed process left is rolled back (or finished) first (project/journal.ts); a dry run changes nothing.
-  if (options.dryRun !== true) await recoverInterrupted(await realProjectRoot(scope.root), scope.lockPath);
-  const lock = await readLock(scope.root, scope.lockPath, scope.backupRoot);
+  const project = await openScope(scope);
+  if (options.dryRun !== true) await recoverInterrupted(project, scope.lockPath);
+  const lock = await readLock(project, scope.lockPath, scope.backupRoot);
   const entries = lock.installs.filter((e) => e.id === options.id && (options.agent === undefined || e.agent === options.agent));
   if (entries.length === 0) throw new LoadoutError('usage', `${options.id} is not installed${options.agent === undefined ? '' : ` for ${options.agent}`} (${scope.lockPath} has ${lock.installs.map((e) => `${e.id} for ${e.agent}`).join(', ') || 'no installs'})`);
-  const root = await realProjectRoot(scope.root);
-  const problems = await Promise.all(entries.flatMap((entry) => entry.files.map((file) => describeLockedProblem(scope, root, entry, file, options.force === true))));
+  const problems = await Promise.all(entries.flatMap((entry) => entry.files.map((file) => describeLockedProblem(scope, project, entry, file, options.force === true))));
   const refused = problems.filter((problem) => problem !== undefined);
   if (refused.length > 0) throw new LoadoutError('invalid_content', `${refused[0] ?? ''}${refused.length > 1 ? ` (and ${refused.length - 1} more)` : ''}; nothing was removed`, { hint: 'Fix or delete the lock entry.' });
 
-  const run = await runPlan({ scope, operation: 'uninstall', before: lock, wanted: [], removed: entries, force: options.force === true, dryRun: options.dryRun === true });
+  const run = await runPlan({ scope, project, operation: 'uninstall', before: lock, wanted: [], removed: entries, force: options.force === true, dryRun: options.dryRun === true });
   const outcome: UninstallOutcome = { removed: entries.map((e) => ({ id: e.id, agent: e.agent, version: e.version })), files_removed: [], reverted: [], restored: [], kept: [], conflicts: run.plan.conflicts, folders_removed: run.pruned, lock_removed: run.lockRemoved, uninstalled: run.written };
   const decoder = new TextDecoder();
   for (const t of run.plan.targets) {

@@ -24,12 +24,11 @@ import type { SigningPolicy } from './catalogue/signed-catalogue.js';
 import { lockSource } from './install.js';
 import { readLock, withTrust, type LockEntry } from './project/lock.js';
 import { checkInstall, type CheckedInstall } from './prepare.js';
-import type { InstallScope } from './project/scope.js';
+import { openScope, type InstallScope } from './project/scope.js';
 import { runPlan, summarizeComposed, type ComposedSummary } from './run-plan.js';
 import { catalogueOpener } from './run-catalogues.js';
 import { unifiedDiff } from './unified-diff.js';
 import { recoverInterrupted } from './project/journal.js';
-import { realProjectRoot } from '../layout/target-rules.js';
 
 /** Options of {@link updateLoadouts}. */
 export interface UpdateOptions {
@@ -111,8 +110,9 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
   if (options.to !== undefined && !VERSION_PATTERN.test(options.to)) throw new LoadoutError('usage', `--to is ${JSON.stringify(options.to)} (expected MAJOR.MINOR.PATCH, such as 1.2.0)`);
   const force = options.force === true;
   // A change a killed process left is rolled back (or finished) first (project/journal.ts); a dry run changes nothing.
-  if (options.dryRun !== true) await recoverInterrupted(await realProjectRoot(scope.root), scope.lockPath);
-  const lock = await readLock(scope.root, scope.lockPath, scope.backupRoot);
+  const project = await openScope(scope);
+  if (options.dryRun !== true) await recoverInterrupted(project, scope.lockPath);
+  const lock = await readLock(project, scope.lockPath, scope.backupRoot);
   const selected = lock.installs.filter((e) => (options.ids.length === 0 || options.ids.includes(e.id)) && (options.agent === undefined || e.agent === options.agent));
   const missing = options.ids.filter((id) => !selected.some((e) => e.id === id));
   if (missing.length > 0) throw new LoadoutError('usage', `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not installed${options.agent === undefined ? '' : ` for ${options.agent}`} (expected ids in ${scope.lockPath}: ${[...new Set(lock.installs.map((e) => e.id))].join(', ') || 'none'})`);
@@ -142,12 +142,12 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
       if (error instanceof LoadoutError && error.code === 'not_found') return undefined;
       throw error;
     });
-    const check = await checkInstall({ scope, fetched: next, agent: entry.agent, previous: entry, force, sharing: lock.installs.filter((e) => e.id === entry.id).map((e) => e.agent) });
+    const check = await checkInstall({ scope, project, fetched: next, agent: entry.agent, previous: entry, force, sharing: lock.installs.filter((e) => e.id === entry.id).map((e) => e.agent) });
     planned.push({ entry, next, previousVersion, check, source, changelog: changelogBetween(doc, entry.version, to) });
   }
   if (planned.length === 0) return outcome;
   const wanted: WantedInstall[] = planned.map(({ entry, next, check }) => ({ id: entry.id, agent: entry.agent, version: next.version, source: entry.source, files: check.files, bytes: check.bytes }));
-  const run = await runPlan({ scope, operation: 'update', before: trusted, wanted, removed: [], force, dryRun: options.dryRun === true });
+  const run = await runPlan({ scope, project, operation: 'update', before: trusted, wanted, removed: [], force, dryRun: options.dryRun === true });
   const targetPlan = new Map(run.plan.targets.map((t) => [t.target, t]));
   for (const { entry, next, previousVersion, check, source, changelog } of planned) {
     const to = next.version;
@@ -188,6 +188,6 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
     });
   }
   outcome.conflicts = run.plan.conflicts;
-  outcome.composed = await summarizeComposed(scope, run.plan, [...new Set(planned.map((p) => p.entry.agent))]);
+  outcome.composed = await summarizeComposed(project, run.plan, [...new Set(planned.map((p) => p.entry.agent))]);
   return { ...outcome, written: run.written, ...(run.backupDir === undefined ? {} : { backup: run.backupDir }) };
 }

@@ -5,15 +5,17 @@
  * the CLI"). Run from a CLI whose integrity comes from elsewhere (the npm registry, a project's
  * devDependency), it lets a user take the catalogue's tarball only once the catalogue's key
  * vouches for it, and keep the verified bytes to run (`npx -y ./loadout-<version>.tgz`).
- * Writes nothing but the `out` file asked for.
+ * Writes nothing but the `out` file asked for, through a handle on its folder
+ * (`project/project-root.ts`): whole or not at all (a temporary file and one rename).
  */
 import { createHash } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
 import { LoadoutError } from '../catalogue/errors.js';
 import { VERSION_PATTERN } from '../catalogue/vocabulary.js';
 import { cliTarballTreePath, CLI_LATEST_TREE_PATH } from '../tree-format/index.js';
 import { checkDocumentDigest, signingError, type SigningPolicy } from './catalogue/signed-catalogue.js';
 import { readLock } from './project/lock.js';
+import { openProject } from './project/project-root.js';
 import type { InstallScope } from './project/scope.js';
 import { catalogueOpener } from './run-catalogues.js';
 
@@ -82,7 +84,7 @@ export async function verifyCatalogueCli(options: VerifyCliOptions): Promise<Ver
       .filter(([p, d]) => PINNED_TARBALL.test(p) && d.sha256 === sha256)
       .map(([p]) => PINNED_TARBALL.exec(p)?.[1] as string)[0] ??
     null;
-  if (options.out !== undefined) await writeFile(options.out, bytes, { flag: 'w' });
+  if (options.out !== undefined) await (await openProject(dirname(options.out))).writeFileAtomic(basename(options.out), bytes);
   return {
     source,
     path,

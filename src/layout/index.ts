@@ -7,6 +7,6 @@
 export { ADAPTER_TARGETS, baseName, pathInsideSkill, resolveInstallTarget, SKILL_DIRS, type InstallTarget, type ManualStep } from './layout.js';
 export { resolveInstallPlan, type ComposedFile, type InstallPlan, type PlannedFile } from './plan.js';
 export { resolveUserTarget, userLocations, isUserLocation } from './user-layout.js';
-export { agentFolders, agentMcpFile, describeAgentLocations, describeLandingProblem, describeTargetProblem, isAgentLocation, isGitSegment, realProjectRoot } from './target-rules.js';
+export { agentFolders, agentMcpFile, describeAgentLocations, describeTargetProblem, isAgentLocation, isGitSegment } from './target-rules.js';
 export { isDiscoverable, skillFolders } from './discovery.js';
 export { BYTES_PER_TOKEN, estimateTokens, measureContext, measureContextForAgents, ruleAlwaysApplies, sizeOf, type ContextCost, type ContextSize } from './context-cost.js';

@@ -11,7 +11,9 @@
  *    Windows and macOS resolve to `.git` (`.git.`, `.git `, `git~1`, `.g\u200cit`: the names
  *    git itself refuses with core.protectNTFS and core.protectHFS);
  * 3. where the bytes really land, after the symbolic links already in the project: inside
- *    the project, and again not in a `.git` folder;
+ *    the project, and again not in a `.git` folder (checked at the moment of every file
+ *    operation by the installer's one handle on the project, `install/project/project-root.ts`;
+ *    this module holds the rules that need no file system);
  * 4. never an agent's settings, hooks, permissions or MCP configuration file, except an MCP
  *    file of role `mcp`, whose servers are merged (`protected-paths.ts`, the table the
  *    `install-paths` check uses too);
@@ -22,8 +24,6 @@
  *
  * 1 to 4 hold even with `--force`.
  */
-import { lstat, realpath } from 'node:fs/promises';
-import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { describePathProblem } from '../catalogue/file-path.js';
 import type { Agent, Role } from '../catalogue/vocabulary.js';
 import { skillFolders } from './discovery.js';
@@ -52,58 +52,6 @@ export function describeTargetProblem(target: unknown): string | undefined {
   const problem = describePathProblem(target);
   if (problem !== undefined) return `${problem.replace(/ \(expected [^)]*\)$/u, '')} (expected a normalised path relative to the project root, such as ".cursor/rules/style.mdc")`;
   if (target.split('/').some(isGitSegment)) return 'is in a .git folder, which an install never writes (expected a path outside .git/)';
-  return undefined;
-}
-
-/**
- * The real path of the project folder `dir` (symbolic links resolved), or its absolute path
- * when it does not exist yet.
- * @throws the file system's error other than ENOENT
- */
-export async function realProjectRoot(dir: string): Promise<string> {
-  return realpath(dir).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === 'ENOENT') return resolve(dir);
-    throw error;
-  });
-}
-
-/**
- * Why writing the well-formed `target` under the real project folder `root` would land in
- * the wrong place (rule 3 above), or undefined: each existing part of the path is looked at
- * in turn and a symbolic link is followed, so a link to a folder outside the project, to
- * `.git`, or to nothing (writing would create its target) is found before anything is
- * written.
- * @throws the file system's error other than ENOENT and ENOTDIR
- */
-export async function describeLandingProblem(root: string, target: string): Promise<string | undefined> {
-  const segments = target.split('/');
-  let real = root;
-  let link: string | undefined;
-  for (const [i, segment] of segments.entries()) {
-    const next = join(real, segment);
-    const stat = await lstat(next).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT' || error.code === 'ENOTDIR') return undefined;
-      throw error;
-    });
-    if (stat === undefined) {
-      real = join(next, ...segments.slice(i + 1));
-      break;
-    }
-    if (!stat.isSymbolicLink()) {
-      real = next;
-      continue;
-    }
-    link = segments.slice(0, i + 1).join('/');
-    const resolved = await realpath(next).catch(() => undefined);
-    if (resolved === undefined) return `goes through the symbolic link ${link}, which points to nothing (expected folders and files of the project, or nothing yet)`;
-    real = resolved;
-  }
-  const inside = relative(root, real);
-  const through = link === undefined ? '' : ` through the symbolic link ${link}`;
-  if (inside === '' || inside === '..' || inside.startsWith(`..${sep}`) || isAbsolute(inside)) {
-    return `lands at ${real}${through}, outside the project (expected a place inside ${root})`;
-  }
-  if (inside.split(sep).some(isGitSegment)) return `lands at ${real}${through}, in a .git folder, which an install never writes (expected a path outside .git/)`;
   return undefined;
 }
 

@@ -105,6 +105,38 @@ export function roomsDiagram(rules: readonly RoomRule[] = ROOM_RULES): string {
   return lines.join('\n');
 }
 
+/** The modules through which code reaches the file system: Node's, and the catalogue's path-based readers over them. */
+const FILE_SYSTEM_MODULES = ['node:fs', 'node:fs/promises', 'fs', 'fs/promises', 'src/catalogue/read-at-most.ts', 'src/catalogue/folder-entries.ts'];
+
+/**
+ * The files of `src/install/` allowed to reach the file system, each with why: the one handle
+ * on the project (issue 53, point 1), and the catalogue reader's access to a built tree, which
+ * reads a catalogue, never the project.
+ */
+export const FILE_SYSTEM_ACCESS: Readonly<Record<string, string>> = {
+  'src/install/project/project-root.ts': 'the one handle on the project: every read, write, rename and removal in a project or the home folder',
+  'src/install/catalogue/catalogue-folder.ts': "the catalogue reader's access to a built tree (--from <folder>): it reads a catalogue, not the project",
+};
+
+/**
+ * The files below `<root>/src/install/` that import a file-system module other than through the
+ * allowed files of `allowed` (default {@link FILE_SYSTEM_ACCESS}), one line each naming the file
+ * and the module, type-only imports included. Reads the files.
+ */
+export function findFileSystemImports(root: string, allowed: Readonly<Record<string, string>> = FILE_SYSTEM_ACCESS): string[] {
+  const found: string[] = [];
+  const dir = join(root, 'src', 'install');
+  for (const file of listSources(dir)) {
+    const from = toRepoPath(root, file);
+    if (Object.hasOwn(allowed, from)) continue;
+    for (const imported of ts.preProcessFile(readFileSync(file, 'utf8'), true, true).importedFiles) {
+      const name = imported.fileName.startsWith('.') ? toRepoPath(root, resolve(dirname(file), imported.fileName).replace(/\.js$/u, '.ts')) : imported.fileName;
+      if (FILE_SYSTEM_MODULES.includes(name)) found.push(`${from} imports ${name}: under src/install/ only ${Object.keys(allowed).join(' and ')} may reach the file system (every path of a project goes through the project's handle)`);
+    }
+  }
+  return found.sort();
+}
+
 function listSources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);

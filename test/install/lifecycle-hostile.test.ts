@@ -242,9 +242,12 @@ describe('a journal is untrusted input too (issue 35, point 8)', () => {
     expect(readFileSync(join(project, LOCK_FILE), 'utf8')).not.toBe('');
     expect(existsSync(join(project, `${LOCK_FILE}.journal`))).toBe(false);
 
+    // A journal that names a path outside the project or in .git is refused as a whole (issue 53, point 6), not acted on in part.
     writeFileSync(join(project, `${LOCK_FILE}.journal`), journalOf([{ target: `../${victim}`, after: sha('victim\n') }, { target: '.git/config', after: sha('x') }]));
-    await uninstallLoadout({ scope: projectScope(project), id: 'kit' });
+    const refused = await uninstallLoadout({ scope: projectScope(project), id: 'kit' }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ name: 'UnusableJournal', message: `${LOCK_FILE}.journal cannot be used: files[0].target "../${victim}" contains a ".." segment (expected a normalised path relative to the project root, such as ".cursor/rules/style.mdc") (and 1 more); nothing was changed` });
+    expect((refused as LoadoutError).hint).toContain('`loadout recover --set-aside`');
     expect(readFileSync(outside, 'utf8')).toBe('victim\n');
-    expect(existsSync(join(project, `${LOCK_FILE}.journal`))).toBe(false);
+    expect(existsSync(join(project, `${LOCK_FILE}.journal`))).toBe(true);
   });
 });

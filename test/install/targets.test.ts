@@ -283,7 +283,7 @@ describe('symbolic links already in the project', () => {
     ['.cursor/rules → ../.git/hooks (relative)', 'cursor', (p: string) => link(p, '.cursor/rules', '../.git/hooks'), 'through the symbolic link .cursor/rules, in a .git folder'],
     ['AGENTS.md → a file outside', 'codex', (p: string, outside: string) => link(p, 'AGENTS.md', join(outside, 'AGENTS.md')), 'through the symbolic link AGENTS.md, outside the project'],
     ['AGENTS.md → nothing (a dangling link would create its target)', 'codex', (p: string, outside: string) => link(p, 'AGENTS.md', join(outside, 'new/AGENTS.md')), 'goes through the symbolic link AGENTS.md, which points to nothing'],
-    ['loadout.lock.json → .git/hooks/post-checkout', 'codex', (p: string) => link(p, 'loadout.lock.json', join(p, '.git/hooks/post-checkout')), 'the lock file loadout.lock.json goes through the symbolic link loadout.lock.json, which points to nothing'],
+    ['loadout.lock.json → .git/hooks/post-checkout', 'codex', (p: string) => link(p, 'loadout.lock.json', join(p, '.git/hooks/post-checkout')), 'loadout.lock.json is a symbolic link, not a regular file; nothing was read'],
   ] as [string, Agent, (project: string, outside: string) => void, string][])('%s: refused even with --force, nothing written', async (_label, agent, arrange, problem) => {
     const s = makeSite(clean.dist);
     const project = makeProject();

@@ -16,7 +16,7 @@ export interface UninstallCommandOptions {
   global: boolean;
   dryRun: boolean;
   force: boolean;
-  /** Print `{removed, files_removed, reverted, restored, kept, conflicts, folders_removed, backup?, lock_removed, uninstalled, backups?: {removed, kept}}` (`backups` once the lock is removed). */
+  /** Print `{removed, files_removed, reverted, restored, kept, conflicts, folders_removed, backup?, lock_removed, uninstalled, backups?: {removed, kept, refused?}}` (`backups` once the lock is removed). */
   json: boolean;
 }
 
@@ -50,6 +50,7 @@ export async function uninstallCommand(options: UninstallCommandOptions, out: Wr
   for (const folder of outcome.folders_removed) out(`  removed   ${printableLine(folder)}/ (left empty)\n`);
   if (outcome.lock_removed) out('  removed   the lock file (it records nothing now)\n');
   if (backups !== undefined && backups.removed.length > 0) out(`  removed   ${backups.removed.length} backup cop${backups.removed.length === 1 ? 'y' : 'ies'} in ${scope.backupRoot}/ (the project holds the same bytes again)\n`);
+  if (backups?.refused !== undefined) out(`  kept      the backups: ${printableLine(backups.refused)}\n`);
   if (backups !== undefined && backups.kept.length > 0) {
     out(`  kept      ${backups.kept.length} backup cop${backups.kept.length === 1 ? 'y' : 'ies'} of your files, the project holding something else there now:\n`);
     for (const path of backups.kept) out(`              ${printableLine(path)}\n`);

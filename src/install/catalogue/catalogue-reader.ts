@@ -17,17 +17,15 @@
  *   document's sha256 and size must be those the snapshot lists, then the checked parser of
  *   the tree format reads it.
  */
-import { realpath } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseVersionsDocument, placeIn, linkRegionsOf, rawUrl, versionsUrl, type VersionsDocument } from '../../tree-format/index.js';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { describePathProblem } from '../../catalogue/file-path.js';
-import { openRegularFile, readAtMost } from '../../catalogue/read-at-most.js';
 import { SLUG_PATTERN, VERSION_PATTERN } from '../../catalogue/vocabulary.js';
 import { ConsumerError } from '../errors.js';
-import { checkCatalogueFolder } from './catalogue-folder.js';
+import { checkCatalogueFolder, readFileCapped, realPathOf } from './catalogue-folder.js';
 import { suggestIds } from './suggest.js';
-import { httpGet, tooLarge } from './http-get.js';
+import { httpGet } from './http-get.js';
 import { checkCatalogueSigning, checkVersionsDigest, type CatalogueTrust, type DocumentReader, type SigningPolicy, type SigningState } from './signed-catalogue.js';
 
 /** A catalogue to install from. */
@@ -185,12 +183,12 @@ function folderCatalogue(dir: string, options: OpenCatalogueOptions): CatalogueR
   const read = async (path: string, what: string, cap: number, raw = false): Promise<Buffer> => {
     const notFound = (cause: unknown): LoadoutError => new LoadoutError('not_found', `${what} is not in the catalogue at ${dir}`, { cause, hint: 'Check the id, or build the catalogue first (`loadout build`), or pass --from URL.' });
     const failed = (cause: NodeJS.ErrnoException, file: string): LoadoutError => (cause.code === 'ENOENT' || cause.code === 'ENOTDIR' ? notFound(cause) : new LoadoutError('io', `cannot read ${file}: ${cause.message}`, { cause }));
-    root ??= realpath(dir).then((real) => ({ real, regions: linkRegionsOf(real) }));
+    root ??= realPathOf(dir).then((real) => ({ real, regions: linkRegionsOf(real) }));
     const { real: realRoot, regions } = await root.catch((cause: NodeJS.ErrnoException) => {
       throw failed(cause, dir);
     });
     const file = join(realRoot, ...path.split('/'));
-    const real = await realpath(file).catch((cause: NodeJS.ErrnoException) => {
+    const real = await realPathOf(file).catch((cause: NodeJS.ErrnoException) => {
       throw failed(cause, file);
     });
     if (placeIn(regions, real) === undefined) {
@@ -231,30 +229,6 @@ function folderCatalogue(dir: string, options: OpenCatalogueOptions): CatalogueR
       return read(path, path, maxBytes);
     },
   };
-}
-
-/**
- * Reads at most `cap` bytes of the regular file `file`, refusing a larger one without reading it whole. A raw
- * file (`declared`: `cap` is the size its entry declares) larger than declared is a file that
- * does not match its entry.
- * @throws ConsumerError `HashMismatch` (a raw file of another size), `ResponseTooLarge` or
- *   `InvalidCatalogue` (a FIFO, socket or device) naming `what`; the file system's error
- */
-async function readFileCapped(file: string, cap: number, what: string, declared: boolean): Promise<Buffer> {
-  // Only a regular file: a FIFO in a catalogue folder would block the read forever.
-  const { handle, size } = await openRegularFile(file, `${what} (${file})`).catch((error: unknown) => {
-    throw error instanceof LoadoutError && !(error instanceof ConsumerError) ? new ConsumerError('InvalidCatalogue', error.message, { cause: error }) : error;
-  });
-  try {
-    if (size > cap && declared) throw new ConsumerError('HashMismatch', `${what} does not match its published sha256 (${file} is ${size} bytes; its entry declares ${cap})`);
-    if (size > cap) throw tooLarge(`${what} (${file})`, cap);
-    // One byte more than the file's size means the file grew while it was read.
-    const bytes = await readAtMost(handle, size);
-    if (bytes.length > size) throw new LoadoutError('io', `${file} changed while it was read (expected a built tree that no build is writing)`);
-    return bytes;
-  } finally {
-    await handle.close();
-  }
 }
 
 function httpCatalogue(base: string, options: OpenCatalogueOptions): CatalogueReader {

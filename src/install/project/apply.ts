@@ -5,15 +5,15 @@
  * --force"); a target with the same bytes is left as it is. A target must be of the right
  * form, outside `.git`, not an agent's settings file, and land inside the project after
  * symbolic links (rules 1 to 4 of `target-rules.ts`, checked here again for every write
- * whoever plans it); files are written as the agent reads them (`layout/installed-files.ts`). Used by
- * `loadout install` and by the `starter-build` check.
+ * whoever plans it); every read and write goes through the project's handle
+ * (`project-root.ts`), which checks each path again at the moment of use. Files are written as
+ * the agent reads them (`layout/installed-files.ts`). Used by the `starter-build` check.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { readRegularFile } from '../../catalogue/read-at-most.js';
-import { dirname, join } from 'node:path';
+import { posix } from 'node:path';
 import { installedBytesOf, type InstalledFiles } from '../../layout/installed-files.js';
-import { describeLandingProblem, describeTargetProblem, realProjectRoot } from '../../layout/target-rules.js';
+import { describeTargetProblem } from '../../layout/target-rules.js';
 import { describeSettingsProblem } from '../../layout/protected-paths.js';
+import { openProject } from './project-root.js';
 
 /** What {@link applyInstallPlan} did, per target (project-relative paths). */
 export interface ApplyResult {
@@ -39,14 +39,13 @@ export interface ApplyOptions {
 export async function applyInstallPlan(installed: InstalledFiles, readBytes: (path: string) => Uint8Array | undefined, projectDir: string, options: ApplyOptions = {}): Promise<ApplyResult> {
   const plan = installed.plan;
   const result: ApplyResult = { written: [], unchanged: [], collisions: [], failures: [] };
-  const root = await realProjectRoot(projectDir);
+  const project = await openProject(projectDir);
   for (const { entry, target } of plan.files) {
-    const problem = describeTargetProblem(target) ?? describeSettingsProblem(entry.role, target) ?? (await describeLandingProblem(root, target));
+    const problem = describeTargetProblem(target) ?? describeSettingsProblem(entry.role, target) ?? (await project.describeLanding(target));
     if (problem !== undefined) {
       result.failures.push({ target, source: entry.path, message: problem });
       continue;
     }
-    const absolute = join(root, ...target.split('/'));
     const read = readBytes(entry.path);
     const bytes = read === undefined ? undefined : installedBytesOf(installed, entry.path, read);
     if (bytes === undefined) {
@@ -54,10 +53,7 @@ export async function applyInstallPlan(installed: InstalledFiles, readBytes: (pa
       continue;
     }
     try {
-      const existing = await readRegularFile(absolute, target).catch((error: NodeJS.ErrnoException) => {
-        if (error.code === 'ENOENT') return undefined;
-        throw error;
-      });
+      const existing = await project.read(target);
       if (existing !== undefined && Buffer.compare(existing, bytes) === 0) {
         result.unchanged.push(target);
         continue;
@@ -66,8 +62,9 @@ export async function applyInstallPlan(installed: InstalledFiles, readBytes: (pa
         result.collisions.push({ target, source: entry.path });
         continue;
       }
-      await mkdir(dirname(absolute), { recursive: true });
-      await writeFile(absolute, bytes);
+      const folder = posix.dirname(target);
+      if (folder !== '.') await project.mkdirs(folder);
+      await project.writeFileAtomic(target, bytes);
       result.written.push(target);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;

@@ -10,14 +10,12 @@
  * and folder must pass rules 1 and 2 of `target-rules.ts`; where a target really lands is
  * checked again before anything is written or removed.
  */
-import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { posix } from 'node:path';
 import { LoadoutError } from '../../catalogue/errors.js';
-import { readRegularFile } from '../../catalogue/read-at-most.js';
 import { isAgent, ROLES, SLUG_PATTERN, VERSION_PATTERN, type Agent, type Role } from '../../catalogue/vocabulary.js';
 import { describeTargetProblem } from '../../layout/target-rules.js';
 import { showValue as show } from '../../catalogue/show-value.js';
+import { openProject, type ProjectRoot } from './project-root.js';
 
 /** The project lock file's name, at the project root. */
 export const LOCK_FILE = 'loadout.lock.json';
@@ -31,8 +29,26 @@ export const PROJECT_BACKUP_ROOT = '.loadout/backup';
 /** The folder the user scope's backups go to, relative to the home folder. */
 export const USER_BACKUP_ROOT = '.config/loadout/backup';
 
+/** The most bytes a lock may hold (a lock of a thousand installs is about 1 MB); a larger one is refused unread. */
+export const LOCK_MAX_BYTES = 16 * 1024 * 1024;
+
+/** The folder of the installer's own files that goes with the lock at `lockPath` (`project-root.ts`, rule 3): the folder holding it, `''` for the project root. */
+export const ownAreaOf = (lockPath: string): string => {
+  const folder = posix.dirname(lockPath);
+  return folder === '.' ? '' : folder;
+};
+
 /** The backup folder that goes with the lock at `lockPath`: the user scope's for {@link USER_LOCK_FILE}, else the project's. */
 export const backupRootOf = (lockPath: string): string => (lockPath === USER_LOCK_FILE ? USER_BACKUP_ROOT : PROJECT_BACKUP_ROOT);
+
+/** The folder `loadout recover --set-aside` moves an unusable journal and its temporary files to (one subfolder per run), relative to the project root. */
+export const PROJECT_INTERRUPTED_ROOT = '.loadout/interrupted';
+
+/** The same for the user scope, relative to the home folder. */
+export const USER_INTERRUPTED_ROOT = '.config/loadout/interrupted';
+
+/** The set-aside folder that goes with the lock at `lockPath`, as {@link backupRootOf}. */
+export const interruptedRootOf = (lockPath: string): string => (lockPath === USER_LOCK_FILE ? USER_INTERRUPTED_ROOT : PROJECT_INTERRUPTED_ROOT);
 
 /**
  * How an install holds a file: `file` (the whole file is the install's), `block` (a marked
@@ -233,21 +249,24 @@ function normalizeLock(lock: LockFile): LockFile {
 }
 
 /**
- * Reads the lock at `lockPath` (relative to `root`); an empty one when there is none.
+ * Reads the lock at `lockPath` (relative to the project, a handle or a folder); an empty one
+ * when there is none. The lock is one of the installer's own files (`project-root.ts`): a
+ * regular file or nothing, never reached through a link, at most {@link LOCK_MAX_BYTES}.
  * `backupRoot`: see {@link parseLock} (default: the one of `lockPath`'s scope).
- * @throws LoadoutError `invalid_content` (see {@link parseLock}), `io`
+ * @throws LoadoutError `invalid_content` (see {@link parseLock}; a link, folder, FIFO or device
+ *   at the lock's place, or a link on its way), `io`
  */
-export async function readLock(root: string, lockPath = LOCK_FILE, backupRoot = backupRootOf(lockPath)): Promise<LockFile> {
-  const path = join(root, ...lockPath.split('/'));
-  let text: string;
+export async function readLock(root: ProjectRoot | string, lockPath = LOCK_FILE, backupRoot = backupRootOf(lockPath)): Promise<LockFile> {
+  const project = typeof root === 'string' ? await openProject(root, { ownArea: ownAreaOf(lockPath) }) : root;
+  let bytes: Uint8Array | undefined;
   try {
-    text = (await readRegularFile(path)).toString('utf8');
+    bytes = await project.read(lockPath, { own: true, max: LOCK_MAX_BYTES });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { lockfileVersion: 1, installs: [] };
     if (error instanceof LoadoutError) throw error;
-    throw new LoadoutError('io', `cannot read ${path}`, { cause: error });
+    throw new LoadoutError('io', `cannot read ${lockPath}: ${(error as Error).message}`, { cause: error });
   }
-  return parseLock(text, path, backupRoot);
+  if (bytes === undefined) return { lockfileVersion: 1, installs: [] };
+  return parseLock(Buffer.from(bytes).toString('utf8'), lockPath, backupRoot);
 }
 
 /**
@@ -267,23 +286,6 @@ export function withTrust(lock: LockFile, source: string, trust: LockedTrust | u
 /** The lock document's text. */
 export function lockText(lock: LockFile): string {
   return `${JSON.stringify(lock, null, 2)}\n`;
-}
-
-/**
- * Writes `text` to `path` through a temporary file beside it and one rename, so a reader sees
- * the old or the new file whole. Creates the folder.
- * @throws the file system's error (the temporary file removed)
- */
-export async function writeFileAtomic(path: string, text: string | Uint8Array): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  const temp = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-  try {
-    await writeFile(temp, text);
-    await rename(temp, path);
-  } catch (error) {
-    await rm(temp, { force: true });
-    throw error;
-  }
 }
 
 /** True when the lock records nothing: no install, no original to put back. */

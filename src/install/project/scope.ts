@@ -9,7 +9,8 @@ import { resolve } from 'node:path';
 import type { FileEntry } from '../../catalogue/manifest.js';
 import type { Agent, Role } from '../../catalogue/vocabulary.js';
 import { resolveInstallTarget, type InstallTarget } from '../../layout/layout.js';
-import { LOCK_FILE, PROJECT_BACKUP_ROOT, USER_BACKUP_ROOT, USER_LOCK_FILE } from './lock.js';
+import { LOCK_FILE, ownAreaOf, PROJECT_BACKUP_ROOT, PROJECT_INTERRUPTED_ROOT, USER_BACKUP_ROOT, USER_INTERRUPTED_ROOT, USER_LOCK_FILE } from './lock.js';
+import { openProject, type ProjectRoot } from './project-root.js';
 import { agentFolders, agentMcpFile, describeAgentLocations, isAgentLocation } from '../../layout/target-rules.js';
 import { isUserLocation, resolveUserTarget, userLocations } from '../../layout/user-layout.js';
 
@@ -22,6 +23,8 @@ export interface InstallScope {
   lockPath: string;
   /** The folder backups of the user's files go to, one subfolder per run, relative to `root`. */
   backupRoot: string;
+  /** The folder `loadout recover --set-aside` moves an unusable journal and its temporary files to, one subfolder per run, relative to `root`. */
+  interruptedRoot: string;
   /** Where a file entry goes for an agent (null plus a manual step when nowhere). */
   resolveTarget(entry: FileEntry, agent: Agent): InstallTarget;
   /** True when `target` is one of the agent's own places for a file of `role` (rule 4 of `target-rules.ts`). */
@@ -34,6 +37,16 @@ export interface InstallScope {
   sharedFiles(agent: Agent): readonly string[];
 }
 
+/**
+ * Opens the one handle on the scope's folder (`project-root.ts`), once per command: the
+ * installer's own files are those of the folder holding the lock (the project root; the user
+ * scope's `~/.config/loadout/`), never reached through a link.
+ * @throws the file system's error (see `openProject`)
+ */
+export function openScope(scope: InstallScope): Promise<ProjectRoot> {
+  return openProject(scope.root, { ownArea: ownAreaOf(scope.lockPath) });
+}
+
 /** The scope of the project folder `dir`. */
 export function projectScope(dir: string): InstallScope {
   return {
@@ -41,6 +54,7 @@ export function projectScope(dir: string): InstallScope {
     root: resolve(dir),
     lockPath: LOCK_FILE,
     backupRoot: PROJECT_BACKUP_ROOT,
+    interruptedRoot: PROJECT_INTERRUPTED_ROOT,
     resolveTarget: resolveInstallTarget,
     isOwnLocation: isAgentLocation,
     describeLocations: describeAgentLocations,
@@ -56,6 +70,7 @@ export function userScope(home: string): InstallScope {
     root: resolve(home),
     lockPath: USER_LOCK_FILE,
     backupRoot: USER_BACKUP_ROOT,
+    interruptedRoot: USER_INTERRUPTED_ROOT,
     resolveTarget: resolveUserTarget,
     isOwnLocation: isUserLocation,
     describeLocations: (_role, agent) => {

@@ -88,15 +88,17 @@ describe('MCP parts merged into each format (mcp-servers.ts)', () => {
     expect(b.conflicts).toEqual([]);
     const withoutA = removeServers(b.text ?? '', '.vscode/mcp.json', a.owned);
     expect(withoutA.removed).toEqual(['a']);
-    expect(JSON.parse(withoutA.text ?? '')).toEqual({ inputs: [input], servers: { b: { type: 'stdio', command: 'b', env: { T: '${input:TOKEN}' } } } });
-    expect(removeServers(withoutA.text ?? '', '.vscode/mcp.json', b.owned).text).toBeUndefined();
+    expect(JSON.parse(withoutA.text)).toEqual({ inputs: [input], servers: { b: { type: 'stdio', command: 'b', env: { T: '${input:TOKEN}' } } } });
+    // The file did not exist: what the first merge recorded of it gives back nothing at all.
+    expect(a.memo).toEqual({ '': '', '/servers': null, '/inputs': null });
+    expect(removeServers(withoutA.text, '.vscode/mcp.json', b.owned, a.memo)).toMatchObject({ text: '', memo: {} });
   });
 
   it('merges into Codex TOML and reports a server of the user\'s under the same name as a conflict', () => {
     const merged = mergeServers(USER, '.codex/config.toml', { postgres: SERVER });
     expect(merged.text?.startsWith(USER)).toBe(true);
     expect(mergeServers(USER, '.codex/config.toml', { mine: SERVER }).conflicts).toEqual(['mine']);
-    expect(removeServers(merged.text ?? '', '.codex/config.toml', merged.owned)).toEqual({ text: USER, removed: ['postgres'], kept: [] });
+    expect(removeServers(merged.text ?? '', '.codex/config.toml', merged.owned)).toEqual({ text: USER, removed: ['postgres'], kept: [], memo: {} });
   });
 });
 

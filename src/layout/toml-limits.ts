@@ -26,7 +26,7 @@ export interface TomlGap {
 }
 
 /** Why an integer beyond the range cannot be written, for messages. */
-export const INTEGER_BEYOND_TOML = `TOML integers are 64-bit (from ${TOML_INTEGER_RANGE.min} to ${TOML_INTEGER_RANGE.max}, toml.io/en/v1.0.0#integer)`;
+export const INTEGER_BEYOND_TOML = `TOML integers are 64-bit, from ${TOML_INTEGER_RANGE.min} to ${TOML_INTEGER_RANGE.max} (toml.io/en/v1.0.0#integer)`;
 
 /** Every place in `value` (a table as it is to be written) that TOML cannot hold. */
 export function findTomlGaps(value: unknown, path: (string | number)[] = []): TomlGap[] {

@@ -144,7 +144,7 @@ describe('a value Codex cannot hold', () => {
 
     const dir = project({ '.codex/config.toml': 'model = "o3"\n' });
     const error = await installLoadouts({ from: out, id: 'slow', agents: ['codex'], dir }).then(() => undefined, (e: unknown) => e as Error & { hint?: string });
-    expect(error?.message).toBe('slow 1.0.0 mcp/servers.json cannot be written into .codex/config.toml: as Codex\'s TOML, it has startup_timeout_sec = 100000000000000000000 in [mcp_servers.slow]: TOML integers are 64-bit (from -9223372036854775808 to 9223372036854775807, toml.io/en/v1.0.0#integer); nothing was written');
+    expect(error?.message).toBe('slow 1.0.0 mcp/servers.json cannot be written into .codex/config.toml: as Codex\'s TOML, it has startup_timeout_sec = 100000000000000000000 in [mcp_servers.slow]: TOML integers are 64-bit, from -9223372036854775808 to 9223372036854775807 (toml.io/en/v1.0.0#integer); nothing was written');
     expect(error?.hint).not.toContain('install_to');
     expect(read(dir, '.codex/config.toml')).toBe('model = "o3"\n');
     expect(existsSync(join(dir, 'loadout.lock.json'))).toBe(false);

@@ -15,8 +15,10 @@
  * member was added cannot be told from the text afterwards, so its state before is recorded
  * ({@link ContainerMemo}, kept in the lock) and given back byte for byte once its last member
  * goes ({@link restoreContainers}). Only the root object and its top-level keys are
- * containers. Pure: text in, text out.
+ * containers. The editing functions take a text {@link readJson} reads, and throw a LoadoutError
+ * `internal` if an edit ever broke it (a bug). Pure: text in, text out.
  */
+import { LoadoutError } from '../../catalogue/errors.js';
 import { createScanner, getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError, type SyntaxKind } from 'jsonc-parser';
 
 /** The scanner's token kinds this module looks at (jsonc-parser's `SyntaxKind` is a `const enum`, which isolated modules cannot read). */
@@ -57,10 +59,13 @@ const membersOf = (container: Node): Node[] => container.children ?? [];
 /** The key of a property node. */
 const keyOf = (property: Node): unknown => property.children?.[0]?.value;
 
-/** The root node of `text`, which the caller has read successfully. */
+/**
+ * The root node of `text`, which the caller has read successfully.
+ * @throws LoadoutError `internal` when it does not parse (an edit of this module broke it: a bug)
+ */
 function rootOf(text: string): Node | undefined {
   const read = readJson(text);
-  if (!read.ok) throw new Error(`a bug: an in-place edit made JSON that does not parse (${read.problem})`);
+  if (!read.ok) throw new LoadoutError('internal', `a bug: an in-place edit of an MCP configuration file made JSON that does not parse (it ${read.problem}); nothing was written`);
   return read.root;
 }
 
@@ -220,7 +225,7 @@ export function replaceMember(text: string, pointer: string, which: string | num
   const index = container === undefined ? -1 : memberIndex(container, which);
   const member = container === undefined ? undefined : membersOf(container)[index];
   const node = member?.type === 'property' ? member.children?.[1] : member;
-  if (member === undefined || node === undefined) throw new Error(`a bug: no member ${String(which)} at ${pointer || 'the root'} to replace`);
+  if (member === undefined || node === undefined) throw new LoadoutError('internal', `a bug: no member ${String(which)} at ${pointer || 'the root'} of an MCP configuration file to replace; nothing was written`);
   const { eol, unit } = styleOf(text);
   const startsLine = text.slice(blanksBefore(text, member.offset), member.offset).includes('\n');
   const pretty = startsLine ? { indent: lineIndent(text, member.offset), unit, eol } : undefined;

@@ -122,7 +122,8 @@ export function pathsToRead(before: LockFile, wanted: readonly WantedInstall[], 
  * Plans the change from `input.before` to the lock with `wanted` in and `removed` out.
  * @throws LoadoutError `invalid_content` when one target would be of two kinds, when the installs
  *   of this run put different whole files at one target, or a loadout file cannot be composed
- *   (a marker line in Markdown, MCP configuration without `mcpServers`)
+ *   (a marker line in Markdown, MCP configuration without `mcpServers`), or the lock's
+ *   `containers` would write anything but an empty container (`lock-memos.ts`)
  */
 export function planChanges(input: PlanInput): ChangePlan {
   const { before, wanted, removed, current, force, operation } = input;

@@ -10,7 +10,7 @@
  */
 import { PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
 import { convertMcpServers, type McpServerConfig } from '../../layout/mcp-formats.js';
-import { showPath, TOML_INTEGER_RANGE } from '../../layout/toml-limits.js';
+import { showPath } from '../../layout/toml-limits.js';
 import type { Finding } from '../check.js';
 import type { McpServerEntry } from './servers.js';
 
@@ -24,8 +24,8 @@ export function checkServerValues(server: McpServerEntry): Finding[] {
     for (const gap of convertMcpServers({ [server.name]: server.config as McpServerConfig }, agent).unholdable) {
       const where = showPath(gap.path);
       const line = server.lineOfPath(gap.path);
-      if (gap.fails) findings.push({ file: server.file, line, message: `server "${server.name}" has ${where} ${show(gap.value)}, which ${agent} cannot hold (${gap.why}): the install for ${agent} fails (expected an integer from ${TOML_INTEGER_RANGE.min} to ${TOML_INTEGER_RANGE.max})` });
-      else findings.push({ file: server.file, line, severity: 'notice', message: `server "${server.name}" has ${where} ${show(gap.value)}, which ${agent} cannot hold (${gap.why}): the install for ${agent} leaves it out` });
+      if (gap.fails) findings.push({ file: server.file, line, message: `server "${server.name}" has ${where} ${show(gap.value)}, which ${agent} cannot hold: ${gap.why}, and the install for ${agent} fails (expected a value ${agent} can hold)` });
+      else findings.push({ file: server.file, line, severity: 'notice', message: `server "${server.name}" has ${where} ${show(gap.value)}, which ${agent} cannot hold: ${gap.why}, and the install for ${agent} leaves it out` });
     }
   }
   for (const { path, raw, line } of server.numbers) {

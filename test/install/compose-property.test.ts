@@ -60,9 +60,10 @@ const FIXED_START: Record<string, string> = {
   'AGENTS.md': '# My project\n\nOur own rules.\n',
   'src/index.ts': 'export {};\n',
 };
-/** Codex's file as the user wrote it; the second with a multi-line string whose line reads like the header of alpha's table. */
+/** Codex's file as the user wrote it, with LF or CRLF; the third with a multi-line string whose line reads like the header of alpha's table. */
 const CODEX_STARTS = [
   '# Mine\nmodel = "o4-mini"  # fast\n\n[mcp_servers.mine]\ncommand = "mine"\nargs = [\n  "--a",\n]\n',
+  '# Mine\r\nmodel = "o4-mini"  # fast\r\n\r\n[mcp_servers.mine]\r\ncommand = "mine"\r\n',
   '# Mine\nnotes = """\n[mcp_servers.alpha-docs]\ncommand = "old"\n"""\nseed = 9007199254740993\n\n[mcp_servers.mine]\ncommand = "mine"\n',
 ];
 /** The agents' JSON MCP files and the key of their servers. */

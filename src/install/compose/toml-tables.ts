@@ -61,12 +61,14 @@ function actual(text: string): string | undefined {
 /** Result of an edit: the new text, or why the edit was refused. */
 export type TomlEdit = { ok: true; text: string } | { ok: false; problem: string };
 
-/** `text` with the table `[mcp_servers.<name>]` holding `server` added at its end, after one blank line. */
+/** `text` with the table `[mcp_servers.<name>]` holding `server` added at its end, after one blank line, in the file's line ending. */
 export function appendServerTable(text: string, name: string, server: Record<string, unknown>): TomlEdit {
   const parsed = parseToml(text);
   if (!parsed.ok) return parsed;
-  const prefix = text === '' ? '' : text.endsWith('\n') ? `${text}\n` : `${text}\n\n`;
-  const next = `${prefix}${renderTomlServer(name, server)}`;
+  // In the file's own line ending (CRLF where it has one): a table's values hold no raw line break.
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const prefix = text === '' ? '' : text.endsWith('\n') ? `${text}${eol}` : `${text}${eol}${eol}`;
+  const next = `${prefix}${renderTomlServer(name, server).replaceAll('\n', eol)}`;
   if (actual(next) !== expected(parsed.doc, name, server)) return { ok: false, problem: `cannot take a [mcp_servers.${name}] table at its end (its own mcp_servers is an inline table, or holds ${name} in another form)` };
   return { ok: true, text: next };
 }

@@ -33,6 +33,13 @@ describe('Codex config.toml edited line by line (toml-tables.ts)', () => {
     expect(removed).toEqual({ ok: true, text: USER });
   });
 
+  it('writes a table with CRLF into a CRLF file, and takes it out again', () => {
+    const crlf = USER.replaceAll('\n', '\r\n');
+    const added = appendServerTable(crlf, 'postgres', SERVER);
+    expect(added).toEqual({ ok: true, text: `${crlf}\r\n[mcp_servers.postgres]\r\ncommand = "uvx"\r\nargs = ["postgres-mcp"]\r\nenv_vars = ["DATABASE_URI"]\r\n` });
+    expect(removeServerTable(added.ok ? added.text : '', 'postgres')).toEqual({ ok: true, text: crlf });
+  });
+
   it('takes a table out of the middle, keeping the tables after it and their spacing', () => {
     const a = appendServerTable(USER, 'a', { command: 'a' });
     const b = a.ok ? appendServerTable(a.text, 'b', { command: 'b' }) : a;

@@ -104,6 +104,22 @@ describe('JSON agent files edited in place, given back byte for byte', () => {
   }, 120_000);
 });
 
+describe('a JSON file that cannot be merged into', () => {
+  it('stops the install, naming the line; --force replaces it after a backup, and uninstall puts it back byte for byte', async () => {
+    const user = '{\n  "mcpServers": {\n    "mine": { "command": "mine" }\n    "oops": {}\n  }\n}\n';
+    const dir = project({ '.mcp.json': user });
+    const stopped = await installLoadouts({ from: dist, id: 'dbt-analytics', agents: ['claude-code'], dir });
+    expect(stopped[0]?.conflicts).toEqual([{ target: '.mcp.json', path: 'mcp/servers.json', servers: ['(the file is not JSON at line 4 (CommaExpected))'] }]);
+    const forced = await installLoadouts({ from: dist, id: 'dbt-analytics', agents: ['claude-code'], dir, force: true });
+    expect(forced[0]?.backup).toMatch(/^\.loadout\/backup\//u);
+    expect(JSON.parse(read(dir, '.mcp.json'))).toMatchObject({ mcpServers: { postgres: { command: 'uvx' } } });
+    const outcome = await uninstallLoadout({ scope: projectScope(dir), id: 'dbt-analytics' });
+    expect(outcome.restored).toEqual([{ target: '.mcp.json', from: `${forced[0]?.backup ?? ''}/.mcp.json` }]);
+    expect(read(dir, '.mcp.json')).toBe(user);
+    expect(git(dir, ['status', '--porcelain', '--untracked-files=all'])).toBe('');
+  }, 60_000);
+});
+
 describe('Codex config.toml with text that reads like a table', () => {
   const table = '\n[mcp_servers.postgres]\ncommand = "uvx"\nargs = ["postgres-mcp", "--access-mode=restricted"]\nenv_vars = ["DATABASE_URI"]\n';
 

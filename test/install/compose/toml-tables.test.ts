@@ -69,7 +69,7 @@ describe('Codex config.toml edited line by line (toml-tables.ts)', () => {
     const userDoc = fc.dictionary(key, fc.oneof(scalar, fc.array(scalar, { maxLength: 3 }), fc.dictionary(key, scalar, { maxKeys: 3 })), { maxKeys: 5 });
     const extra = fc.array(fc.constantFrom('', '# note', '   ', '# [mcp_servers.fake]'), { maxLength: 3 });
     // Values whose text reads like the header of a table the installer adds (issue 53, point 13).
-    const decoy = (name: string): string[] => [`s1 = """\n[mcp_servers.${name}]\ncommand = "x"\n"""`, `s2 = '''\n[mcp_servers.${name}]\n'''`, `s3 = """\\"""\n[mcp_servers.${name}]\n"""`, `s4 = """\n[mcp_servers.${name}]""""`, `s5 = [\n  "[mcp_servers.${name}]",\n]`, `s6 = { a = "[mcp_servers.${name}]" }`];
+    const decoy = (name: string): string[] => [`decoy-1 = """\n[mcp_servers.${name}]\ncommand = "x"\n"""`, `decoy-2 = '''\n[mcp_servers.${name}]\n'''`, `decoy-3 = """\\"""\n[mcp_servers.${name}]\n"""`, `decoy-4 = """\n[mcp_servers.${name}]""""`, `decoy-5 = [\n  "[mcp_servers.${name}]",\n]`, `decoy-6 = { a = "[mcp_servers.${name}]" }`];
     fc.assert(
       fc.property(userDoc, extra, fc.uniqueArray(key, { minLength: 1, maxLength: 4 }), fc.func(fc.boolean()), fc.subarray([0, 1, 2, 3, 4, 5]), (doc, plain, names, order, decoys) => {
         const lines = [...plain, ...decoys.map((i) => decoy(names[0] ?? '')[i] ?? '')];

@@ -18,6 +18,7 @@
  */
 import type { Agent } from '../catalogue/vocabulary.js';
 import { findVariables, isSecretVariable, replaceVariables, VARIABLE_SYNTAX, wholeVariable, type VariableReference } from './mcp-variables.js';
+import { findTomlGaps } from './toml-limits.js';
 
 /** One MCP server in the `.mcp.json` shape: a local process (`command`, `args`, `env`) or a remote one (`url`, `type`, `headers`). */
 export interface McpServerConfig {
@@ -91,6 +92,15 @@ export interface Unexpressible {
   why: string;
 }
 
+/** A value of a server one agent's file cannot hold (`toml-limits.ts`): where in the server (keys and indexes), the value, why, and whether the install fails on it. */
+export interface UnholdableValue {
+  server: string;
+  path: (string | number)[];
+  value: unknown;
+  why: string;
+  fails: boolean;
+}
+
 /** A loadout's servers in one agent's shape. */
 export interface AgentMcpConfig {
   /** Server name → the agent's entry; a server the agent cannot take is left out (with a `not-supported` note). */
@@ -100,6 +110,8 @@ export interface AgentMcpConfig {
   notes: McpNote[];
   /** Variable forms the agent cannot write as the loadout means them (for the `mcp` check). */
   unexpressible: Unexpressible[];
+  /** Values the agent's file cannot hold (for the `mcp` check; Codex's TOML: null, integers beyond 64 bits). */
+  unholdable: UnholdableValue[];
 }
 
 const AGENT_NAMES: Record<Agent, string> = { 'claude-code': 'Claude Code', codex: 'Codex', cursor: 'Cursor', 'gemini-cli': 'Gemini CLI', copilot: 'VS Code', 'antigravity-cli': 'Antigravity' };
@@ -129,7 +141,7 @@ function mapStrings(value: unknown, write: (ref: VariableReference) => string): 
 
 /** Converts `servers` (the loadout's `mcpServers`) into `agent`'s shape. Pure; never throws. */
 export function convertMcpServers(servers: Record<string, McpServerConfig>, agent: Agent): AgentMcpConfig {
-  const config: AgentMcpConfig = { servers: {}, inputs: [], notes: [], unexpressible: [] };
+  const config: AgentMcpConfig = { servers: {}, inputs: [], notes: [], unexpressible: [], unholdable: [] };
   const note = (kind: McpNote['kind'], server: string, text: string): void => {
     if (!config.notes.some((n) => n.text === text)) config.notes.push({ kind, server, text });
   };
@@ -223,6 +235,8 @@ function toCodex(name: string, server: McpServerConfig, note: Note, config: Agen
     table['env_http_headers'] = envHeaders;
     for (const variable of Object.values(envHeaders)) note('set-env', name, setEnvText(variable, name));
   }
+  // The table's keys are the loadout's (env, and Codex's own keys as they are): a gap's path is the loadout's too.
+  for (const gap of findTomlGaps(table)) config.unholdable.push({ server: name, ...gap });
   return table;
 }
 
@@ -263,11 +277,17 @@ function tomlString(value: string): string {
   return JSON.stringify(value).replaceAll('\u007f', '\\u007F');
 }
 
-/** A value as TOML, tables inline (`{ K = "v" }`), so each server is one table of one line per key. */
+/**
+ * A value as TOML, tables inline (`{ K = "v" }`), so each server is one table of one line per key.
+ * A null (TOML has none) is left out of tables and arrays; an integer is written with all its
+ * digits (one beyond 64 bits, `toml-limits.ts`, is refused by the installer once read back).
+ */
 export function tomlValue(value: unknown): string {
   if (typeof value === 'string') return tomlString(value);
+  if (typeof value === 'number' && Number.isInteger(value)) return BigInt(value).toString();
+  if (typeof value === 'number' && !Number.isFinite(value)) return Number.isNaN(value) ? 'nan' : value > 0 ? 'inf' : '-inf';
   if (typeof value === 'number' || typeof value === 'boolean' || typeof value === 'bigint') return String(value);
-  if (Array.isArray(value)) return `[${value.map(tomlValue).join(', ')}]`;
+  if (Array.isArray(value)) return `[${value.filter((v) => v !== undefined && v !== null).map(tomlValue).join(', ')}]`;
   if (isObject(value)) {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined && v !== null);
     return entries.length === 0 ? '{}' : `{ ${entries.map(([k, v]) => `${tomlKey(k)} = ${tomlValue(v)}`).join(', ')} }`;

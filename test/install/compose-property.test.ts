@@ -10,8 +10,18 @@
  * 2. `status` reports exactly the user's edits: a part is `changed` if and only if it holds a
  *    token, and nothing is `missing`;
  * 3. uninstalling everything (on a copy) gives back the starting project: its files with the
- *    user's own edits only (`.codex/config.toml` byte for byte, once the user's own tables are
- *    taken out), no folder the installs made, no lock.
+ *    user's own edits only, byte for byte once those edits are taken out again (the tables the
+ *    user added to `.codex/config.toml`, the servers and settings the user added to a JSON file
+ *    as an editor adds them), no folder the installs made, no lock, and no backup copy unless a
+ *    command overwrote bytes of the user's (`--force`).
+ *
+ * The agents' JSON files start as drawn (issue 53, point 14; issue 57, point 1): absent, or an
+ * object with or without the servers key (the user's own server in it), with or without other
+ * settings (numbers spelt `1.10` and `12345678901234567890`), compact or indented by two or four
+ * spaces or a tab, with LF or CRLF, with or without a trailing newline, a comment and a byte
+ * order mark. `.codex/config.toml` may hold a multi-line string with a line that reads like the
+ * header of a table an install adds, and an integer beyond JavaScript's precision (issue 53,
+ * point 13).
  *
  * Each sequence starts from a project whose AGENTS.md has LF or CRLF line endings, with or
  * without a UTF-8 byte order mark, and whose CLAUDE.md may be a symbolic link to AGENTS.md (a
@@ -28,6 +38,7 @@ import { cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, re
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import fc from 'fast-check';
+import { applyEdits, modify, parse as parseJsonc, type JSONPath } from 'jsonc-parser';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Agent } from '../../src/catalogue/vocabulary.js';
 import { installLoadouts } from '../../src/install/install.js';
@@ -44,16 +55,59 @@ import { listFolderEntries } from '../../src/catalogue/folder-entries.js';
 const AGENTS: readonly Agent[] = ['claude-code', 'cursor', 'gemini-cli', 'codex', 'copilot', 'antigravity-cli'];
 const SHARED = ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'] as const;
 const TARGETS = ['.claude/rules/alpha-style.md', '.cursor/rules/beta-style.mdc', '.agents/skills/shared-tool/SKILL.md', '.claude/skills/gamma-review/SKILL.md'];
-const START: Record<string, string> = {
+/** The files every project starts with (Codex's and the agents' JSON files are drawn: {@link start}). */
+const FIXED_START: Record<string, string> = {
   'AGENTS.md': '# My project\n\nOur own rules.\n',
-  '.mcp.json': '{"mcpServers":{"mine":{"command":"mine"}}}',
-  '.codex/config.toml': '# Mine\nmodel = "o4-mini"  # fast\n\n[mcp_servers.mine]\ncommand = "mine"\nargs = [\n  "--a",\n]\n',
-  '.vscode/mcp.json': '{\n\t"servers": {"mine": {"type": "stdio", "command": "mine"}}\n}\n',
-  '.agents/mcp_config.json': '{"mcpServers":{"mine":{"command":"mine"}},"theme":"dark"}\n',
   'src/index.ts': 'export {};\n',
 };
-/** The shared MCP files and the key of their servers. */
-const MCP_FILES: Record<string, string> = { '.mcp.json': 'mcpServers', '.vscode/mcp.json': 'servers', '.agents/mcp_config.json': 'mcpServers' };
+/** Codex's file as the user wrote it, with LF or CRLF; the third with a multi-line string whose line reads like the header of alpha's table. */
+const CODEX_STARTS = [
+  '# Mine\nmodel = "o4-mini"  # fast\n\n[mcp_servers.mine]\ncommand = "mine"\nargs = [\n  "--a",\n]\n',
+  '# Mine\r\nmodel = "o4-mini"  # fast\r\n\r\n[mcp_servers.mine]\r\ncommand = "mine"\r\n',
+  '# Mine\nnotes = """\n[mcp_servers.alpha-docs]\ncommand = "old"\n"""\nseed = 9007199254740993\n\n[mcp_servers.mine]\ncommand = "mine"\n',
+];
+/** The agents' JSON MCP files and the key of their servers. */
+const MCP_FILES: Record<string, string> = { '.mcp.json': 'mcpServers', '.cursor/mcp.json': 'mcpServers', '.gemini/settings.json': 'mcpServers', '.vscode/mcp.json': 'servers', '.agents/mcp_config.json': 'mcpServers' };
+
+/** How one of the agents' JSON files starts: absent, or what it holds and how it is written. */
+interface JsonStart {
+  present: boolean;
+  servers: boolean;
+  settings: boolean;
+  indent: 2 | 4 | '\t' | undefined;
+  eol: '\n' | '\r\n';
+  newline: boolean;
+  comment: boolean;
+  bom: boolean;
+}
+const jsonStart: fc.Arbitrary<JsonStart> = fc.record({ present: fc.boolean(), servers: fc.boolean(), settings: fc.boolean(), indent: fc.constantFrom(2 as const, 4 as const, '\t' as const, undefined), eol: fc.constantFrom('\n' as const, '\r\n' as const), newline: fc.boolean(), comment: fc.boolean(), bom: fc.boolean() });
+
+/** The text of a JSON file started as `s` (undefined: absent), its servers under `key`. */
+function jsonText(s: JsonStart, key: string): string | undefined {
+  if (!s.present) return undefined;
+  const doc = { ...(s.settings ? { theme: 'dark', limit: '<big>', ratio: '<dec>' } : {}), ...(s.servers ? { [key]: { mine: { command: 'mine' } } } : {}) };
+  let text = JSON.stringify(doc, null, s.indent).replace('"<big>"', '12345678901234567890').replace('"<dec>"', '1.10').replaceAll('\n', s.eol);
+  if (s.comment && text.includes(s.eol)) text = text.replace(`{${s.eol}`, `{ // my settings${s.eol}`);
+  return `${s.bom ? BOM : ''}${text}${s.newline ? s.eol : ''}`;
+}
+
+/** A project's starting files: the fixed ones, Codex's, and each JSON file as drawn. */
+const start: fc.Arbitrary<Record<string, string>> = fc.record({ codex: fc.constantFrom(...CODEX_STARTS), json: fc.array(jsonStart, { minLength: 5, maxLength: 5 }) }).map(({ codex, json }) => {
+  const files: Record<string, string> = { ...FIXED_START, '.codex/config.toml': codex };
+  Object.entries(MCP_FILES).forEach(([file, key], i) => {
+    const text = json[i] === undefined ? undefined : jsonText(json[i], key);
+    if (text !== undefined) files[file] = text;
+  });
+  return files;
+});
+
+/** `text` (JSON with comments) as parsed, a byte order mark aside. */
+const parseJsonText = (text: string): unknown => parseJsonc(text.replace(/^\uFEFF/u, ''), [], { allowTrailingComma: true });
+/** `text` with `value` set at `path` (undefined: taken out) as an editor sets it, formatting nothing else. */
+const editJson = (text: string, path: JSONPath, value: unknown): string => applyEdits(text, modify(text.replace(/^\uFEFF/u, ' '), path, value, {}));
+
+/** How a start reads in a failure: each drawn file's text. */
+const describeStart = (files: Record<string, string>): string => Object.entries(files).filter(([f]) => !Object.hasOwn(FIXED_START, f)).map(([f, t]) => `${f} = ${JSON.stringify(t)}`).join('; ');
 /** A table the user adds to Codex's file, as text (taken out again when the start is compared). */
 const userTable = (token: string): string => `\n[mcp_servers.${token}]\ncommand = "mine"\n`;
 const TOKEN = 'user-edit-';
@@ -91,7 +145,7 @@ function describeStep(s: Step): string {
     case 'edit-block':
       return `(user) add a line inside block #${s.pick} of ${s.file}`;
     case 'edit-outside':
-      return `(user) add a line at the end of ${s.file}`;
+      return `(user) add a line at the end of ${s.file} (in a JSON file: a server, or a setting where it had no servers)`;
     case 'edit-owned':
       return `(user) add a line to installed file #${s.pick}`;
     case 'create':
@@ -142,6 +196,10 @@ function snapshot(dir: string): string {
 interface World {
   dir: string;
   style: Style;
+  /** The project's files before any step. */
+  start: Record<string, string>;
+  /** The user's edits of the JSON files, in order: the file and the path set. */
+  jsonEdits: { file: string; path: JSONPath }[];
   /** AGENTS.md's line ending now (the style's, or CRLF once converted). */
   agentsEol: string;
   tokens: string[];
@@ -186,13 +244,24 @@ async function runStep(world: World, s: Step): Promise<void> {
     }
     case 'edit-outside': {
       const path = join(dir, s.file);
-      const t = token();
-      world.tokens.push(t);
+      const t = `${TOKEN}${world.next}`;
       const key = MCP_FILES[s.file];
       if (key !== undefined) {
-        const doc = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, Record<string, unknown> | undefined>) : {};
-        writeFileSync(path, JSON.stringify({ ...doc, [key]: { ...doc[key], [t]: { command: 'mine' } } }));
-      } else if (s.file === '.codex/config.toml') writeFileSync(path, `${existsSync(path) ? readFileSync(path, 'utf8') : ''}${userTable(t)}`);
+        // As an editor adds them: a server where the user's file had some (or the file is the installs'), else a setting.
+        const first = world.start[s.file];
+        const doc = first === undefined ? undefined : (parseJsonText(first) as Record<string, unknown> | undefined);
+        const where: JSONPath | undefined = first === undefined || Object.keys((doc?.[key] ?? {}) as object).length > 0 ? [key, t] : Object.keys(doc ?? {}).length > 0 ? [t] : undefined;
+        if (where === undefined) return;
+        mkdirSync(dirname(path), { recursive: true });
+        writeFileSync(path, editJson(existsSync(path) ? readFileSync(path, 'utf8') : '', where, { command: 'mine' }));
+        world.jsonEdits.push({ file: s.file, path: where });
+        world.tokens.push(t);
+        world.next++;
+        return;
+      }
+      world.tokens.push(t);
+      world.next++;
+      if (s.file === '.codex/config.toml') writeFileSync(path, `${existsSync(path) ? readFileSync(path, 'utf8') : ''}${userTable(t)}`);
       else {
         const text = existsSync(path) ? readFileSync(path, 'utf8') : '';
         writeFileSync(path, `${text}${t}${eolOf(text)}`);
@@ -254,18 +323,17 @@ async function checkInvariants(world: World): Promise<void> {
     expect(all.plan.conflicts, 'uninstall everything --force').toEqual([]);
   }
   const after = walk(copy);
-  const startFolders = new Set(['src', '.codex', '.vscode', '.agents']);
+  const startFolders = new Set(Object.keys(world.start).filter((f) => f.includes('/')).map((f) => dirname(f)));
   if (world.style.link) expect(lstatSync(join(copy, 'CLAUDE.md')).isSymbolicLink() && readlinkSync(join(copy, 'CLAUDE.md')), 'CLAUDE.md is the link it was').toBe('AGENTS.md');
   for (const file of after.files.filter((f) => !f.startsWith('.loadout/') && !(world.style.link && f === 'CLAUDE.md'))) {
     const text = readFileSync(join(copy, file), 'utf8');
     expect(text, `${file} after uninstalling everything`).not.toContain('<!-- loadout:');
-    const start = START[file];
+    const start = world.start[file];
     if (start === undefined) expect(text, `${file} is not the user's`).toContain(TOKEN);
     else if (file.endsWith('.json')) {
-      const key = MCP_FILES[file] ?? 'mcpServers';
-      const doc = JSON.parse(text) as Record<string, Record<string, unknown>>;
-      for (const name of Object.keys(doc[key] ?? {})) if (name.startsWith(TOKEN)) delete doc[key]?.[name];
-      expect(doc, file).toEqual(JSON.parse(start));
+      // Byte for byte: the user's file with only the servers and settings they added since, taken out as an editor takes them out.
+      const edits = world.jsonEdits.filter((e) => e.file === file).reverse();
+      expect(edits.reduce((t, e) => editJson(t, e.path, undefined), text), file).toBe(start);
     } else if (file === 'AGENTS.md') {
       // The byte order mark stays, and one line ending throughout: the file's own.
       expect(text.startsWith(BOM), 'AGENTS.md keeps its byte order mark').toBe(world.style.bom);
@@ -278,7 +346,7 @@ async function checkInvariants(world: World): Promise<void> {
       expect(text.replace(new RegExp(userTable(`${TOKEN}\\d+`).replace(/[[\]]/gu, '\\$&'), 'gu'), ''), file).toBe(start);
     } else expect(text.split('\n').filter((l) => !l.includes(TOKEN)).join('\n'), file).toBe(start);
   }
-  for (const file of Object.keys(START)) expect(existsSync(join(copy, file)), `${file} is gone`).toBe(true);
+  for (const file of Object.keys(world.start)) expect(existsSync(join(copy, file)), `${file} is gone`).toBe(true);
   for (const folder of after.folders.filter((f) => f !== '.loadout' && !f.startsWith('.loadout/'))) {
     if (startFolders.has(folder)) continue;
     expect(after.files.some((f) => f.startsWith(`${folder}/`)), `${folder}/ is left empty`).toBe(true);
@@ -295,29 +363,31 @@ let steps = 0;
 it(`keeps every byte of the user's through ${runs} random sequences of install, update, uninstall and edits`, async () => {
   const started = Date.now();
   await fc.assert(
-    fc.asyncProperty(style, fc.array(step, { minLength: 1, maxLength: 8 }), async (look, sequence) => {
+    fc.asyncProperty(style, start, fc.array(step, { minLength: 1, maxLength: 8 }), async (look, files, sequence) => {
       sequences++;
       const dir = mkdtempSync(join(root, 'project-'));
-      for (const [file, text] of Object.entries(START)) {
+      for (const [file, text] of Object.entries(files)) {
         mkdirSync(dirname(join(dir, file)), { recursive: true });
         writeFileSync(join(dir, file), file === 'AGENTS.md' ? `${look.bom ? BOM : ''}${text.replaceAll('\n', look.eol)}` : text);
       }
       if (look.link) symlinkSync('AGENTS.md', join(dir, 'CLAUDE.md'));
-      const world: World = { dir, style: look, agentsEol: look.eol, tokens: [], backups: new Set(), next: 0 };
+      const world: World = { dir, style: look, start: files, jsonEdits: [], agentsEol: look.eol, tokens: [], backups: new Set(), next: 0 };
       let last = '';
       try {
         for (const [i, s] of sequence.entries()) {
           steps++;
           try {
             await runStep(world, s);
+            // Merging in place overwrites nothing of the user's: only --force makes a backup copy.
+            if (!sequence.slice(0, i + 1).some((x) => 'force' in x && x.force)) expect(existsSync(join(dir, '.loadout')), 'a backup without --force').toBe(false);
             // A step that changed nothing (a conflict, nothing to edit) leaves the invariants as they were checked.
             const now = snapshot(dir);
             if (now === last) continue;
             last = now;
             await checkInvariants(world);
           } catch (error) {
-            const start = `  0. (user) AGENTS.md with ${look.eol === '\n' ? 'LF' : 'CRLF'} line endings${look.bom ? ', a byte order mark' : ''}${look.link ? '; CLAUDE.md a link to AGENTS.md' : ''}`;
-            const replay = [start, ...sequence.slice(0, i + 1).map((x, j) => `  ${j + 1}. ${describeStep(x)}`)].join('\n');
+            const first = `  0. (user) AGENTS.md with ${look.eol === '\n' ? 'LF' : 'CRLF'} line endings${look.bom ? ', a byte order mark' : ''}${look.link ? '; CLAUDE.md a link to AGENTS.md' : ''}; ${describeStart(files)}`;
+            const replay = [first, ...sequence.slice(0, i + 1).map((x, j) => `  ${j + 1}. ${describeStep(x)}`)].join('\n');
             throw new Error(`after step ${i + 1} of:\n${replay}\n${(error as Error).message}`, { cause: error });
           }
         }

@@ -169,9 +169,12 @@ describe('merged MCP configuration', () => {
       expect(readJson(join(project, file))).toEqual({ theme: 'dark', mcpServers: { mine, ...SERVERS.v1 } });
       await updateLoadouts({ scope, ids: ['kit'] });
       expect(readJson(join(project, file))).toEqual({ theme: 'dark', mcpServers: { mine, ...SERVERS.v2 } });
+      // Merged in place, the user's bytes were never overwritten: no backup copy was needed.
+      expect(existsSync(join(project, '.loadout')), agent).toBe(false);
       const outcome = await uninstallLoadout({ scope, id: 'kit', agent });
-      // The file was the user's before the first install: it is put back byte for byte, and its backup goes.
-      expect(outcome.restored).toEqual([{ target: file, from: expect.stringMatching(/^\.loadout\/backup\/[^/]+\//u) as string }]);
+      // The file was the user's before the first install: taking the servers out gives it back byte for byte.
+      expect(outcome.restored).toEqual([]);
+      expect(outcome.reverted).toContainEqual({ target: file, servers: Object.keys(SERVERS.v2), file_removed: false });
       expect(readFileSync(join(project, file), 'utf8'), agent).toBe(`${JSON.stringify(own)}\n`);
       expect(existsSync(join(project, '.loadout')), agent).toBe(false);
     }

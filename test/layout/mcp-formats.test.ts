@@ -83,6 +83,18 @@ describe('MCP configuration per agent (layout/mcp-formats.ts)', () => {
     expect(parseToml(text)).toEqual({ mcp_servers: { 'my server': { command: 'say "hi"\u007f', args: ['a\\b', 'é'], env: { 'A.B': 'x' } } } });
   });
 
+  it('leaves out of Codex\'s table what TOML cannot hold, and says so: a null (noted), an integer beyond 64 bits (written whole, and the install fails on it)', () => {
+    const config = convertMcpServers(servers({ s: { command: 'x', startup_timeout_sec: null, enabled_tools: ['read', null], tool_timeout_sec: 1e21, tools: { a: 1.5 } } }), 'codex');
+    expect(config.unholdable).toEqual([
+      { server: 's', path: ['startup_timeout_sec'], value: null, why: 'TOML has no null', fails: false },
+      { server: 's', path: ['tool_timeout_sec'], value: 1e21, why: 'TOML integers are 64-bit, from -9223372036854775808 to 9223372036854775807 (toml.io/en/v1.0.0#integer)', fails: true },
+      { server: 's', path: ['enabled_tools', 1], value: null, why: 'TOML has no null', fails: false },
+    ]);
+    // Written whole, not as 1e+21 (a float that would change the key's type): the installer refuses it once read back.
+    expect(installedMcpText(JSON.stringify({ mcpServers: { s: { command: 'x', startup_timeout_sec: null, enabled_tools: ['read', null], tool_timeout_sec: 1e21 } } }), 'codex')).toBe('[mcp_servers.s]\ncommand = "x"\ntool_timeout_sec = 1000000000000000000000\nenabled_tools = ["read"]\n');
+    for (const agent of PUBLISHED_AGENTS.filter((a) => a !== 'codex')) expect(convertMcpServers(servers({ s: { command: 'x', cwd: null } }), agent).unholdable, agent).toEqual([]);
+  });
+
   it('knows each merged file\'s format, and reads the references and secrets of a value', () => {
     expect(mcpFileFormat('.vscode/mcp.json')).toEqual({ syntax: 'json', key: 'servers', inputs: true });
     expect(mcpFileFormat('.codex/config.toml').syntax).toBe('toml');

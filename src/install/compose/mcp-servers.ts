@@ -3,16 +3,23 @@
  * (`layout/mcp-formats.ts`, `MCP_FILE_FORMATS`): JSON with a top-level `mcpServers` (`.mcp.json`,
  * `.cursor/mcp.json`, `.gemini/settings.json`, `.agents/mcp_config.json`), VS Code's
  * `.vscode/mcp.json` (`servers`, and `inputs` the servers read), and Codex's `.codex/config.toml`
- * (`[mcp_servers.<name>]` tables, edited line by line so the rest of the user's file keeps its
- * bytes, `toml-tables.ts`). An install adds its parts and keeps everything else in the file (the
- * user's own servers, every other setting); uninstall takes out exactly the parts it added and
- * that nobody changed since (DESIGN.md section 3, "Composition"). Which parts an install added,
- * and their content, is recorded in the lock as name → sha256 of the part's canonical JSON; a
- * VS Code input is the part `input:<id>`. Pure: text in, text out.
+ * (`[mcp_servers.<name>]` tables, `toml-tables.ts`). Both are edited in place, so every other
+ * byte of the user's file stays as it was: a JSON file member by member (`json-members.ts`;
+ * comments and trailing commas accepted, as VS Code's JSONC), a TOML file table by table. An
+ * install adds its parts and keeps everything else in the file (the user's own servers, every
+ * other setting); uninstall takes out exactly the parts it added and that nobody changed since
+ * (DESIGN.md section 3, "Composition"), and a container an install created or first filled
+ * (`mcpServers`, `inputs`, the root object) is given back as it was (a `ContainerMemo`, kept in
+ * the lock). Which parts an install added, and their content, is recorded in the lock as name →
+ * sha256 of the part's canonical JSON; a VS Code input is the part `input:<id>`. Every edit is
+ * checked by parsing the result: a text whose servers, inputs or other settings are not exactly
+ * those expected is refused with a problem, never written. Pure: text in, text out.
  */
 import { createHash } from 'node:crypto';
 import { mcpFileFormat, type McpFileFormat } from '../../layout/mcp-formats.js';
+import { findTomlGaps, showPath } from '../../layout/toml-limits.js';
 import { canonicalJson } from '../../catalogue/canonical-json.js';
+import { addMember, holdsComment, readJson, removeMember, replaceMember, restoreContainers, type ContainerMemo } from './json-members.js';
 import { appendServerTable, parseToml, removeServerTable } from './toml-tables.js';
 
 /** sha256 (hex) of a part's canonical JSON. */
@@ -29,66 +36,99 @@ interface Changes {
   remove: string[];
 }
 
-/** An edit's result: the new text (undefined: nothing but empty containers is left, the file can go), or why it cannot be made. */
-type Written = { ok: true; text: string | undefined } | { ok: false; problem: string };
+/** An edit's result: the new text and the containers to remember, or why it cannot be made. */
+type Written = { ok: true; text: string; memo: ContainerMemo } | { ok: false; problem: string };
 
 /** A configuration file as read: its parts, its whole document (to compare), and how to write changes into it; or why it cannot be merged into. */
 export type ParsedConfig = { ok: true; parts: Record<string, unknown>; doc: unknown; write(changes: Changes): Written } | { ok: false; problem: string };
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
 
-/** Parses the text of the configuration file at `target` (undefined: no file yet). Never throws. */
-export function parseConfig(text: string | undefined, target: string): ParsedConfig {
-  const format = mcpFileFormat(target);
-  return format.syntax === 'toml' ? parseTomlConfig(text) : parseJsonConfig(text, format);
+/** The keys of the containers a file of `format` holds parts in: the servers' key, and VS Code's `inputs`. */
+export function containerKeys(format: McpFileFormat): string[] {
+  return format.inputs ? [format.key, 'inputs'] : [format.key];
 }
 
-function parseJsonConfig(text: string | undefined, format: McpFileFormat): ParsedConfig {
-  let doc: unknown = {};
-  if (text !== undefined && text.trim() !== '') {
-    try {
-      doc = JSON.parse(text);
-    } catch (error) {
-      return { ok: false, problem: `is not JSON (${(error as Error).message})` };
-    }
-  }
+/**
+ * Parses the text of the configuration file at `target` (undefined: no file yet). `memo`: its
+ * containers as they were before the installs (JSON files; see `json-members.ts`). Never throws.
+ */
+export function parseConfig(text: string | undefined, target: string, memo: ContainerMemo = {}): ParsedConfig {
+  const format = mcpFileFormat(target);
+  return format.syntax === 'toml' ? parseTomlConfig(text, memo) : parseJsonConfig(text, format, memo);
+}
+
+/** The first name `names` holds twice, or undefined. */
+function repeated(names: readonly unknown[]): unknown {
+  return names.find((name, i) => names.indexOf(name) !== i);
+}
+
+function parseJsonConfig(text: string | undefined, format: McpFileFormat, memo: ContainerMemo): ParsedConfig {
+  const read = readJson(text ?? '');
+  if (!read.ok) return read;
+  const doc = read.value ?? {};
   if (!isObject(doc)) return { ok: false, problem: 'is not a JSON object' };
+  const keys = (read.root?.children ?? []).map((p) => p.children?.[0]?.value);
+  const twice = repeated(keys.filter((k) => containerKeys(format).includes(k as string)));
+  if (twice !== undefined) return { ok: false, problem: `has "${String(twice)}" twice` };
   const container = doc[format.key] ?? {};
   if (!isObject(container)) return { ok: false, problem: `has a "${format.key}" that is not an object` };
+  const names = (read.root?.children?.find((p) => p.children?.[0]?.value === format.key)?.children?.[1]?.children ?? []).map((p) => p.children?.[0]?.value);
+  const server = repeated(names);
+  if (server !== undefined) return { ok: false, problem: `has the server "${String(server)}" twice in "${format.key}"` };
   const inputs = format.inputs ? (doc['inputs'] ?? []) : [];
   if (!Array.isArray(inputs)) return { ok: false, problem: 'has "inputs" that is not an array' };
+  const ids = inputs.flatMap((i) => (isObject(i) && typeof i['id'] === 'string' ? [i['id']] : []));
+  const input = repeated(ids);
+  if (input !== undefined) return { ok: false, problem: `has the input "${String(input)}" twice in "inputs"` };
   const parts: Record<string, unknown> = { ...container };
-  for (const input of inputs) if (isObject(input) && typeof input['id'] === 'string') parts[`${INPUT}${input['id']}`] = input;
+  for (const i of inputs) if (isObject(i) && typeof i['id'] === 'string') parts[`${INPUT}${i['id']}`] = i;
+  const inputId = (name: string): string | undefined => (format.inputs && name.startsWith(INPUT) ? name.slice(INPUT.length) : undefined);
+  /** The index of the input `id` in `current`'s `inputs`, or -1. */
+  const inputIndex = (current: string, id: string): number => {
+    const value = readJson(current);
+    const list = value.ok && isObject(value.value) && Array.isArray(value.value['inputs']) ? value.value['inputs'] : [];
+    return list.findIndex((i) => isObject(i) && i['id'] === id);
+  };
   const write = ({ set, remove }: Changes): Written => {
-    const servers: Record<string, unknown> = { ...container };
-    let list: unknown[] = [...inputs];
-    const inputId = (name: string): string | undefined => (format.inputs && name.startsWith(INPUT) ? name.slice(INPUT.length) : undefined);
+    let next = text ?? '';
+    const kept = { ...memo };
     for (const name of remove) {
       const id = inputId(name);
-      if (id === undefined) delete servers[name];
-      else list = list.filter((i) => !(isObject(i) && i['id'] === id));
+      next = id === undefined ? removeMember(next, `/${format.key}`, name) : removeMember(next, '/inputs', inputIndex(next, id));
     }
     for (const [name, value] of Object.entries(set)) {
       const id = inputId(name);
-      if (id === undefined) servers[name] = value;
+      if (id === undefined) next = Object.hasOwn(container, name) && !remove.includes(name) ? replaceMember(next, `/${format.key}`, name, value) : addMember(next, `/${format.key}`, { name, value }, kept);
       else {
-        const at = list.findIndex((i) => isObject(i) && i['id'] === id);
-        if (at >= 0) list[at] = value;
-        else list.push(value);
+        const at = inputIndex(next, id);
+        // A new `inputs` goes first, as VS Code's documentation writes the file.
+        next = at >= 0 ? replaceMember(next, '/inputs', at, value) : addMember(next, '/inputs', { value }, kept, true);
       }
     }
-    // An `inputs` this edit emptied goes with its last input; one the user keeps empty stays.
-    const keepInputs = format.inputs && (list.length > 0 || (Object.hasOwn(doc, 'inputs') && inputs.length === 0));
-    // A new `inputs` goes first, as VS Code's documentation writes the file.
-    const { inputs: _inputs, ...rest } = doc;
-    const next = keepInputs && !Object.hasOwn(doc, 'inputs') ? { inputs: list, ...rest, [format.key]: servers } : keepInputs ? { ...doc, inputs: list, [format.key]: servers } : { ...rest, [format.key]: servers };
-    const empty = Object.keys(servers).length === 0 && list.length === 0 && Object.keys(next).every((k) => k === format.key || k === 'inputs');
-    return { ok: true, text: empty ? undefined : `${JSON.stringify(next, null, 2)}\n` };
+    next = restoreContainers(next, kept);
+    const problem = describeEditProblem(next, format, doc, parts, { set, remove });
+    return problem === undefined ? { ok: true, text: next, memo: kept } : { ok: false, problem };
   };
   return { ok: true, parts, doc, write };
 }
 
-function parseTomlConfig(text: string | undefined): ParsedConfig {
+/**
+ * Why the edited JSON `text` is not the document expected (`doc` with its parts `parts` changed
+ * by `changes`, every other setting the same), or undefined when it is.
+ */
+function describeEditProblem(text: string, format: McpFileFormat, doc: Record<string, unknown>, parts: Record<string, unknown>, changes: Changes): string | undefined {
+  const after = parseJsonConfig(text, format, {});
+  if (!after.ok) return `cannot be edited in place (the result ${after.problem})`;
+  const expected = { ...parts };
+  for (const name of changes.remove) delete expected[name];
+  Object.assign(expected, changes.set);
+  const rest = (value: unknown): string => canonicalJson(Object.fromEntries(Object.entries(isObject(value) ? value : {}).filter(([k]) => !containerKeys(format).includes(k))));
+  if (canonicalJson(after.parts) !== canonicalJson(expected) || rest(after.doc) !== rest(doc)) return 'cannot be edited in place (the result does not hold exactly the servers expected beside the rest of the file)';
+  return undefined;
+}
+
+function parseTomlConfig(text: string | undefined, memo: ContainerMemo): ParsedConfig {
   const parsed = parseToml(text);
   if (!parsed.ok) return parsed;
   const write = ({ set, remove }: Changes): Written => {
@@ -103,7 +143,7 @@ function parseTomlConfig(text: string | undefined): ParsedConfig {
       if (!edit.ok) return edit;
       next = edit.text;
     }
-    return { ok: true, text: next.trim() === '' ? undefined : next };
+    return { ok: true, text: next, memo };
   };
   return { ok: true, parts: parsed.servers, doc: parsed.doc, write };
 }
@@ -124,6 +164,8 @@ export interface MergeResult {
   conflicts: string[];
   /** The parts this install owns afterwards, name → digest of the loadout's version (a kept, changed one included). */
   owned: Record<string, string>;
+  /** The file's containers as they were before the installs, afterwards (`json-members.ts`). */
+  memo: ContainerMemo;
 }
 
 /**
@@ -132,13 +174,14 @@ export interface MergeResult {
  * same loadout recorded: one still unchanged is replaced or, when the new version no longer has
  * it, removed; one the user changed is kept. A part of the same name that the install does not
  * own, or that the user changed, is a conflict and is left as it is unless `force`. Everything
- * else in the file stays as it was.
+ * else in the file stays as it was, byte for byte. `memo`: the file's containers as they were
+ * before the installs.
  */
-export function mergeServers(existing: string | undefined, target: string, parts: Record<string, unknown>, previously: Record<string, string> = {}, force = false): MergeResult {
-  let parsed = parseConfig(existing, target);
+export function mergeServers(existing: string | undefined, target: string, parts: Record<string, unknown>, previously: Record<string, string> = {}, force = false, memo: ContainerMemo = {}): MergeResult {
+  let parsed = parseConfig(existing, target, memo);
   // `force` overwrites a file that cannot be merged into, as it overwrites any other file.
-  if (!parsed.ok && force) parsed = parseConfig(undefined, target);
-  if (!parsed.ok) return { text: undefined, problem: parsed.problem, conflicts: [], owned: {} };
+  if (!parsed.ok && force) parsed = parseConfig(undefined, target, memo);
+  if (!parsed.ok) return { text: undefined, problem: parsed.problem, conflicts: [], owned: {}, memo };
   const current = parsed.parts;
   const changes: Changes = { set: {}, remove: [] };
   const conflicts: string[] = [];
@@ -162,29 +205,30 @@ export function mergeServers(existing: string | undefined, target: string, parts
   const leaving = new Set(Object.keys(previously).filter((name) => !Object.hasOwn(parts, name) && Object.hasOwn(current, name) && serverDigest(current[name]) === previously[name]));
   changes.remove = [...leaving].filter((name) => !inputStillRead(name, { ...current, ...changes.set }, leaving));
   const written = parsed.write(changes);
-  if (!written.ok) return { text: undefined, problem: written.problem, conflicts: [], owned: {} };
-  return { text: written.text ?? '', conflicts, owned };
+  if (!written.ok) return { text: undefined, problem: written.problem, conflicts: [], owned: {}, memo };
+  return { text: written.text, conflicts, owned, memo: written.memo };
 }
 
 /** What {@link removeServers} decided. */
 export interface RemoveResult {
-  /** The new text; undefined when nothing else is left in the file (remove it) or it cannot be read (see `problem`). */
-  text: string | undefined;
+  /** The new text (`existing` when it cannot be read: see `problem`). */
+  text: string;
   problem?: string;
   removed: string[];
   /** Owned parts the user changed since: kept. */
   kept: string[];
+  /** The file's containers as they were before the installs, afterwards. */
+  memo: ContainerMemo;
 }
 
 /**
  * Takes the parts in `owned` (name → digest) out of the configuration text `existing` of the file
  * at `target`, except those whose content changed since (kept) and inputs a remaining server
- * still reads. Everything else stays. When nothing but empty containers is left, `text` is
- * undefined: the file can go.
+ * still reads. Everything else stays; a container of `memo` left empty is given back as it was.
  */
-export function removeServers(existing: string, target: string, owned: Record<string, string>): RemoveResult {
-  const parsed = parseConfig(existing, target);
-  if (!parsed.ok) return { text: existing, problem: parsed.problem, removed: [], kept: Object.keys(owned) };
+export function removeServers(existing: string, target: string, owned: Record<string, string>, memo: ContainerMemo = {}): RemoveResult {
+  const parsed = parseConfig(existing, target, memo);
+  if (!parsed.ok) return { text: existing, problem: parsed.problem, removed: [], kept: Object.keys(owned), memo };
   const kept: string[] = [];
   const leaving = new Set<string>();
   for (const [name, digest] of Object.entries(owned)) {
@@ -194,8 +238,8 @@ export function removeServers(existing: string, target: string, owned: Record<st
   }
   const removed = [...leaving].filter((name) => !inputStillRead(name, parsed.parts, leaving));
   const written = parsed.write({ set: {}, remove: removed });
-  if (!written.ok) return { text: existing, problem: written.problem, removed: [], kept: Object.keys(owned) };
-  return { text: written.text, removed, kept };
+  if (!written.ok) return { text: existing, problem: written.problem, removed: [], kept: Object.keys(owned), memo };
+  return { text: written.text, removed, kept, memo: written.memo };
 }
 
 /** The state of each owned part in the configuration text (undefined: the file is missing). */
@@ -205,25 +249,56 @@ export function ownedServerStates(existing: string | undefined, target: string, 
   return Object.fromEntries(Object.entries(owned).map(([name, digest]) => [name, !Object.hasOwn(parts, name) ? 'missing' : serverDigest(parts[name]) === digest ? 'ok' : 'changed']));
 }
 
-/** True when the texts of the file at `target` hold equal documents (key order and formatting aside); false when either does not parse. */
+/** The document without the containers of `format` that are empty (an empty `mcpServers` or `inputs` is none: the agents read both alike). */
+function withoutEmptyContainers(doc: unknown, format: McpFileFormat): unknown {
+  if (!isObject(doc)) return doc;
+  const empty = (value: unknown): boolean => (Array.isArray(value) ? value.length === 0 : isObject(value) && Object.keys(value).length === 0);
+  return Object.fromEntries(Object.entries(doc).filter(([key, value]) => !(containerKeys(format).includes(key) && empty(value))));
+}
+
+/** True when the texts of the file at `target` hold equal documents (key order, formatting and empty containers aside); false when either does not parse. */
 export function sameConfig(a: string | undefined, b: string | undefined, target: string): boolean {
+  const format = mcpFileFormat(target);
   const pa = parseConfig(a, target);
   const pb = parseConfig(b, target);
-  // An empty `inputs` is no input (VS Code reads both alike).
-  const normal = (doc: unknown): string => canonicalJson(isObject(doc) && Array.isArray(doc['inputs']) && doc['inputs'].length === 0 ? { ...doc, inputs: undefined } : doc);
-  return pa.ok && pb.ok && normal(pa.doc) === normal(pb.doc);
+  return pa.ok && pb.ok && canonicalJson(withoutEmptyContainers(pa.doc, format)) === canonicalJson(withoutEmptyContainers(pb.doc, format));
+}
+
+/**
+ * True when the text of the file at `target` holds nothing but empty containers of its format
+ * (`{"mcpServers": {}}`, an empty TOML file): no other setting and no comment. Such a file an
+ * install created goes with its last install.
+ */
+export function isEmptyConfig(text: string, target: string): boolean {
+  const format = mcpFileFormat(target);
+  const parsed = parseConfig(text, target);
+  if (!parsed.ok) return false;
+  const comment = format.syntax === 'toml' ? text.includes('#') : holdsComment(text);
+  return !comment && Object.keys(withoutEmptyContainers(parsed.doc, format) as Record<string, unknown>).length === 0;
+}
+
+/**
+ * The parts a loadout's MCP file (as installed for the agent, in the format of `target`)
+ * contributes, or why it is not such a file, or (TOML, `value`) why Codex could not read a value
+ * of it: an integer beyond 64 bits, which smol-toml reads but Codex's TOML reader refuses, failing
+ * the whole file (`layout/toml-limits.ts`).
+ */
+export function readAgentParts(text: string, target: string): { ok: true; parts: Record<string, unknown> } | { ok: false; problem: string; value?: true } {
+  const format = mcpFileFormat(target);
+  const parsed = parseConfig(text, target);
+  if (!parsed.ok) return parsed;
+  if (format.syntax === 'json' && !isObject((parsed.doc as Record<string, unknown>)[format.key])) return { ok: false, problem: `has no "${format.key}" object` };
+  if (format.syntax === 'toml') {
+    for (const [name, server] of Object.entries(parsed.parts)) {
+      const gap = findTomlGaps(server).find((g) => g.fails);
+      if (gap !== undefined) return { ok: false, value: true, problem: `has ${showPath(gap.path)} = ${String(gap.value)} in [mcp_servers.${name}]: ${gap.why}` };
+    }
+  }
+  return { ok: true, parts: parsed.parts };
 }
 
 /** The parts a loadout's MCP file (as installed for the agent, in the format of `target`) contributes, or undefined when it is not such a file. */
 export function readParts(text: string, target: string): Record<string, unknown> | undefined {
-  const format = mcpFileFormat(target);
-  const parsed = parseConfig(text, target);
-  if (!parsed.ok || (format.syntax === 'json' && !isObject((parsed.doc as Record<string, unknown>)[format.key]))) return undefined;
-  return parsed.parts;
-}
-
-/** The text of the file at `target` when an install emptied a file it did not create: `{"mcpServers": {}}` (or `servers`), or nothing for TOML. */
-export function emptiedConfig(target: string): string {
-  const format = mcpFileFormat(target);
-  return format.syntax === 'toml' ? '' : `${JSON.stringify({ [format.key]: {} }, null, 2)}\n`;
+  const read = readAgentParts(text, target);
+  return read.ok ? read.parts : undefined;
 }

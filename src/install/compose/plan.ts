@@ -9,10 +9,13 @@
  *
  * Nothing the user wrote is lost: a file whose bytes no install wrote is copied under the
  * backup folder before it is overwritten or its parts dropped (`backups`); a user's own file an
- * install replaces whole (with `force`), or a configuration file an install first merges into,
- * is recorded in the lock's `originals` and put back when the last install of it goes. Files
- * and folders installs create are recorded in the lock's `created`; the last install needing
- * one removes it (a folder only when empty: `prune`). Pure: the current bytes come in `current`.
+ * install replaces whole, or whose parts it replaces (with `force`), is recorded in the lock's
+ * `originals` and put back when the last install of it goes. Merging into a configuration file
+ * or a Markdown file changes nothing of the user's (parts are added and taken out in place), so
+ * it needs no copy; what such a file's containers were before the installs is kept in the lock's
+ * `containers` (`lock-memos.ts`). Files and folders installs create are recorded in the lock's
+ * `created`; the last install needing one removes it (a folder only when empty: `prune`). Pure:
+ * the current bytes come in `current`.
  */
 import { Buffer } from 'node:buffer';
 import { LoadoutError } from '../../catalogue/errors.js';
@@ -20,7 +23,8 @@ import type { Agent, Role } from '../../catalogue/vocabulary.js';
 import type { FileChange } from '../project/transaction.js';
 import type { FileKind, LockEntry, LockFile, LockedFile } from '../project/lock.js';
 import { findBlock, parseBlocks } from './markdown-blocks.js';
-import { digestOf, emptiedConfig, formatOf, kindOf, sameConfig, type Contribution } from './shared-file.js';
+import { digestOf, formatOf, isEmptyConfig, kindOf, sameConfig, type Contribution } from './shared-file.js';
+import { CONTAINERS_FIELD, readContainerMemos, withContainerMemos } from './lock-memos.js';
 import { unifiedDiff } from '../unified-diff.js';
 
 /** An install wanted after the plan: a new one, or one replacing the lock's entry of the same (id, agent). */
@@ -118,7 +122,8 @@ export function pathsToRead(before: LockFile, wanted: readonly WantedInstall[], 
  * Plans the change from `input.before` to the lock with `wanted` in and `removed` out.
  * @throws LoadoutError `invalid_content` when one target would be of two kinds, when the installs
  *   of this run put different whole files at one target, or a loadout file cannot be composed
- *   (a marker line in Markdown, MCP configuration without `mcpServers`)
+ *   (a marker line in Markdown, MCP configuration without `mcpServers`), or the lock's
+ *   `containers` would write anything but an empty container (`lock-memos.ts`)
  */
 export function planChanges(input: PlanInput): ChangePlan {
   const { before, wanted, removed, current, force, operation } = input;
@@ -129,6 +134,7 @@ export function planChanges(input: PlanInput): ChangePlan {
   const originals: Record<string, string> = { ...(before.originals ?? {}) };
   const plan: ChangePlan = { lock: before, changes: [], targets: [], conflicts: [], prune: [] };
   const targets = [...new Set([...before.installs.filter((e) => touched.has(keyOf(e))).flatMap((e) => e.files.map((f) => f.target)), ...wanted.flatMap((w) => w.files.map((f) => f.target))])];
+  const memos = readContainerMemos(before, targets);
 
   for (const target of targets) {
     const records = before.installs.flatMap((entry) => entry.files.filter((f) => f.target === target).map((record) => ({ entry, record })));
@@ -141,7 +147,7 @@ export function planChanges(input: PlanInput): ChangePlan {
     const format = formatOf(kind);
     const adapter = [...records.map((r) => r.record.role), ...arriving.map((a) => a.file.role)].includes('adapter');
     const now = current.get(target);
-    let doc = format.parse(now, adapter);
+    let doc = format.parse(now, adapter, memos[target]);
     const result: TargetPlan = { target, kind, action: 'none' };
     const notes: string[] = [];
     let lost = false;
@@ -233,11 +239,17 @@ export function planChanges(input: PlanInput): ChangePlan {
     // 3. The file after.
     let next = format.render(doc);
     const ownedAfter = after.some((e) => e.files.some((f) => f.target === target));
+    const memo = ownedAfter ? format.memo?.(doc) : undefined;
+    if (memo === undefined) delete memos[target];
+    else memos[target] = memo;
     const original = originals[target];
     const firstTouch = records.length === 0 && now !== undefined;
+    // A configuration file an install created goes once it holds nothing (its installs' servers gone, nothing of the user's).
+    const empty = kind === 'servers' && next !== undefined && isEmptyConfig(decoder.decode(next), target);
+    if (empty && created.has(target)) next = undefined;
     if (!ownedAfter && original !== undefined) {
       const old = current.get(original);
-      const restorable = kind === 'file' ? next === undefined : next === undefined || sameConfig(decoder.decode(next), old === undefined ? undefined : decoder.decode(old), target);
+      const restorable = kind === 'file' ? next === undefined : next === undefined || empty || sameConfig(decoder.decode(next), old === undefined ? undefined : decoder.decode(old), target);
       if (old !== undefined && restorable) {
         next = old;
         result.restored = original;
@@ -248,11 +260,11 @@ export function planChanges(input: PlanInput): ChangePlan {
       delete originals[target];
     }
     if (next === undefined && now !== undefined && !created.has(target) && result.restored === undefined) {
-      // Not created by an install: the file was there before (the user's, with the same bytes, or emptied of its parts).
-      next = kind === 'file' ? now : new TextEncoder().encode(kind === 'servers' ? emptiedConfig(target) : '');
+      // Not created by an install: the file was there before (the user's, with the same bytes, or emptied of its blocks).
+      next = kind === 'file' ? now : new Uint8Array();
       if (kind === 'file') notes.push('it was there before the install: left');
     }
-    if (!same(now, next) && now !== undefined && (lost || (firstTouch && (kind === 'servers' || kind === 'file')))) {
+    if (!same(now, next) && now !== undefined && (lost || (firstTouch && kind === 'file'))) {
       const backup = `${input.backupDir}/${target}`;
       plan.changes.push({ target: backup, bytes: now });
       result.backup = backup;
@@ -286,9 +298,10 @@ export function planChanges(input: PlanInput): ChangePlan {
     if (!plan.changes.some((c) => c.target === path)) plan.prune.push(path);
   }
   for (const target of Object.keys(originals)) if (!needed.includes(target)) delete originals[target];
-  const { created: _c, originals: _o, ...rest } = before;
+  const containers = withContainerMemos(before, targets, memos);
+  const { created: _c, originals: _o, [CONTAINERS_FIELD]: _m, ...rest } = before;
   const sorted = after.sort((a, b) => (a.id === b.id ? (a.agent < b.agent ? -1 : 1) : a.id < b.id ? -1 : 1));
-  plan.lock = { ...rest, lockfileVersion: 1, installs: sorted, created: [...created].sort(), ...(Object.keys(originals).length === 0 ? {} : { originals }) };
+  plan.lock = { ...rest, lockfileVersion: 1, installs: sorted, created: [...created].sort(), ...(Object.keys(originals).length === 0 ? {} : { originals }), ...(containers === undefined ? {} : { [CONTAINERS_FIELD]: containers }) };
   return plan;
 }
 

@@ -11,7 +11,8 @@ import { LoadoutError } from '../../catalogue/errors.js';
 import type { Role } from '../../catalogue/vocabulary.js';
 import type { FileKind, LockedFile } from '../project/lock.js';
 import { blockBody, blockDigest, dropBlock, findBlock, parseBlocks, putBlock, renderBlocks, withSingleImport, type BlockDocument } from './markdown-blocks.js';
-import { mergeServers, ownedServerStates, readParts, removeServers } from './mcp-servers.js';
+import type { ContainerMemo } from './json-members.js';
+import { mergeServers, ownedServerStates, readAgentParts, removeServers } from './mcp-servers.js';
 import { isMergeableMcpTarget } from '../../layout/protected-paths.js';
 
 /** The state of an install's part of a file: as written, changed since, or gone. */
@@ -44,11 +45,16 @@ export interface Removed<D> {
 
 /**
  * A shared file's format. `parse` never throws (a file that cannot be parsed is a document
- * whose parts are all the user's); `render` gives undefined when nothing is left.
+ * whose parts are all the user's); `render` gives undefined when nothing is left. A format that
+ * must remember something of the user's file between commands (MCP configuration: its
+ * containers as they were before the installs, `json-members.ts`) takes it in `parse` and gives
+ * it back from `memo`; the plan keeps it in the lock.
  */
 export interface SharedFormat<D> {
   kind: FileKind;
-  parse(bytes: Uint8Array | undefined, adapter: boolean): D;
+  parse(bytes: Uint8Array | undefined, adapter: boolean, memo?: ContainerMemo): D;
+  /** What the format remembers of the file after the changes made to `doc`. */
+  memo?(doc: D): ContainerMemo;
   /** `record`'s part in `doc` (`id`: the loadout holding it); `parts` names each server. */
   state(doc: D, record: LockedFile, id: string): { state: PartState; parts?: Record<string, PartState> };
   /** `doc` with `part` added or, with `previous` (the same install's record), replacing it; `force` replaces the user's parts in the way. */
@@ -62,7 +68,8 @@ const sha256 = (bytes: Uint8Array): string => createHash('sha256').update(bytes)
 const decoder = new TextDecoder();
 const bomKeepingDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
 const encoder = new TextEncoder();
-const textOf = (bytes: Uint8Array | undefined): string | undefined => (bytes === undefined ? undefined : decoder.decode(bytes));
+// The byte order mark is kept in the text, so that the file is written back with it.
+const textOf = (bytes: Uint8Array | undefined): string | undefined => (bytes === undefined ? undefined : bomKeepingDecoder.decode(bytes));
 
 /** The kind of file a loadout file of `role` becomes at `target`: MCP into JSON or an agent's MCP file (Codex's TOML) is merged, instructions and adapters into Markdown are blocks, the rest whole files. */
 export function kindOf(role: Role | undefined, target: string): FileKind {
@@ -90,10 +97,15 @@ export const wholeFile: SharedFormat<{ bytes: Uint8Array | undefined }> = {
   render: (doc) => doc.bytes,
 };
 
-/** MCP servers in an agent's configuration file (JSON or Codex's TOML): the document is its text (undefined: no file); see `mcp-servers.ts`. */
-export const mcpServers: SharedFormat<{ text: string | undefined }> = {
+/**
+ * MCP servers in an agent's configuration file (JSON or Codex's TOML), edited in place: the
+ * document is its text (undefined: no file) and its containers as they were before the installs;
+ * see `mcp-servers.ts`.
+ */
+export const mcpServers: SharedFormat<{ text: string | undefined; memo: ContainerMemo }> = {
   kind: 'servers',
-  parse: (bytes) => ({ text: textOf(bytes) }),
+  parse: (bytes, _adapter, memo) => ({ text: textOf(bytes), memo: { ...memo } }),
+  memo: (doc) => doc.memo,
   state: (doc, record) => {
     const owned = record.kind === 'servers' ? record.servers : {};
     if (doc.text === undefined) return { state: 'missing', parts: Object.fromEntries(Object.keys(owned).map((n) => [n, 'missing' as const])) };
@@ -103,19 +115,19 @@ export const mcpServers: SharedFormat<{ text: string | undefined }> = {
   },
   add: (doc, part, previous, force) => {
     // The bytes are the loadout's file as installed for the agent: already in the target's shape (layout/mcp-formats.ts).
-    const parts = readParts(decoder.decode(part.bytes), part.target);
-    if (parts === undefined) throw new LoadoutError('invalid_content', `${part.label} is not MCP configuration in the shape of ${part.target} (expected the .mcp.json shape, with an "mcpServers" object, installed at the agent's own MCP file); nothing was written`, { hint: 'The loadout\'s install_to points its MCP file at another agent\'s file, or the file is broken: report it to the catalogue.' });
-    const merged = mergeServers(doc.text, part.target, parts, previous?.kind === 'servers' ? previous.servers : undefined, force);
+    const read = readAgentParts(decoder.decode(part.bytes), part.target);
+    if (!read.ok) throw unwritableParts(part, read.problem, read.value === true);
+    const merged = mergeServers(doc.text, part.target, read.parts, previous?.kind === 'servers' ? previous.servers : undefined, force, doc.memo);
     const record: LockedFile = { kind: 'servers', target: part.target, path: part.path, role: part.role, sha256: sha256(part.bytes), servers: merged.owned };
     if (merged.text === undefined) return { doc, record, conflicts: [`(the file ${merged.problem ?? 'cannot be read'})`] };
     if (merged.conflicts.length > 0) return { doc, record, conflicts: merged.conflicts };
-    return { doc: { text: merged.text === '' ? undefined : merged.text }, record, conflicts: [] };
+    return { doc: { text: merged.text, memo: merged.memo }, record, conflicts: [] };
   },
   remove: (doc, record) => {
     if (doc.text === undefined || record.kind !== 'servers') return { doc, kept: [] };
-    const result = removeServers(doc.text, record.target, record.servers);
+    const result = removeServers(doc.text, record.target, record.servers, doc.memo);
     if (result.problem !== undefined) return { doc, kept: Object.keys(record.servers) };
-    return { doc: { text: result.text }, kept: result.kept };
+    return { doc: { text: result.text, memo: result.memo }, kept: result.kept };
   },
   render: (doc) => (doc.text === undefined ? undefined : encoder.encode(doc.text)),
 };
@@ -151,6 +163,19 @@ export const markdownBlocks: SharedFormat<BlockDocument> = {
   },
 };
 
+/**
+ * The error for a loadout MCP file whose servers, as converted for the agent of `part.target`,
+ * cannot be read back in that agent's format: a `value` Codex's TOML cannot hold (the `mcp`
+ * check of loadout verify refuses such a loadout), or a file not in the `.mcp.json` shape, or
+ * placed at another agent's file.
+ */
+function unwritableParts(part: Contribution, problem: string, value: boolean): LoadoutError {
+  if (value) {
+    return new LoadoutError('invalid_content', `${part.label} cannot be written into ${part.target}: as Codex's TOML, it ${problem}; nothing was written`, { hint: 'The loadout has a value Codex\'s configuration cannot hold (loadout verify\'s mcp check refuses it): report it to the catalogue, or install the loadout for another agent.' });
+  }
+  return new LoadoutError('invalid_content', `${part.label} is not MCP configuration in the shape of ${part.target} (it ${problem}; expected the .mcp.json shape, with an "mcpServers" object, installed at the agent's own MCP file); nothing was written`, { hint: 'The loadout\'s install_to points its MCP file at another agent\'s file, or the file is broken: report it to the catalogue.' });
+}
+
 /** The format of `kind`. */
 export function formatOf(kind: FileKind): SharedFormat<unknown> {
   return (kind === 'file' ? wholeFile : kind === 'servers' ? mcpServers : markdownBlocks) as SharedFormat<unknown>;
@@ -159,5 +184,5 @@ export function formatOf(kind: FileKind): SharedFormat<unknown> {
 /** sha256 (hex) of `bytes`. */
 export { sha256 as digestOf };
 
-/** Comparing two texts of an MCP file, and the text of one emptied (`mcp-servers.ts`). */
-export { sameConfig, emptiedConfig } from './mcp-servers.js';
+/** Comparing two texts of an MCP file, and telling one that holds nothing (`mcp-servers.ts`). */
+export { sameConfig, isEmptyConfig } from './mcp-servers.js';

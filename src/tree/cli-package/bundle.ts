@@ -65,6 +65,8 @@ export async function bundleConsumerCli(version: string): Promise<{ text: string
     legalComments: 'none',
     banner: { js: BANNER },
     define: { LOADOUT_CLI_VERSION: JSON.stringify(version) },
+    // jsonc-parser's `main` is a UMD module whose `require` esbuild cannot follow; its ES module build bundles.
+    alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
     metafile: true,
     write: false,
     logLevel: 'silent',

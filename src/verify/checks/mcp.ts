@@ -5,13 +5,16 @@
  * `streamable-http`, optional `headers`), secrets in `env`, `headers` and secret options in
  * `args` are placeholders, never literals, the variables they refer to are in
  * `requires.env`, and server names match `requires.mcp` both ways (spec "Verification";
- * DESIGN.md sections 3 and 4; Claude Code `.mcp.json` documentation). Notices name variable
- * forms some agent cannot express (`verify/mcp/variables.ts`). `n/a` without MCP files.
+ * DESIGN.md sections 3 and 4; Claude Code `.mcp.json` documentation). A value some agent's file
+ * cannot hold is a finding naming the agent, blocking when the install for that agent fails
+ * (`verify/mcp/values.ts`). Notes name variable forms some agent cannot express
+ * (`verify/mcp/variables.ts`). `n/a` without MCP files.
  */
 import { MANIFEST_FILE } from '../../catalogue/manifest.js';
 import { judge, notApplicable, plural, skip, type Check, type CheckContext, type Finding } from '../check.js';
 import { readMcpFiles } from '../mcp/servers.js';
 import { checkServer } from '../mcp/server-shape.js';
+import { checkServerValues } from '../mcp/values.js';
 import { checkVariableForms } from '../mcp/variables.js';
 import { consentFindings } from '../consent-findings.js';
 
@@ -37,7 +40,7 @@ export const mcp: Check = {
         const other = names.get(server.name);
         if (other !== undefined) findings.push({ file: server.file, line: server.line, message: `server "${server.name}" is also declared in ${other} (expected each server once)` });
         names.set(server.name, server.file);
-        findings.push(...checkServer(server, requiredEnv));
+        findings.push(...checkServer(server, requiredEnv), ...checkServerValues(server));
         notes.push(...checkVariableForms(server));
       }
     }

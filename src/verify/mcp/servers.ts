@@ -1,9 +1,20 @@
 /**
  * The MCP servers a loadout declares: every file with role `mcp` that parses as JSON with a
  * top-level `mcpServers` object (DESIGN.md section 3, the `.mcp.json` shape), with the line of
- * each server's key so that findings can name it.
+ * each server's key and of every value inside it, and the spelling of its numbers, so that
+ * findings can name them. Positions come from jsonc-parser's parse tree.
  */
+import { findNodeAtLocation, parseTree, type Node } from 'jsonc-parser';
 import type { CheckContext } from '../check.js';
+
+/** A number of a server as the file spells it (`12345678901234567890`, `1.10`), with where it is. */
+export interface NumberLiteral {
+  /** Keys and indexes from the server's object. */
+  path: (string | number)[];
+  /** The digits as written. */
+  raw: string;
+  line: number;
+}
 
 /** One server of one MCP configuration file. */
 export interface McpServerEntry {
@@ -13,8 +24,12 @@ export interface McpServerEntry {
   config: Record<string, unknown>;
   /** 1-based line of the server's key. */
   line: number;
-  /** 1-based line of `key` inside this server's object (its own line when absent). */
+  /** 1-based line of the first key `key` inside this server's object, at any depth (its own line when absent). */
   lineOfKey(key: string): number;
+  /** 1-based line of the value at `path` (keys and indexes) inside this server's object (its own line when absent). */
+  lineOfPath(path: readonly (string | number)[]): number;
+  /** Every number inside this server's object, as written. */
+  numbers: NumberLiteral[];
 }
 
 /** A role-`mcp` file as parsed: its servers, or why it has none. */
@@ -44,22 +59,27 @@ export function readMcpFiles(context: CheckContext): McpFile[] {
     const servers: McpServerEntry[] = [];
     const object = (data as { mcpServers?: unknown } | null | undefined)?.mcpServers;
     if (view !== undefined && text !== undefined && object !== null && typeof object === 'object' && !Array.isArray(object)) {
-      const lines = view.lines;
-      let from = text.indexOf('"mcpServers"');
+      const lineAt = (offset: number): number => view.lines.lineOf(offset);
+      const container = findNodeAtLocation(parseTree(text) as Node, ['mcpServers']);
       for (const [name, config] of Object.entries(object as Record<string, unknown>)) {
-        const at = keyOffset(text, name, from);
-        if (at >= 0) from = at + 1;
-        const start = at < 0 ? 0 : at;
-        const end = nextSiblingOffset(text, start);
+        // JSON.parse keeps the last of two equal keys: so does this.
+        const property = container?.children?.findLast((p) => p.children?.[0]?.value === name);
+        const node = property?.children?.[1];
+        const line = lineAt(property?.offset ?? 0);
         servers.push({
           file: entry.path,
           name,
           config: config !== null && typeof config === 'object' && !Array.isArray(config) ? (config as Record<string, unknown>) : {},
-          line: lines.lineOf(start),
+          line,
           lineOfKey(key) {
-            const k = keyOffset(text, key, start + 1);
-            return lines.lineOf(k >= 0 && k < end ? k : start);
+            const found = node === undefined ? undefined : firstProperty(node, key);
+            return found === undefined ? line : lineAt(found.offset);
           },
+          lineOfPath(path) {
+            const found = node === undefined ? undefined : findNodeAtLocation(node, [...path]);
+            return found === undefined ? line : lineAt(found.offset);
+          },
+          numbers: node === undefined ? [] : numbersOf(node, []).map(({ path, at }) => ({ path, raw: text.slice(at.offset, at.offset + at.length), line: lineAt(at.offset) })),
         });
       }
     }
@@ -73,29 +93,23 @@ export function mcpServerEntries(context: CheckContext): McpServerEntry[] {
   return readMcpFiles(context).flatMap((f) => f.servers);
 }
 
-/** Offset of the JSON key `"key"` followed by `:` at or after `from`, or -1. */
-export function keyOffset(text: string, key: string, from: number): number {
-  const quoted = JSON.stringify(key);
-  for (let i = text.indexOf(quoted, Math.max(0, from)); i >= 0; i = text.indexOf(quoted, i + 1)) {
-    if (/^\s*:/u.test(text.slice(i + quoted.length, i + quoted.length + 20))) return i;
+/** The first property named `key` under `node`, in the order of the file, at any depth. */
+function firstProperty(node: Node, key: string): Node | undefined {
+  for (const child of node.children ?? []) {
+    if (child.type === 'property' && child.children?.[0]?.value === key) return child;
+    const inner = firstProperty(child.type === 'property' ? (child.children?.[1] ?? child) : child, key);
+    if (inner !== undefined) return inner;
   }
-  return -1;
+  return undefined;
 }
 
-/** Rough end of the object value starting after the key at `start`: the matching brace. */
-function nextSiblingOffset(text: string, start: number): number {
-  const open = text.indexOf('{', start);
-  if (open < 0) return text.length;
-  let depth = 0;
-  let inString = false;
-  for (let i = open; i < text.length; i++) {
-    const c = text[i];
-    if (inString) {
-      if (c === '\\') i++;
-      else if (c === '"') inString = false;
-    } else if (c === '"') inString = true;
-    else if (c === '{') depth++;
-    else if (c === '}' && --depth === 0) return i;
-  }
-  return text.length;
+/** Every number node under `node`, with its path. */
+function numbersOf(node: Node, path: (string | number)[]): { path: (string | number)[]; at: Node }[] {
+  if (node.type === 'number') return [{ path, at: node }];
+  if (node.type === 'array') return (node.children ?? []).flatMap((child, i) => numbersOf(child, [...path, i]));
+  if (node.type !== 'object') return [];
+  return (node.children ?? []).flatMap((p) => {
+    const [key, value] = p.children ?? [];
+    return key === undefined || value === undefined ? [] : numbersOf(value, [...path, key.value as string]);
+  });
 }

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { parse, stringify } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
-import { appendServerTable, removeServerTable } from '../../../src/install/compose/toml-tables.js';
+import { appendServerTable, removeServerTable, topLines } from '../../../src/install/compose/toml-tables.js';
 import { mergeServers, removeServers } from '../../../src/install/compose/mcp-servers.js';
 
 const USER = `# My Codex settings
@@ -33,6 +33,13 @@ describe('Codex config.toml edited line by line (toml-tables.ts)', () => {
     expect(removed).toEqual({ ok: true, text: USER });
   });
 
+  it('writes a table with CRLF into a CRLF file, and takes it out again', () => {
+    const crlf = USER.replaceAll('\n', '\r\n');
+    const added = appendServerTable(crlf, 'postgres', SERVER);
+    expect(added).toEqual({ ok: true, text: `${crlf}\r\n[mcp_servers.postgres]\r\ncommand = "uvx"\r\nargs = ["postgres-mcp"]\r\nenv_vars = ["DATABASE_URI"]\r\n` });
+    expect(removeServerTable(added.ok ? added.text : '', 'postgres')).toEqual({ ok: true, text: crlf });
+  });
+
   it('takes a table out of the middle, keeping the tables after it and their spacing', () => {
     const a = appendServerTable(USER, 'a', { command: 'a' });
     const b = a.ok ? appendServerTable(a.text, 'b', { command: 'b' }) : a;
@@ -51,13 +58,21 @@ describe('Codex config.toml edited line by line (toml-tables.ts)', () => {
     expect(removeServerTable(text, 'postgres')).toMatchObject({ ok: false });
   });
 
+  it('finds headers only on lines that start outside strings and brackets', () => {
+    const text = 'a = """\n[x]\n\\"""\n[y]\n"""\nb = \'\'\'\n[z]\n\'\'\'\nc = [\n  1,\n]\nd = "q\\"[" # [w\n[real]\n';
+    expect(text.split(/(?<=\n)/u).filter((_l, k) => topLines(text)[k] === true)).toEqual(['a = """\n', 'b = \'\'\'\n', 'c = [\n', 'd = "q\\"[" # [w\n', '[real]\n']);
+  });
+
   it('by property: any user file ending in a newline comes back byte for byte after servers are added and removed in any order', () => {
     const key = fc.stringMatching(/^[a-z][a-z0-9_]{0,6}$/u);
-    const scalar = fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.boolean());
+    const scalar = fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.boolean(), fc.bigInt({ min: 2n ** 53n, max: 2n ** 63n - 1n }));
     const userDoc = fc.dictionary(key, fc.oneof(scalar, fc.array(scalar, { maxLength: 3 }), fc.dictionary(key, scalar, { maxKeys: 3 })), { maxKeys: 5 });
     const extra = fc.array(fc.constantFrom('', '# note', '   ', '# [mcp_servers.fake]'), { maxLength: 3 });
+    // Values whose text reads like the header of a table the installer adds (issue 53, point 13).
+    const decoy = (name: string): string[] => [`decoy-1 = """\n[mcp_servers.${name}]\ncommand = "x"\n"""`, `decoy-2 = '''\n[mcp_servers.${name}]\n'''`, `decoy-3 = """\\"""\n[mcp_servers.${name}]\n"""`, `decoy-4 = """\n[mcp_servers.${name}]""""`, `decoy-5 = [\n  "[mcp_servers.${name}]",\n]`, `decoy-6 = { a = "[mcp_servers.${name}]" }`];
     fc.assert(
-      fc.property(userDoc, extra, fc.uniqueArray(key, { minLength: 1, maxLength: 4 }), fc.func(fc.boolean()), (doc, lines, names, order) => {
+      fc.property(userDoc, extra, fc.uniqueArray(key, { minLength: 1, maxLength: 4 }), fc.func(fc.boolean()), fc.subarray([0, 1, 2, 3, 4, 5]), (doc, plain, names, order, decoys) => {
+        const lines = [...plain, ...decoys.map((i) => decoy(names[0] ?? '')[i] ?? '')];
         const user = `${lines.join('\n')}${lines.length > 0 ? '\n' : ''}${stringify(doc)}`;
         const text = user === '' || user.endsWith('\n') ? user : `${user}\n`;
         let current = text;
@@ -88,15 +103,17 @@ describe('MCP parts merged into each format (mcp-servers.ts)', () => {
     expect(b.conflicts).toEqual([]);
     const withoutA = removeServers(b.text ?? '', '.vscode/mcp.json', a.owned);
     expect(withoutA.removed).toEqual(['a']);
-    expect(JSON.parse(withoutA.text ?? '')).toEqual({ inputs: [input], servers: { b: { type: 'stdio', command: 'b', env: { T: '${input:TOKEN}' } } } });
-    expect(removeServers(withoutA.text ?? '', '.vscode/mcp.json', b.owned).text).toBeUndefined();
+    expect(JSON.parse(withoutA.text)).toEqual({ inputs: [input], servers: { b: { type: 'stdio', command: 'b', env: { T: '${input:TOKEN}' } } } });
+    // The file did not exist: what the first merge recorded of it gives back nothing at all.
+    expect(a.memo).toEqual({ '': '', '/servers': null, '/inputs': null });
+    expect(removeServers(withoutA.text, '.vscode/mcp.json', b.owned, a.memo)).toMatchObject({ text: '', memo: {} });
   });
 
   it('merges into Codex TOML and reports a server of the user\'s under the same name as a conflict', () => {
     const merged = mergeServers(USER, '.codex/config.toml', { postgres: SERVER });
     expect(merged.text?.startsWith(USER)).toBe(true);
     expect(mergeServers(USER, '.codex/config.toml', { mine: SERVER }).conflicts).toEqual(['mine']);
-    expect(removeServers(merged.text ?? '', '.codex/config.toml', merged.owned)).toEqual({ text: USER, removed: ['postgres'], kept: [] });
+    expect(removeServers(merged.text ?? '', '.codex/config.toml', merged.owned)).toEqual({ text: USER, removed: ['postgres'], kept: [], memo: {} });
   });
 });
 

@@ -74,3 +74,40 @@ describe('mcp check', () => {
     expect(details).not.toMatch(/codex[^\n]*env\.SAME/u);
   });
 });
+
+describe('mcp check: values some agent cannot hold (issue 53, point 13)', () => {
+  const run = async (content: string) => {
+    const root = makeTempDir();
+    writeLoadout(root, {
+      id: 'm',
+      files: [...baseFiles('Test m'), { path: 'mcp/servers.json', role: 'mcp', content }],
+      manifest: { requires: { tools: [], env: [], mcp: ['s'] }, security: { scanned: true, network: true, scripts: [] } },
+    });
+    const [r] = await checkCatalogue({ root }, []);
+    return r?.results.find((x) => x.id === 'mcp');
+  };
+
+  it('fails an integer Codex cannot hold, naming the file, the line and the agent, as the install for codex would fail', async () => {
+    const result = await run('{\n  "mcpServers": {\n    "s": {\n      "command": "x",\n      "startup_timeout_sec": 99999999999999999999\n    }\n  }\n}\n');
+    expect(result?.status).toBe('fail');
+    expect(result?.details).toContain('loadouts/m/mcp/servers.json:5: server "s" has startup_timeout_sec 100000000000000000000, which codex cannot hold: TOML integers are 64-bit, from -9223372036854775808 to 9223372036854775807 (toml.io/en/v1.0.0#integer), and the install for codex fails (expected a value codex can hold)');
+    // JavaScript reads the number rounded, for every agent: a notice beside it.
+    expect(result?.details).toContain('notice: loadouts/m/mcp/servers.json:5: server "s" has startup_timeout_sec 99999999999999999999, which the installer reads as 100000000000000000000 for every agent (claude-code, codex, cursor, gemini-cli, copilot, antigravity-cli): JSON numbers are read as JavaScript numbers, exact up to 9007199254740991');
+  });
+
+  it('notes a null Codex leaves out, and a number read rounded, without failing', async () => {
+    const result = await run('{\n  "mcpServers": {\n    "s": {\n      "command": "x",\n      "startup_timeout_sec": null,\n      "enabled_tools": ["read",\n        null],\n      "tool_timeout_sec": 9007199254740993\n    }\n  }\n}\n');
+    expect(result?.status).toBe('pass');
+    expect(result?.details).toEqual([
+      'notice: loadouts/m/mcp/servers.json:5: server "s" has startup_timeout_sec null, which codex cannot hold: TOML has no null, and the install for codex leaves it out',
+      'notice: loadouts/m/mcp/servers.json:7: server "s" has enabled_tools[1] null, which codex cannot hold: TOML has no null, and the install for codex leaves it out',
+      'notice: loadouts/m/mcp/servers.json:8: server "s" has tool_timeout_sec 9007199254740993, which the installer reads as 9007199254740992 for every agent (claude-code, codex, cursor, gemini-cli, copilot, antigravity-cli): JSON numbers are read as JavaScript numbers, exact up to 9007199254740991',
+    ]);
+  });
+
+  it('passes integers within 64 bits and spelt exactly, and a server no agent has a problem with', async () => {
+    const result = await run('{"mcpServers": {"s": {"command": "x", "startup_timeout_sec": 9007199254740991, "tool_timeout_sec": 1.10}}}');
+    expect(result?.status).toBe('pass');
+    expect(result?.details).toEqual([]);
+  });
+});

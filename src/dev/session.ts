@@ -324,7 +324,7 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
 
   let server: Awaited<ReturnType<typeof listen>>;
   try {
-    server = await listen(createDevApp({ tree: () => tree, report: () => last }, events), { host: options.host, port: options.port });
+    server = await listen(createDevApp({ tree: () => tree, report: () => last }, events, { host: options.host }), { host: options.host, port: options.port });
   } catch (error) {
     await watcher.close();
     await rehearsal;

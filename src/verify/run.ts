@@ -125,7 +125,8 @@ export async function runChecks(source: LoadoutSource, options: RunChecksOptions
   const view = (path: string): TextView | undefined => {
     if (at !== undefined) reach(at.check, path);
     if (!views.has(path)) {
-      const bytes = source.files.get(path);
+      // A file read only in part (source.ts) has no text to check: `size` reports it.
+      const bytes = source.oversized?.has(path) === true ? undefined : source.files.get(path);
       const text = bytes === undefined ? undefined : decodeUtf8(bytes);
       views.set(path, text === undefined ? undefined : new TextView(text));
     }

@@ -95,11 +95,12 @@ function declareCatalogueCommands(program: Command, ctx: CommandContext, run: ()
     .command('verify')
     .description('run the ten checks on each loadout')
     .argument('[id...]', 'loadout ids (default: all)')
-    .option('--json', 'print [{id, verification}] as JSON')
-    .option('--markdown', 'print a Markdown table per loadout (for a CI job summary)')
+    .option('--format <format>', 'text, json ([{id, verification}]), markdown (a table per loadout, for a CI job summary) or sarif (SARIF 2.1.0, for code scanning)')
+    .option('--json', 'print [{id, verification}] as JSON (--format json)')
+    .option('--markdown', 'print a Markdown table per loadout, for a CI job summary (--format markdown)')
     .action(async (ids: string[], _flags: object, command: Command) => {
       const { verifyCommand } = await import('./commands/verify.js');
-      ctx.code = await verifyCommand({ ...flagsOf<{ json: boolean; markdown: boolean }>(command), root: run().root, ids }, out);
+      ctx.code = await verifyCommand({ ...flagsOf<{ json: boolean; markdown: boolean; format?: string }>(command), root: run().root, ids, version: readOwnVersion() }, out);
     });
 
   program

@@ -9,6 +9,7 @@ import { type Command, Option } from 'commander';
 import type { BuildCommandOptions } from './commands/build.js';
 import type { ImportCommandOptions } from './commands/import.js';
 import type { PublishCommandOptions } from './commands/publish.js';
+import { declareCiCommands } from './ci-commands.js';
 import { declareConsumerCommands, type CommandContext } from './consumer-commands.js';
 import { declareMaintainerCommands } from './maintainer-commands.js';
 import { EXIT } from './exit.js';
@@ -38,6 +39,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   declareCatalogueCommands(program, ctx, run);
   declareConsumerCommands(program, ctx, out, err);
   declareMaintainerCommands(program, ctx, run, out, err);
+  declareCiCommands(program, ctx, run, readOwnVersion(), out, err);
   return runProgram(program, argv, readOwnVersion(), () => ctx.code, out, err);
 }
 

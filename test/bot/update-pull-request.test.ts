@@ -5,14 +5,15 @@
  * branch `loadout/update` is pushed to the bare remote, and the pull request is opened, then
  * updated, on the fake GitHub (which checks every request against GitHub's OpenAPI description).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openUpdatePullRequest, type CommandResult, type LoadoutRunner } from '../../src/bot/update-pull-request.js';
 import { runCli } from '../helpers/cli.js';
-import { commitAll, git, makeTempDir } from '../helpers/temp.js';
+import { commitAll, git } from '../helpers/temp.js';
 import { buildLifecycleCatalogue, type LifecycleCatalogue } from '../install/lifecycle-fixture.js';
+import { makeProjectRepository } from './project-repository.js';
 import { remoteBranchHead, startGitHub } from './setup.js';
 
 let catalogue: LifecycleCatalogue;
@@ -22,25 +23,6 @@ beforeAll(async () => {
   catalogue = await buildLifecycleCatalogue(folder);
 }, 120_000);
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
-
-/** A project on `main` of a bare remote, with kit 1.0.0 installed for Claude Code in `app/` and pushed; the clone is the working tree. */
-async function makeProjectRepository(): Promise<{ clone: string; remote: string; project: string }> {
-  const dir = makeTempDir('loadout-update-project-');
-  const remote = join(dir, 'remote.git');
-  const clone = join(dir, 'clone');
-  mkdirSync(remote);
-  git(remote, ['init', '-q', '--bare', '-b', 'main']);
-  git(dir, ['clone', '-q', remote, clone]);
-  git(clone, ['checkout', '-q', '-b', 'main']);
-  const project = join(clone, 'app');
-  mkdirSync(project);
-  writeFileSync(join(project, 'README.md'), '# App\n');
-  const install = await runCli(['install', 'kit', '--agent', 'claude-code', '--from', catalogue.dist, '--version', '1.0.0', '--dir', project], project);
-  if (install.code !== 0) throw new Error(install.stderr);
-  commitAll(clone, 'Install kit 1.0.0', '2026-11-01T10:00:00Z');
-  git(clone, ['push', '-q', 'origin', 'main']);
-  return { clone, remote, project };
-}
 
 /** Runs the real CLI, recording each command's arguments. */
 function recordingRunner(): { run: LoadoutRunner; calls: string[][] } {
@@ -52,7 +34,7 @@ const identity = { name: 'Loadout Bot', email: 'bot@example.org' };
 
 describe('loadout ci update-pr', () => {
   it('opens one pull request with the update, its changelog and diffs, then updates it; the working tree is left alone', async () => {
-    const { clone, remote, project } = await makeProjectRepository();
+    const { clone, remote, project } = await makeProjectRepository(catalogue.dist);
     const { fake, client } = await startGitHub(remote);
     const runner = recordingRunner();
     const options = { dir: project, remote: 'origin', base: 'main', runLoadout: runner.run, github: client, dryRun: false, identity };
@@ -97,7 +79,7 @@ describe('loadout ci update-pr', () => {
   }, 120_000);
 
   it('passes the project\'s policy to both commands, finds nothing to do when everything is current, and pushes nothing on a dry run', async () => {
-    const { clone, remote, project } = await makeProjectRepository();
+    const { clone, remote, project } = await makeProjectRepository(catalogue.dist);
     writeFileSync(join(project, 'loadout-policy.yaml'), 'catalogues: []\n');
     commitAll(clone, 'Add a policy', '2026-11-02T10:00:00Z');
     git(clone, ['push', '-q', 'origin', 'main']);
@@ -114,7 +96,7 @@ describe('loadout ci update-pr', () => {
     expect(fake.requests).toEqual([]);
 
     // A dry run updates and commits in the worktree only.
-    const { remote: remote2, project: project2 } = await makeProjectRepository();
+    const { remote: remote2, project: project2 } = await makeProjectRepository(catalogue.dist);
     const dry = await openUpdatePullRequest({ dir: project2, remote: 'origin', base: 'main', runLoadout: recordingRunner().run, github: undefined, dryRun: true, identity });
     expect(dry).toMatchObject({ action: 'opened', pr_url: null, title: 'Update kit to 1.1.0' });
     expect(dry.body).toContain('Add the search server');
@@ -122,7 +104,7 @@ describe('loadout ci update-pr', () => {
   }, 120_000);
 
   it('runs from the command line as the Action runs it, the commands it runs being this same CLI', async () => {
-    const { remote, project } = await makeProjectRepository();
+    const { remote, project } = await makeProjectRepository(catalogue.dist);
     const { fake } = await startGitHub(remote);
     const env = { GITHUB_TOKEN: fake.token, GITHUB_REPOSITORY: 'octo-org/loadouts', GITHUB_API_URL: fake.url, LOADOUT_BOT_NAME: 'Loadout Bot', LOADOUT_BOT_EMAIL: 'bot@example.org' };
     const dry = await runCli(['ci', 'update-pr', '--dir', project, '--dry-run'], project, { ...env, GITHUB_TOKEN: '' });
@@ -139,7 +121,7 @@ describe('loadout ci update-pr', () => {
   }, 120_000);
 
   it('says which command failed and why when a loadout command prints no JSON', async () => {
-    const { project } = await makeProjectRepository();
+    const { project } = await makeProjectRepository(catalogue.dist);
     const broken: LoadoutRunner = () => Promise.resolve({ code: 2, stdout: '', stderr: "loadout: error: unknown option '--policy'\n" });
     await expect(openUpdatePullRequest({ dir: project, remote: 'origin', base: 'main', runLoadout: broken, github: undefined, dryRun: true, identity })).rejects.toThrow(
       "loadout outdated --json ended with exit 2 without the JSON expected: loadout: error: unknown option '--policy'",

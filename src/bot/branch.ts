@@ -65,28 +65,28 @@ export async function commitSubmissionBranch(work: BranchWork): Promise<BranchOu
   const root = resolve(work.root);
   if (!existsSync(root)) throw new LoadoutError('git', `${root} does not exist (expected the catalogue's folder)`, { hint: 'Pass --root.' });
   const git = simpleGit({ baseDir: root });
-  const top = await run('find the repository', () => git.revparse(['--show-toplevel']), `Run it inside the catalogue's git repository, or pass --root.`);
+  const top = await gitStep('find the repository', () => git.revparse(['--show-toplevel']), `Run it inside the catalogue's git repository, or pass --root.`);
   const prefix = relative(top.trim(), root).split(sep).filter((s) => s !== '').join('/');
   const folder = [prefix, 'loadouts', work.loadoutId].filter((s) => s !== '').join('/');
-  const remotes = await run('list the remotes', () => git.getRemotes());
+  const remotes = await gitStep('list the remotes', () => git.getRemotes());
   if (!remotes.some((r) => r.name === work.remote)) {
     throw new LoadoutError('git', `the repository has no remote ${JSON.stringify(work.remote)} (expected one of: ${remotes.map((r) => r.name).join(', ') || 'none'})`, { hint: 'Pass --remote, or add the catalogue repository as a remote.' });
   }
   const tracking = `refs/remotes/${work.remote}/${work.base}`;
-  await run(`fetch ${work.base} from ${work.remote}`, () => git.raw(['fetch', '--no-tags', '--no-write-fetch-head', work.remote, `+refs/heads/${work.base}:${tracking}`]), `Check that ${work.remote} has a branch ${work.base} (--base) and that you may read it.`);
-  const baseCommit = (await run('read the base commit', () => git.revparse([`${tracking}^{commit}`]))).trim();
-  const existing = await run('look for the folder', () => git.raw(['ls-tree', '--name-only', baseCommit, '--', folder]));
+  await gitStep(`fetch ${work.base} from ${work.remote}`, () => git.raw(['fetch', '--no-tags', '--no-write-fetch-head', work.remote, `+refs/heads/${work.base}:${tracking}`]), `Check that ${work.remote} has a branch ${work.base} (--base) and that you may read it.`);
+  const baseCommit = (await gitStep('read the base commit', () => git.revparse([`${tracking}^{commit}`]))).trim();
+  const existing = await gitStep('look for the folder', () => git.raw(['ls-tree', '--name-only', baseCommit, '--', folder]));
   if (existing.trim() !== '') return { kind: 'skipped', reason: `${folder} already exists on ${work.remote}/${work.base} (expected a new loadout: a change to a published loadout is a pull request of its own)` };
 
   const temp = mkdtempSync(join(work.tempDir ?? tmpdir(), 'loadout-pr-'));
   const tree = join(temp, 'worktree');
   let added = false;
   try {
-    await run('add a temporary worktree', () => git.raw(['worktree', 'add', '--detach', '--no-checkout', tree, baseCommit]));
+    await gitStep('add a temporary worktree', () => git.raw(['worktree', 'add', '--detach', '--no-checkout', tree, baseCommit]));
     added = true;
     const config = [...(work.identity.name === undefined ? [] : [`user.name=${work.identity.name}`]), ...(work.identity.email === undefined ? [] : [`user.email=${work.identity.email}`])];
     const wt = simpleGit({ baseDir: tree, config });
-    await run('read the base tree', () => wt.raw(['read-tree', baseCommit]));
+    await gitStep('read the base tree', () => wt.raw(['read-tree', baseCommit]));
     const dir = join(tree, ...folder.split('/'));
     for (const [path, text] of work.files) {
       const target = resolve(dir, ...path.split('/'));
@@ -105,16 +105,16 @@ export async function commitSubmissionBranch(work: BranchWork): Promise<BranchOu
     }
     const failed = await work.check(prefix === '' ? tree : join(tree, ...prefix.split('/')));
     if (failed !== undefined) return { kind: 'skipped', reason: failed };
-    await run('stage the folder', () => wt.raw(['add', '--force', '--', `:(literal)${folder}`]));
-    await run('commit', () => wt.commit(work.message, undefined, { '--no-verify': null, '--quiet': null }), 'Set LOADOUT_BOT_NAME and LOADOUT_BOT_EMAIL, or git config user.name and user.email.');
-    const commit = (await run('read the commit', () => wt.revparse(['HEAD']))).trim();
-    const committed = (await run('list the commit', () => wt.raw(['ls-tree', '-r', '-z', '--name-only', commit, '--', folder]))).split('\0').filter((l) => l !== '').sort();
+    await gitStep('stage the folder', () => wt.raw(['add', '--force', '--', `:(literal)${folder}`]));
+    await gitStep('commit', () => wt.commit(work.message, undefined, { '--no-verify': null, '--quiet': null }), 'Set LOADOUT_BOT_NAME and LOADOUT_BOT_EMAIL, or git config user.name and user.email.');
+    const commit = (await gitStep('read the commit', () => wt.revparse(['HEAD']))).trim();
+    const committed = (await gitStep('list the commit', () => wt.raw(['ls-tree', '-r', '-z', '--name-only', commit, '--', folder]))).split('\0').filter((l) => l !== '').sort();
     const expected = [...work.files.keys()].map((p) => `${folder}/${p}`).sort();
     if (committed.join('\n') !== expected.join('\n')) {
       throw new LoadoutError('git', `the commit holds ${committed.length} files of ${folder} where ${expected.length} were written (expected exactly the submission's files)`, { hint: 'Check the repository for attributes or hooks that change files on commit.' });
     }
     if (work.push) {
-      await run(`push ${work.branch} to ${work.remote}`, () => wt.push(work.remote, `${commit}:refs/heads/${work.branch}`, ['--force', '--no-verify']), `Check that you may push to ${work.remote}.`);
+      await gitStep(`push ${work.branch} to ${work.remote}`, () => wt.push(work.remote, `${commit}:refs/heads/${work.branch}`, ['--force', '--no-verify']), `Check that you may push to ${work.remote}.`);
     }
     return { kind: 'committed', commit, baseCommit, pushed: work.push };
   } finally {
@@ -126,7 +126,7 @@ export async function commitSubmissionBranch(work: BranchWork): Promise<BranchOu
 }
 
 /** Runs one git step; a failure becomes a LoadoutError `git` that names the step. */
-async function run<T>(step: string, task: () => Promise<T>, hint?: string): Promise<T> {
+export async function gitStep<T>(step: string, task: () => Promise<T>, hint?: string): Promise<T> {
   try {
     return await task();
   } catch (error) {

@@ -96,9 +96,11 @@ export interface EscapeOptions {
   inline?: boolean;
 }
 
-// C0 and C1 controls (but tab and line feed), zero-width and bidirectional controls, line and
-// paragraph separators, the BOM, and tag characters: what would hide or reorder text.
-const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u{e0000}-\u{e007f}]/gu;
+/**
+ * C0 and C1 controls (but tab and line feed), zero-width and bidirectional controls, line and
+ * paragraph separators, the BOM, and tag characters: what would hide or reorder text.
+ */
+export const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u{e0000}-\u{e007f}]/gu;
 // Every ASCII punctuation character that can start or end a Markdown construct, plus `\` itself
 // (CommonMark: any ASCII punctuation may be backslash-escaped; GFM: `\|` inside a table cell).
 const MARKDOWN_PUNCTUATION = /[\\`*_{}[\]()+\-.!|~^=]/gu;
@@ -138,8 +140,13 @@ function escapeCode(text: string): string {
 
 /** `body` cut at a line boundary to at most `maxBytes` UTF-8 bytes, with a note that says so. */
 function capBody(body: string, maxBytes: number, submissionId: string): string {
+  return capMarkdown(body, maxBytes, `_This description was cut at ${maxBytes} bytes. Run \`loadout submissions show ${escapeCode(submissionId)}\` for the whole submission._`);
+}
+
+/** `body` as it is when it has at most `maxBytes` UTF-8 bytes, else cut at a line boundary and ended by a rule and `notice`. Pure. */
+export function capMarkdown(body: string, maxBytes: number, notice_: string): string {
   if (Buffer.byteLength(body, 'utf8') <= maxBytes) return body;
-  const notice = `\n\n---\n_This description was cut at ${maxBytes} bytes. Run \`loadout submissions show ${escapeCode(submissionId)}\` for the whole submission._\n`;
+  const notice = `\n\n---\n${notice_}\n`;
   const room = maxBytes - Buffer.byteLength(notice, 'utf8');
   // Cut the UTF-8 encoding, then back to the last whole line (which also drops a cut character).
   const kept = Buffer.from(body, 'utf8').subarray(0, Math.max(0, room)).toString('utf8');

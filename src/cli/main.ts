@@ -9,6 +9,7 @@ import { type Command, Option } from 'commander';
 import type { BuildCommandOptions } from './commands/build.js';
 import type { ImportCommandOptions } from './commands/import.js';
 import type { PublishCommandOptions } from './commands/publish.js';
+import { declareCiCommands } from './ci-commands.js';
 import { declareConsumerCommands, type CommandContext } from './consumer-commands.js';
 import { declareMaintainerCommands } from './maintainer-commands.js';
 import { EXIT } from './exit.js';
@@ -38,6 +39,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   declareCatalogueCommands(program, ctx, run);
   declareConsumerCommands(program, ctx, out, err);
   declareMaintainerCommands(program, ctx, run, out, err);
+  declareCiCommands(program, ctx, run, readOwnVersion(), out, err);
   return runProgram(program, argv, readOwnVersion(), () => ctx.code, out, err);
 }
 
@@ -95,11 +97,12 @@ function declareCatalogueCommands(program: Command, ctx: CommandContext, run: ()
     .command('verify')
     .description('run the ten checks on each loadout')
     .argument('[id...]', 'loadout ids (default: all)')
-    .option('--json', 'print [{id, verification}] as JSON')
-    .option('--markdown', 'print a Markdown table per loadout (for a CI job summary)')
+    .option('--format <format>', 'text, json ([{id, verification}]), markdown (a table per loadout, for a CI job summary) or sarif (SARIF 2.1.0, for code scanning)')
+    .option('--json', 'print [{id, verification}] as JSON (--format json)')
+    .option('--markdown', 'print a Markdown table per loadout, for a CI job summary (--format markdown)')
     .action(async (ids: string[], _flags: object, command: Command) => {
       const { verifyCommand } = await import('./commands/verify.js');
-      ctx.code = await verifyCommand({ ...flagsOf<{ json: boolean; markdown: boolean }>(command), root: run().root, ids }, out);
+      ctx.code = await verifyCommand({ ...flagsOf<{ json: boolean; markdown: boolean; format?: string }>(command), root: run().root, ids, version: readOwnVersion() }, out);
     });
 
   program

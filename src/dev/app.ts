@@ -4,9 +4,13 @@
  * (client-script.ts), the session's events as server-sent events (WHATWG HTML, "Server-sent
  * events": `text/event-stream`, `event:` and `data:` lines, a blank line ending each), and the
  * last build's report as JSON. Before the first tree is written, every page is a short one that
- * carries the script, so a refused first build still shows its findings.
+ * carries the script, so a refused first build still shows its findings. A request whose `Host`
+ * is not a name the session is bound to, nor `localhost`, is answered 421 `misdirected_request`
+ * whatever it asks for, the event stream included (allowed-hosts.ts: DNS rebinding).
  */
 import { Hono } from 'hono';
+import { problem } from '../server/problem.js';
+import { allowedHostsOf, describeAllowedHosts, isAllowedHost } from './allowed-hosts.js';
 import { DEV_CLIENT_SCRIPT, DEV_PATHS } from './client-script.js';
 import type { DevReport } from './report.js';
 
@@ -70,9 +74,21 @@ export function createDevEvents(): DevEvents {
   };
 }
 
+/** Options of {@link createDevApp}. */
+export interface DevAppOptions {
+  /** The address or name the server is bound to (`--host`): the `Host` it answers (allowed-hosts.ts). */
+  host: string;
+}
+
 /** The app (see the module comment). Pure apart from what `source` reads. */
-export function createDevApp(source: DevAppSource, events: DevEvents): Hono {
+export function createDevApp(source: DevAppSource, events: DevEvents, options: DevAppOptions): Hono {
   const app = new Hono();
+  const allowed = allowedHostsOf(options.host);
+  const detail = `loadout dev answers only requests addressed to ${describeAllowedHosts(allowed)}, and this request's Host header names another host (expected the address loadout dev printed; a page of another site reaching it under its own name is DNS rebinding; RFC 9110 section 15.5.20)`;
+  app.use('*', async (c, next) => {
+    if (!isAllowedHost(c.req.header('host'), allowed)) return problem(421, 'misdirected_request', detail);
+    await next();
+  });
   app.get(DEV_PATHS.script, () => new Response(DEV_CLIENT_SCRIPT, { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-store' } }));
   app.get(DEV_PATHS.report, (c) => c.json(source.report() ?? null, 200, { 'cache-control': 'no-store' }));
   app.get(DEV_PATHS.events, () => events.open());

@@ -1,6 +1,9 @@
 /**
  * `loadout dev`: builds the catalogue, serves it, and watches `loadouts/` (issue 37, point 1).
  *
+ * Watching starts first, before the first build reads a file: the changes seen while that build
+ * runs, and until the server listens, wait for it and are built next (a watcher subscribed after
+ * the first build lost a save made meanwhile, for about a minute at 10,000 loadouts).
  * A change under `loadouts/<id>/` (a file saved, added or removed; a folder made or removed)
  * marks `<id>`; the changes that arrive while a build runs wait for it and go into the next.
  * Each build is `loadout build`'s own (tree/build.ts) told which loadouts the watcher saw change
@@ -21,7 +24,7 @@
  * started again (dev/watch.ts), the next build is told nothing: git's status tells what changed,
  * as for `loadout build`. Watching is @parcel/watcher's, in a process of its own (dev/watch.ts;
  * native: one inotify watch per folder on Linux, FSEvents on macOS, ReadDirectoryChangesW on
- * Windows; only changes after the start count). It keeps what it watches outside the
+ * Windows; only changes after it subscribed count). It keeps what it watches outside the
  * JavaScript heap: chokidar, used before, held an `fs.watch` and a `Stats` per file, about
  * 250 MB of the session's 510 MB heap at 10,000 loadouts, which each full collection had to
  * mark (docs/performance.md).
@@ -107,7 +110,26 @@ export interface DevOptions {
    * tries again; once it watches again, a build asks git what changed meanwhile.
    */
   onWatchError?: (error: Error) => void;
+  /**
+   * Called at each moment of the session's start ({@link DevStartMoment}), in order: a save made
+   * at any of them, or between them, is built (tests make one at each).
+   */
+  onStart?: (moment: DevStartMoment) => void;
 }
+
+/**
+ * A moment of the start of a session, in the order they come. From the first on, every save
+ * is seen: the saves seen before the last wait for the first build, and are built after it.
+ */
+export type DevStartMoment =
+  /** The watcher is subscribed; no loadout was read yet. */
+  | { kind: 'watching' }
+  /** The first build has read, checked and written the loadout `id` (one per loadout it reads). */
+  | { kind: 'read'; id: string }
+  /** The first build ended with `report`; the server does not listen yet. */
+  | { kind: 'built'; report: DevReport }
+  /** The server listens at `url`: the session answers from now on. */
+  | { kind: 'listening'; url: string };
 
 /** A running session. */
 export interface DevSession {
@@ -120,10 +142,12 @@ export interface DevSession {
 }
 
 /**
- * Builds, serves and starts watching; resolves once the first build ended, the server listens
- * and the watcher is ready. A refused first build does not stop it: the pages show why until a
- * change fixes it.
- * @throws LoadoutError `not_found` when there is no `loadouts/` folder, `config` when the port is taken.
+ * Starts watching, builds, and serves; resolves once the first build ended and the server
+ * listens. The watcher subscribes before the first build reads anything: a save made during the
+ * start is built after the first build ({@link DevStartMoment}). A refused first build does not
+ * stop it: the pages show why until a change fixes it.
+ * @throws LoadoutError `not_found` when there is no `loadouts/` folder, `config` when the folder
+ *   cannot be watched or the port is taken.
  */
 export async function startDevSession(options: DevOptions): Promise<DevSession> {
   const loadoutsDir = loadoutsDirOf(options.root);
@@ -163,7 +187,8 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
     let result: BuildResult | undefined;
     const warnings: string[] = [];
     try {
-      result = await buildCatalogue({ root: options.root, out: options.out, baseUrl: options.baseUrl, gitFor: (cwd) => git.commandsIn(cwd), kept, documents: changed === 'first' ? 'write' : 'defer', ...(typeof changed === 'string' ? {} : { changed }) });
+      const reading = changed === 'first' && options.onStart !== undefined ? { onProgress: (_done: number, _total: number, id: string) => options.onStart?.({ kind: 'read', id }) } : {};
+      result = await buildCatalogue({ root: options.root, out: options.out, baseUrl: options.baseUrl, gitFor: (cwd) => git.commandsIn(cwd), kept, documents: changed === 'first' ? 'write' : 'defer', ...reading, ...(typeof changed === 'string' ? {} : { changed }) });
       warnings.push(...result.warnings);
       if (result.written) {
         kept = result.kept;
@@ -192,31 +217,14 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
     options.onBuild?.(last);
   };
 
-  // Nothing to watch without the folder: the same error as `loadout build`'s.
-  const ids = await listLoadoutIds(loadoutsDir);
-  // Forked now, while this process is small: every build runs git from it (git-helper.ts).
-  const git = new GitHelper();
-  await build('first', performance.now());
-  collectWhileIdle();
-  // While no save has come: a build thread runs the checks and renderers once, so that the first
-  // save does not run them for the first time (build-loadouts.ts). A failure there is the first
-  // save's to report, if it happens again.
-  const rehearsal = ids[0] === undefined ? Promise.resolve() : rehearseLoadoutBuild({ loadoutsDir, fixturesDir: join(options.root, 'fixtures'), base: normaliseBaseUrl(options.baseUrl), id: ids[0] }).then(() => undefined, () => undefined);
-
-  let server: Awaited<ReturnType<typeof listen>>;
-  try {
-    server = await listen(createDevApp({ tree: () => tree, report: () => last }, events), { host: options.host, port: options.port });
-  } catch (error) {
-    git.close();
-    throw error;
-  }
-
   // Changes seen and not built yet, whether watching stopped and started again since the last
   // build (then git tells what changed), and when the first of them was seen.
   const pending = new Set<string>();
   let unwatched = false;
   let firstSeen = 0;
   let running: Promise<void> | undefined;
+  /** Whether the first build was served: before, changes only wait (schedule). */
+  let started = false;
   /** Writes the documents the last build deferred; true when it ended or cannot go on, false when a change stopped it. */
   const writeDocuments = async (job: DeferredDocuments): Promise<boolean> => {
     stopDocuments = new AbortController();
@@ -259,14 +267,19 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
     }
     running = undefined;
   };
-  /** Starts a build unless one runs, after `mark` noted what it is to build. */
+  /** Starts building what is pending unless a build runs. */
+  const startDrain = (): void => {
+    // Changes that arrive together (an editor's save is several events) go into one build.
+    running ??= new Promise<void>((resolve) => setImmediate(resolve)).then(drain);
+  };
+  /** Starts a build unless one runs (or the session is still starting), after `mark` noted what it is to build. */
   const schedule = (mark: () => void): void => {
     if (pending.size === 0 && !unwatched) firstSeen = performance.now();
     mark();
     endWait?.();
     stopDocuments?.abort();
-    // Changes that arrive together (an editor's save is several events) go into one build.
-    running ??= new Promise<void>((resolve) => setImmediate(resolve)).then(drain);
+    // Until the first build has been served, changes wait for it (startDevSession's end).
+    if (started) startDrain();
   };
   /** Marks the loadout `id` changed. */
   const changed = (id: string): void => schedule(() => pending.add(id));
@@ -281,6 +294,13 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
     }
     void Promise.all(checks);
   };
+  // Nothing to watch without the folder: the same error as `loadout build`'s.
+  const ids = await listLoadoutIds(loadoutsDir);
+  // Forked now, while this process is small: every build runs git from it (git-helper.ts).
+  const git = new GitHelper();
+  // Watching starts before the first build reads anything: a save made while that build runs
+  // (at 10,000 loadouts, about a minute) or before the server answers waits for it, and is built
+  // next; subscribing after it lost such a save.
   let watcher: FolderWatch;
   try {
     watcher = await watchFolder(loadoutsDir, {
@@ -290,10 +310,31 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
       resumed: () => schedule(() => (unwatched = true)),
     });
   } catch (cause) {
-    await server.close();
     git.close();
     throw new LoadoutError('config', `cannot watch ${loadoutsDir}: ${(cause as Error).message}`, { cause, hint: WATCH_HINT });
   }
+  options.onStart?.({ kind: 'watching' });
+  await build('first', performance.now());
+  if (last !== undefined) options.onStart?.({ kind: 'built', report: last });
+  collectWhileIdle();
+  // While no save has come: a build thread runs the checks and renderers once, so that the first
+  // save does not run them for the first time (build-loadouts.ts). A failure there is the first
+  // save's to report, if it happens again.
+  const rehearsal = ids[0] === undefined ? Promise.resolve() : rehearseLoadoutBuild({ loadoutsDir, fixturesDir: join(options.root, 'fixtures'), base: normaliseBaseUrl(options.baseUrl), id: ids[0] }).then(() => undefined, () => undefined);
+
+  let server: Awaited<ReturnType<typeof listen>>;
+  try {
+    server = await listen(createDevApp({ tree: () => tree, report: () => last }, events, { host: options.host }), { host: options.host, port: options.port });
+  } catch (error) {
+    await watcher.close();
+    await rehearsal;
+    git.close();
+    throw error;
+  }
+  // The changes seen since the watcher subscribed are built now, after the first tree.
+  started = true;
+  if (pending.size > 0 || unwatched) startDrain();
+  options.onStart?.({ kind: 'listening', url: server.url });
 
   return {
     url: server.url,

@@ -35,5 +35,8 @@ else {
     (error: Error) => fail(existsSync(dir) ? error : new Error(`no folder at ${dir} (${error.message})`)),
   );
 }
-// The parent went (or closed the channel): nothing to report to.
+// The parent went (or closed the channel): nothing to report to. A parent that went while this
+// process was still loading (a session stopped as it started) was gone before the listener was
+// there: its channel is closed already.
 process.on('disconnect', () => process.exit(0));
+if (process.send !== undefined && !process.connected) process.exit(0);

@@ -52,7 +52,8 @@ export interface FolderWatch {
 /**
  * Starts watching `dir` (and everything under it) in a watcher process, and keeps watching after
  * it stops (see the module comment). Resolves once the first watcher is ready: only changes
- * after it count. Neither the watcher process nor its channel keeps this process alive.
+ * after it count. Once it watches, neither the watcher process nor its channel keeps this process
+ * alive; until then they do (`loadout dev` starts watching before it serves).
  * @throws Error when the first watcher fails: "no folder at <dir> (…)" when the folder is
  *   missing, else @parcel/watcher's message (e.g. the system's limit of watches reached).
  */
@@ -106,6 +107,9 @@ export async function watchFolder(dir: string, handlers: WatchHandlers): Promise
         else if (message.kind === 'error') failure = new Error(message.message);
         else if (!ready) {
           ready = true;
+          // Held until now: while the session starts, nothing else may keep the process running.
+          child.unref();
+          child.channel?.unref();
           resolve(child);
         }
       });
@@ -119,8 +123,6 @@ export async function watchFolder(dir: string, handlers: WatchHandlers): Promise
         report(error);
         again(0);
       });
-      child.unref();
-      child.channel?.unref();
     });
 
   current = await start();

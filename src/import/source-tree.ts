@@ -30,6 +30,9 @@ const AGENT_DOT_FOLDERS = new Set(['.github', '.cursor', '.claude', '.claude-plu
 /** Folders never entered. */
 const NEVER_ENTERED = new Set(['node_modules']);
 
+/** True for a folder name the import enters: not `node_modules`, and no dot folder but the agents' own. */
+export const isEnteredFolder = (name: string): boolean => !NEVER_ENTERED.has(name) && (!name.startsWith('.') || AGENT_DOT_FOLDERS.has(name));
+
 /** A file of the source, by its path relative to the root (forward slashes). */
 export interface SourceFile {
   /** Relative to the root, `/`-separated; passes the rule of `files[].path`. */
@@ -90,7 +93,7 @@ async function walk(tree: SourceTree, dir: string, prefix: string): Promise<void
     const full = join(dir, entry.name);
     if (entry.name.toLowerCase() === '.git') continue;
     if (entry.isDirectory()) {
-      if (NEVER_ENTERED.has(entry.name) || (entry.name.startsWith('.') && !AGENT_DOT_FOLDERS.has(entry.name))) continue;
+      if (!isEnteredFolder(entry.name)) continue;
       await walk(tree, full, `${path}/`);
     } else if (entry.name.startsWith('.')) {
       // Dot files (.DS_Store, .gitignore, an .mcp.json) are read only where a format asks for them.

@@ -14,6 +14,7 @@ export type ProblemCode =
   | 'forbidden'
   | 'not_found'
   | 'method_not_allowed'
+  | 'misdirected_request'
   | 'id_taken'
   | 'request_timeout'
   | 'body_too_large'
@@ -39,6 +40,7 @@ export const PROBLEM_TITLES: Record<ProblemCode, string> = {
   forbidden: 'Forbidden',
   not_found: 'Not found',
   method_not_allowed: 'Method not allowed',
+  misdirected_request: 'Misdirected request',
   id_taken: 'Loadout id taken',
   request_timeout: 'Request timeout',
   body_too_large: 'Body too large',

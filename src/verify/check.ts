@@ -28,6 +28,11 @@ export interface Finding {
   file: string;
   /** 1-based line, when known. */
   line?: number;
+  /**
+   * 1-based column of the finding's start on `line`, in UTF-16 code units (as JavaScript strings
+   * index; SARIF's `utf16CodeUnits`), when the rule knows it: the rules that match text do.
+   */
+  column?: number;
   /** JSON pointer into the manifest, for manifest findings. */
   pointer?: string;
   message: string;

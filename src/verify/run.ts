@@ -30,6 +30,8 @@ export const NOTICE_PREFIX = 'notice: ';
 
 /** One finding of a run, located and labelled: which check and rule found it, and its weight. */
 export interface RunFinding extends Diagnostic {
+  /** 1-based column on `line` in UTF-16 code units, when the rule knows it (`Finding.column`). */
+  column?: number;
   check: CheckId;
   /** The rule's stable id (the check's id when the check has no finer rules). */
   rule: string;
@@ -125,7 +127,8 @@ export async function runChecks(source: LoadoutSource, options: RunChecksOptions
   const view = (path: string): TextView | undefined => {
     if (at !== undefined) reach(at.check, path);
     if (!views.has(path)) {
-      const bytes = source.files.get(path);
+      // A file read only in part (source.ts) has no text to check: `size` reports it.
+      const bytes = source.oversized?.has(path) === true ? undefined : source.files.get(path);
       const text = bytes === undefined ? undefined : decodeUtf8(bytes);
       views.set(path, text === undefined ? undefined : new TextView(text));
     }
@@ -194,7 +197,7 @@ export async function runChecks(source: LoadoutSource, options: RunChecksOptions
     const blocking = outcome.findings.filter(isBlocking).map((f) => toDiagnostic(source, f));
     const notices = outcome.findings.filter((f) => !isBlocking(f)).map((f) => toDiagnostic(source, f));
     diagnostics.push(...blocking);
-    for (const f of outcome.findings) findings.push({ ...toDiagnostic(source, f), check: check.id, rule: f.rule ?? check.id, severity: f.severity ?? 'blocking' });
+    for (const f of outcome.findings) findings.push({ ...toDiagnostic(source, f), ...(f.column === undefined ? {} : { column: f.column }), check: check.id, rule: f.rule ?? check.id, severity: f.severity ?? 'blocking' });
     results.push({ id: check.id, name: check.name, status: outcome.status, summary: outcome.summary, details: [...blocking.map(formatDetail), ...notices.map((d) => NOTICE_PREFIX + formatDetail(d)), ...(outcome.notes ?? [])] });
   }
   if (timedOut !== undefined) return { source, manifest, results, diagnostics, findings, timedOut };

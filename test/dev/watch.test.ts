@@ -1,11 +1,14 @@
 /**
  * dev/watch.ts with the real @parcel/watcher in its watcher process: signals that stopped it
  * when it ran in the session's own process, a watcher process killed, a failing start while
- * the folder is gone, and watching again once it is back.
+ * the folder is gone, and watching again once it is back; and a watcher process whose parent
+ * went while it was still loading.
  */
-import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { constants } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { watchFolder, type WatchHandlers } from '../../src/dev/watch.js';
 import { soon } from '../helpers/soon.js';
@@ -102,4 +105,31 @@ describe('watchFolder', () => {
     const w = watched();
     await expect(watchFolder(join(w.dir, 'missing'), w.handlers)).rejects.toThrow(/^no folder at .*missing /u);
   }, 60_000);
+
+  it('ends when its parent went while it was still loading', async () => {
+    const w = watched();
+    // A parent that forks the watcher process as watch.ts does, prints its id and exits at once.
+    const script = `const { fork } = require('node:child_process');
+const child = fork(${JSON.stringify(WATCH_MAIN)}, [${JSON.stringify(w.dir)}], { execArgv: ['--import', 'tsx'], detached: true, stdio: ['ignore', 'ignore', 'ignore', 'ipc'] });
+process.stdout.write(String(child.pid));
+process.exit(0);`;
+    // Its output only: the watcher process holds none of the pipes, which would keep execFileSync waiting.
+    const pid = Number(execFileSync(process.execPath, ['-e', script], { cwd: REPO, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+    onTestFinished(() => void (ended(pid) || process.kill(pid, 'SIGKILL')));
+    expect(pid).toBeGreaterThan(0);
+    expect(await soon(() => ended(pid), 20_000), 'the orphaned watcher process still runs').toBe(true);
+  }, 60_000);
 });
+
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
+const WATCH_MAIN = fileURLToPath(new URL('../../src/dev/watch-main.ts', import.meta.url));
+
+/** True when process `pid` is gone, or a zombie no one has reaped yet (/proc/<pid>/stat). */
+function ended(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return true;
+  }
+}

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { parse } from 'yaml';
-import { main } from '../../src/cli/main.js';
+import { expectInvocationsExist, help, loadoutInvocations } from './invocations.js';
 
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 const DIR = join(REPO, '.github/workflows');
@@ -23,34 +23,6 @@ interface Workflow { permissions?: unknown; jobs: Record<string, Job> }
 
 const workflow = (file: string): Workflow => parse(readFileSync(join(DIR, file), 'utf8')) as Workflow;
 const steps = (w: Workflow): Step[] => Object.values(w.jobs).flatMap((j) => j.steps ?? []);
-
-/** Groups whose commands take a second word (`loadout submissions pr`). */
-const GROUPS = new Set(['submissions', 'keys', 'db']);
-
-/** Every `loadout …` invocation in a script: the command words and the options given. */
-export function loadoutInvocations(script: string): { command: string[]; options: string[] }[] {
-  const found: { command: string[]; options: string[] }[] = [];
-  for (const line of script.replace(/\\\n/gu, ' ').split('\n')) {
-    const match = /(?:^|[\s;&|(])(?:npx\s+)?loadout\s+([^|;&>#]*)/u.exec(line);
-    if (match === null) continue;
-    const words = (match[1] ?? '').trim().split(/\s+/u);
-    const command = words.slice(0, GROUPS.has(words[0] ?? '') ? 2 : 1);
-    const options = words.filter((w) => w.startsWith('--')).map((w) => w.split('=')[0] ?? w);
-    found.push({ command, options });
-  }
-  return found;
-}
-
-/** `loadout <command> --help` in-process: its exit code and the help text. */
-async function help(command: string[]): Promise<{ code: number; text: string }> {
-  let text = '';
-  const write = (chunk: string | Uint8Array): boolean => ((text += chunk.toString()), true);
-  vi.spyOn(process.stdout, 'write').mockImplementation(write);
-  vi.spyOn(process.stderr, 'write').mockImplementation(write);
-  const code = await main(['node', 'loadout', ...command, '--help']);
-  vi.restoreAllMocks();
-  return { code, text };
-}
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -87,12 +59,7 @@ describe('GitHub Actions workflows', () => {
   it('runs only loadout commands and options that exist', async () => {
     const invocations = FILES.flatMap((file) => steps(workflow(file)).flatMap((s) => (s.run === undefined ? [] : loadoutInvocations(s.run).map((i) => ({ file, ...i })))));
     expect(invocations.map((i) => i.command.join(' '))).toEqual(expect.arrayContaining(['validate', 'verify', 'build', 'publish', 'submissions pr', 'submissions sync']));
-    for (const { file, command, options } of invocations) {
-      const { code, text } = await help(command);
-      expect(code, `${file}: loadout ${command.join(' ')}`).toBe(0);
-      expect(text, `${file}: loadout ${command.join(' ')}`).toContain(`Usage: loadout ${command.join(' ')}`);
-      for (const option of options) expect(text, `${file}: loadout ${command.join(' ')} ${option}`).toMatch(new RegExp(`(?:^|[\\s,])${option}(?:[\\s,=<[]|$)`, 'mu'));
-    }
+    await expectInvocationsExist(invocations.map((i) => ({ where: i.file, ...i })));
   });
 
   it('finds invocations and options in scripts, and a misspelt option fails', async () => {

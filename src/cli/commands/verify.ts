@@ -1,8 +1,18 @@
-/** `loadout verify [id…] [--json | --markdown]`: the ten checks (DESIGN.md sections 2 and 4). */
+/** `loadout verify [id…] [--format text|json|markdown|sarif]` (`--json`, `--markdown`): the ten checks (DESIGN.md sections 2 and 4). */
+import { existsSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { LoadoutError } from '../../catalogue/errors.js';
 import { checkCatalogue, passed } from '../../verify/catalogue.js';
+import type { CheckRun } from '../../verify/run.js';
+import { sarifLogOf, type SarifOptions } from '../../verify/sarif.js';
 import { summariseVerification } from '../../verify/verification.js';
 import { EXIT } from '../exit.js';
 import { formatRunsMarkdown, formatRunsTable, runsAsJson, type Write } from '../report.js';
+
+/** What `loadout verify` can print. */
+export const VERIFY_FORMATS = ['text', 'json', 'markdown', 'sarif'] as const;
+/** One of {@link VERIFY_FORMATS}. */
+export type VerifyFormat = (typeof VERIFY_FORMATS)[number];
 
 /** Options of `loadout verify`. */
 export interface VerifyOptions {
@@ -11,18 +21,65 @@ export interface VerifyOptions {
   json: boolean;
   /** Print Markdown tables (for a CI job summary) instead of the terminal table. */
   markdown?: boolean;
+  /** `--format`; `--json` and `--markdown` say the same as `json` and `markdown`. */
+  format?: string;
+  /** The version of `loadout`, named in the SARIF log. */
+  version?: string;
 }
 
-/** Runs the command; returns 0 when no check fails, else 1. With `--json`: `[{id, verification}]`. */
+/**
+ * Runs the command; returns 0 when no check fails, else 1. With `--json`: `[{id, verification}]`;
+ * with `--format sarif`: a SARIF 2.1.0 log whose paths are relative to the git repository
+ * holding the catalogue (verify/sarif.ts).
+ * @throws LoadoutError `usage` for an unknown `--format`, or one that `--json` or `--markdown` contradicts
+ */
 export async function verifyCommand(options: VerifyOptions, out: Write): Promise<number> {
+  const format = formatOf(options);
   const runs = await checkCatalogue({ root: options.root }, options.ids);
-  if (options.json) {
-    const checkedAt = new Date();
-    out(runsAsJson(runs, (run) => ({ verification: summariseVerification(run.results, { checkedAt, commit: 'working-tree', contentCurrent: true }) })));
-  } else if (options.markdown === true) {
-    out(formatRunsMarkdown(runs));
-  } else {
-    out(formatRunsTable(runs));
-  }
+  out(formatVerifyReport(runs, format, { toolVersion: options.version ?? '0.0.0', repositoryPrefix: repositoryPrefixOf(options.root) }));
   return runs.every(passed) ? EXIT.ok : EXIT.failed;
+}
+
+/**
+ * The output of `loadout verify` in `format`: the terminal table, `[{id, verification}]`, a
+ * Markdown section per loadout, or a SARIF log (`sarif` places files as `sarif` says). Every
+ * command that shows verify's results prints them through this, so they show the same.
+ */
+export function formatVerifyReport(runs: readonly CheckRun[], format: VerifyFormat, sarif: SarifOptions): string {
+  switch (format) {
+    case 'json': {
+      const checkedAt = new Date();
+      return runsAsJson(runs, (run) => ({ verification: summariseVerification(run.results, { checkedAt, commit: 'working-tree', contentCurrent: true }) }));
+    }
+    case 'markdown':
+      return formatRunsMarkdown(runs);
+    case 'sarif':
+      return `${JSON.stringify(sarifLogOf(runs, sarif), null, 2)}\n`;
+    case 'text':
+      return formatRunsTable(runs);
+  }
+}
+
+/** The format the flags ask for. @throws LoadoutError `usage` as {@link verifyCommand} says */
+function formatOf(options: VerifyOptions): VerifyFormat {
+  const switches = [...(options.json ? ['json' as const] : []), ...(options.markdown === true ? ['markdown' as const] : [])];
+  if (options.format !== undefined && !(VERIFY_FORMATS as readonly string[]).includes(options.format)) {
+    throw new LoadoutError('usage', `--format is ${JSON.stringify(options.format)} (expected one of ${VERIFY_FORMATS.join(', ')})`);
+  }
+  const asked = new Set<VerifyFormat>([...switches, ...(options.format === undefined ? [] : [options.format as VerifyFormat])]);
+  if (asked.size > 1) throw new LoadoutError('usage', `${[...asked].join(' and ')} asked for at once (expected one output format: --format, --json or --markdown)`);
+  return [...asked][0] ?? 'text';
+}
+
+/**
+ * `root` relative to the root of the git repository holding it (the nearest folder above it,
+ * itself included, with a `.git` entry), `/`-separated; `''` when `root` is that root or in no
+ * repository. Code scanning reads SARIF paths relative to the repository (sarif.ts).
+ */
+export function repositoryPrefixOf(root: string): string {
+  const start = resolve(root);
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, '.git'))) return relative(dir, start).split(sep).join('/');
+    if (dirname(dir) === dir) return '';
+  }
 }

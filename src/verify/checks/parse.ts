@@ -18,6 +18,8 @@ export const parse: Check = {
     // Reference files are read as plain text: a template's placeholder front matter ("title: [Name]") is content, not configuration.
     const plainText = new Set((context.manifest?.files ?? []).filter((f) => f.role === 'reference').map((f) => f.path));
     for (const [path, bytes] of context.source.files) {
+      // Read only in part, past the size limits: `size` reports it, and its text was not read.
+      if (context.source.oversized?.has(path) === true) continue;
       const view = context.view(path);
       if (view === undefined) {
         findings.push({ file: path, line: lineOfInvalidUtf8(bytes), message: 'is not valid UTF-8 text (expected a UTF-8 text file)' });

@@ -5,9 +5,12 @@
  * agent's documented context cap on its own, as installed for that agent
  * (`layout/context-caps.ts` over `layout/installed-files.ts`), gets a notice naming the agent,
  * the cap, its source and by how much (issue 33, point 4): it installs, but the agent reads less
- * of it than there is.
+ * of it than there is. A file read only in part because it passes the limits
+ * (`LoadoutSource.oversized`, catalogue/source.ts) counts with its size on disk, and its finding
+ * says that the other checks did not look at it.
  */
 import { countLines } from '../../catalogue/lines.js';
+import { READ_LIMITS } from '../../catalogue/source.js';
 import { LIMITS } from '../../catalogue/vocabulary.js';
 import { judge, plural, type Check, type Finding } from '../check.js';
 import { atPointer } from '../locate.js';
@@ -24,15 +27,23 @@ export const size: Check = {
     if (files.size > LIMITS.files) {
       findings.push({ ...atPointer(context, '/files'), message: `has ${files.size} files (expected at most ${LIMITS.files})` });
     }
+    // A file read only in part (catalogue/source.ts READ_LIMITS, past these limits) counts its size on disk.
+    const oversized = context.source.oversized ?? new Map<string, number>();
+    const unread = ' (read only in part: the other checks did not look at it)';
     let total = 0;
     for (const [path, bytes] of files) {
-      total += bytes.byteLength;
-      if (bytes.byteLength > LIMITS.fileBytes) {
-        findings.push({ file: path, line: lineAtByte(bytes, LIMITS.fileBytes), message: `is ${bytes.byteLength} bytes (expected at most ${LIMITS.fileBytes} bytes, 32 KB)` });
+      const size = oversized.get(path) ?? bytes.byteLength;
+      total += size;
+      if (size > LIMITS.fileBytes) {
+        // The line where it passes the limit, when its first bytes up to there were read.
+        const line = bytes.byteLength > LIMITS.fileBytes ? lineAtByte(bytes, LIMITS.fileBytes) : undefined;
+        findings.push({ file: path, ...(line === undefined ? {} : { line }), message: `is ${size} bytes (expected at most ${LIMITS.fileBytes} bytes, 32 KB)${oversized.has(path) ? unread : ''}` });
       }
     }
     if (total > LIMITS.totalBytes) {
-      findings.push({ ...atPointer(context, '/files'), message: `files total ${total} bytes (expected at most ${LIMITS.totalBytes} bytes, 128 KB)` });
+      const past = [...oversized.keys()].filter((path) => (oversized.get(path) ?? 0) <= LIMITS.fileBytes);
+      const note = past.length === 0 ? '' : `; ${plural(past.length, 'file')} past the first ${READ_LIMITS.totalBytes} bytes ${past.length === 1 ? 'was' : 'were'} read only in part, and the other checks did not look at ${past.length === 1 ? 'it' : 'them'}: ${past.slice(0, 5).join(', ')}${past.length > 5 ? ', …' : ''}`;
+      findings.push({ ...atPointer(context, '/files'), message: `files total ${total} bytes (expected at most ${LIMITS.totalBytes} bytes, 128 KB)${note}` });
     }
     for (const entry of context.manifest?.files ?? []) {
       if (entry.role !== 'skill' && entry.role !== 'rules') continue;

@@ -48,7 +48,7 @@ export function findAdminRights(scan: ScanText, skipLines: ReadonlySet<number> =
     const clause = clauseAt(lineText, at);
     if (DENIED.test(clause) || (/^(?:passwordless\s+)?sudo$/iu.test(m[0]) && !NEEDS.test(clause)) || isWarned(scan, line, match)) continue;
     seen.add(line);
-    findings.push({ file: scan.path, line, rule: 'shell/admin-rights', severity: 'notice', message: `"${m[0]}": says that something needs administrator rights (sudo, root or administrator); review what would run with them` });
+    findings.push({ file: scan.path, line, column: at + 1, rule: 'shell/admin-rights', severity: 'notice', message: `"${m[0]}": says that something needs administrator rights (sudo, root or administrator); review what would run with them` });
   }
   return findings;
 }

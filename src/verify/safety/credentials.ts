@@ -123,6 +123,8 @@ async function lintJoined({ paths, starts, content }: JoinedSources): Promise<{ 
       finding: {
         file: paths[i] ?? '',
         line: lines.lineOf(m.range[0]) - lines.lineOf(starts[i] ?? 0) + 1,
+        // Each file starts a line of the joined text, so the column is the file's own.
+        column: lines.columnOf(m.range[0]),
         rule: 'credentials',
         message: `contains a credential: ${m.message.replace(/\s+/gu, ' ').slice(0, 120)} [${m.ruleId.replace('@secretlint/secretlint-rule-', 'secretlint:')}] (expected no secrets; use a placeholder such as \${API_KEY})`,
         hint: 'Remove the secret, revoke it, and refer to an environment variable instead.',

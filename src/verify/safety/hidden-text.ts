@@ -50,7 +50,7 @@ export function findInvisibleCharacters(scan: ScanText): Finding[] {
     const key = `${line}\u0000${kind.slice(0, 12)}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    findings.push({ file: scan.path, line, rule: 'hidden-text/invisible-characters', message: `contains ${kind} (expected no hidden text)` });
+    findings.push({ file: scan.path, line, column: scan.lines.columnOf(at), rule: 'hidden-text/invisible-characters', message: `contains ${kind} (expected no hidden text)` });
   }
   return findings;
 }
@@ -113,10 +113,11 @@ export function findHiddenInstructions(scan: ScanText): Finding[] {
     if (hit === undefined) continue;
     const match = hit.exec(body);
     const offsetInBody = match === null ? 0 : match.index + (match[0].length - match[0].trimStart().length);
-    const line = scan.lines.lineOf(comment.start + 4 + (comment.body.length - comment.body.trimStart().length) + offsetInBody);
+    const at = comment.start + 4 + (comment.body.length - comment.body.trimStart().length) + offsetInBody;
     findings.push({
       file: scan.path,
-      line,
+      line: scan.lines.lineOf(at),
+      column: scan.lines.columnOf(at),
       rule: 'hidden-text/comment-instructions',
       message: `an HTML comment gives the agent hidden instructions ("${shorten(body)}") that a reader of the rendered file never sees (expected no instructions in comments)`,
     });

@@ -197,16 +197,18 @@ export function findRiskyShell(scan: ScanText): Finding[] {
     rule.pattern.lastIndex = 0;
     for (let m = rule.pattern.exec(scan.text); m !== null; m = rule.pattern.exec(scan.text)) {
       if (m[0].length === 0) rule.pattern.lastIndex++;
-      const line = scan.lines.lineOf(m.index + leadingSpace(m[0]));
+      const start = m.index + leadingSpace(m[0]);
+      const line = scan.lines.lineOf(start);
       const key = `${line}\u0000${rule.reason}`;
       if (seen.has(key)) continue;
       seen.add(key);
+      const column = scan.lines.columnOf(start);
       if (rule.severity === 'notice') {
-        findings.push({ file: scan.path, line, rule: rule.id, severity: 'notice', message: `${quote(m[0])} ${rule.reason}` });
+        findings.push({ file: scan.path, line, column, rule: rule.id, severity: 'notice', message: `${quote(m[0])} ${rule.reason}` });
       } else if (isCounterExample(scan, line, { start: m.index, end: m.index + m[0].length })) {
-        findings.push({ file: scan.path, line, rule: rule.id, severity: 'notice', message: `${quote(m[0])} ${rule.reason}, shown as an example of what not to do` });
+        findings.push({ file: scan.path, line, column, rule: rule.id, severity: 'notice', message: `${quote(m[0])} ${rule.reason}, shown as an example of what not to do` });
       } else {
-        findings.push({ file: scan.path, line, rule: rule.id, message: `${quote(m[0])} ${rule.reason} (expected no risky shell commands)` });
+        findings.push({ file: scan.path, line, column, rule: rule.id, message: `${quote(m[0])} ${rule.reason} (expected no risky shell commands)` });
       }
     }
   }

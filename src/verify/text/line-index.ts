@@ -23,6 +23,15 @@ export class LineIndex {
     return lo + 1;
   }
 
+  /**
+   * 1-based column of the character at `offset` on its line, counted in UTF-16 code units (as
+   * JavaScript strings index, and SARIF's default `columnKind` `utf16CodeUnits`, SARIF 2.1.0
+   * section 3.14.17).
+   */
+  columnOf(offset: number): number {
+    return offset - this.startOf(this.lineOf(offset)) + 1;
+  }
+
   /** Offset of the first character of 1-based `line` (the text's length past the end). */
   startOf(line: number): number {
     return this.starts[line - 1] ?? this.text.length;

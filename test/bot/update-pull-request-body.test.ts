@@ -1,0 +1,57 @@
+/**
+ * The body of an update pull request (bot/update-pull-request-body.ts): catalogue text cannot
+ * become HTML, a mention or a broken table; a diff cannot close its code block; the capability
+ * change that `loadout update --json` reports is shown under its heading; diffs that do not fit
+ * are left out, saying how many, and the body stays within its size.
+ */
+import { describe, expect, it } from 'vitest';
+import { renderUpdatePullRequestBody, updatePullRequestTitle, type PrintedUpdate } from '../../src/bot/update-pull-request-body.js';
+
+const update = (overrides: Partial<PrintedUpdate> = {}): PrintedUpdate => ({
+  id: 'kit',
+  agent: 'claude-code',
+  source: 'https://catalogue.example',
+  from: '1.0.0',
+  to: '1.1.0',
+  changelog: { direction: 'upgrade', entries: [{ version: '1.1.0', date: '2026-02-20', changes: ['Ping @octocat about #12 <img src=x onerror=alert(1)>'] }] },
+  files: [{ target: 'AGENTS.md', change: 'modified', action: 'write', diff: '--- a/AGENTS.md\n+++ b/AGENTS.md\n@@ -1 +1 @@\n-one\n+```\n+two\u202e\n' }],
+  manual_steps: [],
+  ...overrides,
+});
+
+describe('the update pull request body', () => {
+  it('escapes what the catalogue wrote and fences each diff beyond its backticks', () => {
+    const body = renderUpdatePullRequestBody({ updates: [update()], policy: 'loadout-policy.yaml', errors: ['other for codex: cannot reach https://x.example'] });
+    expect(body).toContain('as the policy loadout\\-policy\\.yaml allows');
+    expect(body).toContain('  - Ping @&#8203;octocat about #&#8203;12 &lt;img src\\=x onerror\\=alert\\(1\\)&gt;');
+    expect(body).not.toContain('<img');
+    expect(body).toContain('**Not checked** (their catalogue could not be read):\n\n- other for codex: cannot reach https://x\\.example');
+    // The diff holds a run of three backticks: its fence has four, and the RTL override shows.
+    expect(body).toContain('````diff\n--- a/AGENTS.md\n+++ b/AGENTS.md\n@@ -1 +1 @@\n-one\n+```\n+two\ufffd\n````');
+    // No capability change reported: no heading for it.
+    expect(body).not.toContain('Capability change');
+  });
+
+  it('shows the capability change loadout update --json reports, whatever its shape', () => {
+    const listed = renderUpdatePullRequestBody({ updates: [update({ capabilities: ['adds the MCP server "kit-search" (npx kit-search@1)', 'reads @KEY'] })], policy: null, errors: [] });
+    expect(listed).toContain('#### Capability change\n\n- adds the MCP server "kit\\-search" \\(npx kit\\-search@&#8203;1\\)\n- reads @&#8203;KEY\n');
+    const shaped = renderUpdatePullRequestBody({ updates: [update({ capabilities: { added: { mcp_servers: [{ name: 'kit-search' }] }, removed: {} } })], policy: null, errors: [] });
+    expect(shaped).toContain('#### Capability change\n\n```json\n{\n  "added": {\n    "mcp_servers": [\n      {\n        "name": "kit-search"');
+  });
+
+  it('leaves out the diffs that do not fit, saying how many, and stays within its size', () => {
+    const big = (n: number): PrintedUpdate['files'][number] => ({ target: `rules/r${n}.md`, change: 'modified', action: 'write', diff: `@@ -1 +1 @@\n${'+line\n'.repeat(400)}` });
+    const body = renderUpdatePullRequestBody({ updates: [update({ files: [big(1), big(2), big(3), big(4)] })], policy: null, errors: [] }, 6_000);
+    expect(Buffer.byteLength(body, 'utf8')).toBeLessThanOrEqual(6_000);
+    expect(body).toContain('**kit for claude\\-code: rules/r2\\.md**');
+    expect(body).not.toContain('rules/r3\\.md**');
+    expect(body).toContain("```\n\n_2 diffs left out here for length: the pull request's files show them._\n\n</details>");
+    // Every table row of the files is there, also when the diffs are not.
+    expect(body).toContain('| rules/r4\\.md | modified |');
+  });
+
+  it('is titled after the one loadout it updates, or counts them', () => {
+    expect(updatePullRequestTitle([update(), update({ agent: 'codex' })])).toBe('Update kit to 1.1.0');
+    expect(updatePullRequestTitle([update(), update({ id: 'other' })])).toBe('Update 2 loadouts');
+  });
+});

@@ -115,8 +115,9 @@ export function declareConsumerCommands(program: Command, ctx: CommandContext, r
     .option('--dir <dir>', 'project folder', '.')
     .option('--global', 'the installs in your home folder')
     .option('--dry-run', 'show the changes; write nothing')
-    .option('--force', 'overwrite files you changed since they were installed')
-    .option('--json', 'print {updates, current, written} as JSON')
+    .option('--force', 'overwrite files you changed since they were installed (does not accept new capabilities)')
+    .option('--accept-capabilities', 'go on with updates that add to or widen what a loadout can run (new MCP server, package, host, hook, script, grant or secret), after reading the change')
+    .option('--json', 'print {updates, current, written, needs_consent} as JSON')
     .option('--require-signed', 'refuse a catalogue that is not signed (docs/signing.md)')
     .option('--trust-key <keyid>', 'also trust this signing key id, after checking it with the maintainers (repeatable)', collect, [] as string[])
     .action(async (ids: string[], _flags: object, command: Command) => {

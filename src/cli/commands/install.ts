@@ -64,13 +64,16 @@ export async function installCommand(options: InstallCommandOptions, out: Write,
   const selfServed = outcomes.some((o) => o.signed !== null) || options.signing?.requireSigned === true ? selfOriginNotice() : undefined;
   if (selfServed !== undefined) err(`loadout: notice: ${printableLine(selfServed)}\n`);
   const conflicted = outcomes.some((o) => o.conflicts.length > 0);
-  const refusedConsent = outcomes.some((o) => o.needs_consent);
+  const refusedConsent = outcomes.some((o) => o.needs_consent) && options.dryRun !== true;
   for (const o of outcomes) for (const w of o.warnings) err(`loadout: warning: ${printableLine(w.message)}; ${options.dryRun === true || conflicted ? 'it would be written' : 'written'} because of --force\n`);
   if (json) {
     out(`${printableJson(outcomes)}\n`);
     return conflicted || refusedConsent ? EXIT.failed : EXIT.ok;
   }
-  if (options.dryRun === true) out(formatCapabilities(`What ${outcomes[0]?.id ?? ''} ${outcomes[0]?.version ?? ''} can run for ${agentsText}`, capabilitiesOf(outcomes), agents));
+  if (options.dryRun === true) {
+    out(formatCapabilities(`What ${outcomes[0]?.id ?? ''} ${outcomes[0]?.version ?? ''} can run for ${agentsText}`, capabilitiesOf(outcomes), agents));
+    if (outcomes.some((o) => o.needs_consent)) out('(what is marked needs your consent: without --dry-run the install asks for your yes, or --accept-capabilities)\n');
+  }
   if (refusedConsent) {
     const first = outcomes[0];
     err(formatConsent(`${first?.id ?? ''} ${first?.version ?? ''}`, uniqueConsent(outcomes.flatMap((o) => o.consent))));

@@ -67,7 +67,7 @@ export interface PluginCommands {
   note: string;
 }
 
-/** No route of the agent's plugin manager fits this catalogue: why, and what to do instead. */
+/** No route of the agent's plugin manager fits this catalogue: why (a sentence), and what to do instead (a sentence without its full stop). */
 export interface NoPluginRoute {
   route: 'none';
   why: string;
@@ -118,7 +118,7 @@ export function pluginCommands(agent: Agent, id: string, zipUrl: string, route: 
         return GITHUB_SHORTHAND.test(git.repository)
           ? { route: 'git', commands: [`claude plugin marketplace add ${git.repository}@${git.branch}`, `claude plugin install ${id}@${name}`], note: `${refused}: the marketplace is the ${git.branch} branch of the catalogue's repository.` }
           : { route: 'git', commands: [`git clone --depth 1 --branch ${git.branch} ${cloneUrl(git.repository)} ${name}`, `claude plugin marketplace add ./${name}`, `claude plugin install ${id}@${name}`], note: `${refused}: the marketplace is a clone of the ${git.branch} branch of the catalogue's repository.` };
-      return { route: 'none', why: `${refused}, and the catalogue has no plugins branch.`, todo: `${USE_NPX}; ${PUSH_BRANCH} Claude Code, or serve the catalogue over HTTPS.` };
+      return { route: 'none', why: `${refused}, and the catalogue has no plugins branch.`, todo: `${USE_NPX}; ${PUSH_BRANCH} Claude Code, or serve the catalogue over HTTPS` };
     }
     case 'codex':
       if (folder !== undefined) return { route: 'folder', commands: [`codex plugin marketplace add ${folder}`, `codex plugin add ${id}@${name}`], note: "This catalogue is served from this machine: the marketplace is the built tree's folder. Codex records the folder its link leads to, which the next build replaces: add it again after a build." };
@@ -128,7 +128,7 @@ export function pluginCommands(agent: Agent, id: string, zipUrl: string, route: 
           commands: [GITHUB_SHORTHAND.test(git.repository) ? `codex plugin marketplace add ${git.repository}@${git.branch}` : `codex plugin marketplace add ${git.repository} --ref ${git.branch}`, `codex plugin add ${id}@${name}`],
           note: `From the ${git.branch} branch of the catalogue's repository.`,
         };
-      return { route: 'none', why: 'Codex adds a marketplace from a folder or a git repository, not from a web address, and this catalogue has no plugins branch.', todo: `${USE_NPX}; ${PUSH_BRANCH} Codex.` };
+      return { route: 'none', why: 'Codex adds a marketplace from a folder or a git repository, not from a web address, and this catalogue has no plugins branch.', todo: `${USE_NPX}; ${PUSH_BRANCH} Codex` };
     case 'copilot':
       if (folder !== undefined) return { route: 'folder', commands: [`copilot plugin marketplace add ${folder}`, `copilot plugin install ${id}@${name}`], note: "This catalogue is served from this machine: the marketplace is the built tree's folder, from which Copilot CLI loads the plugin where it lies." };
       if (git !== undefined)
@@ -137,7 +137,7 @@ export function pluginCommands(agent: Agent, id: string, zipUrl: string, route: 
           commands: [`git clone --depth 1 --branch ${git.branch} ${cloneUrl(git.repository)} ${name}`, `copilot plugin marketplace add ./${name}`, `copilot plugin install ${id}@${name}`],
           note: `Copilot CLI reads a git marketplace at its default branch: these add a clone of the ${git.branch} branch.`,
         };
-      return { route: 'none', why: 'Copilot CLI adds a marketplace from a folder or a git repository, not from a web address, and this catalogue has no plugins branch.', todo: `${USE_NPX}; ${PUSH_BRANCH} Copilot CLI.` };
+      return { route: 'none', why: 'Copilot CLI adds a marketplace from a folder or a git repository, not from a web address, and this catalogue has no plugins branch.', todo: `${USE_NPX}; ${PUSH_BRANCH} Copilot CLI` };
     case 'gemini-cli': {
       const zip = zipUrl.slice(zipUrl.lastIndexOf('/') + 1);
       return {
@@ -147,12 +147,12 @@ export function pluginCommands(agent: Agent, id: string, zipUrl: string, route: 
       };
     }
     case 'cursor':
-      return { route: 'none', why: 'Cursor adds plugin marketplaces in its own settings, not with a command.', todo: `${USE_NPX} for Cursor.` };
+      return { route: 'none', why: 'Cursor adds plugin marketplaces in its own settings, not with a command.', todo: `${USE_NPX} for Cursor` };
     case 'antigravity-cli':
       return {
         route: 'none',
         why: "Antigravity CLI documents no command that adds a catalogue's plugins; it imports the extensions Gemini CLI has installed (agy plugin import gemini), which this catalogue has not checked.",
-        todo: `${USE_NPX} for Antigravity, or install the loadout's Gemini CLI extension (the Gemini CLI tab) and import it.`,
+        todo: `${USE_NPX} for Antigravity, or install the loadout's Gemini CLI extension (the Gemini CLI tab) and import it`,
       };
   }
 }

@@ -184,8 +184,9 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   stamping.catch(() => undefined);
   const ids = await listLoadoutIds(loadoutsDir);
   timings.mark('listed');
-  // The pages lead with the npm registry's CLI when the build signs (DESIGN.md "Trust route of
-  // the CLI"): which route leads, and the version pinned, are inputs of every page.
+  // The pages show the npm registry's CLI only when told it is published, and lead with it when
+  // the build signs (DESIGN.md "Trust route of the CLI"; layout/install-routes.ts): which route
+  // leads, the version pinned and the plugins folder are inputs of every page, so of the fingerprint.
   const marketplace = options.plugins === false ? undefined : (options.marketplace ?? DEFAULT_MARKETPLACE);
   // A catalogue built for an address of this machine is used where its tree lies, whose plugins
   // folder is then a marketplace every plugin manager adds (layout/plugin-commands.ts).

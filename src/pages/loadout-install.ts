@@ -103,8 +103,10 @@ function installCommands(id: string, agent: Agent, base: string, route: CliRoute
 const describePart = (part: string): string => (part.startsWith('mcp:') ? `the MCP server <code>${escapeHtml(part.slice(4))}</code>` : `<code>${escapeHtml(part)}</code>`);
 
 /**
- * The agent's own plugin manager first (its commands, the MCP install links), then what a
- * plugin cannot carry, which the install command below installs. Empty without a plugin view.
+ * The agent's own plugin manager first: the route that works for this catalogue, named, with its
+ * commands and what they need (or, where none fits, why and what to do: `#plugin-none-<agent>`),
+ * the MCP install links, then what a plugin cannot carry, which the install command below
+ * installs. Empty without a plugin view.
  */
 function pluginSection(agent: Agent, base: string, view: PluginPanelView | undefined): string {
   if (view === undefined) return '';

@@ -112,8 +112,9 @@ function declareCatalogueCommands(program: Command, ctx: CommandContext, run: ()
     .option('--base-url <url>', 'base address of the published URLs (default: LOADOUT_BASE_URL, else http://localhost:<PORT or 8787>)')
     .option('--clean', 'build every loadout again, ignoring what the previous build left')
     .option('--no-plugins', 'leave out the native plugins (plugins/ and the plugin zips)')
+    .option('--cli-published <version>', 'loadout-cli is on the npm registry at this version, the one the build packs: the pages then show npx -y loadout-cli@<version> (default: LOADOUT_CLI_PUBLISHED)')
     .action(async (_flags: object, command: Command) => {
-      const { baseUrl, ...flags } = flagsOf<Pick<BuildCommandOptions, 'out' | 'clean' | 'plugins'> & { baseUrl?: string }>(command);
+      const { baseUrl, ...flags } = flagsOf<Pick<BuildCommandOptions, 'out' | 'clean' | 'plugins' | 'cliPublished'> & { baseUrl?: string }>(command);
       const config = await run().config();
       const { buildCommand } = await import('./commands/build.js');
       ctx.code = await buildCommand({ ...flags, root: run().root, baseUrl: baseUrl ?? config.baseUrl, progress: run().progress }, out, err);

@@ -6,9 +6,10 @@
  * Every id, version and path is checked before it becomes a file path.
  */
 import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { VersionsDocument } from '../tree-format/versions.js';
 import type { PublishedRecord } from '../tree-format/index.js';
+import { DESCRIPTION_TREE_PATH, PLUGINS_FOLDER, type CliRoute } from '../tree-format/addresses.js';
 import { LoadoutError } from '../catalogue/errors.js';
 import { SLUG_PATTERN } from '../catalogue/vocabulary.js';
 import { SKILLS_PATH, type SkillEntry, type SkillsFile } from '../search/index-file.js';
@@ -28,8 +29,46 @@ export interface TagsDocument {
   categories: { tag: string; count: number }[];
 }
 
+/**
+ * How the tree's pages run the CLI and where its marketplaces are, read from its API description
+ * document (`api/v1/index.json`: `cli.registry`, `signing`, `plugins`), with the tree's own
+ * `plugins/` folder: what layout/install-routes.ts needs to give the routes the pages give.
+ */
+export interface InstallRouteSettings {
+  route: CliRoute;
+  /** `plugins.marketplace`: the build's `{base_url}/plugins/claude-marketplace.json`, when the build wrote plugins. */
+  marketplaceUrl?: string;
+}
+
+/** The parts of the description document {@link readInstallRouteSettings} reads. */
+interface DescriptionParts {
+  cli?: { registry?: { version?: unknown } };
+  signing?: unknown;
+  plugins?: { name?: unknown; marketplace?: unknown; git?: { repository?: unknown; branch?: unknown } };
+}
+
+/** The install route settings of the tree at `distDir` from its description document `doc` (undefined: none, an older tree). */
+function installRouteSettings(distDir: string, doc: DescriptionParts | undefined): InstallRouteSettings {
+  const registry = doc?.cli?.registry?.version;
+  const plugins = doc?.plugins;
+  const git = plugins?.git;
+  const named = typeof plugins?.name === 'string' ? plugins.name : undefined;
+  return {
+    route: {
+      ...(typeof registry === 'string' ? { registry_version: registry } : {}),
+      signed: doc?.signing !== undefined,
+      ...(named === undefined
+        ? {}
+        : { plugins: { name: named, folder: join(resolve(distDir), PLUGINS_FOLDER), ...(typeof git?.repository === 'string' && typeof git.branch === 'string' ? { git: { repository: git.repository, branch: git.branch } } : {}) } }),
+    },
+    ...(typeof plugins?.marketplace === 'string' ? { marketplaceUrl: plugins.marketplace } : {}),
+  };
+}
+
 /** Read access to a built tree. Lookups of unknown things resolve to undefined. */
 export interface CatalogueReader {
+  /** How its pages install a loadout (the same routes for MCP's get_install_instructions). */
+  readonly install: InstallRouteSettings;
   readonly agents: readonly AgentEntry[];
   readonly tags: TagsDocument;
   readonly skills: readonly SkillEntry[];
@@ -68,7 +107,10 @@ export async function openCatalogue(distDir: string, cacheSize = 64): Promise<Ca
     return readFile(join(distDir, 'raw', id, version, ...path.split('/'))).catch(() => undefined);
   };
 
+  const install = installRouteSettings(distDir, await optional<DescriptionParts>(DESCRIPTION_TREE_PATH));
+
   return {
+    install,
     agents,
     tags,
     skills,

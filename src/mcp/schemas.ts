@@ -121,7 +121,17 @@ export const installOutput = z.object({
   version: z.string(),
   agent: z.string(),
   compatibility: z.enum(COMPATIBILITY_LEVELS),
-  command: z.string().describe("A ready-to-run install command: the catalogue's own CLI through npx, pinned to this version."),
+  command: z.string().describe('A ready-to-run install command through npx, pinned to this version: the first of `commands`.'),
+  commands: z
+    .array(z.object({ route: z.enum(['catalogue', 'registry']), command: z.string(), trusts: z.string() }))
+    .describe("The npx commands, the one to use first: the catalogue's own CLI (trusts whoever serves the catalogue), and the npm registry's at an exact version when it is published there; a signed catalogue leads with the registry's."),
+  plugin: z
+    .union([
+      z.object({ route: z.enum(['url', 'folder', 'git', 'zip']), commands: z.array(z.string()), note: z.string() }),
+      z.object({ route: z.literal('none'), why: z.string(), todo: z.string() }),
+    ])
+    .nullable()
+    .describe("The agent's own plugin manager: the commands that install the loadout as a plugin from this catalogue (run them in order), or why none fits this catalogue and what to do; null when the catalogue publishes no plugins. A plugin may not carry every file: the npx command installs the whole loadout."),
   zip_url: z.string(),
   files: z.array(z.object({ path: z.string(), target: z.string(), raw_url: z.string(), role: z.enum(ROLES), sha256: z.string().describe('Hex sha256 of the file as installed for this agent (rules translated for it).') })),
   manual_steps: z.array(z.looseObject({ kind: z.string(), text: z.string(), path: z.string() })),

@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import { languageOf } from '../tree-format/index.js';
-import { installCommand } from '../tree-format/index.js';
+import { chooseInstallRoutes } from '../layout/install-routes.js';
 import type { Agent } from '../catalogue/vocabulary.js';
 import type { SearchEngine } from '../search/engine.js';
 import type { CatalogueReader } from './catalogue.js';
@@ -128,7 +128,7 @@ const getInstallInstructions = define({
   name: 'get_install_instructions',
   title: 'Install instructions for one agent',
   description:
-    'How to install a loadout into a project for one coding agent: a ready-to-run install command (the catalogue’s own CLI through `npx`), the zip address, every file with its target path in the project, and any manual steps. ' +
+    'How to install a loadout into a project for one coding agent: the agent’s own plugin manager’s commands where one works for this catalogue (or why none does), the ready-to-run `npx` install commands with whom each trusts, the zip address, every file with its target path in the project, and any manual steps. ' +
     'Use it after choosing a loadout with search_loadouts; check `compatibility` (native, adapter or unsupported) first.',
   input: s.installInput,
   output: s.installOutput,
@@ -136,14 +136,19 @@ const getInstallInstructions = define({
     const record = await catalogue.record(id);
     if (record === undefined) return noLoadout(id);
     const install = record.install[agent as Agent];
+    // The routes the loadout's page shows (layout/install-routes.ts), the npx commands pinned to
+    // the version described, so that they install exactly these files.
+    const { route, marketplaceUrl } = catalogue.install;
+    const routes = chooseInstallRoutes({ base: baseUrl, id, version: record.version, agent: agent as Agent, route, ...(marketplaceUrl === undefined ? {} : { marketplaceUrl }), pin: true });
     return {
       value: {
         id,
         version: record.version,
         agent,
         compatibility: record.compatibility[agent as Agent],
-        // Pinned to the version described, so the command installs exactly these files.
-        command: installCommand(baseUrl, id, agent, record.version),
+        command: routes.cli[0].command,
+        commands: routes.cli.map((c) => ({ ...c })),
+        plugin: routes.plugin === undefined ? null : routes.plugin.route === 'none' ? { ...routes.plugin } : { ...routes.plugin, commands: [...routes.plugin.commands] },
         zip_url: install.zip_url,
         files: install.files,
         manual_steps: install.manual_steps.map((m) => ({ ...m })),
@@ -153,7 +158,14 @@ const getInstallInstructions = define({
   render(v) {
     const files = v.files.map((f) => `- ${f.target} ← ${f.path}`).join('\n');
     const steps = v.manual_steps.map((m) => `- ${m.path}: ${m.text}`).join('\n');
-    return `Install ${v.id} ${v.version} for ${v.agent} (${v.compatibility}):\n\n    ${v.command}\n\nor download ${v.zip_url} and unzip it at the project root.\n\nFiles:\n${files}${steps === '' ? '' : `\n\nManual steps:\n${steps}`}`;
+    const plugin =
+      v.plugin === null
+        ? ''
+        : v.plugin.route === 'none'
+          ? `No route of the agent's own plugin manager fits this catalogue: ${v.plugin.why} ${v.plugin.todo}.\n\n`
+          : `With the agent's own plugin manager (${v.plugin.route}):\n\n${v.plugin.commands.map((c) => `    ${c}`).join('\n')}\n\n${v.plugin.note}\n\nOr, the whole loadout with npx:\n\n`;
+    const npx = v.commands.map((c, i) => `${i === 0 ? '' : 'or:\n\n'}    ${c.command}\n\n${c.trusts}`).join('\n\n');
+    return `Install ${v.id} ${v.version} for ${v.agent} (${v.compatibility}):\n\n${plugin}${npx}\n\nor download ${v.zip_url} and unzip it at the project root.\n\nFiles:\n${files}${steps === '' ? '' : `\n\nManual steps:\n${steps}`}`;
   },
 });
 

@@ -1,25 +1,28 @@
 /**
  * The install box of a loadout page (docs/http-api.md, "The pages"): one panel per agent with the
- * commands and their copy buttons (the catalogue's own consumer CLI through `npx`, needing
- * nothing but Node; and `npx skills add` for a loadout with skills, which installs the skills
- * only), the zip link, the context cost, the file targets and the
+ * commands and their copy buttons, first the route that works as shown for this catalogue
+ * (layout/install-routes.ts decides, for MCP too: the agent's own plugin manager, or why it has
+ * none here and what to do; the consumer CLI through `npx`, needing nothing but Node; and
+ * `npx skills add` for a loadout with skills, which installs the skills only), the zip link,
+ * the context cost, the file targets and the
  * manual steps. Without JavaScript every panel shows, each under its heading; with it,
  * `assets/loadout.js` turns the hidden tab list into keyboard-accessible tabs (WAI-ARIA
  * Authoring Practices, "Tabs with automatic activation") and remembers the agent chosen.
  */
 import type { CliRoute, PublishedRecord } from '../tree-format/index.js';
 import { PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
-import { installCommand } from '../tree-format/index.js';
 import { escapeHtml, formatBytes, plural } from './html.js';
 import { AGENT_NAMES } from './layout.js';
 import { AGENT_NOTES } from '../layout/agent-notes.js';
+import { cliCommands, type CliCommand } from '../layout/install-routes.js';
+import { PLUGIN_ROUTE_LABELS, type PluginRouteChoice } from '../layout/plugin-commands.js';
 
 /** One agent's part of a loadout's native plugin (tree/render/plugin-page.ts makes it). */
 export interface PluginPanelView {
   /** The plugin format the agent reads, for people (layout/plugin-formats.ts). */
   format: string;
-  /** Its plugin manager's commands with the catalogue's addresses, when it can reach this catalogue. */
-  commands?: { commands: string[]; note: string };
+  /** Its plugin manager's route for this catalogue with the catalogue's addresses, or why none fits (layout/plugin-commands.ts). */
+  route: PluginRouteChoice;
   /** What the format cannot carry (a loadout file, or `mcp:<server>`), and why. */
   uncarried: { part: string; why: string }[];
   /** One-click MCP install links (Cursor, VS Code). */
@@ -53,10 +56,11 @@ export function skillsCommand(id: string, base: string): string {
 /**
  * A command as the page shows it: `data-base` names the base URL the tree was built for, which
  * the page's script replaces with the address the page was served from, so that a copied
- * command works against that server.
+ * command works against that server. Without `base`, the command is shown as built: a Claude
+ * Code marketplace added by URL lists zips at the build's address, whatever serves the page.
  */
-function commandBlock(id: string, command: string, base: string, label: string): string {
-  return `<div class="command"><pre id="${escapeHtml(id)}" tabindex="0" data-base="${escapeHtml(base)}"><code>${escapeHtml(command)}</code></pre>${copyButton(id, label)}</div>`;
+function commandBlock(id: string, command: string, base: string | undefined, label: string): string {
+  return `<div class="command"><pre id="${escapeHtml(id)}" tabindex="0"${base === undefined ? '' : ` data-base="${escapeHtml(base)}"`}><code>${escapeHtml(command)}</code></pre>${copyButton(id, label)}</div>`;
 }
 
 /** A copy button for the text of the element `targetId`; hidden until the script shows it. */
@@ -80,38 +84,43 @@ export function formatContext(size: ContextSizeView): string {
 }
 
 /**
- * The install commands of one panel: the consumer CLI from the npm registry at an exact version
- * (npm checks its integrity, so the catalogue cannot change the code that checks it) and the
- * CLI this catalogue serves (which trusts whoever serves it). A signed catalogue shows the
- * registry's first, an unsigned one its own (SECURITY.md, "The CLI's own route").
+ * The `npx` commands of one panel, in the order layout/install-routes.ts `cliCommands` gives
+ * (the catalogue's own CLI alone unless the build was told that the registry has the package;
+ * a signed catalogue leads with the registry's), each with what it trusts.
  */
 function installCommands(id: string, agent: Agent, base: string, route: CliRoute | undefined): string {
   const name = AGENT_NAMES[agent];
-  const own = `${commandBlock(`cmd-${agent}`, installCommand(base, id, agent), base, `Copy the install command for ${name} (this catalogue's CLI)`)}
-<p class="small muted">Needs Node 20 or later. <code>npx</code> fetches this catalogue's own <code>loadout</code> CLI, which has no dependencies: it trusts whoever serves this address, even when the catalogue is signed.</p>`;
-  if (route === undefined) return own;
-  const registry = `${commandBlock(`cmd-npm-${agent}`, installCommand(base, id, agent, undefined, route.registry_version), base, `Copy the install command for ${name} (the npm registry's CLI)`)}
-<p class="small muted">Needs Node 20 or later. The CLI comes from the npm registry at an exact version, checked by npm against the registry's integrity: this catalogue cannot change the code that checks its signature.</p>`;
-  return route.signed ? `${registry}\n<p class="small">Or with this catalogue's own CLI:</p>\n${own}` : `${own}\n<p class="small">Or with the CLI from the npm registry:</p>\n${registry}`;
+  const block = (c: CliCommand): string => {
+    const from = c.route === 'registry' ? "the npm registry's CLI" : "this catalogue's CLI";
+    return `${commandBlock(c.route === 'registry' ? `cmd-npm-${agent}` : `cmd-${agent}`, c.command, base, `Copy the install command for ${name} (${from})`)}
+<p class="small muted">${escapeHtml(c.trusts)}</p>`;
+  };
+  const [first, second] = cliCommands(base, id, agent, route);
+  return second === undefined ? block(first) : `${block(first)}\n<p class="small">${second.route === 'registry' ? 'Or with the CLI from the npm registry:' : "Or with this catalogue's own CLI:"}</p>\n${block(second)}`;
 }
 
 /** `part` as the page shows it: a file path, or "the MCP server <name>". */
 const describePart = (part: string): string => (part.startsWith('mcp:') ? `the MCP server <code>${escapeHtml(part.slice(4))}</code>` : `<code>${escapeHtml(part)}</code>`);
 
 /**
- * The agent's own plugin manager first (its commands, the MCP install links), then what a
- * plugin cannot carry, which the install command below installs. Empty without a plugin view.
+ * The agent's own plugin manager first: the route that works for this catalogue, named, with its
+ * commands and what they need (or, where none fits, why and what to do: `#plugin-none-<agent>`),
+ * the MCP install links, then what a plugin cannot carry, which the install command below
+ * installs. Empty without a plugin view.
  */
 function pluginSection(agent: Agent, base: string, view: PluginPanelView | undefined): string {
   if (view === undefined) return '';
   const name = AGENT_NAMES[agent];
+  const route = view.route;
+  // Only a plugin zip's address follows the page's server: a folder or a branch has none, and a
+  // marketplace added by URL lists zips at the build's address.
   const commands =
-    view.commands === undefined
-      ? ''
-      : `<p class="small">With ${escapeHtml(name)}'s own plugin manager (${escapeHtml(view.format)}):</p>${commandBlock(`plugin-${agent}`, view.commands.commands.join('\n'), base, `Copy the plugin commands for ${name}`)}<p class="small muted">${escapeHtml(view.commands.note)}</p>`;
+    route.route === 'none'
+      ? `<p class="small" id="plugin-none-${agent}">No route of ${escapeHtml(name)}'s own plugin manager fits this catalogue: ${escapeHtml(route.why)} ${escapeHtml(route.todo)}.</p>`
+      : `<p class="small">With ${escapeHtml(name)}'s own plugin manager (${escapeHtml(view.format)}), from ${escapeHtml(PLUGIN_ROUTE_LABELS[route.route])}:</p>${commandBlock(`plugin-${agent}`, route.commands.join('\n'), route.route === 'zip' ? base : undefined, `Copy the plugin commands for ${name}`)}<p class="small muted">${escapeHtml(route.note)}</p>`;
   const links = view.mcpLinks.length === 0 ? '' : `<p class="small">MCP servers in one click: ${view.mcpLinks.map((l) => `<a class="button" href="${escapeHtml(l.href)}">${escapeHtml(l.label)}</a>`).join(' ')}</p>`;
   const rest =
-    commands === ''
+    route.route === 'none'
       ? ''
       : view.uncarried.length === 0
         ? '<p class="small">The plugin carries the whole loadout.</p>'

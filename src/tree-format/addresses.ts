@@ -50,19 +50,22 @@ export const CLI_PACKAGE_NAME = 'loadout-cli';
 export const CLI_SERVED_MARK = 'loadoutDistribution';
 /**
  * How a catalogue's pages tell users to run the consumer CLI (DESIGN.md "Trust route of the
- * CLI"): `registry_version` the version of `loadout-cli` on the npm registry to pin, and
- * `signed` whether the catalogue is signed, in which case that route comes first.
+ * CLI"; layout/install-routes.ts decides): `registry_version` the version of `loadout-cli` on
+ * the npm registry to pin, set only when the build was told the package is published at that
+ * version (`loadout build --cli-published`; issue 57, point 2), and `signed` whether the
+ * catalogue is signed, in which case that route comes first.
  */
 export interface CliRoute {
-  registry_version: string;
+  registry_version?: string;
   signed: boolean;
   /**
    * The catalogue's plugin marketplaces, when the build writes native plugins (DESIGN.md
-   * "Native plugins"): the marketplace's `name`, and the repository branch `loadout publish
-   * --plugins-remote` pushes `plugins/` to, when one is configured. The pages show each
-   * agent's own plugin commands first.
+   * "Native plugins"): the marketplace's `name`, the repository branch `loadout publish
+   * --plugins-remote` pushes `plugins/` to, when one is configured, and, for a catalogue built
+   * for an address of this machine, the absolute path of the tree's `plugins/` folder. The
+   * pages show each agent's own plugin commands first.
    */
-  plugins?: { name: string; git?: { repository: string; branch: string } };
+  plugins?: { name: string; folder?: string; git?: { repository: string; branch: string } };
 }
 
 /** Where the API description document's static copy lies in the tree (DESIGN.md section 5). */

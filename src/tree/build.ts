@@ -17,14 +17,15 @@
  *    `out` is switched to it (output.ts). Entries no tree links to any more are removed.
  */
 import { realpathSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { LoadoutError } from '../catalogue/errors.js';
 import { listLoadoutIds, loadoutsDirOf } from '../catalogue/source.js';
 import { allSettled, slicesOf } from '../concurrency.js';
 import { updateIndex, type InvertedIndex } from '../search/inverted-index.js';
 import { SEARCH_SETTINGS } from '../search/settings.js';
 import type { CheckRun } from '../verify/run.js';
-import { normaliseBaseUrl, type CliRoute } from '../tree-format/addresses.js';
+import { normaliseBaseUrl, PLUGINS_FOLDER, type CliRoute } from '../tree-format/addresses.js';
+import { namesThisMachine } from '../layout/base-url-reach.js';
 import { DEFAULT_MARKETPLACE, type MarketplaceSettings } from '../layout/plugin-marketplaces.js';
 import { buildLoadouts } from './build-loadouts.js';
 import { BUILD_CACHE_FILE, BUILT_SINCE_FILE, buildCachePieces, cacheOf, fingerprintBuild, readBuiltSince, type BuildCache } from './incremental/cache.js';
@@ -79,6 +80,13 @@ export interface BuildOptions {
   plugins?: boolean;
   /** The marketplaces' name, owner and description; default layout/plugin-marketplaces.ts `DEFAULT_MARKETPLACE`. */
   marketplace?: MarketplaceSettings;
+  /**
+   * The version of `loadout-cli` published on the npm registry, when it is (`loadout build
+   * --cli-published`): it must be the version this build packs (packages/cli/package.json),
+   * and only then do the pages show `npx -y loadout-cli@<version>` (issue 57, point 2; the
+   * pages' route is part of the build's fingerprint, so changing it rebuilds every page).
+   */
+  cliPublished?: string;
   /** Called after each loadout read is done with (for progress on a TTY). */
   onProgress?: (done: number, total: number, id: string) => void;
   /**
@@ -153,6 +161,10 @@ const SLICE = 500;
 export async function buildCatalogue(options: BuildOptions): Promise<BuildResult> {
   const timings = phaseTimings();
   const base = normaliseBaseUrl(options.baseUrl);
+  if (options.cliPublished !== undefined) {
+    const packed = (await readCliPackageJson()).version;
+    if (options.cliPublished !== packed) throw new LoadoutError('config', `--cli-published is ${JSON.stringify(options.cliPublished)}, but this build serves loadout-cli ${packed} (packages/cli/package.json): publish ${packed} to the npm registry and pass --cli-published ${packed}, or leave the option out`);
+  }
   // The consumer CLI every catalogue serves (DESIGN.md section 2, distribution): bundled by
   // esbuild's own process while the loadouts are read and checked.
   const packing = packConsumerCli(treesFolderOf(options.out));
@@ -172,13 +184,17 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   stamping.catch(() => undefined);
   const ids = await listLoadoutIds(loadoutsDir);
   timings.mark('listed');
-  // The pages lead with the npm registry's CLI when the build signs (DESIGN.md "Trust route of
-  // the CLI"): which route leads, and the version pinned, are inputs of every page.
+  // The pages show the npm registry's CLI only when told it is published, and lead with it when
+  // the build signs (DESIGN.md "Trust route of the CLI"; layout/install-routes.ts): which route
+  // leads, the version pinned and the plugins folder are inputs of every page, so of the fingerprint.
   const marketplace = options.plugins === false ? undefined : (options.marketplace ?? DEFAULT_MARKETPLACE);
+  // A catalogue built for an address of this machine is used where its tree lies, whose plugins
+  // folder is then a marketplace every plugin manager adds (layout/plugin-commands.ts).
+  const folder = namesThisMachine(base) ? join(resolve(options.out), PLUGINS_FOLDER) : undefined;
   const route: CliRoute = {
-    registry_version: (await readCliPackageJson()).version,
+    ...(options.cliPublished === undefined ? {} : { registry_version: options.cliPublished }),
     signed: options.signing !== undefined,
-    ...(marketplace === undefined ? {} : { plugins: { name: marketplace.name, ...(marketplace.git === undefined ? {} : { git: marketplace.git }) } }),
+    ...(marketplace === undefined ? {} : { plugins: { name: marketplace.name, ...(folder === undefined ? {} : { folder }), ...(marketplace.git === undefined ? {} : { git: marketplace.git }) } }),
   };
   // The marketplaces' settings too: a rebuild links from the live tree the marketplace documents whose entries did not change (render/previous-documents.ts).
   const fingerprint = fingerprintBuild(base, join(options.root, 'fixtures'), JSON.stringify({ route, plugins: options.plugins !== false, marketplace }));
@@ -234,7 +250,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     };
     /** The catalogue documents, the cache and the whole search index (which the documents' writer writes). */
     const writeDocuments = async (tree: OutputTree, loadoutsLinked?: Promise<void>): Promise<void> => {
-      await writeCatalogueDocuments(tree, base, listings, indexNow(), { docs: readGuides(join(options.root, 'docs')), cli, signing, marketplace, loadoutsLinked, previous: previousDocuments });
+      await writeCatalogueDocuments(tree, base, listings, indexNow(), { docs: readGuides(join(options.root, 'docs')), cli, cliPublished: route.registry_version, signing, marketplace, loadoutsLinked, previous: previousDocuments });
       const stampedCache = await cacheNow();
       await tree.write(BUILD_CACHE_FILE, () => buildCachePieces(fingerprint, built.head, built.loadouts, stampedCache));
     };

@@ -11,17 +11,29 @@
  * - Gemini CLI 0.61.0: `gemini extensions validate` and `gemini extensions install <folder> --consent`.
  * Each install's skill files are compared byte for byte with the loadout's.
  *
+ * Then the commands each agent's tab of the loadout page shows (issue 57, points 3 to 5), read
+ * from the built page and run as shown with `/bin/sh`, standard input closed (a prompt cannot
+ * wait), against two builds of the catalogue: one served over plain HTTP on 127.0.0.1 (Claude
+ * Code, Codex and Copilot CLI add the built tree's plugins folder; Gemini CLI fetches the plugin
+ * zip and installs it unattended) and the HTTPS one on this machine's own address (Claude Code
+ * adds the marketplace by URL, with `NODE_EXTRA_CA_CERTS`, and curl trusts the certificate
+ * through `CURL_CA_BUNDLE`). Where a tab shows no route, the page must say why.
+ *
  * Opt-in (`LOADOUT_AGENT_CLIS=1`; not in `.ci/run`): the CLIs (about 640 MB with Node 22) are
  * installed from npm into a temporary folder (test/helpers/npm-tools.ts), shared with
  * agent-clis.test.ts. Every CLI runs with a temporary HOME, offline apart from the local server.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:https';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { extname, join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../src/tree/build.js';
+import { PUBLISHED_AGENTS } from '../../src/catalogue/vocabulary.js';
+import { createApp } from '../../src/server/app.js';
+import { listen, type RunningServer } from '../../src/server/listen.js';
+import { freePort } from '../helpers/free-port.js';
 import { baseFiles, writeLoadout, type TestFile } from '../helpers/loadouts.js';
 import { installNpmTools, runTool, type NpmTools } from '../helpers/npm-tools.js';
 import { commitAll, initRepo } from '../helpers/temp.js';
@@ -50,6 +62,10 @@ let dist: string;
 let server: Server | undefined;
 let base: string;
 let caFile: string;
+/** The build served over plain HTTP on 127.0.0.1, and its address. */
+let localDist: string;
+let localBase: string;
+let localServer: RunningServer | undefined;
 
 beforeAll(async () => {
   if (!ENABLED) return;
@@ -95,8 +111,15 @@ beforeAll(async () => {
   const [installed, built] = await Promise.all([installNpmTools(SPECS), buildCatalogue({ root, out: dist, baseUrl: base })]);
   expect(built.refused).toEqual([]);
   tools = installed;
+  // The same catalogue built for, and served at, a loopback address as loadout serve serves it.
+  const port = await freePort();
+  localBase = `http://127.0.0.1:${port}`;
+  localDist = join(root, 'dist-local');
+  expect((await buildCatalogue({ root, out: localDist, baseUrl: localBase })).refused).toEqual([]);
+  localServer = await listen(createApp({ distDir: localDist, baseUrl: localBase, submissionsOpen: false, config: { database: false, challenge_secret: false, challenge_site_key: false } }), { port, host: '127.0.0.1' });
 }, 1_800_000);
 afterAll(async () => {
+  await localServer?.close();
   await new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve())));
   if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
 });
@@ -118,16 +141,88 @@ function findBelow(dir: string, suffix: string): string[] {
   const found: string[] = [];
   for (const entry of listFolderEntries(dir)) {
     const path = join(dir, entry.path);
-    if (entry.dirent.isFile() && path.endsWith(`/${suffix}`) && !path.startsWith(dist)) found.push(path);
+    if (entry.dirent.isFile() && path.endsWith(`/${suffix}`) && !path.startsWith(dist) && !path.startsWith(localDist)) found.push(path);
   }
   return found;
+}
+
+const unescapeHtml = (html: string): string => html.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&amp;', '&');
+
+/** What the loadout's page built into `tree` shows in `agent`'s tab: its plugin commands, or the sentence that says why there are none. */
+function shownInTab(tree: string, agent: string): { commands: string[] } | { none: string } {
+  const page = readFileSync(join(tree, 'loadouts', ID, 'index.html'), 'utf8');
+  const code = new RegExp(`<pre id="plugin-${agent}"[^>]*><code>([^<]*)</code>`, 'u').exec(page)?.[1];
+  if (code !== undefined) return { commands: unescapeHtml(code).split('\n') };
+  const none = new RegExp(`<p class="small" id="plugin-none-${agent}">([^<]*)</p>`, 'u').exec(page)?.[1];
+  if (none === undefined) throw new Error(`the page of ${tree} shows neither plugin commands nor a reason for ${agent}`);
+  return { none: unescapeHtml(none) };
+}
+
+/** Runs `line` as a shell would, in `home/work` with that HOME, standard input closed; prints and returns what it printed and how it ended. */
+async function shell(home: string, line: string, env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
+  const path = `${join(tools.dir, 'node_modules', '.bin')}:${process.env['PATH'] ?? ''}`;
+  const work = join(home, 'work');
+  mkdirSync(work, { recursive: true });
+  const run = await runTool('/bin/sh', ['-c', line], work, { PATH: path, HOME: home, DO_NOT_TRACK: '1', NO_COLOR: '1', CI: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', ...env });
+  const output = `${run.stdout}${run.stderr}`.trim();
+  console.log(`$ ${line}\n${output}\n(exit ${run.code})\n`);
+  return { code: run.code, output };
+}
+
+/**
+ * Runs `line` as {@link shell} does until it prints `text` (then ends it and its children) or
+ * ends by itself; true when `text` came. For a command that waits for an answer that standard
+ * input, closed, can never give.
+ */
+function shellUntil(home: string, line: string, text: string): Promise<{ seen: boolean; output: string }> {
+  const path = `${join(tools.dir, 'node_modules', '.bin')}:${process.env['PATH'] ?? ''}`;
+  const child = spawn('/bin/sh', ['-c', line], { cwd: join(home, 'work'), env: { PATH: path, HOME: home, DO_NOT_TRACK: '1', NO_COLOR: '1', CI: '1' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const read = (chunk: Buffer): void => {
+      output += chunk.toString();
+      if (output.includes(text) && child.pid !== undefined) process.kill(-child.pid, 'SIGTERM');
+    };
+    child.stdout.on('data', read);
+    child.stderr.on('data', read);
+    child.on('error', reject);
+    child.on('close', () => {
+      console.log(`$ ${line}\n${output.trim()}\n(${output.includes(text) ? 'ended here: it waits for an answer' : 'ended by itself'})\n`);
+      resolve({ seen: output.includes(text), output });
+    });
+  });
+}
+
+/** A HOME as a new user of each CLI has it: telemetry and updates off where the CLI has a switch, nothing trusted. */
+function freshHome(name: string): string {
+  const home = newHome(name);
+  mkdirSync(join(home, '.gemini'));
+  writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({ privacy: { usageStatisticsEnabled: false }, telemetry: { enabled: false }, general: { disableAutoUpdate: true, disableUpdateNag: true } }));
+  mkdirSync(join(home, '.codex'));
+  writeFileSync(join(home, '.codex', 'config.toml'), '');
+  return home;
+}
+
+/** Runs the commands `agent`'s tab of the page in `tree` shows, one line after another, each must succeed; returns the last one's output. */
+async function runTab(tree: string, agent: string, env: Record<string, string> = {}): Promise<{ home: string; output: string }> {
+  const shown = shownInTab(tree, agent);
+  if (!('commands' in shown)) throw new Error(`${agent}: the tab shows no commands: ${shown.none}`);
+  const home = freshHome(agent);
+  let output = '';
+  for (const line of shown.commands) {
+    const run = await shell(home, line, env);
+    expect(run.code, `${agent}: ${line}: ${run.output}`).toBe(0);
+    output = run.output;
+  }
+  return { home, output };
 }
 
 /** The installed copies of the loadout's skill files below `home`: each must exist and hold the loadout's bytes. */
 function expectSkillInstalled(home: string, label: string): void {
   for (const file of SKILL) {
     const rel = file.path; // skills/check-skill/…: the plugin folder's layout
-    const copies = findBelow(home, rel).filter((p) => !p.includes(`${sep}project${sep}`));
+    // Not the project, nor the folder a tab's commands unpacked the plugin zip into.
+    const copies = findBelow(home, rel).filter((p) => !p.includes(`${sep}project${sep}`) && !p.startsWith(join(home, 'work') + sep));
     console.log(`${label}: ${rel} installed at ${copies.map((p) => p.slice(home.length)).join(', ') || '(nowhere)'}`);
     expect(copies.length, `${label}: ${rel}`).toBeGreaterThan(0);
     const source = readFileSync(join(root, 'loadouts', ID, file.path));
@@ -136,6 +231,16 @@ function expectSkillInstalled(home: string, label: string): void {
 }
 
 const newHome = (name: string): string => mkdtempSync(join(scratch, `home-${name}-`));
+
+/** The skill files Copilot CLI loaded live from a folder marketplace (it copies nothing), or copied into `home`. */
+function expectCopilotSkill(home: string, installed: string, label: string): void {
+  const live = /loaded live from (\S+?),/u.exec(installed)?.[1];
+  if (live === undefined) expectSkillInstalled(home, label);
+  else {
+    for (const file of SKILL) expect(readFileSync(join(live, file.path)).equals(readFileSync(join(root, 'loadouts', ID, file.path))), file.path).toBe(true);
+    console.log(`${label}: the skill files at ${live} hold the loadout's bytes`);
+  }
+}
 
 describe.skipIf(!ENABLED)('the agents\' plugin managers install the catalogue\'s plugins (LOADOUT_AGENT_CLIS=1)', () => {
   it('Claude Code validates, adds dist/plugins as a marketplace and installs the loadout', { timeout: 300_000 }, async () => {
@@ -192,5 +297,47 @@ describe.skipIf(!ENABLED)('the agents\' plugin managers install the catalogue\'s
     await agentCli(home, 'gemini', ['extensions', 'install', join(dist, 'plugins', ID), '--consent']);
     expectSkillInstalled(home, 'Gemini CLI');
     expect(readFileSync(join(home, '.gemini/extensions', ID, 'AGENTS.md')).equals(readFileSync(join(root, 'loadouts', ID, 'AGENTS.md')))).toBe(true);
+  });
+});
+
+describe.skipIf(!ENABLED)('every command a loadout page\'s tabs show works as shown (LOADOUT_AGENT_CLIS=1, issue 57)', () => {
+  it('on the catalogue served over HTTP on 127.0.0.1: Claude Code, Codex and Copilot CLI from the tree\'s folder, Gemini CLI unattended; Cursor and Antigravity say why not', { timeout: 600_000 }, async () => {
+    expect(shownInTab(localDist, 'claude-code')).toEqual({ commands: [`claude plugin marketplace add ${join(localDist, 'plugins')}`, `claude plugin install ${ID}@${MARKETPLACE}`] });
+    expectSkillInstalled((await runTab(localDist, 'claude-code')).home, 'Claude Code (the page, loopback)');
+    expectSkillInstalled((await runTab(localDist, 'codex')).home, 'Codex (the page, loopback)');
+    const copilot = await runTab(localDist, 'copilot');
+    expectCopilotSkill(copilot.home, copilot.output, 'Copilot CLI (the page, loopback)');
+    const gemini = await runTab(localDist, 'gemini-cli');
+    expectSkillInstalled(gemini.home, 'Gemini CLI (the page, loopback)');
+    for (const agent of ['cursor', 'antigravity-cli']) expect(shownInTab(localDist, agent), agent).toMatchObject({ none: expect.stringContaining('No route of') });
+    // What the page showed before (issue 57, point 3): the URL marketplace on loopback is added, then its install refused.
+    const home = freshHome('claude-url-loopback');
+    expect((await shell(home, `claude plugin marketplace add ${localBase}/plugins/claude-marketplace.json`)).code).toBe(0);
+    const refused = await shell(home, `claude plugin install ${ID}@${MARKETPLACE}`);
+    expect(refused.code).not.toBe(0);
+    expect(refused.output).toContain('Archive URLs must use https://');
+  });
+
+  it('Gemini CLI\'s command without GEMINI_CLI_TRUST_WORKSPACE stops at the folder-trust prompt and waits (issue 57, point 4)', { timeout: 300_000 }, async () => {
+    const shown = shownInTab(localDist, 'gemini-cli');
+    if (!('commands' in shown)) throw new Error('no Gemini CLI commands');
+    const home = freshHome('gemini-prompt');
+    for (const line of shown.commands.slice(0, -1)) expect((await shell(home, line)).code).toBe(0);
+    // With standard input closed it still waits (checked: 5 minutes, until the test's timeout), so it is ended once it asks.
+    const old = await shellUntil(home, (shown.commands.at(-1) ?? '').replace('GEMINI_CLI_TRUST_WORKSPACE=true ', ''), 'Do you want to trust this folder and continue with the installation?');
+    expect(old.seen, old.output).toBe(true);
+    expect(existsSync(join(home, '.gemini', 'extensions', ID))).toBe(false);
+  });
+
+  it('on the catalogue served over HTTPS on this machine\'s own address: Claude Code by URL, Gemini CLI from the zip; Codex and Copilot CLI say why not', { timeout: 600_000 }, async () => {
+    const tls = { NODE_EXTRA_CA_CERTS: caFile, CURL_CA_BUNDLE: caFile };
+    expect(shownInTab(dist, 'claude-code')).toEqual({ commands: [`claude plugin marketplace add ${base}/plugins/claude-marketplace.json`, `claude plugin install ${ID}@${MARKETPLACE}`] });
+    expectSkillInstalled((await runTab(dist, 'claude-code', tls)).home, 'Claude Code (the page, HTTPS)');
+    expectSkillInstalled((await runTab(dist, 'gemini-cli', tls)).home, 'Gemini CLI (the page, HTTPS)');
+    for (const agent of PUBLISHED_AGENTS.filter((a) => a !== 'claude-code' && a !== 'gemini-cli')) {
+      const shown = shownInTab(dist, agent);
+      expect(shown, agent).toMatchObject({ none: expect.stringContaining('No route of') });
+      console.log(`${agent} (HTTPS): ${'none' in shown ? shown.none : ''}`);
+    }
   });
 });

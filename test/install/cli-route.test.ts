@@ -31,17 +31,17 @@ afterEach(async () => {
 });
 
 /** A catalogue with one loadout, built (signed with `key` when given) and served on 127.0.0.1. */
-async function servedCatalogue(key?: SigningKey): Promise<{ dist: string; url: string }> {
+async function servedCatalogue(key?: SigningKey, cliPublished?: string): Promise<{ dist: string; url: string; root: string }> {
   const root = makeTempDir();
   initRepo(root);
   writeLoadout(root, { id: 'kit', title: 'Kit', version: '1.0.0', files: baseFiles('Kit', '# Kit\n\nOne.\n') });
   commitAll(root, 'kit 1.0.0');
   const dist = join(root, 'dist');
-  const built = await buildCatalogue({ root, out: dist, baseUrl: BASE, ...(key === undefined ? {} : { signing: { key, expiresInDays: 30 } }) });
+  const built = await buildCatalogue({ root, out: dist, baseUrl: BASE, ...(key === undefined ? {} : { signing: { key, expiresInDays: 30 } }), ...(cliPublished === undefined ? {} : { cliPublished }) });
   expect(built.refused).toEqual([]);
   const server = await listen(createApp({ distDir: dist, baseUrl: BASE, submissionsOpen: false, config: { database: false, challenge_secret: false, challenge_site_key: false } }), { port: 0, host: '127.0.0.1' });
   servers.push(server);
-  return { dist, url: server.url.replace(/\/+$/u, '') };
+  return { dist, url: server.url.replace(/\/+$/u, ''), root };
 }
 
 const snapshotOf = (dist: string): { documents: Record<string, { sha256: string; bytes: number }> } =>
@@ -156,13 +156,41 @@ describe('the catalogue-served CLI says where it came from', () => {
 describe('the pages lead with a CLI whose integrity does not come from the catalogue', () => {
   const firstCommand = (html: string): string => /<pre id="cmd-[a-z-]+"[^>]*><code>([^<]+)<\/code>/u.exec(html)?.[1] ?? '';
 
-  it('a signed catalogue shows npx loadout-cli@<version> first, and labels its own tarball as trusting its host', async () => {
+  it('a signed catalogue whose CLI is published shows npx loadout-cli@<version> first, and labels its own tarball as trusting its host', async () => {
     const { version } = await readCliPackageJson();
-    const { dist } = await servedCatalogue(newKey());
+    const { dist } = await servedCatalogue(newKey(), version);
     const html = readFileSync(join(dist, 'loadouts/kit/index.html'), 'utf8');
     expect(firstCommand(html)).toBe(`npx -y loadout-cli@${version} install kit --agent claude-code --from ${BASE}`);
     expect(html).toContain(`npx -y ${BASE}/cli/loadout-latest.tgz install kit --agent claude-code --from ${BASE}`);
     expect(html).toContain('it trusts whoever serves this address, even when the catalogue is signed');
+    expect((JSON.parse(readFileSync(join(dist, 'api/v1/index.json'), 'utf8')) as { cli: { registry?: unknown } }).cli.registry).toEqual({ package: 'loadout-cli', version });
+  });
+
+  it('shows no registry command while the build is not told the package is published (issue 57, point 2), and a rebuild told so rewrites every page', async () => {
+    const { version } = await readCliPackageJson();
+    const { dist, root } = await servedCatalogue(newKey());
+    const before = readFileSync(join(dist, 'loadouts/kit/index.html'), 'utf8');
+    // npx -y loadout-cli@<version> answers 404 while the package is not on the registry.
+    expect(before).not.toContain('loadout-cli@');
+    expect(firstCommand(before)).toBe(`npx -y ${BASE}/cli/loadout-latest.tgz install kit --agent claude-code --from ${BASE}`);
+    expect(before).toContain('it trusts whoever serves this address');
+    expect((JSON.parse(readFileSync(join(dist, 'api/v1/index.json'), 'utf8')) as { cli: { registry?: unknown } }).cli.registry).toBeUndefined();
+    // The route is part of the build's fingerprint: the same tree built again with the option is not reused.
+    const again = await buildCatalogue({ root, out: dist, baseUrl: BASE, cliPublished: version });
+    expect(again.reused).toEqual([]);
+    expect(firstCommand(readFileSync(join(dist, 'loadouts/kit/index.html'), 'utf8'))).toBe(`npx -y ${BASE}/cli/loadout-latest.tgz install kit --agent claude-code --from ${BASE}`);
+    expect(readFileSync(join(dist, 'loadouts/kit/index.html'), 'utf8')).toContain(`npx -y loadout-cli@${version} install kit --agent claude-code --from ${BASE}`);
+  });
+
+  it('refuses a published version that is not the one the build packs, naming the option', async () => {
+    const root = makeTempDir();
+    initRepo(root);
+    writeLoadout(root, { id: 'kit', title: 'Kit', version: '1.0.0', files: baseFiles('Kit', '# Kit\n\nOne.\n') });
+    commitAll(root, 'kit 1.0.0');
+    await expect(buildCatalogue({ root, out: join(root, 'dist'), baseUrl: BASE, cliPublished: '0.0.0-not-this' })).rejects.toThrow(/--cli-published is "0\.0\.0-not-this", but this build serves loadout-cli /u);
+    const run = await runCli(['build', '--out', join(root, 'dist'), '--base-url', BASE, '--cli-published', '0.0.0-not-this'], root);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('loadout: --cli-published is "0.0.0-not-this"');
   });
 
   it('an unsigned catalogue shows its own tarball first', async () => {

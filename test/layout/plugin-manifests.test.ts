@@ -1,6 +1,5 @@
-/** The per-format rules of the native plugins (src/layout/plugin-manifests.ts, plugin-commands.ts, plugin-formats.ts). */
+/** The per-format rules of the native plugins (src/layout/plugin-manifests.ts, plugin-formats.ts). */
 import { describe, expect, it } from 'vitest';
-import { pluginCommands } from '../../src/layout/plugin-commands.js';
 import { listUncarried } from '../../src/layout/plugin-formats.js';
 import { agentPluginsMcp } from '../../src/layout/plugin-manifests.js';
 
@@ -45,24 +44,5 @@ describe('what each format cannot carry', () => {
     expect(of('agent-plugins')).toEqual(['AGENTS.md', 'rules/a.md', 'agents/r.md', 'docs/MORE.md', 'mcp:db']);
     expect(of('gemini-cli')).toEqual(['rules/a.md', 'docs/MORE.md']);
     expect(of('cursor')).toEqual(['AGENTS.md', 'docs/MORE.md']);
-  });
-});
-
-describe('the plugin managers\' commands', () => {
-  const route = { name: 'acme-loadouts', marketplaceUrl: 'https://c.test/plugins/claude-marketplace.json' };
-  const zip = 'https://c.test/download/x/plugin-1.2.0.zip';
-
-  it('needs the git branch for Codex and Copilot CLI, and has none for Cursor', () => {
-    expect(pluginCommands('codex', 'x', zip, route)).toBeUndefined();
-    expect(pluginCommands('copilot', 'x', zip, route)).toBeUndefined();
-    expect(pluginCommands('cursor', 'x', zip, route)).toBeUndefined();
-    expect(pluginCommands('claude-code', 'x', zip, route)?.commands).toEqual(['claude plugin marketplace add https://c.test/plugins/claude-marketplace.json', 'claude plugin install x@acme-loadouts']);
-    expect(pluginCommands('gemini-cli', 'x', zip, route)?.commands).toEqual([`curl -fsSLO ${zip}`, 'unzip -q plugin-1.2.0.zip -d x', 'gemini extensions install ./x --consent']);
-  });
-
-  it('names a repository that is not on GitHub by its URL, with --ref for Codex', () => {
-    const git = { ...route, git: { repository: 'https://git.acme.test/loadouts.git', branch: 'marketplace' } };
-    expect(pluginCommands('codex', 'x', zip, git)?.commands[0]).toBe('codex plugin marketplace add https://git.acme.test/loadouts.git --ref marketplace');
-    expect(pluginCommands('copilot', 'x', zip, git)?.commands[0]).toBe('git clone --depth 1 --branch marketplace https://git.acme.test/loadouts.git acme-loadouts');
   });
 });

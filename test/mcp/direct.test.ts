@@ -15,11 +15,12 @@ let direct: FixtureServer;
 let viaSdk: FixtureServer;
 
 beforeAll(async () => {
-  [direct, viaSdk] = await Promise.all([startFixtureServer(), startFixtureServer({ directToolCalls: false })]);
+  direct = await startFixtureServer();
+  viaSdk = await startFixtureServer({ directToolCalls: false }, direct.fixture);
 });
 afterAll(async () => {
-  await direct?.close();
   await viaSdk?.close();
+  await direct?.close();
 });
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };

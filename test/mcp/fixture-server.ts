@@ -21,9 +21,13 @@ export interface FixtureServer {
   close(): Promise<void>;
 }
 
-/** Builds the fixture and starts the server on 127.0.0.1, port 0 (`mcpOptions`: the MCP server's page sizes). */
-export async function startFixtureServer(mcpOptions: McpOptions = {}): Promise<FixtureServer> {
-  const fixture = await buildFixtureCatalogue();
+/**
+ * Builds the fixture and starts the server on 127.0.0.1, port 0 (`mcpOptions`: the MCP server's
+ * page sizes). With `shared`, serves that fixture instead, which `close` leaves to its owner
+ * (two servers that must answer alike serve one tree: install instructions name its folder).
+ */
+export async function startFixtureServer(mcpOptions: McpOptions = {}, shared?: FixtureCatalogue): Promise<FixtureServer> {
+  const fixture = shared ?? (await buildFixtureCatalogue());
   const routes = await loadSearchAndMcpRoutes(fixture.dist, fixture.baseUrl, {}, mcpOptions);
   const app = createApp({ routes, distDir: fixture.dist, baseUrl: fixture.baseUrl, submissionsOpen: false, config: { database: false, challenge_secret: false, challenge_site_key: false } });
   const server = await listen(app, { port: 0, host: '127.0.0.1' });
@@ -40,7 +44,7 @@ export async function startFixtureServer(mcpOptions: McpOptions = {}): Promise<F
     async close() {
       for (const client of clients) await client.close();
       await server.close();
-      fixture.remove();
+      if (shared === undefined) fixture.remove();
     },
   };
 }

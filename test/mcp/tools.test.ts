@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -140,6 +142,35 @@ describe('get_install_instructions', () => {
     expect(claude.value.files.map((f) => f.target)).toEqual(expect.arrayContaining(['CLAUDE.md', '.claude/skills/add-route/SKILL.md']));
     const codex = await call('get_install_instructions', { id: 'dbt-analytics', agent: 'codex' }, schemas.installOutput);
     expect(codex.value.manual_steps.length).toBeGreaterThan(0);
+  });
+
+  it('gives the agent\'s plugin-manager route and the npx commands the loadout\'s page shows (issue 57, point 12)', async () => {
+    const page = readFileSync(join(running.fixture.dist, 'loadouts/nextjs-app-router/index.html'), 'utf8');
+    const unescape = (html: string): string => html.replaceAll('&lt;', '<').replaceAll('&gt;', '>').replaceAll('&quot;', '"').replaceAll('&#39;', "'").replaceAll('&amp;', '&');
+    const shown = (id: string): string | undefined => {
+      const code = new RegExp(`<pre id="${id}"[^>]*><code>([^<]*)</code>`, 'u').exec(page)?.[1];
+      return code === undefined ? undefined : unescape(code);
+    };
+    for (const agent of ['claude-code', 'codex', 'cursor', 'gemini-cli', 'copilot', 'antigravity-cli']) {
+      const { value, text } = await call('get_install_instructions', { id: 'nextjs-app-router', agent }, schemas.installOutput);
+      const plugin = value.plugin;
+      expect(plugin, agent).not.toBeNull();
+      if (plugin === null) continue;
+      if (plugin.route === 'none') {
+        expect(shown(`plugin-${agent}`), agent).toBeUndefined();
+        expect(page, agent).toContain(`id="plugin-none-${agent}"`);
+        expect(text, agent).toContain(plugin.why);
+      } else {
+        expect(plugin.commands.join('\n'), agent).toBe(shown(`plugin-${agent}`));
+        for (const command of plugin.commands) expect(text, agent).toContain(`    ${command}`);
+      }
+      // The npx commands of the page, pinned to the version described; no registry command while the package is not published.
+      expect(value.commands.map((c) => c.command.replace(' --version 1.1.0', '')), agent).toEqual([shown(`cmd-${agent}`)]);
+      expect(value.command).toBe(value.commands[0]?.command);
+    }
+    // The fixture is built for http://localhost:8787: the tree's folder, not the URL marketplace Claude Code refuses there.
+    const claude = await call('get_install_instructions', { id: 'nextjs-app-router', agent: 'claude-code' }, schemas.installOutput);
+    expect(claude.value.plugin).toMatchObject({ route: 'folder', commands: [`claude plugin marketplace add ${join(resolve(running.fixture.dist), 'plugins')}`, 'claude plugin install nextjs-app-router@loadout-catalogue'] });
   });
 
   it('is a tool error for an unknown loadout', async () => {

@@ -78,8 +78,9 @@ describe.skipIf(!HAS_CHROMIUM)('the loadout page', () => {
   it('copies the install command of the agent shown, and a file with its exact content', async () => {
     const page = await browser.context.newPage();
     await page.goto(`${server.url}/loadouts/dbt-analytics/#install-codex`);
-    await page.click('#panel-codex button.copy');
-    await page.waitForFunction(() => document.querySelector('#panel-codex button.copy')?.textContent === 'Copied');
+    // The npx command's button (the tab leads with Codex's own plugin manager, install-tabs.test.ts).
+    await page.click('#panel-codex button.copy[data-copy="cmd-codex"]');
+    await page.waitForFunction(() => document.querySelector('#panel-codex button.copy[data-copy="cmd-codex"]')?.textContent === 'Copied');
     expect(await clipboard(page)).toBe(`npx -y ${server.url}/cli/loadout-latest.tgz install dbt-analytics --agent codex --from ${server.url}`);
     expect(await page.locator('#copy-status').textContent()).toBe('Copied to the clipboard.');
     // The install writes Codex's TOML itself: the one manual step left is the variable Codex cannot rename.

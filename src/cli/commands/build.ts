@@ -5,6 +5,9 @@
  * `loadout-catalogue`), `LOADOUT_MARKETPLACE_OWNER`, `LOADOUT_MARKETPLACE_DESCRIPTION`, and the
  * git branch `loadout publish --plugins-remote` pushes to: `LOADOUT_PLUGINS_REPOSITORY`
  * (default `GITHUB_REPOSITORY`) and `LOADOUT_PLUGINS_BRANCH` (default `plugins`).
+ * `--cli-published <version>` (default `LOADOUT_CLI_PUBLISHED`) tells the build that
+ * `loadout-cli` is on the npm registry at the version it packs, so that the pages show the
+ * registry's command too (issue 57, point 2; layout/install-routes.ts).
  */
 import { LoadoutError } from '../../catalogue/errors.js';
 import { DEFAULT_MARKETPLACE, MARKETPLACE_NAME, type MarketplaceSettings } from '../../layout/plugin-marketplaces.js';
@@ -24,6 +27,8 @@ export interface BuildCommandOptions {
   clean: boolean;
   /** False with `--no-plugins`. */
   plugins?: boolean;
+  /** `--cli-published`: the version of `loadout-cli` on the npm registry (tree/build.ts `BuildOptions.cliPublished`). */
+  cliPublished?: string;
 }
 
 const set = (value: string | undefined): string | undefined => (value === undefined || value.trim() === '' ? undefined : value.trim());
@@ -51,9 +56,11 @@ export async function buildCommand(options: BuildCommandOptions, out: Write, err
   // Read (and removed from the environment) before the pool's threads start: LOADOUT_SIGNING_KEY, docs/signing.md.
   const signing = takeSigningSettings(process.env);
   const marketplace = readMarketplaceSettings(process.env);
+  const cliPublished = set(options.cliPublished) ?? set(process.env['LOADOUT_CLI_PUBLISHED']);
   const result = await buildCatalogue({
     plugins: options.plugins !== false,
     marketplace,
+    ...(cliPublished === undefined ? {} : { cliPublished }),
     ...(signing === undefined ? {} : { signing }),
     root: options.root,
     out: options.out,

@@ -274,7 +274,9 @@ export function listingLine(id: string, listing: CatalogueListing, previous?: Bu
 
 /**
  * The fingerprint of a build's settings: the base URL, `settings` (more settings, as text: the
- * pages' CLI route, whether it writes native plugins), the fixtures folder's contents and the
+ * pages' CLI route with the registry's version when the build was told the CLI is published
+ * there, and the tree's plugins folder for a catalogue built for an address of this machine; whether
+ * it writes native plugins and its marketplace), the fixtures folder's contents and the
  * builder's own code (every module file of this package, hashed), so that changing any of
  * them rebuilds everything (the code is hashed once per process). Paths are hashed relative
  * to their folder, so a checkout in another folder (a CI runner's) has the same fingerprint.

@@ -15,8 +15,7 @@ import type { SearchRow } from '../../search/document.js';
 import type { InvertedIndex } from '../../search/inverted-index.js';
 import { SEARCH_SETTINGS } from '../../search/settings.js';
 import { cliTarballTreePath, cliTarballUrl, CLI_LATEST_TREE_PATH, DESCRIPTION_TREE_PATH, schemaUrl } from '../../tree-format/index.js';
-import { capabilitiesSchemaUrl } from '../../tree-format/addresses.js';
-import { PLUGINS_FOLDER, urlMarketplaceUrl } from '../../tree-format/addresses.js';
+import { capabilitiesSchemaUrl, CLI_PACKAGE_NAME, PLUGINS_FOLDER, urlMarketplaceUrl } from '../../tree-format/addresses.js';
 import type { CliPackage } from '../cli-package/pack.js';
 import { describeApi, type CliDescription, type PluginsDescription } from './description.js';
 import type { MarketplaceSettings } from '../../layout/plugin-marketplaces.js';
@@ -45,6 +44,8 @@ export interface CatalogueExtras {
   docs?: { guides: readonly Guide[]; images: readonly GuideImage[] };
   /** The consumer CLI packed for this tree (cli-package/pack.ts). */
   cli?: CliPackage | undefined;
+  /** The version of `loadout-cli` on the npm registry, when the build was told it is published (build.ts `BuildOptions.cliPublished`). */
+  cliPublished?: string | undefined;
   /** The key and the digests to sign the tree's snapshot with. */
   signing?: CatalogueSigning | undefined;
   /** The marketplaces' settings, when the build writes plugins (plugin-marketplaces.ts). */
@@ -105,7 +106,7 @@ export async function writeCatalogueDocuments(tree: OutputTree, base: string, li
       await tree.write(path, cli.tarball);
       if (signing !== undefined) covered.set(path, digestBytes(cli.tarball));
     }
-    cliDescription = { url: cliTarballUrl(base, cli.version), version: cli.version, integrity: cli.integrity };
+    cliDescription = { url: cliTarballUrl(base, cli.version), version: cli.version, integrity: cli.integrity, ...(extras.cliPublished === undefined ? {} : { registry: { package: CLI_PACKAGE_NAME, version: extras.cliPublished } }) };
   }
   // The marketplaces; the snapshot covers them and the plugin zips.
   if (marketplace !== undefined) for (const [path, digest] of await writeMarketplaces(tree, base, marketplace, listings, { digests: signing !== undefined, previous })) covered.set(path, digest);

@@ -54,11 +54,16 @@ export interface PluginsDescription {
   git?: { repository: string; branch: string };
 }
 
-/** `cli` of the description document. */
+/**
+ * `cli` of the description document; `registry` names the package on the npm registry
+ * (`npx -y <package>@<version>`) only when the build was told it is published (`loadout build
+ * --cli-published`): the pages and MCP show the registry's command only then.
+ */
 export interface CliDescription {
   url: string;
   version: string;
   integrity: string;
+  registry?: { package: string; version: string };
 }
 
 /** What the description document names beyond the service: the consumer CLI and the signing keys, when the build has them. */

@@ -11,7 +11,8 @@ import { writeLoadout } from '../../helpers/loadouts.js';
 import { commitAll, git, initRepo, makeTempDir } from '../../helpers/temp.js';
 import { differingFiles } from '../../helpers/tree.js';
 
-const BASE = 'http://localhost:8787';
+/** A public address, as CI builds for (a catalogue built for this machine names its folder in its pages: see the last test). */
+const BASE = 'https://catalogue.test';
 
 /**
  * A repository whose catalogue sits in `catalogue/` (not the top), with loadouts a, b, c, d
@@ -186,5 +187,21 @@ describe('folder stamps: git tree ids (build change detection)', () => {
     const moved = join(makeTempDir('loadout-moved-'), 'elsewhere');
     renameSync(clone, moved);
     expect((await buildCatalogue({ root: join(moved, 'catalogue'), out: join(moved, 'catalogue', 'dist'), baseUrl: BASE, now })).read).toEqual([]);
+  }, 180_000);
+
+  it('rebuilds every loadout of a catalogue built for this machine once it is moved, whose pages name the plugins folder where it now lies (issue 57, point 3)', async () => {
+    const { top, root } = repository();
+    const local = 'http://localhost:8787';
+    const now = new Date('2026-03-02T00:00:00Z');
+    expect((await buildCatalogue({ root, out: join(root, 'dist'), baseUrl: local, now })).read).toHaveLength(4);
+    const page = (dir: string): string => readFileSync(join(dir, 'dist', 'loadouts', 'a-one', 'index.html'), 'utf8');
+    expect(page(root)).toContain(`claude plugin marketplace add ${join(root, 'dist', 'plugins')}`);
+    const moved = join(makeTempDir('loadout-moved-'), 'elsewhere');
+    renameSync(top, moved);
+    const movedRoot = join(moved, 'catalogue');
+    const again = await buildCatalogue({ root: movedRoot, out: join(movedRoot, 'dist'), baseUrl: local, now });
+    expect(again.reused).toEqual([]);
+    expect(page(movedRoot)).toContain(`claude plugin marketplace add ${join(movedRoot, 'dist', 'plugins')}`);
+    expect(page(movedRoot)).not.toContain(root);
   }, 180_000);
 });

@@ -243,17 +243,18 @@ describe('native plugins in the built tree', () => {
     expect(panel('codex')).toContain('codex plugin marketplace add acme/catalogue@plugins\ncodex plugin add tools@acme-loadouts');
     expect(panel('codex')).toContain('the MCP server <code>db</code>');
     expect(panel('copilot')).toContain('git clone --depth 1 --branch plugins https://github.com/acme/catalogue.git acme-loadouts\ncopilot plugin marketplace add ./acme-loadouts\ncopilot plugin install tools@acme-loadouts');
-    expect(panel('gemini-cli')).toContain(`curl -fsSLO ${BASE}/download/tools/plugin-1.0.0.zip\nunzip -q plugin-1.0.0.zip -d tools\ngemini extensions install ./tools --consent`);
+    expect(panel('gemini-cli')).toContain(`curl -fsSLO ${BASE}/download/tools/plugin-1.0.0.zip\nunzip -q -o plugin-1.0.0.zip -d tools\nGEMINI_CLI_TRUST_WORKSPACE=true gemini extensions install ./tools --consent`);
     // Cursor's and VS Code's links carry each server's configuration as the loadout declares it.
     const cursorLink = /href="(cursor:\/\/anysphere\.cursor-deeplink\/mcp\/install\?name=docs&amp;config=[^"]+)"/u.exec(panel('cursor'))?.[1]?.replaceAll('&amp;', '&');
     expect(JSON.parse(Buffer.from(decodeURIComponent(new URL(cursorLink ?? '').searchParams.get('config') ?? ''), 'base64').toString('utf8'))).toEqual({ command: 'npx', args: ['-y', 'docs-mcp'] });
     const vscodeLink = /href="(vscode:mcp\/install\?[^"]+)"/u.exec(panel('copilot'))?.[1] ?? '';
     expect(JSON.parse(decodeURIComponent(vscodeLink.slice('vscode:mcp/install?'.length).replaceAll('&amp;', '&')))).toMatchObject({ name: 'docs', command: 'npx' });
-    // A loadout without MCP servers has no links; without a git branch Codex and Copilot CLI show no plugin commands.
+    // A loadout without MCP servers has no links; without a git branch Codex and Copilot CLI show no plugin commands, and say why.
     await buildCatalogue({ root, out: join(root, 'nogit'), baseUrl: BASE });
     const plain = readFileSync(join(root, 'nogit/loadouts/plain/index.html'), 'utf8');
     expect(plain).not.toContain('mcp/install');
     expect(plain).not.toContain('codex plugin');
+    expect(plain).toContain('id="plugin-none-codex"');
     expect(plain).toContain('claude plugin install plain@loadout-catalogue');
   });
 

@@ -6,7 +6,7 @@
 import { random } from './synthetic.js';
 import { writeTree } from '../src/tree/write/output.js';
 import { buildRecord } from '../src/tree/render/record.js';
-import { deriveCapabilities } from '../src/capabilities/derive.js';
+import { deriveCapabilities } from '../src/layout/capabilities.js';
 import type { PublishedRecord } from '../src/tree-format/index.js';
 import type { Manifest } from '../src/catalogue/manifest.js';
 import { CATEGORIES, PUBLISHED_AGENTS } from '../src/catalogue/vocabulary.js';

@@ -11,6 +11,7 @@
  * U+FFFD. Diffs that do not fit {@link MAX_BODY_BYTES} are left out, saying how many; the
  * pull request's own file view shows them all.
  */
+import type { CapabilityChange } from '../capabilities/compare.js';
 import { capMarkdown, escapeMarkdown, HIDDEN, MAX_BODY_BYTES } from './pull-request-body.js';
 
 /** One install `loadout outdated --json` lists (install/outdated.ts `OutdatedRow`). */
@@ -34,8 +35,8 @@ export interface PrintedUpdate {
   changelog: { direction: string; entries: { version: string; date: string | null; changes: string[] }[] };
   files: { target: string; change: string; action: string; diff?: string; note?: string }[];
   manual_steps: { path: string; text: string }[];
-  /** The change of what the loadout lets the agent run and reach, in whatever shape this `loadout update` gives it; absent when it gives none. */
-  capabilities?: unknown;
+  /** What the update changes in what the loadout lets the agent run and reach (`capabilities/compare.ts` `CapabilityChange`); absent from a `loadout update` older than capability lists. */
+  capabilities?: CapabilityChange;
 }
 
 /** What the body says. */
@@ -80,7 +81,7 @@ function describeUpdate(u: PrintedUpdate): string[] {
     if (entry.changes.length === 0) lines.push('  - _no changes listed_');
     for (const change of entry.changes) lines.push(`  - ${escapeMarkdown(change)}`);
   }
-  if (u.capabilities !== undefined) lines.push('', '#### Capability change', '', ...describeCapabilities(u.capabilities));
+  if (u.capabilities !== undefined) lines.push('', `#### What it can run${u.capabilities.widens ? ': this update adds to it (review before merging)' : ''}`, '', ...describeCapabilityChange(u.capabilities));
   lines.push('', '#### Files', '', '| File | Change |', '|---|---|');
   for (const f of u.files) {
     const kept = f.action === 'keep' ? ' (kept: you changed it)' : '';
@@ -93,14 +94,10 @@ function describeUpdate(u: PrintedUpdate): string[] {
   return lines;
 }
 
-/**
- * The capability change as `loadout update --json` gives it: a list of lines as a list, text as
- * text, anything else as its JSON in a code block.
- */
-function describeCapabilities(change: unknown): string[] {
-  if (Array.isArray(change) && change.every((c) => typeof c === 'string')) return change.length === 0 ? ['_No change._'] : change.map((c) => `- ${escapeMarkdown(c)}`);
-  if (typeof change === 'string') return [escapeMarkdown(change, { inline: false })];
-  return codeBlock('json', JSON.stringify(change, null, 2));
+/** The capability change, one item a line (`+` added or widened, `-` removed or narrowed), or that there is none. */
+function describeCapabilityChange(change: CapabilityChange): string[] {
+  if (change.items.length === 0) return ['_No change in what it can run._'];
+  return change.items.map((item) => `- ${item.change === 'added' || item.change === 'widened' ? '**+**' : '−'} ${item.change}: ${escapeMarkdown(item.text)}`);
 }
 
 /** `body` with a "Diffs" section of as many whole diffs as fit in `maxBytes`, and how many were left out. */

@@ -132,7 +132,8 @@ export async function openUpdatePullRequest(options: UpdatePullRequestOptions): 
     const outcome = (action: UpdatePullRequestOutcome['action'], prUrl: string | null, extra: Partial<UpdatePullRequestOutcome> = {}): UpdatePullRequestOutcome => ({ action, branch, pr_url: prUrl, outdated, errors, policy, ...extra });
     if (outdated.length === 0) return outcome('current', null);
 
-    const updated = await options.runLoadout(['update', ...shared], project);
+    // The pull request is where the team reviews what an update adds to what a loadout can run (its body lists the change): the update itself goes on.
+    const updated = await options.runLoadout(['update', '--accept-capabilities', ...shared], project);
     const printed = parseJson<{ updates: PrintedUpdate[]; conflicts?: unknown[] }>('update', updated, isUpdateOutcome);
     if (updated.code !== 0) {
       return outcome('skipped', null, { reason: `loadout update stopped (exit ${updated.code ?? 'none'}): ${firstLines(updated.stderr) || `${printed.conflicts?.length ?? 0} conflicts`}` });
@@ -196,5 +197,6 @@ function isOutdatedList(value: unknown): value is OutdatedInstall[] {
 }
 
 function isUpdateOutcome(value: unknown): value is { updates: PrintedUpdate[]; conflicts?: unknown[] } {
-  return isRecord(value) && Array.isArray(value['updates']) && value['updates'].every((u) => isRecord(u) && typeof u['id'] === 'string' && typeof u['to'] === 'string' && isRecord(u['changelog']) && Array.isArray(u['files']) && Array.isArray(u['manual_steps']));
+  const isChange = (c: unknown): boolean => c === undefined || (isRecord(c) && typeof c['widens'] === 'boolean' && Array.isArray(c['items']) && c['items'].every((i) => isRecord(i) && typeof i['change'] === 'string' && typeof i['text'] === 'string'));
+  return isRecord(value) && Array.isArray(value['updates']) && value['updates'].every((u) => isRecord(u) && typeof u['id'] === 'string' && typeof u['to'] === 'string' && isRecord(u['changelog']) && Array.isArray(u['files']) && Array.isArray(u['manual_steps']) && isChange(u['capabilities']));
 }

@@ -193,7 +193,7 @@ export function consentRequests(capabilities: Pick<Capabilities, 'hooks' | 'perm
 
 function hookRequest(hook: HookCapability, agents: Agent[]): ConsentRequest {
   const matcher = hook.matcher === null ? '' : ` for ${hook.matcher}`;
-  return { kind: 'hook', file: hook.file, subject: hook.file, key: `hooks.${hook.event}`, value: hook.command, agents, message: `${hook.file} has a ${hook.event} hook${matcher} that ${agentNames(agents)} ${hook.consent.replace(/^runs/u, 'run')}: ${JSON.stringify(hook.command)}` };
+  return { kind: 'hook', file: hook.file, subject: hook.file, key: `hooks.${hook.event}`, value: hook.command, agents, message: `${hook.file} has a ${hook.event} hook${matcher} (it ${hook.consent}, for ${agentNames(agents)}): ${JSON.stringify(hook.command)}` };
 }
 
 function permissionRequest(permission: PermissionCapability, agents: Agent[]): ConsentRequest {

@@ -26,6 +26,10 @@ import { checkInstall, type CheckedInstall } from './prepare.js';
 import { openScope, projectScope, type InstallScope } from './project/scope.js';
 import { runPlan, summarizeComposed, type ComposedFile } from './run-plan.js';
 import { recoverInterrupted } from './project/journal.js';
+import { agentCapabilities, versionCapabilities } from './capabilities.js';
+import { consentRequests, type ConsentRequest } from '../capabilities/consent.js';
+import type { CapabilityLists } from '../capabilities/digest.js';
+import type { Capabilities } from '../tree-format/capabilities.js';
 
 /** Options of {@link installLoadouts}. */
 export interface InstallOptions {
@@ -48,6 +52,24 @@ export interface InstallOptions {
   force?: boolean;
   /** How signatures are treated (`--require-signed`, `--trust-key`; catalogue/signed-catalogue.ts). */
   signing?: SigningPolicy;
+  /** The user's yes to what needs consent (`capabilities/consent.ts`: hooks, permission modes, auto-approval, wildcard grants): `--accept-capabilities`. `force` gives it too. */
+  acceptCapabilities?: boolean;
+  /**
+   * Called once everything is fetched and checked, before anything is written (not on a dry
+   * run): what each agent's install can run and what of it needs consent, and whether that consent
+   * is still to be given. The CLI shows the list here and asks; the answer (true: go on) gives
+   * the consent that is missing. Without it, missing consent stops the install.
+   */
+  confirm?: (preview: InstallPreview) => Promise<boolean>;
+}
+
+/** What {@link InstallOptions.confirm} is shown: per agent, what its install can run and what of it needs consent. */
+export interface InstallPreview {
+  id: string;
+  version: string;
+  agents: { agent: Agent; capabilities: CapabilityLists; consent: ConsentRequest[] }[];
+  /** True when something needs consent that neither `acceptCapabilities` nor `force` gave. */
+  needsConsent: boolean;
 }
 
 /** A target the install stops at (nothing is written): the user's bytes or another install's, unless `force`. */
@@ -88,6 +110,12 @@ export interface InstallOutcome {
   signed: { keyids: string[]; generated_at: string } | null;
   /** A one-line notice about the catalogue's signing (unsigned, or a key rotation followed). */
   notice?: string;
+  /** What this version lets the agent run and reach, for this agent (`capabilities/`), shown before anything is written. */
+  capabilities: CapabilityLists & { runs: 'nothing' | 'something'; digest: string };
+  /** What of it needs the user's consent (`capabilities/consent.ts`); when not given, nothing was written. */
+  consent: ConsentRequest[];
+  /** True when something needs consent that was not given (`acceptCapabilities`, `force`): nothing was written. */
+  needs_consent: boolean;
   /** True when files were written and the lock updated. */
   installed: boolean;
 }
@@ -136,19 +164,30 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
   };
 
   const source = lockSource(catalogue.location);
-  const checked: { version: FetchedVersion; check: CheckedInstall }[] = [];
+  const checked: { version: FetchedVersion; check: CheckedInstall; capabilities: Capabilities }[] = [];
   // The agents holding this loadout after the run: the files they share are written once for all of them.
   const sharing = [...new Set([...lock.installs.filter((e) => e.id === options.id).map((e) => e.agent), ...options.agents])];
   for (const agent of options.agents) {
     const previous = lock.installs.find((e) => e.id === options.id && e.agent === agent);
     const version = await fetchOnce(wantedVersion(options, agent, previous, versions.latest, join(scope.root, scope.lockPath)));
-    checked.push({ version, check: await checkInstall({ scope, project, fetched: version, agent, sharing, ...(previous === undefined ? {} : { previous }), force }) });
+    checked.push({ version, check: await checkInstall({ scope, project, fetched: version, agent, sharing, ...(previous === undefined ? {} : { previous }), force }), capabilities: versionCapabilities(version) });
   }
-  const wanted: WantedInstall[] = checked.map(({ version, check }) => ({ id: options.id, agent: check.agent, version: version.version, source, files: check.files, bytes: check.bytes }));
-  const run = await runPlan({ scope, project, operation: 'install', before: withTrust(lock, source, signing.trust), wanted, removed: [], force, dryRun: options.dryRun === true });
+  // What needs the user's yes is asked before anything is written (capabilities/consent.ts); --force gives it too.
+  const consentOf = (agent: Agent, capabilities: Capabilities): ConsentRequest[] => consentRequests(capabilities, [agent]);
+  const needsConsent = checked.some(({ check, capabilities }) => consentOf(check.agent, capabilities).length > 0) && options.acceptCapabilities !== true && !force;
+  let unanswered = needsConsent;
+  if (options.dryRun !== true && options.confirm !== undefined) {
+    const first = checked[0]?.version;
+    const agents = checked.map(({ check, capabilities }) => ({ agent: check.agent, capabilities: agentCapabilities(capabilities, check.agent), consent: consentOf(check.agent, capabilities) }));
+    const yes = await options.confirm({ id: options.id, version: first?.version ?? '', agents, needsConsent });
+    if (yes) unanswered = false;
+    else if (!needsConsent) throw new LoadoutError('usage', 'the install was not confirmed; nothing was written');
+  }
+  const wanted: WantedInstall[] = checked.map(({ version, check, capabilities }) => ({ id: options.id, agent: check.agent, version: version.version, source, files: check.files, bytes: check.bytes, capabilityDigest: capabilities.agents[check.agent].digest }));
+  const run = await runPlan({ scope, project, operation: 'install', before: withTrust(lock, source, signing.trust), wanted, removed: [], force, dryRun: options.dryRun === true || unanswered });
   const summary = await summarizeComposed(project, run.plan, options.agents);
   const actionOf = new Map(run.plan.targets.map((t) => [t.target, t.action]));
-  return checked.map(({ version, check }): InstallOutcome => ({
+  return checked.map(({ version, check, capabilities }): InstallOutcome => ({
     id: options.id,
     agent: check.agent,
     version: version.version,
@@ -171,6 +210,9 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
     ...(signing.notice === undefined ? {} : { notice: signing.notice }),
     composed: { files: summary.files.filter((f) => check.files.some((c) => c.target === f.target)), context: summary.context[check.agent], size_warnings: summary.size_warnings.filter((w) => w.agent === check.agent) },
     ...(run.backupDir === undefined ? {} : { backup: run.backupDir }),
+    capabilities: { ...agentCapabilities(capabilities, check.agent), runs: capabilities.agents[check.agent].runs, digest: capabilities.agents[check.agent].digest },
+    consent: consentOf(check.agent, capabilities),
+    needs_consent: unanswered && consentOf(check.agent, capabilities).length > 0,
     installed: run.written,
   }));
 }

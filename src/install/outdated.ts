@@ -13,6 +13,8 @@ import { isSigningRefusal, type SigningPolicy } from './catalogue/signed-catalog
 import { openScope, type InstallScope } from './project/scope.js';
 import { readEntryStatus } from './status.js';
 import { compareVersions } from './changelog.js';
+import { compareCapabilities, type CapabilityChange } from '../capabilities/compare.js';
+import { listsFor } from '../capabilities/digest.js';
 
 /** One install and how it stands. */
 export interface OutdatedRow {
@@ -26,8 +28,24 @@ export interface OutdatedRow {
   /** Targets changed locally or missing since the install. */
   changed: string[];
   source: string;
+  /**
+   * What moving to `latest` changes in what the loadout can run for this agent, from the
+   * capability lists the catalogue publishes for both versions (`capabilities/compare.ts`); null
+   * when it is current, or when the catalogue publishes no list for one of them.
+   */
+  capabilities: CapabilityChange | null;
+  /** True when that change adds to or widens what it can run: `update` will ask first. */
+  adds_capabilities: boolean;
   /** Why the catalogue could not be read. */
   error?: string;
+}
+
+/** The change between the published capability lists of `from` and `to` for `agent`, or null when one has none. */
+function publishedChange(doc: VersionsDocument, from: string, to: string, agent: Agent): CapabilityChange | null {
+  const before = doc.versions.find((v) => v.version === from)?.capabilities;
+  const after = doc.versions.find((v) => v.version === to)?.capabilities;
+  if (before === undefined || after === undefined) return null;
+  return compareCapabilities(listsFor(before, [agent]), listsFor(after, [agent]));
 }
 
 /** Options of {@link listOutdated}. */
@@ -66,12 +84,15 @@ export async function listOutdated(options: OutdatedOptions): Promise<OutdatedRo
     const changed = (await readEntryStatus(project, entry)).filter((f) => f.state !== 'ok').map((f) => f.target);
     const row = { id: entry.id, agent: entry.agent, installed: entry.version, changed, source };
     try {
-      const latest = (await doc).latest;
-      rows.push({ ...row, latest, outdated: compareVersions(latest, entry.version) > 0 });
+      const versions = await doc;
+      const latest = versions.latest;
+      const outdated = compareVersions(latest, entry.version) > 0;
+      const capabilities = outdated ? publishedChange(versions, entry.version, latest, entry.agent) : null;
+      rows.push({ ...row, latest, outdated, capabilities, adds_capabilities: capabilities?.widens === true });
     } catch (error) {
       // A catalogue that fails its signature stops the command: its versions are not to be believed.
       if (!(error instanceof LoadoutError) || isSigningRefusal(error)) throw error;
-      rows.push({ ...row, latest: null, outdated: false, error: error.message });
+      rows.push({ ...row, latest: null, outdated: false, capabilities: null, adds_capabilities: false, error: error.message });
     }
   }
   return rows;

@@ -2,10 +2,11 @@
  * Checking the files of one version for one agent before anything is planned or written:
  * shared by install and update (uninstall checks the lock's targets with
  * `describeLockedProblem`). Every target is checked against the rules of `target-rules.ts`
- * (rules 1 to 4 always; rule 5, the agent's own locations, and MCP servers that ask for
- * auto-approval, and skills and subagents that ask for it or for hooks, unless `force`), the targets a previous install recorded in the lock too,
- * since a lock is untrusted input as much as a catalogue. What is written is planned by
- * `compose/plan.ts`.
+ * (rules 1 to 4 always; rule 5, the agent's own locations, unless `force`), the targets a
+ * previous install recorded in the lock too, since a lock is untrusted input as much as a
+ * catalogue. What needs the user's consent (hooks, auto-approval, …) is the capability list's
+ * question (`install/capabilities.ts`, `capabilities/consent.ts`), asked by install and update.
+ * What is written is planned by `compose/plan.ts`.
  */
 import { LoadoutError } from '../catalogue/errors.js';
 import type { Agent, Role } from '../catalogue/vocabulary.js';
@@ -16,8 +17,6 @@ import type { LockEntry, LockedFile } from './project/lock.js';
 import type { InstallScope } from './project/scope.js';
 import { describeTargetProblem } from '../layout/target-rules.js';
 import { describeSettingsProblem } from '../layout/protected-paths.js';
-import { describeServerTrust } from '../layout/mcp-trust.js';
-import { describePermissionRequests } from '../layout/permission-requests.js';
 import { installedBytesOf, layoutInstall } from '../layout/installed-files.js';
 import { ConsumerError } from './errors.js';
 import type { ProjectRoot } from './project/project-root.js';
@@ -65,8 +64,7 @@ export interface CheckOptions {
 /**
  * Resolves and checks the targets of `fetched` for `agent`, and of the lock entry it replaces.
  * @throws ConsumerError `UnsafeTarget` when a target (planned or recorded in the lock) breaks
- *   rules 1 to 4 of `target-rules.ts`; LoadoutError `invalid_content` for rule 5 or an MCP
- *   server, skill or subagent asking for auto-approval or hooks, without `force`
+ *   rules 1 to 4 of `target-rules.ts`; LoadoutError `invalid_content` for rule 5 without `force`
  */
 export async function checkInstall(options: CheckOptions): Promise<CheckedInstall> {
   const { scope, project, fetched, agent, previous, force } = options;
@@ -83,8 +81,6 @@ export async function checkInstall(options: CheckOptions): Promise<CheckedInstal
     const problem = problems[i];
     if (problem !== undefined) refused.push(`${named} ${problem}`);
     else if (!scope.isOwnLocation(entry.role, agent, target)) warnings.push({ target, path: entry.path, message: `${named} is outside ${agent}'s own locations (expected ${scope.describeLocations(entry.role, agent)})` });
-    const trust = entry.role === 'mcp' ? describeServerTrust(fetched.text(entry.path)) : describePermissionRequests(entry.role, fetched.text(entry.path));
-    if (problem === undefined && trust !== undefined) warnings.push({ target, path: entry.path, message: `file entry ${JSON.stringify(entry.path)} of ${label} ${trust}` });
   }
   const locked = await Promise.all((previous?.files ?? []).map((file) => describeLockedProblem(scope, project, previous as LockEntry, file, force)));
   for (const problem of locked) if (problem !== undefined) refused.push(problem);

@@ -11,6 +11,7 @@ import { capWarnings, measureComposed } from './compose/composed-cost.js';
 import { pathsToRead, planChanges, type BlockChange, type ChangePlan, type Operation, type TargetPlan, type WantedInstall } from './compose/plan.js';
 import type { CapWarning } from '../layout/context-caps.js';
 import { isEmptyLock, type LockFile } from './project/lock.js';
+import { installedCapabilityKeys } from './capabilities.js';
 import { openScope, type InstallScope } from './project/scope.js';
 import { applyChanges, foldersToCreate } from './project/transaction.js';
 import { RefusedPath, type ProjectRoot } from './project/project-root.js';
@@ -92,7 +93,8 @@ export async function runPlan(options: RunOptions): Promise<RunResult> {
   const wanted = await withoutLinkedAdapters(project, options.wanted);
   const paths = [...pathsToRead(before, wanted, options.removed)];
   const current = new Map(await Promise.all(paths.map(async (path) => [path, await readTarget(project, path)] as const)));
-  const plan = planChanges({ operation: options.operation, before, wanted, removed: options.removed, current, force: options.force, backupDir });
+  const planned = planChanges({ operation: options.operation, before, wanted, removed: options.removed, current, force: options.force, backupDir });
+  const plan = { ...planned, lock: withCapabilities(planned, wanted, current) };
   const result: RunResult = { plan, written: false, pruned: [], lockRemoved: false };
   if (plan.conflicts.length > 0 || options.dryRun) return result;
 
@@ -112,6 +114,22 @@ export async function runPlan(options: RunOptions): Promise<RunResult> {
   if (empty) prune.push(...created);
   const applied = await applyChanges(project, plan.changes, empty ? null : lock, scope.lockPath, prune);
   return { plan: { ...plan, lock }, written: true, pruned: applied.pruned, lockRemoved: empty, ...(backups ? { backupDir } : {}) };
+}
+
+/**
+ * `plan`'s lock with each wanted install's capabilities (`install/capabilities.ts`): the digest of
+ * its version's list and the keys of what its files hold once the plan is applied (planned bytes
+ * first, then `current`). Entries of other installs keep what they recorded.
+ */
+function withCapabilities(plan: ChangePlan, wanted: readonly WantedInstall[], current: ReadonlyMap<string, Uint8Array | undefined>): LockFile {
+  const planned = new Map(plan.changes.map((c) => [c.target, 'bytes' in c ? c.bytes : undefined]));
+  const read = (target: string): Uint8Array | undefined => (planned.has(target) ? planned.get(target) : current.get(target));
+  const installs = plan.lock.installs.map((entry) => {
+    const w = wanted.find((x) => x.id === entry.id && x.agent === entry.agent);
+    if (w?.capabilityDigest === undefined) return entry;
+    return { ...entry, capabilities: { digest: w.capabilityDigest, installed: installedCapabilityKeys(entry, read) } };
+  });
+  return { ...plan.lock, installs };
 }
 
 /** A shared file's change, as install and update report it (dry run included). */

@@ -20,6 +20,7 @@ import { formatOf } from './compose/shared-file.js';
 import { describeInterrupted } from './project/journal.js';
 import { currentBytesReader } from './prepare.js';
 import { capWarnings } from './compose/composed-cost.js';
+import { installedCapabilityKeys } from './capabilities.js';
 import type { CapWarning } from '../layout/context-caps.js';
 import { openScope, type InstallScope } from './project/scope.js';
 import { RefusedPath, type ProjectEntry, type ProjectRoot } from './project/project-root.js';
@@ -42,6 +43,13 @@ export interface FileStatus {
   servers?: Record<string, FileState>;
 }
 
+/** An install whose files hold more than the lock recorded: the keys of what was added (`install/capabilities.ts`), e.g. `hook skills/x/SKILL.md PostToolUse * npm test`. */
+export interface CapabilitiesWidened {
+  id: string;
+  agent: Agent;
+  added: string[];
+}
+
 /** What {@link readStatus} found. */
 export interface StatusReport {
   scope: InstallScope['kind'];
@@ -54,7 +62,9 @@ export interface StatusReport {
   interrupted?: string;
   /** The agents' documented context caps the installed files pass (`layout/context-caps.ts`), per agent. */
   size_warnings: CapWarning[];
-  /** True when every locked file is `ok` and no change was interrupted (untracked files and size warnings do not count). */
+  /** Installs whose files now let the agent run more than the lock recorded (a hand edit that added a server, a hook, a grant): each makes `ok` false. */
+  capabilities: CapabilitiesWidened[];
+  /** True when every locked file is `ok`, no install grants more than recorded and no change was interrupted (untracked files and size warnings do not count). */
   ok: boolean;
 }
 
@@ -100,7 +110,24 @@ export async function readStatus(scope: InstallScope): Promise<StatusReport> {
     return bytes === undefined ? undefined : decoder.decode(bytes);
   };
   const size_warnings = [...new Set(lock.installs.map((e) => e.agent))].flatMap((agent) => capWarnings(lock, agent, readText));
-  return { scope: scope.kind, lock: join(scope.root, scope.lockPath), files, untracked, size_warnings, ...(interrupted === undefined ? {} : { interrupted }), ok: interrupted === undefined && files.every((f) => f.state === 'ok') };
+  const capabilities = widenedCapabilities(lock, (target) => texts.get(target));
+  return { scope: scope.kind, lock: join(scope.root, scope.lockPath), files, untracked, size_warnings, capabilities, ...(interrupted === undefined ? {} : { interrupted }), ok: interrupted === undefined && files.every((f) => f.state === 'ok') && capabilities.length === 0 };
+}
+
+/**
+ * The installs whose files hold now what they did not hold when installed (issue 54, point 3):
+ * the keys of `install/capabilities.ts` read from the project, less those the lock recorded
+ * (an entry written before they were recorded is not compared).
+ */
+function widenedCapabilities(lock: LockFile, read: (target: string) => Uint8Array | undefined): CapabilitiesWidened[] {
+  const widened: CapabilitiesWidened[] = [];
+  for (const entry of lock.installs) {
+    if (entry.capabilities === undefined) continue;
+    const recorded = new Set(entry.capabilities.installed);
+    const added = installedCapabilityKeys(entry, read).filter((key) => !recorded.has(key));
+    if (added.length > 0) widened.push({ id: entry.id, agent: entry.agent, added });
+  }
+  return widened;
 }
 
 /** Files below the folders of the locked agents that no lock entry owns. Symbolic links are listed, not followed; `.git` folders are skipped. */

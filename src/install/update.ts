@@ -29,6 +29,9 @@ import { runPlan, summarizeComposed, type ComposedSummary } from './run-plan.js'
 import { catalogueOpener } from './run-catalogues.js';
 import { unifiedDiff } from './unified-diff.js';
 import { recoverInterrupted } from './project/journal.js';
+import { agentCapabilities, versionCapabilities } from './capabilities.js';
+import { compareCapabilities, type CapabilityChange } from '../capabilities/compare.js';
+import type { Capabilities } from '../tree-format/capabilities.js';
 
 /** Options of {@link updateLoadouts}. */
 export interface UpdateOptions {
@@ -46,6 +49,21 @@ export interface UpdateOptions {
   force?: boolean;
   /** How signatures are treated (`--require-signed`, `--trust-key`; catalogue/signed-catalogue.ts). */
   signing?: SigningPolicy;
+  /** The user's yes to updates that add to or widen what a loadout can run (`--accept-capabilities`). `force` does not give it. */
+  acceptCapabilities?: boolean;
+  /**
+   * Called once every update is planned, before anything is written (not on a dry run): each
+   * update's capability change, and whether one adds or widens anything without the user's yes
+   * yet. The CLI shows the changes and asks; true gives the yes. Without it, such an update stops.
+   */
+  confirm?: (preview: UpdatePreview) => Promise<boolean>;
+}
+
+/** What {@link UpdateOptions.confirm} is shown. */
+export interface UpdatePreview {
+  updates: { id: string; agent: Agent; from: string; to: string; capabilities: CapabilityChange }[];
+  /** True when an update adds or widens a capability and `acceptCapabilities` was not given. */
+  needsConsent: boolean;
 }
 
 /**
@@ -78,6 +96,8 @@ export interface LoadoutUpdate {
   context: { before: ContextCost | null; after: ContextCost };
   /** Why diffs are missing, when they are. */
   diff_unavailable?: string;
+  /** What the update changes in what the loadout can run for this agent (`capabilities/compare.ts`); `widens` when it adds or widens anything. */
+  capabilities: CapabilityChange;
 }
 
 /** What {@link updateLoadouts} did (or, with `dryRun` or conflicts, would do). */
@@ -95,6 +115,19 @@ export interface UpdateOutcome {
   written: boolean;
   /** One-line notices about the catalogues' signing (unsigned, or a key rotation followed). */
   notices: string[];
+  /** True when an update adds to or widens what a loadout can run and the user's yes was not given: nothing was written. */
+  needs_consent: boolean;
+}
+
+/**
+ * What moving `entry` to the version whose list is `next` changes in what it can run for its
+ * agent: compared with the installed version's list (derived from its files); when that version
+ * is no longer published, nothing changed if the lock's digest is the new one, else every item is new.
+ */
+function capabilityChange(entry: LockEntry, previous: FetchedVersion | undefined, next: Capabilities): CapabilityChange {
+  const after = agentCapabilities(next, entry.agent);
+  if (previous !== undefined) return compareCapabilities(agentCapabilities(versionCapabilities(previous), entry.agent), after);
+  return entry.capabilities?.digest === next.agents[entry.agent].digest ? { widens: false, items: [] } : compareCapabilities(undefined, after);
 }
 
 const digest = (bytes: Uint8Array | undefined): string | undefined => (bytes === undefined ? undefined : createHash('sha256').update(bytes).digest('hex'));
@@ -117,10 +150,10 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
   const missing = options.ids.filter((id) => !selected.some((e) => e.id === id));
   if (missing.length > 0) throw new LoadoutError('usage', `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not installed${options.agent === undefined ? '' : ` for ${options.agent}`} (expected ids in ${scope.lockPath}: ${[...new Set(lock.installs.map((e) => e.id))].join(', ') || 'none'})`);
 
-  const outcome: UpdateOutcome = { updates: [], current: [], conflicts: [], composed: { context: {}, files: [], size_warnings: [] }, written: false, notices: [] };
+  const outcome: UpdateOutcome = { updates: [], current: [], conflicts: [], composed: { context: {}, files: [], size_warnings: [] }, written: false, notices: [], needs_consent: false };
   // The lock with what each signed catalogue verified now (keys and snapshot time), written with the update.
   let trusted = lock;
-  const planned: { entry: LockEntry; next: FetchedVersion; previousVersion: FetchedVersion | undefined; check: CheckedInstall; source: string; changelog: Changelog }[] = [];
+  const planned: { entry: LockEntry; next: FetchedVersion; previousVersion: FetchedVersion | undefined; check: CheckedInstall; source: string; changelog: Changelog; capabilities: Capabilities; change: CapabilityChange }[] = [];
   // One reader per catalogue for the whole run: one signed snapshot per catalogue (run-catalogues.ts).
   const catalogueOf = catalogueOpener(lock, options.signing);
   for (const entry of selected) {
@@ -143,13 +176,22 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
       throw error;
     });
     const check = await checkInstall({ scope, project, fetched: next, agent: entry.agent, previous: entry, force, sharing: lock.installs.filter((e) => e.id === entry.id).map((e) => e.agent) });
-    planned.push({ entry, next, previousVersion, check, source, changelog: changelogBetween(doc, entry.version, to) });
+    const capabilities = versionCapabilities(next);
+    planned.push({ entry, next, previousVersion, check, source, changelog: changelogBetween(doc, entry.version, to), capabilities, change: capabilityChange(entry, previousVersion, capabilities) });
   }
   if (planned.length === 0) return outcome;
-  const wanted: WantedInstall[] = planned.map(({ entry, next, check }) => ({ id: entry.id, agent: entry.agent, version: next.version, source: entry.source, files: check.files, bytes: check.bytes }));
-  const run = await runPlan({ scope, project, operation: 'update', before: trusted, wanted, removed: [], force, dryRun: options.dryRun === true });
+  // An update that adds to or widens what a loadout can run waits for the user's yes (issue 54, point 3); --force does not give it.
+  const needsConsent = planned.some((p) => p.change.widens) && options.acceptCapabilities !== true;
+  let unanswered = needsConsent;
+  if (options.dryRun !== true && options.confirm !== undefined) {
+    const yes = await options.confirm({ updates: planned.map((p) => ({ id: p.entry.id, agent: p.entry.agent, from: p.entry.version, to: p.next.version, capabilities: p.change })), needsConsent });
+    if (yes) unanswered = false;
+  }
+  outcome.needs_consent = unanswered;
+  const wanted: WantedInstall[] = planned.map(({ entry, next, check, capabilities }) => ({ id: entry.id, agent: entry.agent, version: next.version, source: entry.source, files: check.files, bytes: check.bytes, capabilityDigest: capabilities.agents[entry.agent].digest }));
+  const run = await runPlan({ scope, project, operation: 'update', before: trusted, wanted, removed: [], force, dryRun: options.dryRun === true || unanswered });
   const targetPlan = new Map(run.plan.targets.map((t) => [t.target, t]));
-  for (const { entry, next, previousVersion, check, source, changelog } of planned) {
+  for (const { entry, next, previousVersion, check, source, changelog, change } of planned) {
     const to = next.version;
     const oldText = (path: string): string | undefined => (previousVersion === undefined ? undefined : previousVersion.text(path));
     const diffOf = (name: string, before: string | undefined, after: string | undefined): { diff?: string } =>
@@ -185,6 +227,7 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
       warnings: check.warnings,
       context: { before: previousVersion === undefined ? null : measureContext(previousVersion.files, entry.agent, previousVersion.text, scope.resolveTarget), after: check.context },
       ...(previousVersion === undefined ? { diff_unavailable: `${entry.id} ${entry.version} is no longer published, so changed files cannot be compared` } : {}),
+      capabilities: change,
     });
   }
   outcome.conflicts = run.plan.conflicts;

@@ -24,6 +24,13 @@
  * gave both `agents/helper.md`; two subagents of one name are one subagent to the agent, which
  * the check reports (verify/plugin-paths.ts).
  *
+ * Consent (issue 53, point 3): a plugin never carries what `loadout install` would refuse without
+ * the user's yes (`capabilities/consent.ts`, the one rule): a skill or subagent whose front matter
+ * has hooks, a permission mode that skips confirmations or a wildcard tool grant is left out,
+ * and an MCP server keeps everything but its auto-approval keys (`trust`, `autoApprove`, …);
+ * each is listed as not carried, for every format, saying why. A plugin manager installs a
+ * plugin without showing such keys, so the catalogue does not hand them over.
+ *
  * Pure: the loadout's files in, the plugin's parts out.
  */
 import { describePathClashes, describePathProblem, MAX_SEGMENT_BYTES } from '../catalogue/file-path.js';
@@ -31,7 +38,9 @@ import { readFrontMatterForInstall } from '../catalogue/front-matter-data.js';
 import type { FileEntry } from '../catalogue/manifest.js';
 import { baseName, pathInsideSkill } from './layout.js';
 import { readMcpServers } from './mcp-formats.js';
-import { listUncarried, type UncarriedPart } from './plugin-formats.js';
+import { listUncarried, type PluginFormat, type UncarriedPart } from './plugin-formats.js';
+import { consentRequests, withoutAutoApprovals } from '../capabilities/consent.js';
+import { deriveCapabilities } from './capabilities.js';
 import { agentPluginsMcp, type CursorComponents, type McpServer } from './plugin-manifests.js';
 import { translateRule } from './rule-translation.js';
 
@@ -117,8 +126,10 @@ export function choosePluginContents(files: readonly LoadoutFile[]): PluginConte
   const carried: PluginFile[] = [];
   const components = { skills: false, rules: false, agents: false, mcp: false };
   let contextFileName: string | undefined;
+  const consent = pluginConsent(files);
   for (const { entry, content } of files) {
     const from = entry.path;
+    if (consent.files.has(from)) continue;
     if (entry.role === 'skill' || entry.role === 'reference') {
       carried.push({ path: `skills/${entry.skill ?? baseName(entry.path)}/${pathInsideSkill(entry)}`, data: content, source: from, from });
       components.skills = true;
@@ -133,10 +144,31 @@ export function choosePluginContents(files: readonly LoadoutFile[]): PluginConte
       contextFileName = CONTEXT_FILE;
     }
   }
-  const servers = readPluginServers(files);
+  const servers = Object.fromEntries(Object.entries(readPluginServers(files)).map(([name, server]) => [name, withoutAutoApprovals(server) as McpServer]));
   components.mcp = Object.keys(servers).length > 0;
-  const uncarried = listUncarried(files.map((f) => f.entry), agentPluginsMcp(servers).refused);
+  const uncarried = [...consent.uncarried, ...listUncarried(files.filter((f) => !consent.files.has(f.entry.path)).map((f) => f.entry), agentPluginsMcp(servers).refused)];
   return { files: carried, servers, contextFileName, components, uncarried };
+}
+
+/** Every plugin format, for a part no format carries. */
+const ALL_FORMATS: readonly PluginFormat[] = ['claude-code', 'agent-plugins', 'gemini-cli', 'cursor'];
+
+/**
+ * What of the loadout needs the user's consent (`capabilities/consent.ts`): the files the plugin
+ * leaves out, and for every format a line per file and per MCP server key left out.
+ */
+function pluginConsent(files: readonly LoadoutFile[]): { files: Set<string>; uncarried: UncarriedPart[] } {
+  const texts = new Map(files.map((f) => [f.entry.path, f.content]));
+  const requests = consentRequests(deriveCapabilities({ files: files.map((f) => f.entry), text: (path) => texts.get(path) }));
+  const left = new Set<string>();
+  const uncarried: UncarriedPart[] = [];
+  for (const request of requests) {
+    const part = request.kind === 'auto-approval' ? `mcp:${request.subject}` : request.file;
+    if (request.kind !== 'auto-approval') left.add(request.file);
+    const why = request.kind === 'auto-approval' ? `its ${request.key}: ${request.value} is left out, since it runs tools without asking and needs your consent (loadout install asks for it)` : `it needs your consent, which a plugin manager does not ask for: ${request.message}`;
+    for (const format of ALL_FORMATS) uncarried.push({ format, part, why });
+  }
+  return { files: left, uncarried };
 }
 
 /** Two plugin files that cannot both be written, or one whose path cannot be, and why (one line). */

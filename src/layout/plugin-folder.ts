@@ -26,6 +26,8 @@ import { choosePluginContents, type LoadoutFile, type PluginFile } from './plugi
 import type { UncarriedPart } from './plugin-formats.js';
 import { agentPluginsManifest, agentPluginsMcp, claudePluginManifest, cursorPluginManifest, geminiExtensionManifest, PLUGIN_PATHS, type McpServer, type PluginMetadata } from './plugin-manifests.js';
 import { pluginReadme } from './plugin-readme.js';
+import { deriveCapabilities } from './capabilities.js';
+import type { CapabilityLists } from '../capabilities/digest.js';
 
 export type { PluginFile } from './plugin-contents.js';
 
@@ -35,6 +37,8 @@ export interface PluginInput extends PluginMetadata {
   files: readonly LoadoutFile[];
   /** The command that installs the loadout for `agent` without a plugin manager (the README's "the rest"). */
   installCommand: (agent: Agent) => string;
+  /** The version's capability list, which the README states; default the one derived from `files` (without the hosts of the checks' network scan). */
+  capabilities?: CapabilityLists;
 }
 
 /** The plugin folder of a loadout. */
@@ -68,7 +72,9 @@ export function composePluginFolder(input: PluginInput): PluginFolder {
     files.push({ path: PLUGIN_PATHS.claudeMcp, data: json({ mcpServers: serversFor('claude-code') }) });
     files.push({ path: PLUGIN_PATHS.cursorMcp, data: json({ mcpServers: serversFor('cursor') }) });
   }
-  files.push({ path: PLUGIN_PATHS.readme, data: pluginReadme(input, uncarried) });
+  const texts = new Map(input.files.map((f) => [f.entry.path, f.content]));
+  const capabilities = input.capabilities ?? deriveCapabilities({ files: input.files.map((f) => f.entry), text: (path) => texts.get(path) });
+  files.push({ path: PLUGIN_PATHS.readme, data: pluginReadme(input, uncarried, capabilities) });
   files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { files, uncarried };
 }

@@ -1,7 +1,7 @@
 /**
  * The capability list of a published version (issue 54; DESIGN.md "Capabilities"): what a
  * loadout lets the agent run and reach, derived by the build from the files' content
- * (`capabilities/derive.ts`), never from the manifest's claims. Published in each record
+ * (`layout/capabilities.ts`), never from the manifest's claims. Published in each record
  * (`capabilities`) and in `api/loadouts/<id>/versions.json` per version, so that a signed
  * catalogue's snapshot covers it (docs/signing.md). Types, and the reading of the list from an
  * untrusted document. The JSON Schema of the published form is `schema/capabilities.schema.json`.

@@ -7,7 +7,7 @@
  * same list.
  */
 import type { Manifest } from '../catalogue/manifest.js';
-import { deriveCapabilities, type NetworkUse } from '../capabilities/derive.js';
+import { deriveCapabilities, type NetworkUse } from '../layout/capabilities.js';
 import type { Capabilities } from '../tree-format/capabilities.js';
 import { listNetworkUses } from './safety/network.js';
 import { prepareScanText } from './safety/scan-text.js';

@@ -29,14 +29,14 @@ describe('the update pull request body', () => {
     // The diff holds a run of three backticks: its fence has four, and the RTL override shows.
     expect(body).toContain('````diff\n--- a/AGENTS.md\n+++ b/AGENTS.md\n@@ -1 +1 @@\n-one\n+```\n+two\ufffd\n````');
     // No capability change reported: no heading for it.
-    expect(body).not.toContain('Capability change');
+    expect(body).not.toContain('What it can run');
   });
 
-  it('shows the capability change loadout update --json reports, whatever its shape', () => {
-    const listed = renderUpdatePullRequestBody({ updates: [update({ capabilities: ['adds the MCP server "kit-search" (npx kit-search@1)', 'reads @KEY'] })], policy: null, errors: [] });
-    expect(listed).toContain('#### Capability change\n\n- adds the MCP server "kit\\-search" \\(npx kit\\-search@&#8203;1\\)\n- reads @&#8203;KEY\n');
-    const shaped = renderUpdatePullRequestBody({ updates: [update({ capabilities: { added: { mcp_servers: [{ name: 'kit-search' }] }, removed: {} } })], policy: null, errors: [] });
-    expect(shaped).toContain('#### Capability change\n\n```json\n{\n  "added": {\n    "mcp_servers": [\n      {\n        "name": "kit-search"');
+  it('shows the capability change loadout update --json reports, an update that adds to it called out for review', () => {
+    const widened = renderUpdatePullRequestBody({ updates: [update({ capabilities: { widens: true, items: [{ list: 'mcp_servers', change: 'added', key: 'kit-search', text: 'new: MCP server "kit-search": runs kit-search from npm through npx @1' }, { list: 'env', change: 'removed', key: 'OLD', text: 'gone: variable OLD' }] } })], policy: null, errors: [] });
+    expect(widened).toContain('#### What it can run: this update adds to it (review before merging)\n\n- **+** added: new: MCP server "kit\\-search": runs kit\\-search from npm through npx @&#8203;1\n- − removed: gone: variable OLD\n');
+    const same = renderUpdatePullRequestBody({ updates: [update({ capabilities: { widens: false, items: [] } })], policy: null, errors: [] });
+    expect(same).toContain('#### What it can run\n\n_No change in what it can run._\n');
   });
 
   it('leaves out the diffs that do not fit, saying how many, and stays within its size', () => {

@@ -90,7 +90,7 @@ describe('typos that used to pass (points 4, 5; issue 35 point 11)', () => {
     const outdated = await fixture.cli.run(['outdated'], project);
     expect(outdated.code).toBe(1);
     expect(outdated.stdout).toMatch(/kit +cursor +1\.0\.0 +1\.1\.0 +outdated/u);
-    const update = await fixture.cli.run(['update'], project);
+    const update = await fixture.cli.run(['update', '--accept-capabilities'], project);
     expect(update.code).toBe(0);
     expect(lockOf(project).installs.map((i) => [i.version, i.source])).toEqual([['1.1.0', base]]);
   }, 60_000);
@@ -150,7 +150,7 @@ describe('messages for the person who ran the command (points 6, 7, 8, 9, 12)', 
     expect((await fixture.cli.run(['install', 'kit', '--agent', 'cursor', '--from', fixture.catalogue.dist, '--version', '1.0.0'], project)).code).toBe(0);
     const before = readFileSync(join(project, 'AGENTS.md'), 'utf8');
     writeFileSync(join(project, 'AGENTS.md'), before.replace('Version one.', 'Version one, edited.'));
-    const update = await fixture.cli.run(['update'], project);
+    const update = await fixture.cli.run(['update', '--accept-capabilities'], project);
     expect(update.code).toBe(1);
     expect(update.stdout).toContain('would update kit for cursor: 1.0.0 → 1.1.0');
     expect(update.stderr.trimEnd().split('\n').at(-1)).toBe('loadout: nothing was updated and nothing was written: 1 file holds changes of yours (AGENTS.md); keep them elsewhere, or pass --force to overwrite them after a backup');

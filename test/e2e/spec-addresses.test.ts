@@ -14,6 +14,12 @@ import type { PublishedRecord } from '../../src/tree-format/index.js';
 import { CATEGORIES, PUBLISHED_AGENTS, ROLES } from '../../src/catalogue/vocabulary.js';
 import { runCli } from '../helpers/cli.js';
 import { publishedRecordErrors } from '../helpers/published-schema.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describeCapabilities } from '../../src/capabilities/describe.js';
+import type { Capabilities } from '../../src/tree-format/capabilities.js';
+
+/** Ajv's validator for a schema the catalogue publishes. */
+const compileSchema = (schema: object) => new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true }).compile(schema);
 
 const REPO = fileURLToPath(new URL('../..', import.meta.url));
 const BASE = 'http://catalogue.example';
@@ -106,5 +112,48 @@ describe('the real catalogue, built and served', () => {
     const description = (await (await fetch(`${url}/api/v1`)).json()) as Record<string, unknown>;
     expect(description).toMatchObject({ version: 1, docs: `${BASE}/docs/#submit`, schema: `${BASE}/api/schema.json` });
     for (const key of ['name', 'submissions_open', 'config', 'endpoints', 'fields']) expect(description).toHaveProperty(key);
+  });
+
+  it('publishes each loadout\'s capability list, derived from its files, in the record and in versions.json, valid against the published schema (issue 54)', async () => {
+    // Hand-written from reading each loadout's files: servers (name, transport, registry, package, version, pinned, variables), grants, scripts, hosts, variables.
+    const EXPECTED: Record<string, unknown> = {
+      'chrome-extension-mv3': { runs: 'nothing', servers: [], permissions: [], scripts: [], hosts: ['registry.npmjs.org'], env: [] },
+      'dbt-analytics': { runs: 'something', servers: [['postgres', 'stdio', 'pypi', 'postgres-mcp', null, false, ['POSTGRES_URL'], 'uvx']], permissions: [], scripts: [], hosts: [], env: [['POSTGRES_URL', true]] },
+      'discord-bot-ts': { runs: 'something', servers: [['context7', 'stdio', 'npm', '@upstash/context7-mcp', null, false, [], 'npx']], permissions: [], scripts: [], hosts: ['registry.npmjs.org'], env: [] },
+      'fastapi-service': { runs: 'nothing', servers: [], permissions: [], scripts: [], hosts: ['pypi.org'], env: [] },
+      'github-actions-ci': { runs: 'nothing', servers: [], permissions: [['tools', 'workflow-auditor', 'Read,Grep,Glob,Bash', null]], scripts: [], hosts: ['api.github.com', 'pypi.org', 'registry.npmjs.org'], env: [] },
+      'godot-gdscript': { runs: 'nothing', servers: [], permissions: [], scripts: [], hosts: [], env: [] },
+      'mcp-server-builder': { runs: 'nothing', servers: [], permissions: [['tools', 'mcp-protocol-reviewer', 'Read,Grep,Glob,Bash', null]], scripts: [], hosts: ['registry.npmjs.org'], env: [] },
+      'nextjs-app-router': { runs: 'nothing', servers: [], permissions: [], scripts: [], hosts: ['registry.npmjs.org'], env: [] },
+      'secure-code-review': { runs: 'nothing', servers: [], permissions: [['tools', 'security-reviewer', 'Read,Grep,Glob,Bash', null]], scripts: [], hosts: [], env: [] },
+    };
+    const schema = (await (await fetch(`${url}/api/capabilities.schema.json`)).json()) as Record<string, unknown>;
+    expect(schema['$id']).toBe(`${BASE}/api/capabilities.schema.json`);
+    const validate = compileSchema(schema);
+    const projected: Record<string, unknown> = {};
+    for (const record of records) {
+      const c = record.capabilities;
+      expect(validate(c), `${record.id}: ${JSON.stringify(validate.errors)}`).toBe(true);
+      expect(c.hooks, record.id).toEqual([]);
+      projected[record.id] = {
+        runs: c.runs,
+        servers: c.mcp_servers.map((m) => [m.name, m.transport, m.package?.registry, m.package?.name, m.package?.version, m.package?.pinned, m.env.map((e) => e.name), m.package?.launcher]),
+        permissions: c.permissions.map((p) => [p.kind, p.subject, p.value.join(','), p.consent]),
+        scripts: c.scripts.map((x) => x.path),
+        hosts: c.network.map((n) => n.host),
+        env: c.env.map((e) => [e.name, e.secret]),
+      };
+      // The latest version's entry of versions.json carries the same list, under the signature where the catalogue is signed.
+      const versions = (await (await fetch(`${url}/api/loadouts/${record.id}/versions.json`)).json()) as { versions: { latest: boolean; capabilities?: unknown }[] };
+      expect(versions.versions.find((v) => v.latest)?.capabilities, record.id).toEqual(c);
+      for (const v of versions.versions) expect(validate(v.capabilities), record.id).toBe(true);
+    }
+    expect(projected).toEqual(EXPECTED);
+    // dbt-analytics in words, as the page, the installer and the plugin README say it.
+    const dbt = records.find((r) => r.id === 'dbt-analytics');
+    expect(describeCapabilities(dbt?.capabilities as Capabilities).map((s) => s.lines.map((l) => l.text))).toEqual([
+      ['"postgres": runs postgres-mcp from PyPI through uvx, version not pinned: the newest at each start; reads POSTGRES_URL (secret)'],
+      ['POSTGRES_URL (secret), read by MCP server "postgres"'],
+    ]);
   });
 });

@@ -125,7 +125,7 @@ const eolOf = (text: string): string => (text.includes('\r\n') ? '\r\n' : '\n');
 
 type Step =
   | { op: 'install'; id: string; agents: Agent[]; version: string; force: boolean }
-  | { op: 'update'; id: string; version: string; force: boolean }
+  | { op: 'update'; id: string; version: string; force: boolean; accept: boolean }
   | { op: 'uninstall'; id: string; force: boolean }
   | { op: 'edit-block'; file: string; pick: number }
   | { op: 'edit-outside'; file: string }
@@ -139,7 +139,7 @@ function describeStep(s: Step): string {
     case 'install':
       return `loadout install ${s.id} --agent ${s.agents.join(',')} --version ${s.version}${s.force ? ' --force' : ''}`;
     case 'update':
-      return `loadout update ${s.id} --to ${s.version}${s.force ? ' --force' : ''}`;
+      return `loadout update ${s.id} --to ${s.version}${s.force ? ' --force' : ''}${s.accept ? ' --accept-capabilities' : ''}`;
     case 'uninstall':
       return `loadout uninstall ${s.id}${s.force ? ' --force' : ''}`;
     case 'edit-block':
@@ -159,7 +159,7 @@ const id = fc.constantFrom(...IDS);
 const version = fc.constantFrom(...VERSIONS);
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ op: fc.constant('install' as const), id, agents: fc.subarray([...AGENTS], { minLength: 1 }), version, force: fc.boolean() }) },
-  { weight: 2, arbitrary: fc.record({ op: fc.constant('update' as const), id, version, force: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('update' as const), id, version, force: fc.boolean(), accept: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('uninstall' as const), id, force: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('edit-block' as const), file: fc.constantFrom(...SHARED), pick: fc.nat(5) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('edit-outside' as const), file: fc.constantFrom(...SHARED, ...Object.keys(MCP_FILES), '.codex/config.toml') }) },
@@ -220,8 +220,10 @@ async function runStep(world: World, s: Step): Promise<void> {
     }
     case 'update': {
       if (!installed.some((e) => e.id === s.id)) return;
-      const outcome = await updateLoadouts({ scope, ids: [s.id], to: s.version, force: s.force });
+      const outcome = await updateLoadouts({ scope, ids: [s.id], to: s.version, force: s.force, acceptCapabilities: s.accept });
       if (outcome.backup !== undefined) world.backups.add(outcome.backup);
+      // An update that adds to what a loadout can run waits for a yes: without one it writes nothing (issue 54, point 3).
+      if (outcome.needs_consent && outcome.written) throw new Error(`update ${s.id} to ${s.version} wrote without the yes its capability change needs`);
       return;
     }
     case 'uninstall': {

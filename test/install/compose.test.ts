@@ -52,7 +52,7 @@ describe('two loadouts beside the project\'s own AGENTS.md', () => {
     expect((await readStatus(scope)).ok).toBe(true);
 
     // Update replaces its own block in place; an edit inside a block shows as changed.
-    await updateLoadouts({ scope, ids: ['alpha'], to: '1.1.0' });
+    await updateLoadouts({ scope, ids: ['alpha'], to: '1.1.0', acceptCapabilities: true });
     expect(read(dir, 'AGENTS.md')).toContain('<!-- loadout:begin alpha@1.1.0 -->\n# alpha\n\nInstructions of alpha, version 1.1.0.\n<!-- loadout:end alpha -->\n\n<!-- loadout:begin gamma@1.0.0');
     writeFileSync(join(dir, 'AGENTS.md'), read(dir, 'AGENTS.md').replace('<!-- loadout:end gamma -->', 'My note.\n<!-- loadout:end gamma -->'));
     expect((await readStatus(scope)).files.filter((f) => f.state !== 'ok').map((f) => [f.target, f.id, f.state])).toEqual([['AGENTS.md', 'gamma', 'changed']]);

@@ -40,9 +40,15 @@ describe('the walk-through from the README, against loadout serve', () => {
 
     const outdated = await cli('outdated');
     expect(outdated.code).toBe(1);
-    expect(outdated.stdout).toMatch(/kit +claude-code +1\.0\.0 +1\.1\.0 +outdated +none/u);
+    expect(outdated.stdout).toMatch(/kit +claude-code +1\.0\.0 +1\.1\.0 +outdated, adds capabilities +none/u);
+    expect(outdated.stdout).toContain('  + added    new: MCP server "kit-search": runs kit-search from npm through npx, 1, not pinned exactly');
 
-    const update = await cli('update');
+    // 1.1.0 adds an MCP server: update shows it and waits for a yes, which a pipe cannot give.
+    const asked = await cli('update');
+    expect(asked.code).toBe(1);
+    expect(asked.stdout).toContain('What kit 1.0.0 → 1.1.0 changes in what it can run for claude-code (adds to what it can run: needs your yes):');
+    expect(asked.stderr).toContain('nothing was updated and nothing was written: kit for claude-code adds to what it can run (listed above); pass --accept-capabilities');
+    const update = await cli('update', '--accept-capabilities');
     expect(update.code, update.stderr).toBe(0);
     expect(update.stdout).toContain('updated kit for claude-code: 1.0.0 → 1.1.0');
     expect(update.stdout).toContain('Changelog:\n  1.1.0 (2026-02-20)\n    - Add the search server\n    - kit 1.1.0');
@@ -153,7 +159,7 @@ describe('--global, with HOME pointed at a temporary folder', () => {
 
     expect((await runCli(['status', '--global'], cwd, env)).code).toBe(0);
     expect((await runCli(['outdated', '--global'], cwd, env)).code).toBe(1);
-    const update = await runCli(['update', '--global', '--agent', 'codex'], cwd, env);
+    const update = await runCli(['update', '--global', '--agent', 'codex', '--accept-capabilities'], cwd, env);
     expect(update.code, update.stderr).toBe(0);
     expect(read('.agents/skills/review/references/new.md')).toBe(contentOf(V2, 'skills/review/references/new.md'));
     const uninstall = await runCli(['uninstall', 'kit', '--global'], cwd, env);

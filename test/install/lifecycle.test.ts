@@ -77,7 +77,8 @@ describe.each(PUBLISHED_AGENTS)('the life cycle for %s, over HTTP', (agent) => {
     expectInstalled(project, targets, V1, SERVERS.v1, agent);
 
     expect((await readStatus(scope)).ok).toBe(true);
-    expect(await listOutdated({ scope })).toEqual([{ id: 'kit', agent, installed: '1.0.0', latest: '1.1.0', outdated: true, changed: [], source: base }]);
+    // 1.1.0 moves kit-docs to another range and adds kit-search: outdated says it adds to what the loadout can run.
+    expect(await listOutdated({ scope })).toEqual([{ id: 'kit', agent, installed: '1.0.0', latest: '1.1.0', outdated: true, changed: [], source: base, adds_capabilities: true, capabilities: { widens: true, items: [expect.objectContaining({ list: 'mcp_servers', change: 'widened', key: 'kit-docs' }), expect.objectContaining({ list: 'mcp_servers', change: 'added', key: 'kit-search' })] } }]);
 
     const dry = await updateLoadouts({ scope, ids: [], dryRun: true });
     expect(dry.written).toBe(false);
@@ -92,7 +93,11 @@ describe.each(PUBLISHED_AGENTS)('the life cycle for %s, over HTTP', (agent) => {
     const installsRules = Object.values(targets).includes('rules/old.md');
     expect(plan?.files.some((f) => f.change === 'removed' && f.path === 'rules/old.md')).toBe(installsRules);
 
-    const update = await updateLoadouts({ scope, ids: ['kit'] });
+    // It waits for a yes: without --accept-capabilities nothing is written.
+    const asked = await updateLoadouts({ scope, ids: ['kit'] });
+    expect([asked.written, asked.needs_consent, asked.updates[0]?.capabilities.widens]).toEqual([false, true, true]);
+    expectInstalled(project, targets, V1, SERVERS.v1, agent);
+    const update = await updateLoadouts({ scope, ids: ['kit'], acceptCapabilities: true });
     expect(update.written).toBe(true);
     const v2Targets = Object.fromEntries(Object.entries(targets).filter(([, p]) => p !== 'rules/old.md'));
     const skillDir = Object.keys(targets).find((t) => t.endsWith('review/SKILL.md'))?.replace(/\/review\/SKILL\.md$/u, '') ?? '';
@@ -121,7 +126,7 @@ describe('update keeps what the user changed', () => {
     writeFileSync(join(project, '.claude/rules/style.md'), '# Mine\n');
     writeFileSync(join(project, '.claude/rules/old.md'), 'my own edit\n');
 
-    const update = await updateLoadouts({ scope, ids: ['kit'] });
+    const update = await updateLoadouts({ scope, ids: ['kit'], acceptCapabilities: true });
     const files = update.updates[0]?.files ?? [];
     expect(files.find((f) => f.target === '.claude/rules/style.md')).toMatchObject({ change: 'modified', action: 'keep', note: 'changed since it was installed: kept (--force overwrites)' });
     expect(files.find((f) => f.target === '.claude/rules/old.md')).toMatchObject({ change: 'removed', action: 'keep', note: 'changed since it was installed: kept, and no longer in the lock' });
@@ -134,7 +139,7 @@ describe('update keeps what the user changed', () => {
     expect(status.untracked).toEqual(['.claude/rules/old.md']);
 
     // Back to 1.0.0 and forward again with --force: the user's rule is overwritten, after a backup.
-    const down = await updateLoadouts({ scope, ids: ['kit'], to: '1.0.0', force: true });
+    const down = await updateLoadouts({ scope, ids: ['kit'], to: '1.0.0', force: true, acceptCapabilities: true });
     expect(down.updates[0]?.changelog).toEqual({ direction: 'downgrade', entries: [{ version: '1.1.0', date: '2026-02-20', changes: ['Add the search server', 'kit 1.1.0'] }] });
     expect(readFileSync(join(project, '.claude/rules/style.md'), 'utf8')).toBe(installedText(V1, 'rules/style.md', 'claude-code'));
     expect(readFileSync(join(project, down.backup ?? 'none', '.claude/rules/style.md'), 'utf8')).toBe('# Mine\n');
@@ -167,7 +172,7 @@ describe('merged MCP configuration', () => {
       writeFileSync(join(project, file), `${JSON.stringify(own)}\n`);
       await installLoadout({ from: catalogue.dist, id: 'kit', agent, dir: project, version: '1.0.0' });
       expect(readJson(join(project, file))).toEqual({ theme: 'dark', mcpServers: { mine, ...SERVERS.v1 } });
-      await updateLoadouts({ scope, ids: ['kit'] });
+      await updateLoadouts({ scope, ids: ['kit'], acceptCapabilities: true });
       expect(readJson(join(project, file))).toEqual({ theme: 'dark', mcpServers: { mine, ...SERVERS.v2 } });
       // Merged in place, the user's bytes were never overwritten: no backup copy was needed.
       expect(existsSync(join(project, '.loadout')), agent).toBe(false);

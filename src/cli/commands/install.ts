@@ -9,6 +9,17 @@ import { CONTEXT_NOTE, formatComposed, formatConflict, formatContext, formatManu
 import type { Write } from '../report.js';
 import { selfOriginNotice } from '../self-origin.js';
 import { printableJson, printableLine } from '../terminal-text.js';
+import { formatCapabilities, formatConsent, mergeLists } from '../capabilities-report.js';
+import { askYes, canAsk } from '../prompt.js';
+import type { InstallPreview } from '../../install/install.js';
+import type { CapabilityLists } from '../../capabilities/digest.js';
+import type { ConsentRequest } from '../../capabilities/consent.js';
+
+/** Each request once (the same request of several agents is one line). */
+function uniqueConsent(requests: readonly ConsentRequest[]): ConsentRequest[] {
+  const seen = new Set<string>();
+  return requests.filter((r) => !seen.has(r.message) && seen.add(r.message) !== undefined);
+}
 
 /** Options of {@link installCommand}: the core's, with `--agent` as given and the output flags. */
 export interface InstallCommandOptions extends Omit<InstallOptions, 'agents' | 'scope'> {
@@ -38,15 +49,36 @@ export async function installCommand(options: InstallCommandOptions, out: Write,
   } else agents = parsed;
   // What the lock trusted before, to say when this install pins a catalogue's key for the first time.
   const trustedBefore = (await readLock(scope.root, scope.lockPath)).trust ?? {};
-  const outcomes = await installLoadouts({ ...core, agents, scope });
+  const agentsText = agents.join(', ');
+  const capabilitiesOf = (parts: readonly { capabilities: CapabilityLists }[]): CapabilityLists => mergeLists(parts.map((p) => p.capabilities));
+  // Shown before anything is written; what needs consent is asked for here, on a terminal (issue 54, point 2).
+  const confirm = async (preview: InstallPreview): Promise<boolean> => {
+    if (!json) out(formatCapabilities(`What ${preview.id} ${preview.version} can run for ${agentsText}`, capabilitiesOf(preview.agents), agents));
+    if (!preview.needsConsent) return true;
+    if (json || !canAsk()) return false;
+    err(formatConsent(`${preview.id} ${preview.version}`, uniqueConsent(preview.agents.flatMap((a) => a.consent))));
+    return askYes(`Install ${preview.id} with what needs your consent?`);
+  };
+  const outcomes = await installLoadouts({ ...core, agents, scope, confirm });
   for (const notice of new Set(outcomes.map((o) => o.notice).filter((n) => n !== undefined))) err(`loadout: notice: ${printableLine(notice)}\n`);
   const selfServed = outcomes.some((o) => o.signed !== null) || options.signing?.requireSigned === true ? selfOriginNotice() : undefined;
   if (selfServed !== undefined) err(`loadout: notice: ${printableLine(selfServed)}\n`);
   const conflicted = outcomes.some((o) => o.conflicts.length > 0);
+  const refusedConsent = outcomes.some((o) => o.needs_consent) && options.dryRun !== true;
   for (const o of outcomes) for (const w of o.warnings) err(`loadout: warning: ${printableLine(w.message)}; ${options.dryRun === true || conflicted ? 'it would be written' : 'written'} because of --force\n`);
   if (json) {
     out(`${printableJson(outcomes)}\n`);
-    return conflicted ? EXIT.failed : EXIT.ok;
+    return conflicted || refusedConsent ? EXIT.failed : EXIT.ok;
+  }
+  if (options.dryRun === true) {
+    out(formatCapabilities(`What ${outcomes[0]?.id ?? ''} ${outcomes[0]?.version ?? ''} can run for ${agentsText}`, capabilitiesOf(outcomes), agents));
+    if (outcomes.some((o) => o.needs_consent)) out('(what is marked needs your consent: without --dry-run the install asks for your yes, or --accept-capabilities)\n');
+  }
+  if (refusedConsent) {
+    const first = outcomes[0];
+    err(formatConsent(`${first?.id ?? ''} ${first?.version ?? ''}`, uniqueConsent(outcomes.flatMap((o) => o.consent))));
+    err('loadout: nothing was installed and nothing was written: what needs your consent was not accepted; read the list above, then pass --accept-capabilities (or answer yes in a terminal)\n');
+    return EXIT.failed;
   }
   for (const o of outcomes) for (const c of o.conflicts) err(formatConflict(c, `${o.id} ${o.version}`));
   if (conflicted) {

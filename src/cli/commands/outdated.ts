@@ -7,6 +7,7 @@ import { thisInvocation } from '../invocation.js';
 import type { Write } from '../report.js';
 import { checksSignatures, selfOriginNotice } from '../self-origin.js';
 import { printableJson, printableLine } from '../terminal-text.js';
+import { formatCapabilityChange } from '../capabilities-report.js';
 
 /** Options of {@link outdatedCommand}. */
 export interface OutdatedCommandOptions {
@@ -15,7 +16,7 @@ export interface OutdatedCommandOptions {
   from?: string;
   /** `--require-signed`, `--trust-key`. */
   signing?: SigningPolicy;
-  /** Print `[{id, agent, installed, latest, outdated, changed, source, error?}]`. */
+  /** Print `[{id, agent, installed, latest, outdated, changed, source, capabilities, adds_capabilities, error?}]`. */
   json: boolean;
 }
 
@@ -46,9 +47,12 @@ export async function outdatedCommand(options: OutdatedCommandOptions, out: Writ
 /** Columns id, agent, installed, latest, status and local changes; one row per install. */
 export function formatOutdatedTable(rows: readonly OutdatedRow[]): string {
   const header = ['id', 'agent', 'installed', 'latest', 'status', 'local changes'];
-  const cells = rows.map((r) => [r.id, r.agent, r.installed, r.latest ?? '?', r.error !== undefined ? 'unknown' : r.outdated ? 'outdated' : 'current', r.changed.length === 0 ? 'none' : r.changed.map(printableLine).join(', ')]);
+  const status = (r: OutdatedRow): string => (r.error !== undefined ? 'unknown' : !r.outdated ? 'current' : r.adds_capabilities ? 'outdated, adds capabilities' : 'outdated');
+  const cells = rows.map((r) => [r.id, r.agent, r.installed, r.latest ?? '?', status(r), r.changed.length === 0 ? 'none' : r.changed.map(printableLine).join(', ')]);
   const widths = header.map((h, c) => Math.max(h.length, ...cells.map((row) => (row[c] ?? '').length)));
   const line = (row: string[]): string => row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c] ?? 0))).join('  ');
   const outdated = rows.filter((r) => r.outdated).length;
-  return `${[line(header), ...cells.map(line)].join('\n')}\n${outdated === 0 ? 'everything is current' : `${outdated} outdated: \`${thisInvocation()} update\` shows what changes`}\n`;
+  const widening = rows.filter((r) => r.adds_capabilities);
+  const changes = widening.map((r) => formatCapabilityChange(`${r.id} ${r.installed} → ${r.latest ?? '?'} for ${r.agent}`, r.capabilities)).join('');
+  return `${[line(header), ...cells.map(line)].join('\n')}\n${changes}${outdated === 0 ? 'everything is current' : `${outdated} outdated: \`${thisInvocation()} update\` shows what changes${widening.length === 0 ? '' : ' and asks before it adds to what a loadout can run'}`}\n`;
 }

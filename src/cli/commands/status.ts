@@ -17,7 +17,7 @@ export interface StatusCommandOptions {
   global: boolean;
   /** Exit 0 when nothing is installed, instead of 1. */
   allowEmpty: boolean;
-  /** Print `{scope, lock, files: [{id, agent, version, target, path, state, servers?}], untracked, size_warnings: [{agent, target, size, cap, excess}], ok}`. */
+  /** Print `{scope, lock, files: [{id, agent, version, target, path, state, servers?}], untracked, size_warnings: [{agent, target, size, cap, excess}], capabilities: [{id, agent, added}], ok}`. */
   json: boolean;
 }
 
@@ -55,6 +55,10 @@ export async function statusCommand(options: StatusCommandOptions, out: Write, e
   if (report.interrupted !== undefined) {
     out(`interrupted: ${printableLine(report.interrupted)}\n`);
     return EXIT.failed;
+  }
+  for (const w of report.capabilities) {
+    out(`${w.id} for ${w.agent} grants more than the lock recorded (its installed files were edited):\n`);
+    for (const key of w.added) out(`  + ${printableLine(key)}\n`);
   }
   // A file shared by several agents' installs (AGENTS.md) is one file: counted once.
   const files = new Set(report.files.map((f) => f.target)).size;

@@ -8,6 +8,9 @@ import { CONTEXT_NOTE, formatComposed, formatConflict, formatContext, formatCont
 import type { Write } from '../report.js';
 import { checksSignatures, selfOriginNotice } from '../self-origin.js';
 import { printable, printableJson, printableLine } from '../terminal-text.js';
+import { formatCapabilityChange } from '../capabilities-report.js';
+import { askYes, canAsk } from '../prompt.js';
+import type { UpdatePreview } from '../../install/update.js';
 
 /** Options of {@link updateCommand}. */
 export interface UpdateCommandOptions {
@@ -21,7 +24,9 @@ export interface UpdateCommandOptions {
   force: boolean;
   /** `--require-signed`, `--trust-key`. */
   signing?: SigningPolicy;
-  /** Print `{updates: [{id, agent, source, from, to, changelog, files, manual_steps, warnings, context}], current, written}`. */
+  /** `--accept-capabilities`: go on with updates that add to or widen what a loadout can run. */
+  acceptCapabilities: boolean;
+  /** Print `{updates: [{id, agent, source, from, to, changelog, capabilities, files, manual_steps, warnings, context}], current, written, needs_consent}`. */
   json: boolean;
 }
 
@@ -34,8 +39,17 @@ export interface UpdateCommandOptions {
  */
 export async function updateCommand(options: UpdateCommandOptions, out: Write, err: Write): Promise<number> {
   if (options.agent !== undefined && !isAgent(options.agent)) throw new LoadoutError('usage', `--agent is ${JSON.stringify(options.agent)} (expected one of ${PUBLISHED_AGENTS.join(', ')})`);
+  // The capability changes are shown before anything is written; one that adds or widens is asked about on a terminal (issue 54, point 3).
+  const confirm = async (preview: UpdatePreview): Promise<boolean> => {
+    if (!options.json) for (const u of preview.updates) out(formatCapabilityChange(`What ${u.id} ${u.from} → ${u.to} changes in what it can run for ${u.agent}`, u.capabilities));
+    if (!preview.needsConsent) return true;
+    if (options.json || !canAsk()) return false;
+    return askYes('Update with what it adds to what it can run?');
+  };
   const outcome = await updateLoadouts({
     scope: scopeOf(options),
+    acceptCapabilities: options.acceptCapabilities,
+    confirm,
     ids: options.ids,
     dryRun: options.dryRun,
     force: options.force,
@@ -50,8 +64,9 @@ export async function updateCommand(options: UpdateCommandOptions, out: Write, e
   const stopped = outcome.conflicts.length > 0;
   if (options.json) {
     out(`${printableJson(outcome)}\n`);
-    return stopped ? EXIT.failed : EXIT.ok;
+    return stopped || (outcome.needs_consent && !options.dryRun) ? EXIT.failed : EXIT.ok;
   }
+  if (options.dryRun) for (const u of outcome.updates) out(formatCapabilityChange(`What ${u.id} ${u.from} → ${u.to} changes in what it can run for ${u.agent}`, u.capabilities));
   for (const c of outcome.conflicts) err(formatConflict(c, c.id));
   if (outcome.backup !== undefined) err(`loadout: your files the update replaces were first copied to ${printableLine(outcome.backup)}/\n`);
   for (const w of outcome.composed.size_warnings) err(formatSizeWarning(w));
@@ -60,6 +75,12 @@ export async function updateCommand(options: UpdateCommandOptions, out: Write, e
   for (const [agent, cost] of Object.entries(outcome.composed.context)) out(`Context of everything installed for ${agent}, composed: ${formatContext(cost)}\n`);
   if (stopped) {
     err(formatRefusal('updated', outcome.conflicts));
+    return EXIT.failed;
+  }
+  if (outcome.needs_consent && options.dryRun) out('(the update adds to what a loadout can run: without --dry-run it asks for your yes, or --accept-capabilities)\n');
+  else if (outcome.needs_consent) {
+    const widening = outcome.updates.filter((u) => u.capabilities.widens).map((u) => `${u.id} for ${u.agent}`);
+    err(`loadout: nothing was updated and nothing was written: ${widening.map(printableLine).join(', ')} ${widening.length === 1 ? 'adds' : 'add'} to what ${widening.length === 1 ? 'it' : 'they'} can run (listed above); pass --accept-capabilities to update anyway (or answer yes in a terminal)\n`);
     return EXIT.failed;
   }
   for (const c of outcome.current) out(`${c.id} for ${c.agent} is at ${c.version} already\n`);

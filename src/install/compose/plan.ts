@@ -37,6 +37,8 @@ export interface WantedInstall {
   files: { target: string; path: string; role: Role }[];
   /** The version's bytes of a loadout file. */
   bytes(path: string): Uint8Array | undefined;
+  /** The digest of the version's capability list for the agent (`tree-format/capabilities.ts`), recorded in the lock with what the installed files hold (`run-plan.ts`). */
+  capabilityDigest?: string;
 }
 
 /** Which command plans: `install` stops on bytes of others at a target; `update` keeps a whole file or servers the user changed (with a note); all stop on a changed block. */

@@ -104,6 +104,19 @@ export interface LockEntry {
   files: LockedFile[];
   /** Read only, from locks written before `created`: folders the install created (moved into the lock's `created`). */
   folders?: string[];
+  /** What the installed version lets the agent run and reach (absent in locks written before capabilities were recorded). */
+  capabilities?: LockedCapabilities;
+}
+
+/**
+ * What the lock keeps of an install's capabilities (issue 54, point 3): the digest of the
+ * version's capability list for the agent (`tree-format/capabilities.ts`, `agents.<agent>.digest`),
+ * and the keys of what the installed files hold (`install/capabilities.ts`
+ * `installedCapabilityKeys`), which `status` reads again from the project.
+ */
+export interface LockedCapabilities {
+  digest: string;
+  installed: string[];
 }
 
 /** What the lock keeps of a signed catalogue (docs/signing.md): the key ids it trusts and the newest snapshot time seen. */
@@ -156,6 +169,8 @@ function entryProblems(entry: unknown, at: string): string[] {
     if (servers !== undefined && !(isObject(servers) && Object.values(servers).every((h) => typeof h === 'string' && SHA256.test(h)))) problems.push(`${where}.servers is ${show(servers)} (expected an object of server name: sha256)`);
     return undefined;
   });
+  const capabilities = entry['capabilities'];
+  if (capabilities !== undefined && !(isObject(capabilities) && typeof capabilities['digest'] === 'string' && SHA256.test(capabilities['digest']) && Array.isArray(capabilities['installed']) && capabilities['installed'].every((k) => typeof k === 'string'))) problems.push(`${at}.capabilities is ${show(capabilities)} (expected {digest: 64 hex digits, installed: [strings]})`);
   const folders = entry['folders'];
   if (folders !== undefined) {
     if (!Array.isArray(folders)) problems.push(`${at}.folders is ${show(folders)} (expected an array)`);

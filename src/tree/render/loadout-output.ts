@@ -22,7 +22,7 @@ import type { CliRoute, PublishedRecord } from '../../tree-format/index.js';
 import type { VersionEntry, VersionFile } from '../../tree-format/versions.js';
 import { writeZip, ZipContents } from './zip.js';
 import type { Capabilities } from '../../tree-format/capabilities.js';
-import { deriveCapabilities } from '../../capabilities/derive.js';
+import { deriveCapabilities } from '../../layout/capabilities.js';
 import { writePlugin, type PluginListing, type PluginVersion } from './plugins.js';
 import { pluginPageView } from './plugin-page.js';
 
@@ -115,7 +115,7 @@ async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun
   writes.push(tree.write(`download/${id}/source.zip`, writeZip(sourceEntries, contents)));
   await Promise.all(writes);
   // After the raw files: the plugin folder links to them.
-  const plugin = plugins ? await writePlugin(tree, { base, manifest, files: publishedFiles(manifest, texts) }, { folder: true, contents }) : undefined;
+  const plugin = plugins ? await writePlugin(tree, { base, manifest, files: publishedFiles(manifest, texts), capabilities: record.capabilities }, { folder: true, contents }) : undefined;
   const entry: VersionEntry = {
     version,
     date: history.currentSince ?? null,
@@ -171,7 +171,7 @@ async function writeHistoricVersion(tree: OutputTree, base: string, id: string, 
     const texts = new Map(files.map((f) => [f.path, decodeText(snapshot.files.get(f.path))]));
     // Published as it was: a plugin whose files clash (its checks failed, or ran before the plugin was checked) is left out, not the build.
     const onClash = (clashes: readonly { message: string }[]): void => void warnings.push(`loadouts/${id}: the plugin of version ${old.version} (commit ${old.commit}) is not published: ${clashes.map((c) => c.message).join('; ')}`);
-    await writePlugin(tree, { base, manifest: run.manifest, files: publishedFiles(run.manifest, texts) }, { folder: false, onClash });
+    await writePlugin(tree, { base, manifest: run.manifest, files: publishedFiles(run.manifest, texts), capabilities: run.capabilities }, { folder: false, onClash });
   }
   const counts = summariseVerification(run.results, { checkedAt: new Date(0), commit: old.commit, contentCurrent: true }).counts;
   const published = new Set(files.map((f) => f.path));

@@ -18,6 +18,7 @@ import { composePluginFolder, type PluginFolder } from '../../layout/plugin-fold
 import { installCommand, pageUrl, pluginTreeFolder, pluginZipTreePath, rawTreePath } from '../../tree-format/addresses.js';
 import type { OutputTree } from '../write/tree-files.js';
 import { writeZip, type ZipContents } from './zip.js';
+import type { Capabilities } from '../../tree-format/capabilities.js';
 
 /** What the catalogue documents keep of a loadout's plugin (the build cache holds it in the loadout's listing). */
 export interface PluginListing {
@@ -34,6 +35,8 @@ export interface PluginVersion {
   manifest: Manifest;
   /** The manifest's files that are published in this version, with their text. */
   files: readonly { entry: FileEntry; content: string }[];
+  /** The version's capability list (the check run's, with the hosts its instructions reach), which the plugin's README states. */
+  capabilities?: Capabilities | undefined;
 }
 
 /** The plugin folder of one version (pure; layout/plugin-folder.ts). */
@@ -44,6 +47,7 @@ export function pluginFolderOf(version: PluginVersion): PluginFolder {
     homepage: pageUrl(base, manifest.id),
     files: version.files,
     installCommand: (agent) => installCommand(base, manifest.id, agent),
+    ...(version.capabilities === undefined ? {} : { capabilities: version.capabilities }),
   });
 }
 

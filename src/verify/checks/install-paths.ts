@@ -1,11 +1,13 @@
 /**
- * `install-paths`: for every agent the loadout supports (its record's `compatibility` is not
- * `unsupported`: `layout/compatibility.ts`), each install target is a normalised
- * relative path inside the project, no two files share a target, no target is a folder of
- * another or differs from it only in case (`describePathClashes`), skill files sit in their
- * skill's folder, no target is an agent's settings, hooks, permissions or MCP configuration
- * file (except an MCP file of role `mcp`, merged: `layout/protected-paths.ts`, the table the
- * installer applies too), each target is where the agent discovers that kind of file, and
+ * `install-paths`: for every agent of the published record (all six: the record's `install`
+ * and the per-agent zips hold every agent's targets, so a clash there stops the build),
+ * each install target is a normalised relative path inside the project, no two files share a
+ * target, no target is a folder of another or differs from it only in case
+ * (`describePathClashes`), and no target is an agent's settings, hooks, permissions or MCP
+ * configuration file (except an MCP file of role `mcp`, merged: `layout/protected-paths.ts`,
+ * the table the installer applies too); skill files sit in their skill's folder; and for every
+ * agent the loadout supports (its record's `compatibility` is not `unsupported`:
+ * `layout/compatibility.ts`), each target is where the agent discovers that kind of file, and
  * rules, as translated for the agent (`layout/rule-translation.ts`), carry the front matter
  * the agent needs to apply them (Cursor: `alwaysApply`, `globs` or `description`; Copilot:
  * `applyTo`) (DESIGN.md sections 3, 4 and 8). It lays out the native plugin too, which the build
@@ -14,7 +16,7 @@
  */
 import { describePathClashes, describePathProblem } from '../../catalogue/file-path.js';
 import { listSupportedAgents } from '../../layout/compatibility.js';
-import type { Agent } from '../../catalogue/vocabulary.js';
+import { PUBLISHED_AGENTS, type Agent } from '../../catalogue/vocabulary.js';
 import { isDiscoverable } from '../../layout/discovery.js';
 import { resolveInstallTarget } from '../../layout/layout.js';
 import { describeSettingsProblem } from '../../layout/protected-paths.js';
@@ -45,13 +47,14 @@ export const installPaths: Check = {
     }
     let targets = 0;
     const agents = listSupportedAgents(manifest);
-    for (const agent of agents) {
+    for (const agent of PUBLISHED_AGENTS) {
+      const supported = agents.includes(agent);
       const taken = new Map<string, string>();
       const pointers = new Map<string, string>();
       manifest.files.forEach((entry, index) => {
         const { target, overridden } = resolveInstallTarget(entry, agent);
         if (target === null) return;
-        targets++;
+        if (supported) targets++;
         const pointer = overridden ? `/files/${index}/install_to/${agent}` : `/files/${index}/path`;
         const problem = describePathProblem(target);
         if (problem !== undefined) {
@@ -69,6 +72,7 @@ export const installPaths: Check = {
         }
         taken.set(target, entry.path);
         pointers.set(target, pointer);
+        if (!supported) return;
         if (!isDiscoverable(entry.role, agent, target)) {
           findings.push({ ...atPointer(context, pointer), message: `${entry.path}: ${agent} target "${target}" is not where ${agent} reads ${entry.role} files, so it would be ignored` });
         }

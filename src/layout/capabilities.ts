@@ -22,14 +22,14 @@
 import type { FileEntry } from '../catalogue/manifest.js';
 import { PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
 import { readFrontMatterForInstall } from '../catalogue/front-matter-data.js';
-import { resolveInstallTarget } from '../layout/layout.js';
-import { convertMcpServers, readMcpServers, type McpServerConfig } from '../layout/mcp-formats.js';
-import { isSecretVariable } from '../layout/mcp-variables.js';
+import { resolveInstallTarget } from './layout.js';
+import { convertMcpServers, readMcpServers, type McpServerConfig } from './mcp-formats.js';
+import { isSecretVariable } from './mcp-variables.js';
 import type { Capabilities, EnvCapability, HookCapability, McpServerCapability, NetworkCapability, PermissionCapability, ScriptCapability } from '../tree-format/capabilities.js';
-import { findAutoApprovals, hookConsent, permissionModeConsent, splitToolGrants, toolGrantConsent } from './consent.js';
-import { describeLaunch } from './launchers.js';
-import { isScript, namesScript, scriptEnvReads, scriptInterpreter } from './scripts.js';
-import { finishCapabilities } from './digest.js';
+import { findAutoApprovals, hookConsent, permissionModeConsent, splitToolGrants, toolGrantConsent } from '../capabilities/consent.js';
+import { describeLaunch } from '../capabilities/launchers.js';
+import { isScript, namesScript, scriptEnvReads, scriptInterpreter } from '../capabilities/scripts.js';
+import { finishCapabilities } from '../capabilities/digest.js';
 
 /** One network use the `safety` check's scan found (`verify/safety/network.ts` `listNetworkUses`). */
 export interface NetworkUse {

@@ -1,0 +1,57 @@
+/**
+ * The capability list and its changes in the terminal (issue 54, points 2 to 4): what
+ * `install`, `update`, `outdated`, `status` and `verify` print, in the words of
+ * `capabilities/describe.ts`. Everything a catalogue sent goes through `printableLine` first.
+ */
+import type { Agent } from '../catalogue/vocabulary.js';
+import { describeCapabilities, summarizeCapabilities } from '../capabilities/describe.js';
+import type { CapabilityLists } from '../capabilities/digest.js';
+import type { CapabilityChange } from '../capabilities/compare.js';
+import type { ConsentRequest } from '../capabilities/consent.js';
+import { printableLine } from './terminal-text.js';
+
+/** One list of items per agent merged into one: each item once, in the lists' order. */
+export function mergeLists(parts: readonly CapabilityLists[]): CapabilityLists {
+  const merged: CapabilityLists = { mcp_servers: [], hooks: [], permissions: [], scripts: [], network: [], env: [] };
+  for (const list of Object.keys(merged) as (keyof CapabilityLists)[]) {
+    const seen = new Set<string>();
+    for (const part of parts) {
+      for (const item of part[list]) {
+        const key = JSON.stringify(item);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        (merged[list] as unknown[]).push(item);
+      }
+    }
+  }
+  return merged;
+}
+
+/**
+ * `heading` then the lists as indented lines, what needs consent marked `[needs your consent]`;
+ * `What it can run: nothing …` when the lists hold nothing that runs.
+ */
+export function formatCapabilities(heading: string, lists: CapabilityLists, agents?: readonly Agent[]): string {
+  const lines = [`${heading}: ${printableLine(summarizeCapabilities(lists, agents))}`];
+  for (const section of describeCapabilities(lists, agents)) {
+    lines.push(`  ${section.title}:`);
+    for (const line of section.lines) lines.push(`    - ${printableLine(line.text)}${line.consent === null ? '' : `  [needs your consent: ${printableLine(line.consent)}]`}`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** The consent requests as lines for a refusal: `loadout: <id> needs your consent: …`. */
+export function formatConsent(label: string, requests: readonly ConsentRequest[]): string {
+  return requests.map((r) => `loadout: ${printableLine(label)} needs your consent: ${printableLine(r.message)}\n`).join('');
+}
+
+const CHANGE_MARK: Record<CapabilityChange['items'][number]['change'], string> = { added: '+', widened: '+', removed: '-', narrowed: '-' };
+
+/** A capability change, one line per item (`+` added or widened, `-` removed or narrowed), or `no change in what it can run`. */
+export function formatCapabilityChange(heading: string, change: CapabilityChange | null): string {
+  if (change === null) return `${heading}: not known (the catalogue publishes no capability list for these versions)\n`;
+  if (change.items.length === 0) return `${heading}: no change in what it can run\n`;
+  const lines = [`${heading}${change.widens ? ' (adds to what it can run: needs your yes)' : ''}:`];
+  for (const item of change.items) lines.push(`  ${CHANGE_MARK[item.change]} ${item.change.padEnd(8)} ${printableLine(item.text)}`);
+  return `${lines.join('\n')}\n`;
+}

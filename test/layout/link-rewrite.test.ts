@@ -35,7 +35,8 @@ describe('rewriteReferences', () => {
 
   it('reports what cannot resolve, and turns an import of a file not installed into a link', () => {
     const result = rewrite('@agents/x.md\n[up](../x.md) [abs](/etc/x.md) [none](rules/zz.md)\n@./rules/a.md\n');
-    expect(result.text).toBe(`[agents/x.md](${RAW}/agents/x.md)\n[up](../x.md) [abs](/etc/x.md) [none](rules/zz.md)\n@./.cursor/rules/a.mdc\n`);
+    // Links that leave the loadout point nowhere outside it once installed (issue 53, point 4).
+    expect(result.text).toBe(`[agents/x.md](${RAW}/agents/x.md)\n[up](#) [abs](#) [none](rules/zz.md)\n@./.cursor/rules/a.mdc\n`);
     expect(result.unresolved.map((u) => `${u.line} ${u.written}`)).toEqual(['1 agents/x.md', '2 ../x.md', '2 /etc/x.md', '2 rules/zz.md']);
   });
 

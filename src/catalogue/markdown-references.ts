@@ -16,8 +16,6 @@
  * starts at one place never runs over the next place where an attempt starts (issue 53, point
  * 8: `<img src` repeated 40,000 times took 45 s; test/catalogue/linear-time.test.ts).
  */
-import { posix } from 'node:path';
-
 /** One destination found in a text. */
 export interface ReferenceSite {
   /** `link` (links, images, definitions, HTML attributes) or `import` (`@path`). */
@@ -241,7 +239,7 @@ const WEB_URL = /^(?:[a-z][a-z\d+.-]*:|\/\/)/iu;
 export function referenceLeaves(from: string, target: string, kind: 'link' | 'import'): LeavingReference | undefined {
   const unescaped = kind === 'link' ? unescapeDestination(target) : target;
   const readings = new Set(kind === 'link' ? [unescaped, safeDecode(unescaped)] : [target, safeDecode(target)]);
-  const folder = posix.dirname(from);
+  const depth = from.split('/').length - 1;
   for (const reading of readings) {
     const how = outsidePathKind(reading);
     if (how !== undefined) return { how, reading };
@@ -251,8 +249,28 @@ export function referenceLeaves(from: string, target: string, kind: 'link' | 'im
     const slashed = reading.replaceAll('\\', '/');
     const how = outsidePathKind(slashed);
     if (how !== undefined) return { how, reading: slashed };
-    const joined = posix.normalize(posix.join(folder, slashed));
-    if (joined === '..' || joined.startsWith('../')) return { how: 'outside', reading: slashed };
+    if (climbsAbove(slashed, depth)) return { how: 'outside', reading: slashed };
   }
   return undefined;
+}
+
+/**
+ * True when the relative `path`, read from a folder `depth` levels below the loadout's root,
+ * goes above the root at some segment (as `posix.normalize` of the joined path would start with
+ * `..`). One pass over the segments: Node's `normalize` took time quadratic in a run of `../`.
+ */
+function climbsAbove(path: string, depth: number): boolean {
+  let level = depth;
+  for (let start = 0; start <= path.length; ) {
+    let end = path.indexOf('/', start);
+    if (end < 0) end = path.length;
+    const length = end - start;
+    if (length === 2 && path.startsWith('..', start)) {
+      if (--level < 0) return true;
+    } else if (length > 0 && !(length === 1 && path[start] === '.')) {
+      level++;
+    }
+    start = end + 1;
+  }
+  return false;
 }

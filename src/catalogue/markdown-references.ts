@@ -40,11 +40,17 @@ export interface ReferenceSite {
  * `[text](destination "title")`. The destination is absent or not empty, and the title follows
  * a blank by a lookbehind: blanks on both sides of an empty destination, or before an optional
  * title and the closing parenthesis, made the expression backtrack quadratically on long blank runs.
- * An angle-bracketed destination holds no `<` (CommonMark 6.3): with `[^>]`, `[x](<` repeated
- * took time quadratic in the line, each attempt running to the line's end.
+ * An angle-bracketed destination holds no `<`, and a title in parentheses no `(` (CommonMark
+ * 6.3): with `[^>]` and `[^)]`, `[x](<` or `[a](b (` repeated took time quadratic in the line,
+ * each attempt running to the line's end.
  */
-const INLINE = /!?\[(?:[^[\]\n]|\[[^[\]\n]*\])*\]\(\s*(?:(<[^<>\n]*>|[^\s()]+(?:\([^\s()]*\)[^\s()]*)*|(?:\([^\s()]*\)[^\s()]*)+)\s*)?(?:(?<=\s)(?:"[^"\n]*"|'[^'\n]*'|\([^)\n]*\))\s*)?\)/dgu;
-const DEFINITION = /^ {0,3}\[[^\]\n]+\]:\s*(<[^>\n]*>|\S+)/dgmu;
+const INLINE = /!?\[(?:[^[\]\n]|\[[^[\]\n]*\])*\]\(\s*(?:(<[^<>\n]*>|[^\s()]+(?:\([^\s()]*\)[^\s()]*)*|(?:\([^\s()]*\)[^\s()]*)+)\s*)?(?:(?<=\s)(?:"[^"\n]*"|'[^'\n]*'|\([^()\n]*\))\s*)?\)/dgu;
+/**
+ * `[label]: destination` at the start of a line. The label and an angle-bracketed destination
+ * stop at every line terminator, `\r`, U+2028 and U+2029 included: the `m` flag's `^` matches
+ * after each, and `[^\]\n]+` ran from each such line to the end of the text (`[\r` repeated).
+ */
+const DEFINITION = /^ {0,3}\[[^\]\n\r\u2028\u2029]+\]:\s*(<[^<>\n\r\u2028\u2029]*>|\S+)/dgmu;
 /**
  * An `href` or `src` attribute of an `<a>`, `<img>`, `<link>` or `<source>` open tag, its value
  * double-quoted, single-quoted or unquoted (group 1, 2 or 3), after the attributes before it as

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { collectAnchors, hasAnchor, slugify, splitAttributeBlock } from '../../src/verify/references/anchors.js';
 import { expandsImports, findMarkdownReferences, findSkillPaths, isExternal } from '../../src/verify/references/links.js';
+import { growthRatio, measureGrowth, pumped, pumpsOf, RATIO, timed } from '../helpers/linear-time.js';
 
 describe('reference extraction', () => {
   it('finds links, images, definitions, HTML links and @ imports with their lines, not those in code', () => {
@@ -94,6 +95,11 @@ describe('anchors', () => {
     expect(splitAttributeBlock('Title {.c}')).toEqual({ text: 'Title {.c}', id: undefined });
     expect(splitAttributeBlock('Title {#a b}')).toEqual({ text: 'Title {#a b}', id: undefined });
     expect(splitAttributeBlock('Title')).toEqual({ text: 'Title', id: undefined });
+  });
+
+  it.each(pumpsOf('slug', ['# ', '[a](', ''], ['# ', '![a](b', ''], ['# ', '<a', ''], ['# ', '_', 'x']))('slugs a heading in linear time: $prefix + $pump×n (issue 53: `[a](` repeated was quadratic)', (pump) => {
+    const growth = measureGrowth((bytes) => timed(() => collectAnchors(pumped(pump, bytes))));
+    expect(growthRatio(growth), `${growth.small.toFixed(1)} ms at 25 KB, ${growth.large.toFixed(1)} ms at 100 KB`).toBeLessThan(RATIO);
   });
 
   it('does not read front matter as a setext heading', () => {

@@ -69,7 +69,17 @@ export interface RewriteSubject {
  * a real catalogue. Only the shape matters there: an absolute address.
  */
 export function placeholderRawUrl(id: string, version: string, path: string): string {
-  return `https://loadout.invalid/raw/${id}/${version}/${path}`;
+  return `https://loadout.invalid/raw/${id}/${version}/${path.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+/**
+ * An absolute address as a Markdown destination or HTML attribute value: the characters that
+ * would end one or change what it means there (blanks, `(`, `)`, `<`, `>`, quotes, backticks)
+ * percent-encoded, which a URL's path reads alike (RFC 3986 section 2.1). A raw address names a
+ * file by its path, and a catalogue's `raw_url` is only as careful as the catalogue.
+ */
+function destinationOf(address: string): string {
+  return address.replace(/[\s()<>"'`]/gu, (c) => encodeURIComponent(c).replace(/[()']/gu, (x) => `%${x.charCodeAt(0).toString(16).toUpperCase()}`));
 }
 
 /** `to` relative to the folder of `from` (both project-relative); a file's own name when they are equal. */
@@ -192,7 +202,7 @@ function rewriteSite(site: ReferenceSite, subject: RewriteSubject, context: Rewr
   }
   const landing = context.landing(resolved);
   if (landing === undefined) {
-    const raw = `${context.rawUrl(resolved)}${suffix}`;
+    const raw = `${destinationOf(context.rawUrl(resolved))}${suffix}`;
     if (site.kind === 'import') return { replace: `[${decoded}](${raw})`, whole: true, unresolved: `imports ${resolved}, which is not installed as a file here: an agent imports local files only, so it became a link to ${raw}` };
     return { replace: written(raw) };
   }

@@ -162,6 +162,11 @@ describe('rewritten links resolve to the same file (RFC 3986)', () => {
     );
   });
 
+  it('writes a raw address as a destination that keeps its meaning: parentheses, blanks and quotes encoded', () => {
+    const context: RewriteContext = { paths: new Set(['AGENTS.md', "x) it's.md"]), landing: (p) => (p === 'AGENTS.md' ? { target: p } : undefined), rawUrl: (p) => `${RAW}/${p}` };
+    expect(rewriteReferences('[a](x%29%20it%27s.md) <a href="x%29%20it%27s.md">a</a>\n', { source: 'AGENTS.md', target: 'AGENTS.md', imports: false }, context).text).toBe(`[a](${RAW}/x%29%20it%27s.md) <a href="${RAW}/x%29%20it%27s.md">a</a>\n`);
+  });
+
   it('writes the issue\'s file names as files: ./ before a first segment with a colon, % and ? encoded', () => {
     const context: RewriteContext = { paths: new Set(['AGENTS.md', 'javascript:alert(1)', '%2e%2e/x.md', 'q?.md']), landing: (p) => ({ target: p }), rawUrl: (p) => `${RAW}/${p}` };
     const text = '[a](./javascript:alert(1)) ![i](<./javascript:alert(1)>) <a href="./javascript:alert(1)">a</a>\n[d]: ./javascript:alert(1)\n[b](./%252e%252e/x.md) [c](q%3F.md)\n';

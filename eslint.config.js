@@ -1,10 +1,16 @@
 // ESLint flat config: the recommended JavaScript and typescript-eslint rules over src/, test/ and bench/,
 // and over src/ eslint-plugin-regexp's rules against regular expressions whose time grows faster than
 // their input (catastrophic or polynomial backtracking, quadratic moves): text under review must not
-// stall the checks (DESIGN.md section 6, "Every rule runs in linear time").
+// stall the checks (DESIGN.md section 6, "Every rule runs in linear time"), and a catalogue's text
+// must not stall the installer (issue 53, point 8). The plugin's `no-super-linear-move` models an
+// attack as one character repeated, so it missed `<img\b[^>]*?\ssrc=` (quadratic on `<img src`
+// repeated); our own `loadout/no-rescan` (scripts/eslint-rescan-rule.js) reports a quantifier that
+// can run over the next place where its expression starts. The pumped-input tests time the patterns
+// (test/catalogue/, test/layout/ and test/verify/safety/linear-time.test.ts).
 import js from '@eslint/js';
 import regexp from 'eslint-plugin-regexp';
 import tseslint from 'typescript-eslint';
+import rescan from './scripts/eslint-rescan-rule.js';
 
 export default tseslint.config(
   { ignores: ['lib/', 'dist/', '**/dist/', 'node_modules/', 'coverage/', 'data/', 'test/fixtures/', 'test/artifacts/', 'schema/loadout.validate.cjs'] },
@@ -40,10 +46,31 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts', 'src/**/*.mjs'],
-    plugins: { regexp },
+    plugins: { regexp, loadout: rescan },
     rules: {
       'regexp/no-super-linear-backtracking': 'error',
       'regexp/no-super-linear-move': 'error',
+      'loadout/no-rescan': 'error',
     },
+  },
+  {
+    // Files where `loadout/no-rescan` reports expressions still to be judged by their rooms' owners
+    // (issue 53, point 8): each is either bounded for a reason the rule cannot see (then a comment
+    // says why) or quadratic (then it is fixed and covered by a pumped-input test). When a file is
+    // clean, take it off this list.
+    files: [
+      'src/import/metadata.ts',
+      'src/pages/loadout-install.ts',
+      'src/pages/loadout.ts',
+      'src/submissions/rate-limit.ts',
+      'src/verify/mcp/variables.ts',
+      'src/verify/safety/admin-rights.ts',
+      'src/verify/safety/hidden-text.ts',
+      'src/verify/safety/network.ts',
+      'src/verify/safety/shell-rules.ts',
+      'src/verify/safety/warnings.ts',
+      'src/verify/text/front-matter.ts',
+    ],
+    rules: { 'loadout/no-rescan': 'off' },
   },
 );

@@ -10,15 +10,25 @@
  * - to the pinned raw address (`{base}/raw/<id>/<version>/<path>`, spec "Address shapes") when
  *   the target is not installed for the reader. An `@` import cannot name an address (agents
  *   import local files only), so it becomes a Markdown link to it and is reported.
+ * A link's new destination is a URL reference (RFC 3986 section 4.2): each path segment
+ * percent-encoded where a character would change what it means (`?`, `#`, `%`, blanks,
+ * parentheses, quotes, `&`…), and `./` put before a first segment that holds a `:` or starts
+ * with `~`, so that a file named `javascript:alert(1)` or `%2e%2e` stays a file (issue 53,
+ * point 9). An `@` import is a file path, written as it is.
  * Links with a scheme, template placeholders and links to a heading of the same file stay as
- * they are. A link the rewrite cannot make resolve (a path outside the loadout, an absolute
- * path, a file the loadout does not have, a folder whose files do not land together) stays as
- * written and is reported. The destinations are found by `catalogue/markdown-references.ts`,
- * outside code blocks and code spans. Pure: text in, text out.
+ * they are. A reference that leads outside the loadout (`referenceLeaves`: home-relative,
+ * absolute, or climbing out, whatever its spelling) is never written as it was: an `@` token
+ * becomes a code span, which no agent expands (Claude Code: "imports are not evaluated inside
+ * markdown code spans and code blocks"; Gemini CLI's import processor skips code too), and a
+ * link's destination becomes `#` (the file itself); both are reported (issue 53, point 4). Any
+ * other link the rewrite cannot make resolve (a file the loadout does not have, a folder whose
+ * files do not land together) stays as written and is reported. The destinations are found by
+ * `catalogue/markdown-references.ts`, outside code blocks and code spans. Pure: text in, text
+ * out, in time linear in the text and the number of the loadout's paths.
  */
 import { posix } from 'node:path';
 import { proseOf } from '../catalogue/markdown.js';
-import { isExternal, safeDecode, scanReferences, splitDestination, type ReferenceSite } from '../catalogue/markdown-references.js';
+import { isExternal, referenceLeaves, safeDecode, scanReferences, splitDestination, type ReferenceSite } from '../catalogue/markdown-references.js';
 
 /** Where a loadout file is for the reader: a project path, and the anchor when it is a section of that file. */
 export interface Landing {
@@ -59,7 +69,17 @@ export interface RewriteSubject {
  * a real catalogue. Only the shape matters there: an absolute address.
  */
 export function placeholderRawUrl(id: string, version: string, path: string): string {
-  return `https://loadout.invalid/raw/${id}/${version}/${path}`;
+  return `https://loadout.invalid/raw/${id}/${version}/${path.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+/**
+ * An absolute address as a Markdown destination or HTML attribute value: the characters that
+ * would end one or change what it means there (blanks, `(`, `)`, `<`, `>`, quotes, backticks)
+ * percent-encoded, which a URL's path reads alike (RFC 3986 section 2.1). A raw address names a
+ * file by its path, and a catalogue's `raw_url` is only as careful as the catalogue.
+ */
+function destinationOf(address: string): string {
+  return address.replace(/[\s()<>"'`]/gu, (c) => encodeURIComponent(c).replace(/[()']/gu, (x) => `%${x.charCodeAt(0).toString(16).toUpperCase()}`));
 }
 
 /** `to` relative to the folder of `from` (both project-relative); a file's own name when they are equal. */
@@ -68,11 +88,32 @@ export function relativeTo(from: string, to: string): string {
   return rel === '' ? posix.basename(to) : rel;
 }
 
-/** The 1-based line of `offset` in `text`. */
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++;
-  return line;
+/** The 1-based line of an offset of `text`: the offsets where lines start, found once, then a binary search per offset. */
+function lineCounter(text: string): (offset: number) => number {
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  return (offset) => {
+    let low = 0;
+    let high = starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if ((starts[mid] ?? 0) <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return low + 1;
+  };
+}
+
+/** The folders of the loadout's paths, and the landing of each folder once found ({@link folderLanding}). */
+interface Folders {
+  all: ReadonlySet<string>;
+  landings: Map<string, string | undefined>;
+}
+
+function foldersOf(paths: ReadonlySet<string>): Folders {
+  const all = new Set<string>();
+  for (const path of paths) for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) all.add(path.slice(0, i));
+  return { all, landings: new Map() };
 }
 
 /** The landing of a folder of the loadout: where its files landed, when all of them landed below one folder with their own paths. */
@@ -90,43 +131,88 @@ function folderLanding(folder: string, context: RewriteContext): string | undefi
   return found;
 }
 
-type Outcome = { replace: string } | { keep: true } | { unresolved: string; replace?: string };
+/**
+ * A relative path (`/`-separated, no empty segment but the one a trailing `/` leaves) as a URL
+ * reference that resolves to it (RFC 3986 sections 3.3 and 4.2): a segment keeps its letters,
+ * digits, marks and the characters of RFC 3986 `pchar` that mean nothing in a path, a Markdown
+ * destination or an HTML attribute (`-._~!$*+,;:@`); any other character is percent-encoded
+ * as UTF-8 (`%` itself, `?`, `#`, blanks, `()`, `<>`, quotes, `&`, `=`, `\`). A first segment
+ * that holds a `:` (read as a scheme: `javascript:`) or starts with `~` (read as the home
+ * folder) gets `./` before it. `.` and `..` segments stay.
+ */
+export function encodeLinkPath(path: string): string {
+  const encoded = path
+    .split('/')
+    .map((segment) => (segment === '.' || segment === '..' ? segment : segment.replace(/[^\p{L}\p{M}\p{N}\-._~!$*+,;:@]/gu, (c) => encodeURIComponent(c).replace(/[!'()*]/gu, (x) => `%${x.charCodeAt(0).toString(16).toUpperCase()}`))))
+    .join('/');
+  const first = encoded.slice(0, encoded.indexOf('/') >>> 0);
+  return first.includes(':') || first.startsWith('~') ? `./${encoded}` : encoded;
+}
 
-function rewriteSite(site: ReferenceSite, subject: RewriteSubject, context: RewriteContext): Outcome {
+/** Backticks around `text` that no run of backticks in `within` can close: one more than its longest run (CommonMark 6.1). */
+function codeSpan(text: string, within: string): string {
+  let longest = 0;
+  for (let i = within.indexOf('`'); i >= 0; i = within.indexOf('`', i)) {
+    let end = i;
+    while (within.charCodeAt(end) === 0x60) end++;
+    longest = Math.max(longest, end - i);
+    i = end;
+  }
+  const fence = '`'.repeat(longest + 1);
+  return `${fence} ${text} ${fence}`;
+}
+
+type Outcome = { replace: string; whole?: true } | { keep: true } | { unresolved: string; replace?: string; whole?: true };
+
+/** A reference that leads outside the loadout, made inert (see the module comment) and reported. */
+function neutralised(site: ReferenceSite, text: string, how: string): Outcome {
+  if (site.kind === 'import') return { replace: codeSpan(`@${site.raw}`, text), whole: true, unresolved: `${how}: an agent would read a file outside the project, so it is written in a code span, which no agent imports` };
+  const angled = site.raw.startsWith('<') && site.raw.endsWith('>');
+  return { replace: angled ? '<#>' : '#', unresolved: `${how}: an agent would read a file outside the project, so its destination is written as "#"` };
+}
+
+const LEAVES: Record<'home' | 'absolute' | 'outside', string> = { home: 'is a path in the home folder', absolute: 'is an absolute path', outside: 'points outside the loadout' };
+
+function rewriteSite(site: ReferenceSite, subject: RewriteSubject, context: RewriteContext, folders: Folders, text: string): Outcome {
   // `[#<n>](<url>)`: an angle-bracketed bare word is a template placeholder; `[x]()` names nothing.
   if (site.raw === '' || /^<[\w-]*>$/u.test(site.raw)) return { keep: true };
-  const { path, anchor, query } = splitDestination(site.raw);
-  if (path === '' || (site.kind === 'link' && isExternal(path))) return { keep: true };
+  const { path, anchor, query } = site.loose === true ? { path: site.raw, anchor: undefined, query: '' } : splitDestination(site.raw);
+  if (path === '') return { keep: true };
+  const leaves = referenceLeaves(subject.source, path, site.kind);
+  if (leaves !== undefined) return neutralised(site, text, `${LEAVES[leaves.how]}${leaves.reading === path ? '' : ` (read as "${leaves.reading}")`}`);
+  if (site.loose === true || (site.kind === 'link' && isExternal(path))) return { keep: true };
   const decoded = safeDecode(path);
-  if (decoded.startsWith('/') || decoded.startsWith('~/')) return { unresolved: 'an absolute path, which no install can make resolve (expected a path relative to the file)' };
   const resolved = posix.join(posix.dirname(subject.source), decoded).replace(/\/$/u, '');
-  if (resolved === '..' || resolved.startsWith('../')) return { unresolved: 'points outside the loadout (expected a file of the loadout)' };
   const suffix = `${query}${anchor === undefined ? '' : `#${anchor}`}`;
   const angled = site.raw.startsWith('<') && site.raw.endsWith('>');
   const written = (dest: string): string => (angled ? `<${dest}>` : dest);
   // An import path must not start with a bare dot (`@.gemini/…` is not read as an import): it gets `./`, as it does when the author wrote one.
-  const dotted = (dest: string): string => (site.kind === 'import' && !dest.startsWith('./') && !dest.startsWith('../') && (decoded.startsWith('./') || dest.startsWith('.')) ? `./${dest}` : dest);
+  const dotted = (dest: string): string => (!dest.startsWith('./') && !dest.startsWith('../') && (decoded.startsWith('./') || dest.startsWith('.')) ? `./${dest}` : dest);
+  // A link is a URL reference, an import a file path (see the module comment).
+  const asWritten = (dest: string): string => (site.kind === 'import' ? dotted(dest) : encodeLinkPath(dest));
   if (!context.paths.has(resolved)) {
     if (resolved === '.' || resolved === '') return { keep: true };
-    const isFolder = [...context.paths].some((p) => p.startsWith(`${resolved}/`));
-    const folder = isFolder ? folderLanding(resolved, context) : undefined;
+    const isFolder = folders.all.has(resolved);
+    if (isFolder && !folders.landings.has(resolved)) folders.landings.set(resolved, folderLanding(resolved, context));
+    const folder = isFolder ? folders.landings.get(resolved) : undefined;
     // A folder is relative to the installed file's folder; its own folder is `.`.
     const rel = folder === undefined ? undefined : posix.relative(posix.dirname(subject.target), folder) || '.';
-    if (rel !== undefined) return { replace: written(dotted(`${rel}${path.endsWith('/') ? '/' : ''}`) + suffix) };
+    if (rel !== undefined) return { replace: written(asWritten(`${rel}${path.endsWith('/') ? '/' : ''}`) + suffix) };
     return { unresolved: isFolder ? `${resolved}/ is a folder whose files do not land in one folder (expected a link to one of its files)` : `${resolved} is not a file of the loadout (expected an existing file)` };
   }
   const landing = context.landing(resolved);
   if (landing === undefined) {
-    const raw = `${context.rawUrl(resolved)}${suffix}`;
-    if (site.kind === 'import') return { replace: `[${decoded}](${raw})`, unresolved: `imports ${resolved}, which is not installed as a file here: an agent imports local files only, so it became a link to ${raw}` };
+    const raw = `${destinationOf(context.rawUrl(resolved))}${suffix}`;
+    if (site.kind === 'import') return { replace: `[${decoded}](${raw})`, whole: true, unresolved: `imports ${resolved}, which is not installed as a file here: an agent imports local files only, so it became a link to ${raw}` };
     return { replace: written(raw) };
   }
   const sameFile = landing.target === subject.target;
   const fragment = anchor ?? landing.anchor;
-  const dest = sameFile && fragment !== undefined ? `${query}#${fragment}` : `${relativeTo(subject.target, landing.target)}${query}${fragment === undefined ? '' : `#${fragment}`}`;
+  const relative = relativeTo(subject.target, landing.target);
+  const dest = (path: string): string => (sameFile && fragment !== undefined ? `${query}#${fragment}` : `${path}${query}${fragment === undefined ? '' : `#${fragment}`}`);
   // An import of a file that became a section: the text is already in the agent's context, so a link to it says where.
-  if (landing.anchor !== undefined && site.kind === 'import') return { replace: `[${decoded}](${dest})` };
-  return { replace: written(site.kind === 'import' ? dotted(dest) : dest) };
+  if (landing.anchor !== undefined && site.kind === 'import') return { replace: `[${decoded}](${dest(encodeLinkPath(relative))})`, whole: true };
+  return { replace: written(site.kind === 'import' ? dotted(dest(relative)) : dest(encodeLinkPath(relative))) };
 }
 
 /**
@@ -138,15 +224,17 @@ export function rewriteReferences(text: string, subject: RewriteSubject, context
   const prose = proseOf(text);
   const sites = scanReferences(prose, subject.imports).sort((a, b) => a.start - b.start);
   const unresolved: UnresolvedReference[] = [];
+  const folders = foldersOf(context.paths);
+  const lineOf = lineCounter(text);
   let out = '';
   let last = 0;
   for (const site of sites) {
     if (site.start < last) continue;
-    const outcome = rewriteSite(site, subject, context);
-    if ('unresolved' in outcome) unresolved.push({ line: lineAt(text, site.at), written: site.raw, reason: outcome.unresolved });
+    const outcome = rewriteSite(site, subject, context, folders, text);
+    if ('unresolved' in outcome) unresolved.push({ line: lineOf(site.at), written: site.raw, reason: outcome.unresolved });
     if (!('replace' in outcome) || outcome.replace === undefined) continue;
-    // An import is replaced whole (`@path` → `[path](address)`); a link's destination only.
-    const start = site.kind === 'import' && outcome.replace.startsWith('[') ? site.at : site.start;
+    // An import may be replaced whole (`@path` → `[path](address)`, or a code span); a link's destination only.
+    const start = outcome.whole === true ? site.at : site.start;
     out += text.slice(last, start) + outcome.replace;
     last = site.end;
   }

@@ -132,7 +132,18 @@ export interface RefusedServer {
   reason: string;
 }
 
-const PLACEHOLDER = /\$\{(?!PLUGIN_ROOT\}|PLUGIN_DATA\})[^}]*\}|\$[A-Za-z_]/u;
+/** A `${` that is not one of the two Agent Plugins expands. */
+const BRACE_VARIABLE = /\$\{(?!PLUGIN_ROOT\}|PLUGIN_DATA\})/u;
+
+/**
+ * True when `value` names an environment variable: `$NAME`, or a `${` (not `${PLUGIN_ROOT}` or
+ * `${PLUGIN_DATA}`) that a `}` closes. The first such `${` decides: a `}` after a later one is
+ * after it too. `\$\{…[^}]*\}` ran each attempt to the end of a value without `}`: quadratic.
+ */
+function namesVariable(value: string): boolean {
+  const open = BRACE_VARIABLE.exec(value);
+  return (open !== null && value.includes('}', open.index + 2)) || /\$[A-Za-z_]/u.test(value);
+}
 const strings = (value: unknown): string[] => (typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : value !== null && typeof value === 'object' ? Object.values(value).filter((v): v is string => typeof v === 'string') : []);
 
 /**
@@ -149,7 +160,7 @@ export function agentPluginsMcp(servers: Readonly<Record<string, McpServer>>): {
   for (const [name, server] of Object.entries(servers)) {
     const { command, args, env, url, headers, type } = server;
     const values = [...strings(args), ...strings(env), ...strings(url), ...strings(headers)];
-    if (values.some((v) => PLACEHOLDER.test(v))) {
+    if (values.some(namesVariable)) {
       refused.push({ name, reason: 'it takes an environment variable, which Agent Plugins 1.0 does not expand (spec section 9.2)' });
     } else if (typeof command === 'string') {
       if (!/^(?:\.\/)?[^\s/]+(?:\/[^\s/]+)*$/u.test(command) || (command.includes('/') && !command.startsWith('./'))) {

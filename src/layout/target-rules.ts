@@ -50,7 +50,7 @@ export function isGitSegment(segment: string): boolean {
 export function describeTargetProblem(target: unknown): string | undefined {
   if (typeof target !== 'string') return `is ${JSON.stringify(target) ?? String(target)} (expected a path relative to the project root)`;
   const problem = describePathProblem(target);
-  if (problem !== undefined) return `${problem.replace(/ \(expected [^)]*\)$/u, '')} (expected a normalised path relative to the project root, such as ".cursor/rules/style.mdc")`;
+  if (problem !== undefined) return `${problem.replace(/ \(expected [^()]*\)$/u, '')} (expected a normalised path relative to the project root, such as ".cursor/rules/style.mdc")`;
   if (target.split('/').some(isGitSegment)) return 'is in a .git folder, which an install never writes (expected a path outside .git/)';
   return undefined;
 }

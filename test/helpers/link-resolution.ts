@@ -9,7 +9,7 @@
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join, posix } from 'node:path';
 import { collectAnchors, hasAnchor } from '../../src/verify/references/anchors.js';
-import { expandsImports, findMarkdownReferences, isExternal, safeDecode } from '../../src/verify/references/links.js';
+import { expandsImports, findMarkdownReferences, isExternal, referenceLeaves, safeDecode } from '../../src/verify/references/links.js';
 import { LOCK_FILE, type LockFile } from '../../src/install/project/lock.js';
 
 /** One reference that does not resolve in the project. */
@@ -42,11 +42,13 @@ export function findDanglingLinks(project: string, files: readonly string[] = in
     if (!existsSync(full)) continue;
     const text = readFileSync(full, 'utf8');
     for (const ref of findMarkdownReferences(text, undefined, { imports: expandsImports(file) })) {
-      if (ref.kind === 'link' && isExternal(ref.target)) continue;
       const written = `${ref.target}${ref.anchor === undefined ? '' : `#${ref.anchor}`}`;
-      const target = safeDecode(ref.target);
       const at = { file, line: ref.line, written };
-      if (target.startsWith('/') || target.startsWith('~/')) {
+      // An `@` token that is no import of a document, and a URL, count only when they lead out of the project.
+      const leaves = ref.kind !== 'skill-path' && referenceLeaves(file, ref.target, ref.kind) !== undefined;
+      if (!leaves && (ref.loose === true || (ref.kind === 'link' && isExternal(ref.target)))) continue;
+      const target = safeDecode(ref.target);
+      if (leaves || target.startsWith('/') || target.startsWith('~/')) {
         dangling.push({ ...at, problem: 'outside' });
         continue;
       }

@@ -1,5 +1,8 @@
+import { posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { proseOf } from '../../src/catalogue/markdown.js';
+import { scanReferences } from '../../src/catalogue/markdown-references.js';
 import type { FileEntry } from '../../src/catalogue/manifest.js';
 import { PUBLISHED_AGENTS, type Agent } from '../../src/catalogue/vocabulary.js';
 import { layoutInstall, type LoadoutFiles } from '../../src/layout/installed-files.js';
@@ -35,7 +38,8 @@ describe('rewriteReferences', () => {
 
   it('reports what cannot resolve, and turns an import of a file not installed into a link', () => {
     const result = rewrite('@agents/x.md\n[up](../x.md) [abs](/etc/x.md) [none](rules/zz.md)\n@./rules/a.md\n');
-    expect(result.text).toBe(`[agents/x.md](${RAW}/agents/x.md)\n[up](../x.md) [abs](/etc/x.md) [none](rules/zz.md)\n@./.cursor/rules/a.mdc\n`);
+    // Links that leave the loadout point nowhere outside it once installed (issue 53, point 4).
+    expect(result.text).toBe(`[agents/x.md](${RAW}/agents/x.md)\n[up](#) [abs](#) [none](rules/zz.md)\n@./.cursor/rules/a.mdc\n`);
     expect(result.unresolved.map((u) => `${u.line} ${u.written}`)).toEqual(['1 agents/x.md', '2 ../x.md', '2 /etc/x.md', '2 rules/zz.md']);
   });
 
@@ -107,5 +111,68 @@ describe('layoutInstall', () => {
     expect(layoutInstall(broken, 'cursor').unresolved).toEqual([]);
     const codexBroken: LoadoutFiles = { ...KIT, text: (p) => (p === 'AGENTS.md' ? '@agents/rev.md\n' : TEXTS[p]) };
     expect(layoutInstall(codexBroken, 'antigravity-cli').unresolved).toEqual([expect.objectContaining({ file: 'AGENTS.md', line: 1, written: 'agents/rev.md' })]);
+  });
+});
+
+/**
+ * A rewritten link resolves, by RFC 3986's rules (Node's WHATWG `URL` as the resolver), to the
+ * file its target landed at (issue 53, point 9): whatever the names of the files and of their
+ * install targets (`javascript:alert(1)`, `%2e%2e`, `q?.md`, blanks, parentheses, quotes…), a
+ * link in any form (inline, image, angle brackets, definition, HTML with any quoting), with a
+ * query and a fragment, read from the installed file's address, names the landed file's
+ * address, on the same origin, with the same query and fragment.
+ */
+describe('rewritten links resolve to the same file (RFC 3986)', () => {
+  /** A segment's name as an author would percent-encode it in a link: everything but unreserved characters. */
+  const encodeSegment = (segment: string): string => encodeURIComponent(segment).replace(/[!'()*~]/gu, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const encodePath = (path: string): string => path.split('/').map(encodeSegment).join('/');
+  const BASE = 'https://project.invalid/';
+  const FORMS: ((dest: string) => string)[] = [(d) => `[x](${d})`, (d) => `![x](${d})`, (d) => `[x](<${d}>)`, (d) => `[x]: ${d}`, (d) => `<a href="${d}">x</a>`, (d) => `<img alt='x' src='${d}'>`, (d) => `<a href=${d}>x</a>`];
+
+  const hostile = fc.constantFrom('javascript:alert(1)', 'data:text', '%2e%2e', '%252e', 'q?.md', 'a#b.md', 'a b.md', '(x).md', 'x)', '<x>', 'a&amp;b', "it's", 'x"y', '~', '~x', 'mailto:x', '..x', '.x', '@x', 'é.md', 'a%20b', ':', 'a=b', 'a`b', 'x\u00a0y');
+  const plain = fc.stringMatching(/^[a-z][a-z0-9._-]{0,6}$/u).filter((s) => s !== '.' && s !== '..');
+  const segment = fc.oneof(hostile, plain);
+  const path = fc.array(segment, { minLength: 1, maxLength: 3 }).map((segments) => segments.join('/'));
+
+  it('holds for every file name, target, link form, query and fragment', () => {
+    fc.assert(
+      fc.property(path, path, path, path, fc.integer({ min: 0, max: FORMS.length - 1 }), fc.option(fc.constantFrom('?v', '?a%20b'), { nil: undefined }), fc.option(fc.constantFrom('#part', '#a%20b'), { nil: undefined }), (source, file, sourceTarget, fileTarget, form, query, fragment) => {
+        fc.pre(source !== file && sourceTarget !== fileTarget && !fileTarget.startsWith(`${sourceTarget}/`) && !sourceTarget.startsWith(`${fileTarget}/`) && !file.startsWith(`${source}/`) && !source.startsWith(`${file}/`));
+        const from = `${source}.md`;
+        const to = `${file}.md`;
+        const landed = { [from]: `${sourceTarget}.md`, [to]: `${fileTarget}.md` };
+        const written = `./${encodePath(posix.relative(posix.dirname(from), to))}${query ?? ''}${fragment ?? ''}`;
+        const text = `# Doc\n\n${(FORMS[form] as (d: string) => string)(written)}\n`;
+        const context: RewriteContext = { paths: new Set([from, to]), landing: (p) => (landed[p] === undefined ? undefined : { target: landed[p] as string }), rawUrl: (p) => `${RAW}/${p}` };
+        const result = rewriteReferences(text, { source: from, target: landed[from] as string, imports: false }, context);
+        expect(result.unresolved, text).toEqual([]);
+        const sites = scanReferences(proseOf(result.text), false).filter((s) => s.loose !== true);
+        expect(sites, result.text).toHaveLength(1);
+        const raw = sites[0]?.raw ?? '';
+        const destination = raw.startsWith('<') && raw.endsWith('>') ? raw.slice(1, -1) : raw;
+        const url = new URL(destination, `${BASE}${encodePath(landed[from] as string)}`);
+        expect({ origin: url.origin, file: decodeURIComponent(url.pathname), search: url.search, hash: url.hash }, `${text} → ${result.text}`).toEqual({
+          origin: 'https://project.invalid',
+          file: `/${landed[to]}`,
+          search: query ?? '',
+          hash: fragment ?? '',
+        });
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it('writes a raw address as a destination that keeps its meaning: parentheses, blanks and quotes encoded', () => {
+    const context: RewriteContext = { paths: new Set(['AGENTS.md', "x) it's.md"]), landing: (p) => (p === 'AGENTS.md' ? { target: p } : undefined), rawUrl: (p) => `${RAW}/${p}` };
+    expect(rewriteReferences('[a](x%29%20it%27s.md) <a href="x%29%20it%27s.md">a</a>\n', { source: 'AGENTS.md', target: 'AGENTS.md', imports: false }, context).text).toBe(`[a](${RAW}/x%29%20it%27s.md) <a href="${RAW}/x%29%20it%27s.md">a</a>\n`);
+  });
+
+  it('writes the issue\'s file names as files: ./ before a first segment with a colon, % and ? encoded', () => {
+    const context: RewriteContext = { paths: new Set(['AGENTS.md', 'javascript:alert(1)', '%2e%2e/x.md', 'q?.md']), landing: (p) => ({ target: p }), rawUrl: (p) => `${RAW}/${p}` };
+    const text = '[a](./javascript:alert(1)) ![i](<./javascript:alert(1)>) <a href="./javascript:alert(1)">a</a>\n[d]: ./javascript:alert(1)\n[b](./%252e%252e/x.md) [c](q%3F.md)\n';
+    expect(rewriteReferences(text, { source: 'AGENTS.md', target: 'AGENTS.md', imports: false }, context)).toEqual({
+      text: '[a](./javascript:alert%281%29) ![i](<./javascript:alert%281%29>) <a href="./javascript:alert%281%29">a</a>\n[d]: ./javascript:alert%281%29\n[b](%252e%252e/x.md) [c](q%3F.md)\n',
+      unresolved: [],
+    });
   });
 });

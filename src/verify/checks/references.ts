@@ -3,8 +3,10 @@
  * mention resolve to files (or folders) inside the loadout, and anchors resolve where the
  * target is Markdown (spec "Verification": "references between files resolve"; DESIGN.md
  * section 4). Links with a scheme (`https:`, `mailto:`) are not checked, but a `file:` URL,
- * and any link or `@` import of a home-relative or absolute path, fails: an agent would read
- * it from outside the project (issue 35: `@~/.aws/credentials`). `@` imports are read
+ * and any link or `@` token that leads outside the loadout, fails, whatever its spelling
+ * (`referenceLeaves`: home-relative, absolute, or climbing out with `../`, `./../`, `%2e%2e`,
+ * `\`, escapes or character references): an agent would read it from outside the project
+ * (issue 35: `@~/.aws/credentials`; issue 53: `@../../.aws/credentials`). `@` imports are read
  * only in the files an agent expands them in (`expandsImports`); anchors are heading slugs and
  * explicit ids (`collectAnchors`). Then, per agent, the links as an install rewrites them
  * (`layout/installed-files.ts`, issue 33): a reference that resolves in the loadout but cannot
@@ -14,8 +16,9 @@
 import { posix } from 'node:path';
 import { judge, plural, pluralWithVerb, type Check, type CheckContext, type Finding } from '../check.js';
 import { collectAnchors, hasAnchor } from '../references/anchors.js';
-import { expandsImports, findMarkdownReferences, findSkillPaths, isExternal, outsidePathKind, safeDecode, type Reference } from '../references/links.js';
+import { expandsImports, findMarkdownReferences, findSkillPaths, isExternal, referenceLeaves, safeDecode, type Reference } from '../references/links.js';
 import { isMarkdownPath } from '../../catalogue/markdown.js';
+import type { LeavingReference } from '../../catalogue/markdown-references.js';
 import { PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
 
 export const references: Check = {
@@ -38,9 +41,11 @@ export const references: Check = {
         const key = `${ref.line}\u0000${ref.target}\u0000${ref.anchor ?? ''}`;
         if (seen.has(key) || (ref.kind === 'skill-path' && seen.has(`${ref.line}\u0000${ref.target}\u0000`))) continue;
         seen.add(key);
-        if (ref.kind === 'link' && isExternal(ref.target) && outsidePathKind(ref.target) === undefined) continue;
+        const leaves = ref.kind === 'skill-path' ? undefined : referenceLeaves(path, ref.target, ref.kind);
+        // A URL or placeholder, and an `@` token that names no document, are judged only for where they lead.
+        if (leaves === undefined && ((ref.kind === 'link' && isExternal(ref.target)) || ref.loose === true)) continue;
         count++;
-        const problem = resolve(context, path, skill, ref, folders, anchorCache);
+        const problem = leaves !== undefined ? leavingProblem(path, ref, leaves) : resolve(context, path, skill, ref, folders, anchorCache);
         if (problem !== undefined) findings.push({ file: path, line: ref.line, message: problem });
       }
     }
@@ -75,11 +80,6 @@ function resolve(context: CheckContext, from: string, skill: string | undefined,
     if (ref.anchor === undefined || ref.anchor === '') return undefined;
     return anchorProblem(context, from, ref.anchor, anchors, what, shown);
   }
-  const outside = outsidePathKind(target);
-  if (outside !== undefined) {
-    const kind = outside === 'home' ? 'a path in the home folder' : 'an absolute path';
-    return `${what} "${shown}" is ${kind}: an agent would read a file outside the project, such as the user's credentials (expected a path relative to ${from}, inside the loadout${ref.kind === 'import' ? '; write a path that is not an import in a code span' : ''})`;
-  }
   if (ref.kind === 'skill-path' && skill !== undefined) target = posix.join('skills', skill, target);
   else target = posix.join(posix.dirname(from), target);
   target = target.replace(/\/$/u, '');
@@ -88,6 +88,15 @@ function resolve(context: CheckContext, from: string, skill: string | undefined,
   if (!context.source.files.has(target)) return `${what} "${shown}" does not resolve: ${target} is not a file of the loadout (expected an existing file)`;
   if (ref.anchor !== undefined && ref.anchor !== '' && isMarkdownPath(target)) return anchorProblem(context, target, ref.anchor, anchors, what, shown);
   return undefined;
+}
+
+/** The finding of a reference that leads outside the loadout (`referenceLeaves`), naming the reading that does when it is not the text as written. */
+function leavingProblem(from: string, ref: Reference, leaves: LeavingReference): string {
+  const what = DESCRIBE[ref.kind];
+  const shown = `"${ref.target}${ref.anchor === undefined ? '' : `#${ref.anchor}`}"${leaves.reading === ref.target ? '' : ` (read as "${leaves.reading}")`}`;
+  if (leaves.how === 'outside') return `${what} ${shown} points outside the loadout: an agent would read a file outside the project (expected a file of the loadout)`;
+  const kind = leaves.how === 'home' ? 'a path in the home folder' : 'an absolute path';
+  return `${what} ${shown} is ${kind}: an agent would read a file outside the project, such as the user's credentials (expected a path relative to ${from}, inside the loadout${ref.kind === 'import' ? '; write a path that is not an import in a code span' : ''})`;
 }
 
 function anchorProblem(context: CheckContext, target: string, anchor: string, cache: Map<string, Set<string>>, what: string, shown: string): string | undefined {

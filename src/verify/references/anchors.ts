@@ -14,7 +14,7 @@ export function slugify(heading: string): string {
   // Most headings are plain words: lower case, spaces to hyphens.
   if (PLAIN_HEADING.test(heading)) return heading.toLowerCase().trim().replace(/ /gu, '-');
   const text = heading
-    .replace(/!?\[([^[\]]*)\]\([^)]*\)/gu, '$1') // links and images → their text
+    .replace(/!?\[([^[\]]*)\]\([^()]*\)/gu, '$1') // links and images → their text (a destination holds no `(`: with `[^)]`, `[a](` repeated was quadratic)
     .replace(/<[^<>]+>/gu, '') // inline HTML
     .replace(/[`*]|(?<!\w)_+|(?<!_)_+(?!\w)/gu, ''); // code and emphasis markers
   return text

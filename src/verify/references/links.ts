@@ -10,7 +10,7 @@ import { TextView } from '../text/view.js';
 import { blankRanges, type TextRange } from '../../catalogue/markdown.js';
 import { safeDecode, scanReferences, splitDestination } from '../../catalogue/markdown-references.js';
 
-export { expandsImports, IMPORT_EXPANDING_FILES, isExternal, safeDecode } from '../../catalogue/markdown-references.js';
+export { expandsImports, IMPORT_EXPANDING_FILES, isExternal, outsidePathKind, referenceLeaves, safeDecode } from '../../catalogue/markdown-references.js';
 
 /** One reference found in a file. */
 export interface Reference {
@@ -20,17 +20,10 @@ export interface Reference {
   /** The anchor after `#`, decoded; undefined when none. */
   anchor: string | undefined;
   line: number;
+  /** True for an `@` token that names no document: judged only for where it leads (`ReferenceSite.loose`). */
+  loose?: true;
 }
 
-/**
- * An `@` import of a home-relative (`@~/…`, `@~user/…`) or absolute (`@/…`, `@C:\…`, `@C:/…`)
- * path, whatever its name: Claude Code imports any file so named ("Both relative and absolute
- * paths are allowed", e.g. `@~/.claude/my-project-instructions.md`;
- * https://docs.anthropic.com/en/docs/claude-code/memory), so `@~/.aws/credentials` or
- * `@/etc/passwd` would put a file from outside the project into the agent's context.
- * `IMPORT` of `catalogue/markdown-references.ts` finds only the document names a loadout's own imports use.
- */
-const OUTSIDE_IMPORT = /(?:^|[\s(])@((?:~[\w.-]*\/|\/(?=[^\s/])|[A-Za-z]:[\\/])[^\s()<>`]*)/gmu;
 const SKILL_PATH = /(?<![\w./@-])(?:\.\/)?((?:references|scripts|assets)\/[\w-][\w./-]*\.[A-Za-z0-9]+)\b/gu;
 /** In code blocks a skill's own files are `references/…`, or scripts the block runs; other paths there are project paths. */
 const SKILL_PATH_IN_CODE = /(?:(?<![\w./@-])(?:\.\/)?(references\/[\w-][\w./-]*\.[A-Za-z0-9]+)\b)|(?:(?:python[0-9.]*|node|bash|sh|zsh|pwsh|powershell(?:\.exe)?|tsx|ts-node|deno\s+run|uv\s+run|ruby|perl|source)\s+(?:-\S+\s+)*(?:\.\/)?((?:scripts|assets)\/[\w-][\w./-]*\.[A-Za-z0-9]+)\b)/gu;
@@ -41,44 +34,24 @@ export interface FindReferencesOptions {
   imports?: boolean;
 }
 
-/** Links and (unless `options.imports` is false) `@` imports of a Markdown text, with 1-based lines. Pure. */
+/**
+ * Links and (unless `options.imports` is false) `@` imports of a Markdown text, with 1-based
+ * lines; the `@` tokens that name no document come last, `loose`. Pure.
+ */
 export function findMarkdownReferences(text: string, view = new TextView(text), options: FindReferencesOptions = {}): Reference[] {
   const refs: Reference[] = [];
   for (const site of scanReferences(view.prose, options.imports !== false)) {
     // `[#<n>](<url>)`: an angle-bracketed bare word is a template placeholder, not a file.
     if (/^<[\w-]*>$/u.test(site.raw)) continue;
-    const { path, anchor } = splitDestination(site.raw);
-    refs.push({ kind: site.kind, target: path, anchor: anchor === undefined ? undefined : safeDecode(anchor), line: view.lines.lineOf(site.at) });
-  }
-  const prose = view.prose;
-  if (options.imports !== false && prose.includes('@')) {
-    OUTSIDE_IMPORT.lastIndex = 0;
-    for (let m = OUTSIDE_IMPORT.exec(prose); m !== null; m = OUTSIDE_IMPORT.exec(prose)) {
-      // Sentence punctuation after the path is not part of it.
-      refs.push({ kind: 'import', target: withoutTrailingPunctuation(m[1] ?? ''), anchor: undefined, line: view.lines.lineOf(m.index + m[0].indexOf('@')) });
+    const line = view.lines.lineOf(site.at);
+    if (site.loose === true) {
+      refs.push({ kind: 'import', target: site.raw, anchor: undefined, line, loose: true });
+      continue;
     }
+    const { path, anchor } = splitDestination(site.raw);
+    refs.push({ kind: site.kind, target: path, anchor: anchor === undefined ? undefined : safeDecode(anchor), line });
   }
   return refs;
-}
-
-/** `path` without the sentence punctuation that ends it (`@/etc/passwd.` → `/etc/passwd`). */
-function withoutTrailingPunctuation(path: string): string {
-  let end = path.length;
-  while (end > 0 && `.,;:!?'"`.includes(path[end - 1] ?? '')) end--;
-  return path.slice(0, end);
-}
-
-/**
- * Whether a reference's target (as written, or decoded) names a place outside any project
- * folder: `home` for `~/…` and `~user/…` (the shell's and Claude Code's home-relative form),
- * `absolute` for `/…`, `\…`, a drive letter (`C:\…`, `C:/…`) or a `file:` URL; undefined for
- * a relative path or another URL. Pure.
- */
-export function outsidePathKind(target: string): 'home' | 'absolute' | undefined {
-  if (/^~(?:[\w.-]*[/\\]|$)/u.test(target)) return 'home';
-  if (/^[/\\]/u.test(target) && !target.startsWith('//')) return 'absolute';
-  if (/^[A-Za-z]:[/\\]/u.test(target) || /^file:/iu.test(target)) return 'absolute';
-  return undefined;
 }
 
 /**

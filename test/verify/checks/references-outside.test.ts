@@ -44,6 +44,45 @@ describe('references check: paths outside the project', () => {
     expect(details.filter((d) => d.includes('outside the project'))).toHaveLength(8);
   });
 
+  it('fails each @ token and link that climbs out of the loadout, whatever its spelling (issue 53, point 4)', async () => {
+    const text = [
+      '# Test k', // 1
+      '', // 2
+      '@../../.aws/credentials', // 3
+      'Keys: @./../../../.ssh/id_rsa', // 4
+      '@../.env', // 5
+      'Also **@docs/%2e%2e/%2e%2e/secret** and @..\\..\\x', // 6
+      'See [a](%2e%2e/x), [b](..\\.env), [c](&period;&period;/y), [d](\\.\\./z) and <a href=../w>w</a>.', // 7
+      '[def]: ./a/../../v', // 8
+    ].join('\n');
+    const { status, details } = await references(`${text}\n`);
+    expect(status).toBe('fail');
+    const leaving = details.filter((d) => d.includes('points outside the loadout')).map((d) => d.replace(/^loadouts\/k\/AGENTS\.md:(\d+): (.*?) points outside.*$/u, '$1 $2'));
+    expect(leaving.sort()).toEqual([
+      '3 @ import "../../.aws/credentials"',
+      '4 @ import "./../../../.ssh/id_rsa"',
+      '5 @ import "../.env"',
+      '6 @ import "docs/%2e%2e/%2e%2e/secret" (read as "docs/../../secret")',
+      '6 @ import "..\\..\\x" (read as "../../x")',
+      '7 link "%2e%2e/x" (read as "../x")',
+      '7 link "..\\.env" (read as "../.env")',
+      '7 link "&period;&period;/y" (read as "../y")',
+      '7 link "\\.\\./z" (read as "../z")',
+      '7 link "../w"',
+      '8 link "./a/../../v"',
+    ].sort());
+  });
+
+  it('fails an @ token that leaves in any Markdown file, since an imported file\'s imports are expanded too, and passes handles and names', async () => {
+    const root = makeTempDir();
+    const skill = '---\nname: s\ndescription: S.\n---\n\nRead @../../../.aws/credentials first. Ask @alice; mail me@example.com; use @types/node and @scope/pkg.\n';
+    writeLoadout(root, { id: 'k', files: [...baseFiles('Test k', '# Test k\n\nSee [s](skills/s/SKILL.md).\n'), { path: 'skills/s/SKILL.md', role: 'skill', content: skill }] });
+    const [run] = await checkCatalogue({ root }, []);
+    const result = run?.results.find((r) => r.id === 'references');
+    expect(result?.status).toBe('fail');
+    expect(result?.details).toEqual([expect.stringMatching(/^loadouts\/k\/skills\/s\/SKILL\.md:6: @ import "\.\.\/\.\.\/\.\.\/\.aws\/credentials" points outside the loadout/u)]);
+  });
+
   it('passes the same paths written as code, e-mail addresses, npm scopes and URLs', async () => {
     const text = '# Test k\n\nKeys live in `~/.ssh/id_ed25519` and `@~/.aws/credentials`; mail me@example.com; types from @types/node; [docs](https://example.com/a).\n\n```sh\ncat @/etc/passwd\n```\n';
     expect(await references(text)).toEqual({ status: 'pass', details: [] });

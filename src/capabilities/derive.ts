@@ -29,7 +29,7 @@ import type { Capabilities, EnvCapability, HookCapability, McpServerCapability, 
 import { findAutoApprovals, hookConsent, permissionModeConsent, splitToolGrants, toolGrantConsent } from './consent.js';
 import { describeLaunch } from './launchers.js';
 import { isScript, namesScript, scriptEnvReads, scriptInterpreter } from './scripts.js';
-import { finishCapabilities } from './digest.js';
+import { finishCapabilities, type CapabilityLists } from './digest.js';
 
 /** One network use the `safety` check's scan found (`verify/safety/network.ts` `listNetworkUses`). */
 export interface NetworkUse {
@@ -266,12 +266,22 @@ export function deriveCapabilities(input: CapabilityInput): Capabilities {
   };
   for (const server of mcp_servers) for (const variable of server.env) use(variable.name, `mcp:${server.name}`);
   for (const [path, names] of reads) for (const name of names) use(name, path);
-  return finishCapabilities({
-    mcp_servers: mcp_servers.sort(byKey((s) => `${s.name}\n${s.file}`)),
-    hooks: hooks.sort(byKey((h) => `${h.file}\n${h.event}\n${h.matcher ?? ''}\n${h.type}\n${h.command}`)),
-    permissions: permissions.sort(byKey((p) => `${p.file}\n${p.subject}\n${p.key}`)),
-    scripts: scripts.sort(byKey((s) => s.path)),
-    network: network.sort(byKey((n) => `${n.host ?? ''}\n${n.what}`)),
-    env: [...env.values()].map((e) => ({ ...e, used_by: e.used_by.sort() })).sort(byKey((e) => e.name)),
-  });
+  return finishCapabilities(sortCapabilityLists({ mcp_servers, hooks, permissions, scripts, network, env: [...env.values()] }));
+}
+
+/**
+ * The six lists sorted by their items' keys (the module comment: the same content gives the same
+ * bytes whatever the order of its files), each variable's readers sorted too. Sorts in place and
+ * returns the lists; a bundle's union of its members' lists (bundles/capabilities.ts) is sorted
+ * so as well.
+ */
+export function sortCapabilityLists(lists: CapabilityLists): CapabilityLists {
+  return {
+    mcp_servers: lists.mcp_servers.sort(byKey((s) => `${s.name}\n${s.file}`)),
+    hooks: lists.hooks.sort(byKey((h) => `${h.file}\n${h.event}\n${h.matcher ?? ''}\n${h.type}\n${h.command}`)),
+    permissions: lists.permissions.sort(byKey((p) => `${p.file}\n${p.subject}\n${p.key}`)),
+    scripts: lists.scripts.sort(byKey((s) => s.path)),
+    network: lists.network.sort(byKey((n) => `${n.host ?? ''}\n${n.what}`)),
+    env: lists.env.map((e) => ({ ...e, used_by: e.used_by.sort() })).sort(byKey((e) => e.name)),
+  };
 }

@@ -74,5 +74,6 @@ export async function checkBundles(root: string, only?: readonly string[], gitFo
   const loadoutIds = await listLoadoutIds(loadoutsDirOf(root));
   const members = [...new Set(bundles.flatMap((b) => b.manifest?.loadouts.map((m) => m.id) ?? []))].filter((id) => loadoutIds.includes(id));
   const versions = await readPublishedVersions(root, members, gitFor);
-  return bundles.map((bundle) => ({ ...bundle, diagnostics: [...bundle.diagnostics, ...checkBundleMembers(bundle, loadoutIds, (id) => versions.get(id))] }));
+  // Each bundle's findings in the order of their lines.
+  return bundles.map((bundle) => ({ ...bundle, diagnostics: [...bundle.diagnostics, ...checkBundleMembers(bundle, loadoutIds, (id) => versions.get(id))].sort((a, b) => (a.line ?? 0) - (b.line ?? 0)) }));
 }

@@ -11,6 +11,7 @@
  * where two bundles may ask for one loadout) all choose versions here, so that they agree.
  */
 import semver from 'semver';
+import { VERSION_PATTERN } from './vocabulary.js';
 
 /** node-semver's options for every call: strict parsing (no `v1.2` or `=1.2` loosened into a version), no prereleases. */
 const STRICT = { loose: false, includePrerelease: false } as const;
@@ -36,7 +37,8 @@ export const isRange = (range: string): boolean => describeRangeProblem(range) =
 
 /**
  * The newest of `versions` that `range` allows (node-semver `maxSatisfying`), or undefined when
- * none does or `range` is not a range. Versions that are not MAJOR.MINOR.PATCH are ignored.
+ * none does or `range` is not a range. Versions that are not MAJOR.MINOR.PATCH with digits only
+ * (`VERSION_PATTERN`: no `v` prefix, no prerelease) are ignored.
  */
 export function chooseVersion(versions: readonly string[], range: string): string | undefined {
   return chooseVersionForAll(versions, [range]);
@@ -50,15 +52,15 @@ export function chooseVersionForAll(versions: readonly string[], ranges: readonl
   if (ranges.some((r) => !isRange(r))) return undefined;
   let best: string | undefined;
   for (const version of versions) {
-    if (semver.valid(version, STRICT) === null || !ranges.every((r) => semver.satisfies(version, r, STRICT))) continue;
+    if (!VERSION_PATTERN.test(version) || !ranges.every((r) => semver.satisfies(version, r, STRICT))) continue;
     if (best === undefined || semver.gt(version, best, STRICT)) best = version;
   }
   return best;
 }
 
-/** True when `version` is allowed by `range` (false when either does not read). */
+/** True when `version` (MAJOR.MINOR.PATCH) is allowed by `range` (false when either does not read). */
 export function satisfiesRange(version: string, range: string): boolean {
-  return isRange(range) && semver.valid(version, STRICT) !== null && semver.satisfies(version, range, STRICT);
+  return isRange(range) && VERSION_PATTERN.test(version) && semver.satisfies(version, range, STRICT);
 }
 
 /** One requirement of a version range for a loadout: who asks (a bundle id, `project`…), for which loadout, with which range. */

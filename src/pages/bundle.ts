@@ -57,7 +57,7 @@ function capabilities(r: BundleRecord): string {
   const sections = describeCapabilities(r.capabilities)
     .map((s) => `<h3>${escapeHtml(s.title)}</h3>\n<ul>${s.lines.map((l) => `<li>${escapeHtml(l.text)}${l.consent === null ? '' : ` <span class="badge note">asks your consent: ${escapeHtml(l.consent)}</span>`}</li>`).join('')}</ul>`)
     .join('\n');
-  return `<p id="bundle-runs">Together, these loadouts ${escapeHtml(summarizeCapabilities(r.capabilities))}.</p>\n${sections}`;
+  return `<p id="bundle-runs">Its loadouts together: ${escapeHtml(summarizeCapabilities(r.capabilities))}.</p>\n${sections}`;
 }
 
 function install(r: BundleRecord, marketplace: BundleMarketplaceView | undefined, root: string): string {

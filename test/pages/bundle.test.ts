@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 
 const record = (id: string): BundleRecord => JSON.parse(readFileSync(join(server.fixture.dist, 'api/bundles', `${id}.json`), 'utf8')) as BundleRecord;
-const cells = (page: Page, table: string): Promise<string[][]> => page.locator(`${table} tbody tr`).evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('th, td')].map((c) => (c as HTMLElement).innerText.trim())));
+const cells = (page: Page, table: string): Promise<string[][]> => page.locator(`${table} tbody tr`).evaluateAll((rows) => rows.map((r) => Array.from(r.querySelectorAll('th, td')).map((c) => (c as HTMLElement).innerText.trim())));
 
 /** axe-core's violations on `page` (WCAG 2.x A and AA, and best practices), as quality.test.ts runs it. */
 async function axeViolations(page: Page): Promise<string[]> {

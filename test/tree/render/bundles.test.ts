@@ -7,7 +7,7 @@
  * marketplaces, against the vendors' schemas; each loadout's page listing its bundles; a rebuild
  * that follows a changed or removed bundle; and a bundle with a finding refusing the build.
  */
-import { createHash } from 'node:crypto';
+import { createHash, generateKeyPairSync } from 'node:crypto';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import JSZip from 'jszip';
@@ -20,6 +20,9 @@ import { BUNDLE_SPECS, bundleManifest, buildBundleCatalogue, writeBundle } from 
 import { pluginSchemaErrors } from '../../helpers/plugin-schemas.js';
 import { buildSpecCatalogue, type SpecCatalogue } from '../../helpers/spec-catalogue.js';
 import { commitAll, git } from '../../helpers/temp.js';
+import { readSigningKey, trustPublishedKey } from '../../../src/tree-format/signing/keys.js';
+import { verifySnapshot } from '../../../src/tree-format/signing/verify.js';
+import { SNAPSHOT_PATH } from '../../../src/tree-format/signing/snapshot.js';
 
 const BASE = 'https://catalogue.test';
 const readJson = <T = Record<string, unknown>>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
@@ -183,6 +186,20 @@ describe('rebuilds follow the bundles', () => {
       expect(readJson<{ plugins: { name: string }[] }>(join(out, 'plugins/.claude-plugin/marketplace.json')).plugins.map((p) => p.name)).not.toContain('web-team-stack');
     } finally {
       built.remove();
+    }
+  }, 120_000);
+
+  it('signs the bundles\' list, each record and each plugin zip in the snapshot of a signing build', async () => {
+    const out = join(fixture.root, 'signed');
+    const key = readSigningKey(generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString());
+    expect((await buildCatalogue({ root: fixture.root, out, baseUrl: BASE, signing: { key, expiresInDays: 30 } })).written).toBe(true);
+    const trusted = trustPublishedKey(key.published);
+    if ('problem' in trusted) throw new Error(trusted.problem);
+    const verified = verifySnapshot(readJson(join(out, SNAPSHOT_PATH)), [trusted], { now: new Date() });
+    if (!verified.ok) throw new Error(verified.failure.message);
+    for (const path of ['api/bundles.json', 'api/bundles/web-team-stack.json', 'api/bundles/data-team-stack.json', 'bundles/web-team-stack/plugin-1.1.0.zip', 'bundles/data-team-stack/plugin-1.0.0.zip']) {
+      const bytes = readFileSync(join(out, path));
+      expect(verified.snapshot.documents[path], path).toEqual({ sha256: sha256(bytes), bytes: bytes.byteLength });
     }
   }, 120_000);
 

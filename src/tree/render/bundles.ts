@@ -134,7 +134,9 @@ export async function writeBundleDocuments(tree: OutputTree, base: string, bundl
   const covered = (path: string, text: string): void => {
     if (options.digests) digests.set(path, { sha256: sha256(text), bytes: Buffer.byteLength(text) });
   };
-  await tree.writeJson(BUNDLE_SCHEMA_TREE_PATH, readBundleSchema());
+  // Published with its address as `$id`, as the authoring schema is (catalogue-documents.ts).
+  const schema = readBundleSchema();
+  await tree.writeJson(BUNDLE_SCHEMA_TREE_PATH, { $schema: schema['$schema'], $id: `${base}/${BUNDLE_SCHEMA_TREE_PATH}`, ...schema });
   await tree.write(BUNDLES_LIST_TREE_PATH, listText);
   covered(BUNDLES_LIST_TREE_PATH, listText);
   const marketplace = bundles.find((b) => b.plugin !== undefined)?.plugin === undefined ? undefined : { url: urlMarketplaceUrl(base) };

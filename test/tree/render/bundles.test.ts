@@ -99,7 +99,7 @@ describe('the bundles\' list, schema and plugins', () => {
       ['data-team-stack', '1.0.0', ['dbt-analytics ^1.0 1.0.0', 'fastapi-service ^1 1.0.0']],
       ['web-team-stack', '1.1.0', ['nextjs-app-router ^1.1 1.1.0', 'secure-code-review ^1 1.0.0', 'github-actions-ci ~1.0.0 1.0.0']],
     ]);
-    expect(readJson(join(dist, 'api/bundle.schema.json'))).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', additionalProperties: false });
+    expect(readJson(join(dist, 'api/bundle.schema.json'))).toMatchObject({ $schema: 'https://json-schema.org/draft/2020-12/schema', $id: `${BASE}/api/bundle.schema.json`, additionalProperties: false });
     expect(readJson<{ endpoints: Record<string, string> }>(join(dist, 'api/v1/index.json')).endpoints).toHaveProperty(['GET /api/bundles/{bundle_id}.json']);
   });
 

@@ -7,11 +7,14 @@
  * plugin, so a loadout whose latest version is outside the bundle's range is installed at that
  * version and the bundle's plugin is not loaded, with Claude Code's message naming both.
  *
+ * Codex 0.169.0 and Copilot CLI 1.0.102 read the same marketplace, which lists the bundle: they
+ * install its plugin (a README, no dependencies) and each loadout by the README's commands.
+ *
  * Opt-in (`LOADOUT_AGENT_CLIS=1`; not in `.ci/run`): the CLIs are installed from npm into a
  * temporary folder (test/helpers/npm-tools.ts) with the pins of agent-clis-plugins.test.ts, so
  * both share one install. Claude Code runs with a temporary HOME, offline.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -65,17 +68,20 @@ afterAll(() => {
   if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
 });
 
-/** Runs `claude <args>` with the HOME `home` in a scratch project; prints and returns what it printed. */
-async function claude(home: string, args: string[], expectCode = 0): Promise<string> {
+/** Runs an agent's CLI with the HOME `home` in a scratch project; prints and returns what it printed, which must end with exit code 0. */
+async function agent(home: string, bin: 'claude' | 'codex' | 'copilot', args: readonly string[], env: Record<string, string> = {}): Promise<string> {
   const path = `${join(tools.dir, 'node_modules', '.bin')}:${process.env['PATH'] ?? ''}`;
   const project = join(home, 'project');
   mkdirSync(project, { recursive: true });
-  const run = await runTool(tools.bin('claude'), args, project, { PATH: path, HOME: home, DO_NOT_TRACK: '1', NO_COLOR: '1', CI: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' });
+  const run = await runTool(tools.bin(bin), args, project, { PATH: path, HOME: home, DO_NOT_TRACK: '1', NO_COLOR: '1', CI: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', ...env });
   const output = `${run.stdout}${run.stderr}`.trim();
-  console.log(`$ claude ${args.join(' ')}\n${output}\n(exit ${run.code})\n`);
-  expect(run.code, `claude ${args.join(' ')}: ${output}`).toBe(expectCode);
+  console.log(`$ ${bin} ${args.join(' ')}\n${output}\n(exit ${run.code})\n`);
+  expect(run.code, `${bin} ${args.join(' ')}: ${output}`).toBe(0);
   return output;
 }
+
+/** {@link agent} for Claude Code. */
+const claude = (home: string, args: readonly string[]): Promise<string> => agent(home, 'claude', args);
 
 /** The copies below `home` (outside the project and the tree) of each member's skill reference: each must hold the loadout's bytes. */
 function expectSkillsInstalled(home: string, ids: readonly string[]): void {
@@ -90,7 +96,7 @@ function expectSkillsInstalled(home: string, ids: readonly string[]): void {
   }
 }
 
-describe.skipIf(!ENABLED)('Claude Code installs a bundle\'s plugin and its loadouts\' (LOADOUT_AGENT_CLIS=1)', () => {
+describe.skipIf(!ENABLED)('the agents\' plugin managers install a bundle\'s plugin and its loadouts\' (LOADOUT_AGENT_CLIS=1)', () => {
   it('validates the bundle\'s plugin, and installs it with the plugins of its loadouts from the folder marketplace', { timeout: 300_000 }, async () => {
     const home = mkdtempSync(join(scratch, 'home-bundle-'));
     await claude(home, ['plugin', 'validate', join(dist, 'plugins', 'team-stack')]);
@@ -112,5 +118,31 @@ describe.skipIf(!ENABLED)('Claude Code installs a bundle\'s plugin and its loado
     expect(list).toContain(`Requires "lint-rules@${MARKETPLACE}" ^1, installed 2.0.0`);
     // What the bundle's README says of it.
     expect(readFileSync(join(dist, 'plugins/pinned-stack/README.md'), 'utf8')).toContain('lint-rules 2.0.0 is outside `^1`');
+  });
+
+  it('Codex and Copilot CLI read the marketplace that lists the bundle, install its plugin (no dependencies) and each loadout by the README\'s commands', { timeout: 300_000 }, async () => {
+    const home = mkdtempSync(join(scratch, 'home-others-'));
+    const codexHome = join(home, '.codex');
+    mkdirSync(codexHome, { recursive: true });
+    writeFileSync(join(codexHome, 'config.toml'), '');
+    const readme = readFileSync(join(dist, 'plugins/team-stack/README.md'), 'utf8');
+    const readmeCommands = (bin: string): string[][] => readme.split('\n').filter((l) => l.startsWith(`${bin} plugin `)).map((l) => l.split(' ').slice(1));
+    expect(readmeCommands('codex')).toEqual(MEMBERS.map((id) => ['plugin', 'add', `${id}@${MARKETPLACE}`]));
+    expect(readmeCommands('copilot')).toEqual(MEMBERS.map((id) => ['plugin', 'install', `${id}@${MARKETPLACE}`]));
+    for (const bin of ['codex', 'copilot'] as const) {
+      const env = { CODEX_HOME: codexHome };
+      await agent(home, bin, ['plugin', 'marketplace', 'add', join(dist, 'plugins')], env);
+      // The bundle's own plugin installs, and brings no loadout: these managers have no dependencies.
+      await agent(home, bin, bin === 'codex' ? ['plugin', 'add', `team-stack@${MARKETPLACE}`] : ['plugin', 'install', `team-stack@${MARKETPLACE}`], env);
+      for (const args of readmeCommands(bin)) {
+        const output = await agent(home, bin, args, env);
+        if (bin === 'copilot') expect(output).toContain('Installed 1 skill');
+      }
+    }
+    for (const id of MEMBERS) {
+      const version = id === 'web-rules' ? '1.2.0' : '1.0.0';
+      const rel = `skills/${id}-skill/references/notes.md`;
+      expect(readFileSync(join(codexHome, 'plugins/cache', MARKETPLACE, id, version, rel)).equals(readFileSync(join(root, 'loadouts', id, rel))), `codex ${id}`).toBe(true);
+    }
   });
 });

@@ -1,8 +1,14 @@
-// Writes schema/loadout.validate.cjs, the authoring schema's validator as code
-// (src/catalogue/schema-standalone.ts): `npm run schema:validator` after a change to the schema.
+// Writes schema/loadout.validate.cjs and schema/bundle.validate.cjs, the authoring schemas'
+// validators as code (src/catalogue/schema-standalone.ts): `npm run schema:validator` after a
+// change to either schema.
 import { writeFileSync } from 'node:fs';
-import { SCHEMA_PATH } from '../src/catalogue/schema.js';
-import { standaloneValidatorSource, VALIDATOR_PATH } from '../src/catalogue/schema-standalone.js';
+import { BUNDLE_SCHEMA_PATH, SCHEMA_PATH } from '../src/catalogue/schema.js';
+import { BUNDLE_VALIDATOR_PATH, standaloneValidatorSource, VALIDATOR_PATH } from '../src/catalogue/schema-standalone.js';
 
-writeFileSync(VALIDATOR_PATH, standaloneValidatorSource(SCHEMA_PATH));
-console.error(`wrote ${VALIDATOR_PATH}`);
+for (const [validator, schema] of [
+  [VALIDATOR_PATH, SCHEMA_PATH],
+  [BUNDLE_VALIDATOR_PATH, BUNDLE_SCHEMA_PATH],
+] as const) {
+  writeFileSync(validator, standaloneValidatorSource(schema));
+  console.error(`wrote ${validator}`);
+}

@@ -46,3 +46,22 @@ export function finishCapabilities(lists: CapabilityLists): Capabilities {
   ) as Record<Agent, AgentCapabilities>;
   return { runs: runsOf(lists), digest: digestOf(lists), ...lists, agents };
 }
+
+const byKey = <T>(key: (item: T) => string) => (a: T, b: T): number => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+
+/**
+ * The six lists sorted by their items' keys (the module comment: the same content gives the same
+ * bytes whatever the order of its files), each variable's readers sorted too. Sorts in place and
+ * returns the lists; a bundle's union of its members' lists (`bundles/capabilities.ts`) is sorted
+ * so as well.
+ */
+export function sortCapabilityLists(lists: CapabilityLists): CapabilityLists {
+  return {
+    mcp_servers: lists.mcp_servers.sort(byKey((s) => `${s.name}\n${s.file}`)),
+    hooks: lists.hooks.sort(byKey((h) => `${h.file}\n${h.event}\n${h.matcher ?? ''}\n${h.type}\n${h.command}`)),
+    permissions: lists.permissions.sort(byKey((p) => `${p.file}\n${p.subject}\n${p.key}`)),
+    scripts: lists.scripts.sort(byKey((s) => s.path)),
+    network: lists.network.sort(byKey((n) => `${n.host ?? ''}\n${n.what}`)),
+    env: lists.env.map((e) => ({ ...e, used_by: e.used_by.sort() })).sort(byKey((e) => e.name)),
+  };
+}

@@ -6,10 +6,13 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
-import { VALIDATOR_PATH } from './schema-standalone.js';
+import { BUNDLE_VALIDATOR_PATH, VALIDATOR_PATH } from './schema-standalone.js';
 
 /** Absolute path of the authoring schema file shipped with the package. */
 export const SCHEMA_PATH = fileURLToPath(new URL('../../schema/loadout.schema.json', import.meta.url));
+
+/** Absolute path of the bundle schema (`bundles/<id>/bundle.yaml`, issue 56), published by the build beside the authoring schema. */
+export const BUNDLE_SCHEMA_PATH = fileURLToPath(new URL('../../schema/bundle.schema.json', import.meta.url));
 
 /** One schema violation: a JSON pointer (RFC 6901) into the manifest and a message. */
 export interface SchemaViolation {
@@ -60,7 +63,28 @@ function compiled(): ValidateFunction {
  *   an empty array when the manifest is valid. Never throws for bad data.
  */
 export function validateAgainstSchema(data: unknown): SchemaViolation[] {
-  const validate = compiled();
+  return violationsOf(compiled(), data);
+}
+
+let bundleValidator: ValidateFunction | undefined;
+
+/** The bundle schema as a JSON object. @throws the file system's or JSON's error (a broken package) */
+export function readBundleSchema(): Record<string, unknown> {
+  return JSON.parse(readFileSync(BUNDLE_SCHEMA_PATH, 'utf8')) as Record<string, unknown>;
+}
+
+/**
+ * Validates a parsed `bundle.yaml` against the bundle schema (its validator made ahead of time,
+ * `schema/bundle.validate.cjs`, as the authoring schema's is), with the messages of
+ * {@link validateAgainstSchema}. Never throws for bad data.
+ */
+export function validateBundleAgainstSchema(data: unknown): SchemaViolation[] {
+  bundleValidator ??= load(BUNDLE_VALIDATOR_PATH) as ValidateFunction;
+  return violationsOf(bundleValidator, data);
+}
+
+/** Every violation `validate` finds in `data`, each once, in Ajv's order. */
+function violationsOf(validate: ValidateFunction, data: unknown): SchemaViolation[] {
   if (validate(data)) return [];
   const errors = (validate.errors ?? []).filter((e) => !SILENT_KEYWORDS.has(e.keyword));
   const seen = new Set<string>();
@@ -116,6 +140,8 @@ function describeError(error: ErrorObject, data: unknown): SchemaViolation {
       return { pointer, message: `is ${show(value)} (expected a YYYY-MM-DD date or null)` };
     case 'not':
       return { pointer, message: describeNot(pointer) };
+    case 'uniqueItems':
+      return { pointer, message: `names ${show(valueAt(data, `${pointer}/${String(p['j'])}`))} twice (expected each item once)` };
     default:
       return { pointer, message: `${error.message ?? 'is invalid'} (schema keyword "${error.keyword}")` };
   }

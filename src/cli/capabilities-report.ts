@@ -55,3 +55,20 @@ export function formatCapabilityChange(heading: string, change: CapabilityChange
   for (const item of change.items) lines.push(`  ${CHANGE_MARK[item.change]} ${item.change.padEnd(8)} ${printableLine(item.text)}`);
   return `${lines.join('\n')}\n`;
 }
+
+/** A Markdown section: `### What <id> can run`, its summary, then a list per kind (text escaped by the caller's renderer: item texts are shown in code spans). */
+export function capabilitiesMarkdown(id: string, lists: CapabilityLists): string {
+  const lines = [`### What ${id} can run`, '', summarizeCapabilities(lists), ''];
+  for (const section of describeCapabilities(lists)) {
+    lines.push(`**${section.title}**`, '', ...section.lines.map((l) => `- ${codeSpan(l.text)}${l.consent === null ? '' : ' — needs your consent'}`), '');
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** `text` in a code span that no backtick in it can close (CommonMark 6.1), on one line. */
+function codeSpan(text: string): string {
+  const flat = text.replace(/[\r\n]+/gu, ' ');
+  const longest = Math.max(0, ...[...flat.matchAll(/`+/gu)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${flat.startsWith('`') || flat.endsWith('`') ? ` ${flat} ` : flat}${fence}`;
+}

@@ -75,9 +75,9 @@ function declareCatalogueCommands(program: Command, ctx: CommandContext, run: ()
 
   program
     .command('validate')
-    .description('check loadout.yaml against the schema and the files present (the listing check)')
-    .argument('[id...]', 'loadout ids (default: all)')
-    .option('--json', 'print [{id, valid, errors}] as JSON')
+    .description('check loadout.yaml against the schema and the files present (the listing check), and each bundles/<id>/bundle.yaml')
+    .argument('[id...]', 'loadout or bundle ids (default: all)')
+    .option('--json', 'print [{id, valid, errors}] as JSON (a bundle\'s with kind "bundle")')
     .action(async (ids: string[], _flags: object, command: Command) => {
       const { validateCommand } = await import('./commands/validate.js');
       ctx.code = await validateCommand({ ...flagsOf<{ json: boolean }>(command), root: run().root, ids }, out, err);
@@ -95,10 +95,10 @@ function declareCatalogueCommands(program: Command, ctx: CommandContext, run: ()
 
   program
     .command('verify')
-    .description('run the ten checks on each loadout')
-    .argument('[id...]', 'loadout ids (default: all)')
-    .option('--format <format>', 'text, json ([{id, verification}]), markdown (a table per loadout, for a CI job summary) or sarif (SARIF 2.1.0, for code scanning)')
-    .option('--json', 'print [{id, verification}] as JSON (--format json)')
+    .description('run the ten checks on each loadout, and check each bundle')
+    .argument('[id...]', 'loadout or bundle ids (default: all)')
+    .option('--format <format>', 'text, json ([{id, verification}], then {id, kind: "bundle", valid, errors} per bundle), markdown (a table per loadout, for a CI job summary) or sarif (SARIF 2.1.0, for code scanning)')
+    .option('--json', 'print JSON (--format json)')
     .option('--markdown', 'print a Markdown table per loadout, for a CI job summary (--format markdown)')
     .action(async (ids: string[], _flags: object, command: Command) => {
       const { verifyCommand } = await import('./commands/verify.js');

@@ -29,6 +29,7 @@
  * 250 MB of the session's 510 MB heap at 10,000 loadouts, which each full collection had to
  * mark (docs/performance.md).
  */
+import { formatDiagnostic } from '../catalogue/diagnostics.js';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { lstat, realpath } from 'node:fs/promises';
@@ -190,6 +191,8 @@ export async function startDevSession(options: DevOptions): Promise<DevSession> 
       const reading = changed === 'first' && options.onStart !== undefined ? { onProgress: (_done: number, _total: number, id: string) => options.onStart?.({ kind: 'read', id }) } : {};
       result = await buildCatalogue({ root: options.root, out: options.out, baseUrl: options.baseUrl, gitFor: (cwd) => git.commandsIn(cwd), kept, documents: changed === 'first' ? 'write' : 'defer', ...reading, ...(typeof changed === 'string' ? {} : { changed }) });
       warnings.push(...result.warnings);
+      // A bundle's findings refuse the build as a loadout's do (issue 56): they are shown with the warnings.
+      warnings.push(...result.bundleDiagnostics.map((d) => `build refused: ${formatDiagnostic(d)}`));
       if (result.written) {
         kept = result.kept;
         deferred = result.deferred;

@@ -29,7 +29,7 @@ import type { Capabilities, EnvCapability, HookCapability, McpServerCapability, 
 import { findAutoApprovals, hookConsent, permissionModeConsent, splitToolGrants, toolGrantConsent } from '../capabilities/consent.js';
 import { describeLaunch } from '../capabilities/launchers.js';
 import { isScript, namesScript, scriptEnvReads, scriptInterpreter } from '../capabilities/scripts.js';
-import { finishCapabilities } from '../capabilities/digest.js';
+import { finishCapabilities, sortCapabilityLists } from '../capabilities/digest.js';
 
 /** One network use the `safety` check's scan found (`verify/safety/network.ts` `listNetworkUses`). */
 export interface NetworkUse {
@@ -51,7 +51,6 @@ export interface CapabilityInput {
 }
 
 const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
-const byKey = <T>(key: (item: T) => string) => (a: T, b: T): number => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
 
 /** `${NAME}`, `${NAME:-x}`, `${env:NAME}`, `${input:NAME}`, `$NAME`: the variables a string reads. */
 const VARIABLE = /\$\{(?:env:|input:)?([A-Za-z_]\w{0,127})(?::-[^}]{0,200})?\}|\$([A-Za-z_]\w{0,127})/gu;
@@ -266,12 +265,6 @@ export function deriveCapabilities(input: CapabilityInput): Capabilities {
   };
   for (const server of mcp_servers) for (const variable of server.env) use(variable.name, `mcp:${server.name}`);
   for (const [path, names] of reads) for (const name of names) use(name, path);
-  return finishCapabilities({
-    mcp_servers: mcp_servers.sort(byKey((s) => `${s.name}\n${s.file}`)),
-    hooks: hooks.sort(byKey((h) => `${h.file}\n${h.event}\n${h.matcher ?? ''}\n${h.type}\n${h.command}`)),
-    permissions: permissions.sort(byKey((p) => `${p.file}\n${p.subject}\n${p.key}`)),
-    scripts: scripts.sort(byKey((s) => s.path)),
-    network: network.sort(byKey((n) => `${n.host ?? ''}\n${n.what}`)),
-    env: [...env.values()].map((e) => ({ ...e, used_by: e.used_by.sort() })).sort(byKey((e) => e.name)),
-  });
+  return finishCapabilities(sortCapabilityLists({ mcp_servers, hooks, permissions, scripts, network, env: [...env.values()] }));
 }
+

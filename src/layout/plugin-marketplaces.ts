@@ -57,6 +57,30 @@ export interface MarketplaceEntry {
 }
 
 /**
+ * A bundle in the marketplaces (issue 56, point 2): its plugin carries only `dependencies`
+ * (bundle-plugin.ts); the formats that have none list its members in its description.
+ */
+export interface BundleMarketplaceEntry {
+  id: string;
+  version: string;
+  /** The bundle's plugin description: its summary and its members with their ranges. */
+  description: string;
+  license: string;
+  author: { name: string; url?: string };
+  /** The bundle's page. */
+  homepage: string;
+  /** Its members' ids. */
+  members: readonly string[];
+  /** The zip of its plugin, for the URL marketplace. */
+  zip: { url: string; sha256: string };
+}
+
+/** A bundle's Claude Code entry, `source` last, in the shape of {@link claudeEntry}. */
+function claudeBundleEntry(b: BundleMarketplaceEntry, source: unknown): Record<string, unknown> {
+  return { name: b.id, version: b.version, description: b.description, author: { name: b.author.name, url: b.author.url }, homepage: b.homepage, license: b.license, keywords: ['bundle', ...b.members], source };
+}
+
+/**
  * A Claude Code entry with its `source` last. Each entry is one object literal of a fixed shape
  * (an absent `category` or author `url` is undefined, which JSON leaves out) rather than objects
  * spread into each other: the build serialises 10,000 entries per document on every rebuild.
@@ -79,30 +103,32 @@ function claudeEntry({ manifest: m, homepage }: MarketplaceEntry, source: unknow
 const owner = (s: MarketplaceSettings): { name: string; url?: string } => (s.owner.url === undefined ? { name: s.owner.name } : { name: s.owner.name, url: s.owner.url });
 
 /** `plugins/.claude-plugin/marketplace.json`: a folder marketplace of `./<id>` sources. */
-export function claudeFolderMarketplace(settings: MarketplaceSettings, entries: readonly MarketplaceEntry[]): Record<string, unknown> {
-  return { name: settings.name, owner: owner(settings), metadata: { description: settings.description }, plugins: entries.map((e) => claudeEntry(e, `./${e.manifest.id}`)) };
+export function claudeFolderMarketplace(settings: MarketplaceSettings, entries: readonly MarketplaceEntry[], bundles: readonly BundleMarketplaceEntry[] = []): Record<string, unknown> {
+  return { name: settings.name, owner: owner(settings), metadata: { description: settings.description }, plugins: [...entries.map((e) => claudeEntry(e, `./${e.manifest.id}`)), ...bundles.map((b) => claudeBundleEntry(b, `./${b.id}`))] };
 }
 
 /** `plugins/claude-marketplace.json`: the same entries with `archive` sources, for `marketplace add <url>`. */
-export function claudeUrlMarketplace(settings: MarketplaceSettings, entries: readonly MarketplaceEntry[]): Record<string, unknown> {
-  return { name: settings.name, owner: owner(settings), metadata: { description: settings.description }, plugins: entries.map((e) => claudeEntry(e, { source: 'archive', url: e.zip.url, sha256: e.zip.sha256 })) };
+export function claudeUrlMarketplace(settings: MarketplaceSettings, entries: readonly MarketplaceEntry[], bundles: readonly BundleMarketplaceEntry[] = []): Record<string, unknown> {
+  const archive = (zip: { url: string; sha256: string }): Record<string, string> => ({ source: 'archive', url: zip.url, sha256: zip.sha256 });
+  return { name: settings.name, owner: owner(settings), metadata: { description: settings.description }, plugins: [...entries.map((e) => claudeEntry(e, archive(e.zip))), ...bundles.map((b) => claudeBundleEntry(b, archive(b.zip)))] };
 }
 
 /** `plugins/.agents/plugins/claude-marketplace.json`: Codex's folder marketplace. */
-export function codexMarketplace(settings: MarketplaceSettings, entries: readonly MarketplaceEntry[]): Record<string, unknown> {
+export function codexMarketplace(settings: MarketplaceSettings, entries: readonly MarketplaceEntry[], bundles: readonly BundleMarketplaceEntry[] = []): Record<string, unknown> {
+  const policy = { installation: 'AVAILABLE', authentication: 'ON_INSTALL' };
   return {
     name: settings.name,
     interface: { displayName: settings.owner.name },
-    plugins: entries.map(({ manifest: m }) => ({
-      name: m.id,
-      source: { source: 'local', path: `./${m.id}` },
-      policy: { installation: 'AVAILABLE', authentication: 'ON_INSTALL' },
-      category: m.categories[0],
-    })),
+    plugins: [
+      ...entries.map(({ manifest: m }) => ({ name: m.id, source: { source: 'local', path: `./${m.id}` }, policy, category: m.categories[0] })),
+      // Codex installs no dependencies: the bundle's folder names its members (plugin.json's description, README.md).
+      ...bundles.map((b) => ({ name: b.id, source: { source: 'local', path: `./${b.id}` }, policy, category: 'bundle' })),
+    ],
   };
 }
 
 /** `plugins/.cursor-plugin/marketplace.json`: Cursor's folder marketplace. */
-export function cursorMarketplace(settings: MarketplaceSettings, entries: readonly MarketplaceEntry[]): Record<string, unknown> {
-  return { name: settings.name, owner: { name: settings.owner.name }, metadata: { description: settings.description }, plugins: entries.map(({ manifest: m }) => ({ name: m.id, source: m.id, description: m.summary })) };
+export function cursorMarketplace(settings: MarketplaceSettings, entries: readonly MarketplaceEntry[], bundles: readonly BundleMarketplaceEntry[] = []): Record<string, unknown> {
+  const plugins = [...entries.map(({ manifest: m }) => ({ name: m.id, source: m.id, description: m.summary })), ...bundles.map((b) => ({ name: b.id, source: b.id, description: b.description }))];
+  return { name: settings.name, owner: { name: settings.owner.name }, metadata: { description: settings.description }, plugins };
 }

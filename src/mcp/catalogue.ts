@@ -10,6 +10,7 @@ import { join, resolve } from 'node:path';
 import type { VersionsDocument } from '../tree-format/versions.js';
 import type { PublishedRecord } from '../tree-format/index.js';
 import { DESCRIPTION_TREE_PATH, PLUGINS_FOLDER, type CliRoute } from '../tree-format/addresses.js';
+import { bundleRecordTreePath, type BundleRecord } from '../tree-format/bundle.js';
 import { LoadoutError } from '../catalogue/errors.js';
 import { SLUG_PATTERN } from '../catalogue/vocabulary.js';
 import { SKILLS_PATH, type SkillEntry, type SkillsFile } from '../search/index-file.js';
@@ -76,6 +77,8 @@ export interface CatalogueReader {
   record(id: string): Promise<PublishedRecord | undefined>;
   /** The version list, or undefined when there is no loadout `id`. */
   versions(id: string): Promise<VersionsDocument | undefined>;
+  /** A bundle's published record (`api/bundles/<id>.json`, issue 56), or undefined when there is no bundle `id`. */
+  bundle(id: string): Promise<BundleRecord | undefined>;
   /** A raw file's text; the caller has checked that `path` belongs to `version` of `id`. */
   rawFile(id: string, version: string, path: string): Promise<string | undefined>;
   /** A raw file's bytes (for digests over exactly what is served); same rules as {@link CatalogueReader.rawFile}. */
@@ -131,6 +134,9 @@ export async function openCatalogue(distDir: string, cacheSize = 64): Promise<Ca
     },
     async versions(id) {
       return SLUG_PATTERN.test(id) ? optional<VersionsDocument>(`api/loadouts/${id}/versions.json`) : undefined;
+    },
+    async bundle(id) {
+      return SLUG_PATTERN.test(id) ? optional<BundleRecord>(bundleRecordTreePath(id)) : undefined;
     },
     async rawFile(id, version, path) {
       return (await rawBytes(id, version, path))?.toString('utf8');

@@ -1,5 +1,5 @@
 /**
- * Input and output schemas (zod) of the six MCP tools (spec "Endpoints", `POST /mcp`). The
+ * Input and output schemas (zod) of the MCP tools: the six of the spec and `get_bundle` (spec "Endpoints", `POST /mcp`). The
  * inputs are strict: an unknown or malformed argument is a protocol error (-32602), not a
  * tool error. A pattern's message is the words after "expected" in that error (params.ts). The outputs describe `structuredContent`; tests validate every result against
  * them, and MCP clients do the same with the JSON Schema form in `tools/list`.
@@ -52,6 +52,22 @@ export const searchOutput = z.object({
   offset: z.number().int(),
   results: z.array(searchResult),
   suggestions: z.array(z.object({ kind: z.enum(['id', 'stack', 'category']), value: z.string() })).optional().describe('When nothing matched: up to three loadout ids, stacks or categories close to the query, best first.'),
+  bundles: z
+    .array(
+      z.object({
+        kind: z.literal('bundle'),
+        id: z.string(),
+        title: z.string(),
+        summary: z.string(),
+        version: z.string(),
+        score: z.number(),
+        loadouts: z.array(z.object({ id: z.string(), range: z.string(), resolved: z.string() })),
+        url: z.string(),
+        api_url: z.string(),
+      }),
+    )
+    .optional()
+    .describe('When the catalogue has bundles: those that match the query (sets of loadouts installed as one; call get_bundle for one), best first, not counted in total.'),
 });
 
 export const getLoadoutInput = z.strictObject({ id: loadoutId });
@@ -91,6 +107,44 @@ export const getLoadoutOutput = z.looseObject({
   url: z.string(),
   api_url: z.string(),
   source_zip_url: z.string(),
+});
+
+export const getBundleInput = z.strictObject({ id: z.string().regex(SLUG_PATTERN, 'a lowercase slug such as "web-team-stack"').describe('Bundle id, e.g. "web-team-stack" (from the bundles of search_loadouts).') });
+
+const contextSize = z.object({ bytes: z.number().int(), tokens: z.number().int() });
+const contextCost = z.object({ always: contextSize, on_demand: contextSize });
+
+/** A bundle's published record (`api/bundles/<id>.json`): its loadouts resolved, what they cost and run together, its plugin and versions. */
+export const getBundleOutput = z.looseObject({
+  id: z.string(),
+  type: z.literal('bundle'),
+  title: z.string(),
+  summary: z.string(),
+  description: z.string(),
+  version: z.string(),
+  license: z.string(),
+  loadouts: z
+    .array(
+      z.looseObject({
+        id: z.string(),
+        range: z.string(),
+        agents: z.array(z.enum(PUBLISHED_AGENTS)).nullable(),
+        resolved: z.string(),
+        latest: z.string(),
+        satisfying: z.array(z.string()),
+        title: z.string(),
+        summary: z.string(),
+        url: z.string(),
+        api_url: z.string(),
+      }),
+    )
+    .describe('Each loadout with the semver range the bundle takes it at and the newest published version in that range (resolved).'),
+  context: z.record(z.string(), contextCost).describe('The loadouts\' context costs added up per agent (estimated tokens, 4 bytes each).'),
+  capabilities: z.looseObject({ runs: z.enum(['nothing', 'something']), digest: z.string() }).describe('The union of the loadouts\' capability lists: the MCP servers, hooks, scripts and grants they bring together.'),
+  plugin: z.looseObject({ name: z.string(), marketplace: z.string(), install: z.string() }).nullable(),
+  versions: z.array(z.looseObject({ version: z.string(), latest: z.boolean() })).describe('Every published version of the bundle, oldest first.'),
+  url: z.string(),
+  api_url: z.string(),
 });
 
 export const getFileInput = z.strictObject({

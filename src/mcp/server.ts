@@ -49,6 +49,7 @@ function packageVersion(): string {
 export const INSTRUCTIONS =
   'Read-only access to the Loadout Catalogue: loadouts are versioned bundles of AGENTS.md instructions, rules, skills and MCP configuration for coding agents. ' +
   'Typical use: search_loadouts with words about the project, get_loadout on the best result, then get_install_instructions for your agent. ' +
+  'Sets of loadouts a team installs together are bundles: search_loadouts lists those that match, get_bundle reads one. ' +
   'Skills can be read without installing them, as resources skill://<loadout>/<skill>/SKILL.md (skills/list and skills/get give their digests; skill://<loadout>/<version>/<skill>/SKILL.md pins a version).';
 
 /**

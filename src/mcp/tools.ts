@@ -1,5 +1,6 @@
 /**
- * The six read-only MCP tools (spec "Endpoints", `POST /mcp`; DESIGN.md section 5). Each has
+ * The six read-only MCP tools (spec "Endpoints", `POST /mcp`; DESIGN.md section 5), and
+ * `get_bundle` (issue 56: a bundle's record). Each has
  * a description written for an agent, a zod input and output schema, `readOnlyHint`, and
  * returns structured content with a text rendering. Unknown loadouts, versions and files are
  * tool errors (`isError`) that say what exists instead.
@@ -38,6 +39,11 @@ const define = <I extends z.ZodObject, O extends z.ZodType>(tool: ToolDefinition
 
 const noLoadout = (id: string): { error: string } => ({ error: `No loadout has the id "${id}". Call search_loadouts to find loadout ids.` });
 
+/** {@link noLoadout}, or, when `id` is a bundle's, the error that says to ask get_bundle. */
+async function noLoadoutOrBundle(id: string, catalogue: CatalogueReader): Promise<{ error: string }> {
+  return (await catalogue.bundle(id)) === undefined ? noLoadout(id) : { error: `"${id}" is a bundle, not a loadout: call get_bundle with this id for its loadouts, or get_loadout with the id of one of them.` };
+}
+
 const searchLoadouts = define({
   name: 'search_loadouts',
   title: 'Search loadouts',
@@ -63,12 +69,14 @@ const searchLoadouts = define({
     };
   },
   render(value) {
+    const bundles = (value.bundles ?? []).map((b) => `- bundle ${b.id} (${b.version}) — ${b.title}: ${b.loadouts.map((m) => `${m.id} ${m.range}`).join(', ')}`);
+    const bundleText = bundles.length === 0 ? '' : `\n\nBundles (sets of loadouts installed as one; call get_bundle):\n${bundles.join('\n')}`;
     if (value.results.length === 0) {
       const suggested = (value.suggestions ?? []).map((s) => `${s.value} (${s.kind})`);
-      return `No loadouts match "${value.query}" with these filters (${value.total} in total).${suggested.length === 0 ? '' : ` Did you mean ${suggested.join(', ')}?`}`;
+      return `No loadouts match "${value.query}" with these filters (${value.total} in total).${suggested.length === 0 ? '' : ` Did you mean ${suggested.join(', ')}?`}${bundleText}`;
     }
     const lines = value.results.map((r, i) => `${value.offset + i + 1}. ${r.id} (${r.version}${r.featured ? ', featured' : ''}${r.deprecated ? ', deprecated' : ''}) — ${r.title}: ${r.summary} [${[...r.categories, ...r.stacks].join(', ')}]`);
-    return `${value.total} loadout${value.total === 1 ? '' : 's'} found${value.query === '' ? '' : ` for "${value.query}"`}; showing ${value.offset + 1} to ${value.offset + value.results.length}:\n${lines.join('\n')}`;
+    return `${value.total} loadout${value.total === 1 ? '' : 's'} found${value.query === '' ? '' : ` for "${value.query}"`}; showing ${value.offset + 1} to ${value.offset + value.results.length}:\n${lines.join('\n')}${bundleText}`;
   },
 });
 
@@ -82,7 +90,7 @@ const getLoadout = define({
   output: s.getLoadoutOutput,
   async run({ id }, { catalogue }) {
     const record = await catalogue.record(id);
-    if (record === undefined) return noLoadout(id);
+    if (record === undefined) return noLoadoutOrBundle(id, catalogue);
     const versions = await catalogue.versions(id);
     const { files, install: _install, ...rest } = record;
     return {
@@ -98,6 +106,26 @@ const getLoadout = define({
     const files = r.files.map((f) => `- ${f.path} (${f.role}, ${f.bytes} bytes): ${f.description}`).join('\n');
     const compat = Object.entries(r.compatibility).map(([a, c]) => `${a}: ${c}`).join(', ');
     return `# ${r.title} (${r.id} ${r.version})\n\n${r.summary}\n\n${r.description}\n\nHighlights:\n${r.highlights.map((h) => `- ${h}`).join('\n')}\n\nStacks: ${r.stacks.join(', ')}. Categories: ${r.categories.join(', ')}.\nCompatibility: ${compat}.\nVerification: ${r.verification.label}.\nVersions: ${r.versions.join(', ')}.\n\nFiles:\n${files}`;
+  },
+});
+
+const getBundle = define({
+  name: 'get_bundle',
+  title: 'Get a bundle',
+  description:
+    "Read a bundle's published record: a set of loadouts installed as one, each with the semver range the bundle takes it at and the newest published version in that range, their combined context cost per agent and capability list, the bundle's Claude Code plugin and every version. " +
+    'Bundles are listed in the bundles of search_loadouts. Call get_loadout or get_install_instructions with a loadout id of the bundle for each loadout.',
+  input: s.getBundleInput,
+  output: s.getBundleOutput,
+  async run({ id }, { catalogue }) {
+    const record = await catalogue.bundle(id);
+    if (record === undefined) return { error: `No bundle has the id "${id}". search_loadouts lists the bundles that match a query in its bundles.` };
+    return { value: { ...record, loadouts: record.loadouts.map((m) => ({ ...m })), versions: record.versions.map((v) => ({ ...v })), capabilities: { ...record.capabilities }, plugin: record.plugin === null ? null : { ...record.plugin } } };
+  },
+  render(b) {
+    const loadouts = b.loadouts.map((m) => `- ${m.id} ${m.range} → ${m.resolved} (${m.title}${m.agents === null ? '' : `; for ${m.agents.join(', ')}`})`).join('\n');
+    const plugin = b.plugin === null ? '' : `\n\nClaude Code: ${b.plugin.install} installs its loadouts' plugins.`;
+    return `# ${b.title} (bundle ${b.id} ${b.version})\n\n${b.summary}\n\n${b.description}\n\nLoadouts (range → newest published version in it):\n${loadouts}\n\nTogether they run ${b.capabilities.runs}.${plugin}\nVersions: ${b.versions.map((v) => v.version).join(', ')}.`;
   },
 });
 
@@ -189,5 +217,5 @@ const listTags = define({
   render: (v) => `Categories: ${v.categories.map((t) => `${t.tag} (${t.count})`).join(', ')}\nStacks: ${v.stacks.map((t) => `${t.tag} (${t.count})`).join(', ')}${v.total_stacks > v.stacks.length ? ` … and ${v.total_stacks - v.stacks.length} more` : ''}`,
 });
 
-/** The tools, in the spec's order. */
-export const TOOLS: readonly ToolDefinition[] = [searchLoadouts, getLoadout, getLoadoutFile, getInstallInstructions, listAgents, listTags];
+/** The tools, in the spec's order, then `get_bundle` (issue 56). */
+export const TOOLS: readonly ToolDefinition[] = [searchLoadouts, getLoadout, getLoadoutFile, getInstallInstructions, listAgents, listTags, getBundle];

@@ -11,6 +11,8 @@ import { escapeHtml, formatBytes, linkOrText, plural } from './html.js';
 import { AGENT_NAMES, renderPage, rootOf } from './layout.js';
 import { copyButton, encodePath, formatContext, renderInstallBox, type ContextCostView, type PluginPageView } from './loadout-install.js';
 import { LOADOUT_SCRIPT_PATH } from './scripts/loadout.js';
+import { renderLoadoutBundles } from './loadout-bundles.js';
+import type { BundleMention } from '../tree-format/bundle.js';
 import { renderVerificationTable, verificationBadge } from './verification.js';
 
 /** The parts of one `versions.json` entry the page reads (`tree-format/versions.ts` VersionEntry). */
@@ -108,9 +110,9 @@ function signingNote(r: PublishedRecord, root: string): string {
 /**
  * The loadout page of `r`, with the versions document when there is one; `route` says how the
  * install commands run the consumer CLI (loadout-install.ts; default: the catalogue's own), and
- * `plugins` what each agent's plugin manager installs of it. Pure.
+ * `plugins` what each agent's plugin manager installs of it, `bundles` the bundles it is in. Pure.
  */
-export function renderLoadoutPage(base: string, r: PublishedRecord, versions?: VersionsView, route?: CliRoute, plugins?: PluginPageView): string {
+export function renderLoadoutPage(base: string, r: PublishedRecord, versions?: VersionsView, route?: CliRoute, plugins?: PluginPageView, bundles: readonly BundleMention[] = []): string {
   const path = `loadouts/${r.id}/`;
   const root = rootOf(path);
   const latest = versions?.versions.find((v) => v.latest);
@@ -133,6 +135,7 @@ ${renderInstallBox(r, base, root, latest?.context, route, plugins)}
 ${paragraphs(r.description)}
 <ul>${r.highlights.map((h) => `<li>${escapeHtml(h)}</li>`).join('')}</ul>
 ${credits}
+${renderLoadoutBundles(bundles, root)}
 <h2 id="compatibility">Compatibility</h2>
 ${compatibilityMatrix(r, latest)}
 <h2 id="requirements">Requirements and security</h2>

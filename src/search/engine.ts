@@ -19,6 +19,8 @@ import { decodeRankingIndex, DOC_FLAG, encodeRankingIndex, SEARCH_RANKING_PATH, 
 import { compileSettings, queryTerms, SEARCH_INDEX_FORMAT, SEARCH_INDEX_PATH } from './settings.js';
 import { MAX_SUGGESTIONS, suggestSearches, type Suggestion } from './suggestions.js';
 import { addTranspositions } from './transposition.js';
+import { createBundleSearch, type BundleResult } from './bundles.js';
+import { BUNDLES_LIST_TREE_PATH, type BundleList, type BundleListEntry } from '../tree-format/bundle.js';
 
 /** One result: the row's fields with `score` after `version` (DESIGN.md section 5). */
 export type SearchResult = Pick<SearchRow, 'id' | 'title' | 'summary' | 'version'> & { score: number } & Omit<SearchRow, 'id' | 'title' | 'summary' | 'version'>;
@@ -37,6 +39,11 @@ export interface SearchResponse {
    * stacks or categories close to it, best first (`suggestions.ts`); possibly empty.
    */
   suggestions?: Suggestion[];
+  /**
+   * Present when the catalogue has bundles (issue 56): those that match `q`, best first, at most
+   * ten, each marked `kind: "bundle"` (bundles.ts); not counted in `total` nor paged.
+   */
+  bundles?: BundleResult[];
 }
 
 /** A loaded index. */
@@ -61,6 +68,8 @@ export interface SearchEngineOptions {
    * every query different.
    */
   cacheMatches?: number;
+  /** The catalogue's bundles (`api/bundles.json`), searched beside the loadouts (bundles.ts); none when absent. */
+  bundles?: readonly BundleListEntry[];
 }
 
 /** Builds an engine from a parsed index file (encoding its binary form in memory). @throws LoadoutError `invalid_content` on another format. */
@@ -80,6 +89,7 @@ export function openSearchEngine(index: RankingIndex, options: SearchEngineOptio
   const fuzzyWeight = index.settings.weights.fuzzy ?? 0.45;
   const rows = Buffer.from(index.rows.buffer, index.rows.byteOffset, index.rows.byteLength);
   const cache = createMatchCache(options.cacheMatches ?? 100_000);
+  const bundles = options.bundles === undefined || options.bundles.length === 0 ? undefined : createBundleSearch(options.bundles, compiled);
 
   /** The page of `query`: documents and scores, best first, and the total before paging. */
   const pageOf = (query: SearchQuery): { total: number; docs: number[]; scores: number[] } => {
@@ -133,13 +143,13 @@ export function openSearchEngine(index: RankingIndex, options: SearchEngineOptio
       // One parse for the page (the rows are JSON already).
       const results = JSON.parse(`[${page.docs.map((doc, i) => jsonOf(doc, page.scores[i] ?? 0)).join(',')}]`) as SearchResult[];
       const suggestions = suggestionsFor(query, page.total);
-      return { query: query.q, total: page.total, limit: query.limit, offset: query.offset, results, ...(suggestions === undefined ? {} : { suggestions }) };
+      return { query: query.q, total: page.total, limit: query.limit, offset: query.offset, results, ...(suggestions === undefined ? {} : { suggestions }), ...(bundles === undefined ? {} : { bundles: bundles(query) }) };
     },
     searchJson(query) {
       const page = pageOf(query);
       const results = page.docs.map((doc, i) => jsonOf(doc, page.scores[i] ?? 0));
       const suggestions = suggestionsFor(query, page.total);
-      return `{"query":${JSON.stringify(query.q)},"total":${page.total},"limit":${query.limit},"offset":${query.offset},"results":[${results.join(',')}]${suggestions === undefined ? '' : `,"suggestions":${JSON.stringify(suggestions)}`}}`;
+      return `{"query":${JSON.stringify(query.q)},"total":${page.total},"limit":${query.limit},"offset":${query.offset},"results":[${results.join(',')}]${suggestions === undefined ? '' : `,"suggestions":${JSON.stringify(suggestions)}`}${bundles === undefined ? '' : `,"bundles":${JSON.stringify(bundles(query))}`}}`;
     },
   };
 }
@@ -150,7 +160,8 @@ export function openSearchEngine(index: RankingIndex, options: SearchEngineOptio
  * (a tree built by an older version), encoded in memory.
  * @throws LoadoutError `not_found` when the index is missing, `invalid_content` when it does not parse.
  */
-export async function loadSearchEngine(distDir: string, options: SearchEngineOptions = {}): Promise<SearchEngine> {
+export async function loadSearchEngine(distDir: string, engineOptions: SearchEngineOptions = {}): Promise<SearchEngine> {
+  const options = { ...engineOptions, bundles: engineOptions.bundles ?? (await readBundleList(distDir)) };
   const binary = await readFile(join(distDir, SEARCH_RANKING_PATH)).catch(() => undefined);
   if (binary !== undefined) {
     try {
@@ -170,6 +181,21 @@ export async function loadSearchEngine(distDir: string, options: SearchEngineOpt
     throw new LoadoutError('invalid_content', `${path} is not valid JSON`, { cause, hint: 'Run `loadout build` again.' });
   }
   return createSearchEngine(file, options);
+}
+
+/**
+ * The bundles of the tree at `distDir` (`api/bundles.json`); none when it has no such document
+ * (a tree built before bundles) or it does not read as a list of bundles.
+ */
+async function readBundleList(distDir: string): Promise<BundleListEntry[]> {
+  const text = await readFile(join(distDir, BUNDLES_LIST_TREE_PATH), 'utf8').catch(() => undefined);
+  if (text === undefined) return [];
+  try {
+    const list = JSON.parse(text) as Partial<BundleList>;
+    return Array.isArray(list.bundles) ? list.bundles.filter((b) => typeof b?.id === 'string' && typeof b.title === 'string' && typeof b.summary === 'string' && typeof b.description === 'string' && Array.isArray(b.loadouts) && b.loadouts.every((m) => typeof m?.id === 'string' && typeof m.title === 'string')) : [];
+  } catch {
+    return [];
+  }
 }
 
 /** The AND of the query's filters, over document numbers. */

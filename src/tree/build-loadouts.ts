@@ -17,7 +17,7 @@ import { searchDocumentOf } from '../search/document.js';
 import { vectorOf, type DocumentVector } from '../search/inverted-index.js';
 import { compileSettings, SEARCH_SETTINGS } from '../search/settings.js';
 import type { BuildOptions, BuildResult } from './build.js';
-import type { CachedLoadout, LoadoutState } from './incremental/cache.js';
+import { mentionsKey, type CachedLoadout, type LoadoutState } from './incremental/cache.js';
 import { listingOf } from './render/catalogue-entry.js';
 import { noHistory, openHistory, readHistoryData, type CatalogueHistory, type CatalogueRepository, type EarlyHistoryReads, type LoadoutHistory } from './history/history.js';
 import { buildLoadoutInPool, prepareLoadoutBuilds, runningThreads } from './pool/pool.js';
@@ -25,6 +25,7 @@ import type { Unchanged } from './incremental/previous-build.js';
 import { readDirtyFolders, stampsThatHeld, type FolderStamp } from './incremental/stamp.js';
 import { entryNameOf, removeEntry } from './write/store.js';
 import type { CliRoute } from '../tree-format/index.js';
+import type { BundleMention } from '../tree-format/bundle.js';
 
 /** What {@link buildLoadouts} works with. */
 export interface LoadoutsContext {
@@ -49,6 +50,8 @@ export interface LoadoutsContext {
   fresh: boolean;
   /** Filled in: `read`, `reused`, `refused`, `runs`, `warnings`, `bytes`. */
   result: BuildResult;
+  /** The bundles that name each loadout, which its page lists (render/bundles.ts `bundleMentionsOf`); none when absent. */
+  bundles?: ReadonlyMap<string, BundleMention[]>;
 }
 
 /** The loadouts of a build. */
@@ -102,7 +105,8 @@ export async function buildLoadouts(options: BuildOptions, context: LoadoutsCont
       const version = manifestVersionOf(loadoutsDir, id);
       const loadoutHistory = await from.historyOf(id, version);
       const commit = commitOf(from, loadoutHistory, id);
-      const building = buildLoadoutInPool({ loadoutsDir, fixturesDir: join(options.root, 'fixtures'), store, base: context.base, route: context.route, checkedAt, id, name: entryNameOf(id, tag), version, history: await readHistoryData(loadoutHistory), commit, previousKey: previousKey(id), plugins: options.plugins !== false });
+      const bundles = context.bundles?.get(id);
+      const building = buildLoadoutInPool({ loadoutsDir, fixturesDir: join(options.root, 'fixtures'), store, base: context.base, route: context.route, checkedAt, id, name: entryNameOf(id, tag), version, history: await readHistoryData(loadoutHistory), commit, previousKey: previousKey(id), plugins: options.plugins !== false, ...(bundles === undefined ? {} : { bundles }) });
       // With a loadout in a thread's hands, this thread parses the previous build's listings
       // (once; 0.2 s at 10,000 loadouts), which it needs only once the loadouts are back.
       unchanged.readListings();
@@ -125,12 +129,13 @@ export async function buildLoadouts(options: BuildOptions, context: LoadoutsCont
       }
       const warnings = loadoutHistory.skipped.map((s) => `loadouts/${id}: version ${JSON.stringify(s.version)} in loadout.yaml of commit ${s.commit} ${s.reason}: not published`);
       result.warnings.push(...warnings);
-      const seen = { warnings, dirty: commit.endsWith('+dirty') };
+      const mentions = mentionsKey(context.bundles?.get(id));
+      const seen = { warnings, dirty: commit.endsWith('+dirty'), ...(mentions === '' ? {} : { bundles: mentions }) };
       if (outcome.kind === 'refused') {
         result.runs.push(outcome.run);
         result.refused.push(id);
       } else if (kept !== undefined) {
-        const { stamp: _stale, ...state } = kept.state;
+        const { stamp: _stale, bundles: _same, ...state } = kept.state;
         built.set(id, { state: { ...state, ...seen } satisfies LoadoutState, listing: kept.listing });
         result.reused.push(id);
       } else if (outcome.kind === 'built' && listing !== undefined) {

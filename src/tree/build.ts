@@ -16,8 +16,10 @@
  *    listings and the search index patched with their words (catalogue-documents.ts), and
  *    `out` is switched to it (output.ts). Entries no tree links to any more are removed.
  */
-import { realpathSync } from 'node:fs';
+import { existsSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { bundlesDirOf } from '../bundles/manifest.js';
+import type { Diagnostic } from '../catalogue/diagnostics.js';
 import { LoadoutError } from '../catalogue/errors.js';
 import { listLoadoutIds, loadoutsDirOf } from '../catalogue/source.js';
 import { allSettled, slicesOf } from '../concurrency.js';
@@ -28,7 +30,8 @@ import { normaliseBaseUrl, PLUGINS_FOLDER, type CliRoute } from '../tree-format/
 import { namesThisMachine } from '../layout/base-url-reach.js';
 import { DEFAULT_MARKETPLACE, type MarketplaceSettings } from '../layout/plugin-marketplaces.js';
 import { buildLoadouts } from './build-loadouts.js';
-import { BUILD_CACHE_FILE, BUILT_SINCE_FILE, buildCachePieces, cacheOf, fingerprintBuild, readBuiltSince, type BuildCache } from './incremental/cache.js';
+import { BUILD_CACHE_FILE, BUILT_SINCE_FILE, buildCachePieces, cacheOf, fingerprintBuild, mentionsKey, readBuiltSince, type BuildCache } from './incremental/cache.js';
+import type { BuiltBundle } from './render/bundles.js';
 import { keptPrevious, keptStandbyLinks, type KeptBuild } from './incremental/kept-build.js';
 import { deferDocuments, type DeferredDocuments } from './deferred-documents.js';
 import { readGuides } from '../pages/guides.js';
@@ -45,7 +48,7 @@ import { deleteTrashInPool, linkEntriesInPool, startPool } from './pool/pool.js'
 import { phaseTimings } from './phase-timings.js';
 import { findUnchanged, readPreviousBuild } from './incremental/previous-build.js';
 import { readDirtyFolders, readFolderStamps } from './incremental/stamp.js';
-import { collectGarbage, documentPathsOf, entriesLinkedBy, linkEntry, listEntries, unlinkEntry } from './write/store.js';
+import { collectGarbage, documentPathsOf, entriesLinkedBy, linkEntry, listEntries, removeEntry, unlinkEntry } from './write/store.js';
 import { TreeFiles, type OutputTree } from './write/tree-files.js';
 import { Trash } from './write/trash.js';
 
@@ -128,8 +131,15 @@ export interface BuildResult {
   runs: CheckRun[];
   /** Ids of the loadouts that failed a check; non-empty means nothing was written. */
   refused: string[];
+  /**
+   * The findings of the catalogue's bundles (`bundles/<id>/bundle.yaml`, issue 56), each naming
+   * the file and line; non-empty means nothing was written, as for a loadout that fails a check.
+   */
+  bundleDiagnostics: Diagnostic[];
   /** Loadouts built, with the versions published for each. */
   loadouts: { id: string; version: string; versions: string[] }[];
+  /** Bundles published, with their versions. */
+  bundles: { id: string; version: string; versions: string[] }[];
   /** Ids left unchanged from the previous tree. */
   reused: string[];
   /**
@@ -183,6 +193,8 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
   dirtyAtStart?.catch(() => undefined);
   stamping.catch(() => undefined);
   const ids = await listLoadoutIds(loadoutsDir);
+  // Bundles (issue 56): their code is loaded only for a catalogue that has them.
+  const bundling = existsSync(bundlesDirOf(options.root)) ? await import('./bundles/build-bundles.js') : undefined;
   timings.mark('listed');
   // The pages show the npm registry's CLI only when told it is published, and lead with it when
   // the build signs (DESIGN.md "Trust route of the CLI"; layout/install-routes.ts): which route
@@ -205,7 +217,15 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     // Told what changed, in the repository the last build in this process read: git's reads of those
     // loadouts start now, beside the one for HEAD (openHistory takes them when they are the ones it needs).
     early = options.changed === undefined || options.kept?.repository === undefined ? undefined : startHistoryReads(options.kept.repository, [...new Set(options.changed)].sort(), { blobs: true });
-    const result: BuildResult = { written: false, runs: [], refused: [], loadouts: [], reused: [], read: [], warnings: [], bytes: 0 };
+    const result: BuildResult = { written: false, runs: [], refused: [], bundleDiagnostics: [], loadouts: [], bundles: [], reused: [], read: [], warnings: [], bytes: 0 };
+    // The bundles read and checked on their own before any loadout is built; the loadouts they
+    // name list them on their pages (render/bundles.ts).
+    const bundles = bundling?.openBundles(options.root, ids);
+    if (bundles !== undefined && bundles.diagnostics.length > 0) {
+      result.bundleDiagnostics = bundles.diagnostics;
+      return result;
+    }
+    const bundlesOf = (id: string): string => mentionsKey(bundles?.mentions.get(id));
     // This thread reads what the previous build left (its cache, the standby's links) while git
     // opens the repository and reads the folders' stamps and status, which come after. The
     // listings are parsed once the first loadout to build is in a thread's hands (build-loadouts.ts).
@@ -217,7 +237,10 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     const repo = await opening;
     const stamps = await stamping;
     timings.mark('git answered');
-    const found = await findUnchanged(ids, stored, live, repo, stamps, options.changed === undefined ? undefined : new Set(options.changed));
+    // The bundles' versions are read from git while the loadouts are built.
+    const bundleHistories = bundles === undefined ? undefined : bundling?.readHistories(bundles, repo, options.root);
+    bundleHistories?.catch(() => undefined);
+    const found = await findUnchanged(ids, stored, live, repo, stamps, options.changed === undefined ? undefined : new Set(options.changed), bundlesOf);
     timings.mark('unchanged found');
     // A signing build reuses only what a signing build with its key derived from the source
     // (incremental/signed-reuse.ts); the rest is built again from the commit.
@@ -227,9 +250,22 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
       attesting === undefined || live === undefined
         ? found
         : attestedOnly(found, { key: attesting, attestations: readAttestations(trees.live), cache: live.cache, digestOf: (name) => digestIfReadable(trees.store, previousDigests, name) });
-    const built = await buildLoadouts(options, { base, route, loadoutsDir, ids, store: trees.store, repo, early, dirty: dirtyAtStart, unchanged, stamps, fresh: live === undefined, result });
+    const built = await buildLoadouts(options, { base, route, loadoutsDir, ids, store: trees.store, repo, early, dirty: dirtyAtStart, unchanged, stamps, fresh: live === undefined, result, ...(bundles === undefined ? {} : { bundles: bundles.mentions }) });
     timings.mark('loadouts built');
     if (built === undefined) return result;
+    let builtBundles: BuiltBundle[] = [];
+    if (bundles !== undefined && bundling !== undefined && bundleHistories !== undefined) {
+      const histories = await bundleHistories;
+      for (const [id, history] of histories) result.warnings.push(...history.skipped.map((why) => `bundles/${id}: ${why}: not published`));
+      const finished = bundling.finishBundles(bundles, { base, store: trees.store, loadouts: built.loadouts, histories, marketplace });
+      if ('diagnostics' in finished) {
+        // Refused as a failing loadout refuses the build: the entries this build wrote go.
+        for (const b of built.loadouts.values()) if (!stored.has(b.state.name)) removeEntry(trees.store, b.state.name);
+        result.bundleDiagnostics = finished.diagnostics;
+        return result;
+      }
+      builtBundles = finished.built;
+    }
     // The store entry of each loadout, by id: what the new tree links to.
     const linked = new Map([...built.loadouts].map(([id, b]) => [id, b.state.name]));
     const names = new Set(linked.values());
@@ -250,7 +286,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     };
     /** The catalogue documents, the cache and the whole search index (which the documents' writer writes). */
     const writeDocuments = async (tree: OutputTree, loadoutsLinked?: Promise<void>): Promise<void> => {
-      await writeCatalogueDocuments(tree, base, listings, indexNow(), { docs: readGuides(join(options.root, 'docs')), cli, cliPublished: route.registry_version, signing, marketplace, loadoutsLinked, previous: previousDocuments });
+      await writeCatalogueDocuments(tree, base, listings, indexNow(), { docs: readGuides(join(options.root, 'docs')), cli, cliPublished: route.registry_version, signing, marketplace, loadoutsLinked, previous: previousDocuments, bundles: builtBundles });
       const stampedCache = await cacheNow();
       await tree.write(BUILD_CACHE_FILE, () => buildCachePieces(fingerprint, built.head, built.loadouts, stampedCache));
     };
@@ -340,6 +376,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     // A build that deferred its documents leaves the store to their writer (the next build collects what it did not).
     if (carried === undefined) collectGarbage(trees.store, stored, keep);
     result.loadouts = [...built.loadouts].map(([id, b]) => ({ id, version: b.listing.row.version, versions: b.state.versions }));
+    result.bundles = builtBundles.map(({ record }) => ({ id: record.id, version: record.version, versions: record.versions.map((v) => v.version) }));
     // Trees are compared by their real paths (trees.live is one).
     const standbyDir = written.standby === undefined ? undefined : realpathSync(written.standby);
     const previous = {

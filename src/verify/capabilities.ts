@@ -1,5 +1,5 @@
 /**
- * The capability list of a checked loadout (issue 54, point 1): `capabilities/derive.ts` over the
+ * The capability list of a checked loadout (issue 54, point 1): `layout/capabilities.ts` over the
  * manifest's files, with the hosts the `safety` check's network scan finds in them
  * (`safety/network.ts` `listNetworkUses`), read through the run's shared text views so that no
  * file is decoded or indexed twice. `runChecks` makes it for every run whose manifest is valid,

@@ -13,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublishedRecord } from '../../src/tree-format/index.js';
 import { CATEGORIES, PUBLISHED_AGENTS, ROLES } from '../../src/catalogue/vocabulary.js';
 import { runCli } from '../helpers/cli.js';
+import { satisfiesRange } from '../../src/catalogue/version-ranges.js';
+import type { BundleList, BundleRecord } from '../../src/tree-format/bundle.js';
 import { publishedRecordErrors } from '../helpers/published-schema.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describeCapabilities } from '../../src/capabilities/describe.js';
@@ -155,5 +157,27 @@ describe('the real catalogue, built and served', () => {
       ['"postgres": runs postgres-mcp from PyPI through uvx, version not pinned: the newest at each start; reads POSTGRES_URL (secret)'],
       ['POSTGRES_URL (secret), read by MCP server "postgres"'],
     ]);
+  });
+});
+
+describe('the real catalogue\'s bundles (issue 56, point 5)', () => {
+  it('serves the two bundles of bundles/, each member resolved to a loadout the catalogue serves, with their pages and plugins', async () => {
+    const list = (await (await fetch(`${url}/api/bundles.json`)).json()) as BundleList;
+    expect(list.bundles.map((b) => b.id)).toEqual(['data-team-stack', 'web-team-stack']);
+    expect(list.bundles.find((b) => b.id === 'web-team-stack')?.loadouts.map((m) => m.id)).toEqual(['nextjs-app-router', 'secure-code-review', 'github-actions-ci']);
+    const versions = new Map(records.map((r) => [r.id, r.version]));
+    for (const entry of list.bundles) {
+      const bundle = (await (await fetch(local(entry.api_url))).json()) as BundleRecord;
+      for (const m of bundle.loadouts) {
+        expect(satisfiesRange(m.resolved, m.range), `${bundle.id} ${m.id}`).toBe(true);
+        expect(m.latest, `${bundle.id} ${m.id}`).toBe(versions.get(m.id));
+      }
+      const page = await fetch(local(bundle.url));
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await page.text()).toContain(`<h1>${bundle.title}</h1>`);
+      expect(bundle.plugin?.dependencies.map((d) => d.name)).toEqual(bundle.loadouts.filter((m) => m.agents === null || m.agents.includes('claude-code')).map((m) => m.id));
+      for (const m of bundle.loadouts) expect(await (await fetch(local(m.url))).text(), m.id).toContain(`bundles/${bundle.id}/`);
+    }
+    expect((await fetch(`${url}/bundles/`)).status).toBe(200);
   });
 });

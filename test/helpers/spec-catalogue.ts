@@ -116,6 +116,7 @@ export async function buildSpecCatalogue(specs: readonly LoadoutSpec[], options:
     options.beforeBuild?.(root);
     const dist = join(root, 'dist');
     const result = await buildCatalogue({ root, out: dist, baseUrl: options.baseUrl, now: new Date('2026-11-22T00:00:00Z') });
+    if (!result.written && result.bundleDiagnostics.length > 0) throw new Error(`fixture build refused bundles: ${JSON.stringify(result.bundleDiagnostics)}`);
     if (!result.written) {
       const refused = result.runs.filter((r) => result.refused.includes(r.source.id)).map((r) => ({ id: r.source.id, failed: r.results.filter((c) => c.status === 'fail'), diagnostics: r.diagnostics }));
       throw new Error(`fixture build refused ${result.refused.join(', ')}: ${JSON.stringify(refused)}`);

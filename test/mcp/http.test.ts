@@ -81,7 +81,7 @@ describe('GET /mcp/server-card', () => {
     expect((card['description'] as string).length).toBeLessThanOrEqual(100);
     const meta = card._meta['catalogue.loadout/mcp'];
     expect(meta?.capabilities).toEqual({ tools: { listChanged: false }, resources: { listChanged: false, subscribe: false }, extensions: { 'io.modelcontextprotocol/skills': { directoryRead: true } } });
-    expect(meta?.tools.map((t) => t.name)).toHaveLength(6);
+    expect(meta?.tools.map((t) => t.name)).toHaveLength(7);
     expect(meta?.tools.every((t) => t.inputSchema !== undefined && t.outputSchema !== undefined)).toBe(true);
     const { tools } = await client.listTools();
     expect(meta?.tools).toEqual(JSON.parse(JSON.stringify(tools)));

@@ -30,10 +30,10 @@ async function inspect(args: readonly string[]): Promise<{ code: number | null; 
 }
 
 describe('the MCP Inspector CLI', () => {
-  it('lists the six tools', async () => {
+  it('lists the six tools and get_bundle', async () => {
     const { code, json, output } = await inspect(['--method', 'tools/list']);
     expect(code, output).toBe(0);
-    expect((json as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual(['search_loadouts', 'get_loadout', 'get_loadout_file', 'get_install_instructions', 'list_agents', 'list_tags']);
+    expect((json as { tools: { name: string }[] }).tools.map((t) => t.name)).toEqual(['search_loadouts', 'get_loadout', 'get_loadout_file', 'get_install_instructions', 'list_agents', 'list_tags', 'get_bundle']);
   }, 60_000);
 
   it('searches, with the same results as the search API', async () => {

@@ -75,9 +75,9 @@ describe('tools/call params of every other malformed shape', () => {
     expect(await invalidParams('tools/call', params)).toContain(expected);
   });
 
-  it('an unknown tool names the tool and the six that exist, on one line whatever the name holds', async () => {
+  it('an unknown tool names the tool and the seven that exist, on one line whatever the name holds', async () => {
     expect(await invalidParams('tools/call', { name: 'delete_everything', arguments: {} })).toContain(
-      'params.name is "delete_everything" (expected one of search_loadouts, get_loadout, get_loadout_file, get_install_instructions, list_agents, list_tags)',
+      'params.name is "delete_everything" (expected one of search_loadouts, get_loadout, get_loadout_file, get_install_instructions, list_agents, list_tags, get_bundle)',
     );
     expect(await invalidParams('tools/call', { name: 'a\nb\u2028c' })).toContain('params.name is "a\\nb\\u2028c"');
     expect(await invalidParams('tools/call', { name: 'x'.repeat(10_000) })).toContain('…');

@@ -51,9 +51,9 @@ describe('MCP initialize and tools/list', () => {
     expect(client.getInstructions()).toContain('search_loadouts');
   });
 
-  it('lists the six tools, read-only, with input and output schemas and agent-facing descriptions', async () => {
+  it('lists the six tools and get_bundle, read-only, with input and output schemas and agent-facing descriptions', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(['search_loadouts', 'get_loadout', 'get_loadout_file', 'get_install_instructions', 'list_agents', 'list_tags']);
+    expect(tools.map((t) => t.name)).toEqual(['search_loadouts', 'get_loadout', 'get_loadout_file', 'get_install_instructions', 'list_agents', 'list_tags', 'get_bundle']);
     for (const tool of tools) {
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
       expect(tool.inputSchema.type).toBe('object');

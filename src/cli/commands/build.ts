@@ -14,6 +14,7 @@ import { DEFAULT_MARKETPLACE, MARKETPLACE_NAME, type MarketplaceSettings } from 
 import { buildCatalogue } from '../../tree/build.js';
 import { takeSigningSettings } from '../../tree/render/signed-snapshot.js';
 import { EXIT } from '../exit.js';
+import { formatDiagnostic } from '../../catalogue/diagnostics.js';
 import { formatDiagnostics, type Write } from '../report.js';
 
 /** Options of `loadout build`. */
@@ -71,12 +72,19 @@ export async function buildCommand(options: BuildCommandOptions, out: Write, err
   if (options.progress) err('\r\u001b[K');
   for (const warning of result.warnings) err(`loadout: warning: ${warning}\n`);
   if (!result.written) {
+    if (result.bundleDiagnostics.length > 0) {
+      err(result.bundleDiagnostics.map((d) => `loadout: ${formatDiagnostic(d)}\n`).join(''));
+      const bundles = [...new Set(result.bundleDiagnostics.map((d) => d.loadout))];
+      err(`loadout: build refused: bundle${bundles.length === 1 ? '' : 's'} ${bundles.join(', ')} failed ${bundles.length === 1 ? 'its' : 'their'} checks; ${options.out} was left unchanged\n`);
+      return EXIT.failed;
+    }
     err(formatDiagnostics(result.runs.filter((r) => result.refused.includes(r.source.id))));
     err(`loadout: build refused: ${result.refused.join(', ')} failed checks; ${options.out} was left unchanged\n`);
     return EXIT.failed;
   }
   const versions = result.loadouts.reduce((n, l) => n + l.versions.length, 0);
   const kept = `${result.reused.length === 0 ? '' : `, ${result.reused.length} unchanged`}${signing === undefined ? '' : `, signed by key ${signing.key.published.keyid}`}`;
-  out(`built ${result.loadouts.length} loadouts (${versions} versions${kept}, ${(result.bytes / 1024).toFixed(0)} KB written) into ${options.out} in ${((performance.now() - started) / 1000).toFixed(2)} s\n`);
+  const bundles = result.bundles.length === 0 ? '' : ` and ${result.bundles.length} bundle${result.bundles.length === 1 ? '' : 's'}`;
+  out(`built ${result.loadouts.length} loadouts${bundles} (${versions} versions${kept}, ${(result.bytes / 1024).toFixed(0)} KB written) into ${options.out} in ${((performance.now() - started) / 1000).toFixed(2)} s\n`);
   return EXIT.ok;
 }

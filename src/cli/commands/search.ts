@@ -61,8 +61,19 @@ export async function searchCommand(options: SearchCommandOptions, out: Write): 
   return EXIT.ok;
 }
 
-/** The response as a terminal table: rank, id, version, score (when ranked), title and flags, then a count line; with no match, the suggestions. */
+/** The response as a terminal table: rank, id, version, score (when ranked), title and flags, then a count line; with no match, the suggestions; then the bundles found. */
 export function formatSearchTable(response: SearchResponse): string {
+  return formatLoadoutTable(response) + formatBundleLines(response);
+}
+
+/** The bundles found (issue 56), one line each after the loadouts: `bundle <id> <version>  <title>: <loadout> <range>, …`; '' for none. */
+function formatBundleLines(response: SearchResponse): string {
+  const bundles = response.bundles ?? [];
+  if (bundles.length === 0) return '';
+  return `${bundles.map((b) => `bundle ${b.id} ${b.version}  ${truncate(b.title, 48)}: ${b.loadouts.map((m) => `${m.id} ${m.range}`).join(', ')}`).join('\n')}\n`;
+}
+
+function formatLoadoutTable(response: SearchResponse): string {
   const { results, total, offset, query } = response;
   const what = query === '' ? 'all loadouts' : `"${query}"`;
   if (results.length === 0) {

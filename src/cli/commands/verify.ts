@@ -1,11 +1,16 @@
-/** `loadout verify [id…] [--format text|json|markdown|sarif]` (`--json`, `--markdown`): the ten checks (DESIGN.md sections 2 and 4). */
+/** `loadout verify [id…] [--format text|json|markdown|sarif]` (`--json`, `--markdown`): the ten checks, and the bundles' checks (DESIGN.md sections 2 and 4; issue 56). */
 import { existsSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { LoadoutError } from '../../catalogue/errors.js';
+import type { ReadBundle } from '../../bundles/read.js';
+import { checkBundles } from '../../tree/bundles/check-bundles.js';
 import { checkCatalogue, passed } from '../../verify/catalogue.js';
 import type { CheckRun } from '../../verify/run.js';
 import { sarifLogOf, type SarifOptions } from '../../verify/sarif.js';
 import { summariseVerification } from '../../verify/verification.js';
+import type { Capabilities } from '../../tree-format/capabilities.js';
+import { capabilitiesMarkdown, formatCapabilities } from '../capabilities-report.js';
+import { bundlePassed, bundlesAsJson, formatBundlesMarkdown, formatBundlesTable, splitCheckedIds } from '../bundles-report.js';
 import { EXIT } from '../exit.js';
 import { formatRunsMarkdown, formatRunsTable, runsAsJson, type Write } from '../report.js';
 
@@ -17,6 +22,7 @@ export type VerifyFormat = (typeof VERIFY_FORMATS)[number];
 /** Options of `loadout verify`. */
 export interface VerifyOptions {
   root: string;
+  /** Loadout or bundle ids (none: every loadout and every bundle). */
   ids: string[];
   json: boolean;
   /** Print Markdown tables (for a CI job summary) instead of the terminal table. */
@@ -28,16 +34,19 @@ export interface VerifyOptions {
 }
 
 /**
- * Runs the command; returns 0 when no check fails, else 1. With `--json`: `[{id, verification}]`;
- * with `--format sarif`: a SARIF 2.1.0 log whose paths are relative to the git repository
- * holding the catalogue (verify/sarif.ts).
+ * Runs the command; returns 0 when no check fails, else 1. With `--json`: `[{id, verification}]`,
+ * then `{id, kind: "bundle", valid, errors}` per bundle; with `--format sarif`: a SARIF 2.1.0 log
+ * whose paths are relative to the git repository holding the catalogue (verify/sarif.ts). The
+ * text and Markdown end with what each loadout can run (issue 54, point 4).
  * @throws LoadoutError `usage` for an unknown `--format`, or one that `--json` or `--markdown` contradicts
  */
 export async function verifyCommand(options: VerifyOptions, out: Write): Promise<number> {
   const format = formatOf(options);
-  const runs = await checkCatalogue({ root: options.root }, options.ids);
-  out(formatVerifyReport(runs, format, { toolVersion: options.version ?? '0.0.0', repositoryPrefix: repositoryPrefixOf(options.root) }));
-  return runs.every(passed) ? EXIT.ok : EXIT.failed;
+  const ids = await splitCheckedIds(options.root, options.ids);
+  const runs = ids.loadouts === null ? [] : await checkCatalogue({ root: options.root }, ids.loadouts);
+  const bundles: ReadBundle[] = ids.bundles === null ? [] : await checkBundles(options.root, ids.bundles);
+  out(formatVerifyReport(runs, format, { toolVersion: options.version ?? '0.0.0', repositoryPrefix: repositoryPrefixOf(options.root) }, bundles));
+  return runs.every(passed) && bundles.every(bundlePassed) ? EXIT.ok : EXIT.failed;
 }
 
 /**
@@ -45,19 +54,32 @@ export async function verifyCommand(options: VerifyOptions, out: Write): Promise
  * Markdown section per loadout, or a SARIF log (`sarif` places files as `sarif` says). Every
  * command that shows verify's results prints them through this, so they show the same.
  */
-export function formatVerifyReport(runs: readonly CheckRun[], format: VerifyFormat, sarif: SarifOptions): string {
+export function formatVerifyReport(runs: readonly CheckRun[], format: VerifyFormat, sarif: SarifOptions, bundles: readonly ReadBundle[] = []): string {
   switch (format) {
     case 'json': {
       const checkedAt = new Date();
-      return runsAsJson(runs, (run) => ({ verification: summariseVerification(run.results, { checkedAt, commit: 'working-tree', contentCurrent: true }) }));
+      const loadouts = JSON.parse(runsAsJson(runs, (run) => ({ verification: summariseVerification(run.results, { checkedAt, commit: 'working-tree', contentCurrent: true }) }))) as unknown[];
+      return `${JSON.stringify([...loadouts, ...bundlesAsJson(bundles)], null, 2)}\n`;
     }
     case 'markdown':
-      return formatRunsMarkdown(runs);
+      return formatRunsMarkdown(runs) + formatBundlesMarkdown(bundles) + formatRunsCapabilitiesMarkdown(runs);
     case 'sarif':
       return `${JSON.stringify(sarifLogOf(runs, sarif), null, 2)}\n`;
     case 'text':
-      return formatRunsTable(runs);
+      return formatRunsTable(runs) + formatBundlesTable(bundles) + formatRunsCapabilities(runs);
   }
+}
+
+/** The last section of `verify`'s text: what each checked loadout can run, as `install` shows it (a reviewer reads it on a pull request). */
+function formatRunsCapabilities(runs: readonly CheckRun[]): string {
+  const shown = runs.filter((run) => run.capabilities !== undefined);
+  return shown.length === 0 ? '' : `\n${shown.map((run) => formatCapabilities(`What ${run.source.id} can run`, run.capabilities as Capabilities)).join('')}`;
+}
+
+/** The same in Markdown: a section per loadout with a list per kind, for a CI job summary. */
+function formatRunsCapabilitiesMarkdown(runs: readonly CheckRun[]): string {
+  const sections = runs.flatMap((run) => (run.capabilities === undefined ? [] : [capabilitiesMarkdown(run.source.id, run.capabilities)]));
+  return sections.length === 0 ? '' : `\n${sections.join('\n')}`;
 }
 
 /** The format the flags ask for. @throws LoadoutError `usage` as {@link verifyCommand} says */

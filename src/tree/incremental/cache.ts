@@ -22,6 +22,7 @@ import type { CatalogueListing } from '../render/catalogue-entry.js';
 import type { HistoricVersion, LoadoutHistory } from '../history/history.js';
 import type { FolderStamp } from './stamp.js';
 import { isEntryNameOf } from '../write/store.js';
+import type { BundleMention } from '../../tree-format/bundle.js';
 
 /** The cache file's name inside the output folder (never served: dot files are not). */
 export const BUILD_CACHE_FILE = '.loadout-build.jsonl';
@@ -64,6 +65,12 @@ export interface LoadoutState {
   stamp?: FolderStamp;
   /** True when it had changes not committed (its key then names HEAD, which may move). */
   dirty: boolean;
+  /**
+   * The bundles that named it when it was built, as its page lists them (tree/render/bundles.ts
+   * `bundleMentionsOf`), as JSON; absent when none did. A loadout whose bundles differ now is
+   * built again (previous-build.ts), since its page lists them.
+   */
+  bundles?: string;
 }
 
 /** What the cache keeps of one loadout built into the tree. */
@@ -223,7 +230,7 @@ function parseLine(line: string): unknown {
 }
 
 function isLoadoutState(id: string, c: LoadoutState): boolean {
-  return typeof c.key === 'string' && typeof c.name === 'string' && isEntryNameOf(id, c.name) && Array.isArray(c.versions) && Array.isArray(c.warnings) && typeof c.dirty === 'boolean' && (c.stamp === undefined || typeof c.stamp.tree === 'string');
+  return typeof c.key === 'string' && typeof c.name === 'string' && isEntryNameOf(id, c.name) && Array.isArray(c.versions) && Array.isArray(c.warnings) && typeof c.dirty === 'boolean' && (c.stamp === undefined || typeof c.stamp.tree === 'string') && (c.bundles === undefined || typeof c.bundles === 'string');
 }
 
 function isListing(id: string, l: CatalogueListing | undefined): l is CatalogueListing {
@@ -311,12 +318,19 @@ function hashFolder(hash: ReturnType<typeof createHash>, dir: string, include: (
   for (const file of files) hash.update(`${file}\n`).update(readFileSync(join(dir, file)));
 }
 
+/** The bundles of a loadout as its key and its cache state hold them ({@link LoadoutState.bundles}): their JSON, '' for none. Pure. */
+export function mentionsKey(bundles: readonly BundleMention[] | undefined): string {
+  return bundles === undefined || bundles.length === 0 ? '' : JSON.stringify(bundles);
+}
+
 /**
  * The key of one loadout's outputs: its manifest and files (path and bytes), its history
  * (published versions and the commits holding them, dates, and each version's changes, the
- * changelog of versions.json), and the commit its verification names. Pure.
+ * changelog of versions.json), the commit its verification names, and the bundles that name it
+ * (`bundles`, {@link LoadoutState.bundles}: its page lists them; '' for none, which adds
+ * nothing to the key). Pure.
  */
-export function loadoutKey(source: LoadoutSource, history: Omit<LoadoutHistory, 'versions'> & { versions: readonly Omit<HistoricVersion, 'load'>[] }, commit: string): string {
+export function loadoutKey(source: LoadoutSource, history: Omit<LoadoutHistory, 'versions'> & { versions: readonly Omit<HistoricVersion, 'load'>[] }, commit: string, bundles = ''): string {
   const hash = createHash('sha256');
   hash.update(`manifest\n${source.manifestText ?? ''}\n`);
   for (const path of [...source.files.keys()].sort()) {
@@ -325,5 +339,6 @@ export function loadoutKey(source: LoadoutSource, history: Omit<LoadoutHistory, 
   hash.update(`irregular ${source.irregular.join('\n')}\n`);
   // The changelog is an input too: a reworded or new commit subject changes versions.json.
   hash.update(JSON.stringify({ versions: history.versions.map((v) => [v.version, v.commit, v.date, v.changes]), published: history.published, updated: history.updated, since: history.currentSince, changes: history.currentChanges, commit }));
+  if (bundles !== '') hash.update(`\nbundles ${bundles}`);
   return hash.digest('hex');
 }

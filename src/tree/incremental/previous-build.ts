@@ -64,10 +64,12 @@ export interface Unchanged {
  * stamp.ts `readFolderStamps`) with those the build kept; the listings are parsed later
  * ({@link Unchanged.readListings}). `stored`: the entries in the store (store.ts `listEntries`).
  * With `changed` (a watcher's list, build.ts `BuildOptions.changed`), a loadout not in it is
- * unchanged whatever its stamp, unless a commit since touched it.
+ * unchanged whatever its stamp, unless a commit since touched it. `bundlesOf` says which bundles
+ * name a loadout now (cache.ts `LoadoutState.bundles`, '' for none): a loadout named by other
+ * bundles than when it was built is read again, as its page lists them.
  * @throws LoadoutError `git` when git fails.
  */
-export async function findUnchanged(ids: readonly string[], stored: ReadonlySet<string>, live: PreviousBuild | undefined, repo: CatalogueRepository | undefined, stamps: ReadonlyMap<string, FolderStamp>, changed?: ReadonlySet<string>): Promise<Unchanged> {
+export async function findUnchanged(ids: readonly string[], stored: ReadonlySet<string>, live: PreviousBuild | undefined, repo: CatalogueRepository | undefined, stamps: ReadonlyMap<string, FolderStamp>, changed?: ReadonlySet<string>, bundlesOf: (id: string) => string = () => ''): Promise<Unchanged> {
   const { touched } = await changesSince(repo, live?.cache.head ?? undefined);
   const states = live?.cache.states ?? new Map<string, never>();
   // The live tree links to complete entries only: one still in the store is whole.
@@ -80,7 +82,7 @@ export async function findUnchanged(ids: readonly string[], stored: ReadonlySet<
           // A watcher's word (`changed`) stands for the folder's stamp and status: what it did not see
           // change is as the live tree's build read it, committed or not.
           const same = changed === undefined ? state?.stamp !== undefined && state.stamp.tree === stamps.get(id)?.tree && !state.dirty : state !== undefined && !changed.has(id);
-          return same && !touched.has(id) && isWhole(id);
+          return same && !touched.has(id) && isWhole(id) && (state?.bundles ?? '') === bundlesOf(id);
         }),
   );
   const listings = (): ReadonlyMap<string, CatalogueListing> => live?.cache.listings() ?? new Map<string, never>();

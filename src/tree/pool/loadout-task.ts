@@ -11,7 +11,7 @@ import { readManifestVersion } from '../../catalogue/yaml-document.js';
 import { checksBudgetMs } from '../../verify/budget.js';
 import { passed } from '../../verify/catalogue.js';
 import { runChecks, type CheckRun } from '../../verify/run.js';
-import { loadoutKey, type LoadoutState } from '../incremental/cache.js';
+import { loadoutKey, mentionsKey, type LoadoutState } from '../incremental/cache.js';
 import type { LoadoutDiscovery } from '../render/catalogue-entry.js';
 import { catalogueEntryOf, type CatalogueEntry } from '../../tree-format/catalogue-entry.js';
 import type { LoadoutHistoryData } from '../history/history.js';
@@ -22,6 +22,7 @@ import { openStoreEntry } from '../write/store.js';
 import { rawUrl, type CliRoute } from '../../tree-format/index.js';
 import type { Agent } from '../../catalogue/vocabulary.js';
 import type { InstalledFiles } from '../../layout/installed-files.js';
+import type { BundleMention } from '../../tree-format/bundle.js';
 
 /** One loadout to read, check and write (see {@link buildLoadout}). */
 export interface LoadoutTask {
@@ -47,6 +48,8 @@ export interface LoadoutTask {
   previousKey: string | undefined;
   /** Write its native plugin too (render/plugins.ts). */
   plugins: boolean;
+  /** The bundles that name it, which its page lists (render/bundles.ts `bundleMentionsOf`); none when absent. */
+  bundles?: BundleMention[];
 }
 
 /** What {@link buildLoadout} found: the loadout's key, and then one of three outcomes. */
@@ -78,7 +81,7 @@ export async function buildLoadout(task: LoadoutTask): Promise<LoadoutOutcome> {
   if (versionOf(source) !== task.version) {
     throw new LoadoutError('io', `loadouts/${task.id}/loadout.yaml changed while the build read it (version ${JSON.stringify(versionOf(source))}, expected ${JSON.stringify(task.version)})`, { hint: 'Run the build again once the edit is saved.' });
   }
-  const key = loadoutKey(source, task.history, task.commit);
+  const key = loadoutKey(source, task.history, task.commit, mentionsKey(task.bundles));
   const found = { id: task.id, key };
   if (key === task.previousKey) return { ...found, kind: 'unchanged' };
   // Every loadout has the checks' time budget (verify/budget.ts): past it, a failing check refuses it.
@@ -87,7 +90,7 @@ export async function buildLoadout(task: LoadoutTask): Promise<LoadoutOutcome> {
   const run = await runChecks(source, { fixturesDir: task.fixturesDir, budgetMs: checksBudgetMs(), rawUrl: (id, version, path) => rawUrl(task.base, id, version, path), installs });
   if (!passed(run)) return { ...found, kind: 'refused', run };
   const entry = openStoreEntry(task.store, task.id, task.name);
-  const written = await writeLoadoutOutputs(entry, { base: task.base, route: task.route, run, installs, history: task.history, commit: task.commit, checkedAt: new Date(task.checkedAt), plugins: task.plugins });
+  const written = await writeLoadoutOutputs(entry, { base: task.base, route: task.route, run, installs, history: task.history, commit: task.commit, checkedAt: new Date(task.checkedAt), plugins: task.plugins, bundles: task.bundles ?? [] });
   // Agent Skills discovery below loadouts/<id>/ (skill-discovery.ts).
   const discovery = await writeLoadoutDiscovery(entry, written.record, written.contents);
   const bytes = entry.complete();

@@ -5,6 +5,8 @@
  * `src/pages/`) and the catalogue's Agent Skills discovery indexes, all made from the
  * loadouts' listings (catalogue-entry.ts) and the search index.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { readAuthoringSchema, readCapabilitiesSchema } from '../../catalogue/schema.js';
 import { PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
 import { ADAPTER_TARGETS, SKILL_DIRS } from '../../layout/layout.js';
@@ -28,6 +30,8 @@ import { DISCOVERY_FOLDER, writeCatalogueDiscovery } from './skill-discovery.js'
 import { digestBytes, digestPieces, digestText, writeSignedSnapshot, type SigningSettings } from './signed-snapshot.js';
 import { jsonDocumentPieces } from '../write/json-pieces.js';
 import { CATALOGUE_INDEX_PATH, type DocumentDigest } from '../../tree-format/signing/snapshot.js';
+import { BUNDLES_LIST_TREE_PATH } from '../../tree-format/bundle.js';
+import { bundleListText, writeBundleDocuments, type BuiltBundle } from './bundles.js';
 
 /** What {@link writeCatalogueDocuments} needs to sign the build (signed-snapshot.ts). */
 export interface CatalogueSigning {
@@ -62,6 +66,8 @@ export interface CatalogueExtras {
    * Never with `signing`.
    */
   previous?: PreviousDocuments | undefined;
+  /** The catalogue's bundles, ready to write (bundles.ts); none when absent. */
+  bundles?: readonly BuiltBundle[] | undefined;
 }
 
 /**
@@ -108,8 +114,18 @@ export async function writeCatalogueDocuments(tree: OutputTree, base: string, li
     }
     cliDescription = { url: cliTarballUrl(base, cli.version), version: cli.version, integrity: cli.integrity, ...(extras.cliPublished === undefined ? {} : { registry: { package: CLI_PACKAGE_NAME, version: extras.cliPublished } }) };
   }
+  // The bundles' documents (bundles.ts), and their entries in the marketplaces: a marketplace is
+  // carried from the live tree only when the bundles' list there is this one (the entries are made
+  // from what the list holds), as well as every loadout's part of it.
+  const bundles = extras.bundles ?? [];
+  const bundleList = bundleListText(bundles);
+  const bundlesSame = previous !== undefined && readTextIfAny(join(previous.dir, BUNDLES_LIST_TREE_PATH)) === bundleList;
+  for (const [path, digest] of await writeBundleDocuments(tree, base, bundles, bundleList, { digests: signing !== undefined })) covered.set(path, digest);
   // The marketplaces; the snapshot covers them and the plugin zips.
-  if (marketplace !== undefined) for (const [path, digest] of await writeMarketplaces(tree, base, marketplace, listings, { digests: signing !== undefined, previous })) covered.set(path, digest);
+  if (marketplace !== undefined) {
+    const bundleEntries = bundles.flatMap((b) => (b.plugin === undefined ? [] : [b.plugin.marketplace]));
+    for (const [path, digest] of await writeMarketplaces(tree, base, marketplace, listings, { digests: signing !== undefined, previous: bundlesSame ? previous : undefined, bundles: bundleEntries })) covered.set(path, digest);
+  }
   const plugins = marketplace === undefined || !listings.some((l) => l.plugin !== undefined) ? undefined : describePlugins(base, marketplace);
   const descriptionText = `${JSON.stringify(describeApi(base, false, { database: false, challenge_secret: false, challenge_site_key: false }, { cli: cliDescription, signingKeys: signing === undefined ? undefined : [signing.settings.key.published], plugins }), null, 2)}\n`;
   await tree.write(DESCRIPTION_TREE_PATH, descriptionText);
@@ -157,6 +173,15 @@ function pageRecordOf({ row, published, author }: CatalogueListing): CataloguePa
 /** What the catalogue's discovery reads of a listing: the loadout's own entries, and what decides which loadout owns a shared skill name. Pure. */
 function discoveryOwnerOf({ row, discovery }: CatalogueListing): Parameters<typeof writeCatalogueDiscovery>[1][number] {
   return { id: row.id, featured: row.featured, ...(row.updated === null ? {} : { updated: row.updated }), discovery };
+}
+
+/** The text of the file `path`, or undefined when it cannot be read (absent). */
+function readTextIfAny(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /** `plugins` of the description document (description.ts). Pure. */

@@ -19,6 +19,7 @@ import { buildRecord, layoutForAgents, sha256 } from './record.js';
 import type { InstalledFiles } from '../../layout/installed-files.js';
 import type { Agent } from '../../catalogue/vocabulary.js';
 import type { CliRoute, PublishedRecord } from '../../tree-format/index.js';
+import type { BundleMention } from '../../tree-format/bundle.js';
 import type { VersionEntry, VersionFile } from '../../tree-format/versions.js';
 import { writeZip, ZipContents } from './zip.js';
 import type { Capabilities } from '../../tree-format/capabilities.js';
@@ -54,6 +55,8 @@ export interface LoadoutOutputInput {
   route?: CliRoute | undefined;
   /** Write the loadout's native plugin too (plugins.ts): its folder and a zip per version. */
   plugins: boolean;
+  /** The bundles that name the loadout, which its page lists (bundles.ts `bundleMentionsOf`). */
+  bundles?: readonly BundleMention[];
 }
 
 /**
@@ -77,7 +80,7 @@ export async function writeLoadoutOutputs(tree: OutputTree, input: LoadoutOutput
   await tree.writeJson(`api/loadouts/${manifest.id}/versions.json`, versionsDocument);
   // The page shows the version history, so it is written once versions.json is known.
   const plugins = input.plugins ? pluginPageView(base, manifest, publishedFiles(manifest, new Map(record.files.map((f) => [f.path, f.content]))), input.route) : undefined;
-  await tree.write(`loadouts/${manifest.id}/index.html`, renderLoadoutPage(base, record, versionsDocument, input.route, plugins));
+  await tree.write(`loadouts/${manifest.id}/index.html`, renderLoadoutPage(base, record, versionsDocument, input.route, plugins, input.bundles));
   return { record, versions: published, warnings, plugin, contents };
 }
 

@@ -11,7 +11,7 @@
  * links from the live tree those whose entries did not change, previous-documents.ts) and the
  * changed loadouts' entries, nothing else (docs/architecture.md).
  */
-import { claudeFolderMarketplace, claudeUrlMarketplace, codexMarketplace, cursorMarketplace, MARKETPLACE_PATHS, type MarketplaceEntry, type MarketplaceSettings } from '../../layout/plugin-marketplaces.js';
+import { claudeFolderMarketplace, claudeUrlMarketplace, codexMarketplace, cursorMarketplace, MARKETPLACE_PATHS, type BundleMarketplaceEntry, type MarketplaceEntry, type MarketplaceSettings } from '../../layout/plugin-marketplaces.js';
 import { PLUGINS_FOLDER, pluginZipTreePath, pluginZipUrl, URL_MARKETPLACE_TREE_PATH } from '../../tree-format/addresses.js';
 import type { DocumentDigest } from '../../tree-format/signing/snapshot.js';
 import type { ContentPieces, OutputTree } from '../write/tree-files.js';
@@ -43,19 +43,22 @@ export function marketplaceEntriesOf(base: string, listings: readonly CatalogueL
 }
 
 /**
- * Writes the four marketplace documents for `listings` into `tree` (nothing when no listing has
- * a plugin: a build without plugins). With `digests` (a signing build), returns, for the signed
+ * Writes the four marketplace documents for `listings` and the bundles' entries
+ * `options.bundles` (after the loadouts') into `tree` (nothing when no listing has a plugin: a
+ * build without plugins). With `digests` (a signing build), returns, for the signed
  * snapshot, the digest of each document and of each loadout's latest plugin zip, by tree path;
  * without, an empty map: hashing four documents of 10,000 entries is a measurable part of a
- * rebuild that signs nothing (DESIGN.md section 7). With `previous` (never with `digests`), a
- * document whose every loadout's entry is the same is linked from the live tree.
+ * rebuild that signs nothing (DESIGN.md section 7). With `previous` (never with `digests`; the
+ * caller passes it only when the live tree's bundle entries are these), a document whose every
+ * loadout's entry is the same is linked from the live tree.
  */
-export async function writeMarketplaces(tree: OutputTree, base: string, settings: MarketplaceSettings, listings: readonly CatalogueListing[], options: { digests: boolean; previous?: PreviousDocuments | undefined }): Promise<Map<string, DocumentDigest>> {
+export async function writeMarketplaces(tree: OutputTree, base: string, settings: MarketplaceSettings, listings: readonly CatalogueListing[], options: { digests: boolean; previous?: PreviousDocuments | undefined; bundles?: readonly BundleMarketplaceEntry[] }): Promise<Map<string, DocumentDigest>> {
   const digests = new Map<string, DocumentDigest>();
   const entries = marketplaceEntriesOf(base, listings);
   if (entries.length === 0) return digests;
+  const bundles = options.bundles ?? [];
   // One document's graph at a time, so that no two are alive at once.
-  const documents: [string, (settings: MarketplaceSettings, entries: readonly MarketplaceEntry[]) => unknown][] = [
+  const documents: [string, (settings: MarketplaceSettings, entries: readonly MarketplaceEntry[], bundles?: readonly BundleMarketplaceEntry[]) => unknown][] = [
     [MARKETPLACE_TREE_PATHS.claude, claudeFolderMarketplace],
     [MARKETPLACE_TREE_PATHS.codex, codexMarketplace],
     [MARKETPLACE_TREE_PATHS.cursor, cursorMarketplace],
@@ -63,7 +66,7 @@ export async function writeMarketplaces(tree: OutputTree, base: string, settings
   ];
   for (const [path, documentOf] of documents) {
     const pieces = (): ContentPieces => {
-      const made = jsonDocumentPieces(documentOf(settings, entries));
+      const made = jsonDocumentPieces(documentOf(settings, entries, bundles));
       return options.digests ? digestPieces(made, (digest) => digests.set(path, digest)) : made;
     };
     // A loadout's part of a document: the document of its entry alone (none without a plugin).

@@ -171,16 +171,20 @@ export function unlinkEntry(files: TreeFiles, id: string): void {
 /**
  * The catalogue documents of the tree at `dir`: its paths outside the folders whose children
  * are the loadouts' links (`raw/`, `download/`, `loadouts/`, `api/loadouts/`, `plugins/`), and
- * the children of those folders that are not named like a loadout (the marketplaces in
- * `plugins/`). Tree paths, for `TreeFiles.remove`; an update of the standby removes them before
+ * the children of those folders that are not a loadout's: in `plugins/`, the marketplaces and
+ * the bundles' plugin folders (tree/render/bundles.ts), which are folders of the tree where a
+ * loadout's is a symbolic link to its entry ({@link linkEntry}; a hard link to that link is one
+ * too). Tree paths, for `TreeFiles.remove`; an update of the standby removes them before
  * writing the documents again.
  */
 export function documentPathsOf(dir: string): string[] {
   const found: string[] = [];
   const visit = (path: string): void => {
-    for (const name of readdirSync(path === '' ? dir : join(dir, path))) {
+    // The entries' types come with the listing (no `lstat` a loadout).
+    for (const entry of readdirSync(path === '' ? dir : join(dir, path), { withFileTypes: true })) {
+      const name = entry.name;
       const child = path === '' ? name : `${path}/${name}`;
-      if (OPTIONAL_PARENTS.has(path) && LOADOUT_ID.test(name)) continue;
+      if (OPTIONAL_PARENTS.has(path) && LOADOUT_ID.test(name) && entry.isSymbolicLink()) continue;
       if (OPTIONAL_PARENTS.has(child) || LOADOUT_PARENTS.some((p) => p.startsWith(`${child}/`))) visit(child);
       else if ((LOADOUT_PARENTS as readonly string[]).includes(child)) continue;
       else found.push(child);

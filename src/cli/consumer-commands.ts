@@ -1,6 +1,6 @@
 /**
  * The consumer commands (`search`, `install`, `outdated`, `update`, `uninstall`, `verify-cli`,
- * `recover`, `status`),
+ * `recover`, `status`, `sbom`),
  * declared once for the two programs that carry them: the repository's full `loadout`
  * (`main.ts`) and the consumer package's (`consumer-main.ts`). Each command's module is
  * imported when it runs, so declaring them loads nothing but commander.
@@ -10,6 +10,7 @@ import { LoadoutError } from '../catalogue/errors.js';
 import { PUBLISHED_AGENTS } from '../catalogue/vocabulary.js';
 import type { OutdatedCommandOptions } from './commands/outdated.js';
 import type { RecoverCommandOptions } from './commands/recover.js';
+import type { SbomCommandOptions } from './commands/sbom.js';
 import type { SearchCommandOptions } from './commands/search.js';
 import type { StatusCommandOptions } from './commands/status.js';
 import type { UninstallCommandOptions } from './commands/uninstall.js';
@@ -38,11 +39,11 @@ const signingOf = ({ requireSigned, trustKey }: SigningFlags): { requireSigned: 
 
 /**
  * Declares the consumer commands on `program`; their actions write to `out` and `err` and set
- * `ctx.code`. Everything they print may hold text from a catalogue, a lock or a project, so it
+ * `ctx.code`. `version` is the program's own (`sbom` names it as the SBOM's tool). Everything they print may hold text from a catalogue, a lock or a project, so it
  * all goes through `printable` (`terminal-text.ts`; a no-op on text already escaped and on
  * `printableJson` output): no command can let a terminal escape through (issue 35, point 4).
  */
-export function declareConsumerCommands(program: Command, ctx: CommandContext, rawOut: Write, rawErr: Write): void {
+export function declareConsumerCommands(program: Command, ctx: CommandContext, rawOut: Write, rawErr: Write, version: string): void {
   const out: Write = (text) => rawOut(printable(text));
   const err: Write = (text) => rawErr(printable(text));
   program
@@ -181,5 +182,19 @@ export function declareConsumerCommands(program: Command, ctx: CommandContext, r
     .action(async (_flags: object, command: Command) => {
       const { statusCommand } = await import('./commands/status.js');
       ctx.code = await statusCommand(flagsOf<StatusCommandOptions>(command), out, err);
+    });
+
+  program
+    .command('sbom')
+    .description('the software bill of materials of the installed loadouts and the packages their MCP servers start, as CycloneDX 1.6 or SPDX 2.3 JSON')
+    .option('--format <format>', 'cyclonedx (CycloneDX 1.6 JSON, the default) or spdx (SPDX 2.3 JSON)')
+    .option('--dir <dir>', 'project folder', '.')
+    .option('--global', 'the installs in your home folder')
+    .option('--from <url-or-dir>', "read every catalogue here instead of each install's source (for the licences)")
+    .option('--offline', 'read no catalogue: every licence is NOASSERTION')
+    .option('--allow-empty', 'exit 0 when nothing is installed (by default that is an error)')
+    .action(async (_flags: object, command: Command) => {
+      const { sbomCommand } = await import('./commands/sbom.js');
+      ctx.code = await sbomCommand({ ...flagsOf<Omit<SbomCommandOptions, 'toolVersion' | 'meta'>>(command), toolVersion: version }, out, err);
     });
 }

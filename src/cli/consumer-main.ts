@@ -23,7 +23,7 @@ const err = (text: string): void => void process.stderr.write(text);
 export async function consumerMain(argv: readonly string[]): Promise<number> {
   const ctx: CommandContext = { code: EXIT.ok };
   const program = createProgram('Install loadouts for coding agents from a catalogue, keep them up to date, and remove them.');
-  declareConsumerCommands(program, ctx, out, err);
+  declareConsumerCommands(program, ctx, out, err, VERSION);
   return runProgram(program, argv, VERSION, () => ctx.code, out, err);
 }
 

@@ -37,7 +37,7 @@ export async function main(argv: readonly string[]): Promise<number> {
   const run = (): ResolvedCliOptions => (resolved ??= resolveCliOptions({ root: program.opts<{ root: string }>().root, env: process.env, now: new Date(), stderrIsTTY: process.stderr.isTTY === true }));
 
   declareCatalogueCommands(program, ctx, run);
-  declareConsumerCommands(program, ctx, out, err);
+  declareConsumerCommands(program, ctx, out, err, readOwnVersion());
   declareMaintainerCommands(program, ctx, run, out, err);
   declareCiCommands(program, ctx, run, readOwnVersion(), out, err);
   return runProgram(program, argv, readOwnVersion(), () => ctx.code, out, err);

@@ -17,7 +17,7 @@ describe('docs/cli.md', () => {
 
   it('names every option of every consumer command', () => {
     const program = new Command('loadout');
-    declareConsumerCommands(program, { code: 0 }, () => undefined, () => undefined);
+    declareConsumerCommands(program, { code: 0 }, () => undefined, () => undefined, '0.0.0');
     const missing: string[] = [];
     for (const command of program.commands) {
       for (const option of command.options) if (option.long !== undefined && !reference.includes(option.long)) missing.push(`${command.name()} ${option.long}`);

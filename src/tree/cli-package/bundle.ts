@@ -21,6 +21,25 @@ export const CLI_BUNDLE_PATH = join(CLI_PACKAGE_DIR, 'dist', 'loadout.mjs');
  */
 const BANNER = "#!/usr/bin/env node\nimport { createRequire as __loadoutCreateRequire } from 'node:module';\nconst require = __loadoutCreateRequire(import.meta.url);";
 
+/**
+ * Optional peers of bundled libraries that the consumer CLI never uses and that are not
+ * installed: `@cyclonedx/cyclonedx-library` (`loadout sbom`) requires `xmlbuilder2` and
+ * `libxmljs2` for its XML serialiser and validator, inside a `try` that reports them missing only
+ * when XML is asked for (its `_optPlug.node`). The bundle gives each a module that throws, so the
+ * bundle imports nothing but Node's own modules (test/import-graph.test.ts).
+ */
+// esbuild reads a plugin's filter as a Go regular expression, which has no `u` flag.
+const ABSENT_PEERS = /^(?:xmlbuilder2|libxmljs2)$/;
+
+/** The esbuild plugin that resolves {@link ABSENT_PEERS} to a module that throws when required. */
+const absentPeers: import('esbuild').Plugin = {
+  name: 'loadout-absent-peers',
+  setup(build) {
+    build.onResolve({ filter: ABSENT_PEERS }, (args) => ({ path: args.path, namespace: 'loadout-absent' }));
+    build.onLoad({ filter: /.*/, namespace: 'loadout-absent' }, (args) => ({ contents: `throw new Error(${JSON.stringify(`${args.path} is not in the loadout CLI's bundle`)});`, loader: 'js' }));
+  },
+};
+
 /** The name esbuild gives the bundle's entry, which it reads from its input, not from a file (it is in the metafile's inputs). */
 export const ENTRY_NAME = 'consumer-entry.ts';
 
@@ -67,6 +86,7 @@ export async function bundleConsumerCli(version: string): Promise<{ text: string
     define: { LOADOUT_CLI_VERSION: JSON.stringify(version) },
     // jsonc-parser's `main` is a UMD module whose `require` esbuild cannot follow; its ES module build bundles.
     alias: { 'jsonc-parser': 'jsonc-parser/lib/esm/main.js' },
+    plugins: [absentPeers],
     metafile: true,
     write: false,
     logLevel: 'silent',

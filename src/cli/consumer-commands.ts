@@ -81,11 +81,12 @@ export function declareConsumerCommands(program: Command, ctx: CommandContext, r
     .option('--dry-run', 'show what would be written and its context cost; write nothing')
     .option('--force', 'overwrite files you changed since they were installed (and accept what needs your consent)')
     .option('--accept-capabilities', 'accept what needs your consent (hooks, permission modes, auto-approval, wildcard tool grants), after reading the list the install prints')
+    .option('--verbose', 'list every file per agent and each shared file whole (default: a line per agent, each shared file once, as a diff)')
     .option('--json', 'print the outcomes (one per agent) as JSON')
     .option('--require-signed', 'refuse a catalogue that is not signed (docs/signing.md)')
     .option('--trust-key <keyid>', 'also trust this signing key id, after checking it with the maintainers (repeatable)', collect, [] as string[])
     .action(async (id: string, _flags: object, command: Command) => {
-      const { agent, requireSigned, trustKey, ...flags } = flagsOf<{ agent?: string; dir: string; global: boolean; version?: string; from: string; frozen: boolean; dryRun: boolean; force: boolean; acceptCapabilities: boolean; json: boolean } & SigningFlags>(command);
+      const { agent, requireSigned, trustKey, ...flags } = flagsOf<{ agent?: string; dir: string; global: boolean; version?: string; from: string; frozen: boolean; dryRun: boolean; force: boolean; acceptCapabilities: boolean; verbose: boolean; json: boolean } & SigningFlags>(command);
       if (agent === undefined) throw new LoadoutError('usage', "required option '--agent <agents>' not specified", { hint: `Name the agents: --agent ${PUBLISHED_AGENTS.join(',')}, or --agent detected.` });
       const { installCommand } = await import('./commands/install.js');
       ctx.code = await installCommand({ ...flags, id, agent, signing: signingOf({ requireSigned, trustKey }) }, out, err);
@@ -118,6 +119,7 @@ export function declareConsumerCommands(program: Command, ctx: CommandContext, r
     .option('--dry-run', 'show the changes; write nothing')
     .option('--force', 'overwrite files you changed since they were installed (does not accept new capabilities)')
     .option('--accept-capabilities', 'go on with updates that add to or widen what a loadout can run (new MCP server, package, host, hook, script, grant or secret), after reading the change')
+    .option('--verbose', 'list every file per agent and each shared file whole (default: a line per agent, each shared file once, as a diff)')
     .option('--json', 'print {updates, current, written, needs_consent} as JSON')
     .option('--require-signed', 'refuse a catalogue that is not signed (docs/signing.md)')
     .option('--trust-key <keyid>', 'also trust this signing key id, after checking it with the maintainers (repeatable)', collect, [] as string[])

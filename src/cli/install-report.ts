@@ -9,6 +9,7 @@ import type { ContextCost } from '../layout/context-cost.js';
 import type { ManualStep } from '../layout/layout.js';
 import { describeCapWarning, type CapWarning } from '../layout/context-caps.js';
 import type { ComposedFile } from '../install/run-plan.js';
+import { unifiedDiff } from '../install/unified-diff.js';
 import { projectScope, userScope, type InstallScope } from '../install/project/scope.js';
 import { printable, printableLine } from './terminal-text.js';
 
@@ -100,13 +101,19 @@ export function formatSizeWarning(w: CapWarning): string {
 }
 
 /** The shared files of a dry run: each loadout's block and how it changes, then the file as it would be. */
-export function formatComposed(files: readonly ComposedFile[]): string {
+export function formatComposed(files: readonly ComposedFile[], verbose = true, diffs = true): string {
   const lines: string[] = [];
+  const seen = new Set<string>();
   for (const f of files) {
-    if (f.action === 'none') continue;
-    const blocks = f.blocks === undefined ? '' : `: ${f.blocks.map((b) => `${b.change} ${printableLine(b.id)}@${b.version}`).join(', ')}`;
+    // A file several agents share is one file: shown once (issue 57, point 8).
+    if (f.action === 'none' || seen.has(f.target)) continue;
+    seen.add(f.target);
+    const blocks = f.blocks === undefined ? '' : `: ${f.blocks.filter((b) => verbose || b.change !== 'keep').map((b) => `${b.change} ${printableLine(b.id)}@${b.version}`).join(', ')}`;
     lines.push(`  composed ${printableLine(f.target)} (${f.action}${blocks})`);
-    if (f.text !== undefined && f.kind === 'block') lines.push(...printable(f.text).replace(/\n$/u, '').split('\n').map((l) => `    | ${l}`));
+    if (f.text === undefined || (!verbose && !diffs)) continue;
+    // The whole file with --verbose; else what changes in it, as a diff against what is there.
+    if (verbose && f.kind === 'block') lines.push(...printable(f.text).replace(/\n$/u, '').split('\n').map((l) => `    | ${l}`));
+    else if (!verbose) lines.push(...printable(unifiedDiff(f.target, f.before ?? '', f.text, f.before === undefined ? '/dev/null' : 'now', 'after')).replace(/\n$/u, '').split('\n').map((l) => `    ${l}`));
   }
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }
@@ -130,4 +137,14 @@ export function formatManualSteps(outcomes: readonly { agent: string; manual_ste
   if (steps.size === 0) return '';
   const lines = [...steps].map(([text, { paths, agents }]) => `- ${printableLine([...paths].join(', '))}: ${printable(text).replaceAll('\n', '\n    ')}${outcomes.length > 1 ? ` (${[...agents].join(', ')})` : ''}`);
   return `Manual steps, once for this project:\n${lines.join('\n')}\n\n`;
+}
+
+/**
+ * What a backup held, in one line: `loadout: your AGENTS.md and .cursor/rules/x.mdc were copied
+ * to .loadout/backup/<time>/ before the install replaced them`. Only files of the user's that a
+ * command replaced are copied (a merge into an MCP configuration file changes nothing of theirs).
+ */
+export function formatBackup(folder: string, targets: readonly string[], command: string): string {
+  const named = targets.length === 0 ? 'your files' : `your ${targets.map(printableLine).join(', ')}`;
+  return `loadout: ${named} ${targets.length === 1 ? 'was' : 'were'} copied to ${printableLine(folder)}/ before the ${command} replaced ${targets.length === 1 ? 'it' : 'them'}\n`;
 }

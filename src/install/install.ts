@@ -106,6 +106,8 @@ export interface InstallOutcome {
   composed: { files: ComposedFile[]; context: ContextCost | undefined; size_warnings: CapWarning[] };
   /** Where the user's bytes were copied before being overwritten (relative to the root), if any were. */
   backup?: string;
+  /** The targets whose bytes were copied there (the user's files the install replaced). */
+  backed_up?: string[];
   /** The catalogue's verified signature (key ids and the snapshot's `generated_at`), or null when it is unsigned. */
   signed: { keyids: string[]; generated_at: string } | null;
   /** A one-line notice about the catalogue's signing (unsigned, or a key rotation followed). */
@@ -209,7 +211,7 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
     signed: signing.snapshot === undefined ? null : { keyids: signing.trust?.keyids ?? [], generated_at: signing.snapshot.generated_at },
     ...(signing.notice === undefined ? {} : { notice: signing.notice }),
     composed: { files: summary.files.filter((f) => check.files.some((c) => c.target === f.target)), context: summary.context[check.agent], size_warnings: summary.size_warnings.filter((w) => w.agent === check.agent) },
-    ...(run.backupDir === undefined ? {} : { backup: run.backupDir }),
+    ...(run.backupDir === undefined ? {} : { backup: run.backupDir, backed_up: run.plan.targets.filter((t) => t.backup !== undefined).map((t) => t.target) }),
     capabilities: { ...agentCapabilities(capabilities, check.agent), runs: capabilities.agents[check.agent].runs, digest: capabilities.agents[check.agent].digest },
     consent: consentOf(check.agent, capabilities),
     needs_consent: unanswered && consentOf(check.agent, capabilities).length > 0,

@@ -141,6 +141,8 @@ export interface ComposedFile {
   blocks?: BlockChange[];
   /** The whole file after (text), for the dry run. */
   text?: string;
+  /** The whole file before (text; absent when there was none), for the dry run's diff. */
+  before?: string;
 }
 
 /** What the installs of `agents` come to after the plan: the composed cost per agent, the shared files, the size limits passed. */
@@ -163,7 +165,7 @@ export async function summarizeComposed(project: ProjectRoot, plan: ChangePlan, 
     texts.set(target, bytes === undefined ? undefined : decoder.decode(bytes));
   }
   const context = Object.fromEntries(agents.map((agent) => [agent, measureComposed(plan.lock, agent, (t) => texts.get(t))]));
-  const files: ComposedFile[] = plan.targets.flatMap((t) => (t.kind === 'file' ? [] : [{ target: t.target, kind: t.kind, action: t.action, ...(t.blocks === undefined ? {} : { blocks: t.blocks }), ...(t.after === undefined ? {} : { text: decoder.decode(t.after) }) }]));
+  const files: ComposedFile[] = plan.targets.flatMap((t) => (t.kind === 'file' ? [] : [{ target: t.target, kind: t.kind, action: t.action, ...(t.blocks === undefined ? {} : { blocks: t.blocks }), ...(t.after === undefined ? {} : { text: decoder.decode(t.after) }), ...(t.before === undefined ? {} : { before: decoder.decode(t.before) }) }]));
   const written = new Set(plan.targets.filter((t) => t.action === 'write').map((t) => t.target));
   const size_warnings = agents.flatMap((agent) => [...capWarnings(plan.lock, agent, (t) => texts.get(t), (t) => written.has(t))]);
   return { context, files, size_warnings };

@@ -28,6 +28,7 @@ import { openScope, type InstallScope } from './project/scope.js';
 import { runPlan, summarizeComposed, type ComposedSummary } from './run-plan.js';
 import { catalogueOpener } from './run-catalogues.js';
 import { unifiedDiff } from './unified-diff.js';
+import { decodeText, installedBytesOf, layoutInstall } from '../layout/installed-files.js';
 import { recoverInterrupted } from './project/journal.js';
 import { agentCapabilities, versionCapabilities } from './capabilities.js';
 import { compareCapabilities, type CapabilityChange } from '../capabilities/compare.js';
@@ -111,6 +112,8 @@ export interface UpdateOutcome {
   composed: ComposedSummary;
   /** Where the user's bytes were copied before being overwritten, if any were. */
   backup?: string;
+  /** The targets whose bytes were copied there. */
+  backed_up?: string[];
   /** True when files and the lock were written. */
   written: boolean;
   /** One-line notices about the catalogues' signing (unsigned, or a key rotation followed). */
@@ -193,7 +196,16 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
   const targetPlan = new Map(run.plan.targets.map((t) => [t.target, t]));
   for (const { entry, next, previousVersion, check, source, changelog, change } of planned) {
     const to = next.version;
-    const oldText = (path: string): string | undefined => (previousVersion === undefined ? undefined : previousVersion.text(path));
+    // The files as the agent reads them, before and after (rules translated and composed, links
+    // rewritten: layout/installed-files.ts), so that a change the agent sees is never "unchanged"
+    // (issue 57, point 7: a rule composed into Codex's AGENTS.md).
+    const sharing = lock.installs.filter((e) => e.id === entry.id).map((e) => e.agent);
+    const previousLayout = previousVersion === undefined ? undefined : layoutInstall(previousVersion, entry.agent, { resolve: scope.resolveTarget, sharing });
+    const installedBefore = (path: string): Uint8Array | undefined => {
+      const raw = previousVersion?.bytes.get(path);
+      return raw === undefined || previousLayout === undefined ? undefined : installedBytesOf(previousLayout, path, raw);
+    };
+    const text = (bytes: Uint8Array | undefined): string | undefined => (bytes === undefined ? undefined : decodeText(bytes));
     const diffOf = (name: string, before: string | undefined, after: string | undefined): { diff?: string } =>
       before === undefined || after === undefined ? {} : { diff: unifiedDiff(name, before, after, `${entry.id} ${entry.version}`, `${entry.id} ${to}`) };
     const actionOf = (target: string): { action: FileUpdate['action']; note?: string } => {
@@ -203,17 +215,19 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
     const files: FileUpdate[] = [];
     for (const file of check.files) {
       const recorded = entry.files.find((f) => f.target === file.target);
-      const oldBytes = recorded === undefined ? undefined : previousVersion?.bytes.get(recorded.path);
-      const same = oldBytes !== undefined ? digest(oldBytes) === digest(next.bytes.get(file.path)) : recorded?.kind === 'file' && recorded.sha256 === digest(next.bytes.get(file.path));
-      const change: FileUpdate['change'] = recorded === undefined ? 'added' : same ? 'unchanged' : 'modified';
-      const before = change === 'added' ? '' : oldText(recorded?.path ?? file.path);
-      files.push({ target: file.target, path: file.path, change, ...actionOf(file.target), ...(change === 'unchanged' ? {} : diffOf(file.target, before, next.text(file.path))) });
+      const after = check.bytes(file.path);
+      const before = recorded === undefined ? undefined : installedBefore(recorded.path);
+      // Without the installed version's files (no longer published), the lock's hash of what was written says whether it changes.
+      const same = before !== undefined ? digest(before) === digest(after) : recorded !== undefined && recorded.kind !== 'servers' && recorded.sha256 === digest(after);
+      const fileChange: FileUpdate['change'] = recorded === undefined ? 'added' : same ? 'unchanged' : 'modified';
+      const shownBefore = fileChange === 'added' ? '' : text(before);
+      files.push({ target: file.target, path: file.path, change: fileChange, ...actionOf(file.target), ...(fileChange === 'unchanged' ? {} : diffOf(file.target, shownBefore, text(after))) });
     }
     for (const file of entry.files) {
       if (check.files.some((f) => f.target === file.target)) continue;
       const { action, note } = actionOf(file.target);
       const why = action === 'keep' && note?.startsWith('changed since it was installed') === true ? 'changed since it was installed: kept, and no longer in the lock' : note === 'another install owns it too' ? 'another install owns it too: kept' : note;
-      files.push({ target: file.target, path: file.path, change: 'removed', action, ...diffOf(file.target, oldText(file.path), ''), ...(why === undefined ? {} : { note: why }) });
+      files.push({ target: file.target, path: file.path, change: 'removed', action, ...diffOf(file.target, text(installedBefore(file.path)), ''), ...(why === undefined ? {} : { note: why }) });
     }
     outcome.updates.push({
       id: entry.id,
@@ -232,5 +246,5 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
   }
   outcome.conflicts = run.plan.conflicts;
   outcome.composed = await summarizeComposed(project, run.plan, [...new Set(planned.map((p) => p.entry.agent))]);
-  return { ...outcome, written: run.written, ...(run.backupDir === undefined ? {} : { backup: run.backupDir }) };
+  return { ...outcome, written: run.written, ...(run.backupDir === undefined ? {} : { backup: run.backupDir, backed_up: run.plan.targets.filter((t) => t.backup !== undefined).map((t) => t.target) }) };
 }

@@ -50,7 +50,7 @@ describe('the walk-through from the README, against loadout serve', () => {
     expect(asked.stderr).toContain('nothing was updated and nothing was written: kit for claude-code adds to what it can run (listed above); pass --accept-capabilities');
     const update = await cli('update', '--accept-capabilities');
     expect(update.code, update.stderr).toBe(0);
-    expect(update.stdout).toContain('updated kit for claude-code: 1.0.0 → 1.1.0');
+    expect(update.stdout).toContain('updated kit 1.0.0 → 1.1.0 for claude-code');
     expect(update.stdout).toContain('Changelog:\n  1.1.0 (2026-02-20)\n    - Add the search server\n    - kit 1.1.0');
     expect(update.stdout).toContain('removed   .claude/rules/old.md');
     expect(update.stdout).toContain('added     .claude/skills/review/references/new.md');

@@ -5,7 +5,7 @@ import { detectAgents, parseAgentList } from '../../install/detect-agents.js';
 import { installLoadouts, type InstallOptions } from '../../install/install.js';
 import { readLock } from '../../install/project/lock.js';
 import { EXIT } from '../exit.js';
-import { CONTEXT_NOTE, formatComposed, formatConflict, formatContext, formatManualSteps, formatRefusal, formatSizeWarning, scopeOf } from '../install-report.js';
+import { CONTEXT_NOTE, formatBackup, formatComposed, formatConflict, formatContext, formatManualSteps, formatRefusal, formatSizeWarning, scopeOf } from '../install-report.js';
 import type { Write } from '../report.js';
 import { selfOriginNotice } from '../self-origin.js';
 import { printableJson, printableLine } from '../terminal-text.js';
@@ -27,6 +27,8 @@ export interface InstallCommandOptions extends Omit<InstallOptions, 'agents' | '
   agent: string;
   global: boolean;
   json: boolean;
+  /** `--verbose`: every file per agent and each shared file whole (default: a line per agent and each shared file once, as a diff). */
+  verbose?: boolean;
 }
 
 /**
@@ -37,7 +39,7 @@ export interface InstallCommandOptions extends Omit<InstallOptions, 'agents' | '
  * @throws LoadoutError `usage` when `--agent detected` finds no agent
  */
 export async function installCommand(options: InstallCommandOptions, out: Write, err: Write): Promise<number> {
-  const { agent: agentFlag, global, json, ...core } = options;
+  const { agent: agentFlag, global, json, verbose: _verbose, ...core } = options;
   const scope = scopeOf({ dir: options.dir, global });
   const parsed = parseAgentList(agentFlag);
   let agents: Agent[];
@@ -85,17 +87,30 @@ export async function installCommand(options: InstallCommandOptions, out: Write,
     err(formatRefusal('installed', outcomes.flatMap((o) => o.conflicts)));
     return EXIT.failed;
   }
-  if (outcomes[0]?.backup !== undefined) err(`loadout: your files the install replaces were first copied to ${printableLine(outcomes[0].backup)}/\n`);
+  const first = outcomes[0];
+  if (first?.backup !== undefined) err(formatBackup(first.backup, first.backed_up ?? [], 'install'));
   for (const o of outcomes) for (const w of o.composed.size_warnings) err(formatSizeWarning(w));
-  for (const o of outcomes) {
-    const verb = options.dryRun === true ? 'would install' : 'installed';
-    out(`${verb} ${o.id} ${o.version} for ${o.agent} from ${printableLine(o.source)}${o.scope === 'user' ? ' into your home folder' : ''}:\n`);
-    for (const f of o.files) out(`  ${printableLine(f.target)}  ← ${printableLine(f.path)}${o.unchanged.includes(f.target) ? ' (unchanged)' : ''}\n`);
-    out(`  context: ${formatContext(o.context)}\n`);
-    if (o.signed !== null) out(`  signed: key ${o.signed.keyids.join(', ')}, snapshot of ${o.signed.generated_at}\n`);
-    if (o.composed.context !== undefined) out(`  context of everything installed for ${o.agent}, composed: ${formatContext(o.composed.context)}\n`);
-    if (options.dryRun === true) out(formatComposed(o.composed.files));
-    out('\n');
+  const verb = options.dryRun === true ? 'would install' : 'installed';
+  if (options.verbose === true) {
+    for (const o of outcomes) {
+      out(`${verb} ${o.id} ${o.version} for ${o.agent} from ${printableLine(o.source)}${o.scope === 'user' ? ' into your home folder' : ''}:\n`);
+      for (const f of o.files) out(`  ${printableLine(f.target)}  ← ${printableLine(f.path)}${o.unchanged.includes(f.target) ? ' (unchanged)' : ''}\n`);
+      out(`  context: ${formatContext(o.context)}\n`);
+      if (o.signed !== null) out(`  signed: key ${o.signed.keyids.join(', ')}, snapshot of ${o.signed.generated_at}\n`);
+      if (o.composed.context !== undefined) out(`  context of everything installed for ${o.agent}, composed: ${formatContext(o.composed.context)}\n`);
+      if (options.dryRun === true) out(formatComposed(o.composed.files));
+      out('\n');
+    }
+  } else if (first !== undefined) {
+    // One summary line per agent, and each shared file once (issue 57, point 8); --verbose lists every file per agent.
+    for (const o of outcomes) {
+      const unchanged = o.unchanged.length === 0 ? '' : ` (${o.unchanged.length} unchanged)`;
+      const composed = o.composed.context === undefined ? '' : `; everything installed for it: always ~${o.composed.context.always.tokens.toLocaleString('en-US')} tokens`;
+      out(`${verb} ${o.id} ${o.version} for ${o.agent} from ${printableLine(o.source)}${o.scope === 'user' ? ' into your home folder' : ''}: ${o.files.length} file${o.files.length === 1 ? '' : 's'}${unchanged}; context: ${formatContext(o.context)}${composed}\n`);
+    }
+    if (first.signed !== null) out(`  signed: key ${first.signed.keyids.join(', ')}, snapshot of ${first.signed.generated_at}\n`);
+    if (options.dryRun === true) out(formatComposed(outcomes.flatMap((o) => o.composed.files), false));
+    out(`(every file per agent: --verbose)\n\n`);
   }
   out(formatManualSteps(outcomes));
   out(`(${CONTEXT_NOTE})\n`);

@@ -4,7 +4,7 @@ import { isAgent, PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
 import { updateLoadouts, type LoadoutUpdate } from '../../install/update.js';
 import type { SigningPolicy } from '../../install/catalogue/signed-catalogue.js';
 import { EXIT } from '../exit.js';
-import { CONTEXT_NOTE, formatComposed, formatConflict, formatContext, formatContextChange, formatRefusal, formatSizeWarning, scopeOf } from '../install-report.js';
+import { CONTEXT_NOTE, formatBackup, formatComposed, formatConflict, formatContext, formatContextChange, formatRefusal, formatSizeWarning, scopeOf } from '../install-report.js';
 import type { Write } from '../report.js';
 import { checksSignatures, selfOriginNotice } from '../self-origin.js';
 import { printable, printableJson, printableLine } from '../terminal-text.js';
@@ -24,6 +24,8 @@ export interface UpdateCommandOptions {
   force: boolean;
   /** `--require-signed`, `--trust-key`. */
   signing?: SigningPolicy;
+  /** `--verbose`: each agent's update in full, its diffs too (default: each loadout's update once, each diff once). */
+  verbose?: boolean;
   /** `--accept-capabilities`: go on with updates that add to or widen what a loadout can run. */
   acceptCapabilities: boolean;
   /** Print `{updates: [{id, agent, source, from, to, changelog, capabilities, files, manual_steps, warnings, context}], current, written, needs_consent}`. */
@@ -68,10 +70,12 @@ export async function updateCommand(options: UpdateCommandOptions, out: Write, e
   }
   if (options.dryRun) for (const u of outcome.updates) out(formatCapabilityChange(`What ${u.id} ${u.from} → ${u.to} changes in what it can run for ${u.agent}`, u.capabilities));
   for (const c of outcome.conflicts) err(formatConflict(c, c.id));
-  if (outcome.backup !== undefined) err(`loadout: your files the update replaces were first copied to ${printableLine(outcome.backup)}/\n`);
+  if (outcome.backup !== undefined) err(formatBackup(outcome.backup, outcome.backed_up ?? [], 'update'));
   for (const w of outcome.composed.size_warnings) err(formatSizeWarning(w));
-  for (const u of outcome.updates) out(formatUpdate(u, outcome.written));
-  if (options.dryRun) out(formatComposed(outcome.composed.files));
+  if (options.verbose === true) for (const u of outcome.updates) out(formatUpdate(u, outcome.written));
+  else for (const group of groupUpdates(outcome.updates)) out(formatUpdateGroup(group, outcome.written));
+  // The update's own diffs above show what changes in each shared file: here only which files are composed.
+  if (options.dryRun) out(formatComposed(outcome.composed.files, options.verbose === true, false));
   for (const [agent, cost] of Object.entries(outcome.composed.context)) out(`Context of everything installed for ${agent}, composed: ${formatContext(cost)}\n`);
   if (stopped) {
     err(formatRefusal('updated', outcome.conflicts));
@@ -108,6 +112,63 @@ export function formatUpdate(u: LoadoutUpdate, written: boolean): string {
   if (u.manual_steps.length > 0) {
     lines.push('Manual steps:');
     for (const step of u.manual_steps) lines.push(`- ${printableLine(step.path)}: ${printable(step.text).replaceAll('\n', '\n    ')}`);
+  }
+  return `${lines.join('\n')}\n\n`;
+}
+
+/** The updates of one loadout between two versions, for several agents. */
+interface UpdateGroup {
+  updates: LoadoutUpdate[];
+}
+
+/** `updates` grouped by loadout and versions, in their order: one group per loadout moved from one version to another. */
+function groupUpdates(updates: readonly LoadoutUpdate[]): UpdateGroup[] {
+  const groups = new Map<string, UpdateGroup>();
+  for (const u of updates) {
+    const key = `${u.id}\n${u.from}\n${u.to}`;
+    const group = groups.get(key) ?? { updates: [] };
+    group.updates.push(u);
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+/**
+ * One loadout's update for several agents (issue 57, point 8): the changelog once, each file's
+ * change once with the agents it is for, each distinct diff once, then a line per agent for its
+ * context. `--verbose` prints {@link formatUpdate} per agent instead.
+ */
+export function formatUpdateGroup(group: UpdateGroup, written: boolean): string {
+  const [u] = group.updates;
+  if (u === undefined) return '';
+  const agents = group.updates.map((x) => x.agent);
+  const lines: string[] = [`${written ? 'updated' : 'would update'} ${u.id} ${u.from} → ${u.to} for ${agents.join(', ')}`];
+  lines.push(u.changelog.direction === 'downgrade' ? 'Changes taken back:' : 'Changelog:');
+  if (u.changelog.entries.length === 0) lines.push('  (the catalogue publishes no changes for these versions)');
+  for (const entry of u.changelog.entries) {
+    lines.push(`  ${entry.version}${entry.date === null ? '' : ` (${entry.date})`}`);
+    if (entry.changes.length === 0) lines.push('    (no changes listed)');
+    for (const change of entry.changes) lines.push(`    - ${printableLine(change)}`);
+  }
+  lines.push('Files:');
+  const rows = new Map<string, string[]>();
+  const diffs = new Map<string, string>();
+  for (const x of group.updates) {
+    for (const f of x.files) {
+      const row = `${f.change.padEnd(9)} ${printableLine(f.target)}${ACTION[f.action]}${f.note === undefined ? '' : `: ${printableLine(f.note)}`}`;
+      rows.set(row, [...(rows.get(row) ?? []), x.agent]);
+      if (f.diff !== undefined && !diffs.has(f.diff)) diffs.set(f.diff, f.target);
+    }
+  }
+  for (const [row, by] of rows) lines.push(`  ${row}${by.length === agents.length ? '' : ` (${by.join(', ')})`}`);
+  const unavailable = group.updates.find((x) => x.diff_unavailable !== undefined)?.diff_unavailable;
+  if (unavailable !== undefined) lines.push(`(no diffs: ${unavailable})`);
+  for (const diff of diffs.keys()) lines.push(printable(diff).replace(/\n$/u, ''));
+  for (const x of group.updates) lines.push(`Context for ${x.agent}: ${formatContextChange(x.context.before, x.context.after)}`);
+  const steps = [...new Map(group.updates.flatMap((x) => x.manual_steps).map((step) => [`${step.path}\n${step.text}`, step])).values()];
+  if (steps.length > 0) {
+    lines.push('Manual steps:');
+    for (const step of steps) lines.push(`- ${printableLine(step.path)}: ${printable(step.text).replaceAll('\n', '\n    ')}`);
   }
   return `${lines.join('\n')}\n\n`;
 }

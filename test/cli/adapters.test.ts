@@ -42,6 +42,17 @@ describe('loadout adapters', () => {
     expect((await runCli(['validate', 'a'], root)).code).toBe(0);
   });
 
+  it('says a loadout\'s adapters are up to date when it writes nothing for it (issue 57, point 15)', async () => {
+    const root = makeTempDir();
+    writeLoadout(root, { id: 'a', title: 'Alpha Stack' });
+    writeLoadout(root, { id: 'b', title: 'Beta Stack' });
+    writeFileSync(join(root, 'loadouts/b/CLAUDE.md'), 'old\n');
+    const result = await runCli(['adapters'], root);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('loadouts/a: adapters up to date\nupdated loadouts/b/CLAUDE.md\n');
+    expect((await runCli(['adapters', 'b'], root)).stdout).toBe('loadouts/b: adapters up to date\n');
+  });
+
   it('writes nothing for a loadout whose manifest is invalid, and says why', async () => {
     const root = makeTempDir();
     writeLoadout(root, { id: 'a', manifest: { version: 'one' } });

@@ -18,8 +18,11 @@ export default defineConfig({
     // and runs the CLI in a child for what a process takes once (the build threads' environment,
     // verify/budget.test.ts).
     isolate: false,
-    // The JSON report feeds the "N passed, N failed" line that .ci/run prints.
-    reporters: ['default', 'json'],
+    // The local PostgreSQL, when it answers and TEST_DATABASE_URL is unset (test/run/postgres-probe.ts).
+    globalSetup: ['test/run/global-setup.ts'],
+    // The JSON report feeds the "N passed, N failed" line that .ci/run prints; the last lines say
+    // which tests were skipped, why, and how to run them (test/run/skipped-reporter.ts).
+    reporters: ['default', 'json', './test/run/skipped-reporter.ts'],
     outputFile: { json: 'test-results/vitest.json' },
   },
 });

@@ -102,7 +102,7 @@ function declareCatalogueCommands(program: Command, ctx: CommandContext, run: ()
     .option('--markdown', 'print a Markdown table per loadout, for a CI job summary (--format markdown)')
     .action(async (ids: string[], _flags: object, command: Command) => {
       const { verifyCommand } = await import('./commands/verify.js');
-      ctx.code = await verifyCommand({ ...flagsOf<{ json: boolean; markdown: boolean; format?: string }>(command), root: run().root, ids, version: readOwnVersion() }, out);
+      ctx.code = await verifyCommand({ ...flagsOf<{ json: boolean; markdown: boolean; format?: string }>(command), root: run().root, ids, version: readOwnVersion(), allDetails: process.stdout.isTTY === true }, out);
     });
 
   program

@@ -23,7 +23,7 @@ const STATUS_MARK: Record<string, string> = { pass: 'pass', fail: 'FAIL', 'n/a':
  * A table per loadout: check, status, summary, then the first `maxDetails` of its problem
  * lines and the first `maxNotices` of its notices (`notice: file:line: message`,
  * docs/authoring.md, "What the checks look for"), each list saying how many more `--json`
- * holds. The loadout's line counts failing checks and notices: `id: ok`, `id: ok, 2 notices`,
+ * holds (`verify` on a terminal passes `Infinity`: every line). The loadout's line counts failing checks and notices: `id: ok`, `id: ok, 2 notices`,
  * `id: 1 failing check, 1 notice`.
  */
 export function formatRunsTable(runs: readonly CheckRun[], maxDetails = 3, maxNotices = 10): string {

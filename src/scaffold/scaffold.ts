@@ -1,6 +1,7 @@
 /**
  * The files of a new loadout (`loadout new <id>`): a manifest that validates, an AGENTS.md
- * to fill in, and the generated adapters.
+ * to fill in, and the generated adapters; and the finders of the placeholders they hold, which
+ * the `listing` check fails until they are replaced (verify/checks/listing.ts).
  */
 import { stringify } from 'yaml';
 import { ADAPTER_AGENTS, adapterFileName, generateAdapter } from '../adapters/generate.js';
@@ -13,6 +14,9 @@ const SUMMARY_END = ' projects.';
 const DESCRIPTION_START = 'Describe what ';
 const DESCRIPTION_END = ' sets up for a coding agent, for which projects, and what the agent does differently with it.';
 const HIGHLIGHT = 'Say what the agent will do better with this loadout';
+const INSTRUCTIONS = 'Write the instructions every agent should follow here: the stack, how to build and test, conventions, and what to avoid.';
+/** The start of {@link INSTRUCTIONS} that marks it, however the rest of its line was edited or wrapped. */
+const INSTRUCTIONS_MARK = 'Write the instructions every agent should follow here';
 
 /** A scaffold placeholder left in a manifest: its JSON pointer and what to write instead. */
 export interface Placeholder {
@@ -35,6 +39,23 @@ export function findPlaceholders(data: unknown): Placeholder[] {
   if (isText(m.description) && m.description.startsWith(DESCRIPTION_START) && m.description.endsWith(DESCRIPTION_END)) found.push({ pointer: '/description', expected: 'what the loadout sets up, for which projects, and what the agent does differently with it' });
   if (Array.isArray(m.highlights)) m.highlights.forEach((h, i) => h === HIGHLIGHT && found.push({ pointer: `/highlights/${i}`, expected: 'something the agent does better with this loadout' }));
   return found;
+}
+
+/** A scaffold placeholder left in the text of a file: its 1-based line and what to write instead. */
+export interface TextPlaceholder {
+  line: number;
+  expected: string;
+}
+
+/**
+ * The placeholder of {@link scaffoldLoadout}'s AGENTS.md still in `text` (a file of the
+ * loadout, any of them: an author may have moved it): each line that holds its sentence, "Write
+ * the instructions every agent should follow here…" (issue 57, point 9: an AGENTS.md left as
+ * the scaffold wrote it passed every check). Pure; linear in `text`.
+ */
+export function findTextPlaceholders(text: string): TextPlaceholder[] {
+  const expected = 'the instructions every agent should follow in projects of this stack: how to build and test, conventions, and what to avoid';
+  return text.split('\n').flatMap((line, index) => (line.includes(INSTRUCTIONS_MARK) ? [{ line: index + 1, expected }] : []));
 }
 
 /**
@@ -66,7 +87,7 @@ export function scaffoldLoadout(id: string, today: string): Map<string, string> 
   };
   return new Map<string, string>([
     [MANIFEST_FILE, `# Authoring schema: schema/loadout.schema.json (also at {base_url}/api/schema.json)\n${stringify(manifest)}`],
-    ['AGENTS.md', `# ${title}\n\nWrite the instructions every agent should follow here: the stack, how to build and test, conventions, and what to avoid.\n`],
+    ['AGENTS.md', `# ${title}\n\n${INSTRUCTIONS}\n`],
     ...ADAPTER_AGENTS.map((agent): [string, string] => [adapterFileName(agent), generateAdapter(agent, title)]),
   ]);
 }

@@ -3,14 +3,12 @@
  * are given, search, MCP and submissions. Built by a factory that takes its dependencies;
  * `listen.ts` binds it to a socket (STYLE.md, Layout 5).
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import type { Logger } from 'pino';
 import { databaseFailureReason } from '../storage/database-failure.js';
-import type { PublishedKey } from '../tree-format/signing/keys.js';
-import { describeApi, type CliDescription, type PluginsDescription, type PublishedExtras, type ServiceConfigReport } from '../tree/render/description.js';
+import { describeApi, type ServiceConfigReport } from '../tree/render/description.js';
+import { readBuiltDescription } from './built-description.js';
 import { CLIENT_CLOSED_REQUEST, isClientHangUp, noteRoute } from './observe.js';
 import { problem } from './problem.js';
 import { BAD_PATH_DETAIL, createStaticServer, decodePathSegments } from './static.js';
@@ -25,7 +23,10 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
 export interface AppDependencies {
   /** The built tree (`dist/`). */
   distDir: string;
-  /** `{base_url}`, no trailing slash. */
+  /**
+   * `{base_url}`, no trailing slash: what this server publishes. `GET /api/v1` names the base
+   * the tree was built for instead when its static description document says (built-description.ts).
+   */
   baseUrl: string;
   /** What the description document reports. */
   submissionsOpen: boolean;
@@ -66,7 +67,14 @@ export function createApp(deps: AppDependencies): Hono {
   const readCors = cors({ origin: '*', allowMethods: ['GET', 'HEAD', 'OPTIONS'], exposeHeaders: ['ETag', 'Retry-After', 'Location'], maxAge: 86400 });
   for (const path of READ_API_PATHS) app.use(path, readCors);
 
-  app.get('/api/v1', async (c) => c.json(describeApi(deps.baseUrl, deps.submissionsOpen, deps.config, await builtExtras(deps.distDir)), 200, { 'cache-control': 'no-cache' }));
+  // The description document names one base URL, the one its tree was built for, as the tree's
+  // pages and records do (issue 57, point 6: a tree built for another address mixed the two);
+  // indented, as its static copy is, so that `curl … | head` reads it.
+  app.get('/api/v1', async (c) => {
+    const built = await readBuiltDescription(deps.distDir);
+    const doc = describeApi(built.baseUrl ?? deps.baseUrl, deps.submissionsOpen, deps.config, built.extras);
+    return c.body(`${JSON.stringify(doc, null, 2)}\n`, 200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
+  });
   app.get('/api/v1/', (c) => c.redirect('/api/v1', 301));
   for (const mount of deps.routes ?? []) mount(app);
 
@@ -105,17 +113,4 @@ export function rawPathname(url: string): string {
   if (start < 0) return '/';
   const end = url.slice(start).search(/[?#]/u);
   return end < 0 ? url.slice(start) : url.slice(start, start + end);
-}
-
-/**
- * What the build wrote into the static description document beyond the service (the consumer
- * CLI, the signing keys), so that `GET /api/v1` names the same; none when it cannot be read.
- */
-async function builtExtras(distDir: string): Promise<PublishedExtras> {
-  try {
-    const doc = JSON.parse(await readFile(join(distDir, 'api', 'v1', 'index.json'), 'utf8')) as { cli?: CliDescription; signing?: { keys?: PublishedKey[] }; plugins?: PluginsDescription };
-    return { cli: doc.cli, signingKeys: doc.signing?.keys, plugins: doc.plugins };
-  } catch {
-    return {};
-  }
 }

@@ -11,6 +11,7 @@ import { realpath } from 'node:fs/promises';
 import type { Hono } from 'hono';
 import { LoadoutError } from '../catalogue/errors.js';
 import { loadSearchEngine, type SearchEngine } from '../search/engine.js';
+import { builtBaseUrl } from './built-description.js';
 
 /** One loaded tree and the app over it. */
 export interface Generation {
@@ -23,6 +24,8 @@ export interface Generation {
   readonly app: Hono;
   /** Milliseconds its load took. */
   readonly loadMs: number;
+  /** The base URL the tree was built for, from its description document (built-description.ts); undefined when it names none. */
+  readonly builtFor: string | undefined;
 }
 
 /** Builds the app of a generation from its root and engine (search, MCP, static files). */
@@ -39,8 +42,8 @@ export async function loadGeneration(out: string, number: number, makeApp: Gener
   const started = performance.now();
   const root = preloaded?.root ?? (await resolveTreeRoot(out));
   const engine = preloaded?.engine ?? (await loadSearchEngine(root));
-  const app = await makeApp(root, engine);
-  return { number, root, engine, app, loadMs: performance.now() - started };
+  const [app, builtFor] = await Promise.all([makeApp(root, engine), builtBaseUrl(root)]);
+  return { number, root, engine, app, loadMs: performance.now() - started, builtFor };
 }
 
 /**

@@ -42,6 +42,17 @@ describe('loadout adapters', () => {
     expect((await runCli(['validate', 'a'], root)).code).toBe(0);
   });
 
+  it('says a loadout\'s adapters are up to date when it writes nothing for it (issue 57, point 15)', async () => {
+    const root = makeTempDir();
+    writeLoadout(root, { id: 'a', title: 'Alpha Stack' });
+    writeLoadout(root, { id: 'b', title: 'Beta Stack' });
+    writeFileSync(join(root, 'loadouts/b/CLAUDE.md'), 'old\n');
+    const result = await runCli(['adapters'], root);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('loadouts/a: adapters up to date\nupdated loadouts/b/CLAUDE.md\n');
+    expect((await runCli(['adapters', 'b'], root)).stdout).toBe('loadouts/b: adapters up to date\n');
+  });
+
   it('writes nothing for a loadout whose manifest is invalid, and says why', async () => {
     const root = makeTempDir();
     writeLoadout(root, { id: 'a', manifest: { version: 'one' } });
@@ -77,6 +88,12 @@ describe('loadout new', () => {
     Object.assign(manifest, { author: { name: 'Ada Lovelace' }, summary: 'Rust command-line tools built with clap and tested with assert_cmd.', description: 'Sets up an agent for Rust CLIs: clap for arguments, anyhow for errors, assert_cmd for tests.', highlights: ['Writes clap derive structs'] });
     const { stringify } = await import('yaml');
     writeFileSync(path, stringify(manifest));
+    // The AGENTS.md it wrote is a placeholder too (issue 57, point 9: with the manifest filled in, it passed).
+    const placeholder = await runCli(['verify', 'rust-cli'], root);
+    expect(placeholder.code).toBe(1);
+    expect(placeholder.stdout).toMatch(/^ {2}listing +FAIL +1 listing problem$/mu);
+    expect(placeholder.stdout).toContain('loadouts/rust-cli/AGENTS.md:3: still holds the placeholder that `loadout new` wrote, "Write the instructions every agent should follow here…" (expected the instructions every agent should follow');
+    writeFileSync(join(root, 'loadouts/rust-cli/AGENTS.md'), '# Rust Cli\n\nUse clap\'s derive API for arguments and anyhow for errors. Run `cargo test` before you commit.\n');
     expect((await runCli(['validate', 'rust-cli'], root)).code).toBe(0);
     const verify = await runCli(['verify', 'rust-cli'], root);
     expect(verify.stdout).toContain('rust-cli: ok');

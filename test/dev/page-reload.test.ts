@@ -8,15 +8,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { startDevSession } from '../../src/dev/session.js';
 import { writeLoadout } from '../helpers/loadouts.js';
 import { commitAll, initRepo, makeTempDir } from '../helpers/temp.js';
-import { CHROMIUM, HAS_CHROMIUM } from '../pages/harness.js';
+import { CHROMIUM } from '../pages/harness.js';
+import { describeWith, NEEDS_CHROMIUM } from '../run/requirements.js';
 
 const WAIT_MS = 60_000;
 
-describe.skipIf(!HAS_CHROMIUM)('loadout dev in a browser', () => {
+describeWith(NEEDS_CHROMIUM)('loadout dev in a browser', () => {
   it('reloads an open page when its loadout is saved, and shows a broken manifest in the panel', async () => {
     const root = makeTempDir();
     initRepo(root);

@@ -10,10 +10,11 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { ImportResult } from '../../src/import/import.js';
 import { CORPUS_DIR } from '../verify/corpus-loadouts.js';
 import { makeCatalogueRoot, runImport, validateAndVerify } from './helpers.js';
+import { describeWith, NEEDS_CORPUS } from '../run/requirements.js';
 
 const present = existsSync(CORPUS_DIR);
 if (!present && process.env['LOADOUT_REQUIRE_CORPUS'] === undefined) console.warn(`import corpus test skipped: no corpus at ${CORPUS_DIR}`);
@@ -46,7 +47,7 @@ async function expectSound(root: string, item: string, result: ImportResult): Pr
   }
 }
 
-describe.skipIf(!present && process.env['LOADOUT_REQUIRE_CORPUS'] === undefined)('loadout import over the real-world corpus', () => {
+describeWith(NEEDS_CORPUS)('loadout import over the real-world corpus', () => {
   it('imports every skill folder, instructions file, agent file and Cursor rule on its own into a loadout that validates', { timeout: 240_000 }, async () => {
     const root = makeCatalogueRoot();
     const list = items();

@@ -17,13 +17,14 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, sep } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { listFolderEntries } from '../../src/catalogue/folder-entries.js';
 import { buildCatalogue } from '../../src/tree/build.js';
 import { bumpLoadout, bundleManifest, writeBundle } from '../helpers/bundle-catalogue.js';
 import { baseFiles, writeLoadout, type TestFile } from '../helpers/loadouts.js';
 import { installNpmTools, runTool, type NpmTools } from '../helpers/npm-tools.js';
 import { commitAll, initRepo } from '../helpers/temp.js';
+import { describeWith, NEEDS_AGENT_CLIS } from '../run/requirements.js';
 
 const ENABLED = process.env['LOADOUT_AGENT_CLIS'] === '1';
 /** The same pins as agent-clis.test.ts and agent-clis-plugins.test.ts, so the three share one install. */
@@ -96,7 +97,7 @@ function expectSkillsInstalled(home: string, ids: readonly string[]): void {
   }
 }
 
-describe.skipIf(!ENABLED)('the agents\' plugin managers install a bundle\'s plugin and its loadouts\' (LOADOUT_AGENT_CLIS=1)', () => {
+describeWith(NEEDS_AGENT_CLIS)('the agents\' plugin managers install a bundle\'s plugin and its loadouts\' (LOADOUT_AGENT_CLIS=1)', () => {
   it('validates the bundle\'s plugin, and installs it with the plugins of its loadouts from the folder marketplace', { timeout: 300_000 }, async () => {
     const home = mkdtempSync(join(scratch, 'home-bundle-'));
     await claude(home, ['plugin', 'validate', join(dist, 'plugins', 'team-stack')]);

@@ -28,7 +28,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { createServer, type Server } from 'node:https';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { extname, join, sep } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildCatalogue } from '../../src/tree/build.js';
 import { PUBLISHED_AGENTS } from '../../src/catalogue/vocabulary.js';
 import { createApp } from '../../src/server/app.js';
@@ -38,6 +38,7 @@ import { baseFiles, writeLoadout, type TestFile } from '../helpers/loadouts.js';
 import { installNpmTools, runTool, type NpmTools } from '../helpers/npm-tools.js';
 import { commitAll, initRepo } from '../helpers/temp.js';
 import { listFolderEntries } from '../../src/catalogue/folder-entries.js';
+import { describeWith, NEEDS_AGENT_CLIS } from '../run/requirements.js';
 
 const ENABLED = process.env['LOADOUT_AGENT_CLIS'] === '1';
 /** The same pins as agent-clis.test.ts, so both tests share one install. */
@@ -242,7 +243,7 @@ function expectCopilotSkill(home: string, installed: string, label: string): voi
   }
 }
 
-describe.skipIf(!ENABLED)('the agents\' plugin managers install the catalogue\'s plugins (LOADOUT_AGENT_CLIS=1)', () => {
+describeWith(NEEDS_AGENT_CLIS)('the agents\' plugin managers install the catalogue\'s plugins (LOADOUT_AGENT_CLIS=1)', () => {
   it('Claude Code validates, adds dist/plugins as a marketplace and installs the loadout', { timeout: 300_000 }, async () => {
     const home = newHome('claude');
     await agentCli(home, 'claude', ['plugin', 'validate', join(dist, 'plugins', ID)]);
@@ -300,7 +301,7 @@ describe.skipIf(!ENABLED)('the agents\' plugin managers install the catalogue\'s
   });
 });
 
-describe.skipIf(!ENABLED)('every command a loadout page\'s tabs show works as shown (LOADOUT_AGENT_CLIS=1, issue 57)', () => {
+describeWith(NEEDS_AGENT_CLIS)('every command a loadout page\'s tabs show works as shown (LOADOUT_AGENT_CLIS=1, issue 57)', () => {
   it('on the catalogue served over HTTP on 127.0.0.1: Claude Code, Codex and Copilot CLI from the tree\'s folder, Gemini CLI unattended; Cursor and Antigravity say why not', { timeout: 600_000 }, async () => {
     expect(shownInTab(localDist, 'claude-code')).toEqual({ commands: [`claude plugin marketplace add ${join(localDist, 'plugins')}`, `claude plugin install ${ID}@${MARKETPLACE}`] });
     expectSkillInstalled((await runTab(localDist, 'claude-code')).home, 'Claude Code (the page, loopback)');

@@ -26,12 +26,13 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { buildCatalogue } from '../../src/tree/build.js';
 import { runCli } from '../helpers/cli.js';
 import { baseFiles, writeLoadout } from '../helpers/loadouts.js';
 import { installNpmTools, runTool, type NpmTools } from '../helpers/npm-tools.js';
 import { commitAll, initRepo } from '../helpers/temp.js';
+import { describeWith, NEEDS_AGENT_CLIS } from '../run/requirements.js';
 
 const ENABLED = process.env['LOADOUT_AGENT_CLIS'] === '1';
 
@@ -105,7 +106,7 @@ async function agentCli(where: Installed, command: string, args: string[], env: 
   return `${run.stdout}${run.stderr}`;
 }
 
-describe.skipIf(!ENABLED)('the agents\' CLIs list what loadout install wrote (LOADOUT_AGENT_CLIS=1)', () => {
+describeWith(NEEDS_AGENT_CLIS)('the agents\' CLIs list what loadout install wrote (LOADOUT_AGENT_CLIS=1)', () => {
   it('Claude Code lists the MCP server of .mcp.json', async () => {
     const where = await install('claude-code');
     const env = { DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1' };

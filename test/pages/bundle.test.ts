@@ -10,13 +10,14 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { summarizeCapabilities } from '../../src/capabilities/describe.js';
 import type { BundleRecord } from '../../src/tree-format/bundle.js';
 import { bundleManifest, writeBundle } from '../helpers/bundle-catalogue.js';
 import { startBundleServer, type BundleServer } from '../helpers/bundle-server.js';
 import { commitAll } from '../helpers/temp.js';
 import { HAS_CHROMIUM, launchBrowser, screenshot, watchErrors } from './harness.js';
+import { describeWith, NEEDS_CHROMIUM } from '../run/requirements.js';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const HOSTILE_TITLE = '<img src=x onerror="window.__pwned=1">';
@@ -51,7 +52,7 @@ async function axeViolations(page: Page): Promise<string[]> {
   return violations.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-describe.skipIf(!HAS_CHROMIUM)('the bundle pages', () => {
+describeWith(NEEDS_CHROMIUM)('the bundle pages', () => {
   it('show what a bundle brings: each loadout, its range and the version it resolves to, the combined context cost and capability list', async () => {
     const page = await browser.context.newPage();
     const errors = watchErrors(page);

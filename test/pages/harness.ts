@@ -5,7 +5,7 @@
  * the embedded ALTCHA challenge with a generated key and a fresh SQLite database), and one
  * Chromium per file (`/usr/bin/chromium` through playwright-core's persistent context).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { freePort } from '../helpers/free-port.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,10 +16,11 @@ import { createApp } from '../../src/server/app.js';
 import { listen, type RunningServer } from '../../src/server/listen.js';
 import { setUpSubmissions, type SubmissionsSetup } from '../../src/submissions/setup.js';
 import { buildPagesFixture, type PagesFixture } from './fixture.js';
+import { CHROMIUM_PATH, NEEDS_CHROMIUM } from '../run/requirements.js';
 
-export const CHROMIUM = '/usr/bin/chromium';
-/** True when the browser tests can run here. */
-export const HAS_CHROMIUM = existsSync(CHROMIUM);
+export const CHROMIUM = CHROMIUM_PATH;
+/** True when the browser tests can run here (test/run/requirements.ts; declare them with `describeWith(NEEDS_CHROMIUM)`). */
+export const HAS_CHROMIUM = NEEDS_CHROMIUM.met;
 /** Where screenshots go (git-ignored). */
 export const ARTIFACTS = join(import.meta.dirname, '..', 'artifacts');
 

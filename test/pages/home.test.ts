@@ -4,9 +4,10 @@
  * (a reload or a shared link shows the same view); and the transfer budget.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { SPECS } from './fixture.js';
 import { HAS_CHROMIUM, launchBrowser, startPagesServer, watchErrors, type PagesServer } from './harness.js';
+import { describeWith, NEEDS_CHROMIUM } from '../run/requirements.js';
 
 let server: PagesServer;
 let browser: Awaited<ReturnType<typeof launchBrowser>>;
@@ -39,7 +40,7 @@ async function settled(page: Page, count: number): Promise<void> {
   }, count);
 }
 
-describe.skipIf(!HAS_CHROMIUM)('the home page', () => {
+describeWith(NEEDS_CHROMIUM)('the home page', () => {
   it('shows every loadout without JavaScript, and no filters that could not work', async () => {
     const page = await browser.context.newPage();
     await page.route('**/*.js', (route) => route.abort());

@@ -10,13 +10,14 @@
  * test/install/agent-clis-plugins.test.ts (opt-in).
  */
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { PUBLISHED_AGENTS } from '../../src/catalogue/vocabulary.js';
 import { createApp } from '../../src/server/app.js';
 import { listen, type RunningServer } from '../../src/server/listen.js';
 import { buildSpecCatalogue, type SpecCatalogue } from '../helpers/spec-catalogue.js';
 import { HAS_CHROMIUM, launchBrowser, startPagesServer, watchErrors, type PagesServer } from './harness.js';
+import { describeWith, NEEDS_CHROMIUM } from '../run/requirements.js';
 
 const PUBLIC = 'https://catalogue.example';
 let local: PagesServer;
@@ -60,7 +61,7 @@ async function readTab(page: Page, agent: string): Promise<TabView> {
   return { plugin, none, text: (await panel.textContent()) ?? '', npx };
 }
 
-describe.skipIf(!HAS_CHROMIUM)('the install tabs of a loadout page', () => {
+describeWith(NEEDS_CHROMIUM)('the install tabs of a loadout page', () => {
   it('on a catalogue served on loopback, each tab leads with a route that works here or says why there is none', async () => {
     const origin = local.url.replace('127.0.0.1', 'localhost');
     const folder = join(local.fixture.dist, 'plugins');

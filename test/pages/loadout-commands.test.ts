@@ -11,9 +11,10 @@ import { promisify } from 'node:util';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { PUBLISHED_AGENTS } from '../../src/catalogue/vocabulary.js';
 import { HAS_CHROMIUM, launchBrowser, startPagesServer, watchErrors, type PagesServer } from './harness.js';
+import { describeWith, NEEDS_CHROMIUM } from '../run/requirements.js';
 
 let server: PagesServer;
 let browser: Awaited<ReturnType<typeof launchBrowser>>;
@@ -34,7 +35,7 @@ afterAll(async () => {
   if (home !== '') rmSync(home, { recursive: true, force: true });
 });
 
-describe.skipIf(!HAS_CHROMIUM)('the commands of a loadout page', () => {
+describeWith(NEEDS_CHROMIUM)('the commands of a loadout page', () => {
   it('each tab copies an npx command that installs the loadout from the server the page came from', async () => {
     const page = await browser.context.newPage();
     const errors = watchErrors(page);

@@ -6,10 +6,11 @@
  * as text on its page, the home page, the sitemap and the feed, and runs nothing.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { AGENT_STORAGE_KEY } from '../../src/pages/scripts/loadout.js';
 import { HOSTILE_ID, HOSTILE_SCRIPT, HOSTILE_TITLE } from './fixture.js';
 import { HAS_CHROMIUM, launchBrowser, startPagesServer, watchErrors, type PagesServer } from './harness.js';
+import { describeWith, NEEDS_CHROMIUM } from '../run/requirements.js';
 
 let server: PagesServer;
 let browser: Awaited<ReturnType<typeof launchBrowser>>;
@@ -29,7 +30,7 @@ const selectedAgent = (page: Page): Promise<string | null> => page.locator('[rol
 const visiblePanels = (page: Page): Promise<string[]> => page.locator('[role=tabpanel]:not([hidden])').evaluateAll((panels) => panels.map((p) => (p as HTMLElement).dataset['agent'] ?? ''));
 const clipboard = (page: Page): Promise<string> => page.evaluate(() => navigator.clipboard.readText());
 
-describe.skipIf(!HAS_CHROMIUM)('the loadout page', () => {
+describeWith(NEEDS_CHROMIUM)('the loadout page', () => {
   it('switches install tabs with the keyboard and the mouse, one panel at a time, and remembers the agent', async () => {
     const page = await browser.context.newPage();
     const errors = watchErrors(page);

@@ -9,11 +9,12 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createStores } from '../../src/storage/stores.js';
 import { createApiKey } from '../../src/submissions/api-key.js';
 import { SPECS } from './fixture.js';
 import { HAS_CHROMIUM, launchBrowser, screenshot, startPagesServer, watchErrors, type PagesServer } from './harness.js';
+import { describeWith, NEEDS_CHROMIUM } from '../run/requirements.js';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -93,7 +94,7 @@ const STATES: Record<string, (page: Page) => Promise<void>> = {
 
 const paths = (): Record<string, string> => ({ home: '/?category=web-app', loadout: '/loadouts/godot-gdscript/', docs: '/docs/', submit: '/submit/', status: statusPath, guide: '/docs/installing/' });
 
-describe.skipIf(!HAS_CHROMIUM)('page quality', () => {
+describeWith(NEEDS_CHROMIUM)('page quality', () => {
   for (const name of ['home', 'loadout', 'docs', 'submit', 'status', 'guide']) {
     it(`${name}: no axe-core violations in light and dark, usable at 390 px, screenshots saved`, async () => {
       const page = await browser.context.newPage();
@@ -165,7 +166,7 @@ describe.skipIf(!HAS_CHROMIUM)('page quality', () => {
   });
 });
 
-describe.skipIf(!HAS_CHROMIUM)('guide pages', () => {
+describeWith(NEEDS_CHROMIUM)('guide pages', () => {
   it('render docs/*.md in the site layout under the pages CSP, with links between guides that resolve', async () => {
     const response = await fetch(`${server.url}/docs/installing/`);
     expect(response.status).toBe(200);

@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHALLENGE_SECRET_FILE, FORM_TOKEN_SECRET_FILE } from '../../src/submissions/setup.js';
 import { writeLoadout } from '../helpers/loadouts.js';
 import { HAS_CHROMIUM, launchBrowser } from './harness.js';
+import { itWith, NEEDS_CHROMIUM } from '../run/requirements.js';
 
 const ENTRY = fileURLToPath(new URL('../helpers/cli-entry.ts', import.meta.url));
 const TSX = new URL('../../node_modules/tsx/dist/loader.mjs', import.meta.url).href;
@@ -75,7 +76,7 @@ describe('npm start with no configuration', () => {
     expect(statSync(join(root, 'data', CHALLENGE_SECRET_FILE)).mode & 0o777).toBe(0o600);
   });
 
-  it.skipIf(!HAS_CHROMIUM)('serves a form that a browser fills in, solves and submits, and a status page', async () => {
+  itWith(NEEDS_CHROMIUM)('serves a form that a browser fills in, solves and submits, and a status page', async () => {
     const page = await (browser as NonNullable<typeof browser>).context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));

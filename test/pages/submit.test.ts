@@ -10,8 +10,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page, Request } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { HAS_CHROMIUM, launchBrowser, startPagesServer, type PagesServer } from './harness.js';
+import { describeWith, NEEDS_CHROMIUM } from '../run/requirements.js';
 
 let server: PagesServer;
 let browser: Awaited<ReturnType<typeof launchBrowser>>;
@@ -58,7 +59,7 @@ async function fillFields(page: Page): Promise<void> {
   await page.check('#f-rights');
 }
 
-describe.skipIf(!HAS_CHROMIUM)('the submission form', () => {
+describeWith(NEEDS_CHROMIUM)('the submission form', () => {
   it('checks the fields in the browser, shows the server 422 at its file, then submits with a solved ALTCHA challenge and reaches the status page; the solution does not pass twice', async () => {
     const page = await browser.context.newPage();
     const pageErrors: string[] = [];

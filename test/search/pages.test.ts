@@ -1,12 +1,13 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { loadSearchAndMcpRoutes } from '../../src/mcp/mount.js';
 import { createApp } from '../../src/server/app.js';
 import { listen, type RunningServer } from '../../src/server/listen.js';
 import { buildFixtureCatalogue, FIXTURE_IDS, type FixtureCatalogue } from './fixture.js';
+import { describeWith, NEEDS_CHROMIUM } from '../run/requirements.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 
@@ -33,7 +34,7 @@ afterAll(async () => {
   if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
 });
 
-describe.skipIf(!existsSync(CHROMIUM))('client-side search on the home page', () => {
+describeWith(NEEDS_CHROMIUM)('client-side search on the home page', () => {
   /** The ids of the cards shown, in order. */
   const shown = (page: Page): Promise<(string | undefined)[]> => page.locator('#loadouts > li:not([hidden])').evaluateAll((items) => items.map((li) => (li as HTMLElement).dataset['id']));
 

@@ -10,6 +10,7 @@ import { adminQuery } from '../storage/databases.js';
 import { makeTempDir } from '../helpers/temp.js';
 import { buildSmallCatalogue, postgresUrl, startServer, type TestServer } from './serve-harness.js';
 import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+import { itWith, NEEDS_POSTGRES } from '../run/requirements.js';
 
 const PG = process.env['TEST_DATABASE_URL'] ?? '';
 
@@ -77,7 +78,7 @@ describe('health endpoints', () => {
     expect(text).not.toContain(JSON.parse(log[0] ?? '{}').err.message);
   });
 
-  it.skipIf(PG === '')('a real server on PostgreSQL: a role that may no longer log in and a database that no longer exists are answered as reason codes, their names only logged', async () => {
+  itWith(NEEDS_POSTGRES)('a real server on PostgreSQL: a role that may no longer log in and a database that no longer exists are answered as reason codes, their names only logged', async () => {
     const suffix = randomBytes(5).toString('hex');
     const role = `ready_role_${suffix}`;
     const databaseName = `ready_db_${suffix}`;
@@ -122,7 +123,7 @@ describe('health endpoints', () => {
     expect((await fetch(`${server}/healthz`)).status).toBe(200);
   }, 60_000);
 
-  it.skipIf(PG === '')('a real server on PostgreSQL: /readyz answers 503 naming the database once it stops answering, while /healthz stays 200', async () => {
+  itWith(NEEDS_POSTGRES)('a real server on PostgreSQL: /readyz answers 503 naming the database once it stops answering, while /healthz stays 200', async () => {
     const { url, proxy } = await serveThroughProxy();
     expect((await fetch(`${url}/readyz`)).status).toBe(200);
     proxy.cut();
@@ -134,7 +135,7 @@ describe('health endpoints', () => {
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
   }, 60_000);
 
-  it.skipIf(PG === '')('a real server on PostgreSQL: while the database is away, a request that needs it is answered 503 database_unavailable, and the server answers again once it is back', async () => {
+  itWith(NEEDS_POSTGRES)('a real server on PostgreSQL: while the database is away, a request that needs it is answered 503 database_unavailable, and the server answers again once it is back', async () => {
     const { url, log, proxy } = await serveThroughProxy();
     // The status of a submission reads the database, and needs no credential.
     const status = `${url}/api/v1/submissions/5d1c2a60-3b1f-4c3e-9a57-8f1e2d3c4b5a`;

@@ -7,9 +7,10 @@ import { createApp } from '../../src/server/app.js';
 import { listen, type RunningServer } from '../../src/server/listen.js';
 import { baseFiles, writeLoadout, type TestFile } from '../helpers/loadouts.js';
 import { commitAll, initRepo } from '../helpers/temp.js';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { tmpdir } from 'node:os';
+import { describeWith, NEEDS_CHROMIUM } from '../run/requirements.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 let server: RunningServer;
@@ -218,7 +219,7 @@ describe('static tree over HTTP', () => {
   });
 });
 
-describe.skipIf(!existsSync(CHROMIUM))('raw files in Chromium', () => {
+describeWith(NEEDS_CHROMIUM)('raw files in Chromium', () => {
   it('never runs a loadout\'s HTML, SVG or script on the origin, however the address is spelled', async () => {
     const profile = mkdtempSync(join(tmpdir(), 'loadout-chromium-'));
     const browser = await chromium.launchPersistentContext(profile, { executablePath: CHROMIUM, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'] });

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { databaseFailureReason, DatabaseNotOpenError, DatabaseTimeoutError } from '../../src/storage/database-failure.js';
 import { makeTempDir } from '../helpers/temp.js';
+import { itWith, NEEDS_POSTGRES } from '../run/requirements.js';
 
 const PG = process.env['TEST_DATABASE_URL'] ?? '';
 
@@ -34,7 +35,7 @@ describe('databaseFailureReason', () => {
     expect(databaseFailureReason('not even an error')).toBe('error');
   });
 
-  it.skipIf(PG === '')('names a role that does not exist and a database that does not exist on the real PostgreSQL', async () => {
+  itWith(NEEDS_POSTGRES)('names a role that does not exist and a database that does not exist on the real PostgreSQL', async () => {
     const connect = async (change: (url: URL) => void): Promise<unknown> => {
       const url = new URL(PG);
       change(url);

@@ -1,7 +1,7 @@
 /**
  * The databases every storage and submissions test runs on: a real SQLite file in a
  * temporary folder, and the local PostgreSQL when TEST_DATABASE_URL is set (`.ci/run` sets
- * it). Each PostgreSQL test gets its own schema, dropped when the test ends, so that runs and
+ * it, and the global setup when PostgreSQL answers on 127.0.0.1:5432). Each PostgreSQL test gets its own schema, dropped when the test ends, so that runs and
  * test files never collide.
  */
 import { randomBytes } from 'node:crypto';
@@ -11,11 +11,16 @@ import { onTestFinished } from 'vitest';
 import { openDatabase, type Database } from '../../src/storage/database.js';
 import { migrateToLatest } from '../../src/storage/migrations.js';
 import { makeTempDir } from '../helpers/temp.js';
+import { NEEDS_POSTGRES } from '../run/requirements.js';
 
-/** The kinds to run on; PostgreSQL is skipped only when TEST_DATABASE_URL is unset. */
+/**
+ * The kinds to run on, each with the requirement its tests are declared with (a suite of
+ * `describe.each` calls `requires(requirement)`): PostgreSQL is skipped only when
+ * TEST_DATABASE_URL is unset or empty (test/run/global-setup.ts sets it when the local one answers).
+ */
 export const DATABASE_KINDS = [
-  { kind: 'sqlite' as const, skip: false },
-  { kind: 'postgres' as const, skip: process.env['TEST_DATABASE_URL'] === undefined || process.env['TEST_DATABASE_URL'] === '' },
+  { kind: 'sqlite' as const, skip: false, requirement: undefined },
+  { kind: 'postgres' as const, skip: !NEEDS_POSTGRES.met, requirement: NEEDS_POSTGRES },
 ];
 
 /** The kind of a test database. */

@@ -2,15 +2,14 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { makeTempDir } from '../helpers/temp.js';
-import { DATABASE_KINDS } from './databases.js';
+import { describeWith, NEEDS_POSTGRES } from '../run/requirements.js';
 
 const TSX = new URL('../../node_modules/tsx/dist/cli.mjs', import.meta.url).pathname;
 const STORAGE = new URL('../../src/storage/', import.meta.url).pathname;
 const resolvePackage = createRequire(import.meta.url).resolve;
 const PG = process.env['TEST_DATABASE_URL'] ?? '';
-const postgres = DATABASE_KINDS.find((k) => k.kind === 'postgres');
 
 /**
  * Runs `body` in a child process that has opened the PostgreSQL database as the server does,
@@ -48,7 +47,7 @@ await database.close();
 // The server's process must outlive PostgreSQL ending a connection that a request holds
 // between two queries (a restart, pg_terminate_backend, an idle-in-transaction timeout):
 // node-postgres emits 'error' on a checked-out client, where pg-pool listens for nothing.
-describe.skipIf(postgres?.skip ?? true)('a PostgreSQL connection lost while a request holds it', () => {
+describeWith(NEEDS_POSTGRES)('a PostgreSQL connection lost while a request holds it', () => {
   // Kysely holds one connection through both; the query on it after the end fails, the process
   // goes on, and the next query on the database gets a fresh connection.
   it.each([

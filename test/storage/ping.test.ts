@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { pingDatabase } from '../../src/storage/database.js';
-import { adminQuery, DATABASE_KINDS, openTestDatabase } from './databases.js';
+import { adminQuery, openTestDatabase } from './databases.js';
+import { itWith, NEEDS_POSTGRES } from '../run/requirements.js';
 
 const PG = process.env['TEST_DATABASE_URL'] ?? '';
-const postgres = DATABASE_KINDS.find((k) => k.kind === 'postgres');
 
 describe('pingDatabase', () => {
   it('answers on SQLite', async () => {
@@ -14,7 +14,7 @@ describe('pingDatabase', () => {
 
   // The readiness probe after an operator ended the server's connections: the pool still holds
   // them as idle until it reads their end, which a busy server does after the next query.
-  it.skipIf(postgres?.skip ?? true)('answers on PostgreSQL when the server has ended every idle connection of the pool', async () => {
+  itWith(NEEDS_POSTGRES)('answers on PostgreSQL when the server has ended every idle connection of the pool', async () => {
     const database = await openTestDatabase('postgres', { migrate: false });
     for (let round = 0; round < 5; round++) {
       // Four connections in the pool, each with its backend's pid.

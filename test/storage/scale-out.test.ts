@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { openDatabase } from '../../src/storage/database.js';
 import { createStores } from '../../src/storage/stores.js';
 import { createApiKey } from '../../src/submissions/api-key.js';
@@ -7,6 +7,7 @@ import { buildSmallCatalogue, postgresUrl, startServer, type TestServer } from '
 import { startChallengeVendor } from '../submissions/challenge-vendor.js';
 import { validBody } from '../submissions/harness.js';
 import { adminQuery } from './databases.js';
+import { describeWith, NEEDS_POSTGRES } from '../run/requirements.js';
 
 const PG = process.env['TEST_DATABASE_URL'] ?? '';
 const CHALLENGE_SECRET = 'scale-out-vendor-secret';
@@ -39,7 +40,7 @@ async function startTwoInstances(env: Record<string, string>): Promise<{ a: Test
 const submit = (server: TestServer, body: Record<string, unknown>, headers: Record<string, string> = {}): Promise<Response> =>
   fetch(`${server.url}/api/v1/submissions`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
 
-describe.skipIf(PG === '')('two instances on one PostgreSQL (DESIGN.md section 1, scale-out)', () => {
+describeWith(NEEDS_POSTGRES)('two instances on one PostgreSQL (DESIGN.md section 1, scale-out)', () => {
   it('a per-key limit of 2 allows two submissions spread over both instances and refuses the third with 429', async () => {
     const { a, b, key } = await startTwoInstances({ RATE_LIMIT_PER_KEY: '2' });
     const auth = { authorization: `Bearer ${key}` };

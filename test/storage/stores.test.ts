@@ -16,6 +16,7 @@ import type { NewSubmission } from '../../src/storage/submission-store.js';
 import { authenticateApiKey, createApiKey } from '../../src/submissions/api-key.js';
 import { makeTempDir } from '../helpers/temp.js';
 import { DATABASE_KINDS, openTestDatabase } from './databases.js';
+import { requires } from '../run/requirements.js';
 
 const at = '2026-11-22T10:00:00.000Z';
 const uuid = (n: number): string => `${n.toString(16).padStart(8, '0')}-3b1f-4c3e-9a57-8f1e2d3c4b5a`;
@@ -52,7 +53,8 @@ describe('openDatabase', () => {
   });
 });
 
-describe.each(DATABASE_KINDS)('stores on $kind', ({ kind, skip }) => {
+describe.each(DATABASE_KINDS)('stores on $kind', ({ kind, skip, requirement }) => {
+  requires(requirement);
   it.skipIf(skip)('migrates once; a second run applies nothing', async () => {
     const database = await openTestDatabase(kind, { migrate: false });
     expect(await migrateToLatest(database.db)).toEqual(MIGRATION_NAMES);
@@ -61,7 +63,8 @@ describe.each(DATABASE_KINDS)('stores on $kind', ({ kind, skip }) => {
 
   // Kysely asked whether its own tables existed in any schema of the database: a schema migrated
   // first (another test file's, another application's) kept a second one from ever migrating.
-  it.skipIf(skip || kind !== 'postgres')('migrates a schema of its own where another schema of the database holds a migrated catalogue', async () => {
+  // PostgreSQL's alone: declared for it only, so that the SQLite suite does not list them as skipped.
+  if (kind === 'postgres') it.skipIf(skip)('migrates a schema of its own where another schema of the database holds a migrated catalogue', async () => {
     const first = await openTestDatabase(kind);
     const second = await openTestDatabase(kind, { migrate: false });
     expect(await migrateToLatest(second.db)).toEqual(MIGRATION_NAMES);
@@ -74,7 +77,8 @@ describe.each(DATABASE_KINDS)('stores on $kind', ({ kind, skip }) => {
   // Kysely's introspection of the whole database named each table of every schema: a schema
   // another session dropped meanwhile failed the migration ("schema … does not exist"), about
   // one time in three while schemas came and went, as they do when test files run side by side.
-  it.skipIf(skip || kind !== 'postgres')('migrates while another session creates and drops schemas of the same database', async () => {
+  // PostgreSQL's alone: declared for it only, so that the SQLite suite does not list them as skipped.
+  if (kind === 'postgres') it.skipIf(skip)('migrates while another session creates and drops schemas of the same database', async () => {
     const churn = new pg.Client({ connectionString: process.env['TEST_DATABASE_URL'] });
     await churn.connect();
     const prefix = `churn_${randomBytes(4).toString('hex')}`;

@@ -7,8 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { generateAdapter } from '../../src/adapters/generate.js';
 import { DATABASE_KINDS } from '../storage/databases.js';
 import { bearer, json, startHarness, TAKEN_ID, validBody } from './harness.js';
+import { requires } from '../run/requirements.js';
 
-describe.each(DATABASE_KINDS)('agent submissions on $kind', ({ kind, skip }) => {
+describe.each(DATABASE_KINDS)('agent submissions on $kind', ({ kind, skip, requirement }) => {
+  requires(requirement);
   it.skipIf(skip)('accepts a valid submission: 202 with id, status, status_url, loadout_id and verification', async () => {
     const h = await startHarness(kind);
     const response = await h.post(validBody(), bearer(h.key));

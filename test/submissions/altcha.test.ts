@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { ALTCHA_LIFETIME_MS, createAltchaVerifier } from '../../src/submissions/altcha.js';
 import { DATABASE_KINDS } from '../storage/databases.js';
 import { json, startHarness, validBody, type Harness } from './harness.js';
+import { requires } from '../run/requirements.js';
 
 /** Easy enough to solve in a few milliseconds here; the real difficulty is tested in the browser. */
 const EASY = { cost: 1, maxCounter: 40 };
@@ -29,7 +30,8 @@ async function solve(challenge: Challenge): Promise<string> {
   return Buffer.from(JSON.stringify({ challenge: { parameters: challenge.parameters, signature: challenge.signature }, solution })).toString('base64');
 }
 
-describe.each(DATABASE_KINDS)('the ALTCHA challenge on $kind', ({ kind, skip }) => {
+describe.each(DATABASE_KINDS)('the ALTCHA challenge on $kind', ({ kind, skip, requirement }) => {
+  requires(requirement);
   it.skipIf(skip)('issues a challenge, passes its solution once, and refuses the replay with a new form token', async () => {
     const h = await startHarness(kind, { challenge: createAltchaVerifier({ secret: 'altcha-test-key', difficulty: EASY }) });
     const session = await json(await fetch(`${h.url}/api/v1/submissions/session`));

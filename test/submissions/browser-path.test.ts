@@ -7,8 +7,10 @@ import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { FORM_TOKEN_LIFETIME_SECONDS, issueFormToken } from '../../src/submissions/form-token.js';
 import { DATABASE_KINDS } from '../storage/databases.js';
 import { CHALLENGE_SECRET, FORM_SECRET, json, SITE_KEY, startHarness, validBody } from './harness.js';
+import { requires } from '../run/requirements.js';
 
-describe.each(DATABASE_KINDS)('browser submissions on $kind', ({ kind, skip }) => {
+describe.each(DATABASE_KINDS)('browser submissions on $kind', ({ kind, skip, requirement }) => {
+  requires(requirement);
   it.skipIf(skip)('issues a session: form_token and expires_at two hours ahead, and what the vendor widget needs', async () => {
     const h = await startHarness(kind);
     const before = Date.now();

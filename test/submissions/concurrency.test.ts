@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { createApiKey } from '../../src/submissions/api-key.js';
 import { DATABASE_KINDS } from '../storage/databases.js';
 import { bearer, json, startHarness, validBody, type Harness } from './harness.js';
+import { requires } from '../run/requirements.js';
 
 const PARALLEL = 20;
 
@@ -28,7 +29,8 @@ async function settle(responses: Promise<Response>[]): Promise<{ status: number;
   }));
 }
 
-describe.each(DATABASE_KINDS)('concurrent submissions for one loadout id on $kind', ({ kind, skip }) => {
+describe.each(DATABASE_KINDS)('concurrent submissions for one loadout id on $kind', ({ kind, skip, requirement }) => {
+  requires(requirement);
   it.skipIf(skip)(`${PARALLEL} parallel browser submissions store one; the others get 409 and keep their form token unspent`, async () => {
     const h = await startHarness(kind);
     const tokens = await Promise.all(Array.from({ length: PARALLEL }, () => h.formToken()));

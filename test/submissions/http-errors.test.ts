@@ -10,8 +10,10 @@ import { MAX_LISTED_ERRORS } from '../../src/server/problem.js';
 import { MAX_BODY_BYTES } from '../../src/submissions/body.js';
 import { DATABASE_KINDS } from '../storage/databases.js';
 import { bearer, json, startHarness, validBody } from './harness.js';
+import { requires } from '../run/requirements.js';
 
-describe.each(DATABASE_KINDS)('submission errors on $kind', ({ kind, skip }) => {
+describe.each(DATABASE_KINDS)('submission errors on $kind', ({ kind, skip, requirement }) => {
+  requires(requirement);
   it.skipIf(skip)('answers 413 for a body over the limit, declared or streamed', async () => {
     const h = await startHarness(kind);
     const big = JSON.stringify(validBody({ notes: 'n'.repeat(MAX_BODY_BYTES) }));

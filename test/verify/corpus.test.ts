@@ -17,9 +17,10 @@
  * Set LOADOUT_REQUIRE_CORPUS=1 to fail instead of skipping when the corpus is missing.
  */
 import { existsSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { checkCorpus, type CorpusFinding } from './corpus-findings.js';
 import { CORPUS_DIR } from './corpus-loadouts.js';
+import { describeWith, NEEDS_CORPUS } from '../run/requirements.js';
 
 /** Corpus item → the rules of its blocking findings, each judged true. */
 const BLOCKING: Record<string, string[]> = {
@@ -117,7 +118,7 @@ if (!present && process.env['LOADOUT_REQUIRE_CORPUS'] === undefined) {
   console.warn(`corpus test skipped: no corpus at ${CORPUS_DIR} (set LOADOUT_CORPUS_DIR, or LOADOUT_REQUIRE_CORPUS=1 to fail)`);
 }
 
-describe.skipIf(!present && process.env['LOADOUT_REQUIRE_CORPUS'] === undefined)('real-world corpus', () => {
+describeWith(NEEDS_CORPUS)('real-world corpus', () => {
   it('finds exactly the findings judged true, blocking and notices, each on a line', { timeout: 120_000 }, async () => {
     expect(present, `no corpus at ${CORPUS_DIR}`).toBe(true);
     const { items, runs, findings } = await checkCorpus();

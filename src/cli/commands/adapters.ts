@@ -17,8 +17,9 @@ export interface AdaptersOptions {
 }
 
 /**
- * Writes (or with `check`, compares) the adapters of each loadout. Returns 1 when a manifest
- * is invalid, or with `check` when any adapter differs; 0 otherwise.
+ * Writes (or with `check`, compares) the adapters of each loadout, printing a line per file
+ * written, or `loadouts/<id>: adapters up to date` when a loadout needs none. Returns 1 when a
+ * manifest is invalid, or with `check` when any adapter differs; 0 otherwise.
  */
 export async function adaptersCommand(options: AdaptersOptions, out: Write, err: Write): Promise<number> {
   const runs = await checkCatalogue({ root: options.root }, options.ids, { only: ['listing'] });
@@ -38,6 +39,8 @@ export async function adaptersCommand(options: AdaptersOptions, out: Write, err:
       if (sync.writes.length > 0 || sync.manifestText !== undefined) code = EXIT.failed;
       continue;
     }
+    // Silence after a command reads as if it did nothing (issue 57, point 15): say so.
+    if (sync.writes.length === 0 && sync.manifestText === undefined) out(`loadouts/${run.source.id}: adapters up to date\n`);
     for (const w of sync.writes) {
       await writeFile(join(dir, w.path), w.text);
       out(`${w.existed ? 'updated' : 'created'} loadouts/${run.source.id}/${w.path}\n`);

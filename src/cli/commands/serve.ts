@@ -1,11 +1,12 @@
 /** `loadout serve [--port 8787] [--host 127.0.0.1] [--out dist]`: the tree and the dynamic API. */
-import { access, readFile } from 'node:fs/promises';
+import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DestinationStream } from 'pino';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { loadSearchEngine } from '../../search/engine.js';
 import { mountSearch, SEARCH_ROUTE } from '../../search/route.js';
 import { createApp } from '../../server/app.js';
+import { builtBaseUrl, otherBaseWarning } from '../../server/built-description.js';
 import { followRebuilds } from '../../server/follow.js';
 import { createFrontApp } from '../../server/front.js';
 import { createGenerationHolder, loadGeneration, resolveTreeRoot, type GenerationAppFactory } from '../../server/generation.js';
@@ -47,7 +48,8 @@ export interface ServingServer extends RunningServer {
  * (`server/staged-app.ts`; DESIGN.md section 7: the server answers within 1 s of start). It
  * then follows rebuilds of `out` (server/follow.ts). `close()` shuts down gracefully: it stops accepting,
  * lets requests in flight finish for up to `SHUTDOWN_TIMEOUT_SECONDS`, then closes the database.
- * Warns on `err` when the tree was built for another base URL than `config.baseUrl`.
+ * Warns on `err` when the tree was built for another base URL than `config.baseUrl`, at start
+ * and whenever it follows a rebuild to such a tree (then also in the log, at `warn`).
  * @throws LoadoutError `not_found` when `out` holds no built tree, `config` when the port is
  * taken or an operation variable is malformed; any error of setting up MCP or submissions,
  * after closing the server.
@@ -57,10 +59,8 @@ export async function serveCommand(options: ServeOptions, out: Write, err: Write
     throw new LoadoutError('not_found', `${options.out} holds no built catalogue`, { cause, hint: 'Run `loadout build` first.' });
   });
   const { out: distDir, config } = options;
-  const builtFor = await builtBaseUrl(distDir);
-  if (builtFor !== undefined && builtFor !== config.baseUrl) {
-    err(`loadout: warning: ${distDir} was built for ${builtFor}, but this server publishes ${config.baseUrl}; the pages' links and commands point at ${builtFor} (rebuild with the same LOADOUT_BASE_URL or PORT, or set LOADOUT_BASE_URL=${builtFor})\n`);
-  }
+  const startWarning = otherBaseWarning(distDir, await builtBaseUrl(distDir), config.baseUrl);
+  if (startWarning !== undefined) err(`loadout: warning: ${startWarning}\n`);
   const operations = resolveOperationsConfig(options.env ?? process.env);
   const logger = createLogger(operations.logLevel, options.logDestination);
   const metrics = createServerMetrics();
@@ -130,6 +130,13 @@ export async function serveCommand(options: ServeOptions, out: Write, err: Write
     swapped(generation, swapMs) {
       metrics.setGeneration(generation.number, generation.loadMs);
       logger.info({ generation: generation.number, root: generation.root, load_ms: Math.round(generation.loadMs), swap_ms: Math.round(swapMs) }, 'now serving a new tree');
+      // A rebuild for another address (`loadout build --base-url …` beside a running `npm start`)
+      // is taken as the start would take it: with the same warning (issue 57, point 6).
+      const warning = otherBaseWarning(`the new tree in ${distDir}`, generation.builtFor, config.baseUrl);
+      if (warning !== undefined) {
+        logger.warn({ generation: generation.number, built_for: generation.builtFor, base_url: config.baseUrl }, warning);
+        err(`loadout: warning: ${warning}\n`);
+      }
     },
     failed(tree, error) {
       logger.error({ root: tree, err: error }, 'the new tree failed to load; the previous one keeps serving');
@@ -155,18 +162,4 @@ export async function serveCommand(options: ServeOptions, out: Write, err: Write
     // Once, however often it is called (SIGINT after SIGTERM).
     close: () => (closing ??= shutDown()),
   };
-}
-
-/**
- * The base URL the tree in `distDir` was built for, read from its description document's
- * `schema` address (`<base>/api/schema.json`, tree/render/description.ts); undefined when the
- * tree has none.
- */
-export async function builtBaseUrl(distDir: string): Promise<string | undefined> {
-  try {
-    const doc = JSON.parse(await readFile(join(distDir, 'api', 'v1', 'index.json'), 'utf8')) as { schema?: unknown };
-    return typeof doc.schema === 'string' && doc.schema.endsWith('/api/schema.json') ? doc.schema.slice(0, -'/api/schema.json'.length) : undefined;
-  } catch {
-    return undefined;
-  }
 }

@@ -31,6 +31,11 @@ export interface VerifyOptions {
   format?: string;
   /** The version of `loadout`, named in the SARIF log. */
   version?: string;
+  /**
+   * Print every problem line of the text table: true when standard output is a terminal, where
+   * a reader scrolls (issue 57, point 15); a pipe gets the first three of each check and a count.
+   */
+  allDetails?: boolean;
 }
 
 /**
@@ -45,16 +50,18 @@ export async function verifyCommand(options: VerifyOptions, out: Write): Promise
   const ids = await splitCheckedIds(options.root, options.ids);
   const runs = ids.loadouts === null ? [] : await checkCatalogue({ root: options.root }, ids.loadouts);
   const bundles: ReadBundle[] = ids.bundles === null ? [] : await checkBundles(options.root, ids.bundles);
-  out(formatVerifyReport(runs, format, { toolVersion: options.version ?? '0.0.0', repositoryPrefix: repositoryPrefixOf(options.root) }, bundles));
+  out(formatVerifyReport(runs, format, { toolVersion: options.version ?? '0.0.0', repositoryPrefix: repositoryPrefixOf(options.root) }, bundles, { allDetails: options.allDetails === true }));
   return runs.every(passed) && bundles.every(bundlePassed) ? EXIT.ok : EXIT.failed;
 }
 
 /**
- * The output of `loadout verify` in `format`: the terminal table, `[{id, verification}]`, a
- * Markdown section per loadout, or a SARIF log (`sarif` places files as `sarif` says). Every
- * command that shows verify's results prints them through this, so they show the same.
+ * The output of `loadout verify` in `format`: the terminal table (every problem line with
+ * `text.allDetails`, else the first three of each check and how many more), `[{id,
+ * verification}]`, a Markdown section per loadout, or a SARIF log (`sarif` places files as
+ * `sarif` says). Every command that shows verify's results prints them through this, so they
+ * show the same.
  */
-export function formatVerifyReport(runs: readonly CheckRun[], format: VerifyFormat, sarif: SarifOptions, bundles: readonly ReadBundle[] = []): string {
+export function formatVerifyReport(runs: readonly CheckRun[], format: VerifyFormat, sarif: SarifOptions, bundles: readonly ReadBundle[] = [], text: { allDetails?: boolean } = {}): string {
   switch (format) {
     case 'json': {
       const checkedAt = new Date();
@@ -66,7 +73,7 @@ export function formatVerifyReport(runs: readonly CheckRun[], format: VerifyForm
     case 'sarif':
       return `${JSON.stringify(sarifLogOf(runs, sarif), null, 2)}\n`;
     case 'text':
-      return formatRunsTable(runs) + formatBundlesTable(bundles) + formatRunsCapabilities(runs);
+      return formatRunsTable(runs, text.allDetails === true ? Infinity : undefined) + formatBundlesTable(bundles) + formatRunsCapabilities(runs);
   }
 }
 

@@ -6,7 +6,7 @@
  */
 import { describePathClashes, describePathProblem } from '../../catalogue/file-path.js';
 import { MANIFEST_FILE } from '../../catalogue/manifest.js';
-import { findPlaceholders } from '../../scaffold/scaffold.js';
+import { findPlaceholders, findTextPlaceholders } from '../../scaffold/scaffold.js';
 import { judge, plural, type Check, type Finding } from '../check.js';
 
 export const listing: Check = {
@@ -34,6 +34,14 @@ export const listing: Check = {
     // The unedited scaffold of `loadout new` validates: its placeholders must not be published.
     for (const p of findPlaceholders(data)) {
       findings.push({ file: MANIFEST_FILE, line: manifestYaml.lineOf(p.pointer), pointer: p.pointer, message: `${p.pointer} is still a placeholder that \`loadout new\` or \`loadout import\` wrote (expected ${p.expected})`, hint: `Fill in ${p.pointer.slice(1).replaceAll('/', '.')} in loadouts/${source.id}/loadout.yaml.` });
+    }
+    // And the AGENTS.md it wrote, in whichever file it is left (issue 57, point 9).
+    for (const path of source.files.keys()) {
+      const text = context.text(path);
+      if (text === undefined) continue;
+      for (const p of findTextPlaceholders(text)) {
+        findings.push({ file: path, line: p.line, message: `still holds the placeholder that \`loadout new\` wrote, "Write the instructions every agent should follow here…" (expected ${p.expected})`, hint: `Replace it in loadouts/${source.id}/${path}.` });
+      }
     }
     findings.push(...compareFiles(context.source.files, data?.files, manifestYaml.lineOf, source.irregular));
     return judge(findings, `schema valid; ${plural(source.files.size, 'file')} declared and present`, (n) => plural(n, 'listing problem'));

@@ -86,6 +86,10 @@ function resolve(context: CheckContext, from: string, skill: string | undefined,
   if (target === '..' || target.startsWith('../')) return `${what} "${shown}" points outside the loadout (expected a file of the loadout)`;
   if (target === '.' || target === '' || folders.has(target)) return undefined;
   if (!context.source.files.has(target)) return `${what} "${shown}" does not resolve: ${target} is not a file of the loadout (expected an existing file)`;
+  // Present but undeclared: the listing check names the file; this names the reference, in the same words (issue 57, point 15).
+  if (context.manifest !== undefined && !context.manifest.files.some((f) => f.path === target)) {
+    return `${what} "${shown}" does not resolve once published: ${target} is present but not declared in loadout.yaml files (expected a files[] entry for it; an undeclared file is neither published nor installed)`;
+  }
   if (ref.anchor !== undefined && ref.anchor !== '' && isMarkdownPath(target)) return anchorProblem(context, target, ref.anchor, anchors, what, shown);
   return undefined;
 }

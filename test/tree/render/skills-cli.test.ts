@@ -17,6 +17,7 @@ import { buildDiscoveryFixture, type DiscoveryFixture } from './discovery-fixtur
 import { installNpmTools, runTool, type NpmTools } from '../../helpers/npm-tools.js';
 import { startServe, type ServeProcess } from '../../helpers/serve-cli.js';
 import { listFolderEntries } from '../../../src/catalogue/folder-entries.js';
+import { itWith, type Requirement } from '../../run/requirements.js';
 
 /**
  * The `skills` release tested on a Node of version `node` (`process.versions.node`): 1.7.4
@@ -36,6 +37,13 @@ const CLIENT_SPECS = [`skills@${RELEASE}`];
  * refusing; the tests of those behaviours run on 1.7.4 only.
  */
 const CURRENT = RELEASE === '1.7.4';
+/** What the tests of those behaviours need (test/run/requirements.ts). */
+const NEEDS_SKILLS_CURRENT: Requirement = {
+  id: 'skills-1.7.4',
+  met: CURRENT,
+  missing: `skills 1.7.4 needs Node 22.20 or later (this is Node ${process.versions.node}, which runs skills ${RELEASE})`,
+  enable: 'run the tests on Node 22.20 or later',
+};
 
 let tools: NpmTools;
 let fixture: DiscoveryFixture;
@@ -133,7 +141,7 @@ describe(`npx skills add <base_url>/loadouts/<id> (skills ${RELEASE}, Node ${pro
     for (const [path, bytes] of expected) expect(installed.get(path)?.equals(bytes), path).toBe(true);
   });
 
-  it.runIf(CURRENT)('falls back to the legacy 0.1 index when a loadout has no 0.2 index', async () => {
+  itWith(NEEDS_SKILLS_CURRENT)('falls back to the legacy 0.1 index when a loadout has no 0.2 index', async () => {
     // A copy of the tree without beta's 0.2 index, served by a second loadout serve.
     const copy = join(scratch, 'legacy-tree');
     copyDereferenced(fixture.dist, copy);
@@ -150,7 +158,7 @@ describe(`npx skills add <base_url>/loadouts/<id> (skills ${RELEASE}, Node ${pro
     }
   });
 
-  it.runIf(CURRENT)('refuses a loadout without skills rather than installing the whole catalogue', async () => {
+  itWith(NEEDS_SKILLS_CURRENT)('refuses a loadout without skills rather than installing the whole catalogue', async () => {
     const project = mkdtempSync(join(scratch, 'plain-'));
     const result = await runTool(process.execPath, [join(tools.dir, 'node_modules', 'skills', 'bin', 'cli.mjs'), 'add', `${serve.url}/loadouts/plain`, '-y', '-a', 'codex'], project, {
       HOME: mkdtempSync(join(scratch, 'home-')),

@@ -250,7 +250,9 @@ export function referenceLeaves(from: string, target: string, kind: 'link' | 'im
     const how = outsidePathKind(reading);
     if (how !== undefined) return { how, reading };
   }
-  for (const reading of readings) {
+  // A link as written too, with its backslashes as slashes: `..\.env` unescaped is `...env`, but a
+  // resolver that reads `\` as `/` reads `../.env`.
+  for (const reading of kind === 'link' ? [...readings, target] : readings) {
     if (WEB_URL.test(reading)) continue;
     const slashed = reading.replaceAll('\\', '/');
     const how = outsidePathKind(slashed);

@@ -44,12 +44,12 @@ function checkSnapshot(dist: string, ids: string[]): void {
   const keys = (description.signing?.keys ?? []).map(trustPublishedKey) as TrustedKey[];
   const result = verifySnapshot(readJson(join(dist, SNAPSHOT_PATH)), keys, { now: new Date() });
   if (!result.ok) throw new Error(result.failure.message);
-  // The versions documents, the index, the description document, the CLI's tarballs (SECURITY.md, "The CLI's own route"),
+  // The versions documents, the index and the list of bundles (always written, empty without bundles), the description document, the CLI's tarballs (SECURITY.md, "The CLI's own route"),
   // and the native plugins' marketplaces and zips (plugins.test.ts checks those).
   const cli = readdirSync(join(dist, 'cli')).map((name) => `cli/${name}`);
   expect(cli).toContain('cli/loadout-latest.tgz');
   const plugins = ['plugins/claude-marketplace.json', 'plugins/.claude-plugin/marketplace.json', 'plugins/.agents/plugins/claude-marketplace.json', 'plugins/.cursor-plugin/marketplace.json', ...ids.map((id) => `download/${id}/plugin-${readJson<{ version: string }>(join(dist, `api/loadouts/${id}.json`)).version}.zip`)];
-  const paths = ['api/loadouts.json', 'api/v1/index.json', ...cli, ...ids.map((id) => `api/loadouts/${id}/versions.json`), ...plugins].sort();
+  const paths = ['api/bundles.json', 'api/loadouts.json', 'api/v1/index.json', ...cli, ...ids.map((id) => `api/loadouts/${id}/versions.json`), ...plugins].sort();
   expect(Object.keys(result.snapshot.documents)).toEqual(paths);
   for (const path of paths) {
     const bytes = readFileSync(join(dist, path));

@@ -97,7 +97,9 @@ describe('the capability list over drawn loadouts', () => {
         const after = derive([...files, added]);
         const change = compareCapabilities(before, after);
         expect(change.items.filter((i) => i.change === 'removed' || i.change === 'narrowed'), JSON.stringify({ files, added })).toEqual([]);
-        if (added.role === 'mcp' || /hooks:|allowed-tools: \S|permissionMode: (?!default|plan)/u.test(added.content)) expect(before.digest).not.toBe(after.digest);
+        // A file that brings something of its own changes the digest: a server, a hook, a skill's grant, a subagent's tools or mode (a skill's permissionMode is no key of a skill).
+        const brings = added.role === 'mcp' || /hooks:/u.test(added.content) || (added.role === 'skill' && /allowed-tools: \S/u.test(added.content)) || (added.role === 'subagent' && /^(?:tools: \S|permissionMode:)/mu.test(added.content));
+        if (brings) expect(before.digest, JSON.stringify({ files, added })).not.toBe(after.digest);
       }),
       { numRuns: 200 },
     );

@@ -21,12 +21,22 @@ export function adapterFileName(agent: AdapterAgent): string {
 }
 
 /**
+ * `title` as text in a Markdown heading: what would make it markup (an HTML tag or character
+ * reference, a link or image, code) written as character references or escapes (CommonMark
+ * sections 2.4 and 2.5), so that a title such as `<img src=x>` reads as those characters and
+ * is no reference of the adapter's. A title without them is written as it is.
+ */
+function headingText(title: string): string {
+  return title.replace(/[&<>]/gu, (c) => (c === '&' ? '&amp;' : c === '<' ? '&lt;' : '&gt;')).replace(/[[\]\\`]/gu, (c) => `\\${c}`);
+}
+
+/**
  * The exact text of the adapter for `agent`, for the loadout titled `title`.
  * Deterministic: the same arguments give the same bytes; ends with one newline.
  */
 export function generateAdapter(agent: AdapterAgent, title: string): string {
   return [
-    `# ${adapterFileName(agent)}: ${title}`,
+    `# ${adapterFileName(agent)}: ${headingText(title)}`,
     '',
     '@AGENTS.md',
     '',

@@ -35,6 +35,19 @@ export const CONSENT_KINDS = ['hook', 'permission-mode', 'auto-approval', 'wildc
 /** One of {@link CONSENT_KINDS}. */
 export type ConsentKind = (typeof CONSENT_KINDS)[number];
 
+/**
+ * The kinds of a comma-separated list (`hook,auto-approval`), each once, for a catalogue's
+ * `--allow-consent`; undefined for an empty or absent list. `where` names the option or variable.
+ * @throws Error naming `where`, the value and the kinds expected, for an unknown kind
+ */
+export function parseConsentKinds(list: string | undefined, where: string): ConsentKind[] | undefined {
+  if (list === undefined || list.trim() === '') return undefined;
+  const kinds = [...new Set(list.split(',').map((k) => k.trim()).filter((k) => k !== ''))];
+  const unknown = kinds.filter((k) => !(CONSENT_KINDS as readonly string[]).includes(k));
+  if (unknown.length > 0) throw new Error(`${where} names ${unknown.map((k) => JSON.stringify(k)).join(', ')} (expected a comma-separated list of ${CONSENT_KINDS.join(', ')})`);
+  return kinds as ConsentKind[];
+}
+
 /** One thing of a loadout that needs the user's yes, as verify, the installer and the plugin writer name it. */
 export interface ConsentRequest {
   kind: ConsentKind;

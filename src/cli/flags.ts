@@ -4,6 +4,8 @@
  * are instead of testing each switch and spreading each optional value in only when given.
  * Loads nothing but commander's types, so the consumer package's commands can use it.
  */
+import { LoadoutError } from '../catalogue/errors.js';
+import { parseConsentKinds, type ConsentKind } from '../capabilities/consent.js';
 import type { Command } from 'commander';
 
 /**
@@ -17,3 +19,13 @@ export function flagsOf<F extends object>(command: Command): F {
   const switches = command.options.filter((option) => option.isBoolean()).map((option) => [option.attributeName(), false] as const);
   return { ...Object.fromEntries(switches), ...command.opts() } as F;
 }
+
+/** The kinds of `list` (capabilities/consent.ts `parseConsentKinds`). @throws LoadoutError `usage` naming `where` */
+export function consentKindsOf(list: string | undefined, where: string): ConsentKind[] | undefined {
+  try {
+    return parseConsentKinds(list, where);
+  } catch (error) {
+    throw new LoadoutError('usage', (error as Error).message);
+  }
+}
+

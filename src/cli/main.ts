@@ -113,8 +113,9 @@ function declareCatalogueCommands(program: Command, ctx: CommandContext, run: ()
     .option('--clean', 'build every loadout again, ignoring what the previous build left')
     .option('--no-plugins', 'leave out the native plugins (plugins/ and the plugin zips)')
     .option('--cli-published <version>', 'loadout-cli is on the npm registry at this version, the one the build packs: the pages then show npx -y loadout-cli@<version> (default: LOADOUT_CLI_PUBLISHED)')
+    .option('--allow-consent <kinds>', 'publish content that needs the user\'s consent (hook, permission-mode, auto-approval, wildcard-grant; comma-separated) with notices instead of refusing it: the installer still asks each user and plugins never carry it (default: LOADOUT_ALLOW_CONSENT)')
     .action(async (_flags: object, command: Command) => {
-      const { baseUrl, ...flags } = flagsOf<Pick<BuildCommandOptions, 'out' | 'clean' | 'plugins' | 'cliPublished'> & { baseUrl?: string }>(command);
+      const { baseUrl, ...flags } = flagsOf<Pick<BuildCommandOptions, 'out' | 'clean' | 'plugins' | 'cliPublished' | 'allowConsent'> & { baseUrl?: string }>(command);
       const config = await run().config();
       const { buildCommand } = await import('./commands/build.js');
       ctx.code = await buildCommand({ ...flags, root: run().root, baseUrl: baseUrl ?? config.baseUrl, progress: run().progress }, out, err);

@@ -21,6 +21,7 @@ import { join, resolve } from 'node:path';
 import { bundlesDirOf } from '../bundles/manifest.js';
 import type { Diagnostic } from '../catalogue/diagnostics.js';
 import { LoadoutError } from '../catalogue/errors.js';
+import type { ConsentKind } from '../capabilities/consent.js';
 import { listLoadoutIds, loadoutsDirOf } from '../catalogue/source.js';
 import { allSettled, slicesOf } from '../concurrency.js';
 import { updateIndex, type InvertedIndex } from '../search/inverted-index.js';
@@ -90,6 +91,13 @@ export interface BuildOptions {
    * pages' route is part of the build's fingerprint, so changing it rebuilds every page).
    */
   cliPublished?: string;
+  /**
+   * Kinds of content needing the user's consent (`capabilities/consent.ts`: hooks, permission
+   * modes, auto-approval, wildcard grants) that this catalogue publishes all the same: notices of
+   * `safety` and `mcp` instead of refusals (`RunChecksOptions.allowConsent`). The installer still
+   * asks each user, and plugins never carry them. Part of the build's fingerprint. Default none.
+   */
+  allowConsent?: readonly ConsentKind[];
   /** Called after each loadout read is done with (for progress on a TTY). */
   onProgress?: (done: number, total: number, id: string) => void;
   /**
@@ -209,7 +217,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     ...(marketplace === undefined ? {} : { plugins: { name: marketplace.name, ...(folder === undefined ? {} : { folder }), ...(marketplace.git === undefined ? {} : { git: marketplace.git }) } }),
   };
   // The marketplaces' settings too: a rebuild links from the live tree the marketplace documents whose entries did not change (render/previous-documents.ts).
-  const fingerprint = fingerprintBuild(base, join(options.root, 'fixtures'), JSON.stringify({ route, plugins: options.plugins !== false, marketplace }));
+  const fingerprint = fingerprintBuild(base, join(options.root, 'fixtures'), JSON.stringify({ route, plugins: options.plugins !== false, marketplace, ...(options.allowConsent === undefined || options.allowConsent.length === 0 ? {} : { allowConsent: [...options.allowConsent].sort() }) }));
   const trees = await openTrees(options.out);
   timings.mark('trees opened');
   let early: EarlyHistoryReads | undefined;

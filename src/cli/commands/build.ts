@@ -9,6 +9,7 @@
  * `loadout-cli` is on the npm registry at the version it packs, so that the pages show the
  * registry's command too (issue 57, point 2; layout/install-routes.ts).
  */
+import { consentKindsOf } from '../flags.js';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { DEFAULT_MARKETPLACE, MARKETPLACE_NAME, type MarketplaceSettings } from '../../layout/plugin-marketplaces.js';
 import { buildCatalogue } from '../../tree/build.js';
@@ -30,6 +31,8 @@ export interface BuildCommandOptions {
   plugins?: boolean;
   /** `--cli-published`: the version of `loadout-cli` on the npm registry (tree/build.ts `BuildOptions.cliPublished`). */
   cliPublished?: string;
+  /** `--allow-consent` (default `LOADOUT_ALLOW_CONSENT`): kinds of content needing consent this catalogue publishes (tree/build.ts `BuildOptions.allowConsent`). */
+  allowConsent?: string;
 }
 
 const set = (value: string | undefined): string | undefined => (value === undefined || value.trim() === '' ? undefined : value.trim());
@@ -58,7 +61,9 @@ export async function buildCommand(options: BuildCommandOptions, out: Write, err
   const signing = takeSigningSettings(process.env);
   const marketplace = readMarketplaceSettings(process.env);
   const cliPublished = set(options.cliPublished) ?? set(process.env['LOADOUT_CLI_PUBLISHED']);
+  const allowConsent = consentKindsOf(options.allowConsent, '--allow-consent') ?? consentKindsOf(process.env['LOADOUT_ALLOW_CONSENT'], 'LOADOUT_ALLOW_CONSENT');
   const result = await buildCatalogue({
+    ...(allowConsent === undefined ? {} : { allowConsent }),
     plugins: options.plugins !== false,
     marketplace,
     ...(cliPublished === undefined ? {} : { cliPublished }),

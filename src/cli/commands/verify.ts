@@ -4,6 +4,7 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { LoadoutError } from '../../catalogue/errors.js';
 import type { ReadBundle } from '../../bundles/read.js';
 import { checkBundles } from '../../tree/bundles/check-bundles.js';
+import { consentKindsOf } from '../flags.js';
 import { checkCatalogue, passed } from '../../verify/catalogue.js';
 import type { CheckRun } from '../../verify/run.js';
 import { sarifLogOf, type SarifOptions } from '../../verify/sarif.js';
@@ -31,6 +32,8 @@ export interface VerifyOptions {
   format?: string;
   /** The version of `loadout`, named in the SARIF log. */
   version?: string;
+  /** `--allow-consent` (default `LOADOUT_ALLOW_CONSENT`): kinds of content needing consent the catalogue publishes, as notices. */
+  allowConsent?: string;
   /**
    * Print every problem line of the text table: true when standard output is a terminal, where
    * a reader scrolls (issue 57, point 15); a pipe gets the first three of each check and a count.
@@ -48,7 +51,8 @@ export interface VerifyOptions {
 export async function verifyCommand(options: VerifyOptions, out: Write): Promise<number> {
   const format = formatOf(options);
   const ids = await splitCheckedIds(options.root, options.ids);
-  const runs = ids.loadouts === null ? [] : await checkCatalogue({ root: options.root }, ids.loadouts);
+  const allowConsent = consentKindsOf(options.allowConsent, '--allow-consent') ?? consentKindsOf(process.env['LOADOUT_ALLOW_CONSENT'], 'LOADOUT_ALLOW_CONSENT');
+  const runs = ids.loadouts === null ? [] : await checkCatalogue({ root: options.root }, ids.loadouts, allowConsent === undefined ? {} : { allowConsent });
   const bundles: ReadBundle[] = ids.bundles === null ? [] : await checkBundles(options.root, ids.bundles);
   out(formatVerifyReport(runs, format, { toolVersion: options.version ?? '0.0.0', repositoryPrefix: repositoryPrefixOf(options.root) }, bundles, { allDetails: options.allDetails === true }));
   return runs.every(passed) && bundles.every(bundlePassed) ? EXIT.ok : EXIT.failed;

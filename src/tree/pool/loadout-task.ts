@@ -23,6 +23,7 @@ import { rawUrl, type CliRoute } from '../../tree-format/index.js';
 import type { Agent } from '../../catalogue/vocabulary.js';
 import type { InstalledFiles } from '../../layout/installed-files.js';
 import type { BundleMention } from '../../tree-format/bundle.js';
+import type { ConsentKind } from '../../capabilities/consent.js';
 
 /** One loadout to read, check and write (see {@link buildLoadout}). */
 export interface LoadoutTask {
@@ -50,6 +51,8 @@ export interface LoadoutTask {
   plugins: boolean;
   /** The bundles that name it, which its page lists (render/bundles.ts `bundleMentionsOf`); none when absent. */
   bundles?: BundleMention[];
+  /** Kinds of content needing consent that this catalogue publishes (`RunChecksOptions.allowConsent`); none when absent. */
+  allowConsent?: ConsentKind[];
 }
 
 /** What {@link buildLoadout} found: the loadout's key, and then one of three outcomes. */
@@ -87,7 +90,7 @@ export async function buildLoadout(task: LoadoutTask): Promise<LoadoutOutcome> {
   // Every loadout has the checks' time budget (verify/budget.ts): past it, a failing check refuses it.
   // The checks lay the loadout out with the catalogue's raw addresses, and the record takes those layouts.
   const installs = new Map<Agent, InstalledFiles>();
-  const run = await runChecks(source, { fixturesDir: task.fixturesDir, budgetMs: checksBudgetMs(), rawUrl: (id, version, path) => rawUrl(task.base, id, version, path), installs });
+  const run = await runChecks(source, { fixturesDir: task.fixturesDir, budgetMs: checksBudgetMs(), rawUrl: (id, version, path) => rawUrl(task.base, id, version, path), installs, ...(task.allowConsent === undefined ? {} : { allowConsent: task.allowConsent }) });
   if (!passed(run)) return { ...found, kind: 'refused', run };
   const entry = openStoreEntry(task.store, task.id, task.name);
   const written = await writeLoadoutOutputs(entry, { base: task.base, route: task.route, run, installs, history: task.history, commit: task.commit, checkedAt: new Date(task.checkedAt), plugins: task.plugins, bundles: task.bundles ?? [] });

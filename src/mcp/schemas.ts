@@ -5,7 +5,7 @@
  * them, and MCP clients do the same with the JSON Schema form in `tools/list`.
  */
 import { z } from 'zod';
-import { CATEGORIES, COMPATIBILITY_LEVELS, HAS_VALUES, PUBLISHED_AGENTS, ROLES, SLUG_PATTERN } from '../catalogue/vocabulary.js';
+import { CATEGORIES, COMPATIBILITY_LEVELS, HAS_VALUES, PUBLISHED_AGENTS, ROLES, RUNS_VALUES, SLUG_PATTERN } from '../catalogue/vocabulary.js';
 import { MAX_ALWAYS_TOKENS, MAX_LIMIT, MAX_OFFSET, MAX_QUERY_LENGTH } from '../search/query.js';
 
 const loadoutId = z.string().regex(SLUG_PATTERN, 'a lowercase slug such as "nextjs-app-router"').describe('Loadout id, e.g. "nextjs-app-router" (from search_loadouts).');
@@ -17,7 +17,8 @@ export const searchInput = z.strictObject({
   tags: z.array(z.string().regex(SLUG_PATTERN, 'a lowercase slug such as "react"')).max(10).optional().describe('Only loadouts that have every one of these stacks or categories, e.g. ["react", "typescript"].'),
   category: z.enum(CATEGORIES).optional().describe('Only loadouts in this category.'),
   verified: z.boolean().optional().describe('Only loadouts whose automated checks passed (true) or did not (false).'),
-  has: z.enum(HAS_VALUES).optional().describe('Only loadouts that include at least one skill, MCP server or rule.'),
+  has: z.enum(HAS_VALUES).optional().describe('Only loadouts that include at least one skill, MCP server, rule, hook (a command the agent runs on its events) or script.'),
+  runs: z.enum(RUNS_VALUES).optional().describe('"nothing": only loadouts that start no MCP server, bring no hook or script and grant no tool or approval (text only); "something": only those that do.'),
   max_always_tokens: z.number().int().min(0).max(MAX_ALWAYS_TOKENS).optional().describe('Only loadouts that add at most this many tokens (estimated, 4 bytes each) to the context at the start of every session: for the agent given, or else for every agent the loadout supports.'),
   limit: z.number().int().min(1).max(MAX_LIMIT).default(10).describe(`How many results to return, 1 to ${MAX_LIMIT}.`),
   offset: z.number().int().min(0).max(MAX_OFFSET).default(0).describe('How many results to skip, for paging.'),
@@ -37,6 +38,7 @@ export const searchResult = z.object({
   compatibility,
   counts,
   always_tokens: z.record(z.string(), z.number().int()),
+  capabilities: z.object({ runs: z.enum(RUNS_VALUES), hooks: z.number().int(), scripts: z.number().int() }).optional().describe('Whether it runs anything (MCP servers, hooks, scripts, tool grants), and how many hooks and scripts it brings; get_loadout gives the whole list. Absent in catalogues built before capability lists.'),
   verified: z.boolean(),
   featured: z.boolean(),
   deprecated: z.boolean(),

@@ -50,7 +50,7 @@ const searchLoadouts = define({
   description:
     'Find loadouts (versioned bundles of AGENTS.md instructions, rules, skills and MCP configuration for coding agents) that fit a project. ' +
     'Describe the stack or task in plain words; results are ranked best first, with featured and verified loadouts ranked up and deprecated ones down. ' +
-    'Narrow with agent, tags, category, verified, has or max_always_tokens (the context each session starts with). Then call get_loadout for details or get_install_instructions to install one.',
+    'Narrow with agent, tags, category, verified, has, runs (runs: "nothing" keeps loadouts that are text only: no MCP server, hook, script or tool grant) or max_always_tokens (the context each session starts with). Then call get_loadout for details or get_install_instructions to install one.',
   input: s.searchInput,
   output: s.searchOutput,
   async run(args, { engine }) {
@@ -64,6 +64,7 @@ const searchLoadouts = define({
         ...(args.category === undefined ? {} : { category: args.category }),
         ...(args.verified === undefined ? {} : { verified: args.verified }),
         ...(args.has === undefined ? {} : { has: args.has }),
+        ...(args.runs === undefined ? {} : { runs: args.runs }),
         ...(args.max_always_tokens === undefined ? {} : { max_always_tokens: args.max_always_tokens }),
       }),
     };
@@ -75,7 +76,7 @@ const searchLoadouts = define({
       const suggested = (value.suggestions ?? []).map((s) => `${s.value} (${s.kind})`);
       return `No loadouts match "${value.query}" with these filters (${value.total} in total).${suggested.length === 0 ? '' : ` Did you mean ${suggested.join(', ')}?`}${bundleText}`;
     }
-    const lines = value.results.map((r, i) => `${value.offset + i + 1}. ${r.id} (${r.version}${r.featured ? ', featured' : ''}${r.deprecated ? ', deprecated' : ''}) — ${r.title}: ${r.summary} [${[...r.categories, ...r.stacks].join(', ')}]`);
+    const lines = value.results.map((r, i) => `${value.offset + i + 1}. ${r.id} (${r.version}${r.featured ? ', featured' : ''}${r.deprecated ? ', deprecated' : ''}${r.capabilities?.runs === 'nothing' ? ', runs nothing' : r.capabilities?.runs === 'something' ? ', runs something: see get_loadout' : ''}) — ${r.title}: ${r.summary} [${[...r.categories, ...r.stacks].join(', ')}]`);
     return `${value.total} loadout${value.total === 1 ? '' : 's'} found${value.query === '' ? '' : ` for "${value.query}"`}; showing ${value.offset + 1} to ${value.offset + value.results.length}:\n${lines.join('\n')}${bundleText}`;
   },
 });

@@ -9,12 +9,18 @@
  * force-pushes the branch and updates that pull request's body instead of opening another. A
  * `pr-opened` submission named again is refreshed the same way; one whose pull request is no
  * longer open is skipped (`loadout submissions sync` records how it ended).
+ *
+ * The body says what the loadout can run, as the checks on the branch's folder derived it, and,
+ * for a loadout id the catalogue already publishes (`published`), what it changes against the
+ * published version (issue 54, point 4).
  */
 import { LoadoutError } from '../catalogue/errors.js';
 import type { StoredSubmission, SubmissionStore } from '../storage/submission-store.js';
 import { transitionSubmission } from '../submissions/transitions.js';
 import { checkCatalogue } from '../verify/catalogue.js';
 import type { CheckResult } from '../tree-format/verification.js';
+import type { Capabilities } from '../tree-format/capabilities.js';
+import type { CapabilityLists } from '../capabilities/digest.js';
 import { summariseVerification } from '../verify/verification.js';
 import { commitSubmissionBranch } from './branch.js';
 import type { BotIdentity } from './config.js';
@@ -46,6 +52,15 @@ export interface OpenPullRequestsOptions {
   now?: () => Date;
   /** Folder for temporary worktrees (default: the system's temporary folder). */
   tempDir?: string;
+  /**
+   * The version the catalogue publishes of a loadout id, with its capability list (its
+   * `versions.json` entry's), or undefined when it publishes none: the body then shows what the
+   * submission changes against it. Default: none is looked up. The submissions API takes only
+   * ids the catalogue does not publish and the branch step skips a folder the base branch holds,
+   * so a caller passes this where the catalogue it serves may publish what the base branch does
+   * not hold yet (another branch, a build ahead of the repository).
+   */
+  published?: (loadoutId: string) => Promise<{ version: string; capabilities?: CapabilityLists } | undefined>;
 }
 
 /** One line of `--json`: what happened to one submission. */
@@ -122,6 +137,7 @@ async function openOne(options: OpenPullRequestsOptions, submission: StoredSubmi
   }
 
   let checks: CheckResult[] = [];
+  let capabilities: Capabilities | undefined;
   const at = (options.now ?? (() => new Date()))();
   const branchOutcome = await commitSubmissionBranch({
     root: options.root,
@@ -137,6 +153,7 @@ async function openOne(options: OpenPullRequestsOptions, submission: StoredSubmi
     async check(catalogueRoot) {
       const [run] = await checkCatalogue({ root: catalogueRoot }, [folder.loadoutId]);
       checks = run?.results ?? [];
+      capabilities = run?.capabilities;
       const failing = checks.filter((c) => c.status === 'fail');
       if (run === undefined || failing.length > 0) return `checks fail now: ${failing.map((c) => `${c.id} (${c.summary})`).join('; ')}`;
       return undefined;
@@ -147,6 +164,7 @@ async function openOne(options: OpenPullRequestsOptions, submission: StoredSubmi
   const version = folder.version ?? 'unversioned';
   const verification = summariseVerification(checks, { checkedAt: at, commit: branchOutcome.commit, contentCurrent: true });
   const events = await options.store.events(submission.id);
+  const published = await options.published?.(submission.loadoutId);
   const body = renderPullRequestBody({
     submissionId: submission.id,
     loadoutId: submission.loadoutId,
@@ -156,6 +174,8 @@ async function openOne(options: OpenPullRequestsOptions, submission: StoredSubmi
     checks,
     verificationLabel: verification.label,
     decisions: events.filter((e) => e.to === 'accepted').map((e) => ({ actor: e.actor, at: e.at, note: e.note })),
+    ...(capabilities === undefined ? {} : { capabilities }),
+    ...(published === undefined ? {} : { published }),
   });
   if (options.dryRun || options.github === undefined) {
     const action = existing !== undefined || submission.status === 'pr-opened' ? 'updated' : 'opened';

@@ -1,7 +1,8 @@
 /**
  * The title and body of a submission's pull request (docs/maintaining.md, "Maintainers"): `Add <id>
- * <version>`; a summary of the submission, the ten checks as a Markdown table, and the reviewer
- * notes. Pure: no I/O.
+ * <version>`; a summary of the submission, the ten checks as a Markdown table, what the loadout
+ * can run (issue 54, point 4) and, when the catalogue publishes a version of it, what it changes
+ * against that version, and the reviewer notes. Pure: no I/O.
  *
  * Everything a submitter wrote is untrusted. {@link escapeMarkdown} makes it plain text in
  * GitHub Flavored Markdown: HTML cannot open (`<script>` shows as text), no Markdown construct
@@ -12,6 +13,12 @@
  * characters show as U+FFFD, so the text reviewers see is the text there is.
  */
 import type { CheckResult } from '../tree-format/verification.js';
+import { compareCapabilities } from '../capabilities/compare.js';
+import type { CapabilityLists } from '../capabilities/digest.js';
+import { capabilityChangeLines, capabilityLines } from './capabilities-markdown.js';
+import { capMarkdown, escapeMarkdown } from './markdown-text.js';
+
+export { capMarkdown, escapeMarkdown, HIDDEN, type EscapeOptions } from './markdown-text.js';
 
 /**
  * Most UTF-8 bytes in a body. GitHub refuses bodies over 65,536 characters; counting bytes
@@ -35,6 +42,26 @@ export interface PullRequestBodyInput {
   verificationLabel: string;
   /** The maintainers' decisions: who accepted it, when (ISO 8601), and their note. */
   decisions: { actor: string; at: string; note: string | null }[];
+  /** What the branch's loadout can run, as its checks derived it (`CheckRun.capabilities`); absent when they made none. */
+  capabilities?: CapabilityLists;
+  /** The version the catalogue publishes of this loadout id and its capability list (absent from a catalogue built before them): the body shows what the submission changes against it. */
+  published?: { version: string; capabilities?: CapabilityLists };
+}
+
+/** The section on what the loadout can run: its list, then, for a loadout the catalogue publishes, the change against that version. */
+function capabilitySection(input: PullRequestBodyInput): string[] {
+  const lines = ['### What it can run', '', ...(input.capabilities === undefined ? ['_Not known: the checks could not read what it runs._'] : capabilityLines(input.capabilities))];
+  const published = input.published;
+  if (published === undefined) return lines;
+  lines.push('', `### What it changes against ${escapeMarkdown(published.version)}, the published version`, '');
+  if (published.capabilities === undefined || input.capabilities === undefined) {
+    lines.push('_Not known: the catalogue publishes no capability list for that version, or the checks made none._');
+    return lines;
+  }
+  const change = compareCapabilities(published.capabilities, input.capabilities);
+  if (change.widens) lines.push('**It adds to what the loadout can run: review each item before merging.**', '');
+  lines.push(...capabilityChangeLines(change));
+  return lines;
 }
 
 /** `Add <id> <version>`. */
@@ -79,6 +106,8 @@ export function renderPullRequestBody(input: PullRequestBodyInput, maxBytes = MA
     '|---|---|---|',
     ...input.checks.map((c) => `| \`${escapeCode(c.id)}\` | ${c.status === 'fail' ? '**fail**' : escapeMarkdown(c.status)} | ${escapeMarkdown(c.summary, { inline: true })} |`),
     '',
+    ...capabilitySection(input),
+    '',
     '### Reviewer notes',
     '',
   ];
@@ -88,36 +117,6 @@ export function renderPullRequestBody(input: PullRequestBodyInput, maxBytes = MA
     lines.push('', `${escapeMarkdown(d.actor)}:`, '', quote(d.note ?? ''));
   }
   return capBody(`${lines.join('\n')}\n`, maxBytes, input.submissionId);
-}
-
-/** Options of {@link escapeMarkdown}. */
-export interface EscapeOptions {
-  /** Line breaks become spaces (for a table cell or a one-line field). Default true. */
-  inline?: boolean;
-}
-
-/**
- * C0 and C1 controls (but tab and line feed), zero-width and bidirectional controls, line and
- * paragraph separators, the BOM, and tag characters: what would hide or reorder text.
- */
-export const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2064\u2066-\u2069\ufeff\u{e0000}-\u{e007f}]/gu;
-// Every ASCII punctuation character that can start or end a Markdown construct, plus `\` itself
-// (CommonMark: any ASCII punctuation may be backslash-escaped; GFM: `\|` inside a table cell).
-const MARKDOWN_PUNCTUATION = /[\\`*_{}[\]()+\-.!|~^=]/gu;
-
-/**
- * `text` as plain GitHub Flavored Markdown text (see the module comment). Pure.
- * E.g. `@octocat <b>|x|</b>` → `@&#8203;octocat &lt;b&gt;\|x\|&lt;/b&gt;`.
- */
-export function escapeMarkdown(text: string, options: EscapeOptions = {}): string {
-  let out = text.replace(/\r\n?/gu, '\n').replace(HIDDEN, '\ufffd');
-  if (options.inline !== false) out = out.replace(/(?<!\s)\s*\n\s*/gu, ' ').trim();
-  out = out.replaceAll('&', '&amp;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
-  out = out.replace(MARKDOWN_PUNCTUATION, '\\$&');
-  // A zero-width space after @ and # breaks mentions (@user, @org/team) and references (#12,
-  // owner/repo#12); one before the hyphen of GH-12 (an issue reference) and GHSA-… (a security
-  // advisory) breaks those, in any case (GitHub Docs, "Autolinked references and URLs").
-  return out.replace(/[@#]/gu, '$&&#8203;').replace(/(?<=(?<![a-z0-9])gh(?:sa)?)\\-/giu, '&#8203;\\-');
 }
 
 /** A table row `| name | value |` with the value escaped to one line. */
@@ -141,14 +140,4 @@ function escapeCode(text: string): string {
 /** `body` cut at a line boundary to at most `maxBytes` UTF-8 bytes, with a note that says so. */
 function capBody(body: string, maxBytes: number, submissionId: string): string {
   return capMarkdown(body, maxBytes, `_This description was cut at ${maxBytes} bytes. Run \`loadout submissions show ${escapeCode(submissionId)}\` for the whole submission._`);
-}
-
-/** `body` as it is when it has at most `maxBytes` UTF-8 bytes, else cut at a line boundary and ended by a rule and `notice`. Pure. */
-export function capMarkdown(body: string, maxBytes: number, notice_: string): string {
-  if (Buffer.byteLength(body, 'utf8') <= maxBytes) return body;
-  const notice = `\n\n---\n${notice_}\n`;
-  const room = maxBytes - Buffer.byteLength(notice, 'utf8');
-  // Cut the UTF-8 encoding, then back to the last whole line (which also drops a cut character).
-  const kept = Buffer.from(body, 'utf8').subarray(0, Math.max(0, room)).toString('utf8');
-  return `${kept.slice(0, Math.max(0, kept.lastIndexOf('\n')))}${notice}`;
 }

@@ -12,7 +12,9 @@
  * pull request's own file view shows them all.
  */
 import type { CapabilityChange } from '../capabilities/compare.js';
-import { capMarkdown, escapeMarkdown, HIDDEN, MAX_BODY_BYTES } from './pull-request-body.js';
+import { capabilityChangeLines } from './capabilities-markdown.js';
+import { capMarkdown, escapeMarkdown, HIDDEN } from './markdown-text.js';
+import { MAX_BODY_BYTES } from './pull-request-body.js';
 
 /** One install `loadout outdated --json` lists (install/outdated.ts `OutdatedRow`). */
 export interface OutdatedInstall {
@@ -81,7 +83,7 @@ function describeUpdate(u: PrintedUpdate): string[] {
     if (entry.changes.length === 0) lines.push('  - _no changes listed_');
     for (const change of entry.changes) lines.push(`  - ${escapeMarkdown(change)}`);
   }
-  if (u.capabilities !== undefined) lines.push('', `#### What it can run${u.capabilities.widens ? ': this update adds to it (review before merging)' : ''}`, '', ...describeCapabilityChange(u.capabilities));
+  if (u.capabilities !== undefined) lines.push('', `#### What it can run${u.capabilities.widens ? ': this update adds to it (review before merging)' : ''}`, '', ...capabilityChangeLines(u.capabilities));
   lines.push('', '#### Files', '', '| File | Change |', '|---|---|');
   for (const f of u.files) {
     const kept = f.action === 'keep' ? ' (kept: you changed it)' : '';
@@ -92,12 +94,6 @@ function describeUpdate(u: PrintedUpdate): string[] {
     for (const step of u.manual_steps) lines.push(`- ${escapeMarkdown(step.path)}: ${escapeMarkdown(step.text)}`);
   }
   return lines;
-}
-
-/** The capability change, one item a line (`+` added or widened, `-` removed or narrowed), or that there is none. */
-function describeCapabilityChange(change: CapabilityChange): string[] {
-  if (change.items.length === 0) return ['_No change in what it can run._'];
-  return change.items.map((item) => `- ${item.change === 'added' || item.change === 'widened' ? '**+**' : '−'} ${item.change}: ${escapeMarkdown(item.text)}`);
 }
 
 /** `body` with a "Diffs" section of as many whole diffs as fit in `maxBytes`, and how many were left out. */

@@ -45,8 +45,14 @@ export type CheckStatus = 'pass' | 'fail' | 'n/a' | 'skip';
 export const LICENCES = ['MIT', 'Apache-2.0', 'BSD-2-Clause', 'BSD-3-Clause', 'ISC', 'MPL-2.0', 'CC-BY-4.0', 'CC0-1.0', 'Unlicense'] as const;
 export type Licence = (typeof LICENCES)[number];
 
-/** Spec: search `has` values. */
-export const HAS_VALUES = ['skills', 'mcp', 'rules'] as const;
+/**
+ * Search `has` values: the spec's `skills`, `mcp` and `rules` (at least one such file or server),
+ * and issue 54's `hooks` and `scripts` (at least one in the capability list).
+ */
+export const HAS_VALUES = ['skills', 'mcp', 'rules', 'hooks', 'scripts'] as const;
+
+/** Search `runs` values (issue 54): the capability list's `runs`. */
+export const RUNS_VALUES = ['nothing', 'something'] as const;
 
 /** Spec "Limits": verification size check and submission files. Bytes are UTF-8 bytes. */
 export const LIMITS = {

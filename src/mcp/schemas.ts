@@ -5,8 +5,9 @@
  * them, and MCP clients do the same with the JSON Schema form in `tools/list`.
  */
 import { z } from 'zod';
-import { CATEGORIES, COMPATIBILITY_LEVELS, HAS_VALUES, PUBLISHED_AGENTS, ROLES, SLUG_PATTERN } from '../catalogue/vocabulary.js';
+import { CATEGORIES, COMPATIBILITY_LEVELS, HAS_VALUES, PUBLISHED_AGENTS, ROLES, RUNS_VALUES, SLUG_PATTERN } from '../catalogue/vocabulary.js';
 import { MAX_ALWAYS_TOKENS, MAX_LIMIT, MAX_OFFSET, MAX_QUERY_LENGTH } from '../search/query.js';
+import { CONSENT_KINDS } from '../capabilities/consent.js';
 
 const loadoutId = z.string().regex(SLUG_PATTERN, 'a lowercase slug such as "nextjs-app-router"').describe('Loadout id, e.g. "nextjs-app-router" (from search_loadouts).');
 const agent = z.enum(PUBLISHED_AGENTS);
@@ -17,7 +18,8 @@ export const searchInput = z.strictObject({
   tags: z.array(z.string().regex(SLUG_PATTERN, 'a lowercase slug such as "react"')).max(10).optional().describe('Only loadouts that have every one of these stacks or categories, e.g. ["react", "typescript"].'),
   category: z.enum(CATEGORIES).optional().describe('Only loadouts in this category.'),
   verified: z.boolean().optional().describe('Only loadouts whose automated checks passed (true) or did not (false).'),
-  has: z.enum(HAS_VALUES).optional().describe('Only loadouts that include at least one skill, MCP server or rule.'),
+  has: z.enum(HAS_VALUES).optional().describe('Only loadouts that include at least one skill, MCP server, rule, hook (a command the agent runs on its events) or script.'),
+  runs: z.enum(RUNS_VALUES).optional().describe('"nothing": only loadouts that start no MCP server, bring no hook or script and grant no tool or approval (text only); "something": only those that do.'),
   max_always_tokens: z.number().int().min(0).max(MAX_ALWAYS_TOKENS).optional().describe('Only loadouts that add at most this many tokens (estimated, 4 bytes each) to the context at the start of every session: for the agent given, or else for every agent the loadout supports.'),
   limit: z.number().int().min(1).max(MAX_LIMIT).default(10).describe(`How many results to return, 1 to ${MAX_LIMIT}.`),
   offset: z.number().int().min(0).max(MAX_OFFSET).default(0).describe('How many results to skip, for paging.'),
@@ -37,6 +39,7 @@ export const searchResult = z.object({
   compatibility,
   counts,
   always_tokens: z.record(z.string(), z.number().int()),
+  capabilities: z.object({ runs: z.enum(RUNS_VALUES), hooks: z.number().int(), scripts: z.number().int() }).optional().describe('Whether it runs anything (MCP servers, hooks, scripts, tool grants), and how many hooks and scripts it brings; get_loadout gives the whole list. Absent in catalogues built before capability lists.'),
   verified: z.boolean(),
   featured: z.boolean(),
   deprecated: z.boolean(),
@@ -85,6 +88,31 @@ const fileSummary = z.object({
   raw_latest_url: z.string(),
 });
 
+/** A list of a capability list: items as the record publishes them (their shape is `api/capabilities.schema.json`'s). */
+const capabilityItems = z.array(z.unknown());
+
+/** A version's capability list (`tree-format/capabilities.ts`, `api/capabilities.schema.json`). */
+const capabilityList = z.looseObject({
+  runs: z.enum(RUNS_VALUES),
+  digest: z.string(),
+  mcp_servers: capabilityItems,
+  hooks: capabilityItems,
+  permissions: capabilityItems,
+  scripts: capabilityItems,
+  network: capabilityItems,
+  env: capabilityItems,
+});
+
+/** One thing that needs the user's yes before it is installed (`capabilities/consent.ts`). */
+const consentItem = z.object({
+  kind: z.enum(CONSENT_KINDS),
+  file: z.string(),
+  subject: z.string(),
+  key: z.string(),
+  value: z.string(),
+  message: z.string().describe('What it does and for which agents, in one sentence.'),
+});
+
 /** The published record without file contents (`get_loadout_file` reads those). */
 export const getLoadoutOutput = z.looseObject({
   id: z.string(),
@@ -103,6 +131,11 @@ export const getLoadoutOutput = z.looseObject({
   updated: z.string().optional(),
   files: z.array(fileSummary),
   verification: z.looseObject({ level: z.string(), status: z.string(), verified: z.boolean(), label: z.string() }),
+  capabilities: capabilityList
+    .extend({ agents: z.record(z.string(), z.object({ runs: z.enum(RUNS_VALUES), digest: z.string() })) })
+    .nullable()
+    .describe('What this version lets the agent run and reach, derived from its files: MCP servers with the package, registry and pin of what they start, hooks, tool grants and permission modes, scripts, hosts its instructions reach, variables it reads; runs "nothing" for text only. Null in catalogues built before capability lists.'),
+  needs_consent: z.array(consentItem).describe('What of it needs the user\'s yes before it is installed (hooks, permission modes, auto-approval, wildcard tool grants): loadout install asks first, and the agents\' plugins leave it out. Empty when nothing does.'),
   versions: z.array(z.string()).describe('Every published version, oldest first.'),
   url: z.string(),
   api_url: z.string(),
@@ -189,6 +222,9 @@ export const installOutput = z.object({
   zip_url: z.string(),
   files: z.array(z.object({ path: z.string(), target: z.string(), raw_url: z.string(), role: z.enum(ROLES), sha256: z.string().describe('Hex sha256 of the file as installed for this agent (rules translated for it).') })),
   manual_steps: z.array(z.looseObject({ kind: z.string(), text: z.string(), path: z.string() })),
+  capabilities: capabilityList.nullable().describe("What this agent's install lets it run and reach (the record's capability list, the items this agent's install carries). Null in catalogues built before capability lists."),
+  needs_consent: z.array(consentItem).describe("What of this agent's install needs the user's yes: `loadout install` shows it and writes nothing until the user agrees (or passes --accept-capabilities). Empty when nothing does."),
+  agent_asks: z.array(z.object({ text: z.string(), source: z.string() })).describe('What the agent itself asks the user to approve on first use of what the install writes (trusting the folder, starting its MCP servers, running their tools), each with the vendor page it comes from.'),
 });
 
 export const listAgentsInput = z.strictObject({});

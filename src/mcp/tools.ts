@@ -9,6 +9,11 @@ import type { z } from 'zod';
 import { languageOf } from '../tree-format/index.js';
 import { chooseInstallRoutes } from '../layout/install-routes.js';
 import type { Agent } from '../catalogue/vocabulary.js';
+import { consentRequests, type ConsentRequest } from '../capabilities/consent.js';
+import { describeCapabilities, summarizeCapabilities } from '../capabilities/describe.js';
+import { listsFor, type CapabilityLists } from '../capabilities/digest.js';
+import { agentApprovals } from '../layout/agent-approvals.js';
+import type { Capabilities } from '../tree-format/capabilities.js';
 import type { SearchEngine } from '../search/engine.js';
 import type { CatalogueReader } from './catalogue.js';
 import * as s from './schemas.js';
@@ -37,6 +42,23 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
 
 const define = <I extends z.ZodObject, O extends z.ZodType>(tool: ToolDefinition<I, O>): ToolDefinition => tool as unknown as ToolDefinition;
 
+/** A consent request as the tools give it: without its agents (the tool's answer says whose install it is). */
+const consentItem = ({ kind, file, subject, key, value, message }: ConsentRequest): Omit<ConsentRequest, 'agents'> => ({ kind, file, subject, key, value, message });
+
+/** `lists` as text: the summary, then each list's lines, what needs consent marked (capabilities/describe.ts's words). */
+function capabilitiesText(lists: CapabilityLists, agents?: readonly Agent[]): string {
+  const lines = [`What it can run: ${summarizeCapabilities(lists, agents)}.`];
+  for (const section of describeCapabilities(lists, agents)) {
+    lines.push(`${section.title}:`, ...section.lines.map((l) => `- ${l.text}${l.consent === null ? '' : ` [needs your consent: ${l.consent}]`}`));
+  }
+  return lines.join('\n');
+}
+
+/** The consent requests as text: what loadout install asks before it writes anything. */
+function consentText(requests: readonly { message: string }[]): string {
+  return requests.length === 0 ? 'Nothing of it needs your consent.' : `loadout install asks your consent first (plugins leave these out):\n${requests.map((r) => `- ${r.message}`).join('\n')}`;
+}
+
 const noLoadout = (id: string): { error: string } => ({ error: `No loadout has the id "${id}". Call search_loadouts to find loadout ids.` });
 
 /** {@link noLoadout}, or, when `id` is a bundle's, the error that says to ask get_bundle. */
@@ -50,7 +72,7 @@ const searchLoadouts = define({
   description:
     'Find loadouts (versioned bundles of AGENTS.md instructions, rules, skills and MCP configuration for coding agents) that fit a project. ' +
     'Describe the stack or task in plain words; results are ranked best first, with featured and verified loadouts ranked up and deprecated ones down. ' +
-    'Narrow with agent, tags, category, verified, has or max_always_tokens (the context each session starts with). Then call get_loadout for details or get_install_instructions to install one.',
+    'Narrow with agent, tags, category, verified, has, runs (runs: "nothing" keeps loadouts that are text only: no MCP server, hook, script or tool grant) or max_always_tokens (the context each session starts with). Then call get_loadout for details or get_install_instructions to install one.',
   input: s.searchInput,
   output: s.searchOutput,
   async run(args, { engine }) {
@@ -64,6 +86,7 @@ const searchLoadouts = define({
         ...(args.category === undefined ? {} : { category: args.category }),
         ...(args.verified === undefined ? {} : { verified: args.verified }),
         ...(args.has === undefined ? {} : { has: args.has }),
+        ...(args.runs === undefined ? {} : { runs: args.runs }),
         ...(args.max_always_tokens === undefined ? {} : { max_always_tokens: args.max_always_tokens }),
       }),
     };
@@ -75,7 +98,7 @@ const searchLoadouts = define({
       const suggested = (value.suggestions ?? []).map((s) => `${s.value} (${s.kind})`);
       return `No loadouts match "${value.query}" with these filters (${value.total} in total).${suggested.length === 0 ? '' : ` Did you mean ${suggested.join(', ')}?`}${bundleText}`;
     }
-    const lines = value.results.map((r, i) => `${value.offset + i + 1}. ${r.id} (${r.version}${r.featured ? ', featured' : ''}${r.deprecated ? ', deprecated' : ''}) — ${r.title}: ${r.summary} [${[...r.categories, ...r.stacks].join(', ')}]`);
+    const lines = value.results.map((r, i) => `${value.offset + i + 1}. ${r.id} (${r.version}${r.featured ? ', featured' : ''}${r.deprecated ? ', deprecated' : ''}${r.capabilities?.runs === 'nothing' ? ', runs nothing' : r.capabilities?.runs === 'something' ? ', runs something: see get_loadout' : ''}) — ${r.title}: ${r.summary} [${[...r.categories, ...r.stacks].join(', ')}]`);
     return `${value.total} loadout${value.total === 1 ? '' : 's'} found${value.query === '' ? '' : ` for "${value.query}"`}; showing ${value.offset + 1} to ${value.offset + value.results.length}:\n${lines.join('\n')}${bundleText}`;
   },
 });
@@ -84,7 +107,7 @@ const getLoadout = define({
   name: 'get_loadout',
   title: 'Get a loadout',
   description:
-    "Read a loadout's published record: summary, description, highlights, stacks, per-agent compatibility, verification result, every version, and the list of its files (path, role, description, size, addresses) without their contents. " +
+    "Read a loadout's published record: summary, description, highlights, stacks, per-agent compatibility, verification result, what it can run (capabilities: MCP servers and the packages they start, hooks, tool grants, scripts, hosts, variables; runs \"nothing\" for text only) and what of it needs the user's consent, every version, and the list of its files (path, role, description, size, addresses) without their contents. " +
     'Call get_loadout_file to read a file, or get_install_instructions to install the loadout for one agent.',
   input: s.getLoadoutInput,
   output: s.getLoadoutOutput,
@@ -92,12 +115,15 @@ const getLoadout = define({
     const record = await catalogue.record(id);
     if (record === undefined) return noLoadoutOrBundle(id, catalogue);
     const versions = await catalogue.versions(id);
-    const { files, install: _install, ...rest } = record;
+    const { files, install: _install, capabilities, ...rest } = record as Omit<typeof record, 'capabilities'> & { capabilities?: Capabilities };
     return {
       value: {
         ...rest,
         verification: { ...rest.verification },
         files: files.map(({ content: _content, install_to: _to, ...f }) => f),
+        // A catalogue built before capability lists has none.
+        capabilities: capabilities === undefined ? null : { ...capabilities },
+        needs_consent: capabilities === undefined ? [] : consentRequests(capabilities).map(consentItem),
         versions: versions?.versions.map((v) => v.version) ?? [record.version],
       },
     };
@@ -105,7 +131,7 @@ const getLoadout = define({
   render(r) {
     const files = r.files.map((f) => `- ${f.path} (${f.role}, ${f.bytes} bytes): ${f.description}`).join('\n');
     const compat = Object.entries(r.compatibility).map(([a, c]) => `${a}: ${c}`).join(', ');
-    return `# ${r.title} (${r.id} ${r.version})\n\n${r.summary}\n\n${r.description}\n\nHighlights:\n${r.highlights.map((h) => `- ${h}`).join('\n')}\n\nStacks: ${r.stacks.join(', ')}. Categories: ${r.categories.join(', ')}.\nCompatibility: ${compat}.\nVerification: ${r.verification.label}.\nVersions: ${r.versions.join(', ')}.\n\nFiles:\n${files}`;
+    return `# ${r.title} (${r.id} ${r.version})\n\n${r.summary}\n\n${r.description}\n\nHighlights:\n${r.highlights.map((h) => `- ${h}`).join('\n')}\n\nStacks: ${r.stacks.join(', ')}. Categories: ${r.categories.join(', ')}.\nCompatibility: ${compat}.\nVerification: ${r.verification.label}.\nVersions: ${r.versions.join(', ')}.\n\n${r.capabilities === null ? 'What it can run: not published by this catalogue.' : `${capabilitiesText(r.capabilities as unknown as CapabilityLists)}\n${consentText(r.needs_consent)}`}\n\nFiles:\n${files}`;
   },
 });
 
@@ -156,7 +182,7 @@ const getInstallInstructions = define({
   name: 'get_install_instructions',
   title: 'Install instructions for one agent',
   description:
-    'How to install a loadout into a project for one coding agent: the agent’s own plugin manager’s commands where one works for this catalogue (or why none does), the ready-to-run `npx` install commands with whom each trusts, the zip address, every file with its target path in the project, and any manual steps. ' +
+    'How to install a loadout into a project for one coding agent: the agent’s own plugin manager’s commands where one works for this catalogue (or why none does), the ready-to-run `npx` install commands with whom each trusts, the zip address, every file with its target path in the project, any manual steps, what this install lets the agent run (capabilities), what of it needs the user’s consent (loadout install asks first), and what the agent itself will ask the user to approve. ' +
     'Use it after choosing a loadout with search_loadouts; check `compatibility` (native, adapter or unsupported) first.',
   input: s.installInput,
   output: s.installOutput,
@@ -168,6 +194,10 @@ const getInstallInstructions = define({
     // the version described, so that they install exactly these files.
     const { route, marketplaceUrl } = catalogue.install;
     const routes = chooseInstallRoutes({ base: baseUrl, id, version: record.version, agent: agent as Agent, route, ...(marketplaceUrl === undefined ? {} : { marketplaceUrl }), pin: true });
+    // The agent's part of the capability list (capabilities/digest.ts listsFor), as the page's tab shows it; none in a catalogue built before capability lists.
+    const capabilities = (record as { capabilities?: Capabilities }).capabilities;
+    const own = capabilities === undefined ? undefined : listsFor(capabilities, [agent as Agent]);
+    const part = capabilities?.agents[agent as Agent];
     return {
       value: {
         id,
@@ -180,6 +210,9 @@ const getInstallInstructions = define({
         zip_url: install.zip_url,
         files: install.files,
         manual_steps: install.manual_steps.map((m) => ({ ...m })),
+        capabilities: own === undefined || part === undefined ? null : { runs: part.runs, digest: part.digest, ...own },
+        needs_consent: own === undefined ? [] : consentRequests(own, [agent as Agent]).map(consentItem),
+        agent_asks: agentApprovals(agent as Agent, { mcp: (own?.mcp_servers.length ?? 0) > 0, skills: install.files.some((f) => f.role === 'skill') }).map((a) => ({ text: a.text, source: a.source })),
       },
     };
   },
@@ -193,7 +226,9 @@ const getInstallInstructions = define({
           ? `No route of the agent's own plugin manager fits this catalogue: ${v.plugin.why} ${v.plugin.todo}.\n\n`
           : `With the agent's own plugin manager (${v.plugin.route}):\n\n${v.plugin.commands.map((c) => `    ${c}`).join('\n')}\n\n${v.plugin.note}\n\nOr, the whole loadout with npx:\n\n`;
     const npx = v.commands.map((c, i) => `${i === 0 ? '' : 'or:\n\n'}    ${c.command}\n\n${c.trusts}`).join('\n\n');
-    return `Install ${v.id} ${v.version} for ${v.agent} (${v.compatibility}):\n\n${plugin}${npx}\n\nor download ${v.zip_url} and unzip it at the project root.\n\nFiles:\n${files}${steps === '' ? '' : `\n\nManual steps:\n${steps}`}`;
+    const runs = v.capabilities === null ? 'What it can run: not published by this catalogue.' : capabilitiesText(v.capabilities as unknown as CapabilityLists, [v.agent as Agent]);
+    const asks = v.agent_asks.length === 0 ? '' : `\n\nThe agent itself will ask you to approve:\n${v.agent_asks.map((a) => `- ${a.text} (${a.source})`).join('\n')}`;
+    return `Install ${v.id} ${v.version} for ${v.agent} (${v.compatibility}):\n\n${plugin}${npx}\n\nor download ${v.zip_url} and unzip it at the project root.\n\n${runs}\n${consentText(v.needs_consent)}${asks}\n\nFiles:\n${files}${steps === '' ? '' : `\n\nManual steps:\n${steps}`}`;
   },
 });
 

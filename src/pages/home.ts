@@ -3,12 +3,14 @@
  * agents it supports, its verification badge, counts of rules, skills and MCP servers, featured and
  * deprecated marks), in the order of the search API's empty query (featured, then newest update,
  * then id). Without JavaScript the full list shows; with it, `assets/home.js` shows the filter bar
- * (agent, category, stack, verified, has) and search as you type, kept in the URL with the search
- * API's own parameter names (`q`, `agent`, `category`, `tags`, `verified`, `has`), so a filtered
+ * (agent, category, stack, verified, has, runs) and search as you type, kept in the URL with the search
+ * API's own parameter names (`q`, `agent`, `category`, `tags`, `verified`, `has`, `runs`), so a filtered
  * view can be shared and maps onto `GET /api/v1/search`.
  */
 import { CATEGORIES, HAS_VALUES, PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
 import type { PublishedRecord } from '../tree-format/index.js';
+import type { CapabilitySummary } from '../tree-format/capabilities.js';
+import { rowHas } from '../search/document.js';
 import { escapeHtml, plural } from './html.js';
 import { AGENT_NAMES, renderPage } from './layout.js';
 import { HOME_SCRIPT_PATH } from './scripts/home.js';
@@ -17,6 +19,8 @@ import { verificationBadge } from './verification.js';
 /** The fields of a record the home page reads (the build passes records without file contents). */
 export type HomeRecord = Pick<PublishedRecord, 'id' | 'title' | 'summary' | 'version' | 'categories' | 'stacks' | 'compatibility' | 'counts' | 'featured' | 'deprecated' | 'updated'> & {
   verification: Pick<PublishedRecord['verification'], 'verified'>;
+  /** What its capability list runs and how many hooks and scripts it brings (the search row's), for the `has` and `runs` filters. */
+  capabilities: CapabilitySummary;
 };
 
 /** Order of the search API without a query: featured first, then updated (newest first, undated last), then id. Pure. */
@@ -37,7 +41,7 @@ export function supportedAgents(r: Pick<HomeRecord, 'compatibility'>): Agent[] {
   return PUBLISHED_AGENTS.filter((a) => r.compatibility[a] !== 'unsupported');
 }
 
-const HAS_LABELS: Record<(typeof HAS_VALUES)[number], string> = { skills: 'Skills', mcp: 'MCP servers', rules: 'Rules' };
+const HAS_LABELS: Record<(typeof HAS_VALUES)[number], string> = { skills: 'Skills', mcp: 'MCP servers', rules: 'Rules', hooks: 'Hooks', scripts: 'Scripts' };
 
 /**
  * Appends one loadout's card (`<li>`: title, marks, summary, the agents it supports, its counts
@@ -48,10 +52,10 @@ const HAS_LABELS: Record<(typeof HAS_VALUES)[number], string> = { skills: 'Skill
 function pushCard(out: string[], r: HomeRecord): void {
   const agents = supportedAgents(r);
   const verified = r.verification.verified;
-  // <li class="card[ deprecated]" data-id data-agents data-categories data-stacks data-verified data-has>
+  // <li class="card[ deprecated]" data-id data-agents data-categories data-stacks data-verified data-has data-runs>
   out.push(r.deprecated ? '<li class="card deprecated" data-id="' : '<li class="card" data-id="', escapeHtml(r.id));
   out.push('" data-agents="', escapeHtml(agents.join(' ')), '" data-categories="', escapeHtml(r.categories.join(' ')), '" data-stacks="', escapeHtml(r.stacks.join(' ')));
-  out.push(verified ? '" data-verified="true" data-has="' : '" data-verified="false" data-has="', escapeHtml(HAS_VALUES.filter((h) => r.counts[h] > 0).join(' ')), '">\n');
+  out.push(verified ? '" data-verified="true" data-has="' : '" data-verified="false" data-has="', escapeHtml(HAS_VALUES.filter((h) => rowHas(r, h)).join(' ')), '" data-runs="', escapeHtml(r.capabilities.runs), '">\n');
   out.push('<h2><a href="loadouts/', escapeHtml(r.id), '/">', escapeHtml(r.title), '</a></h2>\n');
   // The marks: verification, featured, deprecated, version.
   out.push('<p class="marks">', verificationBadge(verified));
@@ -61,7 +65,7 @@ function pushCard(out: string[], r: HomeRecord): void {
   out.push('<p>', escapeHtml(r.summary), '</p>\n');
   const agentText = agents.length === PUBLISHED_AGENTS.length ? 'All six agents' : agents.map((a) => AGENT_NAMES[a]).join(', ') || 'No agent';
   out.push('<p class="agents"><span class="vh">Agents: </span>', escapeHtml(agentText), '</p>\n');
-  out.push('<p class="counts">', plural(r.counts.rules, 'rule'), ' · ', plural(r.counts.skills, 'skill'), ' · ', plural(r.counts.mcp, 'MCP server'), '</p>\n');
+  out.push('<p class="counts">', plural(r.counts.rules, 'rule'), ' · ', plural(r.counts.skills, 'skill'), ' · ', plural(r.counts.mcp, 'MCP server'), r.capabilities.runs === 'nothing' ? ' · runs nothing' : '', '</p>\n');
   out.push('<p>');
   for (const t of r.categories) out.push('<span class="tag">', escapeHtml(t), '</span>');
   for (const t of r.stacks) out.push('<span class="tag">', escapeHtml(t), '</span>');
@@ -94,6 +98,7 @@ export function* homePagePieces(base: string, records: readonly HomeRecord[]): G
 <div><label for="f-tags">Stack</label><select id="f-tags" name="tags">${option('', 'Any stack')}${stacks.map(([s, n]) => option(s, `${s} (${n})`)).join('')}</select></div>
 <div><label for="f-verified">Checks</label><select id="f-verified" name="verified">${option('', 'Any')}${option('true', 'Verified only')}${option('false', 'Failed checks')}</select></div>
 <div><label for="f-has">Has</label><select id="f-has" name="has">${option('', 'Anything')}${HAS_VALUES.map((h) => option(h, HAS_LABELS[h])).join('')}</select></div>
+<div><label for="f-runs">Runs</label><select id="f-runs" name="runs">${option('', 'Anything')}${option('nothing', 'Nothing: no server, hook, script or grant')}${option('something', 'Something')}</select></div>
 <div><button type="button" id="clear">Clear filters</button></div>
 </form>`;
   const body = `<h1>Loadout Catalogue</h1>

@@ -4,8 +4,8 @@
  * (layout/install-routes.ts decides, for MCP too: the agent's own plugin manager, or why it has
  * none here and what to do; the consumer CLI through `npx`, needing nothing but Node; and
  * `npx skills add` for a loadout with skills, which installs the skills only), the zip link,
- * the context cost, the file targets and the
- * manual steps. Without JavaScript every panel shows, each under its heading; with it,
+ * the context cost, what the agent will ask the user to approve (capabilities.ts), the file
+ * targets and the manual steps. Without JavaScript every panel shows, each under its heading; with it,
  * `assets/loadout.js` turns the hidden tab list into keyboard-accessible tabs (WAI-ARIA
  * Authoring Practices, "Tabs with automatic activation") and remembers the agent chosen.
  */
@@ -16,6 +16,7 @@ import { AGENT_NAMES } from './layout.js';
 import { AGENT_NOTES } from '../layout/agent-notes.js';
 import { cliCommands, type CliCommand } from '../layout/install-routes.js';
 import { PLUGIN_ROUTE_LABELS, type PluginRouteChoice } from '../layout/plugin-commands.js';
+import { renderAgentApprovals } from './capabilities.js';
 
 /** One agent's part of a loadout's native plugin (tree/render/plugin-page.ts makes it). */
 export interface PluginPanelView {
@@ -164,6 +165,7 @@ ${installCommands(r.id, agent, base, route)}
 ${skills}
 <p><a class="button" href="${escapeHtml(`${root}download/${r.id}/${agent}.zip`)}" download>Download ${escapeHtml(agent)}.zip</a> <span class="small muted">${plural(entry.files.length, 'file')} · ${plural(entry.manual_steps.length, 'manual step')}</span></p>
 ${cost}
+${compat === 'unsupported' ? '' : renderAgentApprovals(r.capabilities, agent, { skills: entry.files.some((f) => f.role === 'skill') })}
 <h4 id="files-${agent}">Files it installs</h4>
 <ul class="targets" aria-labelledby="files-${agent}">${files === '' ? '<li>None.</li>' : files}</ul>
 ${steps === '' ? '' : `<h4>Manual steps</h4><ol class="steps">${steps}</ol>`}

@@ -1,8 +1,9 @@
 /**
  * The page of one loadout, `loadouts/<id>/` (docs/http-api.md, "The pages"): what it is and whether
- * it passed its checks, the install box per agent, the compatibility matrix, requirements, every
+ * it passed its checks, what it can run (its capability list, the first panel under the summary:
+ * capabilities.ts), the install box per agent, the compatibility matrix, requirements, every
  * file's content inline as escaped text with a copy button, the version history from
- * `versions.json`, and the verification table with its notices. Every loadout value is
+ * `versions.json` with what each version added to what it can run, and the verification table with its notices. Every loadout value is
  * escaped; addresses from the loadout (author, credits) are links only when they are http(s).
  */
 import type { CliRoute, PublishedRecord } from '../tree-format/index.js';
@@ -14,6 +15,8 @@ import { LOADOUT_SCRIPT_PATH } from './scripts/loadout.js';
 import { renderLoadoutBundles } from './loadout-bundles.js';
 import type { BundleMention } from '../tree-format/bundle.js';
 import { renderVerificationTable, verificationBadge } from './verification.js';
+import { renderCapabilities, renderVersionChange } from './capabilities.js';
+import type { Capabilities } from '../tree-format/capabilities.js';
 
 /** The parts of one `versions.json` entry the page reads (`tree-format/versions.ts` VersionEntry). */
 export interface VersionView {
@@ -27,6 +30,8 @@ export interface VersionView {
   changes?: string[];
   /** Context cost per agent, where the versions document has it. */
   context?: Partial<Record<Agent, ContextCostView>>;
+  /** What the version can run, where the versions document has it (`tree-format/capabilities.ts`). */
+  capabilities?: Capabilities;
 }
 
 /** The parts of `api/loadouts/<id>/versions.json` the page reads. */
@@ -82,17 +87,19 @@ function fileList(r: PublishedRecord, root: string): string {
 
 function versionHistory(r: PublishedRecord, versions: VersionsView | undefined, root: string): string {
   if (versions === undefined || versions.versions.length === 0) return '<p>No version history.</p>';
+  // Oldest first in the document: each version is compared with the one before it.
+  const before = new Map(versions.versions.map((v, i) => [v, versions.versions[i - 1]]));
   const rows = [...versions.versions]
     .reverse()
     .map((v) => {
       const bytes = v.files.reduce((n, f) => n + f.bytes, 0);
       const changes = (v.changes ?? []).slice(0, 5).map((c) => `<li>${escapeHtml(c)}</li>`).join('');
       const agents = v.files.some((f) => f.path === 'AGENTS.md') ? ` · <a href="${escapeHtml(`${root}raw/${r.id}/${v.version}/AGENTS.md`)}">AGENTS.md</a>` : '';
-      return `<tr><th scope="row">${escapeHtml(v.version)}${v.latest ? ' <span class="badge ok">latest</span>' : ''}</th><td data-label="Date">${escapeHtml(v.date ?? 'not committed')}</td><td data-label="Commit"><code>${escapeHtml((v.commit ?? '').slice(0, 12))}</code></td><td data-label="Files">${plural(v.files.length, 'file')}, ${formatBytes(bytes)}${agents}</td><td data-label="Checks">${v.checks.pass} pass, ${v.checks.fail} fail</td><td data-label="Changes">${changes === '' ? 'none recorded' : `<ul>${changes}</ul>`}</td></tr>`;
+      return `<tr><th scope="row">${escapeHtml(v.version)}${v.latest ? ' <span class="badge ok">latest</span>' : ''}</th><td data-label="Date">${escapeHtml(v.date ?? 'not committed')}</td><td data-label="Commit"><code>${escapeHtml((v.commit ?? '').slice(0, 12))}</code></td><td data-label="Files">${plural(v.files.length, 'file')}, ${formatBytes(bytes)}${agents}</td><td data-label="Checks">${v.checks.pass} pass, ${v.checks.fail} fail</td><td data-label="Changes">${changes === '' ? 'none recorded' : `<ul>${changes}</ul>`}</td><td data-label="What it can run">${renderVersionChange(before.get(v), v)}</td></tr>`;
     })
     .join('\n');
   return `<div class="table-wrap" tabindex="0" role="region" aria-label="Versions"><table class="stack">
-<thead><tr><th scope="col">Version</th><th scope="col">Date</th><th scope="col">Commit</th><th scope="col">Files</th><th scope="col">Checks</th><th scope="col">Changes</th></tr></thead>
+<thead><tr><th scope="col">Version</th><th scope="col">Date</th><th scope="col">Commit</th><th scope="col">Files</th><th scope="col">Checks</th><th scope="col">Changes</th><th scope="col">What it can run</th></tr></thead>
 <tbody>${rows}</tbody></table></div>
 <p class="small"><a href="${escapeHtml(`${root}api/loadouts/${r.id}/versions.json`)}">versions.json</a>: every version with its file hashes.</p>`;
 }
@@ -128,7 +135,9 @@ export function renderLoadoutPage(base: string, r: PublishedRecord, versions?: V
 <li><a href="${escapeHtml(`${root}api/loadouts/${r.id}.json`)}">JSON record</a></li><li><a href="${escapeHtml(`${root}download/${r.id}/source.zip`)}">source.zip</a></li>
 </ul>
 <p>${[...r.categories, ...r.stacks].map((t) => `<span class="tag">${escapeHtml(t)}</span>`).join('')}</p>
-<nav aria-label="On this page" class="toc small"><ul><li><a href="#install">Install</a></li><li><a href="#about">What it does</a></li><li><a href="#compatibility">Compatibility</a></li><li><a href="#files">Files</a></li><li><a href="#versions">Versions</a></li><li><a href="#verification">Verification</a></li></ul></nav>
+<nav aria-label="On this page" class="toc small"><ul><li><a href="#capabilities">What it can run</a></li><li><a href="#install">Install</a></li><li><a href="#about">What it does</a></li><li><a href="#compatibility">Compatibility</a></li><li><a href="#files">Files</a></li><li><a href="#versions">Versions</a></li><li><a href="#verification">Verification</a></li></ul></nav>
+<h2 id="capabilities">What it can run</h2>
+${renderCapabilities(r.capabilities)}
 <h2 id="install">Install</h2>
 ${renderInstallBox(r, base, root, latest?.context, route, plugins)}
 <h2 id="about">What it does</h2>

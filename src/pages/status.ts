@@ -1,14 +1,17 @@
 /**
  * The status page of a submission, `/submissions/<id>/` (docs/http-api.md, "The pages"), rendered
  * by the server from the status document (`tree-format/submission-status.ts`: `{id, loadout_id, status,
- * created_at, updated_at, verification, pr_url}`, never the contact e-mail): where the submission
- * stands, what happens next, and its verification table. A page of the dynamic server, so it works
+ * created_at, updated_at, verification, capabilities, pr_url}`, never the contact e-mail): where the submission
+ * stands, what happens next, what the submitted loadout can run (capabilities.ts, issue 54 point
+ * 4), and its verification table. A page of the dynamic server, so it works
  * without JavaScript and without a build.
  */
 import type { SubmissionStatusDocument } from '../tree-format/submission-status.js';
 import { escapeHtml, linkOrText } from './html.js';
 import { renderPage } from './layout.js';
 import { readVerification, renderVerificationTable } from './verification.js';
+import { renderCapabilities } from './capabilities.js';
+import { describeCapabilitiesProblem, type Capabilities } from '../tree-format/capabilities.js';
 
 /** What each state means for the submitter (the moves in README "Maintainers"). */
 const STATE_TEXT: Record<string, { badge: string; text: string }> = {
@@ -37,6 +40,8 @@ export function renderStatusPage(base: string, doc: SubmissionStatusDocument): s
 <tr><th scope="row">Pull request</th><td>${doc.pr_url === null ? 'none yet' : linkOrText(doc.pr_url, doc.pr_url)}</td></tr>
 </tbody></table></div>
 <p class="small"><a href="../../api/v1/submissions/${encodeURIComponent(doc.id)}">Status document (JSON)</a>. Reload this page to see changes.</p>
+<h2 id="capabilities">What it can run</h2>
+${whatItRuns(doc.capabilities)}
 <h2 id="verification">Verification</h2>
 ${verification === undefined ? '<p>No verification recorded.</p>' : renderVerificationTable(verification)}`;
   return renderPage({
@@ -46,6 +51,14 @@ ${verification === undefined ? '<p>No verification recorded.</p>' : renderVerifi
     path: `submissions/${doc.id}/`,
     body,
   });
+}
+
+/** The capability list of a status document, or why there is none: the checks made none (a manifest that does not validate), or the submission was stored before capability lists. */
+function whatItRuns(capabilities: Record<string, unknown> | null | undefined): string {
+  if (capabilities === null || capabilities === undefined) return '<p id="capabilities-none">Not recorded: the checks could not read what it runs (its manifest does not validate), or it was submitted before capability lists.</p>';
+  // Written by this server's checks; a row changed by hand is still checked before it is shown.
+  if (describeCapabilitiesProblem(capabilities) !== undefined) return '<p id="capabilities-none">Not recorded in a shape this page reads.</p>';
+  return renderCapabilities(capabilities as unknown as Capabilities);
 }
 
 /** The page for a submission id that does not exist (served with 404). Pure. */

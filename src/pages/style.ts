@@ -70,6 +70,8 @@ textarea{width:100%;min-height:5rem}
 .targets .from{display:block;font-size:.9rem;color:var(--muted)}
 .file{border:1px solid var(--line);border-radius:6px;margin:.5rem 0}.file>summary{padding:.5rem .7rem;cursor:pointer}
 .file>div{padding:0 .7rem .7rem}.file .tools{display:flex;gap:.6rem;align-items:center;flex-wrap:wrap;margin:.3rem 0}
+.runs{border:1px solid var(--line);border-radius:8px;padding:.1rem 1rem .6rem;margin:.6rem 0 1rem;background:var(--card)}
+.runs ul,.asks{padding-left:1.2rem}.runs li,.asks li{overflow-wrap:anywhere;margin:.15rem 0}
 .notice{color:var(--note)}.check-fail{color:var(--bad);font-weight:600}.check-pass{color:var(--ok);font-weight:600}
 td ul{margin:.2rem 0;padding-left:1.1rem}td li{overflow-wrap:anywhere}
 /* form */

@@ -10,7 +10,7 @@
  * characters, as its prefix (`weights.prefix`), and a bundle scores the sum over the query's
  * terms of the best match in each field times the field's boost. Bundles match any term (as
  * MiniSearch's default `OR` does for loadouts); an empty query lists every bundle. A query
- * narrowed by a loadout's property (tags, category, verified, has, max_always_tokens) lists no
+ * narrowed by a loadout's property (tags, category, verified, has, runs, max_always_tokens) lists no
  * bundle; `agent` keeps the bundles with a loadout for that agent. Pure.
  */
 import type { Agent } from '../catalogue/vocabulary.js';
@@ -60,7 +60,7 @@ export function createBundleSearch(bundles: readonly BundleListEntry[], compiled
     return 0;
   };
   return (query) => {
-    if (query.tags.length > 0 || query.category !== undefined || query.verified !== undefined || query.has !== undefined || query.max_always_tokens !== undefined) return [];
+    if (query.tags.length > 0 || query.category !== undefined || query.verified !== undefined || query.has !== undefined || query.runs !== undefined || query.max_always_tokens !== undefined) return [];
     const terms = queryTerms(compiled, query.q);
     if (query.q.trim() !== '' && terms.length === 0) return [];
     const found: BundleResult[] = [];

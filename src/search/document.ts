@@ -4,9 +4,16 @@
  * File contents are never indexed or kept: the index stays small enough for the pages to
  * download and for the server to hold 10,000 loadouts well under its memory target.
  */
-import { PUBLISHED_AGENTS, type Agent, type CompatibilityLevel } from '../catalogue/vocabulary.js';
+import { PUBLISHED_AGENTS, type Agent, type CompatibilityLevel, type HAS_VALUES, type RUNS_VALUES } from '../catalogue/vocabulary.js';
 import type { CatalogueEntry } from '../tree-format/catalogue-entry.js';
+import { capabilitySummaryOf, type CapabilitySummary } from '../tree-format/capabilities.js';
 import type { CompiledSettings } from './settings.js';
+
+/** One of the search's `has` values. */
+export type HasValue = (typeof HAS_VALUES)[number];
+
+/** One of the search's `runs` values. */
+export type RunsValue = (typeof RUNS_VALUES)[number];
 
 /** The fields of one search result apart from `score`, in the response's order. */
 export interface SearchRow {
@@ -20,6 +27,12 @@ export interface SearchRow {
   counts: { rules: number; skills: number; mcp: number };
   /** Per agent, the estimated tokens loaded at every session start (`context[agent].always.tokens` of the record). */
   always_tokens: Record<Agent, number>;
+  /**
+   * What its capability list runs (`runs`) and how many hooks and scripts it brings (issue 54):
+   * what `runs`, `has=hooks` and `has=scripts` filter on. Absent from the rows of a tree built
+   * before capability lists, which those filters then never match.
+   */
+  capabilities: CapabilitySummary;
   verified: boolean;
   featured: boolean;
   deprecated: boolean;
@@ -57,6 +70,7 @@ export function searchRowOf(r: CatalogueEntry): SearchRow {
     compatibility: r.compatibility,
     counts: r.counts,
     always_tokens: Object.fromEntries(PUBLISHED_AGENTS.map((a) => [a, r.context[a].always.tokens])) as Record<Agent, number>,
+    capabilities: capabilitySummaryOf(r.capabilities),
     verified: r.verification.verified,
     featured: r.featured,
     deprecated: r.deprecated,
@@ -64,6 +78,26 @@ export function searchRowOf(r: CatalogueEntry): SearchRow {
     url: r.url,
     api_url: r.api_url,
   };
+}
+
+/**
+ * True when `row` has at least one of `has` (the search's `has`): a rule file, skill or MCP
+ * server by its `counts` (spec "Search"), a hook or script by its capability list (issue 54).
+ * A row without a capability list (a tree built before them) has no hooks or scripts. Pure.
+ */
+export function rowHas(row: Pick<SearchRow, 'counts'> & { capabilities?: CapabilitySummary }, has: HasValue): boolean {
+  switch (has) {
+    case 'hooks':
+    case 'scripts':
+      return (row.capabilities?.[has] ?? 0) > 0;
+    default:
+      return row.counts[has] > 0;
+  }
+}
+
+/** True when `row`'s capability list `runs` as `runs` says; a row without one (a tree built before them) never does. Pure. */
+export function rowRuns(row: { capabilities?: Pick<CapabilitySummary, 'runs'> }, runs: RunsValue): boolean {
+  return row.capabilities?.runs === runs;
 }
 
 /**

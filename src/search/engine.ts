@@ -108,7 +108,7 @@ export function openSearchEngine(index: RankingIndex, options: SearchEngineOptio
     const terms = queryTerms(compiled, query.q);
     if (terms.length === 0) return { total: 0, docs: [], scores: [] };
     // Same terms and filters, same matches: "Next.js", "nextjs " and "NEXTJS" share an entry.
-    const key = JSON.stringify([terms, query.agent, query.tags, query.category, query.verified, query.has, query.max_always_tokens]);
+    const key = JSON.stringify([terms, query.agent, query.tags, query.category, query.verified, query.has, query.runs, query.max_always_tokens]);
     let matches = cache.get(key);
     if (matches === undefined) {
       const transposed = addTranspositions(terms, known, index.settings.fuzzyMinLength, fuzzyWeight);
@@ -200,7 +200,7 @@ async function readBundleList(distDir: string): Promise<BundleListEntry[]> {
 
 /** The AND of the query's filters, over document numbers. */
 function filterOf(index: RankingIndex, query: SearchQuery): (doc: number) => boolean {
-  const { agent, tags, category, verified, has } = query;
+  const { agent, tags, category, verified, has, runs } = query;
   // A loadout whose compatibility does not name the agent counts as supporting it (not `unsupported`).
   const agentBit = agent === undefined ? -1 : index.agents.indexOf(agent);
   const agentMask = agentBit < 0 ? 0 : (1 << agentBit) >>> 0;
@@ -213,6 +213,11 @@ function filterOf(index: RankingIndex, query: SearchQuery): (doc: number) => boo
   if (has !== undefined) {
     flagMask |= DOC_FLAG[has];
     flagWant |= DOC_FLAG[has];
+  }
+  if (runs !== undefined) {
+    const bit = runs === 'nothing' ? DOC_FLAG.runsNothing : DOC_FLAG.runsSomething;
+    flagMask |= bit;
+    flagWant |= bit;
   }
   // Each required tag as the numbers it may have in `docTags` (-1: no such stack or category).
   const categoryNumber = (c: string): number => {

@@ -4,10 +4,10 @@
  * it, so a bad value gets the same message from both. Errors are returned as data, one per
  * bad parameter, each naming the parameter and what was expected.
  */
-import { CATEGORIES, HAS_VALUES, PUBLISHED_AGENTS, SLUG_PATTERN, type Agent, type Category } from '../catalogue/vocabulary.js';
+import { CATEGORIES, HAS_VALUES, PUBLISHED_AGENTS, RUNS_VALUES, SLUG_PATTERN, type Agent, type Category } from '../catalogue/vocabulary.js';
+import type { HasValue, RunsValue } from './document.js';
 
-/** One of the spec's `has` values. */
-export type HasValue = (typeof HAS_VALUES)[number];
+export type { HasValue, RunsValue } from './document.js';
 
 /** A checked search. Filters that are absent do not filter. */
 export interface SearchQuery {
@@ -19,6 +19,8 @@ export interface SearchQuery {
   category?: Category;
   verified?: boolean;
   has?: HasValue;
+  /** Only loadouts whose capability list `runs` this (issue 54). */
+  runs?: RunsValue;
   /**
    * Only loadouts whose context cost at session start (`always` tokens, DESIGN.md section 8) is at
    * most this: for `agent` when given, else for every agent the loadout supports.
@@ -46,8 +48,8 @@ export const MAX_OFFSET = 100_000;
 /** Largest accepted `max_always_tokens` (a context window of ten million tokens is beyond any agent's). */
 export const MAX_ALWAYS_TOKENS = 10_000_000;
 
-/** The parameter names: the spec's, with `max_always_tokens` (DESIGN.md section 8) before the paging ones. */
-export const SEARCH_PARAMETERS = ['q', 'agent', 'tags', 'category', 'verified', 'has', 'max_always_tokens', 'limit', 'offset'] as const;
+/** The parameter names: the spec's, with `runs` (issue 54) and `max_always_tokens` (DESIGN.md section 8) before the paging ones. */
+export const SEARCH_PARAMETERS = ['q', 'agent', 'tags', 'category', 'verified', 'has', 'runs', 'max_always_tokens', 'limit', 'offset'] as const;
 
 /** Raw values per parameter name (every occurrence, as `URLSearchParams.getAll` gives them). */
 export type RawParameters = (name: string) => readonly string[];
@@ -108,6 +110,7 @@ export function parseSearchParameters(raw: RawParameters, names?: Iterable<strin
   const category = oneOf('category', CATEGORIES);
   const verifiedValue = oneOf('verified', ['true', 'false'] as const);
   const has = oneOf('has', HAS_VALUES);
+  const runs = oneOf('runs', RUNS_VALUES);
   const maxAlways = raw('max_always_tokens').length === 0 ? undefined : integer('max_always_tokens', 0, MAX_ALWAYS_TOKENS, -1);
   const limit = integer('limit', 1, MAX_LIMIT, DEFAULT_LIMIT);
   const offset = integer('offset', 0, MAX_OFFSET, 0);
@@ -120,6 +123,7 @@ export function parseSearchParameters(raw: RawParameters, names?: Iterable<strin
       ...(category === undefined ? {} : { category }),
       ...(verifiedValue === undefined ? {} : { verified: verifiedValue === 'true' }),
       ...(has === undefined ? {} : { has }),
+      ...(runs === undefined ? {} : { runs }),
       ...(maxAlways === undefined ? {} : { max_always_tokens: maxAlways }),
       limit,
       offset,

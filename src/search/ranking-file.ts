@@ -16,7 +16,7 @@
  */
 import { LoadoutError } from '../catalogue/errors.js';
 import { HAS_VALUES, PUBLISHED_AGENTS } from '../catalogue/vocabulary.js';
-import type { SearchRow } from './document.js';
+import { rowHas, type SearchRow } from './document.js';
 import { averageFieldLengths, type InvertedIndex } from './inverted-index.js';
 import { decodeSections, joinPieces, sectionPieces } from './sections-file.js';
 import type { SearchSettings } from './settings.js';
@@ -24,13 +24,17 @@ import type { SearchSettings } from './settings.js';
 /** Where `loadout build` writes the file, relative to `dist/`. */
 export const SEARCH_RANKING_PATH = '.search-ranking.bin';
 
-/** The `format` of the header; a reader refuses any other. */
-export const SEARCH_RANKING_FORMAT = 'loadout-search-ranking/2';
+/** The `format` of the header; a reader refuses any other (3: `docFlags` of 32 bits, with the capability list's). */
+export const SEARCH_RANKING_FORMAT = 'loadout-search-ranking/3';
 
 const MAGIC = 'LSR1';
 
-/** Bits of `docFlags`. */
-export const DOC_FLAG = { verified: 1, featured: 2, deprecated: 4, rules: 8, skills: 16, mcp: 32 } as const;
+/**
+ * Bits of `docFlags`: the row's marks, a bit per `has` value (document.ts `rowHas`), and the
+ * capability list's `runs` as two bits, so that a row without a list (a tree built before them)
+ * matches neither `runs` value.
+ */
+export const DOC_FLAG = { verified: 1, featured: 2, deprecated: 4, rules: 8, skills: 16, mcp: 32, hooks: 64, scripts: 128, runsNothing: 256, runsSomething: 512 } as const;
 
 /** The sections and their element types, in file order. */
 const SECTION_TYPES = {
@@ -49,7 +53,7 @@ const SECTION_TYPES = {
   /** Per document d and field f, at `d * F + f`: the field's length in terms (MiniSearch's `fieldLength`). */
   fieldLengths: Uint32Array,
   /** Per document, the bits of {@link DOC_FLAG}. */
-  docFlags: Uint8Array,
+  docFlags: Uint32Array,
   /** Per document, bit i set when `compatibility[agents[i]]` is not `unsupported`. */
   docAgents: Uint32Array,
   /** Per document d and agent i, at `d * A + i`: the tokens the agent loads at every session start (`always_tokens`, DESIGN.md section 8). */
@@ -171,7 +175,7 @@ export function* rankingIndexPieces(source: RankingSource): Generator<Uint8Array
   const A = PUBLISHED_AGENTS.length;
   const docTagStart = new Uint32Array(documents.length + 1);
   const docTags: number[] = [];
-  const docFlags = new Uint8Array(documents.length);
+  const docFlags = new Uint32Array(documents.length);
   const docAgents = new Uint32Array(documents.length);
   const docAlwaysTokens = new Uint32Array(documents.length * A);
   for (let d = 0; d < documents.length; d++) {
@@ -191,7 +195,11 @@ export function* rankingIndexPieces(source: RankingSource): Generator<Uint8Array
     for (const c of row.categories) pushOnce(docTags, start, categoryNumber.get(c) ?? 0);
     docTagStart[d + 1] = docTags.length;
     let flags = (row.verified ? DOC_FLAG.verified : 0) | (row.featured ? DOC_FLAG.featured : 0) | (row.deprecated ? DOC_FLAG.deprecated : 0);
-    for (const has of HAS_VALUES) if (row.counts[has] > 0) flags |= DOC_FLAG[has];
+    for (const has of HAS_VALUES) if (rowHas(row, has)) flags |= DOC_FLAG[has];
+    // Rows of a tree built before capability lists have none (document.ts `rowRuns`).
+    const runs = (row as Partial<SearchRow>).capabilities?.runs;
+    if (runs === 'nothing') flags |= DOC_FLAG.runsNothing;
+    if (runs === 'something') flags |= DOC_FLAG.runsSomething;
     docFlags[d] = flags;
   }
   const listing = documents.map((_, d) => d).sort((a, b) => listingOrder(documents[a] as SearchRow, documents[b] as SearchRow));

@@ -95,6 +95,17 @@ const MIGRATIONS: Record<string, Migration> = {
       await db.schema.dropIndex('submissions_open_loadout_id').ifExists().execute();
     },
   },
+  '0003-submission-capabilities': {
+    // What a submitted loadout can run (issue 54, point 4): its capability list as the checks
+    // derived it, JSON text like `verification`, shown on the status page and put in the pull
+    // request. Null for the rows stored before, and when the checks made none.
+    async up(db: Kysely<unknown>) {
+      await db.schema.alterTable('submissions').addColumn('capabilities', 'text').execute();
+    },
+    async down(db: Kysely<unknown>) {
+      await db.schema.alterTable('submissions').dropColumn('capabilities').execute();
+    },
+  },
 };
 
 /**

@@ -40,13 +40,15 @@ export interface StoredSubmission {
   request: Record<string, unknown>;
   manifest: string;
   verification: Record<string, unknown>;
+  /** Its capability list as the checks derived it (`tree-format/capabilities.ts`); null when they made none, or for a submission stored before capability lists. */
+  capabilities: Record<string, unknown> | null;
   prUrl: string | null;
   createdAt: string;
   updatedAt: string;
 }
 
-/** A new submission and its files. `updatedAt` starts equal to `createdAt`. */
-export type NewSubmission = Omit<StoredSubmission, 'prUrl' | 'updatedAt'> & { files: SubmissionFile[] };
+/** A new submission and its files. `updatedAt` starts equal to `createdAt`; no `capabilities` stores null. */
+export type NewSubmission = Omit<StoredSubmission, 'prUrl' | 'updatedAt' | 'capabilities'> & { capabilities?: Record<string, unknown> | null; files: SubmissionFile[] };
 
 /** A status change: from (null for arrival) → to, by `actor`, at `at`. */
 export interface SubmissionEvent {
@@ -65,8 +67,8 @@ export interface NonceUse {
   expiresAt: string;
 }
 
-/** The new content of a submission that its submitter sends again. */
-export type SubmissionReplacement = Pick<StoredSubmission, 'status' | 'contactEmail' | 'clientAddress' | 'request' | 'manifest' | 'verification'> & { files: SubmissionFile[] };
+/** The new content of a submission that its submitter sends again; no `capabilities` stores null. */
+export type SubmissionReplacement = Pick<StoredSubmission, 'status' | 'contactEmail' | 'clientAddress' | 'request' | 'manifest' | 'verification'> & { capabilities?: Record<string, unknown> | null; files: SubmissionFile[] };
 
 /** Options of {@link SubmissionStore.submit}. */
 export interface SubmitOptions {
@@ -302,6 +304,7 @@ async function writeReplacement(trx: Transaction<Tables>, id: string, from: stri
       request: JSON.stringify(replacement.request),
       manifest: replacement.manifest,
       verification: JSON.stringify(replacement.verification),
+      capabilities: replacement.capabilities == null ? null : JSON.stringify(replacement.capabilities),
       updated_at: at,
     })
     .where('id', '=', id)
@@ -339,6 +342,7 @@ function toRow(s: NewSubmission): SubmissionsTable {
     request: JSON.stringify(s.request),
     manifest: s.manifest,
     verification: JSON.stringify(s.verification),
+    capabilities: s.capabilities == null ? null : JSON.stringify(s.capabilities),
     pr_url: null,
     created_at: s.createdAt,
     updated_at: s.createdAt,
@@ -356,6 +360,7 @@ function fromRow(r: SubmissionsTable): StoredSubmission {
     request: JSON.parse(r.request) as Record<string, unknown>,
     manifest: r.manifest,
     verification: JSON.parse(r.verification) as Record<string, unknown>,
+    capabilities: r.capabilities === null ? null : (JSON.parse(r.capabilities) as Record<string, unknown>),
     prUrl: r.pr_url,
     createdAt: r.created_at,
     updatedAt: r.updated_at,

@@ -29,6 +29,12 @@ export interface SubmissionsTable {
   manifest: string;
   /** The `verification` object as JSON text. */
   verification: string;
+  /**
+   * What the submitted loadout can run (its capability list, `tree-format/capabilities.ts`) as
+   * JSON text; null when the checks made none (a manifest that does not validate) or for a row
+   * stored before migration 0003.
+   */
+  capabilities: string | null;
   pr_url: string | null;
   created_at: string;
   updated_at: string;

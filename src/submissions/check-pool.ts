@@ -20,6 +20,7 @@ import { MANIFEST_FILE } from '../catalogue/manifest.js';
 import { CHECK_IDS } from '../catalogue/vocabulary.js';
 import type { ChecksTimeout } from '../verify/budget.js';
 import type { CheckResult } from '../tree-format/verification.js';
+import type { Capabilities } from '../tree-format/capabilities.js';
 import type { DerivedLoadout } from './derive.js';
 import type { Submission } from './validate.js';
 import { PROGRESS_BYTES, type CheckTask, type CheckTaskResult } from './check-worker.js';
@@ -27,8 +28,11 @@ import { PROGRESS_BYTES, type CheckTask, type CheckTaskResult } from './check-wo
 /** How long past the budget a worker that has not stopped itself is ended, in milliseconds. */
 const GRACE_MS = 1000;
 
-/** What running the checks of a submission gave. */
-export type SubmissionCheckResult = { kind: 'checked'; derived: Omit<DerivedLoadout, 'source'>; results: CheckResult[] } | { kind: 'timeout'; timeout: ChecksTimeout };
+/**
+ * What running the checks of a submission gave: the derived loadout, the results and, when the
+ * manifest validated, what the loadout can run (`verify/run.ts` `CheckRun.capabilities`).
+ */
+export type SubmissionCheckResult = { kind: 'checked'; derived: Omit<DerivedLoadout, 'source'>; results: CheckResult[]; capabilities?: Capabilities } | { kind: 'timeout'; timeout: ChecksTimeout };
 
 /** Runs the checks of submitted loadouts (a {@link CheckPool}, or a stand-in). */
 export interface SubmissionChecks {
@@ -100,7 +104,8 @@ export class CheckPool implements SubmissionChecks {
     try {
       const result = await pool.run({ kind: 'check', submission, today, budgetMs: this.budgetMs, progress }, { signal: stop.signal });
       if (result === undefined) throw new Error('the check worker answered a check task with nothing (a bug)');
-      return result.timedOut === undefined ? { kind: 'checked', derived: result.derived, results: result.results } : { kind: 'timeout', timeout: result.timedOut };
+      if (result.timedOut !== undefined) return { kind: 'timeout', timeout: result.timedOut };
+      return { kind: 'checked', derived: result.derived, results: result.results, ...(result.capabilities === undefined ? {} : { capabilities: result.capabilities }) };
     } catch (error) {
       if (!stop.signal.aborted) throw error;
       // piscina ended the thread and starts another: warm it before the next submission needs it.

@@ -11,6 +11,7 @@ import type { LoadoutSource } from '../catalogue/source.js';
 import { CHECK_IDS } from '../catalogue/vocabulary.js';
 import type { ChecksTimeout } from '../verify/budget.js';
 import type { CheckResult } from '../tree-format/verification.js';
+import type { Capabilities } from '../tree-format/capabilities.js';
 import { runChecks } from '../verify/run.js';
 import { deriveLoadout, type DerivedLoadout } from './derive.js';
 import type { Submission } from './validate.js';
@@ -26,8 +27,8 @@ export const PROGRESS_BYTES = 16;
 /** A task of the pool. */
 export type CheckTask = { kind: 'check'; submission: Submission; today: string; budgetMs: number; progress: SharedArrayBuffer } | { kind: 'prepare' };
 
-/** What a `check` task gives back: the derived loadout (without its source) and the checks' results, or where the budget ran out. */
-export type CheckTaskResult = { derived: Omit<DerivedLoadout, 'source'>; results: CheckResult[]; timedOut: ChecksTimeout | undefined };
+/** What a `check` task gives back: the derived loadout (without its source), the checks' results and what the loadout can run (when its manifest validated), or where the budget ran out. */
+export type CheckTaskResult = { derived: Omit<DerivedLoadout, 'source'>; results: CheckResult[]; capabilities?: Capabilities; timedOut: ChecksTimeout | undefined };
 
 /** A tiny loadout whose checks load every module a submission's checks use (secretlint included). */
 const WARM_UP: LoadoutSource = {
@@ -58,5 +59,5 @@ export default async function runCheckTask(task: CheckTask): Promise<CheckTaskRe
       Atomics.store(at, 1, file === undefined ? -1 : (fileIndex.get(file) ?? -1));
     },
   });
-  return { derived, results: run.results, timedOut: run.timedOut === undefined ? undefined : { ...run.timedOut, budgetMs: task.budgetMs } };
+  return { derived, results: run.results, ...(run.capabilities === undefined ? {} : { capabilities: run.capabilities }), timedOut: run.timedOut === undefined ? undefined : { ...run.timedOut, budgetMs: task.budgetMs } };
 }

@@ -100,7 +100,8 @@ export async function submitLoadout(deps: SubmitDependencies, submission: Submis
   const derived = checked.derived;
   const verification = summariseVerification(checked.results, { checkedAt: context.now, commit: derived.contentId, contentCurrent: true });
   const status: SubmissionStatus = verification.verified ? 'pending-review' : 'checks-failed';
-  const fields = { status, contactEmail: submission.contact_email ?? null, clientAddress: context.clientAddress, request: publicFields(submission), manifest: derived.manifestText, verification: verification as unknown as Record<string, unknown>, files: derived.files };
+  const capabilities = checked.capabilities === undefined ? null : (checked.capabilities as unknown as Record<string, unknown>);
+  const fields = { status, contactEmail: submission.contact_email ?? null, clientAddress: context.clientAddress, request: publicFields(submission), manifest: derived.manifestText, verification: verification as unknown as Record<string, unknown>, capabilities, files: derived.files };
   const result = await deps.submissions.submit(
     { id: randomUUID(), loadoutId, submitter: context.submitter, createdAt: context.now.toISOString(), ...fields },
     { actor: context.submitter, replaceOwn: context.submitter !== 'form', ...(context.nonce === undefined ? {} : { nonce: context.nonce }) },

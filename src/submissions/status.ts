@@ -1,6 +1,6 @@
 /**
  * The status document of `GET /api/v1/submissions/<id>` (DESIGN.md section 5):
- * `{id, loadout_id, status, created_at, updated_at, verification, pr_url}`. It is built from
+ * `{id, loadout_id, status, created_at, updated_at, verification, capabilities, pr_url}`. It is built from
  * an allow-list of fields, so the contact e-mail and the client address never leave.
  */
 import type { StoredSubmission } from '../storage/submission-store.js';
@@ -15,6 +15,7 @@ export function statusDocument(stored: StoredSubmission): SubmissionStatusDocume
     created_at: stored.createdAt,
     updated_at: stored.updatedAt,
     verification: stored.verification,
+    capabilities: stored.capabilities,
     pr_url: stored.prUrl,
   };
 }

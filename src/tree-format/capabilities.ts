@@ -143,6 +143,22 @@ export interface Capabilities {
   agents: Record<Agent, AgentCapabilities>;
 }
 
+/**
+ * What a loadout's list entry and search result say of its capability list (issue 54, point 1:
+ * "search filters on it"): `runs`, and how many hooks and scripts it brings, which the search's
+ * `runs`, `has=hooks` and `has=scripts` filter on (`has=mcp` reads the record's `counts.mcp`).
+ */
+export interface CapabilitySummary {
+  runs: 'nothing' | 'something';
+  hooks: number;
+  scripts: number;
+}
+
+/** The summary of `capabilities`. Pure. */
+export function capabilitySummaryOf(capabilities: Pick<Capabilities, 'runs' | 'hooks' | 'scripts'>): CapabilitySummary {
+  return { runs: capabilities.runs, hooks: capabilities.hooks.length, scripts: capabilities.scripts.length };
+}
+
 /** The six lists of a {@link Capabilities}, in their published order. */
 export const CAPABILITY_LISTS = ['mcp_servers', 'hooks', 'permissions', 'scripts', 'network', 'env'] as const;
 

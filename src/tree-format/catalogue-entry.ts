@@ -8,6 +8,7 @@
  */
 import type { Agent } from '../catalogue/vocabulary.js';
 import type { PublishedFileEntry, PublishedRecord } from './record.js';
+import type { Capabilities } from './capabilities.js';
 
 /** The metadata of a record that the catalogue-wide documents read. */
 export type CatalogueEntry = Pick<
@@ -18,6 +19,8 @@ export type CatalogueEntry = Pick<
   verification: Pick<PublishedRecord['verification'], 'verified'>;
   /** Per agent, the estimated tokens loaded at every session start (`context[agent].always.tokens`). */
   context: Record<Agent, { always: { tokens: number } }>;
+  /** Of its capability list (`capabilities.ts`), what search filters on: `runs`, its hooks and its scripts. */
+  capabilities: Pick<Capabilities, 'runs' | 'hooks' | 'scripts'>;
 };
 
 /** The entry of a record (the record may come with or without file contents). Pure. */
@@ -43,5 +46,6 @@ export function catalogueEntryOf(r: PublishedRecord): CatalogueEntry {
     files: r.files.map((f) => ({ path: f.path, role: f.role, description: f.description, skill: f.skill, bytes: f.bytes, lang: f.lang })),
     verification: { verified: r.verification.verified },
     context: Object.fromEntries(Object.entries(r.context).map(([agent, cost]) => [agent, { always: { tokens: cost.always.tokens } }])) as CatalogueEntry['context'],
+    capabilities: { runs: r.capabilities.runs, hooks: r.capabilities.hooks, scripts: r.capabilities.scripts },
   };
 }

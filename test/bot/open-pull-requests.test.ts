@@ -12,6 +12,10 @@ import { CHECK_IDS } from '../../src/catalogue/vocabulary.js';
 import { statusDocument } from '../../src/submissions/status.js';
 import { transitionSubmission } from '../../src/submissions/transitions.js';
 import { makeTempDir } from '../helpers/temp.js';
+import { escapeMarkdown } from '../../src/bot/pull-request-body.js';
+import type { FileEntry } from '../../src/catalogue/manifest.js';
+import type { CapabilityLists } from '../../src/capabilities/digest.js';
+import { deriveCapabilities } from '../../src/layout/capabilities.js';
 import { acceptedSubmission, insertRow, makeCatalogueRepository, openStore, PUBLISHED_ID, startGitHub } from './setup.js';
 
 const BOT = { name: 'Loadout Bot', email: 'bot@loadouts.example' };
@@ -264,6 +268,62 @@ describe('loadout submissions pr', () => {
     expect(fake.requests.every((r) => r.method === 'GET')).toBe(true);
     expect(fake.pulls).toEqual([]);
     await expect(openPullRequests({ store, github: client, root: repo.root, remote: 'origin', base: 'main', ids: ['no-such-id'], dryRun: false, identity: BOT })).rejects.toThrow(/no submission no-such-id/u);
+  });
+});
+
+describe('what the loadout can run, in the pull request', () => {
+  const docs = (version: string): Record<string, unknown> => ({ command: 'npx', args: ['-y', `@acme/docs-mcp@${version}`] });
+  const files = [
+    { path: 'AGENTS.md', content: '# Docs Helper\n\nAsk the docs server about the API before you guess.\n' },
+    { path: 'mcp/servers.json', content: `${JSON.stringify({ mcpServers: { docs: docs('2.0.0'), search: { type: 'http', url: 'https://search.example.test/mcp' } } }, null, 2)}\n` },
+  ];
+
+  it('says what the branch\'s loadout can run, and for an id the catalogue publishes, what it changes against that version', async () => {
+    const repo = makeCatalogueRepository();
+    const { fake, client } = await startGitHub(repo.remote);
+    const { store } = await openStore();
+    const submission = await acceptedSubmission(store, { id: 'docs-helper', name: 'Docs Helper', files });
+    // The published version ran the docs server pinned at 1.0.0, and no other.
+    const before: FileEntry & { content: string } = { path: 'mcp/servers.json', role: 'mcp', description: 'x', content: JSON.stringify({ mcpServers: { docs: docs('1.0.0') } }) };
+    const publishedList = deriveCapabilities({ files: [before], text: () => before.content });
+    const asked: string[] = [];
+    const published = async (id: string): Promise<{ version: string; capabilities: CapabilityLists } | undefined> => {
+      asked.push(id);
+      return id === 'docs-helper' ? { version: '1.4.0', capabilities: publishedList } : undefined;
+    };
+    const outcomes = await openPullRequests({ store, github: client, root: repo.root, remote: 'origin', base: 'main', ids: [submission.id], dryRun: false, identity: BOT, published });
+    expect(outcomes.map((o) => o.reason ?? o.action)).toEqual(['opened']);
+    expect(asked).toEqual(['docs-helper']);
+    const body = fake.pulls[0]?.body ?? '';
+    // What it can run: the list the checks derived on the branch's folder, in capabilities/describe.ts's words.
+    const section = body.slice(body.indexOf('### What it can run'), body.indexOf('### What it changes against'));
+    expect(section).toContain(`${escapeMarkdown('starts or connects to 2 MCP servers')}`);
+    expect(section).toContain(`**${escapeMarkdown('MCP servers it starts or connects to')}**`);
+    expect(section).toContain(`- ${escapeMarkdown('"docs": runs @acme/docs-mcp from npm through npx, pinned at 2.0.0')}`);
+    expect(section).toContain(`- ${escapeMarkdown('"search": connects to search.example.test (http)')}`);
+    expect(section).not.toContain('needs consent');
+    // Its change against the published version: compareCapabilities of the published list and the branch's.
+    expect(body).toContain(`### What it changes against ${escapeMarkdown('1.4.0')}, the published version`);
+    expect(body).toContain('**It adds to what the loadout can run: review each item before merging.**');
+    expect(body).toContain(`- **+** widened: ${escapeMarkdown('MCP server "docs": runs @acme/docs-mcp from npm through npx, pinned at 2.0.0: @acme/docs-mcp 1.0.0 → 2.0.0')}`);
+    expect(body).toContain(`- **+** added: ${escapeMarkdown('new: MCP server "search": connects to search.example.test (http)')}`);
+    // The order of the sections: checks, what it can run, its change, the reviewer notes.
+    const order = ['### Checks', '### What it can run', '### What it changes against', '### Reviewer notes'].map((h) => body.indexOf(h));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    expect(fake.violations).toEqual([]);
+  });
+
+  it('says no more than what it can run for an id the catalogue does not publish, and a text-only loadout runs nothing', async () => {
+    const repo = makeCatalogueRepository();
+    const { fake, client } = await startGitHub(repo.remote);
+    const { store } = await openStore();
+    const served = await acceptedSubmission(store, { id: 'docs-helper', name: 'Docs Helper', files });
+    const plain = await acceptedSubmission(store);
+    await openPullRequests({ store, github: client, root: repo.root, remote: 'origin', base: 'main', ids: [served.id, plain.id], dryRun: false, identity: BOT, published: async () => undefined });
+    const bodies = new Map(fake.pulls.map((p) => [p.head, p.body ?? '']));
+    expect(bodies.get('submission/docs-helper')).toContain('### What it can run');
+    expect(bodies.get('submission/docs-helper')).not.toContain('### What it changes against');
+    expect(bodies.get(BRANCH)).toContain(`### What it can run\n\n${escapeMarkdown('runs nothing (no MCP server, hook, script or grant)')}.\n`);
   });
 });
 

@@ -5,6 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { escapeMarkdown, MAX_BODY_BYTES, pullRequestTitle, renderPullRequestBody, type PullRequestBodyInput } from '../../src/bot/pull-request-body.js';
 import { CHECK_IDS } from '../../src/catalogue/vocabulary.js';
+import { deriveCapabilities } from '../../src/layout/capabilities.js';
+import type { FileEntry } from '../../src/catalogue/manifest.js';
 
 const HOSTILE = 'Evil | cell @octocat @octo-org/team #12 other/repo#3 <script>alert(1)</script> <!-- hidden --> [click](javascript:alert(1)) ![x](https://tracker.example/p.png) **bold** `code` &#64;entity\u202eevil\u200b\nSecond line\r\n# Heading\n- item\n> quote';
 
@@ -94,5 +96,32 @@ describe('the pull request', () => {
     expect(Buffer.byteLength(small, 'utf8')).toBeLessThanOrEqual(2000);
     expect(small).toContain('was cut at 2000 bytes');
     expect(renderPullRequestBody(input())).not.toContain('was cut');
+  });
+});
+
+describe('what the loadout can run, in the body', () => {
+  const derive = (files: (FileEntry & { content: string })[]) => deriveCapabilities({ files, text: (p) => files.find((f) => f.path === p)?.content });
+  // A hook whose command is hostile text, which a catalogue allowing hooks would publish.
+  const hooked = derive([{ path: 'skills/x/SKILL.md', role: 'skill', skill: 'x', description: 'x', content: `---\nname: x\ndescription: X.\nhooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: ${JSON.stringify(HOSTILE.split('\n')[0])}\n---\n\nX.\n` }]);
+
+  it('shows each item as escaped text, what needs consent marked, and nothing of it as markup', () => {
+    const body = renderPullRequestBody(input({ capabilities: hooked }));
+    const section = body.slice(body.indexOf('### What it can run'), body.indexOf('### Reviewer notes'));
+    expect(section).toContain(`**${escapeMarkdown('Hooks the agent runs on its events')}**`);
+    expect(section).toMatch(/^- Stop in skills\/x\/SKILL\\\.md: runs .* — \*\*needs consent\*\*: runs a shell command on the agent's Stop event$/mu);
+    expect(section).not.toMatch(/<script>|@octocat|#12|\[click\]\(/u);
+    expect(section).toContain('@&#8203;octocat');
+  });
+
+  it('says when the checks made no list, and when the published version has none to compare with', () => {
+    const none = renderPullRequestBody(input({ published: { version: '1.0.0' } }));
+    expect(none).toContain('### What it can run\n\n_Not known: the checks could not read what it runs._');
+    expect(none).toContain('### What it changes against 1\\.0\\.0, the published version\n\n_Not known: the catalogue publishes no capability list for that version, or the checks made none._');
+    const same = renderPullRequestBody(input({ capabilities: hooked, published: { version: '1.0.0', capabilities: hooked } }));
+    expect(same).toContain('the published version\n\n_No change in what it can run._');
+    expect(same).not.toContain('It adds to what the loadout can run');
+    const fewer = renderPullRequestBody(input({ capabilities: derive([]), published: { version: '1.0.0', capabilities: hooked } }));
+    expect(fewer).toMatch(/^- − removed: gone: hook Stop in skills\/x\/SKILL\\\.md: /mu);
+    expect(fewer).not.toContain('It adds to what the loadout can run');
   });
 });

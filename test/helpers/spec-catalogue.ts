@@ -42,6 +42,8 @@ export interface LoadoutSpec {
   agentsMd?: string;
   /** More files, as they are. */
   extra?: TestFile[];
+  /** The manifest's `security`, when the files need another than the default (scripts listed, network). */
+  security?: Record<string, unknown>;
 }
 
 function filesOf(spec: LoadoutSpec, agentsMd: string): TestFile[] {
@@ -80,6 +82,7 @@ function write(root: string, spec: LoadoutSpec, version: string, agentsMd: strin
       ...(spec.author === undefined ? {} : { author: spec.author }),
       ...(spec.compatibility === undefined ? {} : { compatibility: spec.compatibility }),
       ...(spec.mcp === true ? { requires: { tools: [], env: ['POSTGRES_URL'], mcp: ['postgres'] }, security: { scanned: true, network: true, scripts: [] } } : {}),
+      ...(spec.security === undefined ? {} : { security: spec.security }),
     },
   });
 }
@@ -91,12 +94,14 @@ export interface SpecCatalogueOptions {
   baseUrl: string;
   /** Called on the repository after both commits, before the build (e.g. to add `docs/`). */
   beforeBuild?: (root: string) => void;
+  /** The first spec as its 1.1.0 has it (default: the same spec, with an AGENTS.md that says to run `next build`). */
+  second?: LoadoutSpec;
 }
 
 /**
  * Writes `specs` into a new git repository in a temporary folder, in two commits (every loadout
- * at 1.0.0 on 2026-01-01, then the first spec's at 1.1.0 on 2026-02-01, with an AGENTS.md that
- * says to run `next build`), and builds it into `dist/` for `baseUrl`, as of 2026-11-22.
+ * at 1.0.0 on 2026-01-01, then the first spec's at 1.1.0 on 2026-02-01, as `options.second` has
+ * it or else with an AGENTS.md that says to run `next build`), and builds it into `dist/` for `baseUrl`, as of 2026-11-22.
  * @throws Error naming each loadout the build refused, with its failed checks and diagnostics
  *   (the fixture is broken); the temporary folder is removed first.
  */
@@ -110,7 +115,8 @@ export async function buildSpecCatalogue(specs: readonly LoadoutSpec[], options:
     commitAll(root, 'first versions', '2026-01-01T10:00:00Z');
     const [first] = specs;
     if (first !== undefined) {
-      write(root, first, '1.1.0', `# ${first.title}\n\n${first.summary}\n\nVersion 1.1: run \`next build\` before you commit.\n`);
+      const next = options.second ?? first;
+      write(root, next, '1.1.0', options.second?.agentsMd ?? `# ${next.title}\n\n${next.summary}\n\nVersion 1.1: run \`next build\` before you commit.\n`);
       commitAll(root, `${first.id} 1.1.0: run next build`, '2026-02-01T10:00:00Z');
     }
     options.beforeBuild?.(root);

@@ -85,7 +85,7 @@ describe('tools/call params of every other malformed shape', () => {
 
   it('names bad tool arguments on one line, keys and values quoted', async () => {
     expect(await invalidParams('tools/call', { name: 'search_loadouts', arguments: { limit: 0 } })).toContain('limit is 0 (expected a number >= 1)');
-    expect(await invalidParams('tools/call', { name: 'search_loadouts', arguments: { 'q\nx': 1 } })).toContain('"q\\nx" is not an argument of search_loadouts (expected only query, agent, tags, category, verified, has, max_always_tokens, limit, offset)');
+    expect(await invalidParams('tools/call', { name: 'search_loadouts', arguments: { 'q\nx': 1 } })).toContain('"q\\nx" is not an argument of search_loadouts (expected only query, agent, tags, category, verified, has, runs, max_always_tokens, limit, offset)');
     expect(await invalidParams('tools/call', { name: 'get_loadout', arguments: { id: 'Not A Slug' } })).toContain('id is "Not A Slug" (expected a lowercase slug');
     expect(await invalidParams('tools/call', { name: 'get_install_instructions', arguments: { id: 'x', agent: 'vim' } })).toContain('agent is "vim" (expected one of "claude-code"');
     const many = await invalidParams('tools/call', { name: 'search_loadouts', arguments: Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`k${i}`, i])) });

@@ -61,7 +61,7 @@ describe('MCP initialize and tools/list', () => {
       expect(tool.description?.length ?? 0).toBeGreaterThan(120);
     }
     const search = tools[0];
-    expect(Object.keys(search?.inputSchema.properties ?? {})).toEqual(['query', 'agent', 'tags', 'category', 'verified', 'has', 'max_always_tokens', 'limit', 'offset']);
+    expect(Object.keys(search?.inputSchema.properties ?? {})).toEqual(['query', 'agent', 'tags', 'category', 'verified', 'has', 'runs', 'max_always_tokens', 'limit', 'offset']);
     expect(tools[2]?.inputSchema.required).toEqual(['id', 'path']);
   });
 });
@@ -71,7 +71,7 @@ describe('search_loadouts', () => {
     const { value, text } = await call('search_loadouts', { query: 'fastpi' }, schemas.searchOutput);
     expect(value.results[0]?.id).toBe('fastapi-service');
     expect(value.limit).toBe(10);
-    expect(text).toContain('1. fastapi-service (1.0.0)');
+    expect(text).toContain('1. fastapi-service (1.0.0, runs nothing)');
   });
 
   it('applies the filters and paging', async () => {

@@ -16,7 +16,7 @@ export type PagesFixture = SpecCatalogue;
 /** The id of the loadout full of markup. */
 export const HOSTILE_ID = 'markup-everywhere';
 /** Its title, which must show as this text. */
-export const HOSTILE_TITLE = '<img src=x onerror="window.__pwned=1">';
+export const HOSTILE_TITLE = '<img src=AGENTS.md onerror="window.__pwned=1">';
 /** A line of its AGENTS.md, which must show as this text. */
 export const HOSTILE_SCRIPT = '<script>window.__pwned = 2</script>';
 

@@ -129,6 +129,8 @@ describeWith(NEEDS_CHROMIUM)('page quality', () => {
     expect(await page.locator('h1').textContent()).toBe('Submission of go-service-b-kit-b');
     expect(await page.locator('td.check-fail').count()).toBeGreaterThan(0);
     expect(await page.locator('li.notice').count()).toBeGreaterThan(0);
+    // What the submitted loadout can run, in the words of the loadout pages (issue 54, point 4).
+    expect(await page.locator('#capabilities + .runs #capabilities-summary').textContent()).toMatch(/^Runs nothing It runs nothing \(no MCP server, hook, script or grant\)/u);
     await page.close();
   });
 

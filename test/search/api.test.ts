@@ -63,6 +63,19 @@ describe('GET /api/v1/search', () => {
     expect(body.results.map((r) => r.id)).toEqual(['fastapi-service']);
   });
 
+  it('filters on the capability list: runs=something, runs=nothing, has=hooks and has=scripts (issue 54)', async () => {
+    const ids = async (qs: string): Promise<string[]> => ((await (await get(`${qs}&limit=50`)).json()) as { results: { id: string }[] }).results.map((r) => r.id);
+    // The fixture's one MCP server is the only thing any of its loadouts runs.
+    expect(await ids('?runs=something')).toEqual(['dbt-analytics']);
+    const nothing = await ids('?runs=nothing');
+    expect([...nothing].sort()).toEqual(FIXTURE_IDS.filter((id) => id !== 'dbt-analytics').sort());
+    expect(await ids('?q=postgres&runs=nothing')).not.toContain('dbt-analytics');
+    expect(await ids('?has=hooks')).toEqual([]);
+    expect(await ids('?has=scripts')).toEqual([]);
+    const dbt = ((await (await get('?q=dbt&limit=1')).json()) as { results: { capabilities: unknown }[] }).results[0];
+    expect(dbt?.capabilities).toEqual({ runs: 'something', hooks: 0, scripts: 0 });
+  });
+
   it.each(['title:foo^10~', '*', '"', '"nextjs', 'a AND b', '%', '\\'])('never fails on q=%s', async (q) => {
     const response = await get(`?q=${encodeURIComponent(q)}`);
     expect(response.status).toBe(200);
@@ -75,10 +88,12 @@ describe('GET /api/v1/search', () => {
     ['?offset=-1', 'offset', 'expected an integer from 0 to 100000'],
     ['?agent=vim', 'agent', 'expected one of claude-code'],
     ['?category=games', 'category', 'expected one of web-app'],
-    ['?has=tests', 'has', 'expected one of skills, mcp, rules'],
+    ['?has=tests', 'has', 'expected one of skills, mcp, rules, hooks, scripts'],
     ['?verified=1', 'verified', 'expected one of true, false'],
+    ['?runs=maybe', 'runs', 'expected one of nothing, something'],
+    ['?runs=', 'runs', 'expected one of nothing, something'],
     ['?tags=Not%20A%20Slug', 'tags', 'expected comma-separated stacks and categories'],
-    ['?query=react', 'query', '"query" is not a search parameter (expected only q, agent, tags, category, verified, has, max_always_tokens, limit, offset)'],
+    ['?query=react', 'query', '"query" is not a search parameter (expected only q, agent, tags, category, verified, has, runs, max_always_tokens, limit, offset)'],
   ])('%s is a 400 problem naming %s', async (qs, parameter, expected) => {
     const response = await get(qs);
     expect(response.status).toBe(400);

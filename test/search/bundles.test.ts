@@ -32,7 +32,7 @@ const search = async (query: string): Promise<Response> => {
 };
 
 /** The result fields of a loadout (DESIGN.md section 5, with always_tokens), in order. */
-const LOADOUT_FIELDS = ['id', 'title', 'summary', 'version', 'score', 'categories', 'stacks', 'compatibility', 'counts', 'always_tokens', 'verified', 'featured', 'deprecated', 'updated', 'url', 'api_url'];
+const LOADOUT_FIELDS = ['id', 'title', 'summary', 'version', 'score', 'categories', 'stacks', 'compatibility', 'counts', 'always_tokens', 'capabilities', 'verified', 'featured', 'deprecated', 'updated', 'url', 'api_url'];
 
 describe('GET /api/v1/search over a catalogue with bundles', () => {
   it('lists the bundles that match, marked as bundles, with their loadouts resolved; the loadouts\' results keep their fields', async () => {

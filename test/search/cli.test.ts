@@ -59,7 +59,18 @@ describe('loadout search', () => {
   it('exits 2 naming each bad flag and what it expects', async () => {
     const result = await runCli(['search', 'x', '--limit', '0', '--has', 'tests'], fixture.root);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe('loadout: --has is "tests" (expected one of skills, mcp, rules); --limit is "0" (expected an integer from 1 to 50)\n');
+    expect(result.stderr).toBe('loadout: --has is "tests" (expected one of skills, mcp, rules, hooks, scripts); --limit is "0" (expected an integer from 1 to 50)\n');
+    const runs = await runCli(['search', '--runs', 'maybe'], fixture.root);
+    expect(runs.code).toBe(2);
+    expect(runs.stderr).toBe('loadout: --runs is "maybe" (expected one of nothing, something)\n');
+  });
+
+  it('filters on what a loadout runs with --runs and --has hooks', async () => {
+    const something = await runCli(['search', '--runs', 'something', '--json'], fixture.root);
+    expect(something.code).toBe(0);
+    expect((JSON.parse(something.stdout) as { results: { id: string }[] }).results.map((r) => r.id)).toEqual(['dbt-analytics']);
+    const hooks = await runCli(['search', '--has', 'hooks'], fixture.root);
+    expect(hooks.stdout).toBe('no loadouts match all loadouts\n');
   });
 
   it('exits 2 saying there is no catalogue there, and how to name one, for a folder with no built tree', async () => {

@@ -26,7 +26,7 @@ describe('parseSearchParameters', () => {
     ['offset=x', 'offset', 'offset is "x" (expected an integer from 0 to 100000)'],
     ['agent=vim', 'agent', 'agent is "vim" (expected one of claude-code, codex, cursor, gemini-cli, copilot, antigravity-cli)'],
     ['category=games', 'category', 'category is "games" (expected one of web-app, gamedev, security, bots, browser-extension, data, workflow, ai-agents)'],
-    ['has=tests', 'has', 'has is "tests" (expected one of skills, mcp, rules)'],
+    ['has=tests', 'has', 'has is "tests" (expected one of skills, mcp, rules, hooks, scripts)'],
     ['verified=yes', 'verified', 'verified is "yes" (expected one of true, false)'],
     ['verified=TRUE', 'verified', 'verified is "TRUE" (expected one of true, false)'],
     ['tags=React', 'tags', 'tags is "React" (expected comma-separated stacks and categories, each a lowercase slug such as nextjs or web-app)'],
@@ -41,8 +41,8 @@ describe('parseSearchParameters', () => {
     expect(errors.map((e) => e.parameter)).toEqual(['agent', 'limit', 'offset']);
     const params = new URLSearchParams('query=react&limit=0&query=vue&Q=x');
     expect(parseSearchParameters(fromSearchParams(params), params.keys()).errors).toEqual([
-      { parameter: 'query', message: '"query" is not a search parameter (expected only q, agent, tags, category, verified, has, max_always_tokens, limit, offset)' },
-      { parameter: 'Q', message: '"Q" is not a search parameter (expected only q, agent, tags, category, verified, has, max_always_tokens, limit, offset)' },
+      { parameter: 'query', message: '"query" is not a search parameter (expected only q, agent, tags, category, verified, has, runs, max_always_tokens, limit, offset)' },
+      { parameter: 'Q', message: '"Q" is not a search parameter (expected only q, agent, tags, category, verified, has, runs, max_always_tokens, limit, offset)' },
       { parameter: 'limit', message: 'limit is "0" (expected an integer from 1 to 50)' },
     ]);
     const known = new URLSearchParams('q=react&limit=5');

@@ -42,12 +42,13 @@ function miniSearchRanking(file: SearchIndexFile): (query: SearchQuery) => { id:
       filter: (result) => {
         const row = rows.get(result.id as string);
         if (row === undefined) return false;
-        const { agent, tags, category, verified, has } = query;
+        const { agent, tags, category, verified, has, runs } = query;
         return (
           (agent === undefined || row.compatibility[agent] !== 'unsupported') &&
           (category === undefined || row.categories.includes(category)) &&
           (verified === undefined || row.verified === verified) &&
-          (has === undefined || row.counts[has] > 0) &&
+          (has === undefined || (has === 'hooks' || has === 'scripts' ? row.capabilities[has] > 0 : row.counts[has] > 0)) &&
+          (runs === undefined || row.capabilities.runs === runs) &&
           tags.every((t) => row.stacks.includes(t) || row.categories.includes(t))
         );
       },
@@ -88,7 +89,7 @@ describe('the ranker on the fixture catalogue', () => {
 
   it('ranks as MiniSearch does, with and without filters', () => {
     const words = ['nextjs', 'nexjs', 'next.js', 'fastap', 'fastpi', 'tail', 'django rest api', 'unty', 'security review', 'postgres analytics', 'react', 'game', 'model context protocol', 'langchain agnts', 'threat model', 'add-endpoint', 'svelte', 'vue starter', 'vue', 'react react', 'react vite react', 'the and of', 'a', 'ts', 'app', 'python', 'pyhton', 'ptyhon django', 'nextsj app', 'eract vite', 'python pyhton'];
-    const filters: Record<string, string>[] = [{}, { agent: 'cursor' }, { tags: 'python,web-app' }, { tags: 'react' }, { category: 'gamedev' }, { verified: 'true' }, { verified: 'false' }, { has: 'skills' }, { has: 'mcp' }, { tags: 'no-such-stack' }];
+    const filters: Record<string, string>[] = [{}, { agent: 'cursor' }, { tags: 'python,web-app' }, { tags: 'react' }, { category: 'gamedev' }, { verified: 'true' }, { verified: 'false' }, { has: 'skills' }, { has: 'mcp' }, { has: 'hooks' }, { has: 'scripts' }, { runs: 'nothing' }, { runs: 'something' }, { tags: 'no-such-stack' }];
     const queries = words.flatMap((q) => filters.map((f) => parse({ q, ...f })));
     expectSameRanking(createSearchEngine(file, { cacheMatches: 0 }), miniSearchRanking(file), queries);
   });

@@ -77,7 +77,7 @@ describe('the binary search index', () => {
     expectInvalid(bytes.subarray(0, bytes.length - 1024), /has no whole section/u);
     const other = Buffer.from(bytes);
     other.write('loadout-search-ranking/9', other.indexOf(SEARCH_RANKING_FORMAT), 'latin1');
-    expectInvalid(other, /has format "loadout-search-ranking\/9" \(expected loadout-search-ranking\/2\)/u);
+    expectInvalid(other, /has format "loadout-search-ranking\/9" \(expected loadout-search-ranking\/3\)/u);
   });
 
   it('falls back to the JSON index when the tree has no binary index or one this code cannot read', async () => {

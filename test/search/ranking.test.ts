@@ -112,7 +112,7 @@ describe('ranking on the fixture catalogue', () => {
     expect(Object.keys(response)).toEqual(['query', 'total', 'limit', 'offset', 'results']);
     expect(response).toMatchObject({ query: 'nextjs', total: 2, limit: 1, offset: 0 });
     const [result] = response.results;
-    expect(Object.keys(result ?? {})).toEqual(['id', 'title', 'summary', 'version', 'score', 'categories', 'stacks', 'compatibility', 'counts', 'always_tokens', 'verified', 'featured', 'deprecated', 'updated', 'url', 'api_url']);
+    expect(Object.keys(result ?? {})).toEqual(['id', 'title', 'summary', 'version', 'score', 'categories', 'stacks', 'compatibility', 'counts', 'always_tokens', 'capabilities', 'verified', 'featured', 'deprecated', 'updated', 'url', 'api_url']);
     expect(result).toMatchObject({ id: 'nextjs-app-router', version: '1.1.0', featured: true, verified: true, counts: { rules: 1, skills: 1, mcp: 0 }, url: 'http://localhost:8787/loadouts/nextjs-app-router/', api_url: 'http://localhost:8787/api/loadouts/nextjs-app-router.json' });
   });
 });

@@ -115,6 +115,31 @@ describe.each(DATABASE_KINDS)('stores on $kind', ({ kind, skip, requirement }) =
     expect(await submissions.findByLoadoutId('my-loadout', ['accepted'])).toHaveLength(0);
   });
 
+  it.skipIf(skip)('stores what a submission can run with it, replaces it with a resubmission, and reads null where none was given', async () => {
+    const { submissions } = createStores(await openTestDatabase(kind));
+    const capabilities = { runs: 'something', digest: 'a'.repeat(64), mcp_servers: [{ name: 'db', env: [{ name: 'DATABASE_URL', secret: true }] }], hooks: [], permissions: [], scripts: [], network: [], env: [] };
+    await submissions.create({ ...submission(uuid(300)), capabilities }, 'key:0123456789ab');
+    expect((await submissions.get(uuid(300)))?.capabilities).toEqual(capabilities);
+    await submissions.create(submission(uuid(301), 'other'), 'key:0123456789ab');
+    expect((await submissions.get(uuid(301)))?.capabilities).toBeNull();
+    const { id: _id, loadoutId: _l, submitter: _s, createdAt: _c, ...content } = submission(uuid(300));
+    await submissions.replace(uuid(300), { ...content, capabilities: { ...capabilities, runs: 'nothing', mcp_servers: [] } }, 'key:0123456789ab', at);
+    expect((await submissions.get(uuid(300)))?.capabilities).toMatchObject({ runs: 'nothing', mcp_servers: [] });
+    await submissions.replace(uuid(300), content, 'key:0123456789ab', at);
+    expect((await submissions.get(uuid(300)))?.capabilities).toBeNull();
+  });
+
+  it.skipIf(skip)('migration 0003 gives the rows stored before it no capability list, and the store reads them', async () => {
+    const database = await openTestDatabase(kind);
+    const { submissions } = createStores(database);
+    // Back to the schema before 0003, with a row stored then.
+    await sql.raw('ALTER TABLE submissions DROP COLUMN capabilities').execute(database.db);
+    await sql`delete from kysely_migration where name = '0003-submission-capabilities'`.execute(database.db);
+    await sql`insert into submissions (id, loadout_id, status, submitter, contact_email, client_address, request, manifest, verification, pr_url, created_at, updated_at) values (${uuid(400)}, 'before', 'pending-review', 'form', null, '127.0.0.1', '{}', 'id: before\n', '{"status":"verified"}', null, ${at}, ${at})`.execute(database.db);
+    expect(await migrateToLatest(database.db)).toEqual(['0003-submission-capabilities']);
+    expect(await submissions.get(uuid(400))).toMatchObject({ loadoutId: 'before', capabilities: null, verification: { status: 'verified' } });
+  });
+
   it.skipIf(skip)('records a form-token nonce once: the second use stores nothing', async () => {
     const { submissions, nonces } = createStores(await openTestDatabase(kind));
     const nonce = { nonce: 'n-1', expiresAt: '2026-11-22T12:00:00.000Z' };
@@ -225,14 +250,15 @@ describe.each(DATABASE_KINDS)('stores on $kind', ({ kind, skip, requirement }) =
   it.skipIf(skip)('migration 0002 rejects the duplicates races left behind, keeping the one furthest along, then the oldest', async () => {
     const database = await openTestDatabase(kind);
     const { submissions } = createStores(database);
-    // Back to the schema before 0002, with the duplicates it let through.
+    // Back to the schema before 0002 (and so before 0003), with the duplicates it let through.
     await sql.raw('DROP INDEX submissions_open_loadout_id').execute(database.db);
-    await sql`delete from kysely_migration where name = '0002-one-open-submission-per-loadout-id'`.execute(database.db);
     const row = (n: number, loadoutId: string, status: string, minute: number): NewSubmission => ({ ...submission(uuid(n), loadoutId), status, createdAt: `2026-11-22T10:${String(minute).padStart(2, '0')}:00.000Z` });
     for (const r of [row(1, 'dup', 'pending-review', 1), row(2, 'dup', 'accepted', 2), row(3, 'dup', 'checks-failed', 0), row(4, 'dup', 'rejected', 0), row(5, 'twin', 'pending-review', 5), row(6, 'twin', 'pending-review', 4), row(7, 'alone', 'pending-review', 0)]) {
       await submissions.create(r, 'key:0123456789ab');
     }
-    expect(await migrateToLatest(database.db)).toEqual(['0002-one-open-submission-per-loadout-id']);
+    await sql.raw('ALTER TABLE submissions DROP COLUMN capabilities').execute(database.db);
+    await sql`delete from kysely_migration where name in ('0002-one-open-submission-per-loadout-id', '0003-submission-capabilities')`.execute(database.db);
+    expect(await migrateToLatest(database.db)).toEqual(['0002-one-open-submission-per-loadout-id', '0003-submission-capabilities']);
     expect(Object.fromEntries((await submissions.list()).map((s) => [s.id, s.status]))).toEqual({
       [uuid(1)]: 'rejected',
       [uuid(2)]: 'accepted',

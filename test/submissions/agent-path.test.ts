@@ -167,9 +167,25 @@ describe.each(DATABASE_KINDS)('agent submissions on $kind', ({ kind, skip, requi
     expect(text).not.toContain('ada@example.org');
     expect(text).not.toContain('127.0.0.1');
     const body = JSON.parse(text) as Record<string, unknown>;
-    expect(Object.keys(body).sort()).toEqual(['created_at', 'id', 'loadout_id', 'pr_url', 'status', 'updated_at', 'verification']);
-    expect(body).toMatchObject({ id: created['id'], loadout_id: 'rust-cli-helpers', status: 'pending-review', pr_url: null });
+    expect(Object.keys(body).sort()).toEqual(['capabilities', 'created_at', 'id', 'loadout_id', 'pr_url', 'status', 'updated_at', 'verification']);
+    expect(body).toMatchObject({ id: created['id'], loadout_id: 'rust-cli-helpers', status: 'pending-review', pr_url: null, capabilities: { runs: 'nothing', mcp_servers: [], hooks: [] } });
     expect(body['verification']).toEqual(created['verification']);
+  });
+
+  it.skipIf(skip)('keeps what the submitted loadout can run, as its checks derived it, in the status document and on the status page (issue 54, point 4)', async () => {
+    const h = await startHarness(kind);
+    const server = { mcpServers: { docs: { command: 'npx', args: ['-y', '@acme/docs-mcp@2.0.0'], env: { DOCS_TOKEN: '${DOCS_TOKEN}' } } } };
+    const body = validBody({ id: 'docs-helper', files: [{ path: 'AGENTS.md', content: '# Docs helper\n\nUse the docs server for questions about the API. <b>Bold</b> claims are text.\n' }, { path: 'mcp/servers.json', content: `${JSON.stringify(server, null, 2)}\n` }] });
+    const created = await json(await h.post(body, bearer(h.key)));
+    const doc = await json(await fetch(`${h.url}/api/v1/submissions/${String(created['id'])}`));
+    const capabilities = doc['capabilities'] as { runs: string; mcp_servers: { name: string; package: { name: string; pinned: boolean } }[]; env: { name: string; secret: boolean }[] };
+    expect(capabilities.runs).toBe('something');
+    expect(capabilities.mcp_servers.map((s) => [s.name, s.package.name, s.package.pinned])).toEqual([['docs', '@acme/docs-mcp', true]]);
+    expect(capabilities.env.map((e) => [e.name, e.secret])).toEqual([['DOCS_TOKEN', true]]);
+    const page = await (await fetch(`${h.url}/submissions/${String(created['id'])}/`)).text();
+    expect(page).toContain('<h2 id="capabilities">What it can run</h2>');
+    expect(page).toContain('&quot;docs&quot;: runs @acme/docs-mcp from npm through npx, pinned at 2.0.0; reads DOCS_TOKEN (secret)');
+    expect(page).toContain('Nothing in it needs your consent');
   });
 
   it.skipIf(skip)('answers 404 for an unknown id and 400 for a malformed one', async () => {

@@ -1,6 +1,6 @@
 /**
  * `loadout search <query> [--agent A] [--tags T,U] [--category C] [--verified true|false]
- * [--has skills|mcp|rules] [--max-always-tokens N] [--limit N] [--offset N] [--json]
+ * [--has skills|mcp|rules|hooks|scripts] [--runs nothing|something] [--max-always-tokens N] [--limit N] [--offset N] [--json]
  * [--from URL-or-dir | --out dist]`: the same ranked search as `GET /api/v1/search`, over the
  * index in a built tree, or over a catalogue's base URL (`install/catalogue/remote-search.ts`)
  * (DESIGN.md section 2).
@@ -27,6 +27,8 @@ export interface SearchCommandOptions {
   category?: string;
   verified?: string;
   has?: string;
+  /** `--runs`: `nothing` or `something` (issue 54). */
+  runs?: string;
   /** `--max-always-tokens`. */
   max_always_tokens?: string;
   limit?: string;

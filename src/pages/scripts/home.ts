@@ -1,11 +1,11 @@
 /**
  * The home page's script, written to `assets/home.js` (docs/http-api.md, "The pages"). It shows the filter
  * bar (hidden without JavaScript, where the full list stays), reads the filters and the query
- * from the URL (`q`, `agent`, `category`, `tags`, `verified`, `has`: the search API's names),
+ * from the URL (`q`, `agent`, `category`, `tags`, `verified`, `has`, `runs`: the search API's names),
  * and on every change writes them back with `history.replaceState` and shows the matching
  * cards: filters compare the cards' `data-*` attributes (the rules of `filterOf` in
  * `search/engine.ts`: agent not unsupported, category, every tag among stacks or categories,
- * verified, has); a query ranks with the search index in the browser (MiniSearch and
+ * verified, has, runs); a query ranks with the search index in the browser (MiniSearch and
  * `assets/search.js`, loaded on first use) and orders the cards by score; a query that shows
  * no card offers "Did you mean …" buttons (the same suggestions as the search API's). The server-rendered
  * cards are only shown, hidden and reordered, never rebuilt, so no loadout text passes
@@ -30,8 +30,8 @@ export const HOME_SCRIPT = `// Filters and search of the Loadout Catalogue home 
   var root = new URL('../', script.src);
   var cards = Array.prototype.slice.call(list.children);
   var byId = new Map(cards.map(function (card) { return [card.dataset.id, card]; }));
-  var FIELDS = ['q', 'agent', 'category', 'tags', 'verified', 'has'];
-  var state = { q: '', agent: '', category: '', tags: [], verified: '', has: '' };
+  var FIELDS = ['q', 'agent', 'category', 'tags', 'verified', 'has', 'runs'];
+  var state = { q: '', agent: '', category: '', tags: [], verified: '', has: '', runs: '' };
   var loading = null;
   var applied = 0;
 
@@ -62,6 +62,7 @@ export const HOME_SCRIPT = `// Filters and search of the Loadout Catalogue home 
     state.tags = (params.get('tags') || '').split(',').map(function (t) { return t.trim(); }).filter(function (t) { return t !== ''; });
     state.verified = params.get('verified') || '';
     state.has = params.get('has') || '';
+    state.runs = params.get('runs') || '';
     FIELDS.forEach(function (name) {
       var control = form.elements[name];
       var value = name === 'tags' ? (state.tags[0] || '') : state[name];
@@ -91,6 +92,7 @@ export const HOME_SCRIPT = `// Filters and search of the Loadout Catalogue home 
     if (state.category !== '' && words(d.categories).indexOf(state.category) < 0) return false;
     if (state.verified !== '' && d.verified !== state.verified) return false;
     if (state.has !== '' && words(d.has).indexOf(state.has) < 0) return false;
+    if (state.runs !== '' && d.runs !== state.runs) return false;
     return state.tags.every(function (t) { return words(d.stacks).indexOf(t) >= 0 || words(d.categories).indexOf(t) >= 0; });
   }
   function show(order, active) {
@@ -138,7 +140,7 @@ export const HOME_SCRIPT = `// Filters and search of the Loadout Catalogue home 
   function apply() {
     var ticket = ++applied;
     var q = state.q.trim();
-    var active = q !== '' || state.agent !== '' || state.category !== '' || state.tags.length > 0 || state.verified !== '' || state.has !== '';
+    var active = q !== '' || state.agent !== '' || state.category !== '' || state.tags.length > 0 || state.verified !== '' || state.has !== '' || state.runs !== '';
     if (q === '') {
       suggest([]);
       return show(cards, active);

@@ -159,6 +159,7 @@ function pageRecordOf({ row, published, author }: CatalogueListing): CataloguePa
     stacks: row.stacks,
     compatibility: row.compatibility,
     counts: row.counts,
+    capabilities: row.capabilities,
     featured: row.featured,
     deprecated: row.deprecated,
     updated: row.updated ?? undefined,

@@ -101,7 +101,7 @@ export const SUBMISSION_FIELDS: ApiDescription['fields'] = {
 /** The endpoints, `<METHOD> <path>` → one line. */
 export const ENDPOINTS: Record<string, string> = {
   'GET /api/v1': 'This description document.',
-  'GET /api/v1/search': 'Ranked search: q, agent, tags, category, verified, has, max_always_tokens (context at session start, for agent or every supported agent), limit (1-50, default 20), offset (default 0).',
+  'GET /api/v1/search': 'Ranked search: q, agent, tags, category, verified, has (skills, mcp, rules, hooks, scripts), runs (nothing, something: the capability list), max_always_tokens (context at session start, for agent or every supported agent), limit (1-50, default 20), offset (default 0).',
   'POST /mcp': 'Read-only MCP server over Streamable HTTP (stateless).',
   'GET /mcp/server-card': 'MCP server card (experimental extension).',
   'GET /api/v1/submissions/session': 'A signed single-use form token and what the challenge widget needs (challenge_provider, challenge_site_key, challenge_url), for the browser form.',

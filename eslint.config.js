@@ -13,7 +13,7 @@ import tseslint from 'typescript-eslint';
 import rescan from './scripts/eslint-rescan-rule.js';
 
 export default tseslint.config(
-  { ignores: ['lib/', 'dist/', '**/dist/', 'node_modules/', 'coverage/', 'data/', 'test/fixtures/', 'test/artifacts/', 'schema/loadout.validate.cjs'] },
+  { ignores: ['lib/', 'dist/', '**/dist/', 'node_modules/', 'coverage/', 'data/', 'test/fixtures/', 'test/artifacts/', 'schema/loadout.validate.cjs', 'schema/bundle.validate.cjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

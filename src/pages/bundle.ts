@@ -8,7 +8,7 @@
 import { describeCapabilities, summarizeCapabilities } from '../capabilities/describe.js';
 import { PUBLISHED_AGENTS } from '../catalogue/vocabulary.js';
 import type { BundleRecord } from '../tree-format/bundle.js';
-import { escapeHtml, linkOrText, plural } from './html.js';
+import { escapeHtml, linkOrText, plural, paragraphsHtml } from './html.js';
 import { AGENT_NAMES, renderPage, rootOf } from './layout.js';
 import { copyButton, formatContext } from './loadout-install.js';
 import { LOADOUT_SCRIPT_PATH } from './scripts/loadout.js';
@@ -19,13 +19,6 @@ export interface BundleMarketplaceView {
   url: string;
 }
 
-const paragraphs = (text: string): string =>
-  text
-    .split(/\n\s*\n/u)
-    .map((p) => p.trim())
-    .filter((p) => p !== '')
-    .map((p) => `<p>${escapeHtml(p)}</p>`)
-    .join('\n');
 
 /** A command with its copy button (the loadout page's script copies the `<pre>` of the id). */
 function command(id: string, text: string, label: string): string {
@@ -97,7 +90,7 @@ export function renderBundlePage(base: string, r: BundleRecord, marketplace?: Bu
 <nav aria-label="On this page" class="toc small"><ul><li><a href="#brings">What it brings</a></li><li><a href="#install">Install</a></li><li><a href="#context">Context cost</a></li><li><a href="#capabilities">What it can run</a></li><li><a href="#versions">Versions</a></li></ul></nav>
 <h2 id="brings">What it brings</h2>
 ${members(r, root)}
-${paragraphs(r.description)}
+${paragraphsHtml(r.description)}
 <h2 id="install">Install</h2>
 ${install(r, marketplace, root)}
 <h2 id="context">Context cost</h2>

@@ -54,3 +54,24 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 export function formatBytes(bytes: number): string {
   return bytes < 1024 ? `${bytes} B` : `${(bytes / 1024).toFixed(1)} KB`;
 }
+
+/**
+ * `text` as HTML paragraphs: runs of lines separated by blank lines (lines of only blanks), each
+ * escaped and trimmed; no paragraph for an empty run. One pass over the lines, so a text of
+ * blank lines costs time linear in its length.
+ */
+export function paragraphsHtml(text: string): string {
+  const out: string[] = [];
+  let current: string[] = [];
+  const close = (): void => {
+    const p = current.join('\n').trim();
+    if (p !== '') out.push(`<p>${escapeHtml(p)}</p>`);
+    current = [];
+  };
+  for (const line of text.split('\n')) {
+    if (line.trim() === '') close();
+    else current.push(line);
+  }
+  close();
+  return out.join('\n');
+}

@@ -8,7 +8,7 @@
  */
 import type { CliRoute, PublishedRecord } from '../tree-format/index.js';
 import { PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
-import { escapeHtml, formatBytes, linkOrText, plural } from './html.js';
+import { escapeHtml, formatBytes, linkOrText, plural, paragraphsHtml } from './html.js';
 import { AGENT_NAMES, renderPage, rootOf } from './layout.js';
 import { copyButton, encodePath, formatContext, renderInstallBox, type ContextCostView, type PluginPageView } from './loadout-install.js';
 import { LOADOUT_SCRIPT_PATH } from './scripts/loadout.js';
@@ -40,13 +40,6 @@ export interface VersionsView {
   versions: VersionView[];
 }
 
-const paragraphs = (text: string): string =>
-  text
-    .split(/\n\s*\n/u)
-    .map((p) => p.trim())
-    .filter((p) => p !== '')
-    .map((p) => `<p>${escapeHtml(p)}</p>`)
-    .join('\n');
 
 function compatibilityMatrix(r: PublishedRecord, latest: VersionView | undefined): string {
   const rows = PUBLISHED_AGENTS.map((a) => {
@@ -141,7 +134,7 @@ ${renderCapabilities(r.capabilities)}
 <h2 id="install">Install</h2>
 ${renderInstallBox(r, base, root, latest?.context, route, plugins)}
 <h2 id="about">What it does</h2>
-${paragraphs(r.description)}
+${paragraphsHtml(r.description)}
 <ul>${r.highlights.map((h) => `<li>${escapeHtml(h)}</li>`).join('')}</ul>
 ${credits}
 ${renderLoadoutBundles(bundles, root)}

@@ -10,6 +10,7 @@
  * `pr-opened` submission named again is refreshed the same way; one whose pull request is no
  * longer open is skipped (`loadout submissions sync` records how it ended).
  */
+import type { LoadedPolicy } from '../policy/policy.js';
 import { LoadoutError } from '../catalogue/errors.js';
 import type { StoredSubmission, SubmissionStore } from '../storage/submission-store.js';
 import { transitionSubmission } from '../submissions/transitions.js';
@@ -46,6 +47,8 @@ export interface OpenPullRequestsOptions {
   now?: () => Date;
   /** Folder for temporary worktrees (default: the system's temporary folder). */
   tempDir?: string;
+  /** The catalogue's policy (`LOADOUT_POLICY`): the checks on the branch hold the loadout to it, a break is a failing check that names the rule, and the pull request says which policy it kept. */
+  policy?: LoadedPolicy;
 }
 
 /** One line of `--json`: what happened to one submission. */
@@ -135,7 +138,7 @@ async function openOne(options: OpenPullRequestsOptions, submission: StoredSubmi
     push: !options.dryRun,
     ...(options.tempDir === undefined ? {} : { tempDir: options.tempDir }),
     async check(catalogueRoot) {
-      const [run] = await checkCatalogue({ root: catalogueRoot }, [folder.loadoutId]);
+      const [run] = await checkCatalogue({ root: catalogueRoot }, [folder.loadoutId], options.policy === undefined ? {} : { policy: options.policy.policy });
       checks = run?.results ?? [];
       const failing = checks.filter((c) => c.status === 'fail');
       if (run === undefined || failing.length > 0) return `checks fail now: ${failing.map((c) => `${c.id} (${c.summary})`).join('; ')}`;
@@ -155,6 +158,7 @@ async function openOne(options: OpenPullRequestsOptions, submission: StoredSubmi
     files: [...folder.files].map(([path, text]) => ({ path, bytes: Buffer.byteLength(text, 'utf8') })).sort((a, b) => (a.path < b.path ? -1 : 1)),
     checks,
     verificationLabel: verification.label,
+    ...(options.policy === undefined ? {} : { policy: options.policy.where }),
     decisions: events.filter((e) => e.to === 'accepted').map((e) => ({ actor: e.actor, at: e.at, note: e.note })),
   });
   if (options.dryRun || options.github === undefined) {

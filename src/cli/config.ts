@@ -27,6 +27,8 @@ import type { SubmissionsConfig } from '../submissions/setup.js';
  */
 export interface ResolvedConfig extends SubmissionsConfig {
   port: number;
+  /** `LOADOUT_POLICY`: the catalogue's policy, a path or an http(s) address, whose rules submissions must keep (docs/policy.md); `loadout serve` reads it. */
+  policyLocation?: string;
   /** True when `LOADOUT_BASE_URL` set `baseUrl`; false when it was derived from `PORT`, so that `serve` derives it again from `--port` and `--host`. */
   baseUrlSet: boolean;
 }
@@ -86,6 +88,7 @@ export function resolveConfig(env: NodeJS.ProcessEnv = process.env): ResolvedCon
     checksQueue: parsePositive(env, 'LOADOUT_CHECKS_QUEUE', DEFAULT_CHECKS_QUEUE),
     bodyTimeoutSeconds: parsePositive(env, 'LOADOUT_BODY_TIMEOUT_SECONDS', DEFAULT_BODY_TIMEOUT_SECONDS),
     bodiesPerAddress: parsePositive(env, 'LOADOUT_BODIES_PER_ADDRESS', DEFAULT_BODIES_PER_ADDRESS),
+    ...(nonEmpty(env['LOADOUT_POLICY']) === undefined ? {} : { policyLocation: nonEmpty(env['LOADOUT_POLICY']) }),
   };
 }
 

@@ -100,9 +100,11 @@ function declareCatalogueCommands(program: Command, ctx: CommandContext, run: ()
     .option('--format <format>', 'text, json ([{id, verification}], then {id, kind: "bundle", valid, errors} per bundle), markdown (a table per loadout, for a CI job summary) or sarif (SARIF 2.1.0, for code scanning)')
     .option('--json', 'print JSON (--format json)')
     .option('--markdown', 'print a Markdown table per loadout, for a CI job summary (--format markdown)')
+    .option('--policy <path-or-url>', "a maintainer's policy: what it refuses of a loadout fails its checks as policy/<rule> findings (docs/policy.md)")
+    .option('--policy-key <key>', 'the public key (base64) that must have signed the policy (repeatable; default LOADOUT_POLICY_KEY)', (value: string, all: string[]) => [...all, value], [] as string[])
     .action(async (ids: string[], _flags: object, command: Command) => {
       const { verifyCommand } = await import('./commands/verify.js');
-      ctx.code = await verifyCommand({ ...flagsOf<{ json: boolean; markdown: boolean; format?: string }>(command), root: run().root, ids, version: readOwnVersion() }, out);
+      ctx.code = await verifyCommand({ ...flagsOf<{ json: boolean; markdown: boolean; format?: string; policy?: string; policyKey: string[] }>(command), root: run().root, ids, version: readOwnVersion() }, out);
     });
 
   program
@@ -113,8 +115,10 @@ function declareCatalogueCommands(program: Command, ctx: CommandContext, run: ()
     .option('--clean', 'build every loadout again, ignoring what the previous build left')
     .option('--no-plugins', 'leave out the native plugins (plugins/ and the plugin zips)')
     .option('--cli-published <version>', 'loadout-cli is on the npm registry at this version, the one the build packs: the pages then show npx -y loadout-cli@<version> (default: LOADOUT_CLI_PUBLISHED)')
+    .option('--policy <path-or-url>', "a maintainer's policy: a loadout it refuses fails its checks, and the build is refused (docs/policy.md)")
+    .option('--policy-key <key>', 'the public key (base64) that must have signed the policy (repeatable; default LOADOUT_POLICY_KEY)', (value: string, all: string[]) => [...all, value], [] as string[])
     .action(async (_flags: object, command: Command) => {
-      const { baseUrl, ...flags } = flagsOf<Pick<BuildCommandOptions, 'out' | 'clean' | 'plugins' | 'cliPublished'> & { baseUrl?: string }>(command);
+      const { baseUrl, ...flags } = flagsOf<Pick<BuildCommandOptions, 'out' | 'clean' | 'plugins' | 'cliPublished' | 'policy' | 'policyKey'> & { baseUrl?: string }>(command);
       const config = await run().config();
       const { buildCommand } = await import('./commands/build.js');
       ctx.code = await buildCommand({ ...flags, root: run().root, baseUrl: baseUrl ?? config.baseUrl, progress: run().progress }, out, err);

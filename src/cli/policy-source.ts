@@ -110,6 +110,17 @@ export async function readPolicyAt(location: string, from: string, keys: readonl
 }
 
 /**
+ * The policy `--policy` names for a maintainer's command (`verify`, `build`, `ci verify`), checked
+ * against `--policy-key` (else `LOADOUT_POLICY_KEY`); undefined without `--policy`. The
+ * environment's `LOADOUT_POLICY` is a project's, not a catalogue's: it is not read here.
+ * @throws the errors of {@link readPolicyAt}
+ */
+export async function namedPolicy(flags: PolicyFlags, env: NodeJS.ProcessEnv): Promise<LoadedPolicy | undefined> {
+  const location = set(flags.policy);
+  return location === undefined ? undefined : readPolicyAt(location, '--policy', keysOf(flags, env));
+}
+
+/**
  * The policy a command holds to (see the module comment), or undefined when none is named and the
  * project has no `loadout-policy.yaml`.
  * @throws ConsumerError `InvalidPolicy` and the errors of {@link readPolicyAt}; LoadoutError

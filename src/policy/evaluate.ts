@@ -33,7 +33,7 @@ function baseOf(url: string): string | undefined {
   try {
     const parsed = new URL(url);
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined;
-    // WHATWG's href ends in at most one slash of a path's own and the base URL form drops it (catalogue-reader.ts `catalogueBaseUrl`).
+    // Trailing slashes dropped, as the installer's base URLs are (catalogue-reader.ts `catalogueBaseUrl`); a loop, where a regular expression would rescan.
     let href = parsed.href;
     while (href.endsWith('/')) href = href.slice(0, -1);
     return href;
@@ -42,12 +42,12 @@ function baseOf(url: string): string | undefined {
   }
 }
 
-/** The items of `items` the judged agent carries. */
-const carried = <T extends { agents: Agent[] }>(items: readonly T[], agent: Agent | null): T[] => (agent === null ? [...items] : items.filter((i) => i.agents.includes(agent)));
+/** The items of `items` carried to one of `judged` (every item when null). */
+const carried = <T extends { agents: Agent[] }>(items: readonly T[], judged: readonly Agent[] | null): T[] => (judged === null ? [...items] : items.filter((i) => i.agents.some((a) => judged.includes(a))));
 
-/** ` for Claude Code` (or for the agents an item is carried to, on a catalogue). */
-const forAgents = (agent: Agent | null, agents: readonly Agent[]): string => {
-  const named = agent === null ? agents : [agent];
+/** ` for Claude Code, Cursor`: the agents of `agents` that are judged. */
+const forAgents = (judged: readonly Agent[] | null, agents: readonly Agent[]): string => {
+  const named = judged === null ? agents : agents.filter((a) => judged.includes(a));
   return named.length === 0 ? '' : ` for ${named.map((a) => AGENT_NAMES[a]).join(', ')}`;
 };
 
@@ -86,8 +86,8 @@ const isWildcard = (p: PermissionCapability): boolean => p.kind === 'tool-grant'
 export function evaluatePolicy(policy: Policy, subject: PolicySubject): PolicyViolation[] {
   const found: PolicyViolation[] = [];
   const { loadout, agent } = subject;
-  const add = (rule: PolicyRule, capability: string | null, message: string, file?: string): void => {
-    found.push({ rule, loadout, agent, capability, message: `${rule}: ${message}`, ...(file === undefined ? {} : { file }) });
+  const add: Add = (rule, capability, message, at = {}) => {
+    found.push({ rule, loadout, agent, capability, message: `${rule}: ${message}`, ...at });
   };
   const on = agent === null ? '' : ` for ${AGENT_NAMES[agent]}`;
 
@@ -111,47 +111,53 @@ export function evaluatePolicy(policy: Policy, subject: PolicySubject): PolicyVi
       add('signing.keys', null, `${where} is signed by ${subject.signing.keyids.join(', ') || 'no key'}, not by a key the policy pins (${policy.signing.keys.join(', ')})`);
     }
   }
-  if (subject.capabilities !== undefined) judgeCapabilities(policy, subject.capabilities, agent, loadout, add);
+  // The agents whose items are judged: the one installed for, or on a catalogue those the policy allows (every one when it names none).
+  const judged = agent !== null ? [agent] : (policy.agents ?? null);
+  if (subject.capabilities !== undefined) judgeCapabilities(policy, subject.capabilities, judged, loadout, add);
   return found;
 }
 
 /** The capability rules: MCP packages, hosts and pins, then each kind denied. */
-function judgeCapabilities(policy: Policy, lists: CapabilityLists, agent: Agent | null, loadout: string, add: (rule: PolicyRule, capability: string | null, message: string, file?: string) => void): void {
+/** Records a violation of `rule` about `capability`, with the file (and MCP server) that brings it. */
+type Add = (rule: PolicyRule, capability: string | null, message: string, at?: { file?: string; server?: string }) => void;
+
+function judgeCapabilities(policy: Policy, lists: CapabilityLists, judged: readonly Agent[] | null, loadout: string, add: Add): void {
   const deny = new Set(policy.deny ?? []);
   const denyRule = (kind: DenyKind): PolicyRule => `deny.${kind}`;
   const tail = (kind: DenyKind): string => `; the policy denies ${DENIED[kind]}`;
-  for (const server of carried(lists.mcp_servers, agent)) {
-    const where = forAgents(agent, server.agents);
+  for (const server of carried(lists.mcp_servers, judged)) {
+    const where = forAgents(judged, server.agents);
     const key = serverKey(server);
+    const at = { file: server.file, server: server.name };
     const pkg = server.package;
     if (pkg !== undefined) {
       const rules = policy.mcp?.packages?.allow;
       if (rules !== undefined && !rules.some((rule) => allowsPackage(rule, pkg))) {
         const near = rules.filter((rule) => namesPackage(rule, pkg) && rule.version !== undefined).map((rule) => `${rule.name} ${rule.version ?? ''}`);
-        add('mcp.packages.allow', key, `${loadout} runs ${describePackage(server)}${where}, which is not allowed${near.length === 0 ? '' : ` (the policy allows ${near.join(', ')}, which only a pinned release in the range meets)`}`, server.file);
+        add('mcp.packages.allow', key, `${loadout} runs ${describePackage(server)}${where}, which is not allowed${near.length === 0 ? '' : ` (the policy allows ${near.join(', ')}, which only a pinned release in the range meets)`}`, at);
       }
       if (pkg.registry !== 'local' && !pkg.pinned) {
         const what = `${loadout} runs ${describePackage(server)}${where}, which names no single release (${pkg.version === null ? 'no version' : `${JSON.stringify(pkg.version)} is a range or tag`}: each start may fetch another)`;
-        if (policy.mcp?.require_pinned === true) add('mcp.require_pinned', key, `${what}; the policy requires pinned packages`, server.file);
-        if (deny.has('unpinned-packages')) add(denyRule('unpinned-packages'), key, `${what}${tail('unpinned-packages')}`, server.file);
+        if (policy.mcp?.require_pinned === true) add('mcp.require_pinned', key, `${what}; the policy requires pinned packages`, at);
+        if (deny.has('unpinned-packages')) add(denyRule('unpinned-packages'), key, `${what}${tail('unpinned-packages')}`, at);
       }
     } else if (server.host !== undefined) {
       const hosts = policy.mcp?.hosts?.allow;
-      if (hosts !== undefined && !allowsHost(hosts, server.host)) add('mcp.hosts.allow', key, `${loadout} reaches ${server.host} (MCP server ${JSON.stringify(server.name)})${where}, which is not allowed (the policy allows ${hosts.join(', ') || 'no host'})`, server.file);
+      if (hosts !== undefined && !allowsHost(hosts, server.host)) add('mcp.hosts.allow', key, `${loadout} reaches ${server.host} (MCP server ${JSON.stringify(server.name)})${where}, which is not allowed (the policy allows ${hosts.join(', ') || 'no host'})`, at);
     }
   }
   if (deny.has('hooks')) {
-    for (const hook of carried(lists.hooks, agent)) add(denyRule('hooks'), `hook ${hook.file} ${hook.event}`, `${loadout} has a ${hook.event} hook in ${hook.file}${forAgents(agent, hook.agents)} (${JSON.stringify(hook.command)})${tail('hooks')}`, hook.file);
+    for (const hook of carried(lists.hooks, judged)) add(denyRule('hooks'), `hook ${hook.file} ${hook.event}`, `${loadout} has a ${hook.event} hook in ${hook.file}${forAgents(judged, hook.agents)} (${JSON.stringify(hook.command)})${tail('hooks')}`, { file: hook.file });
   }
   if (deny.has('scripts')) {
-    for (const script of carried(lists.scripts, agent)) add(denyRule('scripts'), `script ${script.path}`, `${loadout} brings the script ${script.path}${forAgents(agent, script.agents)}${tail('scripts')}`, script.path);
+    for (const script of carried(lists.scripts, judged)) add(denyRule('scripts'), `script ${script.path}`, `${loadout} brings the script ${script.path}${forAgents(judged, script.agents)}${tail('scripts')}`, { file: script.path });
   }
-  const permissions = carried(lists.permissions, agent);
+  const permissions = carried(lists.permissions, judged);
   if (deny.has('permission-bypass')) {
-    for (const p of permissions.filter(bypasses)) add(denyRule('permission-bypass'), `${p.key} ${p.file}`, `${loadout} sets ${p.key}: ${p.value.join(', ')} for ${p.kind === 'auto-approval' ? `MCP server ${JSON.stringify(p.subject)}` : p.subject} in ${p.file}${forAgents(agent, p.agents)} (${p.consent ?? ''})${tail('permission-bypass')}`, p.file);
+    for (const p of permissions.filter(bypasses)) add(denyRule('permission-bypass'), `${p.key} ${p.file}`, `${loadout} sets ${p.key}: ${p.value.join(', ')} for ${p.kind === 'auto-approval' ? `MCP server ${JSON.stringify(p.subject)}` : p.subject} in ${p.file}${forAgents(judged, p.agents)} (${p.consent ?? ''})${tail('permission-bypass')}`, { file: p.file });
   }
   if (deny.has('wildcard-grants')) {
-    for (const p of permissions.filter(isWildcard)) add(denyRule('wildcard-grants'), `${p.key} ${p.file}`, `${loadout} grants ${p.value.join(', ')} in ${p.file}${forAgents(agent, p.agents)} (${p.consent ?? ''})${tail('wildcard-grants')}`, p.file);
+    for (const p of permissions.filter(isWildcard)) add(denyRule('wildcard-grants'), `${p.key} ${p.file}`, `${loadout} grants ${p.value.join(', ')} in ${p.file}${forAgents(judged, p.agents)} (${p.consent ?? ''})${tail('wildcard-grants')}`, { file: p.file });
   }
 }
 

@@ -120,6 +120,8 @@ export interface PolicyViolation {
   message: string;
   /** For a capability: the loadout file that brings it. */
   file?: string;
+  /** For an MCP server: its name. */
+  server?: string;
 }
 
 /** A policy and where it came from, as a command holds it. */

@@ -14,6 +14,7 @@ import { DEFAULT_MARKETPLACE, MARKETPLACE_NAME, type MarketplaceSettings } from 
 import { buildCatalogue } from '../../tree/build.js';
 import { takeSigningSettings } from '../../tree/render/signed-snapshot.js';
 import { EXIT } from '../exit.js';
+import { namedPolicy } from '../policy-source.js';
 import { formatDiagnostic } from '../../catalogue/diagnostics.js';
 import { formatDiagnostics, type Write } from '../report.js';
 
@@ -30,6 +31,10 @@ export interface BuildCommandOptions {
   plugins?: boolean;
   /** `--cli-published`: the version of `loadout-cli` on the npm registry (tree/build.ts `BuildOptions.cliPublished`). */
   cliPublished?: string;
+  /** `--policy`: a maintainer's policy; a loadout it refuses fails its checks (tree/build.ts `BuildOptions.policy`). */
+  policy?: string;
+  /** `--policy-key`: the public keys that must have signed it. */
+  policyKey?: string[];
 }
 
 const set = (value: string | undefined): string | undefined => (value === undefined || value.trim() === '' ? undefined : value.trim());
@@ -58,7 +63,9 @@ export async function buildCommand(options: BuildCommandOptions, out: Write, err
   const signing = takeSigningSettings(process.env);
   const marketplace = readMarketplaceSettings(process.env);
   const cliPublished = set(options.cliPublished) ?? set(process.env['LOADOUT_CLI_PUBLISHED']);
+  const policy = await namedPolicy(options, process.env);
   const result = await buildCatalogue({
+    ...(policy === undefined ? {} : { policy: policy.policy }),
     plugins: options.plugins !== false,
     marketplace,
     ...(cliPublished === undefined ? {} : { cliPublished }),

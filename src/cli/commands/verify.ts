@@ -12,6 +12,7 @@ import type { Capabilities } from '../../tree-format/capabilities.js';
 import { capabilitiesMarkdown, formatCapabilities } from '../capabilities-report.js';
 import { bundlePassed, bundlesAsJson, formatBundlesMarkdown, formatBundlesTable, splitCheckedIds } from '../bundles-report.js';
 import { EXIT } from '../exit.js';
+import { namedPolicy } from '../policy-source.js';
 import { formatRunsMarkdown, formatRunsTable, runsAsJson, type Write } from '../report.js';
 
 /** What `loadout verify` can print. */
@@ -31,6 +32,10 @@ export interface VerifyOptions {
   format?: string;
   /** The version of `loadout`, named in the SARIF log. */
   version?: string;
+  /** `--policy`: a maintainer's policy, whose violations fail the checks as `policy/<rule>` (docs/policy.md). */
+  policy?: string;
+  /** `--policy-key`: the public keys that must have signed it. */
+  policyKey?: string[];
 }
 
 /**
@@ -43,7 +48,8 @@ export interface VerifyOptions {
 export async function verifyCommand(options: VerifyOptions, out: Write): Promise<number> {
   const format = formatOf(options);
   const ids = await splitCheckedIds(options.root, options.ids);
-  const runs = ids.loadouts === null ? [] : await checkCatalogue({ root: options.root }, ids.loadouts);
+  const policy = await namedPolicy(options, process.env);
+  const runs = ids.loadouts === null ? [] : await checkCatalogue({ root: options.root }, ids.loadouts, policy === undefined ? {} : { policy: policy.policy });
   const bundles: ReadBundle[] = ids.bundles === null ? [] : await checkBundles(options.root, ids.bundles);
   out(formatVerifyReport(runs, format, { toolVersion: options.version ?? '0.0.0', repositoryPrefix: repositoryPrefixOf(options.root) }, bundles));
   return runs.every(passed) && bundles.every(bundlePassed) ? EXIT.ok : EXIT.failed;

@@ -1,6 +1,6 @@
 /**
  * The consumer commands (`search`, `install`, `outdated`, `update`, `uninstall`, `verify-cli`,
- * `recover`, `status`),
+ * `recover`, `status`, `policy check`, `policy sign`),
  * declared once for the two programs that carry them: the repository's full `loadout`
  * (`main.ts`) and the consumer package's (`consumer-main.ts`). Each command's module is
  * imported when it runs, so declaring them loads nothing but commander.
@@ -177,6 +177,29 @@ export function declareConsumerCommands(program: Command, ctx: CommandContext, r
     .action(async (_flags: object, command: Command) => {
       const { recoverCommand } = await import('./commands/recover.js');
       ctx.code = await recoverCommand(flagsOf<RecoverCommandOptions>(command), out);
+    });
+
+  const policy = program.command('policy').description("check a project's policy, or sign one to publish at an address (docs/policy.md)");
+  policy
+    .command('check')
+    .description('read a policy as install, update, outdated and status read it, and print its rules; each problem is named by line and column')
+    .argument('[path-or-url]', `the policy (default: ${POLICY_VARIABLE}, else ${POLICY_FILE} in --dir)`)
+    .option('--dir <dir>', 'project folder', '.')
+    .option('--policy-key <key>', `the public key (base64) that must have signed the policy (repeatable; default ${POLICY_KEY_VARIABLE})`, collect, [] as string[])
+    .option('--json', 'print {where, signed_by, policy} as JSON')
+    .action(async (location: string | undefined, _flags: object, command: Command) => {
+      const { policyCheckCommand } = await import('./commands/policy.js');
+      ctx.code = await policyCheckCommand(location, flagsOf<{ dir: string; policyKey: string[]; json: boolean }>(command), out, err);
+    });
+  policy
+    .command('sign')
+    .description('sign a policy with an Ed25519 key (PKCS#8 PEM) into a DSSE envelope, for --policy <url> --policy-key <public key>')
+    .argument('<file>', 'the policy, YAML')
+    .requiredOption('--key-file <pem>', 'the private key, as `openssl genpkey -algorithm ed25519` writes it')
+    .option('--out <file>', 'write the envelope here (default: standard output)')
+    .action(async (file: string, _flags: object, command: Command) => {
+      const { policySignCommand } = await import('./commands/policy.js');
+      ctx.code = await policySignCommand(file, flagsOf<{ keyFile: string; out?: string }>(command), rawOut, err);
     });
 
   withPolicyFlags(program

@@ -19,7 +19,7 @@ import { DENY_KINDS, POLICY_REGISTRIES } from './policy.js';
 export interface PolicyValueProblem {
   pointer: string;
   message: string;
-  /** True when the problem is the key at `pointer` itself (an unknown key), not its value. */
+  /** True when the problem is the key at `pointer` itself (an unknown key, or a mapping that misses a key it needs), not its value. */
   key?: boolean;
 }
 
@@ -63,7 +63,7 @@ class Walk {
       this.problem(pointer, value, what);
       return false;
     }
-    for (const key of required) if (!Object.hasOwn(value, key)) this.problems.push({ pointer, message: `${pointerToPath(pointer)} has no ${key} (expected ${what})` });
+    for (const key of required) if (!Object.hasOwn(value, key)) this.problems.push({ pointer, key: true, message: `${pointerToPath(pointer)} has no ${key} (expected ${what})` });
     for (const [key, item] of Object.entries(value)) {
       const at = `${pointer}/${escapePointer(key)}`;
       if (!known.includes(key)) this.problems.push({ pointer: at, key: true, message: `${pointerToPath(pointer)} has the unknown key ${showValue(key)} (expected one of ${known.join(', ')})` });

@@ -32,8 +32,9 @@ export function parsePolicy(text: string): ParsedPolicy {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, uniqueKeys: true, prettyErrors: false, version: '1.2' });
   const at = (offset: number): { line: number; column: number } => {
+    // The library counts UTF-16 units from the line's start; an editor counts characters.
     const { line, col } = lineCounter.linePos(offset);
-    return { line, column: col };
+    return { line, column: [...text.slice(offset - (col - 1), offset)].length + 1 };
   };
   const syntax = doc.errors.map((e): PolicyProblem => ({ ...at(e.pos[0]), message: e.message.split('\n')[0] ?? e.message }));
   if (syntax.length > 0) return { ok: false, problems: syntax };

@@ -4,8 +4,9 @@
  * repository (test/policy/policy-fixture.ts). Every rule is tried on every command twice: with a
  * policy that refuses `kit` (naming the rule, the loadout, the agent and the capability) and with
  * one that allows it. `min_release_age` is judged at a time passed in, on versions dated either
- * side of the limit by their commits.
+ * side of the limit by their commits; `signing.keys` against a catalogue signed with a real key.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,6 +22,10 @@ import type { PolicyInForce, PolicyRule } from '../../src/policy/policy.js';
 import { makeProject } from './hostile-fixture.js';
 import { serveCatalogue } from './lifecycle-fixture.js';
 import { buildPolicyCatalogue, type PolicyCatalogue } from '../policy/policy-fixture.js';
+import { buildCatalogue } from '../../src/tree/build.js';
+import { readSigningKey, type SigningKey } from '../../src/tree-format/signing/keys.js';
+import { baseFiles, writeLoadout } from '../helpers/loadouts.js';
+import { commitAll, initRepo, makeTempDir } from '../helpers/temp.js';
 
 let catalogue: PolicyCatalogue & { remove(): void };
 beforeAll(async () => {
@@ -215,4 +220,35 @@ describe('min_release_age, judged at a time passed in, by the dates of the versi
     const [free] = await listOutdated({ scope });
     expect(free).toMatchObject({ wanted: '1.2.0', outdated: true, held: null, policy: [] });
   });
+});
+
+describe('signing.require with the keys the policy pins, against a signed catalogue', () => {
+  const newKey = (): SigningKey => readSigningKey(generateKeyPairSync('ed25519').privateKey.export({ format: 'pem', type: 'pkcs8' }).toString());
+
+  it('allows a catalogue signed by a pinned key on every command, and refuses one signed by another, naming the keys', async () => {
+    const root = makeTempDir();
+    initRepo(root);
+    writeLoadout(root, { id: 'kit', title: 'Kit', version: '1.0.0' });
+    commitAll(root, 'kit 1.0.0', '2026-01-10T10:00:00Z');
+    writeLoadout(root, { id: 'kit', title: 'Kit', version: '1.1.0', files: baseFiles('Kit', '# Kit\n\nTwo.\n') });
+    commitAll(root, 'kit 1.1.0', '2026-02-20T10:00:00Z');
+    const key = newKey();
+    const dist = join(root, 'dist');
+    await buildCatalogue({ root, out: dist, baseUrl: 'http://catalogue.test', signing: { key, expiresInDays: 30 } });
+    const base = await serveCatalogue(dist);
+    const pinned = `signing: {require: true, keys: ["${key.published.keyid}"]}`;
+    const other = `signing: {require: true, keys: ["${newKey().published.keyid}"]}`;
+    const project = makeProject();
+    const scope = projectScope(project);
+    const refused = await installLoadout({ from: base, id: 'kit', agent: 'cursor', dir: project, version: '1.0.0', policy: policyOf(other, base, new Date()) }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(PolicyRefusal);
+    expect((refused as PolicyRefusal).message).toContain(`signing.keys: ${base} is signed by ${key.published.keyid}, not by a key the policy pins (`);
+    expect((await installLoadout({ from: base, id: 'kit', agent: 'cursor', dir: project, version: '1.0.0', policy: policyOf(pinned, base, new Date()) })).installed).toBe(true);
+    expect((await readStatus(scope, { policy: policyOf(pinned, base, new Date()) })).ok).toBe(true);
+    expect((await readStatus(scope, { policy: policyOf(other, base, new Date()) })).policy.map((v) => v.rule)).toEqual(['signing.keys']);
+    expect((await listOutdated({ scope, policy: policyOf(other, base, new Date()) }))[0]?.policy.map((v) => v.rule)).toEqual(['signing.keys']);
+    expect((await listOutdated({ scope, policy: policyOf(pinned, base, new Date()) }))[0]?.policy).toEqual([]);
+    await expect(updateLoadouts({ scope, ids: [], policy: policyOf(other, base, new Date()) })).rejects.toMatchObject({ name: 'PolicyRefused', violations: [expect.objectContaining({ rule: 'signing.keys' })] });
+    expect((await updateLoadouts({ scope, ids: [], policy: policyOf(pinned, base, new Date()) })).written).toBe(true);
+  }, 60_000);
 });

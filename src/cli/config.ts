@@ -22,7 +22,8 @@ import type { SubmissionsConfig } from '../submissions/setup.js';
  * submissions that may wait for the checks; `LOADOUT_BODY_TIMEOUT_SECONDS` (60), the time a
  * submission's body may take to arrive; `LOADOUT_BODIES_PER_ADDRESS` (4), the bodies without an
  * API key one client address may be sending at once), plus
- * `LOADOUT_BASE_URL` (no trailing slash; when unset, the address the server answers at:
+ * `LOADOUT_POLICY` (the catalogue's policy that submissions must keep, a path or an address:
+ * docs/policy.md), and `LOADOUT_BASE_URL` (no trailing slash; when unset, the address the server answers at:
  * `http://localhost:<PORT>`, see {@link localBaseUrl}) and `PORT` (8787).
  */
 export interface ResolvedConfig extends SubmissionsConfig {

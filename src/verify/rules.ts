@@ -2,8 +2,9 @@
  * What each rule of the checks finds, in one line: the short description that code scanning shows
  * beside a finding (`loadout verify --format sarif`, sarif.ts). A rule is a finding's `rule`
  * (`Finding.rule`): the `safety` check's own rules, as docs/authoring.md "What the checks look
- * for" tables them, the consent rules, the policy's rules (`policy/<rule>`, policy-findings.ts) and `checks/timeout` of the time budget (budget.ts). A
- * check without finer rules reports under its own id, described by the check's name.
+ * for" tables them, the consent rules, a maintainer's policy's rules (`policy/<rule>`,
+ * policy-findings.ts) and `checks/timeout` of the time budget (budget.ts). A check without finer
+ * rules reports under its own id, described by the check's name.
  * `test/verify/rules.test.ts` fails when a rule id written in `src/verify/` has no line here.
  */
 import type { Severity } from './check.js';

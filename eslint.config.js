@@ -26,7 +26,7 @@ export default tseslint.config(
     // layout tables and search never import the verifier, the builder, storage, the bot,
     // publishing, the server or a native or authoring-only package. Types may cross (erased).
     // test/import-graph.test.ts checks the bundle's whole import graph too.
-    files: ['src/tree-format/**/*.ts', 'src/install/**/*.ts', 'src/layout/**/*.ts', 'src/search/**/*.ts', 'src/cli/consumer-*.ts', 'src/cli/run-program.ts', 'src/cli/commands/{install,update,uninstall,status,outdated,search}.ts'],
+    files: ['src/tree-format/**/*.ts', 'src/install/**/*.ts', 'src/layout/**/*.ts', 'src/policy/**/*.ts', 'src/search/**/*.ts', 'src/cli/consumer-*.ts', 'src/cli/run-program.ts', 'src/cli/policy-*.ts', 'src/cli/commands/{install,update,uninstall,status,outdated,search,policy}.ts'],
     ignores: ['src/search/route.ts', 'src/search/index-file.ts'],
     rules: {
       'no-restricted-imports': ['error', {

@@ -14,6 +14,7 @@
  * for a loadout id the catalogue already publishes (`published`), what it changes against the
  * published version (issue 54, point 4).
  */
+import type { LoadedPolicy } from '../policy/policy.js';
 import { LoadoutError } from '../catalogue/errors.js';
 import type { StoredSubmission, SubmissionStore } from '../storage/submission-store.js';
 import { transitionSubmission } from '../submissions/transitions.js';
@@ -61,6 +62,8 @@ export interface OpenPullRequestsOptions {
    * not hold yet (another branch, a build ahead of the repository).
    */
   published?: (loadoutId: string) => Promise<{ version: string; capabilities?: CapabilityLists } | undefined>;
+  /** The catalogue's policy (`LOADOUT_POLICY`): the checks on the branch hold the loadout to it, a break is a failing check that names the rule, and the pull request says which policy it kept. */
+  policy?: LoadedPolicy;
 }
 
 /** One line of `--json`: what happened to one submission. */
@@ -151,7 +154,7 @@ async function openOne(options: OpenPullRequestsOptions, submission: StoredSubmi
     push: !options.dryRun,
     ...(options.tempDir === undefined ? {} : { tempDir: options.tempDir }),
     async check(catalogueRoot) {
-      const [run] = await checkCatalogue({ root: catalogueRoot }, [folder.loadoutId]);
+      const [run] = await checkCatalogue({ root: catalogueRoot }, [folder.loadoutId], options.policy === undefined ? {} : { policy: options.policy.policy });
       checks = run?.results ?? [];
       capabilities = run?.capabilities;
       const failing = checks.filter((c) => c.status === 'fail');
@@ -173,6 +176,7 @@ async function openOne(options: OpenPullRequestsOptions, submission: StoredSubmi
     files: [...folder.files].map(([path, text]) => ({ path, bytes: Buffer.byteLength(text, 'utf8') })).sort((a, b) => (a.path < b.path ? -1 : 1)),
     checks,
     verificationLabel: verification.label,
+    ...(options.policy === undefined ? {} : { policy: options.policy.where }),
     decisions: events.filter((e) => e.to === 'accepted').map((e) => ({ actor: e.actor, at: e.at, note: e.note })),
     ...(capabilities === undefined ? {} : { capabilities }),
     ...(published === undefined ? {} : { published }),

@@ -40,6 +40,8 @@ export interface PullRequestBodyInput {
   checks: CheckResult[];
   /** `Verified install: 9 of 9 automated checks pass`. */
   verificationLabel: string;
+  /** The catalogue's policy the checks held it to (`LOADOUT_POLICY`; its findings are `policy/<rule>`), when there is one. */
+  policy?: string;
   /** The maintainers' decisions: who accepted it, when (ISO 8601), and their note. */
   decisions: { actor: string; at: string; note: string | null }[];
   /** What the branch's loadout can run, as its checks derived it (`CheckRun.capabilities`); absent when they made none. */
@@ -105,6 +107,7 @@ export function renderPullRequestBody(input: PullRequestBodyInput, maxBytes = MA
     '| Check | Result | Summary |',
     '|---|---|---|',
     ...input.checks.map((c) => `| \`${escapeCode(c.id)}\` | ${c.status === 'fail' ? '**fail**' : escapeMarkdown(c.status)} | ${escapeMarkdown(c.summary, { inline: true })} |`),
+    ...(input.policy === undefined ? [] : ['', `The checks held it to the catalogue's policy ${escapeMarkdown(input.policy)} (docs/policy.md): a break of its rules is a failing check that names the rule, \`policy/<rule>\`.`]),
     '',
     ...capabilitySection(input),
     '',

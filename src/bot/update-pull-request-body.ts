@@ -25,6 +25,10 @@ export interface OutdatedInstall {
   outdated: boolean;
   source: string;
   error?: string;
+  /** The latest version when the policy's `min_release_age` holds it back (absent from a `loadout outdated` older than policies). */
+  held?: { version: string; eligible_at: string } | null;
+  /** What the policy refuses of the install or its update, each naming its rule. */
+  policy?: { rule: string; message: string }[];
 }
 
 /** One update as `loadout update --json` prints it (install/update.ts `LoadoutUpdate`), the fields the body shows. */
@@ -48,6 +52,8 @@ export interface UpdateBodyInput {
   policy: string | null;
   /** Installs whose catalogue could not be read: `id for agent: why`. */
   errors: string[];
+  /** The installs `loadout outdated` listed, for what the policy held back or refused (none: not said). */
+  rows?: OutdatedInstall[];
 }
 
 /** `Update kit to 1.1.0`, or `Update 3 loadouts` when several loadouts move. */
@@ -70,9 +76,27 @@ export function renderUpdatePullRequestBody(input: UpdateBodyInput, maxBytes = M
     ...input.updates.map((u) => `| ${[u.id, u.agent, u.from, u.to, u.source].map((v) => escapeMarkdown(v)).join(' | ')} |`),
   ];
   if (input.errors.length > 0) lines.push('', '**Not checked** (their catalogue could not be read):', '', ...input.errors.map((e) => `- ${escapeMarkdown(e)}`));
+  lines.push(...describePolicy(input.rows ?? [], input.policy));
   for (const u of input.updates) lines.push('', ...describeUpdate(u));
   const body = `${lines.join('\n')}\n`;
   return capMarkdown(appendDiffs(body, input.updates, maxBytes), maxBytes, `_This description was cut at ${maxBytes} bytes: the pull request's files show every change._`);
+}
+
+/** What the policy held back (`min_release_age`, with the time each becomes eligible) and what it refused (each rule's sentence), or nothing. */
+function describePolicy(rows: readonly OutdatedInstall[], policy: string | null): string[] {
+  const lines: string[] = [];
+  const where = policy === null ? 'the policy' : `the policy ${escapeMarkdown(policy)}`;
+  const held = rows.filter((r) => r.held !== undefined && r.held !== null);
+  if (held.length > 0) {
+    lines.push('', `**Held back by ${where}** (\`min_release_age\`): the update moves to the newest version old enough.`, '');
+    for (const r of held) lines.push(`- ${escapeMarkdown(`${r.id} for ${r.agent}: ${r.held?.version ?? ''} is eligible ${r.held?.eligible_at === 'never' ? 'never (its catalogue gives it no date)' : `from ${r.held?.eligible_at ?? ''}`}`)}`);
+  }
+  const refused = rows.filter((r) => (r.policy ?? []).length > 0);
+  if (refused.length > 0) {
+    lines.push('', `**Refused by ${where}**, and not in this pull request:`, '');
+    for (const r of refused) for (const v of r.policy ?? []) lines.push(`- ${escapeMarkdown(`${r.id} for ${r.agent}: ${v.message}`)}`);
+  }
+  return lines;
 }
 
 function describeUpdate(u: PrintedUpdate): string[] {

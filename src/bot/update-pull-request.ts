@@ -128,19 +128,25 @@ export async function openUpdatePullRequest(options: UpdatePullRequestOptions): 
 
     const rows = parseJson<OutdatedInstall[]>('outdated', await options.runLoadout(['outdated', ...shared], project), isOutdatedList);
     const outdated = rows.filter((r) => r.outdated);
+    // An update the policy refuses stays out (its rule is named in the body); the others go on.
+    const refused = new Set(outdated.filter((r) => (r.policy ?? []).length > 0).map((r) => r.id));
+    const allowed = [...new Set(outdated.map((r) => r.id))].filter((id) => !refused.has(id));
     const errors = rows.filter((r) => r.error !== undefined).map((r) => `${r.id} for ${r.agent}: ${r.error ?? ''}`);
     const outcome = (action: UpdatePullRequestOutcome['action'], prUrl: string | null, extra: Partial<UpdatePullRequestOutcome> = {}): UpdatePullRequestOutcome => ({ action, branch, pr_url: prUrl, outdated, errors, policy, ...extra });
     if (outdated.length === 0) return outcome('current', null);
+    if (allowed.length === 0) return outcome('skipped', null, { reason: `the policy refuses every update: ${outdated.flatMap((r) => (r.policy ?? []).map((v) => `${r.id} for ${r.agent}: ${v.message}`)).join('; ')}` });
 
     // The pull request is where the team reviews what an update adds to what a loadout can run (its body lists the change): the update itself goes on.
-    const updated = await options.runLoadout(['update', '--accept-capabilities', ...shared], project);
+    const updated = await options.runLoadout(['update', '--accept-capabilities', ...(refused.size === 0 ? [] : allowed), ...shared], project);
+    const stopped = errorOf(updated);
+    if (stopped !== undefined) return outcome('skipped', null, { reason: `loadout update stopped (exit ${updated.code ?? 'none'}): ${stopped}` });
     const printed = parseJson<{ updates: PrintedUpdate[]; conflicts?: unknown[] }>('update', updated, isUpdateOutcome);
     if (updated.code !== 0) {
       return outcome('skipped', null, { reason: `loadout update stopped (exit ${updated.code ?? 'none'}): ${firstLines(updated.stderr) || `${printed.conflicts?.length ?? 0} conflicts`}` });
     }
     const updates = printed.updates;
     const title = updatePullRequestTitle(updates);
-    const body = renderUpdatePullRequestBody({ updates, policy, errors });
+    const body = renderUpdatePullRequestBody({ updates, policy, errors, rows });
 
     const config = [...(options.identity.name === undefined ? [] : [`user.name=${options.identity.name}`]), ...(options.identity.email === undefined ? [] : [`user.email=${options.identity.email}`])];
     const wt = simpleGit({ baseDir: tree, config: [...config, ...NO_HOOKS.config], unsafe: NO_HOOKS.unsafe });
@@ -163,6 +169,16 @@ export async function openUpdatePullRequest(options: UpdatePullRequestOptions): 
     if (added) await git.raw(['worktree', 'remove', '--force', tree]).catch(() => undefined);
     rmSync(temp, { recursive: true, force: true });
     await git.raw(['worktree', 'prune']).catch(() => undefined);
+  }
+}
+
+/** The message of the error a `loadout` command printed as JSON with `--json` (`{error: {name, message}}`: a policy's refusal names its rules), or undefined. */
+function errorOf(result: CommandResult): string | undefined {
+  try {
+    const value = JSON.parse(result.stdout) as { error?: { name?: unknown; message?: unknown } };
+    return typeof value.error?.message === 'string' ? `${typeof value.error.name === 'string' ? `${value.error.name}: ` : ''}${value.error.message}` : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -20,9 +20,11 @@ export function declareCiCommands(program: Command, ctx: CommandContext, run: ()
     .option('--sarif <file>', 'write the SARIF 2.1.0 log here, paths relative to the git repository (for code scanning)')
     .option('--summary <file>', 'append the Markdown report here (in GitHub Actions: $GITHUB_STEP_SUMMARY)')
     .option('--author <name>', 'the author an imported skill is credited to when the git remote names no GitHub owner')
+    .option('--policy <path-or-url>', "a maintainer's policy: what it refuses fails the checks as policy/<rule> findings (docs/policy.md)")
+    .option('--policy-key <key>', 'the public key (base64) that must have signed the policy (repeatable; default LOADOUT_POLICY_KEY)', (value: string, all: string[]) => [...all, value], [] as string[])
     .action(async (path: string, _flags: object, command: Command) => {
       const { ciVerifyCommand } = await import('./commands/ci-verify.js');
-      ctx.code = await ciVerifyCommand({ ...flagsOf<{ sarif?: string; summary?: string; author?: string }>(command), path, today: run().today, version }, out);
+      ctx.code = await ciVerifyCommand({ ...flagsOf<{ sarif?: string; summary?: string; author?: string; policy?: string; policyKey: string[] }>(command), path, today: run().today, version }, out);
     });
   ci.command('update-pr')
     .description('run loadout outdated and loadout update on the base branch (under loadout-policy.yaml when it is there) and open or update one pull request with the changes, changelog and capability change')

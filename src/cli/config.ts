@@ -22,11 +22,14 @@ import type { SubmissionsConfig } from '../submissions/setup.js';
  * submissions that may wait for the checks; `LOADOUT_BODY_TIMEOUT_SECONDS` (60), the time a
  * submission's body may take to arrive; `LOADOUT_BODIES_PER_ADDRESS` (4), the bodies without an
  * API key one client address may be sending at once), plus
- * `LOADOUT_BASE_URL` (no trailing slash; when unset, the address the server answers at:
+ * `LOADOUT_POLICY` (the catalogue's policy that submissions must keep, a path or an address:
+ * docs/policy.md), and `LOADOUT_BASE_URL` (no trailing slash; when unset, the address the server answers at:
  * `http://localhost:<PORT>`, see {@link localBaseUrl}) and `PORT` (8787).
  */
 export interface ResolvedConfig extends SubmissionsConfig {
   port: number;
+  /** `LOADOUT_POLICY`: the catalogue's policy, a path or an http(s) address, whose rules submissions must keep (docs/policy.md); `loadout serve` reads it. */
+  policyLocation?: string;
   /** True when `LOADOUT_BASE_URL` set `baseUrl`; false when it was derived from `PORT`, so that `serve` derives it again from `--port` and `--host`. */
   baseUrlSet: boolean;
 }
@@ -86,6 +89,7 @@ export function resolveConfig(env: NodeJS.ProcessEnv = process.env): ResolvedCon
     checksQueue: parsePositive(env, 'LOADOUT_CHECKS_QUEUE', DEFAULT_CHECKS_QUEUE),
     bodyTimeoutSeconds: parsePositive(env, 'LOADOUT_BODY_TIMEOUT_SECONDS', DEFAULT_BODY_TIMEOUT_SECONDS),
     bodiesPerAddress: parsePositive(env, 'LOADOUT_BODIES_PER_ADDRESS', DEFAULT_BODIES_PER_ADDRESS),
+    ...(nonEmpty(env['LOADOUT_POLICY']) === undefined ? {} : { policyLocation: nonEmpty(env['LOADOUT_POLICY']) }),
   };
 }
 

@@ -1,6 +1,6 @@
 /**
  * The consumer commands (`search`, `install`, `outdated`, `update`, `uninstall`, `verify-cli`,
- * `recover`, `status`, `sbom`),
+ * `recover`, `status`, `sbom`, `policy check`, `policy sign`),
  * declared once for the two programs that carry them: the repository's full `loadout`
  * (`main.ts`) and the consumer package's (`consumer-main.ts`). Each command's module is
  * imported when it runs, so declaring them loads nothing but commander.
@@ -19,6 +19,9 @@ import type { VerifyCliCommandOptions } from './commands/verify-cli.js';
 import { flagsOf } from './flags.js';
 import type { Write } from './report.js';
 import { printable } from './terminal-text.js';
+import { POLICY_FILE, POLICY_VARIABLE } from '../policy/policy.js';
+import { POLICY_KEY_VARIABLE } from '../policy/signed-policy.js';
+import type { PolicyFlags } from './policy-source.js';
 
 /** The exit code the command that ran sets. */
 export interface CommandContext {
@@ -32,6 +35,13 @@ const collect = (value: string, all: string[]): string[] => [...all, value];
 interface SigningFlags {
   requireSigned: boolean;
   trustKey: string[];
+}
+
+/** Declares `--policy` and `--policy-key` on `command` (policy-source.ts; docs/policy.md). */
+function withPolicyFlags(command: Command): Command {
+  return command
+    .option('--policy <path-or-url>', `the policy to hold to (default: ${POLICY_VARIABLE}, else ${POLICY_FILE} in the project; docs/policy.md)`)
+    .option('--policy-key <key>', `the public key (base64, as a catalogue publishes it) that must have signed the policy (repeatable; default ${POLICY_KEY_VARIABLE})`, collect, [] as string[]);
 }
 
 /** The signing policy of {@link SigningFlags} (docs/signing.md). */
@@ -69,7 +79,7 @@ export function declareConsumerCommands(program: Command, ctx: CommandContext, r
       ctx.code = await searchCommand({ ...flags, max_always_tokens: maxAlwaysTokens, q: words.join(' ') }, out);
     });
 
-  program
+  withPolicyFlags(program
     .command('install')
     .description('install a loadout into a project (or --global, your home folder) for one or more agents, and record it in the lock')
     .argument('<id>', 'loadout id')
@@ -85,30 +95,30 @@ export function declareConsumerCommands(program: Command, ctx: CommandContext, r
     .option('--verbose', 'list every file per agent and each shared file whole (default: a line per agent, each shared file once, as a diff)')
     .option('--json', 'print the outcomes (one per agent) as JSON')
     .option('--require-signed', 'refuse a catalogue that is not signed (docs/signing.md)')
-    .option('--trust-key <keyid>', 'also trust this signing key id, after checking it with the maintainers (repeatable)', collect, [] as string[])
+    .option('--trust-key <keyid>', 'also trust this signing key id, after checking it with the maintainers (repeatable)', collect, [] as string[]))
     .action(async (id: string, _flags: object, command: Command) => {
-      const { agent, requireSigned, trustKey, ...flags } = flagsOf<{ agent?: string; dir: string; global: boolean; version?: string; from: string; frozen: boolean; dryRun: boolean; force: boolean; acceptCapabilities: boolean; verbose: boolean; json: boolean } & SigningFlags>(command);
+      const { agent, requireSigned, trustKey, ...flags } = flagsOf<{ agent?: string; dir: string; global: boolean; version?: string; from: string; frozen: boolean; dryRun: boolean; force: boolean; acceptCapabilities: boolean; verbose: boolean; json: boolean } & SigningFlags & PolicyFlags>(command);
       if (agent === undefined) throw new LoadoutError('usage', "required option '--agent <agents>' not specified", { hint: `Name the agents: --agent ${PUBLISHED_AGENTS.join(',')}, or --agent detected.` });
       const { installCommand } = await import('./commands/install.js');
       ctx.code = await installCommand({ ...flags, id, agent, signing: signingOf({ requireSigned, trustKey }) }, out, err);
     });
 
-  program
+  withPolicyFlags(program
     .command('outdated')
     .description('list installed loadouts with their latest version and local changes; exit 1 when one is outdated')
     .option('--dir <dir>', 'project folder', '.')
     .option('--global', 'the installs in your home folder')
     .option('--from <url-or-dir>', "read every catalogue here instead of each install's source")
-    .option('--json', 'print [{id, agent, installed, latest, outdated, changed, source}] as JSON')
+    .option('--json', 'print [{id, agent, installed, latest, wanted, outdated, held, policy, changed, source}] as JSON')
     .option('--require-signed', 'refuse a catalogue that is not signed (docs/signing.md)')
-    .option('--trust-key <keyid>', 'also trust this signing key id, after checking it with the maintainers (repeatable)', collect, [] as string[])
+    .option('--trust-key <keyid>', 'also trust this signing key id, after checking it with the maintainers (repeatable)', collect, [] as string[]))
     .action(async (_flags: object, command: Command) => {
       const { requireSigned, trustKey, ...flags } = flagsOf<Omit<OutdatedCommandOptions, 'signing'> & SigningFlags>(command);
       const { outdatedCommand } = await import('./commands/outdated.js');
       ctx.code = await outdatedCommand({ ...flags, signing: signingOf({ requireSigned, trustKey }) }, out, err);
     });
 
-  program
+  withPolicyFlags(program
     .command('update')
     .description('move installs to the latest version (or --to), showing the changelog, a diff per file and the context cost first')
     .argument('[id...]', 'loadout ids (default: every install in the lock)')
@@ -121,9 +131,9 @@ export function declareConsumerCommands(program: Command, ctx: CommandContext, r
     .option('--force', 'overwrite files you changed since they were installed (does not accept new capabilities)')
     .option('--accept-capabilities', 'go on with updates that add to or widen what a loadout can run (new MCP server, package, host, hook, script, grant or secret), after reading the change')
     .option('--verbose', 'list every file per agent and each shared file whole (default: a line per agent, each shared file once, as a diff)')
-    .option('--json', 'print {updates, current, written, needs_consent} as JSON')
+    .option('--json', 'print {updates, current, held, written, needs_consent} as JSON')
     .option('--require-signed', 'refuse a catalogue that is not signed (docs/signing.md)')
-    .option('--trust-key <keyid>', 'also trust this signing key id, after checking it with the maintainers (repeatable)', collect, [] as string[])
+    .option('--trust-key <keyid>', 'also trust this signing key id, after checking it with the maintainers (repeatable)', collect, [] as string[]))
     .action(async (ids: string[], _flags: object, command: Command) => {
       const { requireSigned, trustKey, ...flags } = flagsOf<Omit<UpdateCommandOptions, 'ids' | 'signing'> & SigningFlags>(command);
       const { updateCommand } = await import('./commands/update.js');
@@ -173,13 +183,36 @@ export function declareConsumerCommands(program: Command, ctx: CommandContext, r
       ctx.code = await recoverCommand(flagsOf<RecoverCommandOptions>(command), out);
     });
 
-  program
+  const policy = program.command('policy').description("check a project's policy, or sign one to publish at an address (docs/policy.md)");
+  policy
+    .command('check')
+    .description('read a policy as install, update, outdated and status read it, and print its rules; each problem is named by line and column')
+    .argument('[path-or-url]', `the policy (default: ${POLICY_VARIABLE}, else ${POLICY_FILE} in --dir)`)
+    .option('--dir <dir>', 'project folder', '.')
+    .option('--policy-key <key>', `the public key (base64) that must have signed the policy (repeatable; default ${POLICY_KEY_VARIABLE})`, collect, [] as string[])
+    .option('--json', 'print {where, signed_by, policy} as JSON')
+    .action(async (location: string | undefined, _flags: object, command: Command) => {
+      const { policyCheckCommand } = await import('./commands/policy.js');
+      ctx.code = await policyCheckCommand(location, flagsOf<{ dir: string; policyKey: string[]; json: boolean }>(command), out, err);
+    });
+  policy
+    .command('sign')
+    .description('sign a policy with an Ed25519 key (PKCS#8 PEM) into a DSSE envelope, for --policy <url> --policy-key <public key>')
+    .argument('<file>', 'the policy, YAML')
+    .requiredOption('--key-file <pem>', 'the private key, as `openssl genpkey -algorithm ed25519` writes it')
+    .option('--out <file>', 'write the envelope here (default: standard output)')
+    .action(async (file: string, _flags: object, command: Command) => {
+      const { policySignCommand } = await import('./commands/policy.js');
+      ctx.code = await policySignCommand(file, flagsOf<{ keyFile: string; out?: string }>(command), rawOut, err);
+    });
+
+  withPolicyFlags(program
     .command('status')
-    .description('the drift check: each installed file ok, changed or missing, and untracked files; exit 1 on changed or missing, or when nothing is installed')
+    .description('the drift check: each installed file ok, changed or missing, untracked files, and what the policy refuses; exit 1 on changed or missing, a policy broken, or when nothing is installed')
     .option('--dir <dir>', 'project folder', '.')
     .option('--global', 'the installs in your home folder')
     .option('--allow-empty', 'exit 0 when nothing is installed (by default that is an error: a CI gate on the wrong folder fails)')
-    .option('--json', 'print {scope, lock, files, untracked, ok} as JSON')
+    .option('--json', 'print {scope, lock, files, untracked, policy, ok} as JSON'))
     .action(async (_flags: object, command: Command) => {
       const { statusCommand } = await import('./commands/status.js');
       ctx.code = await statusCommand(flagsOf<StatusCommandOptions>(command), out, err);

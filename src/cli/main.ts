@@ -100,9 +100,12 @@ function declareCatalogueCommands(program: Command, ctx: CommandContext, run: ()
     .option('--format <format>', 'text, json ([{id, verification}], then {id, kind: "bundle", valid, errors} per bundle), markdown (a table per loadout, for a CI job summary) or sarif (SARIF 2.1.0, for code scanning)')
     .option('--json', 'print JSON (--format json)')
     .option('--markdown', 'print a Markdown table per loadout, for a CI job summary (--format markdown)')
+    .option('--allow-consent <kinds>', 'as loadout build: notices instead of failures for these kinds of content needing consent (default: LOADOUT_ALLOW_CONSENT)')
+    .option('--policy <path-or-url>', "a maintainer's policy: what it refuses of a loadout fails its checks as policy/<rule> findings (docs/policy.md)")
+    .option('--policy-key <key>', 'the public key (base64) that must have signed the policy (repeatable; default LOADOUT_POLICY_KEY)', (value: string, all: string[]) => [...all, value], [] as string[])
     .action(async (ids: string[], _flags: object, command: Command) => {
       const { verifyCommand } = await import('./commands/verify.js');
-      ctx.code = await verifyCommand({ ...flagsOf<{ json: boolean; markdown: boolean; format?: string }>(command), root: run().root, ids, version: readOwnVersion(), allDetails: process.stdout.isTTY === true }, out);
+      ctx.code = await verifyCommand({ ...flagsOf<{ json: boolean; markdown: boolean; format?: string; allowConsent?: string; policy?: string; policyKey: string[] }>(command), root: run().root, ids, version: readOwnVersion(), allDetails: process.stdout.isTTY === true }, out);
     });
 
   program
@@ -114,8 +117,10 @@ function declareCatalogueCommands(program: Command, ctx: CommandContext, run: ()
     .option('--no-plugins', 'leave out the native plugins (plugins/ and the plugin zips)')
     .option('--cli-published <version>', 'loadout-cli is on the npm registry at this version, the one the build packs: the pages then show npx -y loadout-cli@<version> (default: LOADOUT_CLI_PUBLISHED)')
     .option('--allow-consent <kinds>', 'publish content that needs the user\'s consent (hook, permission-mode, auto-approval, wildcard-grant; comma-separated) with notices instead of refusing it: the installer still asks each user and plugins never carry it (default: LOADOUT_ALLOW_CONSENT)')
+    .option('--policy <path-or-url>', "a maintainer's policy: a loadout it refuses fails its checks, and the build is refused (docs/policy.md)")
+    .option('--policy-key <key>', 'the public key (base64) that must have signed the policy (repeatable; default LOADOUT_POLICY_KEY)', (value: string, all: string[]) => [...all, value], [] as string[])
     .action(async (_flags: object, command: Command) => {
-      const { baseUrl, ...flags } = flagsOf<Pick<BuildCommandOptions, 'out' | 'clean' | 'plugins' | 'cliPublished' | 'allowConsent'> & { baseUrl?: string }>(command);
+      const { baseUrl, ...flags } = flagsOf<Pick<BuildCommandOptions, 'out' | 'clean' | 'plugins' | 'cliPublished' | 'allowConsent' | 'policy' | 'policyKey'> & { baseUrl?: string }>(command);
       const config = await run().config();
       const { buildCommand } = await import('./commands/build.js');
       ctx.code = await buildCommand({ ...flags, root: run().root, baseUrl: baseUrl ?? config.baseUrl, progress: run().progress }, out, err);

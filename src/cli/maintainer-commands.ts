@@ -91,7 +91,8 @@ export function declareMaintainerCommands(program: Command, ctx: CommandContext,
     .action(async (ids: string[], _flags: object, command: Command) => {
       const { submissionsPrCommand } = await import('./commands/submissions.js');
       const flags = flagsOf<{ remote: string; base: string; dryRun: boolean; json: boolean }>(command);
-      ctx.code = await submissionsPrCommand({ ...flags, databaseUrl: await databaseUrl(), root: run().root, ids, env: run().env }, out, err);
+      const { policyLocation } = await run().config();
+      ctx.code = await submissionsPrCommand({ ...flags, databaseUrl: await databaseUrl(), root: run().root, ids, env: run().env, ...(policyLocation === undefined ? {} : { policy: policyLocation }) }, out, err);
     });
   submissions
     .command('sync')

@@ -14,6 +14,7 @@
  * segment, joined below `loadouts/<id>/`, which must not exist (nothing is ever overwritten:
  * the folder is created with a plain `mkdir` and each file with the `wx` flag).
  */
+import type { Policy } from '../policy/policy.js';
 import { lstat, mkdir, realpath, writeFile } from 'node:fs/promises';
 import { basename, dirname, join, sep } from 'node:path';
 import { LoadoutError } from '../catalogue/errors.js';
@@ -54,6 +55,8 @@ export interface ImportOptions {
   today: string;
   /** The author to credit (`author.name`) when the source names none; without either, the placeholder that the `listing` check refuses. */
   author?: string;
+  /** A maintainer's policy the checks hold the loadout to (verify/run.ts `RunChecksOptions.policy`). */
+  policy?: Policy;
 }
 
 /** What an import did. */
@@ -124,7 +127,7 @@ export async function importLoadout(options: ImportOptions): Promise<ImportResul
   else await writeLoadoutFolder(loadoutsDir, id, assembled);
   // The checks of `loadout verify`, on what was written (or, dry, on the same in memory).
   const checked = options.dryRun ? assembled.source : await readLoadoutSource(loadoutsDir, id);
-  const run = await runChecks(checked, { fixturesDir: join(options.root, 'fixtures') });
+  const run = await runChecks(checked, { fixturesDir: join(options.root, 'fixtures'), ...(options.policy === undefined ? {} : { policy: options.policy }) });
   return {
     id,
     dir: `loadouts/${id}`,

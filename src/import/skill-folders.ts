@@ -10,6 +10,7 @@
  * `node_modules` and dot folders other than the agents' own are not entered, links are not
  * followed, and a skill folder's subfolders are its own files, not more skills.
  */
+import type { Policy } from '../policy/policy.js';
 import { mkdtemp, mkdir, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
@@ -43,6 +44,8 @@ export interface CheckSkillFoldersOptions {
   today: string;
   /** The author to credit when the git remote names no GitHub owner (import.ts `author`). */
   author?: string;
+  /** A maintainer's policy the checks hold each imported loadout to. */
+  policy?: Policy;
 }
 
 /**
@@ -77,7 +80,7 @@ export async function checkSkillFolders(options: CheckSkillFoldersOptions): Prom
     await mkdir(join(catalogue, 'loadouts'));
     const checked: CheckedSkillFolder[] = [];
     for (const dir of folders) {
-      const result = await importLoadout({ root: catalogue, source: dir, dryRun: true, today: options.today, ...(options.author === undefined ? {} : { author: options.author }) });
+      const result = await importLoadout({ root: catalogue, source: dir, dryRun: true, today: options.today, ...(options.author === undefined ? {} : { author: options.author }), ...(options.policy === undefined ? {} : { policy: options.policy }) });
       const folder = posixRelative(options.repository, dir);
       const sources = new Map<string, string>();
       for (const file of result.files) if (file.from !== undefined) sources.set(file.path, [folder, file.from].filter((s) => s !== '').join('/'));

@@ -11,6 +11,7 @@
  * (`catalogue/errors.ts`).
  */
 import { LoadoutError, type LoadoutErrorCode } from '../catalogue/errors.js';
+import type { PolicyViolation } from '../policy/policy.js';
 
 /** One entry of the catalogue. */
 export interface ConsumerErrorEntry {
@@ -54,6 +55,10 @@ export const CONSUMER_ERRORS = {
   UnsignedCatalogue: { code: 'invalid_content', title: 'The catalogue is not signed', hint: 'Install from a signed catalogue, or leave out --require-signed; nothing was written.' },
   /** The journal an interrupted change left cannot be acted on (not a regular file, names what its change cannot have touched, or its recovery failed: `project/journal.ts`). */
   UnusableJournal: { code: 'invalid_content', title: 'The journal of an interrupted change cannot be used', hint: '`loadout recover --set-aside` moves it and its temporary files aside and says what it moved; then run the command again.' },
+  /** The policy (`loadout-policy.yaml`, `--policy`, `LOADOUT_POLICY`; docs/policy.md) forbids what was asked: the message names each rule broken. */
+  PolicyRefused: { code: 'invalid_content', title: 'The policy refuses it', hint: 'Nothing was written. Each line names the policy\'s rule: choose another loadout, version, agent or catalogue, or change the policy (docs/policy.md).' },
+  /** The policy cannot be read: not found, not YAML, refused by its schema (with line and column), or its signature does not verify. */
+  InvalidPolicy: { code: 'config', title: 'The policy cannot be used', hint: 'Fix the policy where the message says (`loadout policy check` checks it), or its signature and --policy-key.' },
 } as const satisfies Record<string, ConsumerErrorEntry>;
 
 /** A permanent name of the catalogue. */
@@ -73,11 +78,26 @@ export class ConsumerError extends LoadoutError {
 }
 
 /**
- * The JSON form of any error a command ends with: `{error: {code, name, message, hint}}`.
- * A catalogue error gives its permanent name; another `LoadoutError` `LoadoutError`; a bug
- * `InternalError` (code `internal`). `hint` is null when there is none.
+ * A `PolicyRefused` error with the violations it names (`policy/policy.ts` `PolicyViolation`:
+ * rule, loadout, agent, capability, message), which `--json` prints as `error.violations`.
  */
-export function errorJson(error: unknown): { error: { code: string; name: string; message: string; hint: string | null } } {
+export class PolicyRefusal extends ConsumerError {
+  readonly violations: readonly PolicyViolation[];
+
+  constructor(message: string, violations: readonly PolicyViolation[]) {
+    super('PolicyRefused', message);
+    this.violations = violations;
+  }
+}
+
+/**
+ * The JSON form of any error a command ends with: `{error: {code, name, message, hint}}`, and
+ * `violations` for a {@link PolicyRefusal}. A catalogue error gives its permanent name; another
+ * `LoadoutError` `LoadoutError`; a bug `InternalError` (code `internal`). `hint` is null when
+ * there is none.
+ */
+export function errorJson(error: unknown): { error: { code: string; name: string; message: string; hint: string | null; violations?: readonly PolicyViolation[] } } {
+  if (error instanceof PolicyRefusal) return { error: { code: error.code, name: error.name, message: error.message, hint: error.hint ?? null, violations: error.violations } };
   if (error instanceof LoadoutError) return { error: { code: error.code, name: error.name, message: error.message, hint: error.hint ?? null } };
   return { error: { code: 'internal', name: 'InternalError', message: `internal error (a bug, please report it): ${(error as Error).message ?? String(error)}`, hint: null } };
 }

@@ -30,6 +30,8 @@ import { agentCapabilities, versionCapabilities } from './capabilities.js';
 import { consentRequests, type ConsentRequest } from '../capabilities/consent.js';
 import type { CapabilityLists } from '../capabilities/digest.js';
 import type { Capabilities } from '../tree-format/capabilities.js';
+import type { PolicyInForce } from '../policy/policy.js';
+import { contentViolations, defaultVersion, refuseSource, refuseVersion, refuseViolations, signedBy, type HeldVersion } from './policy-gate.js';
 
 /** Options of {@link installLoadouts}. */
 export interface InstallOptions {
@@ -61,6 +63,12 @@ export interface InstallOptions {
    * the consent that is missing. Without it, missing consent stops the install.
    */
   confirm?: (preview: InstallPreview) => Promise<boolean>;
+  /**
+   * The policy the install holds to (issue 55; `policy-gate.ts`): its catalogues, loadouts and
+   * agents are judged before the catalogue is read, its signing and `min_release_age` as the
+   * version is chosen, what the version can run before anything is written. A refusal throws.
+   */
+  policy?: PolicyInForce;
 }
 
 /** What {@link InstallOptions.confirm} is shown: per agent, what its install can run and what of it needs consent. */
@@ -120,6 +128,8 @@ export interface InstallOutcome {
   needs_consent: boolean;
   /** True when files were written and the lock updated. */
   installed: boolean;
+  /** The newer version the policy's `min_release_age` held back (the latest), when the version was not named: installed is the newest old enough. */
+  held?: HeldVersion;
 }
 
 /**
@@ -150,6 +160,8 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
   if (options.dryRun !== true) await recoverInterrupted(project, scope.lockPath);
   const lock = await readLock(project, scope.lockPath, scope.backupRoot);
   const pinned = lock.trust?.[lockSource(options.from)];
+  // The policy's catalogues, loadouts and agents are judged before the catalogue is read.
+  refuseSource(options.policy, options.id, lockSource(options.from), options.agents);
   const catalogue = openCatalogue(options.from, { ...options.signing, ...(pinned === undefined ? {} : { pinned }) });
   const force = options.force === true;
   const versions = await catalogue.readVersions(options.id);
@@ -169,11 +181,17 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
   const checked: { version: FetchedVersion; check: CheckedInstall; capabilities: Capabilities }[] = [];
   // The agents holding this loadout after the run: the files they share are written once for all of them.
   const sharing = [...new Set([...lock.installs.filter((e) => e.id === options.id).map((e) => e.agent), ...options.agents])];
+  // Under min_release_age the default is the newest version old enough; a named one (--version, --frozen) must be excepted.
+  const byDefault = defaultVersion(options.policy, versions);
   for (const agent of options.agents) {
     const previous = lock.installs.find((e) => e.id === options.id && e.agent === agent);
-    const version = await fetchOnce(wantedVersion(options, agent, previous, versions.latest, join(scope.root, scope.lockPath)));
+    const named = wantedVersion(options, agent, previous, join(scope.root, scope.lockPath));
+    const version = await fetchOnce(refuseVersion(options.policy, versions, named ?? byDefault.version, named !== undefined, agent));
     checked.push({ version, check: await checkInstall({ scope, project, fetched: version, agent, sharing, ...(previous === undefined ? {} : { previous }), force }), capabilities: versionCapabilities(version) });
   }
+  // What the policy refuses of what each agent's install brings, before anything is asked or written.
+  const policyViolations = checked.flatMap(({ check, capabilities }) => contentViolations(options.policy, { loadout: options.id, agent: check.agent, catalogue: source, signing: signedBy(signing), capabilities: agentCapabilities(capabilities, check.agent) }));
+  if (options.policy !== undefined) refuseViolations(options.policy, `${options.id} ${checked[0]?.version.version ?? ''} for ${options.agents.join(', ')}`, policyViolations);
   // What needs the user's yes is asked before anything is written (capabilities/consent.ts); --force gives it too.
   const consentOf = (agent: Agent, capabilities: Capabilities): ConsentRequest[] => consentRequests(capabilities, [agent]);
   const needsConsent = checked.some(({ check, capabilities }) => consentOf(check.agent, capabilities).length > 0) && options.acceptCapabilities !== true && !force;
@@ -216,6 +234,7 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
     consent: consentOf(check.agent, capabilities),
     needs_consent: unanswered && consentOf(check.agent, capabilities).length > 0,
     installed: run.written,
+    ...(byDefault.held === undefined || version.version === byDefault.held.version ? {} : { held: byDefault.held }),
   }));
 }
 
@@ -226,8 +245,9 @@ export async function installLoadout(options: Omit<InstallOptions, 'agents'> & {
   return outcome;
 }
 
-function wantedVersion(options: InstallOptions, agent: Agent, locked: LockEntry | undefined, latest: string, lockPath: string): string {
-  if (options.frozen !== true) return options.version ?? latest;
+/** The version named for `agent`: `--version`, or the lock's with `--frozen`; undefined when none is (the default is taken). */
+function wantedVersion(options: InstallOptions, agent: Agent, locked: LockEntry | undefined, lockPath: string): string | undefined {
+  if (options.frozen !== true) return options.version;
   if (locked === undefined) throw new LoadoutError('usage', `--frozen: ${lockPath} has no install of ${options.id} for ${agent}`, { hint: 'Install it once without --frozen.' });
   return locked.version;
 }

@@ -15,6 +15,9 @@ import { readEntryStatus } from './status.js';
 import { compareVersions } from './changelog.js';
 import { compareCapabilities, type CapabilityChange } from '../capabilities/compare.js';
 import { listsFor } from '../capabilities/digest.js';
+import type { PolicyInForce, PolicyViolation } from '../policy/policy.js';
+import { defaultVersion, signedBy, violationsOf, type HeldVersion } from './policy-gate.js';
+import { lockSource } from './install.js';
 
 /** One install and how it stands. */
 export interface OutdatedRow {
@@ -23,8 +26,14 @@ export interface OutdatedRow {
   installed: string;
   /** The catalogue's latest version; null when the catalogue could not be read (see `error`). */
   latest: string | null;
-  /** True when `latest` is newer than `installed`. */
+  /** The version `update` moves to (npm outdated's "wanted"): `latest`, or under the policy's `min_release_age` the newest version old enough; `installed` when there is none newer; null when the catalogue could not be read. */
+  wanted: string | null;
+  /** True when `wanted` is newer than `installed`. */
   outdated: boolean;
+  /** The latest version when the policy's `min_release_age` holds it back, and when it becomes eligible (ISO 8601 UTC, or `never` for a version without a date). */
+  held: HeldVersion | null;
+  /** What the policy refuses of this install and of its update to `wanted` (`policy/evaluate.ts`): its catalogue, loadout, agent, signing, and what `wanted` can run as its catalogue publishes it. `update` refuses these; the command exits 1. */
+  policy: PolicyViolation[];
   /** Targets changed locally or missing since the install. */
   changed: string[];
   source: string;
@@ -55,6 +64,14 @@ export interface OutdatedOptions {
   from?: string;
   /** How signatures are treated (`--require-signed`, `--trust-key`; catalogue/signed-catalogue.ts). */
   signing?: SigningPolicy;
+  /** The policy `update` would hold to: updates held back by its age are listed in `held`, what it refuses in `policy` (issue 55, point 2). */
+  policy?: PolicyInForce;
+}
+
+/** The published capability list of `version` for `agent`, or undefined when the catalogue publishes none. */
+function publishedLists(doc: VersionsDocument, version: string, agent: Agent): ReturnType<typeof listsFor> | undefined {
+  const capabilities = doc.versions.find((v) => v.version === version)?.capabilities;
+  return capabilities === undefined ? undefined : listsFor(capabilities, [agent]);
 }
 
 /**
@@ -86,13 +103,19 @@ export async function listOutdated(options: OutdatedOptions): Promise<OutdatedRo
     try {
       const versions = await doc;
       const latest = versions.latest;
-      const outdated = compareVersions(latest, entry.version) > 0;
-      const capabilities = outdated ? publishedChange(versions, entry.version, latest, entry.agent) : null;
-      rows.push({ ...row, latest, outdated, capabilities, adds_capabilities: capabilities?.widens === true });
+      // Under the policy's min_release_age, update moves to the newest version old enough (policy-gate.ts).
+      const target = defaultVersion(options.policy, versions);
+      const outdated = target.version !== undefined && compareVersions(target.version, entry.version) > 0;
+      const wanted = outdated ? (target.version ?? latest) : entry.version;
+      const capabilities = outdated ? publishedChange(versions, entry.version, wanted, entry.agent) : null;
+      const signing = options.policy === undefined ? undefined : signedBy(await catalogueOf(source).signing());
+      const lists = outdated ? publishedLists(versions, wanted, entry.agent) : undefined;
+      const policy = violationsOf(options.policy, { loadout: entry.id, agent: entry.agent, catalogue: lockSource(source), ...(signing === undefined ? {} : { signing }), ...(lists === undefined ? {} : { capabilities: lists }) });
+      rows.push({ ...row, latest, wanted, outdated, held: target.held ?? null, policy, capabilities, adds_capabilities: capabilities?.widens === true });
     } catch (error) {
       // A catalogue that fails its signature stops the command: its versions are not to be believed.
       if (!(error instanceof LoadoutError) || isSigningRefusal(error)) throw error;
-      rows.push({ ...row, latest: null, outdated: false, capabilities: null, adds_capabilities: false, error: error.message });
+      rows.push({ ...row, latest: null, wanted: null, outdated: false, held: null, policy: [], capabilities: null, adds_capabilities: false, error: error.message });
     }
   }
   return rows;

@@ -25,6 +25,9 @@ import type { CapWarning } from '../layout/context-caps.js';
 import { openScope, type InstallScope } from './project/scope.js';
 import { RefusedPath, type ProjectEntry, type ProjectRoot } from './project/project-root.js';
 import { describeTargetProblem, isGitSegment } from '../layout/target-rules.js';
+import type { PolicyInForce, PolicyViolation } from '../policy/policy.js';
+import { installedCapabilities } from './installed-capabilities.js';
+import { installedViolations } from './policy-gate.js';
 
 /** The state of a locked file. */
 export type FileState = 'ok' | 'changed' | 'missing';
@@ -64,8 +67,16 @@ export interface StatusReport {
   size_warnings: CapWarning[];
   /** Installs whose files now let the agent run more than the lock recorded (a hand edit that added a server, a hook, a grant): each makes `ok` false. */
   capabilities: CapabilitiesWidened[];
-  /** True when every locked file is `ok`, no install grants more than recorded and no change was interrupted (untracked files and size warnings do not count). */
+  /** What the policy refuses of what is installed (issue 55, point 2: the CI gate): each install's catalogue, loadout, agent, its catalogue's signing as the lock pins it, and what its files hold now. Each makes `ok` false. */
+  policy: PolicyViolation[];
+  /** True when every locked file is `ok`, no install grants more than recorded, the policy refuses nothing and no change was interrupted (untracked files and size warnings do not count). */
   ok: boolean;
+}
+
+/** Options of {@link readStatus}. */
+export interface StatusOptions {
+  /** The policy the installs are held to (`policy-gate.ts`); none: nothing is judged. */
+  policy?: PolicyInForce;
 }
 
 /**
@@ -94,7 +105,7 @@ export async function readEntryStatus(project: ProjectRoot, entry: LockEntry): P
  * Reads the lock of `scope` and reports every locked file and the untracked files.
  * @throws LoadoutError `invalid_content` (a lock that is not acceptable), `io`
  */
-export async function readStatus(scope: InstallScope): Promise<StatusReport> {
+export async function readStatus(scope: InstallScope, options: StatusOptions = {}): Promise<StatusReport> {
   const project = await openScope(scope);
   // A killed install leaves its journal: reported, since the files may be neither the old nor the new ones (journal.ts).
   const interrupted = await describeInterrupted(project, scope.lockPath);
@@ -111,7 +122,9 @@ export async function readStatus(scope: InstallScope): Promise<StatusReport> {
   };
   const size_warnings = [...new Set(lock.installs.map((e) => e.agent))].flatMap((agent) => capWarnings(lock, agent, readText));
   const capabilities = widenedCapabilities(lock, (target) => texts.get(target));
-  return { scope: scope.kind, lock: join(scope.root, scope.lockPath), files, untracked, size_warnings, capabilities, ...(interrupted === undefined ? {} : { interrupted }), ok: interrupted === undefined && files.every((f) => f.state === 'ok') && capabilities.length === 0 };
+  // The policy judges what the installed files hold now, as the agents will read them.
+  const policy = lock.installs.flatMap((entry) => installedViolations(options.policy, { loadout: entry.id, agent: entry.agent, catalogue: entry.source, trusted: lock.trust?.[entry.source], capabilities: installedCapabilities(entry, (target) => texts.get(target)) }));
+  return { scope: scope.kind, lock: join(scope.root, scope.lockPath), files, untracked, size_warnings, capabilities, policy, ...(interrupted === undefined ? {} : { interrupted }), ok: interrupted === undefined && files.every((f) => f.state === 'ok') && capabilities.length === 0 && policy.length === 0 };
 }
 
 /**

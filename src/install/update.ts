@@ -15,7 +15,7 @@
 import { LoadoutError } from '../catalogue/errors.js';
 import { VERSION_PATTERN, type Agent } from '../catalogue/vocabulary.js';
 import { createHash } from 'node:crypto';
-import { changelogBetween, type Changelog } from './changelog.js';
+import { changelogBetween, compareVersions, type Changelog } from './changelog.js';
 import { measureContext, type ContextCost } from '../layout/context-cost.js';
 import { fetchVersion, type FetchedVersion } from './catalogue/fetch-version.js';
 import type { ManualStep } from '../layout/layout.js';
@@ -33,6 +33,8 @@ import { recoverInterrupted } from './project/journal.js';
 import { agentCapabilities, versionCapabilities } from './capabilities.js';
 import { compareCapabilities, type CapabilityChange } from '../capabilities/compare.js';
 import type { Capabilities } from '../tree-format/capabilities.js';
+import type { PolicyInForce } from '../policy/policy.js';
+import { contentViolations, defaultVersion, refuseSource, refuseVersion, refuseViolations, signedBy, type HeldVersion } from './policy-gate.js';
 
 /** Options of {@link updateLoadouts}. */
 export interface UpdateOptions {
@@ -58,6 +60,12 @@ export interface UpdateOptions {
    * yet. The CLI shows the changes and asks; true gives the yes. Without it, such an update stops.
    */
   confirm?: (preview: UpdatePreview) => Promise<boolean>;
+  /**
+   * The policy the updates hold to (issue 55; `policy-gate.ts`): without `to`, each install moves
+   * to the newest version `min_release_age` allows (those held back are listed in `held`); a
+   * `to` it holds back must be excepted; an update the policy refuses stops them all.
+   */
+  policy?: PolicyInForce;
 }
 
 /** What {@link UpdateOptions.confirm} is shown. */
@@ -120,6 +128,8 @@ export interface UpdateOutcome {
   notices: string[];
   /** True when an update adds to or widens what a loadout can run and the user's yes was not given: nothing was written. */
   needs_consent: boolean;
+  /** Newer versions the policy's `min_release_age` held back, each with when it becomes eligible (the install moved to an older one, or stayed). */
+  held: (HeldVersion & { id: string; agent: Agent })[];
 }
 
 /**
@@ -153,7 +163,7 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
   const missing = options.ids.filter((id) => !selected.some((e) => e.id === id));
   if (missing.length > 0) throw new LoadoutError('usage', `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not installed${options.agent === undefined ? '' : ` for ${options.agent}`} (expected ids in ${scope.lockPath}: ${[...new Set(lock.installs.map((e) => e.id))].join(', ') || 'none'})`);
 
-  const outcome: UpdateOutcome = { updates: [], current: [], conflicts: [], composed: { context: {}, files: [], size_warnings: [] }, written: false, notices: [], needs_consent: false };
+  const outcome: UpdateOutcome = { updates: [], current: [], conflicts: [], composed: { context: {}, files: [], size_warnings: [] }, written: false, notices: [], needs_consent: false, held: [] };
   // The lock with what each signed catalogue verified now (keys and snapshot time), written with the update.
   let trusted = lock;
   const planned: { entry: LockEntry; next: FetchedVersion; previousVersion: FetchedVersion | undefined; check: CheckedInstall; source: string; changelog: Changelog; capabilities: Capabilities; change: CapabilityChange }[] = [];
@@ -162,12 +172,20 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
   for (const entry of selected) {
     const source = options.from ?? entry.source;
     const key = lockSource(source);
+    refuseSource(options.policy, entry.id, key, [entry.agent]);
     const catalogue = catalogueOf(source);
     const doc = await catalogue.readVersions(entry.id);
     const signing = await catalogue.signing();
     trusted = withTrust(trusted, key, signing.trust);
     if (signing.notice !== undefined && !outcome.notices.includes(signing.notice)) outcome.notices.push(signing.notice);
-    const to = options.to ?? doc.latest;
+    // Under min_release_age the newest version old enough; a --to it holds back must be excepted.
+    const byDefault = defaultVersion(options.policy, doc);
+    if (options.to === undefined && byDefault.held !== undefined) outcome.held.push({ id: entry.id, agent: entry.agent, ...byDefault.held });
+    if (options.to === undefined && options.policy !== undefined && (byDefault.version === undefined || compareVersions(byDefault.version, entry.version) <= 0)) {
+      outcome.current.push({ id: entry.id, agent: entry.agent, version: entry.version });
+      continue;
+    }
+    const to = refuseVersion(options.policy, doc, options.to ?? byDefault.version, options.to !== undefined, entry.agent);
     if (to === entry.version) {
       outcome.current.push({ id: entry.id, agent: entry.agent, version: to });
       continue;
@@ -180,6 +198,7 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
     });
     const check = await checkInstall({ scope, project, fetched: next, agent: entry.agent, previous: entry, force, sharing: lock.installs.filter((e) => e.id === entry.id).map((e) => e.agent) });
     const capabilities = versionCapabilities(next);
+    if (options.policy !== undefined) refuseViolations(options.policy, `the update of ${entry.id} for ${entry.agent} to ${to}`, contentViolations(options.policy, { loadout: entry.id, agent: entry.agent, catalogue: key, signing: signedBy(signing), capabilities: agentCapabilities(capabilities, entry.agent) }));
     planned.push({ entry, next, previousVersion, check, source, changelog: changelogBetween(doc, entry.version, to), capabilities, change: capabilityChange(entry, previousVersion, capabilities) });
   }
   if (planned.length === 0) return outcome;

@@ -12,6 +12,7 @@
  * ts-worker.mjs, which loads the worker module with tsx; the compiled server starts them on
  * lib/submissions/check-worker.js.
  */
+import type { Policy } from '../policy/policy.js';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { siblingModule } from '../sibling-module.js';
@@ -60,17 +61,21 @@ export interface CheckPoolOptions {
    * replaced while the other serves.
    */
   threads?: number;
+  /** The catalogue's policy (`LOADOUT_POLICY` of the server; docs/policy.md): what it refuses fails the checks, and the submission is `checks-failed`. */
+  policy?: Policy;
 }
 
 /** The submission checks' worker threads. */
 export class CheckPool implements SubmissionChecks {
   readonly budgetMs: number;
   readonly threads: number;
+  readonly #policy: Policy | undefined;
   #pool: Piscina<CheckTask, CheckTaskResult | undefined> | undefined;
 
   constructor(options: CheckPoolOptions) {
     this.budgetMs = options.budgetMs;
     this.threads = options.threads ?? Math.max(1, Math.min(2, availableParallelism() - 1));
+    this.#policy = options.policy;
   }
 
   /**
@@ -102,7 +107,7 @@ export class CheckPool implements SubmissionChecks {
     };
     timer = setTimeout(watch, limit);
     try {
-      const result = await pool.run({ kind: 'check', submission, today, budgetMs: this.budgetMs, progress }, { signal: stop.signal });
+      const result = await pool.run({ kind: 'check', submission, today, budgetMs: this.budgetMs, progress, ...(this.#policy === undefined ? {} : { policy: this.#policy }) }, { signal: stop.signal });
       if (result === undefined) throw new Error('the check worker answered a check task with nothing (a bug)');
       if (result.timedOut !== undefined) return { kind: 'timeout', timeout: result.timedOut };
       return { kind: 'checked', derived: result.derived, results: result.results, ...(result.capabilities === undefined ? {} : { capabilities: result.capabilities }) };

@@ -6,6 +6,7 @@
  * a thread that does not come back. A `prepare` task loads the checks and the schema's validator, and
  * checks a small loadout once, so that the first submission finds the thread warm.
  */
+import type { Policy } from '../policy/policy.js';
 import { prepareSchema } from '../catalogue/schema.js';
 import type { LoadoutSource } from '../catalogue/source.js';
 import { CHECK_IDS } from '../catalogue/vocabulary.js';
@@ -25,7 +26,7 @@ import type { Submission } from './validate.js';
 export const PROGRESS_BYTES = 16;
 
 /** A task of the pool. */
-export type CheckTask = { kind: 'check'; submission: Submission; today: string; budgetMs: number; progress: SharedArrayBuffer } | { kind: 'prepare' };
+export type CheckTask = { kind: 'check'; submission: Submission; today: string; budgetMs: number; progress: SharedArrayBuffer; policy?: Policy } | { kind: 'prepare' };
 
 /** What a `check` task gives back: the derived loadout (without its source), the checks' results and what the loadout can run (when its manifest validated), or where the budget ran out. */
 export type CheckTaskResult = { derived: Omit<DerivedLoadout, 'source'>; results: CheckResult[]; capabilities?: Capabilities; timedOut: ChecksTimeout | undefined };
@@ -52,6 +53,7 @@ export default async function runCheckTask(task: CheckTask): Promise<CheckTaskRe
   const { source, ...derived } = deriveLoadout(task.submission, task.today);
   const fileIndex = new Map([...source.files.keys()].map((path, i) => [path, i]));
   const run = await runChecks(source, {
+    ...(task.policy === undefined ? {} : { policy: task.policy }),
     // Deriving counted too: the budget is the submission's.
     budgetMs: Math.max(1, task.budgetMs - (Date.now() - (started[0] ?? 0))),
     onProgress: (check, file) => {

@@ -5,6 +5,9 @@
  * `CHALLENGE_PROVIDER`; docs/maintaining.md "The bot challenge"), and reports truthfully what
  * the description document says (`submissions_open`, `config`).
  */
+import type { Policy } from '../policy/policy.js';
+import { CheckPool } from './check-pool.js';
+import { checksBudgetMs } from '../verify/budget.js';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { access } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -42,6 +45,8 @@ export interface SubmissionsConfig {
   bodyTimeoutSeconds?: number;
   /** Submission bodies without an API key one client address may be sending at once (`LOADOUT_BODIES_PER_ADDRESS`, bodies-per-address.ts); default 4. */
   bodiesPerAddress?: number;
+  /** The catalogue's policy, read from `LOADOUT_POLICY` by `loadout serve` (docs/policy.md): submissions that break it fail their checks. */
+  policy?: Policy;
 }
 
 /** The submissions API, ready to mount. */
@@ -82,7 +87,10 @@ export async function setUpSubmissions(config: SubmissionsConfig, options: { dis
       throw error instanceof LoadoutError ? error : new LoadoutError('io', `cannot prepare the database ${database.label}: ${(error as Error).message}`, { cause: error });
     }
   }
+  // A policy's checks run on a pool of their own; without one, the process's pool (service.ts).
+  const checks = config.policy === undefined ? undefined : new CheckPool({ budgetMs: checksBudgetMs(), policy: config.policy });
   const mount = createSubmissionRoutes({
+    ...(checks === undefined ? {} : { checks }),
     open: config.submissionsOpen,
     stores: database === undefined ? undefined : createStores(database),
     baseUrl: config.baseUrl,
@@ -102,7 +110,10 @@ export async function setUpSubmissions(config: SubmissionsConfig, options: { dis
     report: { database: database !== undefined, challenge_secret: true, challenge_site_key: challenge.siteKey !== undefined },
     challengeProvider: challenge.provider,
     database,
-    close: async () => database?.close(),
+    close: async () => {
+      await checks?.close();
+      await database?.close();
+    },
   };
 }
 

@@ -106,7 +106,7 @@ export async function buildLoadouts(options: BuildOptions, context: LoadoutsCont
       const loadoutHistory = await from.historyOf(id, version);
       const commit = commitOf(from, loadoutHistory, id);
       const bundles = context.bundles?.get(id);
-      const building = buildLoadoutInPool({ loadoutsDir, fixturesDir: join(options.root, 'fixtures'), store, base: context.base, route: context.route, checkedAt, id, name: entryNameOf(id, tag), version, history: await readHistoryData(loadoutHistory), commit, previousKey: previousKey(id), plugins: options.plugins !== false, ...(bundles === undefined ? {} : { bundles }), ...(options.allowConsent === undefined ? {} : { allowConsent: [...options.allowConsent] }) });
+      const building = buildLoadoutInPool({ loadoutsDir, fixturesDir: join(options.root, 'fixtures'), store, base: context.base, route: context.route, checkedAt, id, name: entryNameOf(id, tag), version, history: await readHistoryData(loadoutHistory), commit, previousKey: previousKey(id), plugins: options.plugins !== false, ...(bundles === undefined ? {} : { bundles }), ...(options.allowConsent === undefined ? {} : { allowConsent: [...options.allowConsent] }), ...(options.policy === undefined ? {} : { policy: options.policy }) });
       // With a loadout in a thread's hands, this thread parses the previous build's listings
       // (once; 0.2 s at 10,000 loadouts), which it needs only once the loadouts are back.
       unchanged.readListings();

@@ -16,6 +16,7 @@
  *    listings and the search index patched with their words (catalogue-documents.ts), and
  *    `out` is switched to it (output.ts). Entries no tree links to any more are removed.
  */
+import type { Policy } from '../policy/policy.js';
 import { existsSync, realpathSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { bundlesDirOf } from '../bundles/manifest.js';
@@ -100,6 +101,12 @@ export interface BuildOptions {
   allowConsent?: readonly ConsentKind[];
   /** Called after each loadout read is done with (for progress on a TTY). */
   onProgress?: (done: number, total: number, id: string) => void;
+  /**
+   * A maintainer's policy (`loadout build --policy`; issue 55): a loadout it refuses fails its
+   * checks (verify/policy-findings.ts) and refuses the build. Part of the build's fingerprint, so
+   * a changed policy checks every loadout again.
+   */
+  policy?: Policy;
   /**
    * The loadouts that may have changed since the live tree's build, as a watcher of
    * `loadouts/` saw them (`loadout dev`): every other loadout that tree holds is carried over
@@ -217,7 +224,7 @@ export async function buildCatalogue(options: BuildOptions): Promise<BuildResult
     ...(marketplace === undefined ? {} : { plugins: { name: marketplace.name, ...(folder === undefined ? {} : { folder }), ...(marketplace.git === undefined ? {} : { git: marketplace.git }) } }),
   };
   // The marketplaces' settings too: a rebuild links from the live tree the marketplace documents whose entries did not change (render/previous-documents.ts).
-  const fingerprint = fingerprintBuild(base, join(options.root, 'fixtures'), JSON.stringify({ route, plugins: options.plugins !== false, marketplace, ...(options.allowConsent === undefined || options.allowConsent.length === 0 ? {} : { allowConsent: [...options.allowConsent].sort() }) }));
+  const fingerprint = fingerprintBuild(base, join(options.root, 'fixtures'), JSON.stringify({ route, plugins: options.plugins !== false, marketplace, ...(options.allowConsent === undefined || options.allowConsent.length === 0 ? {} : { allowConsent: [...options.allowConsent].sort() }), ...(options.policy === undefined ? {} : { policy: options.policy }) }));
   const trees = await openTrees(options.out);
   timings.mark('trees opened');
   let early: EarlyHistoryReads | undefined;

@@ -10,7 +10,7 @@ import { consentRequests, type ConsentKind, type ConsentRequest } from '../capab
 import type { CheckContext, Finding } from './check.js';
 
 /** 1-based line of the front matter key `key` (`hooks`, `allowed-tools`) in `text`, or 1. */
-function frontMatterLine(text: string, key: string): number {
+export function frontMatterLine(text: string, key: string): number {
   const lines = text.split('\n');
   for (let i = 1; i < lines.length && !/^---[ \t]*\r?$/u.test(lines[i] ?? ''); i++) {
     const line = lines[i] ?? '';

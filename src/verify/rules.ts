@@ -2,8 +2,9 @@
  * What each rule of the checks finds, in one line: the short description that code scanning shows
  * beside a finding (`loadout verify --format sarif`, sarif.ts). A rule is a finding's `rule`
  * (`Finding.rule`): the `safety` check's own rules, as docs/authoring.md "What the checks look
- * for" tables them, the consent rules, and `checks/timeout` of the time budget (budget.ts). A
- * check without finer rules reports under its own id, described by the check's name.
+ * for" tables them, the consent rules, a maintainer's policy's rules (`policy/<rule>`,
+ * policy-findings.ts) and `checks/timeout` of the time budget (budget.ts). A check without finer
+ * rules reports under its own id, described by the check's name.
  * `test/verify/rules.test.ts` fails when a rule id written in `src/verify/` has no line here.
  */
 import type { Severity } from './check.js';
@@ -38,6 +39,17 @@ export const RULES: Readonly<Record<string, RuleDescription>> = {
   'consent/wildcard-grant': { description: 'A tool grant without limits (Bash, *), which needs the user\'s consent', severity: 'blocking' },
   'consent/auto-approval': { description: 'An MCP server whose tools run without asking, which needs the user\'s consent', severity: 'blocking' },
   'checks/timeout': { description: "The checks of the loadout ran out of their time budget (LOADOUT_CHECKS_BUDGET_MS)", severity: 'blocking' },
+  'policy/loadouts.allow': { description: 'A loadout id the policy\'s loadouts.allow does not match (verify --policy, docs/policy.md)', severity: 'blocking' },
+  'policy/loadouts.deny': { description: 'A loadout id the policy\'s loadouts.deny matches', severity: 'blocking' },
+  'policy/agents': { description: 'A loadout that supports none of the agents the policy allows', severity: 'blocking' },
+  'policy/mcp.packages.allow': { description: 'An MCP server that starts a package (npm, PyPI, OCI) or local program the policy does not allow, or at a version outside its range', severity: 'blocking' },
+  'policy/mcp.hosts.allow': { description: 'A remote MCP server at a host the policy does not allow', severity: 'blocking' },
+  'policy/mcp.require_pinned': { description: 'An MCP server whose package names no single release, where the policy requires pinned packages', severity: 'blocking' },
+  'policy/deny.hooks': { description: 'A hook, which the policy denies', severity: 'blocking' },
+  'policy/deny.scripts': { description: 'A script, which the policy denies', severity: 'blocking' },
+  'policy/deny.permission-bypass': { description: 'A permission mode or auto-approval that bypasses the user, which the policy denies', severity: 'blocking' },
+  'policy/deny.wildcard-grants': { description: 'A tool grant without limits (Bash, *), which the policy denies', severity: 'blocking' },
+  'policy/deny.unpinned-packages': { description: 'An MCP server whose package names no single release, which the policy denies', severity: 'blocking' },
 };
 
 /**

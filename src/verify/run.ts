@@ -19,6 +19,8 @@ import { TextView } from './text/view.js';
 import { checkedCapabilities } from './capabilities.js';
 import type { Capabilities } from '../tree-format/capabilities.js';
 import type { ConsentKind } from '../capabilities/consent.js';
+import type { Policy, PolicyViolation } from '../policy/policy.js';
+import { policyViolations, withPolicyFindings } from './policy-findings.js';
 import { CHECKS_BUDGET_VARIABLE, ChecksTimeoutError, describeChecksTimeout, type ChecksTimeout } from './budget.js';
 
 // Where the checks run, js-yaml is loaded: the installer's reading of front matter (the layouts the
@@ -101,6 +103,12 @@ export interface RunChecksOptions {
    * finding, and the pages and plugin README say so. Default none: every one blocks.
    */
   allowConsent?: readonly ConsentKind[];
+  /**
+   * A maintainer's policy (issue 55; `verify --policy`, `build --policy`, the submissions API's
+   * `LOADOUT_POLICY`): what it refuses of the loadout is a blocking finding `policy/<rule>` of
+   * `listing`, `mcp` or `safety` (policy-findings.ts). Default none.
+   */
+  policy?: Policy;
 }
 
 /**
@@ -170,6 +178,8 @@ export async function runChecks(source: LoadoutSource, options: RunChecksOptions
   const diagnostics: Diagnostic[] = [];
   const findings: RunFinding[] = [];
   let timedOut: ChecksTimeout | undefined;
+  // What the policy refuses of the loadout, judged once, as the first check it concerns ends.
+  let violations: PolicyViolation[] | undefined;
   for (const check of CHECKS) {
     if (options.only !== undefined && !options.only.includes(check.id)) continue;
     if (timedOut !== undefined) {
@@ -181,6 +191,10 @@ export async function runChecks(source: LoadoutSource, options: RunChecksOptions
       at = undefined;
       reach(check.id, undefined);
       outcome = await check.run(context);
+      if (options.policy !== undefined) {
+        violations ??= policyViolations(context, options.policy);
+        outcome = withPolicyFindings(check.id, outcome, context, violations);
+      }
       reach(check.id, fileReached());
     } catch (error) {
       if (error instanceof ChecksTimeoutError) {

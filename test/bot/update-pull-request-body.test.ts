@@ -20,6 +20,17 @@ const update = (overrides: Partial<PrintedUpdate> = {}): PrintedUpdate => ({
 });
 
 describe('the update pull request body', () => {
+  it('names the updates the policy held back, with the time each becomes eligible, and those it refused, with their rule', () => {
+    const rows = [
+      { id: 'kit', agent: 'claude-code', installed: '1.0.0', latest: '1.2.0', outdated: true, source: 'https://c.example', held: { version: '1.2.0', eligible_at: '2026-03-08T00:00:00.000Z' }, policy: [] },
+      { id: 'dbt', agent: 'cursor', installed: '2.0.0', latest: '2.1.0', outdated: true, source: 'https://c.example', held: null, policy: [{ rule: 'deny.hooks', message: 'deny.hooks: dbt has a Stop hook in skills/x/SKILL.md for Cursor ("@octocat"); the policy denies hooks' }] },
+    ];
+    const body = renderUpdatePullRequestBody({ updates: [update()], policy: 'app/loadout-policy.yaml', errors: [], rows });
+    expect(body).toContain('**Held back by the policy app/loadout\\-policy\\.yaml** (`min_release_age`): the update moves to the newest version old enough.\n\n- kit for claude\\-code: 1\\.2\\.0 is eligible from 2026\\-03\\-08T00:00:00\\.000Z\n');
+    expect(body).toContain('**Refused by the policy app/loadout\\-policy\\.yaml**, and not in this pull request:\n\n- dbt for cursor: deny\\.hooks: dbt has a Stop hook in skills/x/SKILL\\.md for Cursor \\("@&#8203;octocat"\\); the policy denies hooks\n');
+    expect(renderUpdatePullRequestBody({ updates: [update()], policy: null, errors: [] })).not.toContain('Held back');
+  });
+
   it('escapes what the catalogue wrote and fences each diff beyond its backticks', () => {
     const body = renderUpdatePullRequestBody({ updates: [update()], policy: 'loadout-policy.yaml', errors: ['other for codex: cannot reach https://x.example'] });
     expect(body).toContain('as the policy loadout\\-policy\\.yaml allows');

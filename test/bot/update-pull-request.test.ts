@@ -103,6 +103,31 @@ describe('loadout ci update-pr', () => {
     expect(remoteBranchHead(remote2, 'loadout/update')).toBeUndefined();
   }, 120_000);
 
+  it('holds the update to the project\'s policy end to end: a refused update is named with its rule and nothing is pushed; an allowed one says the policy allowed it', async () => {
+    const { clone, remote, project } = await makeProjectRepository(catalogue.dist);
+    // kit 1.1.0 adds the server kit-search, which this policy does not allow.
+    writeFileSync(join(project, 'loadout-policy.yaml'), 'mcp:\n  packages:\n    allow: [{npm: kit-docs}]\n');
+    commitAll(clone, 'Add a policy', '2026-11-02T10:00:00Z');
+    git(clone, ['push', '-q', 'origin', 'main']);
+    const { fake, client } = await startGitHub(remote);
+    const runner = recordingRunner();
+    const refused = await openUpdatePullRequest({ dir: project, remote: 'origin', base: 'main', runLoadout: runner.run, github: client, dryRun: false, identity });
+    expect(refused).toMatchObject({ action: 'skipped', pr_url: null, policy: 'app/loadout-policy.yaml' });
+    expect(refused.reason).toBe('the policy refuses every update: kit for claude-code: mcp.packages.allow: kit runs kit-search@1 from npm for Claude Code, which is not allowed');
+    expect(runner.calls.map((c) => c[0])).toEqual(['outdated']);
+    expect(remoteBranchHead(remote, 'loadout/update')).toBeUndefined();
+    expect(fake.pulls).toEqual([]);
+
+    // A policy that allows both servers: the update goes on, and the pull request says under which policy.
+    writeFileSync(join(project, 'loadout-policy.yaml'), 'mcp:\n  packages:\n    allow: [{npm: "kit-*"}]\nmin_release_age: 1h\n');
+    commitAll(clone, 'Allow kit-search', '2026-11-03T10:00:00Z');
+    git(clone, ['push', '-q', 'origin', 'main']);
+    const opened = await openUpdatePullRequest({ dir: project, remote: 'origin', base: 'main', runLoadout: recordingRunner().run, github: client, dryRun: false, identity });
+    expect(opened).toMatchObject({ action: 'opened', policy: 'app/loadout-policy.yaml', title: 'Update kit to 1.1.0' });
+    expect(fake.pulls[0]?.body).toContain('as the policy app/loadout\\-policy\\.yaml allows');
+    expect(fake.violations).toEqual([]);
+  }, 120_000);
+
   it('runs from the command line as the Action runs it, the commands it runs being this same CLI', async () => {
     const { remote, project } = await makeProjectRepository(catalogue.dist);
     const { fake } = await startGitHub(remote);

@@ -78,7 +78,7 @@ describe.each(PUBLISHED_AGENTS)('the life cycle for %s, over HTTP', (agent) => {
 
     expect((await readStatus(scope)).ok).toBe(true);
     // 1.1.0 moves kit-docs to another range and adds kit-search: outdated says it adds to what the loadout can run.
-    expect(await listOutdated({ scope })).toEqual([{ id: 'kit', agent, installed: '1.0.0', latest: '1.1.0', outdated: true, changed: [], source: base, adds_capabilities: true, capabilities: { widens: true, items: [expect.objectContaining({ list: 'mcp_servers', change: 'widened', key: 'kit-docs' }), expect.objectContaining({ list: 'mcp_servers', change: 'added', key: 'kit-search' })] } }]);
+    expect(await listOutdated({ scope })).toEqual([{ id: 'kit', agent, installed: '1.0.0', latest: '1.1.0', wanted: '1.1.0', outdated: true, held: null, policy: [], changed: [], source: base, adds_capabilities: true, capabilities: { widens: true, items: [expect.objectContaining({ list: 'mcp_servers', change: 'widened', key: 'kit-docs' }), expect.objectContaining({ list: 'mcp_servers', change: 'added', key: 'kit-search' })] } }]);
 
     const dry = await updateLoadouts({ scope, ids: [], dryRun: true });
     expect(dry.written).toBe(false);

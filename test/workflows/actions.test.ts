@@ -69,7 +69,7 @@ describe('the Actions, as files', () => {
   it('runs only loadout commands and options that exist', async () => {
     const invocations = ACTIONS.flatMap((name) => action(name).runs.steps.flatMap((s) => (s.run === undefined ? [] : loadoutInvocations(s.run).map((i) => ({ where: `actions/${name}`, ...i })))));
     expect(invocations.map((i) => i.command.join(' '))).toEqual(['ci verify', 'ci update-pr']);
-    expect(invocations.flatMap((i) => i.options)).toEqual(['--sarif', '--summary', '--author', '--dir', '--base', '--branch', '--policy', '--from', '--json']);
+    expect(invocations.flatMap((i) => i.options)).toEqual(['--sarif', '--summary', '--author', '--policy', '--dir', '--base', '--branch', '--policy', '--from', '--json']);
     await expectInvocationsExist(invocations);
   });
 

@@ -15,6 +15,7 @@ import { DEFAULT_MARKETPLACE, MARKETPLACE_NAME, type MarketplaceSettings } from 
 import { buildCatalogue } from '../../tree/build.js';
 import { takeSigningSettings } from '../../tree/render/signed-snapshot.js';
 import { EXIT } from '../exit.js';
+import { namedPolicy } from '../policy-source.js';
 import { formatDiagnostic } from '../../catalogue/diagnostics.js';
 import { formatDiagnostics, type Write } from '../report.js';
 
@@ -33,6 +34,10 @@ export interface BuildCommandOptions {
   cliPublished?: string;
   /** `--allow-consent` (default `LOADOUT_ALLOW_CONSENT`): kinds of content needing consent this catalogue publishes (tree/build.ts `BuildOptions.allowConsent`). */
   allowConsent?: string;
+  /** `--policy`: a maintainer's policy; a loadout it refuses fails its checks (tree/build.ts `BuildOptions.policy`). */
+  policy?: string;
+  /** `--policy-key`: the public keys that must have signed it. */
+  policyKey?: string[];
 }
 
 const set = (value: string | undefined): string | undefined => (value === undefined || value.trim() === '' ? undefined : value.trim());
@@ -62,8 +67,10 @@ export async function buildCommand(options: BuildCommandOptions, out: Write, err
   const marketplace = readMarketplaceSettings(process.env);
   const cliPublished = set(options.cliPublished) ?? set(process.env['LOADOUT_CLI_PUBLISHED']);
   const allowConsent = consentKindsOf(options.allowConsent, '--allow-consent') ?? consentKindsOf(process.env['LOADOUT_ALLOW_CONSENT'], 'LOADOUT_ALLOW_CONSENT');
+  const policy = await namedPolicy(options, process.env);
   const result = await buildCatalogue({
     ...(allowConsent === undefined ? {} : { allowConsent }),
+    ...(policy === undefined ? {} : { policy: policy.policy }),
     plugins: options.plugins !== false,
     marketplace,
     ...(cliPublished === undefined ? {} : { cliPublished }),

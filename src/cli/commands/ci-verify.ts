@@ -16,6 +16,7 @@ import { checkCatalogue, passed } from '../../verify/catalogue.js';
 import type { CheckRun } from '../../verify/run.js';
 import type { SarifArtifact, SarifOptions } from '../../verify/sarif.js';
 import { EXIT } from '../exit.js';
+import { namedPolicy } from '../policy-source.js';
 import { escapeMarkdown, type Write } from '../report.js';
 import { formatVerifyReport, repositoryPrefixOf } from './verify.js';
 
@@ -33,6 +34,10 @@ export interface CiVerifyOptions {
   today: string;
   /** The version of `loadout`, named in the SARIF log. */
   version: string;
+  /** `--policy`: a maintainer's policy; what it refuses fails the checks as `policy/<rule>` findings, which the SARIF log puts on the pull request's lines. */
+  policy?: string;
+  /** `--policy-key`: the public keys that must have signed it. */
+  policyKey?: string[];
 }
 
 /**
@@ -43,6 +48,8 @@ export async function ciVerifyCommand(options: CiVerifyOptions, out: Write): Pro
   const path = await realpath(options.path).catch((cause: unknown) => {
     throw new LoadoutError('not_found', `${options.path}: no such folder (expected a repository of loadouts or of skills folders)`, { cause });
   });
+  const loaded = await namedPolicy(options, process.env);
+  const policy = loaded === undefined ? {} : { policy: loaded.policy };
   const prefix = repositoryPrefixOf(path);
   const repository = prefix === '' ? path : join(path, ...prefix.split('/').map(() => '..'));
   let runs: CheckRun[];
@@ -50,10 +57,10 @@ export async function ciVerifyCommand(options: CiVerifyOptions, out: Write): Pro
   let preface = '';
   let markdownPreface = '';
   if (await isFolder(join(path, 'loadouts'))) {
-    runs = await checkCatalogue({ root: path }, []);
+    runs = await checkCatalogue({ root: path }, [], policy);
     sarif = { toolVersion: options.version, repositoryPrefix: prefix };
   } else {
-    const checked = await checkSkillFolders({ repository, path, today: options.today, ...(options.author === undefined ? {} : { author: options.author }) });
+    const checked = await checkSkillFolders({ repository, path, today: options.today, ...(options.author === undefined ? {} : { author: options.author }), ...policy });
     if (checked.length === 0) {
       throw new LoadoutError('not_found', `${options.path}: no loadouts/ folder and no SKILL.md below it (expected a catalogue of loadouts, or Agent Skills folders)`, {
         hint: 'Point the Action (its path input) at the folder that holds loadouts/ or the skills folders.',

@@ -14,6 +14,8 @@ import { askYes, canAsk } from '../prompt.js';
 import type { InstallPreview } from '../../install/install.js';
 import type { CapabilityLists } from '../../capabilities/digest.js';
 import type { ConsentRequest } from '../../capabilities/consent.js';
+import { resolvePolicy, type PolicyFlags } from '../policy-source.js';
+import { formatHeld } from '../policy-report.js';
 
 /** Each request once (the same request of several agents is one line). */
 function uniqueConsent(requests: readonly ConsentRequest[]): ConsentRequest[] {
@@ -22,7 +24,7 @@ function uniqueConsent(requests: readonly ConsentRequest[]): ConsentRequest[] {
 }
 
 /** Options of {@link installCommand}: the core's, with `--agent` as given and the output flags. */
-export interface InstallCommandOptions extends Omit<InstallOptions, 'agents' | 'scope'> {
+export interface InstallCommandOptions extends Omit<InstallOptions, 'agents' | 'scope' | 'policy'>, PolicyFlags {
   /** `--agent`: agent ids separated by commas, or `detected`. */
   agent: string;
   global: boolean;
@@ -39,8 +41,10 @@ export interface InstallCommandOptions extends Omit<InstallOptions, 'agents' | '
  * @throws LoadoutError `usage` when `--agent detected` finds no agent
  */
 export async function installCommand(options: InstallCommandOptions, out: Write, err: Write): Promise<number> {
-  const { agent: agentFlag, global, json, verbose: _verbose, ...core } = options;
+  const { agent: agentFlag, global, json, verbose: _verbose, policy: policyFlag, policyKey, ...core } = options;
   const scope = scopeOf({ dir: options.dir, global });
+  // The policy the install holds to (docs/policy.md): --policy, LOADOUT_POLICY, or the project's loadout-policy.yaml.
+  const policy = await resolvePolicy({ policy: policyFlag, policyKey }, { project: global ? undefined : scope.root, env: process.env });
   const parsed = parseAgentList(agentFlag);
   let agents: Agent[];
   if (parsed === 'detected') {
@@ -61,7 +65,9 @@ export async function installCommand(options: InstallCommandOptions, out: Write,
     err(formatConsent(`${preview.id} ${preview.version}`, uniqueConsent(preview.agents.flatMap((a) => a.consent))));
     return askYes(`Install ${preview.id} with what needs your consent?`);
   };
-  const outcomes = await installLoadouts({ ...core, agents, scope, confirm });
+  const outcomes = await installLoadouts({ ...core, agents, scope, confirm, ...(policy === undefined ? {} : { policy }) });
+  const held = outcomes.find((o) => o.held !== undefined);
+  if (held?.held !== undefined && policy !== undefined) err(`loadout: notice: ${formatHeld(held.id, held.held, policy.where)}; ${options.dryRun === true ? 'would install' : 'installed'} ${held.version}, the newest old enough\n`);
   for (const notice of new Set(outcomes.map((o) => o.notice).filter((n) => n !== undefined))) err(`loadout: notice: ${printableLine(notice)}\n`);
   const selfServed = outcomes.some((o) => o.signed !== null) || options.signing?.requireSigned === true ? selfOriginNotice() : undefined;
   if (selfServed !== undefined) err(`loadout: notice: ${printableLine(selfServed)}\n`);

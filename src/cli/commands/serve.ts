@@ -1,4 +1,5 @@
 /** `loadout serve [--port 8787] [--host 127.0.0.1] [--out dist]`: the tree and the dynamic API. */
+import { readPolicyAt } from '../policy-source.js';
 import { access } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DestinationStream } from 'pino';
@@ -58,7 +59,10 @@ export async function serveCommand(options: ServeOptions, out: Write, err: Write
   await access(join(options.out, 'api', 'loadouts.json')).catch((cause: unknown) => {
     throw new LoadoutError('not_found', `${options.out} holds no built catalogue`, { cause, hint: 'Run `loadout build` first.' });
   });
-  const { out: distDir, config } = options;
+  const { out: distDir } = options;
+  // The catalogue's policy (LOADOUT_POLICY; docs/policy.md), read before the server listens: one that cannot be read stops the start.
+  const policy = options.config.policyLocation === undefined ? undefined : await readPolicyAt(options.config.policyLocation, 'LOADOUT_POLICY', []);
+  const config: ResolvedConfig = policy === undefined ? options.config : { ...options.config, policy: policy.policy };
   const startWarning = otherBaseWarning(distDir, await builtBaseUrl(distDir), config.baseUrl);
   if (startWarning !== undefined) err(`loadout: warning: ${startWarning}\n`);
   const operations = resolveOperationsConfig(options.env ?? process.env);

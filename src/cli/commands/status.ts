@@ -10,20 +10,24 @@ import { formatSizeWarning, scopeOf } from '../install-report.js';
 import type { Write } from '../report.js';
 import { thisInvocation } from '../invocation.js';
 import { printableJson, printableLine } from '../terminal-text.js';
+import { resolvePolicy, type PolicyFlags } from '../policy-source.js';
+import { formatViolations } from '../policy-report.js';
 
 /** Options of {@link statusCommand}. */
-export interface StatusCommandOptions {
+export interface StatusCommandOptions extends PolicyFlags {
   dir: string;
   global: boolean;
   /** Exit 0 when nothing is installed, instead of 1. */
   allowEmpty: boolean;
-  /** Print `{scope, lock, files: [{id, agent, version, target, path, state, servers?}], untracked, size_warnings: [{agent, target, size, cap, excess}], capabilities: [{id, agent, added}], ok}`. */
+  /** Print `{scope, lock, files: [{id, agent, version, target, path, state, servers?}], untracked, size_warnings: [{agent, target, size, cap, excess}], capabilities: [{id, agent, added}], policy: [{rule, loadout, agent, capability, message}], ok}`. */
   json: boolean;
 }
 
-/** Prints each locked file with its state, then the untracked files; returns 1 when any is changed or missing. */
+/** Prints each locked file with its state, then the untracked files and what the policy refuses; returns 1 when any is changed or missing, or the policy refuses something installed. */
 export async function statusCommand(options: StatusCommandOptions, out: Write, err: Write): Promise<number> {
-  const report = await readStatus(scopeOf(options));
+  const scope = scopeOf(options);
+  const policy = await resolvePolicy(options, { project: options.global ? undefined : scope.root, env: process.env });
+  const report = await readStatus(scope, policy === undefined ? {} : { policy });
   const empty = report.files.length === 0;
   const code = !report.ok || (empty && !options.allowEmpty) ? EXIT.failed : EXIT.ok;
   if (empty && !options.allowEmpty && report.interrupted === undefined) {
@@ -56,6 +60,7 @@ export async function statusCommand(options: StatusCommandOptions, out: Write, e
     out(`interrupted: ${printableLine(report.interrupted)}\n`);
     return EXIT.failed;
   }
+  if (policy !== undefined && report.policy.length > 0) out(formatViolations(policy.where, report.policy).replace(/^loadout: /u, ''));
   for (const w of report.capabilities) {
     out(`${w.id} for ${w.agent} grants more than the lock recorded (its installed files were edited):\n`);
     for (const key of w.added) out(`  + ${printableLine(key)}\n`);
@@ -63,6 +68,7 @@ export async function statusCommand(options: StatusCommandOptions, out: Write, e
   // A file shared by several agents' installs (AGENTS.md) is one file: counted once.
   const files = new Set(report.files.map((f) => f.target)).size;
   const drift = new Set(report.files.filter((f) => f.state !== 'ok').map((f) => f.target)).size;
-  out(drift === 0 ? `ok: ${files} file${files === 1 ? '' : 's'} as installed\n` : `${drift} file${drift === 1 ? '' : 's'} changed or missing: \`${thisInvocation()} install --force\` restores them\n`);
+  const refused = report.policy.length === 0 ? '' : `; the policy refuses ${report.policy.length === 1 ? 'one thing' : `${report.policy.length} things`} installed (listed above)`;
+  out(drift === 0 ? `${refused === '' ? 'ok: ' : ''}${files} file${files === 1 ? '' : 's'} as installed${refused}\n` : `${drift} file${drift === 1 ? '' : 's'} changed or missing: \`${thisInvocation()} install --force\` restores them${refused}\n`);
   return code;
 }

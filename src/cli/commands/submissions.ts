@@ -9,6 +9,7 @@
  * and JSON through `printableJson` (src/cli/terminal-text.ts), so it cannot act on the
  * maintainer's terminal or forge a line.
  */
+import { readPolicyAt } from '../policy-source.js';
 import { resolveBotIdentity, resolveGitHubSettings } from '../../bot/config.js';
 import { createGitHubClient, type GitHubClient } from '../../bot/github-client.js';
 import { openPullRequests } from '../../bot/open-pull-requests.js';
@@ -90,6 +91,8 @@ export interface SubmissionsPrOptions {
   json: boolean;
   /** The environment to read GITHUB_* and LOADOUT_BOT_* from. */
   env: NodeJS.ProcessEnv;
+  /** The catalogue's policy (`LOADOUT_POLICY`, a path or an http(s) address): the checks run again on the branch hold the loadout to it (docs/policy.md). */
+  policy?: string;
 }
 
 /**
@@ -101,8 +104,9 @@ export interface SubmissionsPrOptions {
 export async function submissionsPrCommand(options: SubmissionsPrOptions, out: Write, err: Write): Promise<number> {
   const identity = resolveBotIdentity(options.env);
   const github = options.dryRun && !hasGitHubSettings(options.env) ? undefined : gitHubClient(options.env, err);
+  const policy = options.policy === undefined ? undefined : await readPolicyAt(options.policy, 'LOADOUT_POLICY', []);
   return withDatabase(options.databaseUrl, async (database) => {
-    const outcomes = await openPullRequests({ store: createStores(database).submissions, github, root: options.root, remote: options.remote, base: options.base, ids: options.ids, dryRun: options.dryRun, identity });
+    const outcomes = await openPullRequests({ store: createStores(database).submissions, github, root: options.root, remote: options.remote, base: options.base, ids: options.ids, dryRun: options.dryRun, identity, ...(policy === undefined ? {} : { policy }) });
     if (options.json) out(`${printableJson(outcomes)}\n`);
     else if (outcomes.length === 0) out('no accepted submissions\n');
     else {

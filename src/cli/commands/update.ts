@@ -11,9 +11,11 @@ import { printable, printableJson, printableLine } from '../terminal-text.js';
 import { formatCapabilityChange } from '../capabilities-report.js';
 import { askYes, canAsk } from '../prompt.js';
 import type { UpdatePreview } from '../../install/update.js';
+import { resolvePolicy, type PolicyFlags } from '../policy-source.js';
+import { formatHeld } from '../policy-report.js';
 
 /** Options of {@link updateCommand}. */
-export interface UpdateCommandOptions {
+export interface UpdateCommandOptions extends PolicyFlags {
   ids: string[];
   agent?: string;
   to?: string;
@@ -28,7 +30,7 @@ export interface UpdateCommandOptions {
   verbose?: boolean;
   /** `--accept-capabilities`: go on with updates that add to or widen what a loadout can run. */
   acceptCapabilities: boolean;
-  /** Print `{updates: [{id, agent, source, from, to, changelog, capabilities, files, manual_steps, warnings, context}], current, written, needs_consent}`. */
+  /** Print `{updates: [{id, agent, source, from, to, changelog, capabilities, files, manual_steps, warnings, context}], current, held, written, needs_consent}`. */
   json: boolean;
 }
 
@@ -48,8 +50,11 @@ export async function updateCommand(options: UpdateCommandOptions, out: Write, e
     if (options.json || !canAsk()) return false;
     return askYes('Update with what it adds to what it can run?');
   };
+  const scope = scopeOf(options);
+  const policy = await resolvePolicy(options, { project: options.global ? undefined : scope.root, env: process.env });
   const outcome = await updateLoadouts({
-    scope: scopeOf(options),
+    ...(policy === undefined ? {} : { policy }),
+    scope,
     acceptCapabilities: options.acceptCapabilities,
     confirm,
     ids: options.ids,
@@ -88,6 +93,7 @@ export async function updateCommand(options: UpdateCommandOptions, out: Write, e
     return EXIT.failed;
   }
   for (const c of outcome.current) out(`${c.id} for ${c.agent} is at ${c.version} already\n`);
+  if (policy !== undefined) for (const h of outcome.held) out(`${formatHeld(`${h.id} for ${h.agent}:`, h, policy.where)}\n`);
   if (outcome.updates.length > 0) out(outcome.written ? `updated; recorded in the lock (${CONTEXT_NOTE})\n` : `nothing was written (--dry-run; ${CONTEXT_NOTE})\n`);
   return EXIT.ok;
 }

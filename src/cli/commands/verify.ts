@@ -13,6 +13,7 @@ import type { Capabilities } from '../../tree-format/capabilities.js';
 import { capabilitiesMarkdown, formatCapabilities } from '../capabilities-report.js';
 import { bundlePassed, bundlesAsJson, formatBundlesMarkdown, formatBundlesTable, splitCheckedIds } from '../bundles-report.js';
 import { EXIT } from '../exit.js';
+import { namedPolicy } from '../policy-source.js';
 import { formatRunsMarkdown, formatRunsTable, runsAsJson, type Write } from '../report.js';
 
 /** What `loadout verify` can print. */
@@ -39,6 +40,10 @@ export interface VerifyOptions {
    * a reader scrolls (issue 57, point 15); a pipe gets the first three of each check and a count.
    */
   allDetails?: boolean;
+  /** `--policy`: a maintainer's policy, whose violations fail the checks as `policy/<rule>` (docs/policy.md). */
+  policy?: string;
+  /** `--policy-key`: the public keys that must have signed it. */
+  policyKey?: string[];
 }
 
 /**
@@ -52,7 +57,8 @@ export async function verifyCommand(options: VerifyOptions, out: Write): Promise
   const format = formatOf(options);
   const ids = await splitCheckedIds(options.root, options.ids);
   const allowConsent = consentKindsOf(options.allowConsent, '--allow-consent') ?? consentKindsOf(process.env['LOADOUT_ALLOW_CONSENT'], 'LOADOUT_ALLOW_CONSENT');
-  const runs = ids.loadouts === null ? [] : await checkCatalogue({ root: options.root }, ids.loadouts, allowConsent === undefined ? {} : { allowConsent });
+  const policy = await namedPolicy(options, process.env);
+  const runs = ids.loadouts === null ? [] : await checkCatalogue({ root: options.root }, ids.loadouts, { ...(allowConsent === undefined ? {} : { allowConsent }), ...(policy === undefined ? {} : { policy: policy.policy }) });
   const bundles: ReadBundle[] = ids.bundles === null ? [] : await checkBundles(options.root, ids.bundles);
   out(formatVerifyReport(runs, format, { toolVersion: options.version ?? '0.0.0', repositoryPrefix: repositoryPrefixOf(options.root) }, bundles, { allDetails: options.allDetails === true }));
   return runs.every(passed) && bundles.every(bundlePassed) ? EXIT.ok : EXIT.failed;

@@ -33,8 +33,8 @@ export type SnapshotVerification = { ok: true; snapshot: Snapshot; keyids: strin
 
 const fail = (kind: SigningFailureKind, message: string): { ok: false; failure: SigningFailure } => ({ ok: false, failure: { kind, message } });
 
-/** Verifies the envelope `value` of `payloadType` against `trusted`: its decoded body and the key ids that verified, or a failure. */
-function verifyEnvelope(value: unknown, payloadType: string, trusted: readonly TrustedKey[]): { ok: true; body: Buffer; keyids: string[] } | { ok: false; failure: SigningFailure } {
+/** Verifies the envelope `value` of `payloadType` against `trusted`: its decoded body and the key ids that verified, or a failure (`malformed`, `unknown-key`, `bad-signature`). Pure. */
+export function verifyEnvelope(value: unknown, payloadType: string, trusted: readonly TrustedKey[]): { ok: true; body: Buffer; keyids: string[] } | { ok: false; failure: SigningFailure } {
   const parsed = parseEnvelope(value);
   if ('problem' in parsed) return fail('malformed', `the envelope ${parsed.problem}`);
   const { envelope, body } = parsed;

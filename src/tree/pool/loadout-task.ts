@@ -4,6 +4,7 @@
  * `prepare` or `loadout` task (pool.ts sends those), so that a thread that only links a tree
  * never loads the checks, renderers and compression.
  */
+import type { Policy } from '../../policy/policy.js';
 import { LoadoutError } from '../../catalogue/errors.js';
 import { readLoadoutSource, type LoadoutSource } from '../../catalogue/source.js';
 import { prepareSchema } from '../../catalogue/schema.js';
@@ -53,6 +54,8 @@ export interface LoadoutTask {
   bundles?: BundleMention[];
   /** Kinds of content needing consent that this catalogue publishes (`RunChecksOptions.allowConsent`); none when absent. */
   allowConsent?: ConsentKind[];
+  /** A maintainer's policy its checks hold it to (`BuildOptions.policy`); none when absent. */
+  policy?: Policy;
 }
 
 /** What {@link buildLoadout} found: the loadout's key, and then one of three outcomes. */
@@ -90,7 +93,7 @@ export async function buildLoadout(task: LoadoutTask): Promise<LoadoutOutcome> {
   // Every loadout has the checks' time budget (verify/budget.ts): past it, a failing check refuses it.
   // The checks lay the loadout out with the catalogue's raw addresses, and the record takes those layouts.
   const installs = new Map<Agent, InstalledFiles>();
-  const run = await runChecks(source, { fixturesDir: task.fixturesDir, budgetMs: checksBudgetMs(), rawUrl: (id, version, path) => rawUrl(task.base, id, version, path), installs, ...(task.allowConsent === undefined ? {} : { allowConsent: task.allowConsent }) });
+  const run = await runChecks(source, { fixturesDir: task.fixturesDir, budgetMs: checksBudgetMs(), rawUrl: (id, version, path) => rawUrl(task.base, id, version, path), installs, ...(task.allowConsent === undefined ? {} : { allowConsent: task.allowConsent }), ...(task.policy === undefined ? {} : { policy: task.policy }) });
   if (!passed(run)) return { ...found, kind: 'refused', run };
   const entry = openStoreEntry(task.store, task.id, task.name);
   const written = await writeLoadoutOutputs(entry, { base: task.base, route: task.route, run, installs, history: task.history, commit: task.commit, checkedAt: new Date(task.checkedAt), plugins: task.plugins, bundles: task.bundles ?? [] });

@@ -59,6 +59,12 @@ export const CONSUMER_ERRORS = {
   PolicyRefused: { code: 'invalid_content', title: 'The policy refuses it', hint: 'Nothing was written. Each line names the policy\'s rule: choose another loadout, version, agent or catalogue, or change the policy (docs/policy.md).' },
   /** The policy cannot be read: not found, not YAML, refused by its schema (with line and column), or its signature does not verify. */
   InvalidPolicy: { code: 'config', title: 'The policy cannot be used', hint: 'Fix the policy where the message says (`loadout policy check` checks it), or its signature and --policy-key.' },
+  /** Installing, updating or adding a bundle would break a version range (issue 56): a member installed outside a bundle's range, or two bundles whose ranges for one loadout do not meet. The message names both constraints. */
+  BundleConflict: { code: 'invalid_content', title: 'Version ranges do not meet', hint: 'Nothing was written. Install the bundles into different projects, move the installed loadout into the range, or uninstall one of them (docs/installing.md, "Bundles").' },
+  /** `uninstall <id>` of a loadout an installed bundle brought, without `--force`: the message names the bundle. */
+  BundleMember: { code: 'usage', title: 'The loadout belongs to an installed bundle', hint: 'Uninstall the bundle (`loadout uninstall <bundle>`), or pass --force to remove the loadout alone (the bundle then lacks it until `loadout install <bundle>` or `update`).' },
+  /** The catalogue publishes the id as a loadout and as a bundle. */
+  AmbiguousId: { code: 'usage', title: 'The id names both a loadout and a bundle', hint: 'The catalogue should not publish one id twice; report it to its maintainers. Nothing was written.' },
 } as const satisfies Record<string, ConsumerErrorEntry>;
 
 /** A permanent name of the catalogue. */

@@ -59,7 +59,7 @@ export async function installCommand(options: InstallCommandOptions, out: Write,
   const capabilitiesOf = (parts: readonly { capabilities: CapabilityLists }[]): CapabilityLists => mergeLists(parts.map((p) => p.capabilities));
   // Shown before anything is written; what needs consent is asked for here, on a terminal (issue 54, point 2).
   const confirm = async (preview: InstallPreview): Promise<boolean> => {
-    if (!json) out(formatCapabilities(`What ${preview.id} ${preview.version} can run for ${agentsText}`, capabilitiesOf(preview.agents), agents));
+    if (!json) out(formatCapabilities(`What ${preview.bundle === true ? 'bundle ' : ''}${preview.id} ${preview.version} can run for ${agentsText}`, capabilitiesOf(preview.agents), agents));
     if (!preview.needsConsent) return true;
     if (json || !canAsk()) return false;
     err(formatConsent(`${preview.id} ${preview.version}`, uniqueConsent(preview.agents.flatMap((a) => a.consent))));
@@ -97,6 +97,7 @@ export async function installCommand(options: InstallCommandOptions, out: Write,
   if (first?.backup !== undefined) err(formatBackup(first.backup, first.backed_up ?? [], 'install'));
   for (const o of outcomes) for (const w of o.composed.size_warnings) err(formatSizeWarning(w));
   const verb = options.dryRun === true ? 'would install' : 'installed';
+  if (first?.bundle !== undefined) out(`${verb} bundle ${first.bundle.id} ${first.bundle.version}: ${[...new Set(outcomes.map((o) => `${o.id} ${o.version}`))].join(', ')}\n`);
   if (options.verbose === true) {
     for (const o of outcomes) {
       out(`${verb} ${o.id} ${o.version} for ${o.agent} from ${printableLine(o.source)}${o.scope === 'user' ? ' into your home folder' : ''}:\n`);

@@ -94,22 +94,21 @@ export async function readCatalogueBundle(catalogue: CatalogueReader, id: string
 }
 
 /**
- * What `install <id>` installs: the bundle `id` when the catalogue's bundle list names it, else
- * undefined (a loadout). An id the catalogue publishes as both is refused: the command cannot
- * know which was meant.
- * @throws ConsumerError `AmbiguousId`; the errors of {@link readCatalogueBundle}
+ * What `install <id>` installs: the loadout `id` when the catalogue has one (its versions
+ * document), else the bundle `id` when the catalogue's bundle list names it. A loadout id always
+ * means the loadout: `loadout build` and `verify` refuse a bundle whose id is a loadout's
+ * (`bundles/check.ts`), so the bundle list is read only when the catalogue has no such loadout,
+ * and an install of a loadout costs no request more.
+ * @throws the reader's `UnknownLoadout` when it is neither; the errors of {@link readCatalogueBundle}
  */
-export async function findCatalogueBundle(catalogue: CatalogueReader, id: string): Promise<CatalogueBundle | undefined> {
-  if (!(await catalogueBundleIds(catalogue)).includes(id)) return undefined;
-  const loadout = await catalogue.readVersions(id).then(
-    () => true,
-    (error: unknown) => {
-      if (error instanceof LoadoutError && error.code === 'not_found') return false;
-      throw error;
-    },
-  );
-  if (loadout) throw new ConsumerError('AmbiguousId', `${id} is both a loadout and a bundle in the catalogue at ${catalogue.location}; nothing was written`);
-  return readCatalogueBundle(catalogue, id);
+export async function resolveInstallId(catalogue: CatalogueReader, id: string): Promise<{ versions: VersionsDocument; bundle?: undefined } | { versions?: undefined; bundle: CatalogueBundle }> {
+  try {
+    return { versions: await catalogue.readVersions(id) };
+  } catch (error) {
+    if (!(error instanceof ConsumerError && error.name === 'UnknownLoadout')) throw error;
+    if (!(await catalogueBundleIds(catalogue)).includes(id)) throw error;
+    return { bundle: await readCatalogueBundle(catalogue, id) };
+  }
 }
 
 /** The agents a member is installed for: the bundle's agents, less those the member is not for. */

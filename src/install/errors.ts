@@ -63,8 +63,6 @@ export const CONSUMER_ERRORS = {
   BundleConflict: { code: 'invalid_content', title: 'Version ranges do not meet', hint: 'Nothing was written. Install the bundles into different projects, move the installed loadout into the range, or uninstall one of them (docs/installing.md, "Bundles").' },
   /** `uninstall <id>` of a loadout an installed bundle brought, without `--force`: the message names the bundle. */
   BundleMember: { code: 'usage', title: 'The loadout belongs to an installed bundle', hint: 'Uninstall the bundle (`loadout uninstall <bundle>`), or pass --force to remove the loadout alone (the bundle then lacks it until `loadout install <bundle>` or `update`).' },
-  /** The catalogue publishes the id as a loadout and as a bundle. */
-  AmbiguousId: { code: 'usage', title: 'The id names both a loadout and a bundle', hint: 'The catalogue should not publish one id twice; report it to its maintainers. Nothing was written.' },
 } as const satisfies Record<string, ConsumerErrorEntry>;
 
 /** A permanent name of the catalogue. */

@@ -31,8 +31,9 @@ import { consentRequests, type ConsentRequest } from '../capabilities/consent.js
 import type { CapabilityLists } from '../capabilities/digest.js';
 import type { Capabilities } from '../tree-format/capabilities.js';
 import type { PolicyInForce } from '../policy/policy.js';
+import { PolicyRefusal } from './errors.js';
 import { contentViolations, defaultVersion, refuseCatalogue, refuseSource, refuseVersion, refuseViolations, signedBy, type HeldVersion } from './policy-gate.js';
-import { bundleRequest, bundlesOf, findCatalogueBundle, finishBundleLock, lockedBundle, rangesFor, refuseOutOfRange, replaceBundle, USER_REQUEST, withinRanges, type CatalogueBundle } from './bundles.js';
+import { bundleRequest, bundlesOf, finishBundleLock, lockedBundle, rangesFor, refuseOutOfRange, replaceBundle, resolveInstallId, USER_REQUEST, withinRanges } from './bundles.js';
 import type { VersionsDocument } from '../tree-format/index.js';
 
 /** Options of {@link installLoadouts}. */
@@ -175,15 +176,19 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
   if (options.dryRun !== true) await recoverInterrupted(project, scope.lockPath);
   const lock = await readLock(project, scope.lockPath, scope.backupRoot);
   const pinned = lock.trust?.[lockSource(options.from)];
-  // The policy's catalogues and agents are judged before the catalogue is read; its loadouts once the id is known to be a loadout or a bundle's members.
-  refuseCatalogue(options.policy, options.id, lockSource(options.from), options.agents);
+  // The policy's catalogues, loadouts and agents are judged before the catalogue is read (a bundle's members once it is read: judgeId).
+  const judged = judgeId(options.policy, options.id, lockSource(options.from), options.agents);
   const catalogue = openCatalogue(options.from, { ...options.signing, ...(pinned === undefined ? {} : { pinned }) });
   const force = options.force === true;
   const source = lockSource(catalogue.location);
   // `install <bundle>`: every member, at the newest version in range, in this one run (bundles.ts).
-  const bundle = await findCatalogueBundle(catalogue, options.id);
+  const resolved = await resolveInstallId(catalogue, options.id).catch((error: unknown) => {
+    throw judged ?? error;
+  });
+  if (resolved.bundle === undefined && judged !== undefined) throw judged;
+  const bundle = resolved.bundle;
   if (bundle !== undefined && options.version !== undefined) throw new LoadoutError('usage', `--version is given and ${options.id} is a bundle (expected no --version: each member is installed at the newest version its range allows)`);
-  const units = await installUnits(options, lock, catalogue, source, bundle);
+  const units = await installUnits(options, lock, catalogue, source, resolved);
   // Verified before any hash of the versions document was used; the lock keeps the keys and the snapshot's time.
   const signing = await catalogue.signing();
   const checked: { unit: InstallUnit; version: FetchedVersion; check: CheckedInstall; capabilities: Capabilities }[] = [];
@@ -268,6 +273,22 @@ export async function installLoadout(options: Omit<InstallOptions, 'agents'> & {
   return outcome;
 }
 
+/**
+ * The policy's judgement of `install <id>` before the catalogue is read (`policy-gate.ts`): its
+ * catalogues and agents refuse at once (thrown); a refusal by its `loadouts` rules is returned,
+ * to be thrown once the catalogue says `id` is a loadout (a bundle's members are judged each).
+ */
+function judgeId(policy: PolicyInForce | undefined, id: string, catalogue: string, agents: readonly Agent[]): PolicyRefusal | undefined {
+  refuseCatalogue(policy, id, catalogue, agents);
+  try {
+    refuseSource(policy, id, catalogue, agents);
+    return undefined;
+  } catch (error) {
+    if (error instanceof PolicyRefusal) return error;
+    throw error;
+  }
+}
+
 /** One loadout of a run: its id, the agents it is installed for, its versions document (within the installed bundles' ranges), the default version, and the version named for an agent (undefined: the default). */
 interface InstallUnit {
   id: string;
@@ -283,11 +304,11 @@ interface InstallUnit {
  * bundle's own allow; one installed already, in range, stays at its version; one installed out
  * of range, or ranges that do not meet, are refused here, before anything is written.
  */
-async function installUnits(options: InstallOptions, lock: LockFile, catalogue: CatalogueReader, source: string, bundle: CatalogueBundle | undefined): Promise<InstallUnit[]> {
+async function installUnits(options: InstallOptions, lock: LockFile, catalogue: CatalogueReader, source: string, resolved: Awaited<ReturnType<typeof resolveInstallId>>): Promise<InstallUnit[]> {
   const lockPath = join((options.scope ?? projectScope(options.dir)).root, (options.scope ?? projectScope(options.dir)).lockPath);
+  const { bundle } = resolved;
   if (bundle === undefined) {
-    refuseSource(options.policy, options.id, source, options.agents);
-    const versions = await catalogue.readVersions(options.id);
+    const { versions } = resolved;
     // A member of an installed bundle is installed within its ranges (one agent's ranges: those of the first agent asked for that has any).
     const ranges = options.agents.map((agent) => rangesFor(bundlesOf(lock), options.id, agent)).find((r) => r.length > 0) ?? [];
     const within = options.version === undefined && options.frozen !== true ? withinRanges(versions, ranges) : versions;

@@ -67,8 +67,8 @@ export interface OutdatedRow {
   latest: string | null;
   /** The version `update` moves to (npm outdated's "wanted"): `latest`, or under the policy's `min_release_age` the newest version old enough; `installed` when there is none newer; null when the catalogue could not be read. */
   wanted: string | null;
-  /** The installed bundles that have this loadout for this agent (issue 56): `wanted` is then the newest version all their ranges allow. */
-  bundles: { id: string; range: string }[];
+  /** The installed bundles that have this loadout for this agent (issue 56; absent when none has): `wanted` is then the newest version all their ranges allow. */
+  bundles?: { id: string; range: string }[];
   /** True when `wanted` is newer than `installed`. */
   outdated: boolean;
   /** The latest version when the policy's `min_release_age` holds it back, and when it becomes eligible (ISO 8601 UTC, or `never` for a version without a date). */
@@ -141,7 +141,7 @@ export async function listOutdated(options: OutdatedOptions): Promise<OutdatedRo
     }
     const changed = (await readEntryStatus(project, entry)).filter((f) => f.state !== 'ok').map((f) => f.target);
     const ranges = rangesFor(bundlesOf(lock), entry.id, entry.agent);
-    const row = { id: entry.id, agent: entry.agent, installed: entry.version, changed, source, bundles: ranges.map((r) => ({ id: r.by.split(' ')[1] ?? r.by, range: r.range })) };
+    const row = { id: entry.id, agent: entry.agent, installed: entry.version, changed, source, ...(ranges.length === 0 ? {} : { bundles: ranges.map((r) => ({ id: r.by.split(' ')[1] ?? r.by, range: r.range })) }) };
     try {
       // A bundle's member moves within its bundles' ranges (bundles.ts); `latest` stays the catalogue's.
       const all = await doc;

@@ -18,7 +18,7 @@ export interface OutdatedCommandOptions extends PolicyFlags {
   from?: string;
   /** `--require-signed`, `--trust-key`. */
   signing?: SigningPolicy;
-  /** Print `[{id, agent, installed, latest, wanted, outdated, held, policy, changed, source, bundles, capabilities, adds_capabilities, error?}]`, then one `{kind: "bundle", id, installed, latest, outdated, agents, source, error?}` per installed bundle. */
+  /** Print `[{id, agent, installed, latest, wanted, outdated, held, policy, changed, source, bundles?, capabilities, adds_capabilities, error?}]`, then one `{kind: "bundle", id, installed, latest, outdated, agents, source, error?}` per installed bundle. */
   json: boolean;
 }
 
@@ -61,7 +61,7 @@ export function formatOutdatedTable(rows: readonly OutdatedRow[]): string {
     const base = r.error !== undefined ? 'unknown' : !r.outdated ? 'current' : r.adds_capabilities ? 'outdated, adds capabilities' : 'outdated';
     return [base, ...(r.held === null ? [] : [formatHeldStatus(r.held)]), ...(r.policy.length === 0 ? [] : [`refused by the policy (${[...new Set(r.policy.map((v) => v.rule))].join(', ')})`])].join('; ');
   };
-  const cells = rows.map((r) => [r.bundles.length === 0 ? r.id : `${r.id} (${r.bundles.map((b) => `${b.id} ${b.range}`).join(', ')})`, r.agent, r.installed, ...(wantedColumn ? [r.wanted ?? '?'] : []), r.latest ?? '?', status(r), r.changed.length === 0 ? 'none' : r.changed.map(printableLine).join(', ')]);
+  const cells = rows.map((r) => [r.bundles === undefined ? r.id : `${r.id} (${r.bundles.map((b) => `${b.id} ${b.range}`).join(', ')})`, r.agent, r.installed, ...(wantedColumn ? [r.wanted ?? '?'] : []), r.latest ?? '?', status(r), r.changed.length === 0 ? 'none' : r.changed.map(printableLine).join(', ')]);
   const widths = header.map((h, c) => Math.max(h.length, ...cells.map((row) => (row[c] ?? '').length)));
   const line = (row: string[]): string => row.map((cell, c) => (c === row.length - 1 ? cell : cell.padEnd(widths[c] ?? 0))).join('  ');
   const outdated = rows.filter((r) => r.outdated).length;

@@ -17,11 +17,12 @@ export const IDS = ['alpha', 'beta', 'gamma'] as const;
 /** Their versions. */
 export const VERSIONS = ['1.0.0', '1.1.0'] as const;
 /**
- * The catalogue's bundles (issue 56), at 1.0.0: `pair` (alpha ^1.0, beta ^1.0) and `trio`
- * (beta ~1.0.0, gamma ^1 for Claude Code and Cursor only, alpha ~1.1.0); `pair` and `trio` meet
- * at beta 1.0.0, and a single install of beta 1.1.0 is out of `trio`'s range.
+ * The catalogue's bundles (issue 56), at 1.0.0: `pair` (alpha ^1.0, gamma ~1.1.0) and `duo`
+ * (beta ~1.0.0, gamma ^1 for Claude Code and Cursor only); they meet at gamma 1.1.0, and a
+ * single install of beta 1.1.0 or gamma 1.0.0 is out of a range. (alpha and beta put different
+ * files at one target, so no bundle has both.)
  */
-export const BUNDLES: Record<'pair' | 'trio', [string, string, string[]?][]> = { pair: [['alpha', '^1.0'], ['beta', '^1.0']], trio: [['beta', '~1.0.0'], ['gamma', '^1', ['claude-code', 'cursor']], ['alpha', '~1.1.0']] };
+export const BUNDLES: Record<'pair' | 'duo', [string, string, string[]?][]> = { pair: [['alpha', '^1.0'], ['gamma', '~1.1.0']], duo: [['beta', '~1.0.0'], ['gamma', '^1', ['claude-code', 'cursor']]] };
 
 function filesOf(id: string, version: string): TestFile[] {
   const files: TestFile[] = [

@@ -5,7 +5,7 @@
  *
  * - A bundle is read from the catalogue's `api/bundles.json` and `api/bundles/<id>.json`
  *   (`tree-format/bundle.ts`), checked as any document of an untrusted catalogue; when the
- *   catalogue is signed and its snapshot lists the record, the record's bytes must be those.
+ *   catalogue is signed, their bytes must be those its snapshot lists (it lists both).
  * - Every version is chosen by the one range rule, `catalogue/version-ranges.ts`: a member is
  *   installed at the newest published version every installed bundle's range for it allows.
  * - The lock records the bundle (`project/lock.ts` `LockedBundle`) and, on each member's entry,
@@ -47,6 +47,8 @@ export async function catalogueBundleIds(catalogue: CatalogueReader): Promise<st
     throw error;
   }
   const where = `${catalogue.location}/${BUNDLES_LIST_TREE_PATH}`;
+  const { snapshot } = await catalogue.signing();
+  if (snapshot !== undefined) checkDocumentDigest(snapshot, BUNDLES_LIST_TREE_PATH, bytes, where);
   let list: unknown;
   try {
     list = JSON.parse(Buffer.from(bytes).toString('utf8'));
@@ -60,7 +62,7 @@ export async function catalogueBundleIds(catalogue: CatalogueReader): Promise<st
 
 /**
  * Bundle `id` as the catalogue publishes it (`api/bundles/<id>.json`): its latest version and
- * that version's members. A signed catalogue's snapshot, when it lists the record, vouches for its bytes.
+ * that version's members. A signed catalogue's snapshot must list the record's bytes.
  * @throws ConsumerError `InvalidCatalogue` (a record not of its form), `HashMismatch`; the reader's errors
  */
 export async function readCatalogueBundle(catalogue: CatalogueReader, id: string): Promise<CatalogueBundle> {
@@ -69,7 +71,7 @@ export async function readCatalogueBundle(catalogue: CatalogueReader, id: string
   const where = `${catalogue.location}/${path}`;
   const bytes = await catalogue.readDocument(path, DOCUMENT_MAX_BYTES);
   const { snapshot } = await catalogue.signing();
-  if (snapshot !== undefined && snapshot.documents[path] !== undefined) checkDocumentDigest(snapshot, path, bytes, where);
+  if (snapshot !== undefined) checkDocumentDigest(snapshot, path, bytes, where, `bundle ${id} was not published by the key's holder`);
   let record: unknown;
   try {
     record = JSON.parse(Buffer.from(bytes).toString('utf8'));

@@ -5,6 +5,13 @@
  * a file the user edited since is never overwritten without `--force` (DESIGN.md section 8).
  * Deterministic: no timestamps, entries sorted.
  *
+ * Bundles (issue 56; `install/bundles.ts`, docs/installing.md "Bundles"): `bundles` records each
+ * installed bundle (`{id, version, source, agents, members: [{id, range, agents}]}`), and each
+ * install entry's `requested_by` says who asked for it: `"user"` (the user's own `install <id>`)
+ * and `"bundle:<id>"` per installed bundle that has it, e.g. `["bundle:web-team-stack", "user"]`.
+ * An entry without `requested_by` is `["user"]`, so a lock written before bundles reads as it
+ * was, and a lock of the user's own installs is written as before.
+ *
  * A lock is read as untrusted input (it may come with a cloned repository): every field that
  * becomes part of a path is checked here (ids, agents, versions, hashes), and every target
  * and folder must pass rules 1 and 2 of `target-rules.ts`; where a target really lands is

@@ -27,6 +27,7 @@ import { BUNDLE_SPECS, bumpLoadout, bundleManifest, writeBundle } from '../helpe
 import { buildSpecCatalogue, type SpecCatalogue } from '../helpers/spec-catalogue.js';
 import { commitAll } from '../helpers/temp.js';
 import { makeProject } from './hostile-fixture.js';
+import { runCli } from '../helpers/cli.js';
 import { createApp } from '../../src/server/app.js';
 import { listen } from '../../src/server/listen.js';
 
@@ -171,4 +172,31 @@ describe('bundles installed as one', () => {
     expect(lockOf(project).bundles?.[0]?.version).toBe('1.1.0');
     expect((await readStatus(scope)).ok).toBe(true);
   });
+});
+
+describe('bundles through the CLI', () => {
+  it('installs, shows grouped, lists outdated, refuses a member alone and uninstalls a bundle', async () => {
+    const project = makeProject();
+    const cli = (...args: string[]): ReturnType<typeof runCli> => runCli([...args, '--dir', project], project);
+    const installed = await cli('install', 'web-team-stack', '--agent', 'claude-code', '--from', first.dist, '--accept-capabilities');
+    expect(installed.stderr).not.toContain('error');
+    expect(installed.code).toBe(0);
+    expect(installed.stdout).toContain('installed bundle web-team-stack 1.0.0: ');
+    const status = await cli('status');
+    expect(status.code).toBe(0);
+    expect(status.stdout).toMatch(/^bundle web-team-stack 1\.0\.0 for claude-code:\n {2}nextjs-app-router \^1\.0: 1\.1\.0 for claude-code\n {4}nextjs-app-router 1\.1\.0 for claude-code:\n/u);
+    const json = JSON.parse((await cli('status', '--json')).stdout) as { bundles: { id: string; members: { id: string }[] }[] };
+    expect(json.bundles.map((b) => [b.id, b.members.map((m) => m.id)])).toEqual([['web-team-stack', ['nextjs-app-router', 'secure-code-review', 'github-actions-ci']]]);
+    const outdated = await cli('outdated', '--from', join(first.root, 'dist2'));
+    expect(outdated.code).toBe(1);
+    expect(outdated.stdout).toContain('secure-code-review (web-team-stack ~1.0.0)');
+    expect(outdated.stdout).toContain('bundle web-team-stack 1.0.0 → 1.1.0');
+    const alone = await cli('uninstall', 'github-actions-ci', '--json');
+    expect(alone.code).toBe(2);
+    expect((JSON.parse(alone.stdout) as { error: { name: string; message: string } }).error).toMatchObject({ name: 'BundleMember', message: expect.stringContaining('bundle web-team-stack') as unknown });
+    const gone = await cli('uninstall', 'web-team-stack');
+    expect(gone.code).toBe(0);
+    expect(gone.stdout).toContain('uninstalled bundle web-team-stack 1.0.0');
+    expect(gone.stdout).toContain('removed   the lock file');
+  }, 120_000);
 });

@@ -34,7 +34,7 @@
  * keeps its byte order mark and has one line ending throughout (issue 35, point 7), and the
  * link is still the same link.
  *
- * Runs 300 sequences by default; `LOADOUT_PROPERTY_RUNS=N` runs N. A failure prints fast-check's
+ * Runs 300 sequences by default (so `.ci/run`, which runs `npm test`, runs 300); `LOADOUT_PROPERTY_RUNS=N` runs N. A failure prints fast-check's
  * seed and path (`LOADOUT_PROPERTY_SEED` and `LOADOUT_PROPERTY_PATH` replay it) and the
  * sequence as commands.
  */

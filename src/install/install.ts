@@ -207,7 +207,8 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
     for (const agent of unit.agents) {
       const previous = lock.installs.find((e) => e.id === unit.id && e.agent === agent);
       const named = unit.named(agent, previous);
-      const version = await fetchOnce(refuseVersion(options.policy, unit.versions, named ?? unit.byDefault.version, named !== undefined, agent));
+      // A bundle's member installed already stays at its version: not named, so the policy's age does not ask for an exception.
+      const version = await fetchOnce(named !== undefined || unit.kept === undefined ? refuseVersion(options.policy, unit.versions, named ?? unit.byDefault.version, named !== undefined, agent) : unit.kept);
       if (bundle === undefined) refuseOutOfRange({ ...lock, installs: [{ id: unit.id, agent, version: version.version, source, files: [] }] }, bundlesOf(lock), [{ id: unit.id, agents: [agent] }]);
       checked.push({ unit, version, check: await checkInstall({ scope, project, fetched: version, agent, sharing, ...(previous === undefined ? {} : { previous }), force }), capabilities: versionCapabilities(version) });
     }
@@ -296,6 +297,8 @@ interface InstallUnit {
   versions: VersionsDocument;
   byDefault: ReturnType<typeof defaultVersion>;
   named: (agent: Agent, previous: LockEntry | undefined) => string | undefined;
+  /** A bundle's member installed already, within the ranges: the version it stays at. */
+  kept?: string;
 }
 
 /**
@@ -328,7 +331,7 @@ async function installUnits(options: InstallOptions, lock: LockFile, catalogue: 
     const within = withins[i] as VersionsDocument;
     // A member installed already (in range) stays at its version, for the agents it gains too.
     const kept = lock.installs.find((e) => e.id === m.id && within.versions.some((v) => v.version === e.version))?.version;
-    return { id: m.id, agents: m.agents, versions: within, byDefault: defaultVersion(options.policy, within), named: (agent, previous) => (options.frozen === true ? wantedVersion(options, m.id, agent, previous, lockPath) : kept) };
+    return { id: m.id, agents: m.agents, versions: within, byDefault: defaultVersion(options.policy, within), named: (agent, previous) => (options.frozen === true ? wantedVersion(options, m.id, agent, previous, lockPath) : undefined), ...(kept === undefined ? {} : { kept }) };
   });
 }
 

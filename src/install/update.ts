@@ -11,6 +11,13 @@
  * are written together (`transaction.ts`). Both versions are read through the checked
  * catalogue reader, and every target, planned or recorded in the lock, passes the rules of
  * `target-rules.ts` (`prepare.ts`).
+ *
+ * Bundles (issue 56; `bundles.ts`): a member moves to the newest version every installed
+ * bundle's range allows; an installed bundle named in `ids` (or every one, with no ids) moves
+ * to its catalogue's version, and in the same transaction its members move within its new
+ * ranges, the members it adds are installed and those it drops (that nobody else asked for)
+ * are removed. Ranges that do not meet, or a `to` outside them, are refused before anything is
+ * written (`BundleConflict`). With `agent`, no bundle moves.
  */
 import { LoadoutError } from '../catalogue/errors.js';
 import { VERSION_PATTERN, type Agent } from '../catalogue/vocabulary.js';
@@ -41,7 +48,7 @@ import { contentViolations, defaultVersion, refuseSource, refuseVersion, refuseV
 /** Options of {@link updateLoadouts}. */
 export interface UpdateOptions {
   scope: InstallScope;
-  /** Loadout ids to update; empty: every install in the lock. */
+  /** Loadout or installed bundle ids to update; empty: every install and every bundle in the lock. */
   ids: readonly string[];
   /** Only the installs for this agent. */
   agent?: Agent;
@@ -155,7 +162,8 @@ const digest = (bytes: Uint8Array | undefined): string | undefined => (bytes ===
 
 /**
  * Plans and (unless `dryRun`) applies the updates.
- * @throws LoadoutError `usage` (a bad `to`, an id not in the lock), `not_found` (a version
+ * @throws ConsumerError `BundleConflict` (ranges that do not meet, `to` outside them);
+ *   LoadoutError `usage` (a bad `to`, `to` with a bundle id, an id not in the lock), `not_found` (a version
  *   not published), `invalid_content` (the catalogue, the lock or a target not acceptable),
  *   `io`
  */
@@ -169,7 +177,9 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
   const lock = await readLock(project, scope.lockPath, scope.backupRoot);
   // Installed bundles named (or all, with no id): each moves to the catalogue's version and its members within the new ranges (issue 56; bundles.ts).
   const installedBundles = bundlesOf(lock);
+  // With --agent, no bundle moves (its other agents' members would leave its ranges): its members for that agent move within the ranges.
   const selectedBundles = installedBundles.filter((b) => options.ids.length === 0 || options.ids.includes(b.id));
+  const movingBundles = options.agent === undefined ? selectedBundles : [];
   if (options.to !== undefined && selectedBundles.some((b) => options.ids.includes(b.id))) throw new LoadoutError('usage', `--to is given with bundle ${selectedBundles.map((b) => b.id).join(', ')} (expected loadout ids only: a bundle's members move within its ranges)`);
   const memberOfSelected = (e: LockEntry): boolean => selectedBundles.some((b) => requestersOf(e).includes(bundleRequest(b.id)));
   const selected = lock.installs.filter((e) => (options.ids.length === 0 || options.ids.includes(e.id) || memberOfSelected(e)) && (options.agent === undefined || e.agent === options.agent));
@@ -183,7 +193,7 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
   const catalogueOf = catalogueOpener(lock, options.signing);
   // The bundles after the update: each selected one at the catalogue's version, with its new ranges.
   let bundles: LockedBundle[] = installedBundles;
-  for (const b of selectedBundles) {
+  for (const b of movingBundles) {
     const source = options.from ?? b.source;
     const record = await readCatalogueBundle(catalogueOf(source), b.id);
     if (record.version !== b.version) outcome.bundles.push({ id: b.id, from: b.version, to: record.version });
@@ -193,14 +203,14 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
   const removed: LockEntry[] = [];
   // A member a bundle's new version no longer has for the agent loses the bundle; with nobody else asking for it, it goes.
   for (const entry of selected) {
-    const dropped = requestersOf(entry).filter((r) => r.startsWith('bundle:') && selectedBundles.some((b) => bundleRequest(b.id) === r) && !bundles.some((b) => bundleRequest(b.id) === r && b.members.some((m) => m.id === entry.id && m.agents.includes(entry.agent))));
+    const dropped = requestersOf(entry).filter((r) => r.startsWith('bundle:') && movingBundles.some((b) => bundleRequest(b.id) === r) && !bundles.some((b) => bundleRequest(b.id) === r && b.members.some((m) => m.id === entry.id && m.agents.includes(entry.agent))));
     if (dropped.length === 0) continue;
     requests.push({ id: entry.id, agent: entry.agent, remove: dropped });
     if (requestersOf(entry).every((r) => dropped.includes(r))) removed.push(entry);
   }
   // A member a bundle's new version adds for one of its agents is installed, within the ranges.
   const added: LockEntry[] = [];
-  for (const b of bundles.filter((x) => selectedBundles.some((s) => s.id === x.id))) {
+  for (const b of bundles.filter((x) => movingBundles.some((s) => s.id === x.id))) {
     for (const m of b.members) for (const agent of m.agents) {
       if (options.agent !== undefined && agent !== options.agent) continue;
       if (lock.installs.some((e) => e.id === m.id && e.agent === agent)) {

@@ -231,7 +231,8 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
     const catalogue = catalogueOf(source);
     // Within every installed bundle's range for it (the new ranges of those that move); ranges that do not meet stop the update here.
     const ranges = rangesFor(bundles, entry.id, entry.agent);
-    const doc = withinRanges(await catalogue.readVersions(entry.id), ranges);
+    const published = await catalogue.readVersions(entry.id);
+    const doc = withinRanges(published, ranges);
     if (options.to !== undefined) for (const r of ranges) if (!satisfiesRange(options.to, r.range)) throw bundleConflict([`loadout ${entry.id}: --to ${options.to} and ${r.by} asks for ${r.range}`]);
     const signing = await catalogue.signing();
     trusted = withTrust(trusted, key, signing.trust);
@@ -250,7 +251,7 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
     }
     const next = await fetchVersion(catalogue, doc, to);
     // The installed version's files, for the diffs and the context before; it may be gone from the catalogue (or, out of the ranges now, left out of `doc`).
-    const previousVersion = isNew ? undefined : await fetchVersion(catalogue, await catalogue.readVersions(entry.id), entry.version).catch((error: unknown) => {
+    const previousVersion = isNew ? undefined : await fetchVersion(catalogue, published, entry.version).catch((error: unknown) => {
       if (error instanceof LoadoutError && error.code === 'not_found') return undefined;
       throw error;
     });

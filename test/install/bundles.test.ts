@@ -15,7 +15,9 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildCatalogue } from '../../src/tree/build.js';
-import { installLoadouts } from '../../src/install/install.js';
+import { installLoadouts, type InstallPreview } from '../../src/install/install.js';
+import { parsePolicy } from '../../src/policy/parse.js';
+import type { PolicyInForce } from '../../src/policy/policy.js';
 import { LOCK_FILE, type LockFile } from '../../src/install/project/lock.js';
 import { projectScope } from '../../src/install/project/scope.js';
 import { uninstallLoadout } from '../../src/install/uninstall.js';
@@ -63,6 +65,20 @@ beforeAll(async () => {
 }, 240_000);
 afterAll(() => first?.remove());
 
+const servers: { close(): Promise<void> | void }[] = [];
+beforeAll(async () => {
+  const serve = async (dist: string): Promise<string> => {
+    const server = await listen(createApp({ distDir: dist, baseUrl: BASE, submissionsOpen: false, config: { database: false, challenge_secret: false, challenge_site_key: false } }), { port: 0, host: '127.0.0.1' });
+    servers.push(server);
+    return server.url;
+  };
+  url1 = await serve(first.dist);
+  url2 = await serve(join(first.root, 'dist2'));
+});
+afterAll(async () => {
+  for (const server of servers) await server.close();
+});
+
 /** Every file of `dir` but `.git`, path → sha256 of its bytes: the project's bytes. */
 function snapshot(dir: string): Record<string, string> {
   const found: Record<string, string> = {};
@@ -78,19 +94,6 @@ const lockOf = (project: string): LockFile => JSON.parse(readFileSync(join(proje
 const versionsOf = (project: string): Record<string, string> => Object.fromEntries(lockOf(project).installs.map((e) => [`${e.id} ${e.agent}`, e.version]));
 
 describe('bundles installed as one', () => {
-  const servers: { close(): Promise<void> | void }[] = [];
-  beforeAll(async () => {
-    const serve = async (dist: string): Promise<string> => {
-      const server = await listen(createApp({ distDir: dist, baseUrl: BASE, submissionsOpen: false, config: { database: false, challenge_secret: false, challenge_site_key: false } }), { port: 0, host: '127.0.0.1' });
-      servers.push(server);
-      return server.url;
-    };
-    url1 = await serve(first.dist);
-    url2 = await serve(join(first.root, 'dist2'));
-  });
-  afterAll(async () => {
-    for (const server of servers) await server.close();
-  });
 
   it('installs every member at the newest version in its range, in one lock write that records the bundle', async () => {
     const project = makeProject();
@@ -199,4 +202,33 @@ describe('bundles through the CLI', () => {
     expect(gone.stdout).toContain('uninstalled bundle web-team-stack 1.0.0');
     expect(gone.stdout).toContain('removed   the lock file');
   }, 120_000);
+});
+
+describe('a bundle under the rules of single installs', () => {
+  const policyOf = (yaml: string): PolicyInForce => {
+    const parsed = parsePolicy(yaml);
+    if (!parsed.ok) throw new Error(`test policy does not read: ${JSON.stringify(parsed.problems)}`);
+    return { policy: parsed.policy, where: 'loadout-policy.yaml', signedBy: null, now: new Date('2026-11-22T00:00:00Z') };
+  };
+
+  it('judges each member by the policy before anything is written, and a bundle id is not a loadout the policy lists', async () => {
+    const project = makeProject();
+    const before = snapshot(project);
+    const refusal = await installLoadouts({ from: url1, id: 'web-team-stack', agents: ['claude-code'], dir: project, acceptCapabilities: true, policy: policyOf('loadouts: {deny: [github-actions-ci]}') }).catch((e: unknown) => e);
+    expect((refusal as ConsumerError).name).toBe('PolicyRefused');
+    expect((refusal as Error).message).toContain('github-actions-ci');
+    expect(snapshot(project)).toEqual(before);
+    // An allow-list of the members installs the bundle: its own id is judged as no loadout.
+    const outcomes = await installLoadouts({ from: url1, id: 'web-team-stack', agents: ['claude-code'], dir: project, acceptCapabilities: true, policy: policyOf('loadouts: {allow: [nextjs-app-router, secure-code-review, github-actions-ci]}') });
+    expect(outcomes.every((o) => o.installed)).toBe(true);
+  });
+
+  it('shows what every member can run in one preview, before anything is written', async () => {
+    const project = makeProject();
+    const previews: InstallPreview[] = [];
+    await installLoadouts({ from: url1, id: 'web-team-stack', agents: ['claude-code', 'cursor'], dir: project, confirm: async (p) => (previews.push(p), Promise.resolve(true)) });
+    expect(previews).toHaveLength(1);
+    expect(previews[0]).toMatchObject({ id: 'web-team-stack', version: '1.0.0', bundle: true });
+    expect(previews[0]?.agents.map((a) => `${a.loadout ?? ''} ${a.agent}`)).toEqual(['nextjs-app-router claude-code', 'nextjs-app-router cursor', 'secure-code-review claude-code', 'secure-code-review cursor', 'github-actions-ci claude-code', 'github-actions-ci cursor']);
+  });
 });

@@ -182,7 +182,7 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
   const movingBundles = options.agent === undefined ? selectedBundles : [];
   if (options.to !== undefined && selectedBundles.some((b) => options.ids.includes(b.id))) throw new LoadoutError('usage', `--to is given with bundle ${selectedBundles.map((b) => b.id).join(', ')} (expected loadout ids only: a bundle's members move within its ranges)`);
   const memberOfSelected = (e: LockEntry): boolean => selectedBundles.some((b) => requestersOf(e).includes(bundleRequest(b.id)));
-  const selected = lock.installs.filter((e) => (options.ids.length === 0 || options.ids.includes(e.id) || memberOfSelected(e)) && (options.agent === undefined || e.agent === options.agent));
+  let selected = lock.installs.filter((e) => (options.ids.length === 0 || options.ids.includes(e.id) || memberOfSelected(e)) && (options.agent === undefined || e.agent === options.agent));
   const missing = options.ids.filter((id) => !selected.some((e) => e.id === id) && !selectedBundles.some((b) => b.id === id));
   if (missing.length > 0) throw new LoadoutError('usage', `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not installed${options.agent === undefined ? '' : ` for ${options.agent}`} (expected ids in ${scope.lockPath}: ${[...new Set([...lock.installs.map((e) => e.id), ...installedBundles.map((b) => b.id)])].join(', ') || 'none'})`);
   const outcome: UpdateOutcome = { updates: [], current: [], added: [], removed: [], bundles: [], conflicts: [], composed: { context: {}, files: [], size_warnings: [] }, written: false, notices: [], needs_consent: false, held: [] };
@@ -199,6 +199,9 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
     if (record.version !== b.version) outcome.bundles.push({ id: b.id, from: b.version, to: record.version });
     bundles = replaceBundle(bundles, lockedBundle(record, b.agents, lockSource(source)));
   }
+  // An install a moving bundle's new version has (the user's own, say) moves with it, within its new ranges.
+  const movedMembers = bundles.filter((b) => movingBundles.some((m) => m.id === b.id)).flatMap((b) => b.members.flatMap((m) => m.agents.map((agent) => ({ id: m.id, agent }))));
+  selected = [...selected, ...lock.installs.filter((e) => !selected.includes(e) && movedMembers.some((m) => m.id === e.id && m.agent === e.agent))];
   const requests: BundleRequestChange[] = [];
   const removed: LockEntry[] = [];
   // A member a bundle's new version no longer has for the agent loses the bundle; with nobody else asking for it, it goes.
@@ -214,7 +217,6 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
     for (const m of b.members) for (const agent of m.agents) {
       if (options.agent !== undefined && agent !== options.agent) continue;
       if (lock.installs.some((e) => e.id === m.id && e.agent === agent)) {
-        if (!selected.some((e) => e.id === m.id && e.agent === agent)) continue;
         requests.push({ id: m.id, agent, add: [bundleRequest(b.id)] });
         continue;
       }

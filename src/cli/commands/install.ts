@@ -37,7 +37,8 @@ export interface InstallCommandOptions extends Omit<InstallOptions, 'agents' | '
  * Runs the install; returns 0 when installed (or planned with --dry-run), 1 on conflicts. A
  * target outside the agent's own locations, written because of --force, is printed as a
  * warning on stderr (also with --json, beside each outcome's `warnings`). `--json` prints
- * an array of outcomes, one per agent.
+ * an array of outcomes, one per agent (for a bundle, one per member and agent, each with
+ * `bundle: {id, version}`).
  * @throws LoadoutError `usage` when `--agent detected` finds no agent
  */
 export async function installCommand(options: InstallCommandOptions, out: Write, err: Write): Promise<number> {

@@ -92,12 +92,13 @@ export function declareConsumerCommands(program: Command, ctx: CommandContext, r
     .option('--dry-run', 'show what would be written and its context cost; write nothing')
     .option('--force', 'overwrite files you changed since they were installed (and accept what needs your consent)')
     .option('--accept-capabilities', 'accept what needs your consent (hooks, permission modes, auto-approval, wildcard tool grants), after reading the list the install prints')
+    .option('--strict', "refuse the install, before anything is written, when a tool, variable or MCP server the loadout requires is missing (default: warn and go on)")
     .option('--verbose', 'list every file per agent and each shared file whole (default: a line per agent, each shared file once, as a diff)')
     .option('--json', 'print the outcomes (one per agent) as JSON')
     .option('--require-signed', 'refuse a catalogue that is not signed (docs/signing.md)')
     .option('--trust-key <keyid>', 'also trust this signing key id, after checking it with the maintainers (repeatable)', collect, [] as string[]))
     .action(async (id: string, _flags: object, command: Command) => {
-      const { agent, requireSigned, trustKey, ...flags } = flagsOf<{ agent?: string; dir: string; global: boolean; version?: string; from: string; frozen: boolean; dryRun: boolean; force: boolean; acceptCapabilities: boolean; verbose: boolean; json: boolean } & SigningFlags & PolicyFlags>(command);
+      const { agent, requireSigned, trustKey, ...flags } = flagsOf<{ agent?: string; dir: string; global: boolean; version?: string; from: string; frozen: boolean; dryRun: boolean; force: boolean; acceptCapabilities: boolean; strict: boolean; verbose: boolean; json: boolean } & SigningFlags & PolicyFlags>(command);
       if (agent === undefined) throw new LoadoutError('usage', "required option '--agent <agents>' not specified", { hint: `Name the agents: --agent ${PUBLISHED_AGENTS.join(',')}, or --agent detected.` });
       const { installCommand } = await import('./commands/install.js');
       ctx.code = await installCommand({ ...flags, id, agent, signing: signingOf({ requireSigned, trustKey }) }, out, err);

@@ -1,6 +1,6 @@
 /**
  * The consumer commands (`search`, `install`, `outdated`, `update`, `uninstall`, `verify-cli`,
- * `recover`, `status`, `sbom`, `policy check`, `policy sign`),
+ * `recover`, `status`, `doctor`, `sbom`, `policy check`, `policy sign`),
  * declared once for the two programs that carry them: the repository's full `loadout`
  * (`main.ts`) and the consumer package's (`consumer-main.ts`). Each command's module is
  * imported when it runs, so declaring them loads nothing but commander.
@@ -8,6 +8,7 @@
 import { type Command } from 'commander';
 import { LoadoutError } from '../catalogue/errors.js';
 import { PUBLISHED_AGENTS } from '../catalogue/vocabulary.js';
+import type { DoctorCommandOptions } from './commands/doctor.js';
 import type { OutdatedCommandOptions } from './commands/outdated.js';
 import type { RecoverCommandOptions } from './commands/recover.js';
 import type { SbomCommandOptions } from './commands/sbom.js';
@@ -217,6 +218,18 @@ export function declareConsumerCommands(program: Command, ctx: CommandContext, r
     .action(async (_flags: object, command: Command) => {
       const { statusCommand } = await import('./commands/status.js');
       ctx.code = await statusCommand(flagsOf<StatusCommandOptions>(command), out, err);
+    });
+
+  program
+    .command('doctor')
+    .description("check what every installed loadout requires on this machine (tools on PATH in range, environment variables, MCP servers); exit 1 when something is missing")
+    .option('--dir <dir>', 'project folder', '.')
+    .option('--global', 'the installs in your home folder')
+    .option('--from <url-or-dir>', "read every catalogue here instead of each install's source")
+    .option('--json', 'print {scope, lock, loadouts: [{id, version, agents, source, requirements, ok, error?}], ok} as JSON')
+    .action(async (_flags: object, command: Command) => {
+      const { doctorCommand } = await import('./commands/doctor.js');
+      ctx.code = await doctorCommand(flagsOf<DoctorCommandOptions>(command), out, err);
     });
 
   program

@@ -17,7 +17,7 @@ import { commitAll, initRepo, makeTempDir } from '../helpers/temp.js';
 import { pathOfScripts, prints } from '../requirements/path-of-scripts.js';
 import { listProject, makeProject } from './hostile-fixture.js';
 import { serveCatalogue } from './lifecycle-fixture.js';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 
 const server = { command: 'npx', args: ['-y', 'needs-docs@1'], env: { TOKEN: '${NEEDS_TOKEN}' } };
@@ -171,5 +171,29 @@ describe('loadout doctor', () => {
     expect(gone.code).toBe(1);
     expect(gone.stdout).toContain('requirements not checked: the catalogue could not be read');
     expect(gone.stderr).toMatch(/^loadout: needs 1\.1\.0: its requirements could not be read: /mu);
+  });
+
+  it('reads the record of the latest version from a catalogue built before versions carried requirements', async () => {
+    // The built tree is a link to the build's store: copied as files.
+    const old = join(makeTempDir(), 'old');
+    cpSync(dist, old, { recursive: true, dereference: true });
+    const path = join(old, 'api/loadouts/needs/versions.json');
+    const doc = JSON.parse(readFileSync(path, 'utf8')) as { versions: Record<string, unknown>[] };
+    for (const version of doc.versions) delete version['requires'];
+    writeFileSync(path, JSON.stringify(doc));
+    const good = { PATH: machine({ node: 'v20.11.1', uv: true, python: '3.12.2' }), NEEDS_TOKEN: 'set' };
+    const latest = makeProject();
+    expect((await runCli(['install', 'needs', '--agent', 'claude-code', '--from', old, '--dir', latest], latest, good)).code).toBe(0);
+    const fromRecord = await runCli(['doctor', '--dir', latest], latest, { PATH: machine({ node: 'v20.11.1', uv: true }), NEEDS_TOKEN: 'set' });
+    expect(fromRecord.code).toBe(1);
+    expect(fromRecord.stdout).toContain('  missing  tool python (>=3.11): not found; ');
+
+    // 1.0.0 is not the record's version: nothing says what it requires.
+    const older = makeProject();
+    const installed = await runCli(['install', 'needs', '--agent', 'claude-code', '--from', old, '--dir', older, '--version', '1.0.0', '--json'], older, good);
+    expect((JSON.parse(installed.stdout) as InstallOutcome[])[0]?.requirements).toBeNull();
+    const unknown = await runCli(['doctor', '--dir', older], older, good);
+    expect(unknown.code).toBe(0);
+    expect(unknown.stdout).toContain('  its catalogue publishes no requirements for this version\n');
   });
 });

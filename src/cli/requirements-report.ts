@@ -5,6 +5,7 @@
  */
 import type { RequirementResult } from '../requirements/check-requirements.js';
 import { printableLine } from './terminal-text.js';
+import { BROUGHT } from '../install/requirements.js';
 
 /** Each requirement once, though several agents' results repeat the tools and variables. */
 export function uniqueRequirements(results: readonly RequirementResult[]): RequirementResult[] {
@@ -20,7 +21,7 @@ const KIND: Record<RequirementResult['kind'], string> = { tool: 'tool', env: 'va
 /** One requirement on one line: `ok       tool node (>=20): 20.11.1 at /usr/bin/node`, `missing  variable TOKEN: not set; set TOKEN …`. */
 export function formatRequirement(r: RequirementResult): string {
   const what = `${KIND[r.kind]} ${r.name}${r.kind === 'tool' ? ` (${r.wanted})` : r.kind === 'mcp' ? ` for ${r.agent ?? ''}` : ''}`;
-  const found = r.found === null ? (r.kind === 'env' ? 'not set' : 'not found') : r.kind === 'mcp' ? `in ${r.found}` : r.found;
+  const found = r.found === null ? (r.kind === 'env' ? 'not set' : 'not found') : r.kind === 'mcp' && r.found !== BROUGHT ? `in ${r.found}` : r.found;
   const where = r.path === undefined ? '' : ` at ${r.path}`;
   const how = r.how_to_get === null ? '' : `; get it: ${r.how_to_get}`;
   return printableLine(`${r.ok ? 'ok     ' : 'missing'}  ${what}: ${found}${r.ok ? where : ''}${how}`);

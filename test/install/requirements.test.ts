@@ -68,7 +68,7 @@ describe('the preflight of install', () => {
     expect(result.stderr).toMatch(/ {2}ok {7}tool uv \(any version\): on PATH at \/.+\/uv\n/u);
     expect(result.stderr).toContain('  missing  tool python (>=3.11): not found; get it: https://www.python.org/downloads/ or `uv python install 3.11`; wanted (>=3.11)\n');
     expect(result.stderr).toContain('  missing  variable NEEDS_TOKEN: empty; get it: set NEEDS_TOKEN in your environment');
-    expect(result.stderr).toContain('  ok       MCP server needs-docs for claude-code: in brought by this install\n');
+    expect(result.stderr).toContain('  ok       MCP server needs-docs for claude-code: brought by this install\n');
     expect(result.stdout).toContain('installed needs 1.1.0 for claude-code');
     expect(JSON.parse(readFileSync(join(project, '.mcp.json'), 'utf8'))).toHaveProperty('mcpServers.needs-docs');
   });

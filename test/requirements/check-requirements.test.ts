@@ -61,6 +61,13 @@ describe('checkRequirements', () => {
     expect(result?.how_to_get).toContain('did not answer slow --version within 0.2 s');
   });
 
+  it('stops a tool that prints without end at the cap, and reads the version from what it printed', async () => {
+    const yes = await findOnPath('yes', process.env['PATH']);
+    const bin = pathOfScripts({ flood: `exec '${yes ?? '/usr/bin/yes'}' 'flood 2.4.1'` });
+    const [result] = await checkRequirements({ tools: ['flood>=2'] }, { environment: { PATH: bin } });
+    expect(result).toMatchObject({ found: '2.4.1', ok: true });
+  });
+
   it('checks variables set and not empty, never showing a value', async () => {
     const results = await checkRequirements({ env: ['TOKEN', 'EMPTY', 'ABSENT'] }, { environment: { TOKEN: 'secret-value', EMPTY: '' } });
     expect(results.map((r) => [r.kind, r.name, r.found, r.ok])).toEqual([

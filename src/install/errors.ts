@@ -59,6 +59,8 @@ export const CONSUMER_ERRORS = {
   PolicyRefused: { code: 'invalid_content', title: 'The policy refuses it', hint: 'Nothing was written. Each line names the policy\'s rule: choose another loadout, version, agent or catalogue, or change the policy (docs/policy.md).' },
   /** The policy cannot be read: not found, not YAML, refused by its schema (with line and column), or its signature does not verify. */
   InvalidPolicy: { code: 'config', title: 'The policy cannot be used', hint: 'Fix the policy where the message says (`loadout policy check` checks it), or its signature and --policy-key.' },
+  /** `install --strict`: a tool, variable or MCP server the loadout's `requires` names is missing or out of range (issue 56, point 4). */
+  RequirementsMissing: { code: 'invalid_content', title: 'What the loadout requires is missing', hint: 'Get what the message names (`loadout install` without --strict, or `loadout doctor`, says how), or install without --strict.' },
 } as const satisfies Record<string, ConsumerErrorEntry>;
 
 /** A permanent name of the catalogue. */

@@ -32,6 +32,8 @@ import type { CapabilityLists } from '../capabilities/digest.js';
 import type { Capabilities } from '../tree-format/capabilities.js';
 import type { PolicyInForce } from '../policy/policy.js';
 import { contentViolations, defaultVersion, refuseSource, refuseVersion, refuseViolations, signedBy, type HeldVersion } from './policy-gate.js';
+import { preflightRequirements, publishedRequires, refuseMissing, type Environment } from './requirements.js';
+import type { RequirementResult } from '../requirements/check-requirements.js';
 
 /** Options of {@link installLoadouts}. */
 export interface InstallOptions {
@@ -69,6 +71,10 @@ export interface InstallOptions {
    * version is chosen, what the version can run before anything is written. A refusal throws.
    */
   policy?: PolicyInForce;
+  /** `--strict`: refuse the install, before anything is written, when a requirement of the version (`requires`) is not met (`requirements.ts`). */
+  strict?: boolean;
+  /** The environment the requirements are checked in (`PATH`, the variables); default `process.env`. */
+  environment?: Environment;
 }
 
 /** What {@link InstallOptions.confirm} is shown: per agent, what its install can run and what of it needs consent. */
@@ -128,6 +134,12 @@ export interface InstallOutcome {
   needs_consent: boolean;
   /** True when files were written and the lock updated. */
   installed: boolean;
+  /**
+   * The version's requirements checked on this machine before anything was written (tools on
+   * PATH and their versions, variables, MCP servers for this agent: `requirements.ts`); null when
+   * the catalogue publishes none for the version.
+   */
+  requirements: RequirementResult[] | null;
   /** The newer version the policy's `min_release_age` held back (the latest), when the version was not named: installed is the newest old enough. */
   held?: HeldVersion;
 }
@@ -192,6 +204,10 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
   // What the policy refuses of what each agent's install brings, before anything is asked or written.
   const policyViolations = checked.flatMap(({ check, capabilities }) => contentViolations(options.policy, { loadout: options.id, agent: check.agent, catalogue: source, signing: signedBy(signing), capabilities: agentCapabilities(capabilities, check.agent) }));
   if (options.policy !== undefined) refuseViolations(options.policy, `${options.id} ${checked[0]?.version.version ?? ''} for ${options.agents.join(', ')}`, policyViolations);
+  // The preflight: what the version requires of the machine, checked before anything is written; --strict refuses what is missing.
+  const installs = await Promise.all(checked.map(async ({ version, check }) => ({ check, requires: await publishedRequires(catalogue, options.id, version.entry) })));
+  const requirements = await preflightRequirements(project, scope, installs, options.environment);
+  if (options.strict === true) refuseMissing(`${options.id} ${checked[0]?.version.version ?? ''} for ${options.agents.join(', ')} requires what is missing`, [...requirements.values()].flatMap((r) => r ?? []));
   // What needs the user's yes is asked before anything is written (capabilities/consent.ts); --force gives it too.
   const consentOf = (agent: Agent, capabilities: Capabilities): ConsentRequest[] => consentRequests(capabilities, [agent]);
   const needsConsent = checked.some(({ check, capabilities }) => consentOf(check.agent, capabilities).length > 0) && options.acceptCapabilities !== true && !force;
@@ -234,6 +250,7 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
     consent: consentOf(check.agent, capabilities),
     needs_consent: unanswered && consentOf(check.agent, capabilities).length > 0,
     installed: run.written,
+    requirements: requirements.get(check.agent) ?? null,
     ...(byDefault.held === undefined || version.version === byDefault.held.version ? {} : { held: byDefault.held }),
   }));
 }

@@ -8,6 +8,7 @@
  */
 import type { Diagnostic } from '../catalogue/diagnostics.js';
 import { chooseVersion, isRange } from '../catalogue/version-ranges.js';
+import { suggestIds } from '../catalogue/suggest.js';
 import { memberPointer, type ReadBundle } from './read.js';
 
 /** What the checks know of the catalogue: each loadout's published versions, oldest first (undefined for an id that is no loadout). */
@@ -31,7 +32,7 @@ export function checkBundleIds(bundle: ReadBundle, loadoutIds: readonly string[]
   if (loadoutIds.includes(manifest.id)) findings.push(finding(bundle, '/id', `/id ${JSON.stringify(manifest.id)} is also a loadout's id (expected a name no loadout has: a bundle's plugin and a loadout's would share plugins/${manifest.id}/ and one name in the marketplaces)`));
   manifest.loadouts.forEach((member, i) => {
     if (loadoutIds.includes(member.id)) return;
-    const near = closestIds(member.id, loadoutIds);
+    const near = suggestIds(member.id, loadoutIds);
     findings.push(finding(bundle, memberPointer(i, 'id'), `names ${JSON.stringify(member.id)}, which is no loadout of this catalogue (expected a folder name of loadouts/${near.length === 0 ? '' : `, such as ${near.join(' or ')}`})`));
   });
   return findings;
@@ -54,33 +55,4 @@ export function checkBundleRanges(bundle: ReadBundle, versionsOf: PublishedVersi
 function finding(bundle: ReadBundle, pointer: string, message: string, hint?: string): Diagnostic {
   const line = bundle.lineOf(pointer);
   return { loadout: bundle.id, file: bundle.file, ...(line === undefined ? {} : { line }), pointer, message, ...(hint === undefined ? {} : { hint }) };
-}
-
-/** Up to two of `ids` within two edits of `id` (a typo's likely target), nearest first. Pure. */
-function closestIds(id: string, ids: readonly string[]): string[] {
-  return ids
-    .map((other) => ({ other, distance: editDistance(id, other, 2) }))
-    .filter((c) => c.distance <= 2)
-    .sort((a, b) => a.distance - b.distance || (a.other < b.other ? -1 : 1))
-    .slice(0, 2)
-    .map((c) => c.other);
-}
-
-/** Levenshtein distance of `a` and `b`, or `max + 1` when it is more than `max` (a bounded band). Pure. */
-function editDistance(a: string, b: string, max: number): number {
-  if (Math.abs(a.length - b.length) > max) return max + 1;
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    let best = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      const value = Math.min((previous[j] ?? 0) + 1, (current[j - 1] ?? 0) + 1, (previous[j - 1] ?? 0) + cost);
-      current.push(value);
-      best = Math.min(best, value);
-    }
-    if (best > max) return max + 1;
-    previous = current;
-  }
-  return previous[b.length] ?? max + 1;
 }

@@ -1,6 +1,6 @@
 /**
  * The consumer commands (`search`, `install`, `outdated`, `update`, `uninstall`, `verify-cli`,
- * `recover`, `status`, `sbom`, `policy check`, `policy sign`),
+ * `recover`, `status`, `doctor`, `sbom`, `policy check`, `policy sign`),
  * declared once for the two programs that carry them: the repository's full `loadout`
  * (`main.ts`) and the consumer package's (`consumer-main.ts`). Each command's module is
  * imported when it runs, so declaring them loads nothing but commander.
@@ -8,6 +8,7 @@
 import { type Command } from 'commander';
 import { LoadoutError } from '../catalogue/errors.js';
 import { PUBLISHED_AGENTS } from '../catalogue/vocabulary.js';
+import type { DoctorCommandOptions } from './commands/doctor.js';
 import type { OutdatedCommandOptions } from './commands/outdated.js';
 import type { RecoverCommandOptions } from './commands/recover.js';
 import type { SbomCommandOptions } from './commands/sbom.js';
@@ -92,12 +93,13 @@ export function declareConsumerCommands(program: Command, ctx: CommandContext, r
     .option('--dry-run', 'show what would be written and its context cost; write nothing')
     .option('--force', 'overwrite files you changed since they were installed (and accept what needs your consent)')
     .option('--accept-capabilities', 'accept what needs your consent (hooks, permission modes, auto-approval, wildcard tool grants), after reading the list the install prints')
+    .option('--strict', "refuse the install, before anything is written, when a tool, variable or MCP server the loadout requires is missing (default: warn and go on)")
     .option('--verbose', 'list every file per agent and each shared file whole (default: a line per agent, each shared file once, as a diff)')
     .option('--json', 'print the outcomes (one per agent) as JSON')
     .option('--require-signed', 'refuse a catalogue that is not signed (docs/signing.md)')
     .option('--trust-key <keyid>', 'also trust this signing key id, after checking it with the maintainers (repeatable)', collect, [] as string[]))
     .action(async (id: string, _flags: object, command: Command) => {
-      const { agent, requireSigned, trustKey, ...flags } = flagsOf<{ agent?: string; dir: string; global: boolean; version?: string; from: string; frozen: boolean; dryRun: boolean; force: boolean; acceptCapabilities: boolean; verbose: boolean; json: boolean } & SigningFlags & PolicyFlags>(command);
+      const { agent, requireSigned, trustKey, ...flags } = flagsOf<{ agent?: string; dir: string; global: boolean; version?: string; from: string; frozen: boolean; dryRun: boolean; force: boolean; acceptCapabilities: boolean; strict: boolean; verbose: boolean; json: boolean } & SigningFlags & PolicyFlags>(command);
       if (agent === undefined) throw new LoadoutError('usage', "required option '--agent <agents>' not specified", { hint: `Name the agents: --agent ${PUBLISHED_AGENTS.join(',')}, or --agent detected.` });
       const { installCommand } = await import('./commands/install.js');
       ctx.code = await installCommand({ ...flags, id, agent, signing: signingOf({ requireSigned, trustKey }) }, out, err);
@@ -216,6 +218,18 @@ export function declareConsumerCommands(program: Command, ctx: CommandContext, r
     .action(async (_flags: object, command: Command) => {
       const { statusCommand } = await import('./commands/status.js');
       ctx.code = await statusCommand(flagsOf<StatusCommandOptions>(command), out, err);
+    });
+
+  program
+    .command('doctor')
+    .description("check what every installed loadout requires on this machine (tools on PATH in range, environment variables, MCP servers); exit 1 when something is missing")
+    .option('--dir <dir>', 'project folder', '.')
+    .option('--global', 'the installs in your home folder')
+    .option('--from <url-or-dir>', "read every catalogue here instead of each install's source")
+    .option('--json', 'print {scope, lock, loadouts: [{id, version, agents, source, requirements, ok, error?}], ok} as JSON')
+    .action(async (_flags: object, command: Command) => {
+      const { doctorCommand } = await import('./commands/doctor.js');
+      ctx.code = await doctorCommand(flagsOf<DoctorCommandOptions>(command), out, err);
     });
 
   program

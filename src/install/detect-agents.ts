@@ -7,7 +7,7 @@
  */
 import { LoadoutError } from '../catalogue/errors.js';
 import { isAgent, PUBLISHED_AGENTS, type Agent } from '../catalogue/vocabulary.js';
-import { suggestIds } from './catalogue/suggest.js';
+import { suggestIds } from '../catalogue/suggest.js';
 import { openScope, type InstallScope } from './project/scope.js';
 
 /** The word of `--agent` that asks for detection. */

@@ -63,6 +63,8 @@ export const CONSUMER_ERRORS = {
   BundleConflict: { code: 'invalid_content', title: 'Version ranges do not meet', hint: 'Nothing was written. Install the bundles into different projects, move the installed loadout into the range, or uninstall one of them (docs/installing.md, "Bundles").' },
   /** `uninstall <id>` of a loadout an installed bundle brought, without `--force`: the message names the bundle. */
   BundleMember: { code: 'usage', title: 'The loadout belongs to an installed bundle', hint: 'Uninstall the bundle (`loadout uninstall <bundle>`), or pass --force to remove the loadout alone (the bundle then lacks it until `loadout install <bundle>` or `update`).' },
+  /** `install --strict`: a tool, variable or MCP server the loadout's `requires` names is missing or out of range (issue 56, point 4). */
+  RequirementsMissing: { code: 'invalid_content', title: 'What the loadout requires is missing', hint: 'Get what the message names (`loadout install` without --strict, or `loadout doctor`, says how), or install without --strict.' },
 } as const satisfies Record<string, ConsumerErrorEntry>;
 
 /** A permanent name of the catalogue. */

@@ -35,6 +35,8 @@ import { PolicyRefusal } from './errors.js';
 import { contentViolations, defaultVersion, refuseCatalogue, refuseSource, refuseVersion, refuseViolations, signedBy, type HeldVersion } from './policy-gate.js';
 import { bundleRequest, bundlesOf, finishBundleLock, lockedBundle, rangesFor, refuseOutOfRange, replaceBundle, resolveInstallId, USER_REQUEST, withinRanges } from './bundles.js';
 import type { VersionsDocument } from '../tree-format/index.js';
+import { preflightRequirements, publishedRequires, refuseMissing, type Environment } from './requirements.js';
+import type { RequirementResult } from '../requirements/check-requirements.js';
 
 /** Options of {@link installLoadouts}. */
 export interface InstallOptions {
@@ -73,6 +75,10 @@ export interface InstallOptions {
    * version is chosen, what the version can run before anything is written. A refusal throws.
    */
   policy?: PolicyInForce;
+  /** `--strict`: refuse the install, before anything is written, when a requirement of the version (`requires`) is not met (`requirements.ts`). */
+  strict?: boolean;
+  /** The environment the requirements are checked in (`PATH`, the variables); default `process.env`. */
+  environment?: Environment;
 }
 
 /** What {@link InstallOptions.confirm} is shown: per agent, what its install can run and what of it needs consent. */
@@ -139,6 +145,12 @@ export interface InstallOutcome {
   needs_consent: boolean;
   /** True when files were written and the lock updated. */
   installed: boolean;
+  /**
+   * The version's requirements checked on this machine before anything was written (tools on
+   * PATH and their versions, variables, MCP servers for this agent: `requirements.ts`); null when
+   * the catalogue publishes none for the version.
+   */
+  requirements: RequirementResult[] | null;
   /** The newer version the policy's `min_release_age` held back (the latest), when the version was not named: installed is the newest old enough. */
   held?: HeldVersion;
 }
@@ -216,6 +228,13 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
   // What the policy refuses of what each agent's install brings, before anything is asked or written.
   const policyViolations = checked.flatMap(({ unit, check, capabilities }) => contentViolations(options.policy, { loadout: unit.id, agent: check.agent, catalogue: source, signing: signedBy(signing), capabilities: agentCapabilities(capabilities, check.agent) }));
   if (options.policy !== undefined) refuseViolations(options.policy, bundle === undefined ? `${options.id} ${checked[0]?.version.version ?? ''} for ${options.agents.join(', ')}` : `bundle ${bundle.id} ${bundle.version} for ${options.agents.join(', ')}`, policyViolations);
+  // The preflight: what each version requires of the machine, checked before anything is written (per loadout of the run); --strict refuses what is missing.
+  const requirementsOf = new Map<InstallUnit, Map<Agent, RequirementResult[] | null>>();
+  for (const unit of units) {
+    const installs = await Promise.all(checked.filter((c) => c.unit === unit).map(async ({ version, check }) => ({ check, requires: await publishedRequires(catalogue, unit.id, version.entry) })));
+    requirementsOf.set(unit, await preflightRequirements(project, scope, installs, options.environment));
+  }
+  if (options.strict === true) refuseMissing(`${bundle === undefined ? `${options.id} ${checked[0]?.version.version ?? ''}` : `bundle ${bundle.id} ${bundle.version}`} for ${options.agents.join(', ')} requires what is missing`, [...requirementsOf.values()].flatMap((m) => [...m.values()].flatMap((r) => r ?? [])));
   // What needs the user's yes is asked before anything is written (capabilities/consent.ts); --force gives it too.
   const consentOf = (agent: Agent, capabilities: Capabilities): ConsentRequest[] => consentRequests(capabilities, [agent]);
   const needsConsent = checked.some(({ check, capabilities }) => consentOf(check.agent, capabilities).length > 0) && options.acceptCapabilities !== true && !force;
@@ -263,6 +282,7 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
     consent: consentOf(check.agent, capabilities),
     needs_consent: unanswered && consentOf(check.agent, capabilities).length > 0,
     installed: run.written,
+    requirements: requirementsOf.get(unit)?.get(check.agent) ?? null,
     ...(unit.byDefault.held === undefined || version.version === unit.byDefault.held.version ? {} : { held: unit.byDefault.held }),
   }));
 }

@@ -8,11 +8,11 @@
  * what does not parse brings nothing. Pure apart from `read`.
  */
 import type { Agent } from '../catalogue/vocabulary.js';
-import { findAutoApprovals, permissionModeConsent, splitToolGrants, toolGrantConsent } from '../capabilities/consent.js';
+import { findAutoApprovals } from '../capabilities/consent.js';
 import type { CapabilityLists } from '../capabilities/digest.js';
 import { isScript, scriptInterpreter } from '../capabilities/scripts.js';
 import { readFrontMatterForInstall } from '../catalogue/front-matter-data.js';
-import { describeServer, readHooks } from '../layout/capabilities.js';
+import { describeServer, readFrontMatterCapabilities } from '../layout/capabilities.js';
 import type { HookCapability, McpServerCapability, PermissionCapability, ScriptCapability } from '../tree-format/capabilities.js';
 import { readParts } from './compose/mcp-servers.js';
 import type { LockEntry } from './project/lock.js';
@@ -51,17 +51,34 @@ export function installedCapabilities(entry: LockEntry, read: (target: string) =
     if (isScript(file.target, text)) scripts.push({ path: file.path, interpreter: scriptInterpreter(file.path, text), referenced_by: [], agents });
     if (file.role !== 'skill' && file.role !== 'subagent') continue;
     const { data } = readFrontMatterForInstall(text);
-    const subject = typeof data['name'] === 'string' ? data['name'] : file.path;
-    hooks.push(...readHooks(data['hooks'], file.path, agents));
-    if (file.role === 'skill') {
-      const grants = splitToolGrants(data['allowed-tools']);
-      if (grants.length > 0) permissions.push({ kind: 'tool-grant', file: file.path, subject, key: 'allowed-tools', value: grants, agents, consent: toolGrantConsent(grants) });
-    }
-    const mode = data['permissionMode'];
-    if (file.role === 'subagent' && mode !== undefined && mode !== null && mode !== '') {
-      const shown = typeof mode === 'string' ? mode : JSON.stringify(mode);
-      permissions.push({ kind: 'permission-mode', file: file.path, subject, key: 'permissionMode', value: [shown], agents, consent: permissionModeConsent(shown) });
-    }
+    const found = readFrontMatterCapabilities(file.role, file.path, typeof data['name'] === 'string' ? data['name'] : file.path, data, agents);
+    hooks.push(...found.hooks);
+    permissions.push(...found.permissions);
   }
   return { mcp_servers, hooks, permissions, scripts, network: [], env: [] };
+}
+
+/**
+ * The keys of what the install `entry` holds, read through `read` as {@link installedCapabilities}
+ * reads it: one line per MCP server (transport, package or host, variables read), auto-approval
+ * key, hook, tool grant, permission mode and script. Recorded in the lock at install time
+ * (`project/lock.ts` `capabilities.installed`) and read again by `status`, which reports a key
+ * the lock does not hold: a hand edit that adds a server, a hook or a grant. Sorted, without
+ * duplicates. Never throws. Pure apart from `read`.
+ */
+export function installedCapabilityKeys(entry: LockEntry, read: (target: string) => Uint8Array | undefined): string[] {
+  const lists = installedCapabilities(entry, read);
+  const keys = new Set<string>();
+  for (const server of lists.mcp_servers) {
+    const what = server.transport === 'stdio' ? `${server.package?.registry ?? 'local'}:${server.package?.name ?? server.command ?? ''}@${server.package?.version ?? '*'}` : `host:${server.host ?? ''}`;
+    keys.add(`mcp ${server.name} ${server.transport} ${what} env=${server.env.map((e) => e.name).join(',')}`);
+  }
+  for (const permission of lists.permissions) {
+    if (permission.kind === 'auto-approval') keys.add(`approval ${permission.subject} ${permission.key}=${permission.value.join(',')}`);
+    else if (permission.kind === 'permission-mode') keys.add(`mode ${permission.file} ${permission.value.join(',')}`);
+    else for (const grant of permission.value) keys.add(`grant ${permission.file} ${permission.key} ${grant}`);
+  }
+  for (const hook of lists.hooks) keys.add(`hook ${hook.file} ${hook.event} ${hook.matcher ?? '*'} ${hook.command}`);
+  for (const script of lists.scripts) keys.add(`script ${script.path}`);
+  return [...keys].sort();
 }

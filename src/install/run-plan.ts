@@ -11,7 +11,7 @@ import { capWarnings, measureComposed } from './compose/composed-cost.js';
 import { pathsToRead, planChanges, type BlockChange, type ChangePlan, type Operation, type TargetPlan, type WantedInstall } from './compose/plan.js';
 import type { CapWarning } from '../layout/context-caps.js';
 import { isEmptyLock, type LockFile } from './project/lock.js';
-import { installedCapabilityKeys } from './capabilities.js';
+import { installedCapabilityKeys } from './installed-capabilities.js';
 import { bundlesOf, finishBundleLock } from './bundles.js';
 import { openScope, type InstallScope } from './project/scope.js';
 import { applyChanges, foldersToCreate } from './project/transaction.js';

@@ -22,13 +22,12 @@ import { formatOf } from './compose/shared-file.js';
 import { describeInterrupted } from './project/journal.js';
 import { currentBytesReader } from './prepare.js';
 import { capWarnings } from './compose/composed-cost.js';
-import { installedCapabilityKeys } from './capabilities.js';
 import type { CapWarning } from '../layout/context-caps.js';
 import { openScope, type InstallScope } from './project/scope.js';
 import { RefusedPath, type ProjectEntry, type ProjectRoot } from './project/project-root.js';
 import { describeTargetProblem, isGitSegment } from '../layout/target-rules.js';
 import type { PolicyInForce, PolicyViolation } from '../policy/policy.js';
-import { installedCapabilities } from './installed-capabilities.js';
+import { installedCapabilities, installedCapabilityKeys } from './installed-capabilities.js';
 import { installedViolations } from './policy-gate.js';
 
 /** The state of a locked file. */

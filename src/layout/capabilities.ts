@@ -112,29 +112,40 @@ function carriers(entry: FileEntry, resolve: typeof resolveInstallTarget): Agent
 
 /** Skill and subagent front matter: hooks and permissions. */
 function frontMatterCapabilities(entry: FileEntry, text: string, agents: readonly Agent[]): { hooks: HookCapability[]; permissions: PermissionCapability[] } {
-  const hooks: HookCapability[] = [];
-  const permissions: PermissionCapability[] = [];
-  if (entry.role !== 'skill' && entry.role !== 'subagent') return { hooks, permissions };
+  if (entry.role !== 'skill' && entry.role !== 'subagent') return { hooks: [], permissions: [] };
   const { data } = readFrontMatterForInstall(text);
   // Codex's subagent is TOML with name, description and instructions only (layout/codex-agent.ts): its front matter is not carried.
   const carried = entry.role === 'subagent' ? agents.filter((a) => a !== 'codex') : [...agents];
-  if (carried.length === 0) return { hooks, permissions };
+  if (carried.length === 0) return { hooks: [], permissions: [] };
   const subject = entry.role === 'skill' ? (entry.skill ?? (typeof data['name'] === 'string' ? data['name'] : entry.path)) : typeof data['name'] === 'string' ? data['name'] : entry.path;
-  if (entry.role === 'skill' && data['allowed-tools'] !== undefined && data['allowed-tools'] !== null) {
+  return readFrontMatterCapabilities(entry.role, entry.path, subject, data, carried);
+}
+
+/**
+ * The hooks and permissions a skill's or subagent's parsed front matter `data` declares: a
+ * skill's `allowed-tools`, a subagent's `tools` and `permissionMode` (code.claude.com/docs/en/skills,
+ * /sub-agents), and either's `hooks` ({@link readHooks}); each judged by the one consent rule
+ * (`capabilities/consent.ts`). `file` is the loadout path, `subject` the skill's or subagent's
+ * name, `agents` those that read it. The build (from the author's files) and the installer (from
+ * the installed bytes, `install/installed-capabilities.ts`) both read front matter here. Pure.
+ */
+export function readFrontMatterCapabilities(role: 'skill' | 'subagent', file: string, subject: string, data: Record<string, unknown>, agents: readonly Agent[]): { hooks: HookCapability[]; permissions: PermissionCapability[] } {
+  const permissions: PermissionCapability[] = [];
+  const carried = [...agents];
+  if (role === 'skill' && data['allowed-tools'] !== undefined && data['allowed-tools'] !== null) {
     const grants = splitToolGrants(data['allowed-tools']);
-    if (grants.length > 0) permissions.push({ kind: 'tool-grant', file: entry.path, subject, key: 'allowed-tools', value: grants, agents: carried, consent: toolGrantConsent(grants) });
+    if (grants.length > 0) permissions.push({ kind: 'tool-grant', file, subject, key: 'allowed-tools', value: grants, agents: carried, consent: toolGrantConsent(grants) });
   }
-  if (entry.role === 'subagent') {
+  if (role === 'subagent') {
     const tools = splitToolGrants(data['tools']);
-    if (tools.length > 0) permissions.push({ kind: 'tools', file: entry.path, subject, key: 'tools', value: tools, agents: carried, consent: null });
+    if (tools.length > 0) permissions.push({ kind: 'tools', file, subject, key: 'tools', value: tools, agents: carried, consent: null });
     const mode = data['permissionMode'];
     if (mode !== undefined && mode !== null && mode !== '') {
       const shown = typeof mode === 'string' ? mode : JSON.stringify(mode);
-      permissions.push({ kind: 'permission-mode', file: entry.path, subject, key: 'permissionMode', value: [shown], agents: carried, consent: permissionModeConsent(shown) });
+      permissions.push({ kind: 'permission-mode', file, subject, key: 'permissionMode', value: [shown], agents: carried, consent: permissionModeConsent(shown) });
     }
   }
-  hooks.push(...readHooks(data['hooks'], entry.path, carried));
-  return { hooks, permissions };
+  return { hooks: readHooks(data['hooks'], file, carried), permissions };
 }
 
 /**

@@ -41,6 +41,22 @@ function fileProblems(file: unknown): string[] {
   return problems;
 }
 
+/** The most entries a `requires` list may have, and the longest entry: far above any real loadout's (a tool entry is a name and a range). */
+const REQUIRES_MAX_ENTRIES = 100;
+const REQUIRES_MAX_CHARS = 320;
+
+/** The problem of a version's `requires` (`.tools is …`), or undefined when it is three arrays of short strings. */
+function describeRequiresProblem(requires: unknown): string | undefined {
+  if (!isObject(requires)) return ` is ${show(requires)} (expected an object of tools, env and mcp)`;
+  for (const key of ['tools', 'env', 'mcp']) {
+    const list = requires[key];
+    if (!Array.isArray(list) || list.length > REQUIRES_MAX_ENTRIES || !list.every((e) => typeof e === 'string' && e.length > 0 && e.length <= REQUIRES_MAX_CHARS)) {
+      return `.${key} is ${show(list)} (expected an array of at most ${REQUIRES_MAX_ENTRIES} strings of 1 to ${REQUIRES_MAX_CHARS} characters)`;
+    }
+  }
+  return undefined;
+}
+
 /** Every problem of the document, each naming where it is: `versions[1].files[2] ("rules/x.md"): path …`. */
 function documentProblems(doc: unknown, id: string): string[] {
   if (!isObject(doc)) return [`the document is ${show(doc)} (expected an object)`];
@@ -57,6 +73,9 @@ function documentProblems(doc: unknown, id: string): string[] {
     // Catalogues built before capability lists have none; when present it is shown and compared, so its shape is checked.
     const capabilities = version['capabilities'] === undefined ? undefined : describeCapabilitiesProblem(version['capabilities']);
     if (capabilities !== undefined) problems.push(`versions[${i}].capabilities ${capabilities}`);
+    // Catalogues built before requirements were published per version have none; when present they are checked on the user's machine and printed.
+    const requires = version['requires'] === undefined ? undefined : describeRequiresProblem(version['requires']);
+    if (requires !== undefined) problems.push(`versions[${i}].requires${requires}`);
     if (!Array.isArray(version['files'])) return problems.push(`versions[${i}].files is ${show(version['files'])} (expected an array)`);
     version['files'].forEach((file: unknown, j) => {
       const entry = `versions[${i}].files[${j}]${isObject(file) && typeof file['path'] === 'string' ? ` (${show(file['path'])})` : ''}`;

@@ -23,6 +23,12 @@ export interface VersionEntry {
   context: Record<Agent, ContextCost>;
   /** What the version lets the agent run and reach (`capabilities.ts`); absent in catalogues built before capabilities were published. */
   capabilities?: Capabilities;
+  /**
+   * The version's `requires` as its manifest wrote it (tool entries unchanged, ranges included:
+   * `python>=3.11`), checked on the user's machine by `install` and `loadout doctor` (issue 56,
+   * point 4); absent in catalogues built before requirements were published per version.
+   */
+  requires?: { tools: string[]; env: string[]; mcp: string[] };
 }
 
 /** `api/loadouts/<id>/versions.json`: every published version, oldest first. */

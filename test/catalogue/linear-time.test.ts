@@ -9,14 +9,14 @@
  * straight to the installer: `<img src` repeated 40,000 times (320 KB) held `install` for 45 s.
  * Each pump is read off a pattern (named in `rule`); the generic ones repeat single characters
  * and short runs that many patterns have in common. Four times the input may take at most 12
- * times as long, and 100 KB at most a generous ceiling (test/helpers/linear-time.ts).
+ * times the CPU time (test/helpers/linear-time.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { readFrontMatterForInstall } from '../../src/catalogue/front-matter-data.js';
 import { blankRanges, findCodeBlocks, findHtmlComments, proseOf } from '../../src/catalogue/markdown.js';
 import { isExternal, referenceLeaves, scanReferences, splitDestination, unescapeDestination } from '../../src/catalogue/markdown-references.js';
 import { readsAlike } from '../../src/catalogue/yaml-document.js';
-import { CEILING_MS, growthRatio, measureGrowth, pumped, pumpsOf, RATIO, timed, type TextPump } from '../helpers/linear-time.js';
+import { growthRatio, measureGrowth, pumped, pumpsOf, RATIO, timed, type TextPump } from '../helpers/linear-time.js';
 
 /** Where the pumped text stands: in the prose of AGENTS.md, in a fenced block of it, or in a rule's front matter that never closes (so that only the fences are looked for). */
 type Place = 'prose' | 'fence' | 'front-matter';
@@ -74,7 +74,6 @@ const cases = PUMPS.flatMap(({ pump, places }) => places.map((place) => ({ pump,
 describe('the catalogue\'s text patterns run in linear time on pumped inputs', () => {
   it.each(cases)('$name', ({ pump, place }) => {
     const growth = measureGrowth((bytes) => timed(() => readText(fileOf(place, pumped(pump, bytes)))));
-    expect(growth.large, `${growth.large.toFixed(1)} ms at 100 KB`).toBeLessThan(CEILING_MS);
     expect(growthRatio(growth), `${growth.small.toFixed(1)} ms at 25 KB, ${growth.large.toFixed(1)} ms at 100 KB`).toBeLessThan(RATIO);
   });
 });

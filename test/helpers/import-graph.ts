@@ -33,6 +33,7 @@ export const ROOM_RULES: readonly RoomRule[] = [
   { room: 'tree-format', only: ['catalogue'], why: 'the published format: imports only the vocabulary' },
   { room: 'capabilities', only: ['catalogue', 'tree-format'], why: 'what a loadout can run and what needs consent: one rule below the layout, the checks, the installer and the pages' },
   { room: 'policy', only: ['catalogue', 'tree-format', 'capabilities'], why: 'a team\'s policy and its one judge: below the installer, the checks and the CLI that hold to it' },
+  { room: 'requirements', only: ['catalogue'], why: 'what a loadout requires of the machine, checked on it: below the installer, the checks and the CLI' },
   { room: 'layout', never: ['install'], why: 'the per-agent layout tables: below the installer' },
   { room: 'search', never: ['tree'], why: 'reads the published format, never the builder' },
   { room: 'mcp', never: ['tree'], why: 'reads the published format, never the builder' },

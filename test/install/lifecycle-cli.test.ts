@@ -89,7 +89,7 @@ describe('the walk-through from the README, against loadout serve', () => {
     expect(uninstall.stdout).not.toContain('reverted  .mcp.json');
     expect(uninstall.stdout).toContain('removed   the lock file');
     expect(listProject(project).filter((p) => !p.startsWith('.loadout'))).toEqual(['.claude', '.claude/skills', '.claude/skills/mine', '.claude/skills/mine/SKILL.md']);
-  });
+  }, 120_000); // a dozen CLI processes in turn: 29 s on a loaded machine of two cores
 });
 
 describe('several agents and detected', () => {

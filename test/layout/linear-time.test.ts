@@ -6,7 +6,7 @@
  * MCP value is pumped. An unsigned catalogue's AGENTS.md of `<img src` repeated 40,000 times held
  * `install --agent claude-code` for 45 s. Each pump is read off a pattern of `src/layout/` or of
  * the catalogue patterns the layout uses (named in `rule`). Four times the input may take at
- * most 12 times as long (test/helpers/linear-time.ts).
+ * most 12 times the CPU time (test/helpers/linear-time.ts).
  */
 import { describe, expect, it } from 'vitest';
 import type { FileEntry } from '../../src/catalogue/manifest.js';
@@ -14,7 +14,7 @@ import { PUBLISHED_AGENTS } from '../../src/catalogue/vocabulary.js';
 import { layoutInstall, type LoadoutFiles } from '../../src/layout/installed-files.js';
 import { findVariables, replaceVariables, wholeVariable } from '../../src/layout/mcp-variables.js';
 import { agentPluginsMcp } from '../../src/layout/plugin-manifests.js';
-import { CEILING_MS, growthRatio, measureGrowth, pumped, pumpsOf, RATIO, timed, type TextPump } from '../helpers/linear-time.js';
+import { growthRatio, measureGrowth, pumped, pumpsOf, RATIO, timed, type TextPump } from '../helpers/linear-time.js';
 
 /** Which file of the loadout holds the pumped text. */
 type Place = 'AGENTS.md' | 'rules/style.md' | 'skills/s/SKILL.md' | 'agents/rev.md' | 'mcp/servers.json';
@@ -73,7 +73,6 @@ const cases = PUMPS.flatMap(({ pump, places }) => places.map((place) => ({ pump,
 describe('the install layout runs in linear time on pumped inputs', () => {
   it.each(cases)('$name', ({ pump, place }) => {
     const growth = measureGrowth((bytes) => timed(() => layOut(loadoutWith(place, pumped(pump, bytes)))));
-    expect(growth.large, `${growth.large.toFixed(1)} ms at 100 KB`).toBeLessThan(CEILING_MS);
     expect(growthRatio(growth), `${growth.small.toFixed(1)} ms at 25 KB, ${growth.large.toFixed(1)} ms at 100 KB`).toBeLessThan(RATIO);
   });
 
@@ -82,7 +81,6 @@ describe('the install layout runs in linear time on pumped inputs', () => {
       const value = pumped(pump, bytes);
       return timed(() => findVariables(value).length + replaceVariables(value, (r) => r.name).length + (wholeVariable(value)?.length ?? 0) + agentPluginsMcp({ docs: { command: 'npx', args: [value] } }).refused.length);
     });
-    expect(growth.large, `${growth.large.toFixed(1)} ms at 100 KB`).toBeLessThan(CEILING_MS);
     expect(growthRatio(growth), `${growth.small.toFixed(1)} ms at 25 KB, ${growth.large.toFixed(1)} ms at 100 KB`).toBeLessThan(RATIO);
   });
 });

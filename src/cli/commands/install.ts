@@ -11,16 +11,27 @@ import { selfOriginNotice } from '../self-origin.js';
 import { printableJson, printableLine } from '../terminal-text.js';
 import { formatCapabilities, formatConsent, mergeLists } from '../capabilities-report.js';
 import { askYes, canAsk } from '../prompt.js';
-import type { InstallPreview } from '../../install/install.js';
+import type { InstallOutcome, InstallPreview } from '../../install/install.js';
 import type { CapabilityLists } from '../../capabilities/digest.js';
 import type { ConsentRequest } from '../../capabilities/consent.js';
 import { resolvePolicy, type PolicyFlags } from '../policy-source.js';
 import { formatHeld } from '../policy-report.js';
+import { formatRequirements } from '../requirements-report.js';
 
 /** Each request once (the same request of several agents is one line). */
 function uniqueConsent(requests: readonly ConsentRequest[]): ConsentRequest[] {
   const seen = new Set<string>();
   return requests.filter((r) => !seen.has(r.message) && seen.add(r.message) !== undefined);
+}
+
+/** The preflight's lines for stderr: a warning listing what is missing (and what is there), or one line when everything is. */
+function reportRequirements(outcomes: readonly InstallOutcome[]): string {
+  const results = outcomes.flatMap((o) => o.requirements ?? []);
+  const first = outcomes[0];
+  if (first === undefined || results.length === 0) return '';
+  const what = `${first.id} ${first.version}`;
+  if (results.every((r) => r.ok)) return formatRequirements(`loadout: what ${what} requires is on this machine:`, results);
+  return formatRequirements(`loadout: warning: ${what} requires what is missing on this machine (the install goes on; --strict refuses; \`loadout doctor\` checks again):`, results);
 }
 
 /** Options of {@link installCommand}: the core's, with `--agent` as given and the output flags. */
@@ -72,6 +83,8 @@ export async function installCommand(options: InstallCommandOptions, out: Write,
   for (const notice of new Set(outcomes.map((o) => o.notice).filter((n) => n !== undefined))) err(`loadout: notice: ${printableLine(notice)}\n`);
   const selfServed = outcomes.some((o) => o.signed !== null) || options.signing?.requireSigned === true ? selfOriginNotice() : undefined;
   if (selfServed !== undefined) err(`loadout: notice: ${printableLine(selfServed)}\n`);
+  // The preflight (issue 56, point 4): what the loadout requires of this machine; --strict refused before this when something is missing.
+  if (!json) err(reportRequirements(outcomes));
   const conflicted = outcomes.some((o) => o.conflicts.length > 0);
   const refusedConsent = outcomes.some((o) => o.needs_consent) && options.dryRun !== true;
   for (const o of outcomes) for (const w of o.warnings) err(`loadout: warning: ${printableLine(w.message)}; ${options.dryRun === true || conflicted ? 'it would be written' : 'written'} because of --force\n`);

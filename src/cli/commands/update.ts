@@ -104,16 +104,22 @@ export async function updateCommand(options: UpdateCommandOptions, out: Write, e
 
 const ACTION: Record<LoadoutUpdate['files'][number]['action'], string> = { write: '', keep: ' [kept]', remove: '', none: '' };
 
-/** One install's update: heading, changelog, files with diffs, notes, context. */
-export function formatUpdate(u: LoadoutUpdate, written: boolean): string {
-  const lines: string[] = [`${written ? 'updated' : 'would update'} ${u.id} for ${u.agent}: ${u.from} → ${u.to}`];
-  lines.push(u.changelog.direction === 'downgrade' ? 'Changes taken back:' : 'Changelog:');
-  if (u.changelog.entries.length === 0) lines.push('  (the catalogue publishes no changes for these versions)');
-  for (const entry of u.changelog.entries) {
+/** The changelog of an update between its two versions: a heading, then each version with its changes. */
+function changelogLines(changelog: LoadoutUpdate['changelog']): string[] {
+  const lines = [changelog.direction === 'downgrade' ? 'Changes taken back:' : 'Changelog:'];
+  if (changelog.entries.length === 0) lines.push('  (the catalogue publishes no changes for these versions)');
+  for (const entry of changelog.entries) {
     lines.push(`  ${entry.version}${entry.date === null ? '' : ` (${entry.date})`}`);
     if (entry.changes.length === 0) lines.push('    (no changes listed)');
     for (const change of entry.changes) lines.push(`    - ${printableLine(change)}`);
   }
+  return lines;
+}
+
+/** One install's update: heading, changelog, files with diffs, notes, context. */
+export function formatUpdate(u: LoadoutUpdate, written: boolean): string {
+  const lines: string[] = [`${written ? 'updated' : 'would update'} ${u.id} for ${u.agent}: ${u.from} → ${u.to}`];
+  lines.push(...changelogLines(u.changelog));
   lines.push('Files:');
   for (const f of u.files) lines.push(`  ${f.change.padEnd(9)} ${printableLine(f.target)}${ACTION[f.action]}${f.note === undefined ? '' : `: ${f.note}`}`);
   if (u.diff_unavailable !== undefined) lines.push(`(no diffs: ${u.diff_unavailable})`);
@@ -153,13 +159,7 @@ export function formatUpdateGroup(group: UpdateGroup, written: boolean): string 
   if (u === undefined) return '';
   const agents = group.updates.map((x) => x.agent);
   const lines: string[] = [`${written ? 'updated' : 'would update'} ${u.id} ${u.from} → ${u.to} for ${agents.join(', ')}`];
-  lines.push(u.changelog.direction === 'downgrade' ? 'Changes taken back:' : 'Changelog:');
-  if (u.changelog.entries.length === 0) lines.push('  (the catalogue publishes no changes for these versions)');
-  for (const entry of u.changelog.entries) {
-    lines.push(`  ${entry.version}${entry.date === null ? '' : ` (${entry.date})`}`);
-    if (entry.changes.length === 0) lines.push('    (no changes listed)');
-    for (const change of entry.changes) lines.push(`    - ${printableLine(change)}`);
-  }
+  lines.push(...changelogLines(u.changelog));
   lines.push('Files:');
   const rows = new Map<string, string[]>();
   const diffs = new Map<string, string>();

@@ -24,7 +24,7 @@ import { describePathProblem } from '../../catalogue/file-path.js';
 import { SLUG_PATTERN, VERSION_PATTERN } from '../../catalogue/vocabulary.js';
 import { ConsumerError } from '../errors.js';
 import { checkCatalogueFolder, readFileCapped, realPathOf } from './catalogue-folder.js';
-import { suggestIds } from './suggest.js';
+import { suggestIds } from '../../catalogue/suggest.js';
 import { httpGet } from './http-get.js';
 import { checkCatalogueSigning, checkVersionsDigest, type CatalogueTrust, type DocumentReader, type SigningPolicy, type SigningState } from './signed-catalogue.js';
 

@@ -168,7 +168,7 @@ export interface LockedBundle {
 /**
  * What the lock keeps of an install's capabilities (issue 54, point 3): the digest of the
  * version's capability list for the agent (`tree-format/capabilities.ts`, `agents.<agent>.digest`),
- * and the keys of what the installed files hold (`install/capabilities.ts`
+ * and the keys of what the installed files hold (`install/installed-capabilities.ts`
  * `installedCapabilityKeys`), which `status` reads again from the project.
  */
 export interface LockedCapabilities {

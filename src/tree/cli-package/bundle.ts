@@ -31,17 +31,20 @@ const BANNER = "#!/usr/bin/env node\nimport { createRequire as __loadoutCreateRe
 // esbuild reads a plugin's filter as a Go regular expression, which has no `u` flag.
 const ABSENT_PEERS = /^(?:xmlbuilder2|libxmljs2)$/;
 
+/** The esbuild namespace of the modules {@link absentPeers} makes up (none is a file). */
+const ABSENT_NAMESPACE = 'loadout-absent';
+
 /** The esbuild plugin that resolves {@link ABSENT_PEERS} to a module that throws when required. */
 const absentPeers: import('esbuild').Plugin = {
   name: 'loadout-absent-peers',
   setup(build) {
-    build.onResolve({ filter: ABSENT_PEERS }, (args) => ({ path: args.path, namespace: 'loadout-absent' }));
-    build.onLoad({ filter: /.*/, namespace: 'loadout-absent' }, (args) => ({ contents: `throw new Error(${JSON.stringify(`${args.path} is not in the loadout CLI's bundle`)});`, loader: 'js' }));
+    build.onResolve({ filter: ABSENT_PEERS }, (args) => ({ path: args.path, namespace: ABSENT_NAMESPACE }));
+    build.onLoad({ filter: /.*/, namespace: ABSENT_NAMESPACE }, (args) => ({ contents: `throw new Error(${JSON.stringify(`${args.path} is not in the loadout CLI's bundle`)});`, loader: 'js' }));
   },
 };
 
-/** The name esbuild gives the bundle's entry, which it reads from its input, not from a file (it is in the metafile's inputs). */
-export const ENTRY_NAME = 'consumer-entry.ts';
+/** The name esbuild gives the bundle's entry, which it reads from its input, not from a file (left out of the inputs returned). */
+const ENTRY_NAME = 'consumer-entry.ts';
 
 /** The consumer package's `package.json` fields this module reads. */
 export interface CliPackageJson {
@@ -57,7 +60,7 @@ export async function readCliPackageJson(): Promise<CliPackageJson & Record<stri
 /**
  * Bundles the consumer CLI with esbuild (a devDependency), with `metafile` so that callers can
  * walk its import graph.
- * @returns the bundle's text and esbuild's metafile; undefined when esbuild is not installed
+ * @returns the bundle's text, the files (repository-relative) it was made from and its external imports; undefined when esbuild is not installed
  *   (an install without devDependencies)
  * @throws esbuild's error when the source does not bundle
  */
@@ -94,5 +97,7 @@ export async function bundleConsumerCli(version: string): Promise<{ text: string
   const text = result.outputFiles[0]?.text ?? '';
   const externals = new Set<string>();
   for (const input of Object.values(result.metafile.inputs)) for (const imp of input.imports) if (imp.external) externals.add(imp.path);
-  return { text, inputs: Object.keys(result.metafile.inputs), externals: [...externals].sort() };
+  // Inputs read from disk only: the entry comes from stdin and an absent peer from the plugin's namespace (`loadout-absent:…`).
+  const inputs = Object.keys(result.metafile.inputs).filter((input) => input !== ENTRY_NAME && !input.startsWith(`${ABSENT_NAMESPACE}:`));
+  return { text, inputs, externals: [...externals].sort() };
 }

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
-import { bundleConsumerCli, CLI_BUNDLE_PATH, ENTRY_NAME, readCliPackageJson } from './bundle.js';
+import { bundleConsumerCli, CLI_BUNDLE_PATH, readCliPackageJson } from './bundle.js';
 import { keepPackage, readKeptPackage, removeKeepLeftovers } from './pack-cache.js';
 import { writeTar, type TarFile } from './ustar.js';
 import { CLI_SERVED_MARK } from '../../tree-format/index.js';
@@ -93,7 +93,7 @@ function packOnce(): Promise<Packed | undefined> {
       { path: 'dist/loadout.mjs', data: Buffer.from(text), mode: 0o755 },
     ]);
     const cli: CliPackage = { name: pkg.name, version: pkg.version, tarball, integrity: `sha512-${createHash('sha512').update(tarball).digest('base64')}` };
-    return { cli, inputs: bundled?.inputs.filter((input) => input !== ENTRY_NAME) };
+    return { cli, inputs: bundled?.inputs };
   })();
   return packed;
 }

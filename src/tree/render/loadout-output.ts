@@ -129,6 +129,7 @@ async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun
     changes: history.currentChanges,
     context: record.context,
     capabilities: record.capabilities,
+    requires: record.requires,
   };
   return { entry, plugin };
 }
@@ -180,5 +181,6 @@ async function writeHistoricVersion(tree: OutputTree, base: string, id: string, 
   const published = new Set(files.map((f) => f.path));
   const context = measureContextForAgents(run.manifest?.files.filter((f) => published.has(f.path)) ?? [], (p) => decodeText(snapshot.files.get(p)));
   // A version whose manifest did not read has no file entries to derive from: it runs nothing that can be told.
-  return { version: old.version, date: old.date, commit: old.commit, latest: false, files, checks: counts, changes: old.changes, context, capabilities: capabilitiesOf(run) };
+  const requires = run.manifest?.requires;
+  return { version: old.version, date: old.date, commit: old.commit, latest: false, files, checks: counts, changes: old.changes, context, capabilities: capabilitiesOf(run), requires: { tools: requires?.tools ?? [], env: requires?.env ?? [], mcp: requires?.mcp ?? [] } };
 }

@@ -3,10 +3,13 @@
  * name, and the declared files match the files present (spec "Verification"; DESIGN.md
  * sections 3 and 4). Paths must be normalised, relative and unique, and fit one file system
  * together (`describePathClashes`: no path both a file and a folder, none differing only in case).
+ * Each `requires.tools` entry reads as a command name with an optional version range
+ * (`requirements/tool-requirement.ts`).
  */
 import { describePathClashes, describePathProblem } from '../../catalogue/file-path.js';
 import { MANIFEST_FILE } from '../../catalogue/manifest.js';
 import { findPlaceholders, findTextPlaceholders } from '../../scaffold/scaffold.js';
+import { readToolRequirement } from '../../requirements/tool-requirement.js';
 import { judge, plural, type Check, type Finding } from '../check.js';
 
 export const listing: Check = {
@@ -27,9 +30,19 @@ export const listing: Check = {
       pointer: v.pointer,
       message: `${v.pointer === '' ? 'record' : v.pointer} ${v.message}`,
     }));
-    const data = manifestYaml.data as { id?: unknown; files?: unknown } | null;
+    const data = manifestYaml.data as { id?: unknown; files?: unknown; requires?: { tools?: unknown } } | null;
     if (data !== null && typeof data === 'object' && typeof data.id === 'string' && data.id !== source.id) {
       findings.push({ file: MANIFEST_FILE, line: manifestYaml.lineOf('/id'), pointer: '/id', message: `/id is "${data.id}" but the folder is "${source.id}" (expected the id to equal the folder name)` });
+    }
+    // A tool entry may carry a version range in its string (requirements/tool-requirement.ts, issue 56 point 4).
+    const tools = data?.requires?.tools;
+    if (Array.isArray(tools)) {
+      tools.forEach((entry: unknown, index) => {
+        if (typeof entry !== 'string') return; // the schema reports it
+        const read = readToolRequirement(entry);
+        const pointer = `/requires/tools/${index}`;
+        if (!read.ok) findings.push({ file: MANIFEST_FILE, line: manifestYaml.lineOf(pointer), pointer, message: `${pointer} ${JSON.stringify(entry)} ${read.problem}` });
+      });
     }
     // The unedited scaffold of `loadout new` validates: its placeholders must not be published.
     for (const p of findPlaceholders(data)) {

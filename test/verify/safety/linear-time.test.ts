@@ -2,9 +2,9 @@
  * Every safety rule runs in linear time (DESIGN.md section 7; STYLE.md habit 14): each attack
  * string of pumps.ts, at about 25 KB and at 100 KB, goes through every rule of the safety
  * check that reads a file's text (shell, network, administrator rights, hidden text, the
- * warnings around a match). Four times the input may take at most 12 times as long (a
- * quadratic rule takes 16 times, an exponential one never ends), and 100 KB at most a
- * generous ceiling on a loaded machine (the timing: test/helpers/linear-time.ts).
+ * warnings around a match). Four times the input may take at most 12 times the CPU time (a
+ * quadratic rule takes 16 times, an exponential one never ends; the timing:
+ * test/helpers/linear-time.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { findAdminRights } from '../../../src/verify/safety/admin-rights.js';
@@ -13,7 +13,7 @@ import { findNetworkUse } from '../../../src/verify/safety/network.js';
 import { prepareScanText } from '../../../src/verify/safety/scan-text.js';
 import { findRiskyShell } from '../../../src/verify/safety/shell-rules.js';
 import { PUMPS, pumpedFile, repetitionsFor, type Pump, type PumpPlace } from './pumps.js';
-import { CEILING_MS, growthRatio, measureGrowth, RATIO, timed } from '../../helpers/linear-time.js';
+import { growthRatio, measureGrowth, RATIO, timed } from '../../helpers/linear-time.js';
 
 /** Runs every text rule of the safety check over one file, as checks/safety.ts does. */
 function scanFile(path: string, text: string): number {
@@ -39,7 +39,6 @@ describe('the safety rules run in linear time on pumped inputs', () => {
 
   it.each(cases)('$name', ({ pump, place }) => {
     const { small, large } = measureGrowth((bytes) => timeScan(pump, place, bytes));
-    expect(large, `${large.toFixed(1)} ms at 100 KB`).toBeLessThan(CEILING_MS);
     expect(growthRatio({ small, large }), `${small.toFixed(1)} ms at 25 KB, ${large.toFixed(1)} ms at 100 KB`).toBeLessThan(RATIO);
   });
 });

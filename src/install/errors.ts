@@ -59,6 +59,10 @@ export const CONSUMER_ERRORS = {
   PolicyRefused: { code: 'invalid_content', title: 'The policy refuses it', hint: 'Nothing was written. Each line names the policy\'s rule: choose another loadout, version, agent or catalogue, or change the policy (docs/policy.md).' },
   /** The policy cannot be read: not found, not YAML, refused by its schema (with line and column), or its signature does not verify. */
   InvalidPolicy: { code: 'config', title: 'The policy cannot be used', hint: 'Fix the policy where the message says (`loadout policy check` checks it), or its signature and --policy-key.' },
+  /** Installing, updating or adding a bundle would break a version range (issue 56): a member installed outside a bundle's range, or two bundles whose ranges for one loadout do not meet. The message names both constraints. */
+  BundleConflict: { code: 'invalid_content', title: 'Version ranges do not meet', hint: 'Nothing was written. Install the bundles into different projects, move the installed loadout into the range, or uninstall one of them (docs/installing.md, "Bundles").' },
+  /** `uninstall <id>` of a loadout an installed bundle brought, without `--force`: the message names the bundle. */
+  BundleMember: { code: 'usage', title: 'The loadout belongs to an installed bundle', hint: 'Uninstall the bundle (`loadout uninstall <bundle>`), or pass --force to remove the loadout alone (the bundle then lacks it until `loadout install <bundle>` or `update`).' },
   /** `install --strict`: a tool, variable or MCP server the loadout's `requires` names is missing or out of range (issue 56, point 4). */
   RequirementsMissing: { code: 'invalid_content', title: 'What the loadout requires is missing', hint: 'Get what the message names (`loadout install` without --strict, or `loadout doctor`, says how), or install without --strict.' },
 } as const satisfies Record<string, ConsumerErrorEntry>;

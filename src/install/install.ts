@@ -14,13 +14,13 @@
 import { join, resolve } from 'node:path';
 import { LoadoutError } from '../catalogue/errors.js';
 import { SLUG_PATTERN, VERSION_PATTERN, type Agent } from '../catalogue/vocabulary.js';
-import { catalogueBaseUrl, openCatalogue } from './catalogue/catalogue-reader.js';
+import { catalogueBaseUrl, openCatalogue, type CatalogueReader } from './catalogue/catalogue-reader.js';
 import type { ContextCost } from '../layout/context-cost.js';
 import { fetchVersion, type FetchedVersion } from './catalogue/fetch-version.js';
 import type { ManualStep } from '../layout/layout.js';
 import type { WantedInstall } from './compose/plan.js';
 import type { CapWarning } from '../layout/context-caps.js';
-import { readLock, withTrust, type LockEntry } from './project/lock.js';
+import { readLock, withTrust, type LockEntry, type LockFile } from './project/lock.js';
 import type { SigningPolicy } from './catalogue/signed-catalogue.js';
 import { checkInstall, type CheckedInstall } from './prepare.js';
 import { openScope, projectScope, type InstallScope } from './project/scope.js';
@@ -31,7 +31,10 @@ import { consentRequests, type ConsentRequest } from '../capabilities/consent.js
 import type { CapabilityLists } from '../capabilities/digest.js';
 import type { Capabilities } from '../tree-format/capabilities.js';
 import type { PolicyInForce } from '../policy/policy.js';
-import { contentViolations, defaultVersion, refuseSource, refuseVersion, refuseViolations, signedBy, type HeldVersion } from './policy-gate.js';
+import { PolicyRefusal } from './errors.js';
+import { contentViolations, defaultVersion, refuseCatalogue, refuseSource, refuseVersion, refuseViolations, signedBy, type HeldVersion } from './policy-gate.js';
+import { bundleRequest, bundlesOf, finishBundleLock, lockedBundle, rangesFor, refuseOutOfRange, replaceBundle, resolveInstallId, USER_REQUEST, withinRanges } from './bundles.js';
+import type { VersionsDocument } from '../tree-format/index.js';
 import { preflightRequirements, publishedRequires, refuseMissing, type Environment } from './requirements.js';
 import type { RequirementResult } from '../requirements/check-requirements.js';
 
@@ -39,6 +42,7 @@ import type { RequirementResult } from '../requirements/check-requirements.js';
 export interface InstallOptions {
   /** Catalogue base URL (`https://…`) or built tree folder. */
   from: string;
+  /** A loadout id, or a bundle id of the catalogue's `api/bundles.json` (every member is installed; `bundles.ts`). */
   id: string;
   /** Agents to install for (at least one). */
   agents: readonly Agent[];
@@ -79,9 +83,14 @@ export interface InstallOptions {
 
 /** What {@link InstallOptions.confirm} is shown: per agent, what its install can run and what of it needs consent. */
 export interface InstallPreview {
+  /** The loadout, or the bundle (`bundle` true) whose members the run installs. */
   id: string;
+  /** The loadout's version, or the bundle's. */
   version: string;
-  agents: { agent: Agent; capabilities: CapabilityLists; consent: ConsentRequest[] }[];
+  /** One per agent of each loadout installed; `loadout` names the member when `id` is a bundle. */
+  agents: { agent: Agent; loadout?: string; capabilities: CapabilityLists; consent: ConsentRequest[] }[];
+  /** True when `id` is a bundle (issue 56): `agents` holds each member's installs. */
+  bundle?: boolean;
   /** True when something needs consent that neither `acceptCapabilities` nor `force` gave. */
   needsConsent: boolean;
 }
@@ -102,6 +111,8 @@ export interface InstallConflict {
 /** What an install did (or, with `dryRun` or conflicts, would do) for one agent. */
 export interface InstallOutcome {
   id: string;
+  /** The bundle this install is a member of, when the run installed a bundle (`install <bundle>`; issue 56). */
+  bundle?: { id: string; version: string };
   agent: Agent;
   version: string;
   source: string;
@@ -155,12 +166,17 @@ export function lockSource(from: string): string {
 
 /**
  * Installs for every agent of `options.agents`: all are planned first, and when any has a
- * conflict (and no `force`) nothing is written for any of them.
+ * conflict (and no `force`) nothing is written for any of them. When `options.id` is a bundle
+ * (issue 56; `bundles.ts`), every member is installed, for the agents of `options.agents` it is
+ * for, at the newest published version every installed bundle's range allows (a member already
+ * installed in range stays at its version), in one transaction and one lock write that records
+ * the bundle; one outcome per member and agent.
  * @throws LoadoutError `not_found` (loadout, version or file missing), `usage` (an id or
  *   version of the wrong form, no agent, `frozen` with no lock entry), `invalid_content` (a
  *   file fails its sha256, the catalogue's documents, addresses or the lock are not
  *   acceptable, an install target breaks a rule of `target-rules.ts`, two agents' files go to
- *   one target with different bytes), `io`
+ *   one target with different bytes), `io`; ConsumerError `BundleConflict` (a member
+ *   installed out of a bundle's range, ranges that do not meet), `AmbiguousId`
  */
 export async function installLoadouts(options: InstallOptions): Promise<InstallOutcome[]> {
   if (!SLUG_PATTERN.test(options.id)) throw new LoadoutError('usage', `<id> is ${JSON.stringify(options.id)} (expected a loadout id, a lowercase slug such as nextjs-app-router)`);
@@ -172,59 +188,75 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
   if (options.dryRun !== true) await recoverInterrupted(project, scope.lockPath);
   const lock = await readLock(project, scope.lockPath, scope.backupRoot);
   const pinned = lock.trust?.[lockSource(options.from)];
-  // The policy's catalogues, loadouts and agents are judged before the catalogue is read.
-  refuseSource(options.policy, options.id, lockSource(options.from), options.agents);
+  // The policy's catalogues, loadouts and agents are judged before the catalogue is read (a bundle's members once it is read: judgeId).
+  const judged = judgeId(options.policy, options.id, lockSource(options.from), options.agents);
   const catalogue = openCatalogue(options.from, { ...options.signing, ...(pinned === undefined ? {} : { pinned }) });
   const force = options.force === true;
-  const versions = await catalogue.readVersions(options.id);
+  const source = lockSource(catalogue.location);
+  // `install <bundle>`: every member, at the newest version in range, in this one run (bundles.ts).
+  const resolved = await resolveInstallId(catalogue, options.id).catch((error: unknown) => {
+    throw judged ?? error;
+  });
+  if (resolved.bundle === undefined && judged !== undefined) throw judged;
+  const bundle = resolved.bundle;
+  if (bundle !== undefined && options.version !== undefined) throw new LoadoutError('usage', `--version is given and ${options.id} is a bundle (expected no --version: each member is installed at the newest version its range allows)`);
+  const units = await installUnits(options, lock, catalogue, source, resolved);
   // Verified before any hash of the versions document was used; the lock keeps the keys and the snapshot's time.
   const signing = await catalogue.signing();
-  const fetched = new Map<string, Promise<FetchedVersion>>();
-  const fetchOnce = (version: string): Promise<FetchedVersion> => {
-    let promise = fetched.get(version);
-    if (promise === undefined) {
-      promise = fetchVersion(catalogue, versions, version);
-      fetched.set(version, promise);
+  const checked: { unit: InstallUnit; version: FetchedVersion; check: CheckedInstall; capabilities: Capabilities }[] = [];
+  for (const unit of units) {
+    const fetched = new Map<string, Promise<FetchedVersion>>();
+    const fetchOnce = (version: string): Promise<FetchedVersion> => {
+      let promise = fetched.get(version);
+      if (promise === undefined) {
+        promise = fetchVersion(catalogue, unit.versions, version);
+        fetched.set(version, promise);
+      }
+      return promise;
+    };
+    // The agents holding this loadout after the run: the files they share are written once for all of them.
+    const sharing = [...new Set([...lock.installs.filter((e) => e.id === unit.id).map((e) => e.agent), ...unit.agents])];
+    for (const agent of unit.agents) {
+      const previous = lock.installs.find((e) => e.id === unit.id && e.agent === agent);
+      const named = unit.named(agent, previous);
+      // A bundle's member installed already stays at its version: not named, so the policy's age does not ask for an exception.
+      const version = await fetchOnce(named !== undefined || unit.kept === undefined ? refuseVersion(options.policy, unit.versions, named ?? unit.byDefault.version, named !== undefined, agent) : unit.kept);
+      if (bundle === undefined) refuseOutOfRange({ ...lock, installs: [{ id: unit.id, agent, version: version.version, source, files: [] }] }, bundlesOf(lock), [{ id: unit.id, agents: [agent] }]);
+      checked.push({ unit, version, check: await checkInstall({ scope, project, fetched: version, agent, sharing, ...(previous === undefined ? {} : { previous }), force }), capabilities: versionCapabilities(version) });
     }
-    return promise;
-  };
-
-  const source = lockSource(catalogue.location);
-  const checked: { version: FetchedVersion; check: CheckedInstall; capabilities: Capabilities }[] = [];
-  // The agents holding this loadout after the run: the files they share are written once for all of them.
-  const sharing = [...new Set([...lock.installs.filter((e) => e.id === options.id).map((e) => e.agent), ...options.agents])];
-  // Under min_release_age the default is the newest version old enough; a named one (--version, --frozen) must be excepted.
-  const byDefault = defaultVersion(options.policy, versions);
-  for (const agent of options.agents) {
-    const previous = lock.installs.find((e) => e.id === options.id && e.agent === agent);
-    const named = wantedVersion(options, agent, previous, join(scope.root, scope.lockPath));
-    const version = await fetchOnce(refuseVersion(options.policy, versions, named ?? byDefault.version, named !== undefined, agent));
-    checked.push({ version, check: await checkInstall({ scope, project, fetched: version, agent, sharing, ...(previous === undefined ? {} : { previous }), force }), capabilities: versionCapabilities(version) });
   }
   // What the policy refuses of what each agent's install brings, before anything is asked or written.
-  const policyViolations = checked.flatMap(({ check, capabilities }) => contentViolations(options.policy, { loadout: options.id, agent: check.agent, catalogue: source, signing: signedBy(signing), capabilities: agentCapabilities(capabilities, check.agent) }));
-  if (options.policy !== undefined) refuseViolations(options.policy, `${options.id} ${checked[0]?.version.version ?? ''} for ${options.agents.join(', ')}`, policyViolations);
-  // The preflight: what the version requires of the machine, checked before anything is written; --strict refuses what is missing.
-  const installs = await Promise.all(checked.map(async ({ version, check }) => ({ check, requires: await publishedRequires(catalogue, options.id, version.entry) })));
-  const requirements = await preflightRequirements(project, scope, installs, options.environment);
-  if (options.strict === true) refuseMissing(`${options.id} ${checked[0]?.version.version ?? ''} for ${options.agents.join(', ')} requires what is missing`, [...requirements.values()].flatMap((r) => r ?? []));
+  const policyViolations = checked.flatMap(({ unit, check, capabilities }) => contentViolations(options.policy, { loadout: unit.id, agent: check.agent, catalogue: source, signing: signedBy(signing), capabilities: agentCapabilities(capabilities, check.agent) }));
+  if (options.policy !== undefined) refuseViolations(options.policy, bundle === undefined ? `${options.id} ${checked[0]?.version.version ?? ''} for ${options.agents.join(', ')}` : `bundle ${bundle.id} ${bundle.version} for ${options.agents.join(', ')}`, policyViolations);
+  // The preflight: what each version requires of the machine, checked before anything is written (per loadout of the run); --strict refuses what is missing.
+  const requirementsOf = new Map<InstallUnit, Map<Agent, RequirementResult[] | null>>();
+  for (const unit of units) {
+    const installs = await Promise.all(checked.filter((c) => c.unit === unit).map(async ({ version, check }) => ({ check, requires: await publishedRequires(catalogue, unit.id, version.entry) })));
+    requirementsOf.set(unit, await preflightRequirements(project, scope, installs, options.environment));
+  }
+  if (options.strict === true) refuseMissing(`${bundle === undefined ? `${options.id} ${checked[0]?.version.version ?? ''}` : `bundle ${bundle.id} ${bundle.version}`} for ${options.agents.join(', ')} requires what is missing`, [...requirementsOf.values()].flatMap((m) => [...m.values()].flatMap((r) => r ?? [])));
   // What needs the user's yes is asked before anything is written (capabilities/consent.ts); --force gives it too.
   const consentOf = (agent: Agent, capabilities: Capabilities): ConsentRequest[] => consentRequests(capabilities, [agent]);
   const needsConsent = checked.some(({ check, capabilities }) => consentOf(check.agent, capabilities).length > 0) && options.acceptCapabilities !== true && !force;
   let unanswered = needsConsent;
   if (options.dryRun !== true && options.confirm !== undefined) {
     const first = checked[0]?.version;
-    const agents = checked.map(({ check, capabilities }) => ({ agent: check.agent, capabilities: agentCapabilities(capabilities, check.agent), consent: consentOf(check.agent, capabilities) }));
-    const yes = await options.confirm({ id: options.id, version: first?.version ?? '', agents, needsConsent });
+    const agents = checked.map(({ unit, check, capabilities }) => ({ agent: check.agent, ...(bundle === undefined ? {} : { loadout: unit.id }), capabilities: agentCapabilities(capabilities, check.agent), consent: consentOf(check.agent, capabilities) }));
+    const yes = await options.confirm({ id: options.id, version: bundle?.version ?? first?.version ?? '', agents, needsConsent, ...(bundle === undefined ? {} : { bundle: true }) });
     if (yes) unanswered = false;
     else if (!needsConsent) throw new LoadoutError('usage', 'the install was not confirmed; nothing was written');
   }
-  const wanted: WantedInstall[] = checked.map(({ version, check, capabilities }) => ({ id: options.id, agent: check.agent, version: version.version, source, files: check.files, bytes: check.bytes, capabilityDigest: capabilities.agents[check.agent].digest }));
-  const run = await runPlan({ scope, project, operation: 'install', before: withTrust(lock, source, signing.trust), wanted, removed: [], force, dryRun: options.dryRun === true || unanswered });
+  const wanted: WantedInstall[] = checked.map(({ unit, version, check, capabilities }) => ({ id: unit.id, agent: check.agent, version: version.version, source, files: check.files, bytes: check.bytes, capabilityDigest: capabilities.agents[check.agent].digest }));
+  // Who asked for each install, and the bundle, go into the same lock write (bundles.ts).
+  const requester = bundle === undefined ? USER_REQUEST : bundleRequest(bundle.id);
+  const bundles = bundle === undefined ? bundlesOf(lock) : replaceBundle(bundlesOf(lock), lockedBundle(bundle, [...new Set([...options.agents, ...(bundlesOf(lock).find((b) => b.id === bundle.id)?.agents ?? [])])], source));
+  const finishLock = finishBundleLock(lock, bundles, wanted.map((w) => ({ id: w.id, agent: w.agent, add: [requester] })));
+  const run = await runPlan({ scope, project, operation: 'install', before: withTrust(lock, source, signing.trust), wanted, removed: [], force, dryRun: options.dryRun === true || unanswered, finishLock });
   const summary = await summarizeComposed(project, run.plan, options.agents);
   const actionOf = new Map(run.plan.targets.map((t) => [t.target, t.action]));
-  return checked.map(({ version, check, capabilities }): InstallOutcome => ({
-    id: options.id,
+  return checked.map(({ unit, version, check, capabilities }): InstallOutcome => ({
+    id: unit.id,
+    ...(bundle === undefined ? {} : { bundle: { id: bundle.id, version: bundle.version } }),
     agent: check.agent,
     version: version.version,
     source,
@@ -250,8 +282,8 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
     consent: consentOf(check.agent, capabilities),
     needs_consent: unanswered && consentOf(check.agent, capabilities).length > 0,
     installed: run.written,
-    requirements: requirements.get(check.agent) ?? null,
-    ...(byDefault.held === undefined || version.version === byDefault.held.version ? {} : { held: byDefault.held }),
+    requirements: requirementsOf.get(unit)?.get(check.agent) ?? null,
+    ...(unit.byDefault.held === undefined || version.version === unit.byDefault.held.version ? {} : { held: unit.byDefault.held }),
   }));
 }
 
@@ -262,10 +294,70 @@ export async function installLoadout(options: Omit<InstallOptions, 'agents'> & {
   return outcome;
 }
 
-/** The version named for `agent`: `--version`, or the lock's with `--frozen`; undefined when none is (the default is taken). */
-function wantedVersion(options: InstallOptions, agent: Agent, locked: LockEntry | undefined, lockPath: string): string | undefined {
-  if (options.frozen !== true) return options.version;
-  if (locked === undefined) throw new LoadoutError('usage', `--frozen: ${lockPath} has no install of ${options.id} for ${agent}`, { hint: 'Install it once without --frozen.' });
-  return locked.version;
+/**
+ * The policy's judgement of `install <id>` before the catalogue is read (`policy-gate.ts`): its
+ * catalogues and agents refuse at once (thrown); a refusal by its `loadouts` rules is returned,
+ * to be thrown once the catalogue says `id` is a loadout (a bundle's members are judged each).
+ */
+function judgeId(policy: PolicyInForce | undefined, id: string, catalogue: string, agents: readonly Agent[]): PolicyRefusal | undefined {
+  refuseCatalogue(policy, id, catalogue, agents);
+  try {
+    refuseSource(policy, id, catalogue, agents);
+    return undefined;
+  } catch (error) {
+    if (error instanceof PolicyRefusal) return error;
+    throw error;
+  }
 }
 
+/** One loadout of a run: its id, the agents it is installed for, its versions document (within the installed bundles' ranges), the default version, and the version named for an agent (undefined: the default). */
+interface InstallUnit {
+  id: string;
+  agents: Agent[];
+  versions: VersionsDocument;
+  byDefault: ReturnType<typeof defaultVersion>;
+  named: (agent: Agent, previous: LockEntry | undefined) => string | undefined;
+  /** A bundle's member installed already, within the ranges: the version it stays at. */
+  kept?: string;
+}
+
+/**
+ * The loadouts of `install <id>`: the loadout alone, or each member of `bundle` for the agents
+ * it is for (`bundles.ts`). A member's versions are those every installed bundle's range and the
+ * bundle's own allow; one installed already, in range, stays at its version; one installed out
+ * of range, or ranges that do not meet, are refused here, before anything is written.
+ */
+async function installUnits(options: InstallOptions, lock: LockFile, catalogue: CatalogueReader, source: string, resolved: Awaited<ReturnType<typeof resolveInstallId>>): Promise<InstallUnit[]> {
+  const lockPath = join((options.scope ?? projectScope(options.dir)).root, (options.scope ?? projectScope(options.dir)).lockPath);
+  const { bundle } = resolved;
+  if (bundle === undefined) {
+    const { versions } = resolved;
+    // A member of an installed bundle is installed within its ranges (one agent's ranges: those of the first agent asked for that has any).
+    const ranges = options.agents.map((agent) => rangesFor(bundlesOf(lock), options.id, agent)).find((r) => r.length > 0) ?? [];
+    const within = options.version === undefined && options.frozen !== true ? withinRanges(versions, ranges) : versions;
+    return [{ id: options.id, agents: [...options.agents], versions: within, byDefault: defaultVersion(options.policy, within), named: (agent, previous) => wantedVersion(options, options.id, agent, previous, lockPath) }];
+  }
+  const installed = bundlesOf(lock).find((b) => b.id === bundle.id);
+  if (installed !== undefined && installed.version !== bundle.version && options.frozen !== true) throw new LoadoutError('usage', `bundle ${bundle.id} ${installed.version} is installed and the catalogue has ${bundle.version} (expected \`loadout update ${bundle.id}\`, which moves it and its members)`);
+  const others = bundlesOf(lock).filter((b) => b.id !== bundle.id);
+  const mine = lockedBundle(bundle, options.agents, source);
+  const members = mine.members.filter((m) => m.agents.length > 0);
+  for (const m of members) refuseSource(options.policy, m.id, source, m.agents);
+  const docs = await Promise.all(members.map((m) => catalogue.readVersions(m.id)));
+  // Every refusal is made before any file is fetched: ranges that do not meet first, then installs out of range.
+  const withins = members.map((m, i) => withinRanges(docs[i] as VersionsDocument, m.agents.flatMap((agent) => rangesFor(others, m.id, agent)).filter((r, j, all) => all.findIndex((x) => x.by === r.by) === j), [{ id: m.id, range: m.range, by: `bundle ${bundle.id} ${bundle.version}` }]));
+  refuseOutOfRange(lock, [...others, mine], members);
+  return members.map((m, i) => {
+    const within = withins[i] as VersionsDocument;
+    // A member installed already (in range) stays at its version, for the agents it gains too.
+    const kept = lock.installs.find((e) => e.id === m.id && within.versions.some((v) => v.version === e.version))?.version;
+    return { id: m.id, agents: m.agents, versions: within, byDefault: defaultVersion(options.policy, within), named: (agent, previous) => (options.frozen === true ? wantedVersion(options, m.id, agent, previous, lockPath) : undefined), ...(kept === undefined ? {} : { kept }) };
+  });
+}
+
+/** The version named for `agent`: `--version`, or the lock's with `--frozen`; undefined when none is (the default is taken). */
+function wantedVersion(options: InstallOptions, id: string, agent: Agent, locked: LockEntry | undefined, lockPath: string): string | undefined {
+  if (options.frozen !== true) return options.version;
+  if (locked === undefined) throw new LoadoutError('usage', `--frozen: ${lockPath} has no install of ${id} for ${agent}`, { hint: 'Install it once without --frozen.' });
+  return locked.version;
+}

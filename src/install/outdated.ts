@@ -18,6 +18,45 @@ import { listsFor } from '../capabilities/digest.js';
 import type { PolicyInForce, PolicyViolation } from '../policy/policy.js';
 import { defaultVersion, signedBy, violationsOf, type HeldVersion } from './policy-gate.js';
 import { lockSource } from './install.js';
+import { bundlesOf, rangesFor, readCatalogueBundle, withinRanges } from './bundles.js';
+import type { Agent as AgentId } from '../catalogue/vocabulary.js';
+
+/** An installed bundle and the catalogue's version of it (issue 56): `update <bundle>` moves it there, its members within the new ranges. */
+export interface OutdatedBundleRow {
+  id: string;
+  installed: string;
+  /** The catalogue's version; null when it could not be read (see `error`). */
+  latest: string | null;
+  outdated: boolean;
+  agents: AgentId[];
+  source: string;
+  error?: string;
+}
+
+/**
+ * The installed bundles of the lock and the versions their catalogues publish now. A catalogue
+ * that cannot be read is reported on its row; one whose signing is refused stops the listing.
+ * @throws LoadoutError `invalid_content` (a lock that is not acceptable), `io`
+ */
+export async function listOutdatedBundles(options: OutdatedOptions): Promise<OutdatedBundleRow[]> {
+  const { scope } = options;
+  const project = await openScope(scope);
+  const lock = await readLock(project, scope.lockPath, scope.backupRoot);
+  const catalogueOf = catalogueOpener(lock, options.signing);
+  const rows: OutdatedBundleRow[] = [];
+  for (const b of bundlesOf(lock)) {
+    const source = options.from ?? b.source;
+    const row = { id: b.id, installed: b.version, agents: b.agents, source };
+    try {
+      const record = await readCatalogueBundle(catalogueOf(source), b.id);
+      rows.push({ ...row, latest: record.version, outdated: compareVersions(record.version, b.version) > 0 });
+    } catch (error) {
+      if (!(error instanceof LoadoutError) || isSigningRefusal(error)) throw error;
+      rows.push({ ...row, latest: null, outdated: false, error: error.message });
+    }
+  }
+  return rows;
+}
 
 /** One install and how it stands. */
 export interface OutdatedRow {
@@ -28,6 +67,8 @@ export interface OutdatedRow {
   latest: string | null;
   /** The version `update` moves to (npm outdated's "wanted"): `latest`, or under the policy's `min_release_age` the newest version old enough; `installed` when there is none newer; null when the catalogue could not be read. */
   wanted: string | null;
+  /** The installed bundles that have this loadout for this agent (issue 56; absent when none has): `wanted` is then the newest version all their ranges allow. */
+  bundles?: { id: string; range: string }[];
   /** True when `wanted` is newer than `installed`. */
   outdated: boolean;
   /** The latest version when the policy's `min_release_age` holds it back, and when it becomes eligible (ISO 8601 UTC, or `never` for a version without a date). */
@@ -99,12 +140,16 @@ export async function listOutdated(options: OutdatedOptions): Promise<OutdatedRo
       documents.set(key, doc);
     }
     const changed = (await readEntryStatus(project, entry)).filter((f) => f.state !== 'ok').map((f) => f.target);
-    const row = { id: entry.id, agent: entry.agent, installed: entry.version, changed, source };
+    const ranges = rangesFor(bundlesOf(lock), entry.id, entry.agent);
+    const row = { id: entry.id, agent: entry.agent, installed: entry.version, changed, source, ...(ranges.length === 0 ? {} : { bundles: ranges.map((r) => ({ id: r.by.split(' ')[1] ?? r.by, range: r.range })) }) };
     try {
-      const versions = await doc;
+      // A bundle's member moves within its bundles' ranges (bundles.ts); `latest` stays the catalogue's.
+      const all = await doc;
+      const versions = { ...withinRanges(all, ranges), latest: all.latest };
+      const inRange = withinRanges(all, ranges);
       const latest = versions.latest;
       // Under the policy's min_release_age, update moves to the newest version old enough (policy-gate.ts).
-      const target = defaultVersion(options.policy, versions);
+      const target = defaultVersion(options.policy, inRange);
       const outdated = target.version !== undefined && compareVersions(target.version, entry.version) > 0;
       const wanted = outdated ? (target.version ?? latest) : entry.version;
       const capabilities = outdated ? publishedChange(versions, entry.version, wanted, entry.agent) : null;

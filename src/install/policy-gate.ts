@@ -32,6 +32,17 @@ export function refuseSource(policy: PolicyInForce | undefined, loadout: string,
   refuseViolations(policy, `${loadout} from ${catalogue} for ${agents.join(', ')}`, violations);
 }
 
+/**
+ * {@link refuseSource} without the `loadouts` rule: what can be judged of `install <id>` before
+ * the catalogue says whether `id` is a loadout or a bundle (issue 56); each loadout is then
+ * judged by {@link refuseSource}. @throws PolicyRefusal
+ */
+export function refuseCatalogue(policy: PolicyInForce | undefined, id: string, catalogue: string, agents: readonly Agent[]): void {
+  if (policy === undefined) return;
+  const violations = agents.flatMap((agent, i) => evaluatePolicy(policy.policy, { loadout: id, agent, catalogue }).filter((v) => !v.rule.startsWith('loadouts.') && (i === 0 || v.rule === 'agents')));
+  refuseViolations(policy, `${id} from ${catalogue} for ${agents.join(', ')}`, violations);
+}
+
 /** The verified signing of a catalogue as the judge reads it: the key ids that signed, or null when unsigned. */
 export const signedBy = (state: Pick<SigningState, 'snapshot' | 'trust'>): { keyids: string[] } | null => (state.snapshot === undefined ? null : { keyids: state.trust?.keyids ?? [] });
 

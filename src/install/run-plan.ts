@@ -12,6 +12,7 @@ import { pathsToRead, planChanges, type BlockChange, type ChangePlan, type Opera
 import type { CapWarning } from '../layout/context-caps.js';
 import { isEmptyLock, type LockFile } from './project/lock.js';
 import { installedCapabilityKeys } from './installed-capabilities.js';
+import { bundlesOf, finishBundleLock } from './bundles.js';
 import { openScope, type InstallScope } from './project/scope.js';
 import { applyChanges, foldersToCreate } from './project/transaction.js';
 import { RefusedPath, type ProjectRoot } from './project/project-root.js';
@@ -27,6 +28,12 @@ export interface RunOptions {
   removed: readonly { id: string; agent: Agent }[];
   force: boolean;
   dryRun: boolean;
+  /**
+   * The last word on the lock after the plan, before it is written: bundles (`bundles.ts`) set
+   * each entry's `requested_by` and the lock's `bundles` here, so they go in the same write.
+   * Default: every entry keeps the `requested_by` it had in `before`, and `bundles` stay.
+   */
+  finishLock?: (lock: LockFile) => LockFile;
 }
 
 /** What {@link runPlan} did. */
@@ -94,7 +101,8 @@ export async function runPlan(options: RunOptions): Promise<RunResult> {
   const paths = [...pathsToRead(before, wanted, options.removed)];
   const current = new Map(await Promise.all(paths.map(async (path) => [path, await readTarget(project, path)] as const)));
   const planned = planChanges({ operation: options.operation, before, wanted, removed: options.removed, current, force: options.force, backupDir });
-  const plan = { ...planned, lock: withCapabilities(planned, wanted, current) };
+  const withCaps = withCapabilities(planned, wanted, current);
+  const plan = { ...planned, lock: (options.finishLock ?? finishBundleLock(before, bundlesOf(before)))(withCaps) };
   const result: RunResult = { plan, written: false, pruned: [], lockRemoved: false };
   if (plan.conflicts.length > 0 || options.dryRun) return result;
 

@@ -15,7 +15,9 @@
 import { join } from 'node:path';
 import { LoadoutError } from '../catalogue/errors.js';
 import type { Agent } from '../catalogue/vocabulary.js';
-import { readLock, type LockEntry, type LockFile } from './project/lock.js';
+import { readLock, requestersOf, type LockEntry, type LockFile } from './project/lock.js';
+import { bundlesOf } from './bundles.js';
+import { satisfiesRange } from '../catalogue/version-ranges.js';
 import { formatOf } from './compose/shared-file.js';
 import { describeInterrupted } from './project/journal.js';
 import { currentBytesReader } from './prepare.js';
@@ -52,8 +54,25 @@ export interface CapabilitiesWidened {
   added: string[];
 }
 
+/** An installed bundle and how its members stand (issue 56): each member's range, agents, and the versions installed. */
+export interface BundleStatus {
+  id: string;
+  version: string;
+  source: string;
+  agents: Agent[];
+  members: {
+    id: string;
+    range: string;
+    agents: Agent[];
+    /** The member's installs for the bundle's agents; `in_range` false when one was moved out of the range since (by `install --version` with `--force`, or a hand edit). */
+    installed: { agent: Agent; version: string; in_range: boolean; requested_by: string[] }[];
+  }[];
+}
+
 /** What {@link readStatus} found. */
 export interface StatusReport {
+  /** The installed bundles and their members (issue 56); `files` lists the members' files as any install's. */
+  bundles: BundleStatus[];
   scope: InstallScope['kind'];
   /** The lock file read, absolute. */
   lock: string;
@@ -123,7 +142,8 @@ export async function readStatus(scope: InstallScope, options: StatusOptions = {
   const capabilities = widenedCapabilities(lock, (target) => texts.get(target));
   // The policy judges what the installed files hold now, as the agents will read them.
   const policy = lock.installs.flatMap((entry) => installedViolations(options.policy, { loadout: entry.id, agent: entry.agent, catalogue: entry.source, trusted: lock.trust?.[entry.source], capabilities: installedCapabilities(entry, (target) => texts.get(target)) }));
-  return { scope: scope.kind, lock: join(scope.root, scope.lockPath), files, untracked, size_warnings, capabilities, policy, ...(interrupted === undefined ? {} : { interrupted }), ok: interrupted === undefined && files.every((f) => f.state === 'ok') && capabilities.length === 0 && policy.length === 0 };
+  const bundles = bundlesOf(lock).map((b): BundleStatus => ({ ...b, members: b.members.map((m) => ({ ...m, installed: lock.installs.filter((e) => e.id === m.id && m.agents.includes(e.agent)).map((e) => ({ agent: e.agent, version: e.version, in_range: satisfiesRange(e.version, m.range), requested_by: requestersOf(e) })) })) }));
+  return { scope: scope.kind, lock: join(scope.root, scope.lockPath), bundles, files, untracked, size_warnings, capabilities, policy, ...(interrupted === undefined ? {} : { interrupted }), ok: interrupted === undefined && files.every((f) => f.state === 'ok') && capabilities.length === 0 && policy.length === 0 };
 }
 
 /**

@@ -17,7 +17,9 @@
 import { LoadoutError } from '../catalogue/errors.js';
 import { SLUG_PATTERN, type Agent } from '../catalogue/vocabulary.js';
 import type { Conflict } from './compose/plan.js';
-import { readLock } from './project/lock.js';
+import { bundleRequest, readLock, requestersOf, USER_REQUEST, type LockEntry } from './project/lock.js';
+import { bundlesOf, finishBundleLock, type BundleRequestChange } from './bundles.js';
+import { ConsumerError } from './errors.js';
 import { describeLockedProblem } from './prepare.js';
 import { openScope, type InstallScope } from './project/scope.js';
 import { runPlan } from './run-plan.js';
@@ -37,6 +39,10 @@ export interface UninstallOptions {
 
 /** What {@link uninstallLoadout} did (or, with `dryRun` or conflicts, would do). */
 export interface UninstallOutcome {
+  /** The bundle uninstalled, when `id` was an installed bundle (issue 56). */
+  bundle?: { id: string; version: string };
+  /** The bundle's members that stay, each with why: the user also installed it on its own, or another installed bundle has it. */
+  stayed?: { id: string; agent: Agent; version: string; reason: string }[];
   /** The installs removed from the lock. */
   removed: { id: string; agent: Agent; version: string }[];
   /** Files removed. */
@@ -65,8 +71,12 @@ export interface UninstallOutcome {
 }
 
 /**
- * Uninstalls `id` (for `agent`, or for every agent it is installed for).
- * @throws LoadoutError `usage` (a bad id, or not installed), `invalid_content` (the lock or a
+ * Uninstalls `id` (for `agent`, or for every agent it is installed for). When `id` is an
+ * installed bundle (issue 56), its members go, except those the user also installed on their
+ * own or another installed bundle has (each loses the bundle from its `requested_by`), and the
+ * bundle leaves the lock, in one transaction. A loadout a bundle brought is not removed alone
+ * unless `force`.
+ * @throws ConsumerError `BundleMember` (a bundle's member without `force`); LoadoutError `usage` (a bad id, or not installed), `invalid_content` (the lock or a
  *   target not acceptable), `io`
  */
 export async function uninstallLoadout(options: UninstallOptions): Promise<UninstallOutcome> {
@@ -76,14 +86,30 @@ export async function uninstallLoadout(options: UninstallOptions): Promise<Unins
   const project = await openScope(scope);
   if (options.dryRun !== true) await recoverInterrupted(project, scope.lockPath);
   const lock = await readLock(project, scope.lockPath, scope.backupRoot);
-  const entries = lock.installs.filter((e) => e.id === options.id && (options.agent === undefined || e.agent === options.agent));
-  if (entries.length === 0) throw new LoadoutError('usage', `${options.id} is not installed${options.agent === undefined ? '' : ` for ${options.agent}`} (${scope.lockPath} has ${lock.installs.map((e) => `${e.id} for ${e.agent}`).join(', ') || 'no installs'})`);
+  // `uninstall <bundle>`: its members go, but those the user also installed on their own, or another installed bundle has (bundles.ts).
+  const bundle = bundlesOf(lock).find((b) => b.id === options.id);
+  const bundleRequests: BundleRequestChange[] = [];
+  let entries: LockEntry[];
+  if (bundle !== undefined) {
+    const requester = bundleRequest(bundle.id);
+    const members = lock.installs.filter((e) => requestersOf(e).includes(requester) && (options.agent === undefined || e.agent === options.agent));
+    for (const e of members) bundleRequests.push({ id: e.id, agent: e.agent, remove: [requester] });
+    entries = members.filter((e) => requestersOf(e).every((r) => r === requester));
+  } else {
+    entries = lock.installs.filter((e) => e.id === options.id && (options.agent === undefined || e.agent === options.agent));
+    const brought = [...new Set(entries.flatMap((e) => requestersOf(e).filter((r) => r !== USER_REQUEST)))];
+    if (brought.length > 0 && options.force !== true) throw new ConsumerError('BundleMember', `${options.id} was installed by ${brought.map((r) => `bundle ${r.slice('bundle:'.length)}`).join(' and ')}: uninstalling it alone leaves the bundle without it (expected \`loadout uninstall ${brought[0]?.slice('bundle:'.length) ?? ''}\`, or --force); nothing was removed`);
+  }
+  const keptBundles = bundle === undefined ? bundlesOf(lock) : options.agent === undefined ? bundlesOf(lock).filter((b) => b.id !== bundle.id) : bundlesOf(lock).map((b) => (b.id !== bundle.id ? b : { ...b, agents: b.agents.filter((a) => a !== options.agent), members: b.members.map((m) => ({ ...m, agents: m.agents.filter((a) => a !== options.agent) })) })).filter((b) => b.agents.length > 0);
+  if (entries.length === 0 && bundle === undefined) throw new LoadoutError('usage', `${options.id} is not installed${options.agent === undefined ? '' : ` for ${options.agent}`} (${scope.lockPath} has ${lock.installs.map((e) => `${e.id} for ${e.agent}`).join(', ') || 'no installs'})`);
   const problems = await Promise.all(entries.flatMap((entry) => entry.files.map((file) => describeLockedProblem(scope, project, entry, file, options.force === true))));
   const refused = problems.filter((problem) => problem !== undefined);
   if (refused.length > 0) throw new LoadoutError('invalid_content', `${refused[0] ?? ''}${refused.length > 1 ? ` (and ${refused.length - 1} more)` : ''}; nothing was removed`, { hint: 'Fix or delete the lock entry.' });
 
-  const run = await runPlan({ scope, project, operation: 'uninstall', before: lock, wanted: [], removed: entries, force: options.force === true, dryRun: options.dryRun === true });
-  const outcome: UninstallOutcome = { removed: entries.map((e) => ({ id: e.id, agent: e.agent, version: e.version })), files_removed: [], reverted: [], restored: [], kept: [], conflicts: run.plan.conflicts, folders_removed: run.pruned, lock_removed: run.lockRemoved, uninstalled: run.written };
+  const run = await runPlan({ scope, project, operation: 'uninstall', before: lock, wanted: [], removed: entries, force: options.force === true, dryRun: options.dryRun === true, finishLock: finishBundleLock(lock, keptBundles, bundleRequests) });
+  const removedKeys = new Set(entries.map((e) => `${e.id}\n${e.agent}`));
+  const stayed = bundle === undefined ? [] : lock.installs.filter((e) => bundleRequests.some((r) => r.id === e.id && r.agent === e.agent) && !removedKeys.has(`${e.id}\n${e.agent}`));
+  const outcome: UninstallOutcome = { ...(bundle === undefined ? {} : { bundle: { id: bundle.id, version: bundle.version }, stayed: stayed.map((e) => ({ id: e.id, agent: e.agent, version: e.version, reason: describeStay(e, bundle.id) })) }), removed: entries.map((e) => ({ id: e.id, agent: e.agent, version: e.version })), files_removed: [], reverted: [], restored: [], kept: [], conflicts: run.plan.conflicts, folders_removed: run.pruned, lock_removed: run.lockRemoved, uninstalled: run.written };
   const decoder = new TextDecoder();
   for (const t of run.plan.targets) {
     if (t.restored !== undefined) outcome.restored.push({ target: t.target, from: t.restored });
@@ -98,4 +124,10 @@ export async function uninstallLoadout(options: UninstallOptions): Promise<Unins
     if (t.note !== undefined && t.action !== 'write' && t.action !== 'remove') outcome.kept.push({ target: t.target, reason: t.note });
   }
   return { ...outcome, ...(run.backupDir === undefined ? {} : { backup: run.backupDir }) };
+}
+
+/** Why a member of bundle `bundle` stays when the bundle goes: who else asked for it. */
+function describeStay(entry: LockEntry, bundle: string): string {
+  const others = requestersOf(entry).filter((r) => r !== bundleRequest(bundle));
+  return others.map((r) => (r === USER_REQUEST ? 'you also installed it on its own' : `bundle ${r.slice('bundle:'.length)} has it too`)).join(', and ');
 }

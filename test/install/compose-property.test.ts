@@ -1,6 +1,7 @@
 /**
  * The install invariants, by property (fast-check): random sequences of install, update and
- * uninstall (with and without --force) of three loadouts for the six agents, interleaved with
+ * uninstall (with and without --force) of three loadouts and of two bundles of them (issue 56:
+ * `install <bundle>`, `uninstall <bundle>`, a plain `update`) for the six agents, interleaved with
  * the user's edits inside and outside the blocks of shared files, of owned whole files, of the
  * shared MCP configuration files (`.mcp.json`, Codex's `.codex/config.toml`, VS Code's
  * `.vscode/mcp.json` with its inputs, Antigravity's `.agents/mcp_config.json`), and with files
@@ -13,7 +14,10 @@
  *    user's own edits only, byte for byte once those edits are taken out again (the tables the
  *    user added to `.codex/config.toml`, the servers and settings the user added to a JSON file
  *    as an editor adds them), no folder the installs made, no lock, and no backup copy unless a
- *    command overwrote bytes of the user's (`--force`).
+ *    command overwrote bytes of the user's (`--force`);
+ * 4. the lock's bundles hold: an install a bundle asked for is one of its members, every install
+ *    is within the range of each installed bundle that lists it, and a step the bundles' rules
+ *    refuse (ranges that do not meet, a member removed alone) leaves every byte as it was.
  *
  * The agents' JSON files start as drawn (issue 53, point 14; issue 57, point 1): absent, or an
  * object with or without the servers key (the user's own server in it), with or without other
@@ -30,7 +34,7 @@
  * keeps its byte order mark and has one line ending throughout (issue 35, point 7), and the
  * link is still the same link.
  *
- * Runs 300 sequences by default; `LOADOUT_PROPERTY_RUNS=N` runs N. A failure prints fast-check's
+ * Runs 300 sequences by default (so `.ci/run`, which runs `npm test`, runs 300); `LOADOUT_PROPERTY_RUNS=N` runs N. A failure prints fast-check's
  * seed and path (`LOADOUT_PROPERTY_SEED` and `LOADOUT_PROPERTY_PATH` replay it) and the
  * sequence as commands.
  */
@@ -49,7 +53,10 @@ import { uninstallLoadout } from '../../src/install/uninstall.js';
 import { updateLoadouts } from '../../src/install/update.js';
 import { findBlock, parseBlocks } from '../../src/install/compose/markdown-blocks.js';
 import { runPlan } from '../../src/install/run-plan.js';
-import { buildComposeCatalogue, IDS, VERSIONS } from './compose-fixture.js';
+import { buildComposeCatalogue, BUNDLES, IDS, VERSIONS } from './compose-fixture.js';
+import { ConsumerError } from '../../src/install/errors.js';
+import { satisfiesRange } from '../../src/catalogue/version-ranges.js';
+import { requestersOf } from '../../src/install/project/lock.js';
 import { listFolderEntries } from '../../src/catalogue/folder-entries.js';
 
 const AGENTS: readonly Agent[] = ['claude-code', 'cursor', 'gemini-cli', 'codex', 'copilot', 'antigravity-cli'];
@@ -125,6 +132,9 @@ const eolOf = (text: string): string => (text.includes('\r\n') ? '\r\n' : '\n');
 
 type Step =
   | { op: 'install'; id: string; agents: Agent[]; version: string; force: boolean }
+  | { op: 'install-bundle'; id: string; agents: Agent[]; force: boolean }
+  | { op: 'uninstall-bundle'; id: string; force: boolean }
+  | { op: 'update-all'; force: boolean; accept: boolean }
   | { op: 'update'; id: string; version: string; force: boolean; accept: boolean }
   | { op: 'uninstall'; id: string; force: boolean }
   | { op: 'edit-block'; file: string; pick: number }
@@ -138,6 +148,12 @@ function describeStep(s: Step): string {
   switch (s.op) {
     case 'install':
       return `loadout install ${s.id} --agent ${s.agents.join(',')} --version ${s.version}${s.force ? ' --force' : ''}`;
+    case 'install-bundle':
+      return `loadout install ${s.id} --agent ${s.agents.join(',')}${s.force ? ' --force' : ''} (a bundle)`;
+    case 'uninstall-bundle':
+      return `loadout uninstall ${s.id}${s.force ? ' --force' : ''} (a bundle)`;
+    case 'update-all':
+      return `loadout update${s.force ? ' --force' : ''}${s.accept ? ' --accept-capabilities' : ''}`;
     case 'update':
       return `loadout update ${s.id} --to ${s.version}${s.force ? ' --force' : ''}${s.accept ? ' --accept-capabilities' : ''}`;
     case 'uninstall':
@@ -156,11 +172,15 @@ function describeStep(s: Step): string {
 }
 
 const id = fc.constantFrom(...IDS);
+const bundle = fc.constantFrom(...Object.keys(BUNDLES));
 const version = fc.constantFrom(...VERSIONS);
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ op: fc.constant('install' as const), id, agents: fc.subarray([...AGENTS], { minLength: 1 }), version, force: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('update' as const), id, version, force: fc.boolean(), accept: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('uninstall' as const), id, force: fc.boolean() }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('install-bundle' as const), id: bundle, agents: fc.subarray([...AGENTS], { minLength: 1 }), force: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('uninstall-bundle' as const), id: bundle, force: fc.boolean() }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('update-all' as const), force: fc.boolean(), accept: fc.boolean() }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('edit-block' as const), file: fc.constantFrom(...SHARED), pick: fc.nat(5) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('edit-outside' as const), file: fc.constantFrom(...SHARED, ...Object.keys(MCP_FILES), '.codex/config.toml') }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('edit-owned' as const), pick: fc.nat(40) }) },
@@ -207,7 +227,21 @@ interface World {
   next: number;
 }
 
+/** True for what the bundles' rules refuse before any write (issue 56): ranges that do not meet, a member removed alone. */
+const refusedByBundles = (error: unknown): boolean => error instanceof ConsumerError && (error.name === 'BundleConflict' || error.name === 'BundleMember');
+
+/** Runs a step; a refusal of the bundles' rules must leave every byte of the project as it was. */
 async function runStep(world: World, s: Step): Promise<void> {
+  const before = snapshot(world.dir);
+  try {
+    await runStepUnchecked(world, s);
+  } catch (error) {
+    if (!refusedByBundles(error)) throw error;
+    expect(snapshot(world.dir), `${describeStep(s)} was refused (${(error as Error).message}) but wrote`).toBe(before);
+  }
+}
+
+async function runStepUnchecked(world: World, s: Step): Promise<void> {
   const { dir } = world;
   const scope = projectScope(dir);
   const token = (): string => `${TOKEN}${world.next++}`;
@@ -216,6 +250,24 @@ async function runStep(world: World, s: Step): Promise<void> {
     case 'install': {
       const outcomes = await installLoadouts({ from: dist, id: s.id, agents: s.agents, dir, version: s.version, force: s.force });
       if (outcomes[0]?.backup !== undefined) world.backups.add(outcomes[0].backup);
+      return;
+    }
+    case 'install-bundle': {
+      const outcomes = await installLoadouts({ from: dist, id: s.id, agents: s.agents, dir, force: s.force });
+      if (outcomes[0]?.backup !== undefined) world.backups.add(outcomes[0].backup);
+      return;
+    }
+    case 'uninstall-bundle': {
+      if (!((await readLock(dir)).bundles ?? []).some((b) => b.id === s.id)) return;
+      const outcome = await uninstallLoadout({ scope, id: s.id, force: s.force });
+      if (outcome.backup !== undefined) world.backups.add(outcome.backup);
+      return;
+    }
+    case 'update-all': {
+      if (installed.length === 0) return;
+      const outcome = await updateLoadouts({ scope, ids: [], force: s.force, acceptCapabilities: s.accept });
+      if (outcome.backup !== undefined) world.backups.add(outcome.backup);
+      if (outcome.needs_consent && outcome.written) throw new Error('update wrote without the yes its capability change needs');
       return;
     }
     case 'update': {
@@ -297,7 +349,7 @@ async function runStep(world: World, s: Step): Promise<void> {
   }
 }
 
-/** The three invariants (see the module comment). */
+/** The four invariants (see the module comment). */
 async function checkInvariants(world: World): Promise<void> {
   const { dir } = world;
   const textOf = (base: string, files: string[]): string => files.map((f) => readFileSync(join(base, f), 'utf8')).join('\n');
@@ -305,6 +357,16 @@ async function checkInvariants(world: World): Promise<void> {
   const kept = textOf(dir, files.filter((f) => !f.startsWith('.loadout/')));
   const backedUp = textOf(dir, files.filter((f) => [...world.backups].some((b) => f.startsWith(`${b}/`))));
   for (const t of world.tokens) expect(kept.includes(t) || backedUp.includes(t), `${t} is lost`).toBe(true);
+
+  // The lock's bundles (issue 56): who asked for an install is an installed bundle that lists it, and every install is within the ranges of the bundles that list it.
+  const locked = await readLock(dir);
+  for (const entry of locked.installs) {
+    for (const r of requestersOf(entry).filter((x) => x.startsWith('bundle:'))) {
+      const b = (locked.bundles ?? []).find((x) => `bundle:${x.id}` === r);
+      expect(b?.members.some((m) => m.id === entry.id && m.agents.includes(entry.agent)), `${entry.id} for ${entry.agent} says ${r} asked for it`).toBe(true);
+    }
+    for (const b of locked.bundles ?? []) for (const m of b.members.filter((x) => x.id === entry.id && x.agents.includes(entry.agent))) expect(satisfiesRange(entry.version, m.range), `${entry.id} ${entry.version} for ${entry.agent} is outside ${b.id}'s ${m.range}`).toBe(true);
+  }
 
   const status = await readStatus(projectScope(dir));
   for (const f of status.files) {
@@ -362,7 +424,7 @@ const path = process.env['LOADOUT_PROPERTY_PATH'];
 let sequences = 0;
 let steps = 0;
 
-it(`keeps every byte of the user's through ${runs} random sequences of install, update, uninstall and edits`, async () => {
+it(`keeps every byte of the user's through ${runs} random sequences of install, update, uninstall of loadouts and bundles, and edits`, async () => {
   const started = Date.now();
   await fc.assert(
     fc.asyncProperty(style, start, fc.array(step, { minLength: 1, maxLength: 8 }), async (look, files, sequence) => {

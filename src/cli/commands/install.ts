@@ -48,7 +48,8 @@ export interface InstallCommandOptions extends Omit<InstallOptions, 'agents' | '
  * Runs the install; returns 0 when installed (or planned with --dry-run), 1 on conflicts. A
  * target outside the agent's own locations, written because of --force, is printed as a
  * warning on stderr (also with --json, beside each outcome's `warnings`). `--json` prints
- * an array of outcomes, one per agent.
+ * an array of outcomes, one per agent (for a bundle, one per member and agent, each with
+ * `bundle: {id, version}`).
  * @throws LoadoutError `usage` when `--agent detected` finds no agent
  */
 export async function installCommand(options: InstallCommandOptions, out: Write, err: Write): Promise<number> {
@@ -70,7 +71,7 @@ export async function installCommand(options: InstallCommandOptions, out: Write,
   const capabilitiesOf = (parts: readonly { capabilities: CapabilityLists }[]): CapabilityLists => mergeLists(parts.map((p) => p.capabilities));
   // Shown before anything is written; what needs consent is asked for here, on a terminal (issue 54, point 2).
   const confirm = async (preview: InstallPreview): Promise<boolean> => {
-    if (!json) out(formatCapabilities(`What ${preview.id} ${preview.version} can run for ${agentsText}`, capabilitiesOf(preview.agents), agents));
+    if (!json) out(formatCapabilities(`What ${preview.bundle === true ? 'bundle ' : ''}${preview.id} ${preview.version} can run for ${agentsText}`, capabilitiesOf(preview.agents), agents));
     if (!preview.needsConsent) return true;
     if (json || !canAsk()) return false;
     err(formatConsent(`${preview.id} ${preview.version}`, uniqueConsent(preview.agents.flatMap((a) => a.consent))));
@@ -110,6 +111,7 @@ export async function installCommand(options: InstallCommandOptions, out: Write,
   if (first?.backup !== undefined) err(formatBackup(first.backup, first.backed_up ?? [], 'install'));
   for (const o of outcomes) for (const w of o.composed.size_warnings) err(formatSizeWarning(w));
   const verb = options.dryRun === true ? 'would install' : 'installed';
+  if (first?.bundle !== undefined) out(`${verb} bundle ${first.bundle.id} ${first.bundle.version}: ${[...new Set(outcomes.map((o) => `${o.id} ${o.version}`))].join(', ')}\n`);
   if (options.verbose === true) {
     for (const o of outcomes) {
       out(`${verb} ${o.id} ${o.version} for ${o.agent} from ${printableLine(o.source)}${o.scope === 'user' ? ' into your home folder' : ''}:\n`);

@@ -4,7 +4,7 @@
  * installs) unless `--allow-empty`, so that a CI gate pointed at the wrong folder fails.
  */
 import { existsSync } from 'node:fs';
-import { readStatus } from '../../install/status.js';
+import { readStatus, type FileStatus } from '../../install/status.js';
 import { EXIT } from '../exit.js';
 import { formatSizeWarning, scopeOf } from '../install-report.js';
 import type { Write } from '../report.js';
@@ -19,7 +19,7 @@ export interface StatusCommandOptions extends PolicyFlags {
   global: boolean;
   /** Exit 0 when nothing is installed, instead of 1. */
   allowEmpty: boolean;
-  /** Print `{scope, lock, files: [{id, agent, version, target, path, state, servers?}], untracked, size_warnings: [{agent, target, size, cap, excess}], capabilities: [{id, agent, added}], policy: [{rule, loadout, agent, capability, message}], ok}`. */
+  /** Print `{scope, lock, bundles: [{id, version, source, agents, members: [{id, range, agents, installed: [{agent, version, in_range, requested_by}]}]}], files: [{id, agent, version, target, path, state, servers?}], untracked, size_warnings: [{agent, target, size, cap, excess}], capabilities: [{id, agent, added}], policy: [{rule, loadout, agent, capability, message}], ok}`. */
   json: boolean;
 }
 
@@ -43,14 +43,30 @@ export async function statusCommand(options: StatusCommandOptions, out: Write, e
     return code;
   }
   const width = Math.max(0, ...report.files.map((f) => f.state.length));
-  let last = '';
-  for (const f of report.files) {
-    const heading = `${f.id} ${f.version} for ${f.agent}`;
-    if (heading !== last) out(`${heading}:\n`);
-    last = heading;
-    const servers = f.servers === undefined ? '' : ` (servers: ${Object.entries(f.servers).map(([name, state]) => `${printableLine(name)} ${state}`).join(', ')})`;
-    out(`  ${f.state.padEnd(width)}  ${printableLine(f.target)}${servers}\n`);
+  // Members grouped under their bundle (issue 56), then the installs on their own.
+  const printFiles = (files: readonly FileStatus[], indent: string): void => {
+    let last = '';
+    for (const f of files) {
+      const heading = `${f.id} ${f.version} for ${f.agent}`;
+      if (heading !== last) out(`${indent}${heading}:\n`);
+      last = heading;
+      const servers = f.servers === undefined ? '' : ` (servers: ${Object.entries(f.servers).map(([name, state]) => `${printableLine(name)} ${state}`).join(', ')})`;
+      out(`${indent}  ${f.state.padEnd(width)}  ${printableLine(f.target)}${servers}\n`);
+    }
+  };
+  const inBundle = new Set<string>();
+  for (const b of report.bundles) {
+    out(`bundle ${b.id} ${b.version} for ${b.agents.join(', ')}:\n`);
+    for (const m of b.members) {
+      const installed = m.installed.map((i) => `${i.version} for ${i.agent}${i.in_range ? '' : ' (OUT OF RANGE)'}`).join(', ');
+      out(`  ${m.id} ${m.range}: ${installed === '' ? (m.agents.length === 0 ? 'not for these agents' : 'missing') : installed}\n`);
+      for (const i of m.installed) inBundle.add(`${m.id}\n${i.agent}`);
+      printFiles(report.files.filter((f) => f.id === m.id && m.installed.some((i) => i.agent === f.agent)), '    ');
+    }
   }
+  const alone = report.files.filter((f) => !inBundle.has(`${f.id}\n${f.agent}`));
+  if (report.bundles.length > 0 && alone.length > 0) out('on their own:\n');
+  printFiles(alone, report.bundles.length > 0 ? '  ' : '');
   if (report.untracked.length > 0) {
     out('untracked (in the agents\' folders, owned by no install):\n');
     for (const path of report.untracked) out(`  ${printableLine(path)}\n`);

@@ -16,7 +16,7 @@ export interface UninstallCommandOptions {
   global: boolean;
   dryRun: boolean;
   force: boolean;
-  /** Print `{removed, files_removed, reverted, restored, kept, conflicts, folders_removed, backup?, lock_removed, uninstalled, backups?: {removed, kept, refused?}}` (`backups` once the lock is removed). */
+  /** Print `{bundle?, stayed?, removed, files_removed, reverted, restored, kept, conflicts, folders_removed, backup?, lock_removed, uninstalled, backups?: {removed, kept, refused?}}` (`backups` once the lock is removed). */
   json: boolean;
 }
 
@@ -42,7 +42,9 @@ export async function uninstallCommand(options: UninstallCommandOptions, out: Wr
   }
   if (outcome.backup !== undefined) err(`loadout: your edits the uninstall removes were first copied to ${printableLine(outcome.backup)}/\n`);
   const verb = options.dryRun ? 'would uninstall' : 'uninstalled';
-  out(`${verb} ${outcome.removed.map((r) => `${r.id} ${r.version} for ${r.agent}`).join(', ')}\n`);
+  if (outcome.bundle !== undefined) out(`${verb} bundle ${outcome.bundle.id} ${outcome.bundle.version}\n`);
+  if (outcome.removed.length > 0) out(`${verb} ${outcome.removed.map((r) => `${r.id} ${r.version} for ${r.agent}`).join(', ')}\n`);
+  for (const s of outcome.stayed ?? []) out(`  kept      ${s.id} ${s.version} for ${s.agent}: ${s.reason}\n`);
   for (const target of outcome.files_removed) out(`  removed   ${printableLine(target)}\n`);
   for (const r of outcome.reverted) out(formatReverted(r, options.dryRun));
   for (const r of outcome.restored) out(`  restored  ${printableLine(r.target)}: your own file, from ${printableLine(r.from)}\n`);

@@ -30,7 +30,7 @@ export interface UpdateCommandOptions extends PolicyFlags {
   verbose?: boolean;
   /** `--accept-capabilities`: go on with updates that add to or widen what a loadout can run. */
   acceptCapabilities: boolean;
-  /** Print `{updates: [{id, agent, source, from, to, changelog, capabilities, files, manual_steps, warnings, context}], current, held, written, needs_consent}`. */
+  /** Print `{updates: [{id, agent, source, from, to, changelog, capabilities, files, manual_steps, warnings, context}], current, added, removed, bundles, held, written, needs_consent}`. */
   json: boolean;
 }
 
@@ -93,6 +93,10 @@ export async function updateCommand(options: UpdateCommandOptions, out: Write, e
     return EXIT.failed;
   }
   for (const c of outcome.current) out(`${c.id} for ${c.agent} is at ${c.version} already\n`);
+  const verb = outcome.written ? '' : 'would be ';
+  for (const b of outcome.bundles) out(`bundle ${b.id} ${b.from} → ${b.to}: its members ${verb}moved within its new ranges\n`);
+  for (const a of outcome.added) out(`${outcome.written ? 'installed' : 'would install'} ${a.id} ${a.version} for ${a.agent} (new in its bundle)\n`);
+  for (const r of outcome.removed) out(`${outcome.written ? 'removed' : 'would remove'} ${r.id} ${r.version} for ${r.agent} (no longer in its bundle)\n`);
   if (policy !== undefined) for (const h of outcome.held) out(`${formatHeld(`${h.id} for ${h.agent}:`, h, policy.where)}\n`);
   if (outcome.updates.length > 0) out(outcome.written ? `updated; recorded in the lock (${CONTEXT_NOTE})\n` : `nothing was written (--dry-run; ${CONTEXT_NOTE})\n`);
   return EXIT.ok;

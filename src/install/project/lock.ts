@@ -5,6 +5,13 @@
  * a file the user edited since is never overwritten without `--force` (DESIGN.md section 8).
  * Deterministic: no timestamps, entries sorted.
  *
+ * Bundles (issue 56; `install/bundles.ts`, docs/installing.md "Bundles"): `bundles` records each
+ * installed bundle (`{id, version, source, agents, members: [{id, range, agents}]}`), and each
+ * install entry's `requested_by` says who asked for it: `"user"` (the user's own `install <id>`)
+ * and `"bundle:<id>"` per installed bundle that has it, e.g. `["bundle:web-team-stack", "user"]`.
+ * An entry without `requested_by` is `["user"]`, so a lock written before bundles reads as it
+ * was, and a lock of the user's own installs is written as before.
+ *
  * A lock is read as untrusted input (it may come with a cloned repository): every field that
  * becomes part of a path is checked here (ids, agents, versions, hashes), and every target
  * and folder must pass rules 1 and 2 of `target-rules.ts`; where a target really lands is
@@ -15,6 +22,7 @@ import { LoadoutError } from '../../catalogue/errors.js';
 import { isAgent, ROLES, SLUG_PATTERN, VERSION_PATTERN, type Agent, type Role } from '../../catalogue/vocabulary.js';
 import { describeTargetProblem } from '../../layout/target-rules.js';
 import { showValue as show } from '../../catalogue/show-value.js';
+import { isRange } from '../../catalogue/version-ranges.js';
 import { openProject, type ProjectRoot } from './project-root.js';
 
 /** The project lock file's name, at the project root. */
@@ -106,6 +114,55 @@ export interface LockEntry {
   folders?: string[];
   /** What the installed version lets the agent run and reach (absent in locks written before capabilities were recorded). */
   capabilities?: LockedCapabilities;
+  /**
+   * Who asked for this install (issue 56): {@link USER_REQUEST} (`"user"`, `loadout install <id>`)
+   * and/or `"bundle:<id>"` for each installed bundle it is a member of ({@link bundleRequest}),
+   * sorted. Absent means `["user"]` alone (every lock written before bundles, and every install
+   * the user asked for alone): see {@link requestersOf}.
+   */
+  requested_by?: string[];
+}
+
+/** The requester of an install the user asked for by its own id. */
+export const USER_REQUEST = 'user';
+
+/** The requester of an install a bundle brought: `bundle:<bundle id>`. */
+export const bundleRequest = (bundle: string): string => `bundle:${bundle}`;
+
+/** Who asked for `entry` (its `requested_by`, or `["user"]` when absent). */
+export const requestersOf = (entry: Pick<LockEntry, 'requested_by'>): string[] => entry.requested_by ?? [USER_REQUEST];
+
+/** True when the user also asked for `entry` on its own (not only through bundles). */
+export const userRequested = (entry: Pick<LockEntry, 'requested_by'>): boolean => requestersOf(entry).includes(USER_REQUEST);
+
+/**
+ * `entry` with `requested_by` set to `requesters` (sorted, unique); the field is left out when it
+ * is `["user"]` alone, so a lock of installs the user asked for alone reads as before bundles.
+ */
+export function withRequesters<T extends LockEntry>(entry: T, requesters: readonly string[]): T {
+  const sorted = [...new Set(requesters)].sort();
+  const { requested_by: _old, ...rest } = entry;
+  return (sorted.length === 1 && sorted[0] === USER_REQUEST ? rest : { ...rest, requested_by: sorted }) as T;
+}
+
+/** A member of an installed bundle, as the lock records it: the loadout, the range the bundle's version accepts, the agents it was installed for. */
+export interface LockedBundleMember {
+  id: string;
+  range: string;
+  agents: Agent[];
+}
+
+/**
+ * An installed bundle (issue 56; `install/bundles.ts`): its id, the version installed, the
+ * catalogue it came from, the agents it was installed for, and its members. Each member's lock
+ * entries carry `bundle:<id>` in their `requested_by`.
+ */
+export interface LockedBundle {
+  id: string;
+  version: string;
+  source: string;
+  agents: Agent[];
+  members: LockedBundleMember[];
 }
 
 /**
@@ -139,6 +196,8 @@ export interface LockFile {
   originals?: Record<string, string>;
   /** Signed catalogues by source (base URL or absolute folder, as in {@link LockEntry.source}); absent until one is used. */
   trust?: Record<string, LockedTrust>;
+  /** The installed bundles, sorted by id ({@link LockedBundle}); absent when none is (and in locks written before bundles). */
+  bundles?: LockedBundle[];
   [field: string]: unknown;
 }
 
@@ -171,6 +230,8 @@ function entryProblems(entry: unknown, at: string): string[] {
   });
   const capabilities = entry['capabilities'];
   if (capabilities !== undefined && !(isObject(capabilities) && typeof capabilities['digest'] === 'string' && SHA256.test(capabilities['digest']) && Array.isArray(capabilities['installed']) && capabilities['installed'].every((k) => typeof k === 'string'))) problems.push(`${at}.capabilities is ${show(capabilities)} (expected {digest: 64 hex digits, installed: [strings]})`);
+  const requested = entry['requested_by'];
+  if (requested !== undefined && !(Array.isArray(requested) && requested.length > 0 && requested.every((r) => r === USER_REQUEST || (typeof r === 'string' && r.startsWith('bundle:') && SLUG_PATTERN.test(r.slice('bundle:'.length)))))) problems.push(`${at}.requested_by is ${show(requested)} (expected a non-empty array of "user" and "bundle:<id>")`);
   const folders = entry['folders'];
   if (folders !== undefined) {
     if (!Array.isArray(folders)) problems.push(`${at}.folders is ${show(folders)} (expected an array)`);
@@ -180,6 +241,31 @@ function entryProblems(entry: unknown, at: string): string[] {
         if (problem !== undefined) problems.push(`${at}.folders[${j}] ${show(folder)} ${problem}`);
       });
   }
+  return problems;
+}
+
+const agentList = (value: unknown): boolean => Array.isArray(value) && value.every(isAgent);
+
+/** The problems of the lock's `bundles` field, each naming its place. */
+function bundleProblems(bundles: unknown): string[] {
+  if (bundles === undefined) return [];
+  if (!Array.isArray(bundles)) return [`bundles is ${show(bundles)} (expected an array of {id, version, source, agents, members})`];
+  const problems: string[] = [];
+  bundles.forEach((bundle: unknown, i) => {
+    const at = `bundles[${i}]`;
+    if (!isObject(bundle)) return problems.push(`${at} is ${show(bundle)} (expected an object)`);
+    if (!(typeof bundle['id'] === 'string' && SLUG_PATTERN.test(bundle['id']))) problems.push(`${at}.id is ${show(bundle['id'])} (expected a bundle id)`);
+    if (!(typeof bundle['version'] === 'string' && VERSION_PATTERN.test(bundle['version']))) problems.push(`${at}.version is ${show(bundle['version'])} (expected MAJOR.MINOR.PATCH)`);
+    if (typeof bundle['source'] !== 'string') problems.push(`${at}.source is ${show(bundle['source'])} (expected a catalogue URL or folder)`);
+    if (!agentList(bundle['agents'])) problems.push(`${at}.agents is ${show(bundle['agents'])} (expected an array of agent ids)`);
+    const members = bundle['members'];
+    if (!Array.isArray(members)) return problems.push(`${at}.members is ${show(members)} (expected an array)`);
+    members.forEach((member: unknown, j) => {
+      const where = `${at}.members[${j}]`;
+      if (!(isObject(member) && typeof member['id'] === 'string' && SLUG_PATTERN.test(member['id']) && typeof member['range'] === 'string' && isRange(member['range']) && agentList(member['agents']))) problems.push(`${where} is ${show(member)} (expected {id: a loadout id, range: a semver range, agents: [agent ids]})`);
+    });
+    return undefined;
+  });
   return problems;
 }
 
@@ -215,6 +301,7 @@ export function parseLock(text: string, where: string, backupRoot = PROJECT_BACK
     doc['installs'].forEach((entry: unknown, i) => problems.push(...entryProblems(entry, `installs[${i}]`)));
     problems.push(...pathListProblems(doc, backupRoot));
     problems.push(...trustProblems(doc['trust']));
+    problems.push(...bundleProblems(doc['bundles']));
   }
   if (problems.length > 0) {
     const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';

@@ -232,7 +232,7 @@ export async function installLoadouts(options: InstallOptions): Promise<InstallO
   const requirementsOf = new Map<InstallUnit, Map<Agent, RequirementResult[] | null>>();
   for (const unit of units) {
     const installs = await Promise.all(checked.filter((c) => c.unit === unit).map(async ({ version, check }) => ({ check, requires: await publishedRequires(catalogue, unit.id, version.entry) })));
-    requirementsOf.set(unit, await preflightRequirements(project, scope, installs, options.environment));
+    requirementsOf.set(unit, await preflightRequirements(project, scope, installs, options.environment, checked.map((c) => c.check)));
   }
   if (options.strict === true) refuseMissing(`${bundle === undefined ? `${options.id} ${checked[0]?.version.version ?? ''}` : `bundle ${bundle.id} ${bundle.version}`} for ${options.agents.join(', ')} requires what is missing`, [...requirementsOf.values()].flatMap((m) => [...m.values()].flatMap((r) => r ?? [])));
   // What needs the user's yes is asked before anything is written (capabilities/consent.ts); --force gives it too.

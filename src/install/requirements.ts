@@ -88,11 +88,12 @@ export interface PreflightInstall {
 
 /**
  * The preflight of an install: per agent, its version's requirements checked, the MCP servers
- * against those the install brings for the agent and those already in its MCP file. An agent
- * whose version publishes no `requires` gets null. Tools and variables of one `requires` are
- * checked once. Reads only.
+ * against those the run brings for the agent (`run`: every agent's install of the run, a
+ * bundle's other members included; by default `installs`' own) and those already in its MCP
+ * file. An agent whose version publishes no `requires` gets null. Tools and variables of one
+ * `requires` are checked once. Reads only.
  */
-export async function preflightRequirements(project: ProjectRoot, scope: InstallScope, installs: readonly PreflightInstall[], environment?: Environment): Promise<Map<Agent, RequirementResult[] | null>> {
+export async function preflightRequirements(project: ProjectRoot, scope: InstallScope, installs: readonly PreflightInstall[], environment?: Environment, run: readonly CheckedInstall[] = installs.map((i) => i.check)): Promise<Map<Agent, RequirementResult[] | null>> {
   const byAgent = new Map<Agent, RequirementResult[] | null>();
   const machine = new Map<string, Promise<RequirementResult[]>>();
   for (const { check, requires } of installs) {
@@ -107,7 +108,7 @@ export async function preflightRequirements(project: ProjectRoot, scope: Install
       machine.set(key, common);
     }
     const servers = await projectServers(project, scope, check.agent);
-    for (const name of broughtServers(check)) servers.set(name, BROUGHT);
+    for (const other of run) if (other.agent === check.agent) for (const name of broughtServers(other)) servers.set(name, BROUGHT);
     const agentServers: AgentServers = { agent: check.agent, servers };
     byAgent.set(check.agent, [...(await common), ...(await checkRequirements({ mcp: requires.mcp ?? [] }, { mcp: [agentServers] }))]);
   }

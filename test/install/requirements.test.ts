@@ -15,6 +15,7 @@ import { runCli } from '../helpers/cli.js';
 import { baseFiles, writeLoadout, type TestFile } from '../helpers/loadouts.js';
 import { commitAll, initRepo, makeTempDir } from '../helpers/temp.js';
 import { pathOfScripts, prints } from '../requirements/path-of-scripts.js';
+import { bundleManifest, writeBundle } from '../helpers/bundle-catalogue.js';
 import { listProject, makeProject } from './hostile-fixture.js';
 import { serveCatalogue } from './lifecycle-fixture.js';
 import { cpSync, mkdtempSync, rmSync } from 'node:fs';
@@ -33,6 +34,10 @@ beforeAll(async () => {
   commitAll(folder, 'needs 1.0.0', '2026-01-10T10:00:00Z');
   writeLoadout(folder, { id: 'needs', title: 'Needs', version: '1.1.0', files, manifest: manifest(['node>=20', 'uv', 'python >=3.11']) });
   commitAll(folder, 'needs 1.1.0', '2026-02-10T10:00:00Z');
+  // A loadout that uses the server another brings, and a bundle of both (one install brings it for the other).
+  writeLoadout(folder, { id: 'uses-docs', title: 'Uses docs', version: '1.0.0', files: baseFiles('Uses docs'), manifest: { requires: { tools: [], env: [], mcp: ['needs-docs'] }, security: { scanned: true, network: true, scripts: [] } } });
+  writeBundle(folder, 'docs-pair', bundleManifest('docs-pair', 'Docs Pair', '1.0.0', [['uses-docs', '^1'], ['needs', '^1']]));
+  commitAll(folder, 'uses-docs 1.0.0 and the docs-pair bundle', '2026-03-10T10:00:00Z');
   dist = join(folder, 'dist');
   const result = await buildCatalogue({ root: folder, out: dist, baseUrl: 'http://catalogue.test' });
   if (result.refused.length > 0) throw new Error(`fixture refused: ${JSON.stringify(result.runs.flatMap((r) => r.results.filter((c) => c.status === 'fail')))}`);
@@ -71,6 +76,22 @@ describe('the preflight of install', () => {
     expect(result.stderr).toContain('  ok       MCP server needs-docs for claude-code: brought by this install\n');
     expect(result.stdout).toContain('installed needs 1.1.0 for claude-code');
     expect(JSON.parse(readFileSync(join(project, '.mcp.json'), 'utf8'))).toHaveProperty('mcpServers.needs-docs');
+  });
+
+  it("counts a server another loadout of the same install brings: a bundle's member requires its sibling's", async () => {
+    const base = await serveCatalogue(dist);
+    const project = makeProject();
+    const good = { PATH: machine({ node: 'v20.11.1', uv: true, python: '3.12.2' }), NEEDS_TOKEN: 'set' };
+    const result = await runCli(['install', 'docs-pair', '--agent', 'claude-code', '--from', base, '--dir', project, '--strict', '--json'], project, good);
+    expect(result.code, result.stderr).toBe(0);
+    const outcomes = JSON.parse(result.stdout) as InstallOutcome[];
+    const uses = outcomes.find((o) => o.id === 'uses-docs');
+    expect(uses?.requirements).toEqual([{ kind: 'mcp', name: 'needs-docs', wanted: "in claude-code's MCP servers", found: 'brought by this install', ok: true, how_to_get: null, agent: 'claude-code', path: undefined }]);
+    // Alone, it is missing: nothing brings it and the project has none.
+    const alone = makeProject();
+    const refused = await runCli(['install', 'uses-docs', '--agent', 'claude-code', '--from', base, '--dir', alone, '--strict'], alone, good);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr).toContain('MCP server needs-docs for claude-code: missing');
   });
 
   it('checks the version installed: 1.0.0 asks for node >=18, which 18.19.0 meets', async () => {

@@ -32,7 +32,12 @@ describe('headers of a published path', () => {
   it('makes only pinned versions immutable; latest, records, zips, pages and catalogue documents revalidate', () => {
     expect(cacheControlFor('raw/x/1.0.0/AGENTS.md')).toBe(IMMUTABLE);
     expect(cacheControlFor('raw/x/1.0.0/skills/a/SKILL.md')).toBe(IMMUTABLE);
-    for (const path of ['raw/x/latest/AGENTS.md', 'raw/x/AGENTS.md', 'api/loadouts/x.json', 'api/loadouts/x/versions.json', 'download/x/source.zip', 'loadouts/x/index.html', 'api/loadouts.json', 'api/search-index.json', 'api/v1/index.json', 'index.html']) {
+    // Files as installed are remade by each build's layout code: pinned by version, not immutable (issue 57 point 11).
+    for (const path of ['raw/x/installed/1.0.0/codex/AGENTS.md', 'raw/x/installed/latest/cursor/rules/a.md']) {
+      expect(addressClassOf(path), path).toBe('raw');
+      expect(contentTypeFor(path), path).toBe('text/plain; charset=utf-8');
+    }
+    for (const path of ['raw/x/latest/AGENTS.md', 'raw/x/AGENTS.md', 'raw/x/installed/1.0.0/codex/AGENTS.md', 'api/loadouts/x.json', 'api/loadouts/x/versions.json', 'download/x/source.zip', 'loadouts/x/index.html', 'api/loadouts.json', 'api/search-index.json', 'api/v1/index.json', 'index.html']) {
       expect(cacheControlFor(path), path).toBe(REVALIDATE);
     }
     expect(['raw/x/1.0.0/A.md', 'download/x/a.zip', 'assets/s.js', 'api/loadouts/x.json', 'loadouts/x/index.html', 'api/loadouts.json', 'api/tags.json', 'index.html'].map(addressClassOf)).toEqual([

@@ -59,14 +59,15 @@ export interface PublishedFileEntry {
  * translated or composed, MCP files in the agent's shape; layout/installed-files.ts), which the
  * per-agent zip holds and `loadout install` writes, and whose hex sha256 `sha256` is. The
  * spec's table names `raw_url` here without fixing its address; the author's file stays at
- * `files[].raw_url` of the same `path` (issue 57 point 11, docs/http-api.md).
+ * `files[].raw_url` of the same `path` (issue 57 point 11, docs/http-api.md). One `path` may have
+ * two entries, at two targets in two shapes (Copilot's `.vscode/mcp.json` and `.github/mcp.json`).
  */
 export interface InstallFile {
   path: string;
   target: string;
-  /** `{base}/raw/<id>/installed/<version>/<agent>/<path>`: exactly the bytes `sha256` names. */
+  /** `{base}/raw/<id>/installed/<version>/<agent>/<target>`: exactly the bytes `sha256` names. */
   raw_url: string;
-  /** The same under `latest`: `{base}/raw/<id>/installed/latest/<agent>/<path>`. */
+  /** The same under `latest`: `{base}/raw/<id>/installed/latest/<agent>/<target>`. */
   raw_latest_url: string;
   role: FileEntry['role'];
   /** Hex sha256 of the bytes as installed for the agent. */

@@ -118,9 +118,9 @@ describe('the real catalogue, built and served', () => {
         try {
           await installLoadout({ from: join(out, 'dist'), id: r.id, agent, dir: project, acceptCapabilities: true });
           for (const f of r.install[agent].files) {
-            const where = `${r.id} ${agent} ${f.path}`;
-            expect(f.raw_url, where).toBe(`${BASE}/raw/${r.id}/installed/${r.version}/${agent}/${f.path}`);
-            expect(f.raw_latest_url, where).toBe(`${BASE}/raw/${r.id}/installed/latest/${agent}/${f.path}`);
+            const where = `${r.id} ${agent} ${f.path} at ${f.target}`;
+            expect(f.raw_url, where).toBe(`${BASE}/raw/${r.id}/installed/${r.version}/${agent}/${f.target}`);
+            expect(f.raw_latest_url, where).toBe(`${BASE}/raw/${r.id}/installed/latest/${agent}/${f.target}`);
             const served: Uint8Array[] = [];
             for (const address of [f.raw_url, f.raw_latest_url]) {
               const res = await fetch(local(address));

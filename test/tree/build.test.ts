@@ -224,8 +224,9 @@ describe('loadout build', () => {
     expect(inode('raw/tools/1.0.0/rules/style.md')).not.toBe(inode('raw/tools/1.1.0/rules/style.md'));
     // The files as installed (issue 57 point 11): `latest` links to the version's folder; a file installed as it is links to its raw file, and five agents' shared skill files are one file.
     expect(readlinkSync(join(out, 'raw/tools/installed/latest'))).toBe('1.1.0');
-    expect(inode('raw/tools/installed/1.1.0/codex/skills/add-test/SKILL.md')).toBe(inode('raw/tools/1.1.0/skills/add-test/SKILL.md'));
-    expect(inode('raw/tools/installed/1.1.0/cursor/rules/style.md')).not.toBe(inode('raw/tools/1.1.0/rules/style.md'));
+    expect(inode('raw/tools/installed/1.1.0/codex/.agents/skills/add-test/SKILL.md')).toBe(inode('raw/tools/1.1.0/skills/add-test/SKILL.md'));
+    expect(inode('raw/tools/installed/1.1.0/cursor/.agents/skills/add-test/SKILL.md')).toBe(inode('raw/tools/1.1.0/skills/add-test/SKILL.md'));
+    expect(inode('raw/tools/installed/1.1.0/cursor/.cursor/rules/style.mdc')).not.toBe(inode('raw/tools/1.1.0/rules/style.md'));
     expect(expectInstalledFiles(out, 'tools')).toBeGreaterThan(0);
   });
 

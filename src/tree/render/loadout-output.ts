@@ -111,9 +111,9 @@ async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun
   // The zips hold the same files under other names: each is compressed once (`contents`).
   // The record's install entries are the install plans (record.ts), resolved once.
   // Each file as the agent reads it (layout/installed-files.ts), as the record hashes it and `loadout install` writes it.
-  const installedText = (agent: Agent, path: string): string => installs[agent].text(path) ?? texts.get(path) ?? '';
+  const installedText = (agent: Agent, path: string, target: string): string => installs[agent].text(path, target) ?? texts.get(path) ?? '';
   for (const agent of PUBLISHED_AGENTS) {
-    writes.push(tree.write(`download/${id}/${agent}.zip`, writeZip(record.install[agent].files.map(({ path, target }) => ({ path: target, data: installedText(agent, path) })), contents)));
+    writes.push(tree.write(`download/${id}/${agent}.zip`, writeZip(record.install[agent].files.map(({ path, target }) => ({ path: target, data: installedText(agent, path, target) })), contents)));
   }
   const sourceEntries = [{ path: `${id}/${MANIFEST_FILE}`, data: run.source.manifestText ?? '' }, ...record.files.map((f) => ({ path: `${id}/${f.path}`, data: f.content }))];
   writes.push(tree.write(`download/${id}/source.zip`, writeZip(sourceEntries, contents)));
@@ -138,20 +138,20 @@ async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun
 
 /**
  * Writes the version's files as installed for each agent at their addresses
- * (`raw/<id>/installed/<version>/<agent>/<path>`, tree-format `installedTreePath`; issue 57
+ * (`raw/<id>/installed/<version>/<agent>/<target>`, tree-format `installedTreePath`; issue 57
  * point 11), and `installed/latest` as a link to the version's folder, as the raw `latest` is.
  * A text equal to the author's file or to one written for another agent is a hard link to it:
  * most files are installed as they are, and five agents share `.agents/skills/`.
  */
-async function writeInstalledFiles(tree: OutputTree, record: PublishedRecord, installedText: (agent: Agent, path: string) => string): Promise<void> {
+async function writeInstalledFiles(tree: OutputTree, record: PublishedRecord, installedText: (agent: Agent, path: string, target: string) => string): Promise<void> {
   const { id, version } = record;
   const written = new Map<string, string>(record.files.map((f) => [f.content, rawTreePath(id, version, f.path)]));
   const writes: Promise<void>[] = [];
   const links: [string, string][] = [];
   for (const agent of PUBLISHED_AGENTS) {
-    for (const { path } of record.install[agent].files) {
-      const at = installedTreePath(id, version, agent, path);
-      const text = installedText(agent, path);
+    for (const { path, target } of record.install[agent].files) {
+      const at = installedTreePath(id, version, agent, target);
+      const text = installedText(agent, path, target);
       const existing = written.get(text);
       if (existing !== undefined) links.push([at, existing]);
       else {

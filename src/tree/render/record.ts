@@ -94,10 +94,10 @@ export function buildRecord(input: RecordInput, installs: Record<Agent, Installe
         files: plan.files.map(({ entry, target }) => ({
           path: entry.path,
           target,
-          raw_url: installedUrl(base, m.id, m.version, agent, entry.path),
-          raw_latest_url: installedUrl(base, m.id, 'latest', agent, entry.path),
+          raw_url: installedUrl(base, m.id, m.version, agent, target),
+          raw_latest_url: installedUrl(base, m.id, 'latest', agent, target),
           role: entry.role,
-          sha256: digestOf(installed.text(entry.path) ?? textOf(entry.path)),
+          sha256: digestOf(installed.text(entry.path, target) ?? textOf(entry.path)),
         })),
         manual_steps: plan.manual_steps,
         zip_url: agentZipUrl(base, m.id, agent),

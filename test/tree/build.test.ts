@@ -176,7 +176,7 @@ describe('loadout build', () => {
       for (const f of record.install[agent].files) {
         // Each file as the agent reads it (layout/installed-files.ts), with the sha256 the record gives.
         const text = await zip.file(f.target)?.async('string');
-        expect(text).toBe(installed.text(f.path) ?? record.files.find((r) => r.path === f.path)?.content);
+        expect(text).toBe(installed.text(f.path, f.target) ?? record.files.find((r) => r.path === f.path)?.content);
         expect(createHash('sha256').update(text ?? '').digest('hex')).toBe(f.sha256);
       }
     }

@@ -36,8 +36,8 @@ export function currentBytesReader(project: ProjectRoot, pending: ReadonlyMap<st
 export interface CheckedInstall {
   agent: Agent;
   files: { target: string; path: string; role: Role }[];
-  /** A file's bytes as installed for the agent (rules translated and composed, links rewritten: `layout/installed-files.ts`). */
-  bytes(path: string): Uint8Array | undefined;
+  /** A file's bytes as installed for the agent (rules translated and composed, links rewritten: `layout/installed-files.ts`), at `target` for a file planned at several. */
+  bytes(path: string, target?: string): Uint8Array | undefined;
   manual_steps: ManualStep[];
   /** Targets outside the agent's own locations, allowed by `force`, each with a message. */
   warnings: { target: string; path: string; message: string }[];
@@ -93,9 +93,9 @@ export async function checkInstall(options: CheckOptions): Promise<CheckedInstal
     agent,
     files: plan.files.map(({ entry, target }) => ({ target, path: entry.path, role: entry.role })),
     // Checked against its published sha256 by fetchVersion; written as the agent reads it (layout/installed-files.ts).
-    bytes: (path) => {
+    bytes: (path, target) => {
       const raw = fetched.bytes.get(path);
-      return raw === undefined ? raw : installedBytesOf(installed, path, raw);
+      return raw === undefined ? raw : installedBytesOf(installed, path, raw, target);
     },
     manual_steps: plan.manual_steps,
     warnings,

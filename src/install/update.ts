@@ -286,9 +286,9 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
     // (issue 57, point 7: a rule composed into Codex's AGENTS.md).
     const sharing = lock.installs.filter((e) => e.id === entry.id).map((e) => e.agent);
     const previousLayout = previousVersion === undefined ? undefined : layoutInstall(previousVersion, entry.agent, { resolve: scope.resolveTarget, sharing });
-    const installedBefore = (path: string): Uint8Array | undefined => {
+    const installedBefore = (path: string, target: string): Uint8Array | undefined => {
       const raw = previousVersion?.bytes.get(path);
-      return raw === undefined || previousLayout === undefined ? undefined : installedBytesOf(previousLayout, path, raw);
+      return raw === undefined || previousLayout === undefined ? undefined : installedBytesOf(previousLayout, path, raw, target);
     };
     const text = (bytes: Uint8Array | undefined): string | undefined => (bytes === undefined ? undefined : decodeText(bytes));
     const diffOf = (name: string, before: string | undefined, after: string | undefined): { diff?: string } =>
@@ -300,8 +300,8 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
     const files: FileUpdate[] = [];
     for (const file of check.files) {
       const recorded = entry.files.find((f) => f.target === file.target);
-      const after = check.bytes(file.path);
-      const before = recorded === undefined ? undefined : installedBefore(recorded.path);
+      const after = check.bytes(file.path, file.target);
+      const before = recorded === undefined ? undefined : installedBefore(recorded.path, recorded.target);
       // Without the installed version's files (no longer published), the lock's hash of what was written says whether it changes.
       const same = before !== undefined ? digest(before) === digest(after) : recorded !== undefined && recorded.kind !== 'servers' && recorded.sha256 === digest(after);
       const fileChange: FileUpdate['change'] = recorded === undefined ? 'added' : same ? 'unchanged' : 'modified';
@@ -312,7 +312,7 @@ export async function updateLoadouts(options: UpdateOptions): Promise<UpdateOutc
       if (check.files.some((f) => f.target === file.target)) continue;
       const { action, note } = actionOf(file.target);
       const why = action === 'keep' && note?.startsWith('changed since it was installed') === true ? 'changed since it was installed: kept, and no longer in the lock' : note === 'another install owns it too' ? 'another install owns it too: kept' : note;
-      files.push({ target: file.target, path: file.path, change: 'removed', action, ...diffOf(file.target, text(installedBefore(file.path)), ''), ...(why === undefined ? {} : { note: why }) });
+      files.push({ target: file.target, path: file.path, change: 'removed', action, ...diffOf(file.target, text(installedBefore(file.path, file.target)), ''), ...(why === undefined ? {} : { note: why }) });
     }
     outcome.updates.push({
       id: entry.id,

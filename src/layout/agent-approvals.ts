@@ -62,6 +62,7 @@ export const AGENT_APPROVALS: Readonly<Record<Agent, readonly AgentApproval[]>> 
   ],
   copilot: [
     { when: 'mcp', text: 'VS Code asks you to trust each MCP server of .vscode/mcp.json the first time it starts it and again when its definition changes; Copilot asks you to confirm its tool calls.', source: 'https://github.com/microsoft/vscode/pull/257564' },
+    { when: 'mcp', text: 'Copilot CLI loads the servers of .github/mcp.json only once you trust the folder (it asks on its first start there; in prompt mode, copilot -p, only with GITHUB_COPILOT_PROMPT_MODE_WORKSPACE_MCP=true), and asks before each MCP tool call.', source: 'https://docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-mcp-servers' },
   ],
   'antigravity-cli': [
     { when: 'always', text: 'Antigravity asks before the agent runs a terminal command or a tool, as its review and execution policies are set (/permissions).', source: 'https://antigravity.google/docs/agent-modes-settings' },

@@ -56,7 +56,8 @@ const DISCOVERY: Record<Role, Record<Agent, Matcher>> = {
     codex: exact(['.codex/config.toml']),
     cursor: exact(['.cursor/mcp.json']),
     'gemini-cli': exact(['.gemini/settings.json']),
-    copilot: exact(['.vscode/mcp.json']),
+    // VS Code's file, and Copilot CLI's (layout.ts `MCP_ALSO_TARGETS`).
+    copilot: exact(['.vscode/mcp.json', '.github/mcp.json']),
     'antigravity-cli': exact(['.agents/mcp_config.json']),
   },
   subagent: {

@@ -59,8 +59,12 @@ export interface UnresolvedLink extends UnresolvedReference {
 /** One agent's install of a loadout, with each planned file's text as written. */
 export interface InstalledFiles {
   plan: InstallPlan;
-  /** The text of a planned file as installed (by loadout path), or undefined for a file with no text (written as it is). */
-  text(path: string): string | undefined;
+  /**
+   * The text of a planned file as installed, by loadout path and, for a file planned at several
+   * targets (`InstallTarget.also`: each in its own file's shape), the target (default: its first);
+   * undefined for a file with no text (written as it is).
+   */
+  text(path: string, target?: string): string | undefined;
   /** References that cannot be made to resolve, in plan order. */
   unresolved: UnresolvedLink[];
 }
@@ -78,7 +82,8 @@ export function ruleSection(id: string, rulePath: string): { heading: string; an
 /** Where each loadout path is for one agent: its planned target, or the section it became. */
 function landingsOf(plan: InstallPlan, id: string): Map<string, Landing> {
   const landings = new Map<string, Landing>();
-  for (const { entry, target } of plan.files) landings.set(entry.path, { target });
+  // A file planned at several targets (`InstallTarget.also`) lands, for links, at its first.
+  for (const { entry, target } of plan.files) if (!landings.has(entry.path)) landings.set(entry.path, { target });
   for (const c of plan.composed) if (c.as === 'section') landings.set(c.entry.path, { target: c.into, anchor: ruleSection(id, c.entry.path).anchor });
   return landings;
 }
@@ -89,6 +94,9 @@ function endLine(text: string): string {
   while (end > 0 && text[end - 1] === '\n') end--;
   return `${text.slice(0, end)}\n`;
 }
+
+/** The key of a file's text at one target (NUL is in no path). */
+const textKey = (path: string, target: string): string => `${target}\u0000${path}`;
 
 const sameLanding = (a: Landing | undefined, b: Landing | undefined): boolean => a?.target === b?.target && a?.anchor === b?.anchor;
 
@@ -136,7 +144,7 @@ export function layoutInstall(loadout: LoadoutFiles, agent: Agent, options: Layo
       return result.text;
     };
     // Links are rewritten in the author's text (so reported lines are the author's), then the file is put in the agent's form (rules translated, MCP files in the agent's shape).
-    let text = installedText(entry.role, agent, rewrite(source, entry.path));
+    let text = installedText(entry.role, agent, rewrite(source, entry.path), target);
     const seen = new Set<string>();
     const imports: string[] = [];
     for (const c of composed) {
@@ -153,9 +161,10 @@ export function layoutInstall(loadout: LoadoutFiles, agent: Agent, options: Layo
       text = `${endLine(text)}\n## ${ruleSection(loadout.id, c.entry.path).heading}\n\n${endLine(body)}`;
     }
     if (imports.length > 0) text = `${endLine(text)}\n${imports.join('')}`;
-    texts.set(entry.path, text);
+    texts.set(textKey(entry.path, target), text);
+    if (!texts.has(entry.path)) texts.set(entry.path, text);
   }
-  return { plan, text: (path) => texts.get(path), unresolved };
+  return { plan, text: (path, target) => texts.get(target === undefined ? path : textKey(path, target)), unresolved };
 }
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
@@ -172,11 +181,11 @@ export function decodeText(bytes: Uint8Array | undefined): string | undefined {
 }
 
 /**
- * The bytes of a planned file as installed: `raw` itself when the install leaves the text as it
+ * The bytes of a planned file as installed (at `target`, for a file planned at several): `raw` itself when the install leaves the text as it
  * is (or the file has no text), else the installed text's UTF-8 bytes.
  */
-export function installedBytesOf(installed: InstalledFiles, path: string, raw: Uint8Array): Uint8Array {
-  const text = installed.text(path);
+export function installedBytesOf(installed: InstalledFiles, path: string, raw: Uint8Array, target?: string): Uint8Array {
+  const text = installed.text(path, target);
   if (text === undefined || text === decodeText(raw)) return raw;
   return encoder.encode(text);
 }

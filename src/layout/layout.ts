@@ -15,8 +15,9 @@
  * - Without the file a rule is composed into (no `AGENTS.md`, or no Gemini CLI adapter, for the
  *   agent), a manual step says how to fold the rule in by hand.
  * - Antigravity reads workspace MCP servers from `.agents/mcp_config.json`, Codex from
- *   `.codex/config.toml` (`[mcp_servers.<name>]`, trusted projects only) and Copilot in VS Code
- *   from `.vscode/mcp.json` (key `servers`): the installer merges the servers into each in the
+ *   `.codex/config.toml` (`[mcp_servers.<name>]`, trusted projects only), Copilot in VS Code
+ *   from `.vscode/mcp.json` (key `servers`) and Copilot CLI from `.github/mcp.json`
+ *   (`mcpServers`; {@link MCP_ALSO_TARGETS}): the installer merges the servers into each in the
  *   agent's shape (`mcp-formats.ts`, checked 2026-11-26); only what no file can do (a variable
  *   to set) is a manual step.
  * - Codex custom agents are TOML files in `.codex/agents/` (written translated, codex-agent.ts);
@@ -25,6 +26,7 @@
 import type { FileEntry } from '../catalogue/manifest.js';
 import type { Agent, Role } from '../catalogue/vocabulary.js';
 import type { ManualStep } from '../tree-format/record.js';
+import { COPILOT_CLI_MCP_FILE } from './mcp-formats.js';
 
 // A manual step's shape is the published record's (tree-format/record.ts); the layout makes them.
 export type { ManualStep } from '../tree-format/record.js';
@@ -43,6 +45,13 @@ export interface InstallTarget {
    * is then the step for when the loadout has no such file for the agent.
    */
   composed?: { into: Role; as: 'section' | 'import' };
+  /**
+   * Further targets the file is written to for the same agent, each in its own file's shape
+   * ({@link MCP_ALSO_TARGETS}: Copilot CLI's `.github/mcp.json` beside VS Code's
+   * `.vscode/mcp.json`). Only the default layout sets them: an `install_to` override names the
+   * one target.
+   */
+  also?: readonly string[];
 }
 
 /** The root-level adapter file for each agent that uses one (spec: "root-level file named for that agent"). */
@@ -65,6 +74,19 @@ export const MCP_TARGETS: Record<Agent, string> = {
   copilot: '.vscode/mcp.json',
   'antigravity-cli': '.agents/mcp_config.json',
 };
+
+/**
+ * The MCP files an agent's install writes the same servers to besides {@link MCP_TARGETS}, each
+ * in its reader's shape (`mcp-formats.ts`): for `copilot`, Copilot CLI's `.github/mcp.json`,
+ * since the CLI reads project MCP servers from `.mcp.json` and `.github/mcp.json` and not from
+ * VS Code's `.vscode/mcp.json` (docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/
+ * add-mcp-servers, "Adding per-repository MCP servers"; github/copilot-cli#3019), and
+ * `.mcp.json` is Claude Code's.
+ */
+export const MCP_ALSO_TARGETS: Readonly<Partial<Record<Agent, readonly string[]>>> = { copilot: [COPILOT_CLI_MCP_FILE] };
+
+/** Every MCP file an agent's install writes by default: {@link MCP_TARGETS} and {@link MCP_ALSO_TARGETS}. */
+export const agentMcpTargets = (agent: Agent): readonly string[] => [MCP_TARGETS[agent], ...(MCP_ALSO_TARGETS[agent] ?? [])];
 
 /** Where each agent discovers skills: `<dir>/<skill>/SKILL.md`. */
 export const SKILL_DIRS: Record<Agent, string> = {
@@ -134,7 +156,7 @@ const DEFAULTS: Record<Role, DefaultTarget> = {
   },
   // Every agent's documented MCP file; the installer merges the servers in the agent's shape
   // (`mcp-formats.ts`: Codex TOML tables, VS Code `servers` and `inputs`, Antigravity `serverUrl`).
-  mcp: (_entry, agent) => ({ target: MCP_TARGETS[agent] }),
+  mcp: (_entry, agent) => (MCP_ALSO_TARGETS[agent] === undefined ? { target: MCP_TARGETS[agent] } : { target: MCP_TARGETS[agent], also: MCP_ALSO_TARGETS[agent] }),
   subagent: (entry, agent) => {
     const name = baseName(entry.path);
     switch (agent) {

@@ -11,8 +11,17 @@
  * | Cursor | `.cursor/mcp.json` | `mcpServers` | cursor.com/docs/context/mcp |
  * | Gemini CLI | `.gemini/settings.json` | `mcpServers` beside the other settings | geminicli.com/docs/tools/mcp-server |
  * | Copilot (VS Code) | `.vscode/mcp.json` | `servers` (each with `type` `stdio`, `http` or `sse`) and `inputs` | code.visualstudio.com/docs/copilot/reference/mcp-configuration |
+ * | Copilot CLI | `.github/mcp.json` | `mcpServers`, each with `type` (`stdio`/`local`, `http`, `sse`) and `tools` (`["*"]`: all); `env` and `headers` expand `$VAR`, `${VAR}`, `${VAR:-default}` | docs.github.com/en/copilot/how-tos/copilot-cli/customize-copilot/add-mcp-servers ("Adding per-repository MCP servers"), /copilot/reference/copilot-cli-reference/cli-command-reference ("MCP server configuration") |
  * | Codex | `.codex/config.toml` | `[mcp_servers.<name>]` tables: `command`, `args`, `cwd`, `env`, `env_vars`, or `url`, `bearer_token_env_var`, `http_headers`, `env_http_headers`; read in trusted projects only | developers.openai.com/codex/mcp, /codex/config-reference |
  * | Antigravity | `.agents/mcp_config.json` | `mcpServers`, a remote server's address as `serverUrl` | antigravity.google/docs/mcp; google-antigravity/antigravity-cli#233 |
+ *
+ * The `copilot` agent stands for GitHub Copilot in VS Code and Copilot CLI, which read different
+ * files: Copilot CLI reads a project's MCP servers from `.mcp.json` (each folder from the working
+ * folder up to the repository root) and `.github/mcp.json` ("shared configuration that is
+ * committed to the repository"), never `.vscode/mcp.json` (its top-level key `servers` is not
+ * the CLI's; github/copilot-cli#3019, 1.0.37 and later). `.mcp.json` is Claude Code's file, so a
+ * `copilot` install writes its servers to `.github/mcp.json` too ({@link COPILOT_CLI_MCP_FILE}), in
+ * the CLI's shape (issue 57 point 12).
  *
  * Pure: values in, values and text out.
  */
@@ -59,8 +68,21 @@ export const MCP_FILE_FORMATS: Readonly<Record<string, McpFileFormat>> = {
   '.gemini/settings.json': JSON_MCP_SERVERS,
   '.agents/mcp_config.json': JSON_MCP_SERVERS,
   '.vscode/mcp.json': { syntax: 'json', key: 'servers', inputs: true },
+  '.github/mcp.json': JSON_MCP_SERVERS,
   '.codex/config.toml': { syntax: 'toml', key: 'mcp_servers', inputs: false },
 };
+
+/**
+ * Copilot CLI's project MCP file that a `copilot` install writes beside VS Code's
+ * `.vscode/mcp.json` (see the module comment; docs.github.com/en/copilot/how-tos/copilot-cli/
+ * customize-copilot/add-mcp-servers, "Adding per-repository MCP servers": `.github/mcp.json`,
+ * "Shared configuration that is committed to the repository"; same format as
+ * `~/.copilot/mcp-config.json`, `mcpServers`).
+ */
+export const COPILOT_CLI_MCP_FILE = '.github/mcp.json';
+
+/** True when servers converted for `agent` and written at `target` are read by Copilot CLI ({@link COPILOT_CLI_MCP_FILE}). */
+const readByCopilotCli = (agent: Agent, target: string | undefined): boolean => agent === 'copilot' && target === COPILOT_CLI_MCP_FILE;
 
 /** The format of the MCP file at `target`: the table's, else by extension (`.toml`: Codex tables; other: `mcpServers` JSON). */
 export function mcpFileFormat(target: string): McpFileFormat {
@@ -139,14 +161,18 @@ function mapStrings(value: unknown, write: (ref: VariableReference) => string): 
   return value;
 }
 
-/** Converts `servers` (the loadout's `mcpServers`) into `agent`'s shape. Pure; never throws. */
-export function convertMcpServers(servers: Record<string, McpServerConfig>, agent: Agent): AgentMcpConfig {
+/**
+ * Converts `servers` (the loadout's `mcpServers`) into `agent`'s shape, for the agent's own MCP
+ * file, or for `target` when given: for `copilot`, {@link COPILOT_CLI_MCP_FILE} is Copilot CLI's
+ * shape. Pure; never throws.
+ */
+export function convertMcpServers(servers: Record<string, McpServerConfig>, agent: Agent, target?: string): AgentMcpConfig {
   const config: AgentMcpConfig = { servers: {}, inputs: [], notes: [], unexpressible: [], unholdable: [] };
   const note = (kind: McpNote['kind'], server: string, text: string): void => {
     if (!config.notes.some((n) => n.text === text)) config.notes.push({ kind, server, text });
   };
   for (const [name, server] of Object.entries(servers)) {
-    const converted = agent === 'codex' ? toCodex(name, server, note, config) : agent === 'antigravity-cli' ? toAntigravity(name, server, note, config) : toExpanding(name, server, agent, note, config);
+    const converted = readByCopilotCli(agent, target) ? toCopilotCli(name, server, note) : agent === 'codex' ? toCodex(name, server, note, config) : agent === 'antigravity-cli' ? toAntigravity(name, server, note, config) : toExpanding(name, server, agent, note, config);
     if (converted !== undefined) config.servers[name] = converted;
   }
   return config;
@@ -177,6 +203,20 @@ function toExpanding(name: string, server: McpServerConfig, agent: Agent, note: 
   // VS Code: every server has a type (stdio, http or sse).
   const { type, ...rest } = entry;
   return { type: server.url === undefined ? 'stdio' : type === 'sse' ? 'sse' : 'http', ...rest };
+}
+
+/**
+ * Copilot CLI (`.github/mcp.json`): the `.mcp.json` shape, with every server's `type` (`stdio`
+ * for a local process, else `http` or `sse`) and `tools`, which its reference lists as required
+ * (`["*"]`, every tool, unless the loadout names them). Variables stay `${VAR}` and
+ * `${VAR:-default}` as written: `env` and `headers` expand them (cli-command-reference, "Local
+ * server configuration fields", "Remote server configuration fields"); each is a variable the
+ * user sets, as for Claude Code. Never leaves a server out.
+ */
+function toCopilotCli(name: string, server: McpServerConfig, note: Note): Record<string, unknown> {
+  for (const { value } of stringsOf(server)) for (const ref of findVariables(value)) note('set-env', name, setEnvText(ref.name, name));
+  const { type, ...rest } = server;
+  return { type: server.url === undefined ? 'stdio' : type === 'sse' ? 'sse' : 'http', ...rest, tools: rest['tools'] ?? ['*'] };
 }
 
 /** Codex's own keys of a `[mcp_servers.<name>]` table that a loadout may carry as they are (developers.openai.com/codex/config-reference). */
@@ -310,8 +350,8 @@ export function renderMcpConfig(config: AgentMcpConfig, format: McpFileFormat): 
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
-/** The loadout's MCP file `text` converted for `agent`, or undefined when it is not `.mcp.json`-shaped JSON. */
-export function convertMcpText(text: string, agent: Agent): AgentMcpConfig | undefined {
+/** The loadout's MCP file `text` converted for `agent` (at `target`: {@link convertMcpServers}), or undefined when it is not `.mcp.json`-shaped JSON. */
+export function convertMcpText(text: string, agent: Agent, target?: string): AgentMcpConfig | undefined {
   let data: unknown;
   try {
     data = JSON.parse(text);
@@ -319,17 +359,18 @@ export function convertMcpText(text: string, agent: Agent): AgentMcpConfig | und
     return undefined;
   }
   const servers = readMcpServers(data);
-  return servers === undefined ? undefined : convertMcpServers(servers, agent);
+  return servers === undefined ? undefined : convertMcpServers(servers, agent, target);
 }
 
 /**
  * The text a loadout's MCP file is installed with for `agent`: its servers in the agent's shape
- * and syntax (`AGENT_MCP_FORMAT`). Claude Code's is the loadout's text as it is (its shape and
- * syntax are the loadout's). A file that is not `.mcp.json`-shaped JSON stays as it is (the
- * `parse` and `mcp` checks refuse it).
+ * and syntax (`AGENT_MCP_FORMAT`), or, at `target` {@link COPILOT_CLI_MCP_FILE} for `copilot`,
+ * in Copilot CLI's. Claude Code's is the loadout's text as it is (its shape and syntax are the
+ * loadout's). A file that is not `.mcp.json`-shaped JSON stays as it is (the `parse` and `mcp`
+ * checks refuse it).
  */
-export function installedMcpText(text: string, agent: Agent): string {
+export function installedMcpText(text: string, agent: Agent, target?: string): string {
   if (agent === 'claude-code') return text;
-  const config = convertMcpText(text, agent);
-  return config === undefined ? text : renderMcpConfig(config, AGENT_MCP_FORMAT[agent]);
+  const config = convertMcpText(text, agent, target);
+  return config === undefined ? text : renderMcpConfig(config, readByCopilotCli(agent, target) ? JSON_MCP_SERVERS : AGENT_MCP_FORMAT[agent]);
 }

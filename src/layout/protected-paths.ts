@@ -31,7 +31,9 @@
  * - GitHub Copilot: `.vscode/*` (VS Code workspace settings, including
  *   `chat.tools.autoApprove`, tasks that run on folder open, and `.vscode/mcp.json`;
  *   code.visualstudio.com/docs/copilot/customization/mcp-servers), `.github/hooks/`
- *   (hooks of Copilot cloud agent and CLI, docs.github.com "About hooks").
+ *   (hooks of Copilot cloud agent and CLI, docs.github.com "About hooks"), `.github/mcp.json`
+ *   (Copilot CLI's project MCP servers, docs.github.com/en/copilot/how-tos/copilot-cli/
+ *   customize-copilot/add-mcp-servers).
  * - Antigravity: `.agents/mcp_config.json` (workspace MCP servers).
  *
  * Paths are compared as file systems that ignore case, trailing dots and spaces, and the
@@ -67,6 +69,7 @@ export const PROTECTED_PLACES: readonly ProtectedPlace[] = [
   { path: '.cursor/environment.json', what: "Cursor's background-agent environment (install commands)" },
   { path: '.vscode/', what: 'VS Code workspace configuration (settings, tasks, MCP servers read by Copilot)' },
   { path: '.github/hooks/', what: "GitHub Copilot's hooks" },
+  { path: '.github/mcp.json', what: "Copilot CLI's MCP configuration" },
   { path: '.agents/mcp_config.json', what: "Antigravity's MCP configuration" },
 ];
 

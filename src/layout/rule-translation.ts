@@ -205,12 +205,13 @@ function translate(text: string, agent: Agent): TranslatedRule {
 
 /**
  * The text a file of `role` is installed with for `agent`: rules translated ({@link translateRule}),
- * MCP files in the agent's shape (`mcp-formats.ts`), a subagent for Codex as its custom-agent TOML
- * (`codex-agent.ts`), every other file as it is.
+ * MCP files in the agent's shape (`mcp-formats.ts`; at `target`, that file's reader's, as Copilot
+ * CLI's `.github/mcp.json`), a subagent for Codex as its custom-agent TOML (`codex-agent.ts`),
+ * every other file as it is.
  */
-export function installedText(role: Role, agent: Agent, text: string): string {
+export function installedText(role: Role, agent: Agent, text: string, target?: string): string {
   if (role === 'rules') return translateRule(text, agent);
-  if (role === 'mcp') return installedMcpText(text, agent);
+  if (role === 'mcp') return installedMcpText(text, agent, target);
   if (role === 'subagent' && agent === 'codex') return codexAgentToml(text) ?? text;
   return text;
 }

@@ -28,7 +28,7 @@ import { describePathProblem } from '../catalogue/file-path.js';
 import type { Agent, Role } from '../catalogue/vocabulary.js';
 import { skillFolders } from './discovery.js';
 import { describeSettingsProblem } from './protected-paths.js';
-import { MCP_TARGETS } from './layout.js';
+import { agentMcpTargets, MCP_TARGETS } from './layout.js';
 
 /** Characters HFS+ ignores in names (git's `is_hfs_dotgit`): `.g\u200cit` is `.git` there. */
 const HFS_IGNORABLE = /[\u200c-\u200f\u202a-\u202e\u206a-\u206f\ufeff]/gu;
@@ -82,13 +82,13 @@ export function agentMcpFile(agent: Agent): string {
 
 /**
  * True when the well-formed `target` is one of `agent`'s own locations (rule 5 above): a
- * file below its skills, rules or subagents folders, its MCP configuration file for a file of
- * role `mcp` (when the installer can merge into it), or, for an instructions or adapter file,
+ * file below its skills, rules or subagents folders, its MCP configuration files for a file of
+ * role `mcp` (when the installer can merge into it; Copilot's two, layout.ts `agentMcpTargets`), or, for an instructions or adapter file,
  * a Markdown file at the project root. Never a place of rule 4 (`describeSettingsProblem`).
  */
 export function isAgentLocation(role: Role, agent: Agent, target: string): boolean {
   if (describeSettingsProblem(role, target) !== undefined) return false;
-  if (role === 'mcp' && target === MCP_FILES[agent]) return true;
+  if (role === 'mcp' && agentMcpTargets(agent).includes(target)) return true;
   if ((role === 'instructions' || role === 'adapter') && /^[^/]+\.md$/u.test(target)) return true;
   return folders(agent).some((folder) => target.startsWith(`${folder}/`));
 }
@@ -96,5 +96,5 @@ export function isAgentLocation(role: Role, agent: Agent, target: string): boole
 /** `agent`'s own locations for a file of `role`, for messages: `a Markdown file at the project root, .claude/skills/, …`. */
 export function describeAgentLocations(role: Role, agent: Agent): string {
   const root = role === 'instructions' || role === 'adapter' ? ['a Markdown file at the project root'] : [];
-  return [...root, ...folders(agent).map((f) => `${f}/`), ...(role === 'mcp' ? [MCP_FILES[agent]] : [])].join(', ');
+  return [...root, ...folders(agent).map((f) => `${f}/`), ...(role === 'mcp' ? agentMcpTargets(agent) : [])].join(', ');
 }

@@ -3,14 +3,16 @@
  * every skill is readable as `skill://<loadout>/<skill>/<path>` (the latest version) and as
  * `skill://<loadout>/<version>/<skill>/<path>` (a pinned version; see skill-uri.ts).
  * `resources/list` pages through the latest version's files; `resources/read` reads any of
- * them; an unknown URI is the MCP "resource not found" error (-32002, MCP specification
+ * them, as the skill folder installed alone holds it (skill-text.ts: links that leave the skill
+ * point at the pinned raw addresses); an unknown URI is the MCP "resource not found" error (-32002, MCP specification
  * 2025-11-25, "Resources", error handling).
  */
 import { type ListResourcesResult, type ReadResourceResult, type Resource, type ResourceTemplate } from '@modelcontextprotocol/sdk/types.js';
 import type { CatalogueReader } from './catalogue.js';
 import { pageOf } from './cursor.js';
 import { protocolError } from './protocol-error.js';
-import { rawVersionOf, type SkillFolder, type SkillFolderFile, type SkillFolders } from './skill-folders.js';
+import { type SkillFolder, type SkillFolderFile, type SkillFolders } from './skill-folders.js';
+import { readServedSkillFile } from './skill-text.js';
 import { formatSkillUri, parseSkillUri, skillFileUri } from './skill-uri.js';
 
 /** MCP error code for an unknown resource (MCP specification, "Resources", error handling). */
@@ -99,7 +101,9 @@ export function createSkillResources(catalogue: CatalogueReader, folders: SkillF
       const found = await findSkillFile(folders, uri);
       if (found === undefined) throw protocolError(RESOURCE_NOT_FOUND, `Resource not found: ${uri} (expected skill://<loadout>/<skill>/SKILL.md, skill://<loadout>/<version>/<skill>/SKILL.md or a file of that skill; see resources/list)`, { uri });
       const { folder, file } = found;
-      const text = await catalogue.rawFile(folder.loadout, rawVersionOf(folder), file.path);
+      // The skill folder as installed alone (skill-text.ts): links out of the skill go to pinned raw addresses.
+      const bytes = await readServedSkillFile(catalogue, folder, file);
+      const text = bytes?.toString('utf8');
       if (text === undefined) throw protocolError(RESOURCE_NOT_FOUND, `Resource not found: ${uri} (listed, but its file is missing from the catalogue)`, { uri });
       const canonical = formatSkillUri({ loadout: folder.loadout, version: folder.version, skill: folder.skill, rel: file.rel });
       return { contents: [{ uri: canonical, mimeType: mimeOf(file.rel), text }] };

@@ -220,7 +220,16 @@ export const installOutput = z.object({
     .nullable()
     .describe("The agent's own plugin manager: the commands that install the loadout as a plugin from this catalogue (run them in order), or why none fits this catalogue and what to do; null when the catalogue publishes no plugins. A plugin may not carry every file: the npx command installs the whole loadout."),
   zip_url: z.string(),
-  files: z.array(z.object({ path: z.string(), target: z.string(), raw_url: z.string(), role: z.enum(ROLES), sha256: z.string().describe('Hex sha256 of the file as installed for this agent (rules translated for it).') })),
+  files: z.array(
+    z.object({
+      path: z.string(),
+      target: z.string(),
+      raw_url: z.string().describe("The address of the file's bytes as installed for this agent (links rewritten, rules translated), the bytes `sha256` names; in catalogues built before issue 57, the author's file."),
+      raw_latest_url: z.string().optional().describe('The same under `latest`; absent in catalogues built before issue 57.'),
+      role: z.enum(ROLES),
+      sha256: z.string().describe('Hex sha256 of the file as installed for this agent (rules translated for it), served at `raw_url`.'),
+    }),
+  ),
   manual_steps: z.array(z.looseObject({ kind: z.string(), text: z.string(), path: z.string() })),
   capabilities: capabilityList.nullable().describe("What this agent's install lets it run and reach (the record's capability list, the items this agent's install carries). Null in catalogues built before capability lists."),
   needs_consent: z.array(consentItem).describe("What of this agent's install needs the user's yes: `loadout install` shows it and writes nothing until the user agrees (or passes --accept-capabilities). Empty when nothing does."),

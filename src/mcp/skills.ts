@@ -5,7 +5,8 @@
  * - A skill entry (SEP-2640, "Enumeration via skills/list") is `{uri, frontmatter, resources}`:
  *   `uri` the skill's `SKILL.md`, `frontmatter` that file's YAML front matter as JSON (every
  *   field, parsed from the bytes served), `resources` every file of the skill with
- *   `digest: "sha256:<hex>"` of its bytes ("Integrity and verification"). Entries are built
+ *   `digest: "sha256:<hex>"` of its bytes as served ("Integrity and verification"; skill-text.ts:
+ *   links that leave the skill point at pinned raw addresses). Entries are built
  *   from the files on disk at each request, so a digest always matches what `resources/read`
  *   gives for the same tree.
  * - `skills/list` lists each loadout's latest version; pinned versions are served but not
@@ -23,7 +24,8 @@ import type { CatalogueReader } from './catalogue.js';
 import { pageOf } from './cursor.js';
 import { protocolError } from './protocol-error.js';
 import { resourceOf } from './resources.js';
-import { rawVersionOf, type SkillFolder, type SkillFolders } from './skill-folders.js';
+import { type SkillFolder, type SkillFolders } from './skill-folders.js';
+import { readServedSkillFile } from './skill-text.js';
 import { formatSkillUri, parseSkillUri, skillFileUri, type SkillAddress } from './skill-uri.js';
 
 /** The extension's identifier (SEP-2640, header "Extension Identifier"). */
@@ -93,7 +95,8 @@ export function createSkillsExtension(catalogue: CatalogueReader, folders: Skill
   /** The entry of `folder`, from the bytes the raw tree holds now. */
   const entryOf = async (folder: SkillFolder): Promise<SkillEntryResult> => {
     const read = await mapConcurrent(folder.files, READ_CONCURRENCY, async (file) => {
-      const bytes = await catalogue.rawBytes(folder.loadout, rawVersionOf(folder), file.path);
+      // As served by resources/read: the skill folder installed alone (skill-text.ts).
+      const bytes = await readServedSkillFile(catalogue, folder, file);
       // The tree lists a file it does not hold: a broken build, not the client's fault.
       if (bytes === undefined) throw protocolError(ErrorCode.InternalError, `Internal error: ${folder.loadout}/${file.path} is listed but missing from the built tree (rebuild the catalogue)`);
       return { file, bytes };

@@ -34,6 +34,34 @@ export const versionsUrl = (base: string, id: string): string => `${base}/api/lo
 export const rawTreePath = (id: string, version: string, path: string): string => `${rawTreeFolder(id, version)}/${path}`;
 /** The folder of a version's raw files in the output tree, `raw/<loadout_id>/<version>`. */
 export const rawTreeFolder = (id: string, version: string): string => `raw/${id}/${version}`;
+/**
+ * The folder name below `raw/<loadout_id>/` that holds the files as installed, per version and
+ * agent (issue 57 point 11). Never a version: a version folder is `MAJOR.MINOR.PATCH` (digits
+ * only) or `latest` (spec "Versioning"), so no author's file path can land here, whatever it is.
+ */
+export const INSTALLED_FOLDER = 'installed';
+/**
+ * The folder of one version's files as installed for one agent in the output tree,
+ * `raw/<loadout_id>/installed/<version>/<agent>`; `version` may be `latest`.
+ */
+export const installedTreeFolder = (id: string, version: string, agent?: string): string => `raw/${id}/${INSTALLED_FOLDER}/${version}${agent === undefined ? '' : `/${agent}`}`;
+/**
+ * Where the bytes installed for `agent` at install target `target` lie in the output tree,
+ * `raw/<loadout_id>/installed/<version>/<agent>/<target>` (not encoded). Keyed by the target:
+ * an agent's targets are distinct (the `install-paths` check), while one loadout file may be
+ * installed at two targets in two shapes (Copilot's MCP servers, layout.ts `MCP_ALSO_TARGETS`).
+ * A target's dot folders (`.claude/skills/…`) are published below this folder alone
+ * (tree-headers.ts `isPublishedPath`).
+ */
+export const installedTreePath = (id: string, version: string, agent: string, target: string): string => `${installedTreeFolder(id, version, agent)}/${target}`;
+/**
+ * `{base_url}/raw/<loadout_id>/installed/<version>/<agent>/<target>`: the bytes `loadout install`
+ * writes for `agent` at install target `target` (links rewritten, rules translated or composed,
+ * MCP files in the agent's shape; layout/installed-files.ts), whose sha256 the record's
+ * `install[<agent>].files[]` gives; `version` may be `latest`. Issue 57 point 11.
+ */
+export const installedUrl = (base: string, id: string, version: string, agent: string, target: string): string => `${base}/${installedTreeFolder(id, version, agent)}/${encodePath(target)}`;
+
 /** Where the consumer CLI's package of `version` lies in the tree, `cli/loadout-<version>.tgz` (DESIGN.md section 2, distribution). */
 export const cliTarballTreePath = (version: string): string => `cli/loadout-${version}.tgz`;
 /** Where the newest consumer CLI package lies in the tree, `cli/loadout-latest.tgz`. */

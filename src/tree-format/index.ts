@@ -16,6 +16,10 @@ export {
   DESCRIPTION_TREE_PATH,
   docsUrl,
   installCommand,
+  installedTreeFolder,
+  installedTreePath,
+  installedUrl,
+  INSTALLED_FOLDER,
   normaliseBaseUrl,
   pageUrl,
   rawTreeFolder,
@@ -42,6 +46,6 @@ export {
 } from './tree-headers.js';
 export { linkRegionsOf, placeIn, STORE_FOLDER } from './tree-region.js';
 export { parseVersionsDocument } from './versions-document.js';
-export { languageOf, type ContextCost, type ContextSize, type InstallEntry, type ManualStep, type PublishedFileEntry, type PublishedRecord } from './record.js';
+export { languageOf, type ContextCost, type ContextSize, type InstallEntry, type InstallFile, type ManualStep, type PublishedFileEntry, type PublishedRecord } from './record.js';
 export type { CheckResult, Verification } from './verification.js';
 export type { VersionEntry, VersionFile, VersionsDocument } from './versions.js';

@@ -53,13 +53,30 @@ export interface PublishedFileEntry {
 }
 
 /**
- * Spec `install[<agent>]`. A file's `sha256` is that of the bytes installed for the agent,
- * which the per-agent zip holds and `loadout install` writes: the file at `raw_url` (whose
- * sha256 is the version's, `files[].sha256`) translated for the agent when it is a rule
- * (`layout/rule-translation.ts`), else the same bytes.
+ * Spec `install[<agent>]`. `files` lists what the agent's install writes: `path` the loadout
+ * file, `target` where it lands in the project, and `raw_url` / `raw_latest_url` the address of
+ * its bytes as installed for the agent (tree-format `installedUrl`: links rewritten, rules
+ * translated or composed, MCP files in the agent's shape; layout/installed-files.ts), which the
+ * per-agent zip holds and `loadout install` writes, and whose hex sha256 `sha256` is. The
+ * spec's table names `raw_url` here without fixing its address; the author's file stays at
+ * `files[].raw_url` of the same `path` (issue 57 point 11, docs/http-api.md). One `path` may have
+ * two entries, at two targets in two shapes (Copilot's `.vscode/mcp.json` and `.github/mcp.json`).
  */
+export interface InstallFile {
+  path: string;
+  target: string;
+  /** `{base}/raw/<id>/installed/<version>/<agent>/<target>`: exactly the bytes `sha256` names. */
+  raw_url: string;
+  /** The same under `latest`: `{base}/raw/<id>/installed/latest/<agent>/<target>`. */
+  raw_latest_url: string;
+  role: FileEntry['role'];
+  /** Hex sha256 of the bytes as installed for the agent. */
+  sha256: string;
+}
+
+/** Spec `install[<agent>]`: the files as installed ({@link InstallFile}), manual steps, the per-agent zip. */
 export interface InstallEntry {
-  files: { path: string; target: string; raw_url: string; role: FileEntry['role']; sha256: string }[];
+  files: InstallFile[];
   manual_steps: ManualStep[];
   zip_url: string;
 }

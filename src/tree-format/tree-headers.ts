@@ -8,13 +8,15 @@
  * `api/loadouts/<id>.json`, `loadouts/<id>/index.html`), never URLs: no leading `/`, no
  * percent-encoding.
  */
+import { INSTALLED_FOLDER } from './addresses.js';
 
 /**
  * What an address is, which decides its cache policy and, for `loadout publish`, when it is
  * uploaded (content before the documents that point at it):
  * - `pinned-raw`: `raw/<id>/<version>/<path>` with a version other than `latest`; its bytes
  *   never change, so it is `immutable` and never deleted.
- * - `raw`: `raw/<id>/latest/<path>` (and anything else under `raw/`), and a loadout's plugin
+ * - `raw`: `raw/<id>/latest/<path>`, the files as installed `raw/<id>/installed/<version>/<agent>/<target>`
+ *   (remade by each build's layout code, so not immutable; issue 57 point 11), anything else under `raw/`, and a loadout's plugin
  *   folder `plugins/<id>/…` (its files are loadout content, served as plain text; its dot
  *   files, the vendors' manifests, are not published: the folder marketplace is read from a
  *   git branch or a tree on disk, the URL marketplace from the plugin zips in `download/`).
@@ -82,7 +84,9 @@ export function wellKnownIndexOf(segments: readonly string[]): number {
 
 /**
  * True when the tree path `path` is part of the published tree: no segment starts with `.`,
- * except the `.well-known` folder where {@link wellKnownIndexOf} finds it. Other dot files
+ * except the `.well-known` folder where {@link wellKnownIndexOf} finds it, and the install
+ * targets of files as installed, `raw/<id>/installed/<version>/<agent>/<target>` (issue 57
+ * point 11), whose folders are the agents' own dot folders. Other dot files
  * (the build cache `.loadout-build.jsonl`, the `.complete` marker, anything a build left) are
  * never served nor published. `loadout serve` and `loadout publish` both decide with this.
  * Pure.
@@ -90,7 +94,19 @@ export function wellKnownIndexOf(segments: readonly string[]): number {
 export function isPublishedPath(path: string): boolean {
   const segments = path.split('/');
   const allowed = wellKnownIndexOf(segments);
-  return segments.every((segment, i) => !segment.startsWith('.') || i === allowed);
+  const installed = installedTargetIndexOf(segments);
+  return segments.every((segment, i) => !segment.startsWith('.') || i === allowed || (installed >= 0 && i >= installed && segment !== '.' && segment !== '..'));
+}
+
+/**
+ * Where in `segments` the install target of a file as installed begins
+ * (`raw/<id>/installed/<version>/<agent>/<target>`, addresses.ts `installedTreePath`), or -1:
+ * a target's dot folders (`.claude/skills/…`, `.github/mcp.json`) are published there, and only
+ * there. The segments before it must not start with a dot. Pure.
+ */
+function installedTargetIndexOf(segments: readonly string[]): number {
+  if (segments.length < 6 || segments[0] !== 'raw' || segments[2] !== INSTALLED_FOLDER) return -1;
+  return segments.slice(0, 5).some((s) => s.startsWith('.')) ? -1 : 5;
 }
 
 /** True when `segments` after the `.well-known` folder name a discovery index (`agent-skills/index.json`, `skills/index.json`). */
@@ -104,7 +120,9 @@ export function addressClassOf(path: string): AddressClass {
   if (wellKnown >= 0 && !isDiscoveryIndex(segments.slice(wellKnown + 1))) return 'well-known';
   // Lower case: on a file system that ignores case, `RAW/…` is the raw folder.
   const top = segments[0]?.toLowerCase();
-  if (top === 'raw') return segments.length >= 4 && segments[2] !== 'latest' ? 'pinned-raw' : 'raw';
+  // Files as installed (`raw/<id>/installed/…`, addresses.ts) are made by the layout code from a
+  // version's files: a build with newer code may change them, so they are never immutable.
+  if (top === 'raw') return segments.length >= 4 && segments[2] !== 'latest' && segments[2] !== INSTALLED_FOLDER ? 'pinned-raw' : 'raw';
   if (top === 'plugins' && segments.length >= 3) return 'raw';
   if (top === 'download') return 'download';
   if (top === 'assets') return 'asset';

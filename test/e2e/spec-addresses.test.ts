@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PublishedRecord } from '../../src/tree-format/index.js';
 import { CATEGORIES, PUBLISHED_AGENTS, ROLES } from '../../src/catalogue/vocabulary.js';
 import { runCli } from '../helpers/cli.js';
+import { installLoadout } from '../../src/install/index.js';
 import { satisfiesRange } from '../../src/catalogue/version-ranges.js';
 import type { BundleList, BundleRecord } from '../../src/tree-format/bundle.js';
 import { publishedRecordErrors } from '../helpers/published-schema.js';
@@ -106,6 +107,48 @@ describe('the real catalogue, built and served', () => {
       expect(Object.keys(source.files).sort()).toEqual([`${r.id}/loadout.yaml`, ...r.files.map((f) => `${r.id}/${f.path}`)].sort());
     }
   });
+
+  it('serves each install entry\'s file as installed at its raw_url and raw_latest_url, the bytes its sha256 names and `loadout install` writes (issue 57, point 11)', async () => {
+    const digest = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex');
+    let rewritten = 0;
+    for (const r of records) {
+      const authors = new Map(r.files.map((f) => [f.path, f]));
+      for (const agent of PUBLISHED_AGENTS) {
+        const project = mkdtempSync(join(tmpdir(), 'loadout-e2e-installed-'));
+        try {
+          await installLoadout({ from: join(out, 'dist'), id: r.id, agent, dir: project, acceptCapabilities: true });
+          for (const f of r.install[agent].files) {
+            const where = `${r.id} ${agent} ${f.path} at ${f.target}`;
+            expect(f.raw_url, where).toBe(`${BASE}/raw/${r.id}/installed/${r.version}/${agent}/${f.target}`);
+            expect(f.raw_latest_url, where).toBe(`${BASE}/raw/${r.id}/installed/latest/${agent}/${f.target}`);
+            const served: Uint8Array[] = [];
+            for (const address of [f.raw_url, f.raw_latest_url]) {
+              const res = await fetch(local(address));
+              expect(res.status, address).toBe(200);
+              expect(res.headers.get('content-type'), address).toBe('text/plain; charset=utf-8');
+              served.push(new Uint8Array(await res.arrayBuffer()));
+            }
+            const [pinned, latest] = served as [Uint8Array, Uint8Array];
+            expect(digest(pinned), where).toBe(f.sha256);
+            expect(digest(latest), where).toBe(f.sha256);
+            if (f.sha256 !== authors.get(f.path)?.sha256) rewritten++;
+            const text = Buffer.from(pinned).toString('utf8');
+            const written = readFileSync(join(project, f.target), 'utf8');
+            // A whole-file target holds exactly these bytes; a shared instruction file holds them in the loadout's block (an adapter's
+            // `@AGENTS.md` import moved to the block's top, once for every loadout); an MCP file has them merged in.
+            if (f.role === 'mcp') continue;
+            const block = (t: string): string => t.replace(/^@AGENTS\.md\n/gmu, '').replace(/\n{2,}/gu, '\n').trim();
+            if (f.role === 'instructions' || f.role === 'adapter') expect(block(written), where).toContain(block(text));
+            else expect(written, where).toBe(text);
+          }
+        } finally {
+          rmSync(project, { recursive: true, force: true });
+        }
+      }
+    }
+    // Links rewritten and rules translated: some entries differ from the author's file, and their addresses serve the installed bytes.
+    expect(rewritten).toBeGreaterThan(0);
+  }, 300_000);
 
   it('serves the schema, the docs and the description document', async () => {
     const schema = (await (await fetch(`${url}/api/schema.json`)).json()) as Record<string, unknown>;

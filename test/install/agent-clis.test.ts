@@ -11,8 +11,9 @@
  *   `.agents/skills/` and `.gemini/settings.json`);
  * - Copilot CLI 1.0.102: `copilot skill list --json` and `copilot instruction list`
  *   (`.agents/skills/`, `AGENTS.md`, `.github/instructions/`), and `copilot mcp list --json`
- *   (which reads `.mcp.json` and `.github/mcp.json`, not VS Code's `.vscode/mcp.json`, where
- *   the install writes Copilot's servers for VS Code: github/copilot-cli#3019).
+ *   (which reads `.mcp.json` and `.github/mcp.json`, not VS Code's `.vscode/mcp.json`:
+ *   github/copilot-cli#3019; the install writes Copilot's servers to both `.vscode/mcp.json`
+ *   for VS Code and `.github/mcp.json` for the CLI).
  *
  * Each MCP server of the fixture reads the variable `LOADOUT_CHECK`, so the listings show each
  * agent's own variable syntax (layout/mcp-variables.ts).
@@ -160,7 +161,7 @@ describeWith(NEEDS_AGENT_CLIS)('the agents\' CLIs list what loadout install wrot
     expect(readFileSync(join(where.project, 'GEMINI.md'), 'utf8')).toContain('@AGENTS.md');
   });
 
-  it('Copilot CLI lists the skill, AGENTS.md and the rule as .github/instructions; the servers for VS Code are in .vscode/mcp.json', async () => {
+  it('Copilot CLI lists the skill, AGENTS.md, the rule as .github/instructions and the server of .github/mcp.json; the servers for VS Code are in .vscode/mcp.json', async () => {
     const where = await install('copilot');
     mkdirSync(join(where.home, '.copilot'));
     writeFileSync(join(where.home, '.copilot', 'config.json'), JSON.stringify({ trusted_folders: [where.project] }));
@@ -173,9 +174,13 @@ describeWith(NEEDS_AGENT_CLIS)('the agents\' CLIs list what loadout install wrot
     const vscode = JSON.parse(readFileSync(join(where.project, '.vscode/mcp.json'), 'utf8')) as { servers: Record<string, unknown> };
     expect(vscode.servers['localcheck']).toEqual({ type: 'stdio', ...MCP_SERVER, env: { LOADOUT_CHECK: '${env:LOADOUT_CHECK}' } });
     expect(where.manual.map((s) => s.kind)).not.toContain('merge-config');
+    // Copilot CLI's own project file (issue 57 point 12): mcpServers, type and tools, ${VAR} from the environment.
+    const cli = JSON.parse(readFileSync(join(where.project, '.github/mcp.json'), 'utf8')) as { mcpServers: Record<string, unknown> };
+    expect(cli.mcpServers['localcheck']).toEqual({ type: 'stdio', ...LOADOUT_SERVER, tools: ['*'] });
     const output = await agentCli(where, 'copilot', ['mcp', 'list', '--json']);
     console.log(`copilot mcp list --json (the CLI reads .mcp.json and .github/mcp.json, not .vscode/mcp.json):\n${output}`);
-    const mcp = JSON.parse(output) as { mcpServers: Record<string, unknown> };
-    expect(Object.keys(mcp.mcpServers)).not.toContain('localcheck');
+    const listed = JSON.parse(output) as { mcpServers: Record<string, { sourcePath?: string; enabled?: boolean }> };
+    expect(listed.mcpServers['localcheck']?.sourcePath).toBe(join(where.project, '.github/mcp.json'));
+    expect(listed.mcpServers['localcheck']?.enabled).toBe(true);
   });
 });

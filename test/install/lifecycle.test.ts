@@ -39,7 +39,7 @@ const V1_TARGETS: Record<Agent, Record<string, string>> = {
   codex: { 'AGENTS.md': 'AGENTS.md', ...SKILL('.agents/skills'), '.codex/agents/reviewer.toml': 'agents/reviewer.md', '.codex/config.toml': 'mcp/servers.json' },
   cursor: { 'AGENTS.md': 'AGENTS.md', '.cursor/rules/style.mdc': 'rules/style.md', '.cursor/rules/old.mdc': 'rules/old.md', ...SKILL('.agents/skills'), '.cursor/agents/reviewer.md': 'agents/reviewer.md', '.cursor/mcp.json': 'mcp/servers.json' },
   'gemini-cli': { 'AGENTS.md': 'AGENTS.md', 'GEMINI.md': 'GEMINI.md', '.gemini/rules/style.md': 'rules/style.md', '.gemini/rules/old.md': 'rules/old.md', ...SKILL('.agents/skills'), '.gemini/agents/reviewer.md': 'agents/reviewer.md', '.gemini/settings.json': 'mcp/servers.json' },
-  copilot: { 'AGENTS.md': 'AGENTS.md', '.github/instructions/style.instructions.md': 'rules/style.md', '.github/instructions/old.instructions.md': 'rules/old.md', ...SKILL('.agents/skills'), '.github/agents/reviewer.agent.md': 'agents/reviewer.md', '.vscode/mcp.json': 'mcp/servers.json' },
+  copilot: { 'AGENTS.md': 'AGENTS.md', '.github/instructions/style.instructions.md': 'rules/style.md', '.github/instructions/old.instructions.md': 'rules/old.md', ...SKILL('.agents/skills'), '.github/agents/reviewer.agent.md': 'agents/reviewer.md', '.vscode/mcp.json': 'mcp/servers.json', '.github/mcp.json': 'mcp/servers.json' },
   'antigravity-cli': { 'AGENTS.md': 'AGENTS.md', '.agents/rules/style.md': 'rules/style.md', '.agents/rules/old.md': 'rules/old.md', ...SKILL('.agents/skills'), '.agents/mcp_config.json': 'mcp/servers.json' },
 };
 
@@ -56,7 +56,7 @@ const installedText = (files: typeof V1, path: string, agent: Agent): string => 
 function expectInstalled(project: string, targets: Record<string, string>, files: typeof V1, servers: Record<string, unknown>, agent: Agent): void {
   for (const [target, path] of Object.entries(targets)) {
     // Merged MCP files: the version's servers, in the agent's shape (layout/mcp-formats.ts).
-    if (path === 'mcp/servers.json') expect(readParts(readFileSync(join(project, target), 'utf8'), target), target).toEqual(convertMcpServers(servers as Record<string, McpServerConfig>, agent).servers);
+    if (path === 'mcp/servers.json') expect(readParts(readFileSync(join(project, target), 'utf8'), target), target).toEqual(convertMcpServers(servers as Record<string, McpServerConfig>, agent, target).servers);
     else if (['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'].includes(path)) {
       const adapter = path !== 'AGENTS.md';
       expect(findBlock(parseBlocks(readFileSync(join(project, target), 'utf8'), adapter), 'kit')?.body, target).toBe(blockBody(installedText(files, path, agent), adapter, path));

@@ -8,6 +8,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseToml } from 'smol-toml';
+import { parse as parseJsonc } from 'jsonc-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLISHED_AGENTS } from '../../src/catalogue/vocabulary.js';
 import { installLoadouts } from '../../src/install/install.js';
@@ -30,6 +31,8 @@ args = ["--verbose"]
 model = "o4-mini"
 `;
 const USER_VSCODE = '{\n\t"servers": { "mine": { "type": "stdio", "command": "my-server" } }\n}\n';
+/** The user's own Copilot CLI file (`.github/mcp.json`), with formatting and a setting of its own: back byte for byte (issue 57 point 12). */
+const USER_COPILOT_CLI = '{\n  // shared with the team\n  "mcpServers": {\n    "mine": { "type": "local", "command": "my-server", "args": [], "tools": ["*"] }\n  },\n  "other": true\n}\n';
 
 let dist: string;
 let root: string;
@@ -51,6 +54,8 @@ describe('MCP files of dbt-analytics, per agent', () => {
     writeFileSync(join(project, '.codex/config.toml'), USER_CODEX);
     mkdirSync(join(project, '.vscode'));
     writeFileSync(join(project, '.vscode/mcp.json'), USER_VSCODE);
+    mkdirSync(join(project, '.github'));
+    writeFileSync(join(project, '.github/mcp.json'), USER_COPILOT_CLI);
     const outcomes = await installLoadouts({ from: dist, id: 'dbt-analytics', agents: [...PUBLISHED_AGENTS], dir: project });
     expect(outcomes.flatMap((o) => o.conflicts)).toEqual([]);
     const read = (path: string): string => readFileSync(join(project, path), 'utf8');
@@ -64,6 +69,10 @@ describe('MCP files of dbt-analytics, per agent', () => {
       inputs: [{ type: 'promptString', id: 'POSTGRES_URL', description: 'POSTGRES_URL, read by MCP servers of this project', password: true }],
       servers: { mine: { type: 'stdio', command: 'my-server' }, postgres: { type: 'stdio', command: 'uvx', args, env: { DATABASE_URI: '${input:POSTGRES_URL}' } } },
     });
+    // Copilot CLI reads .github/mcp.json, not .vscode/mcp.json (github/copilot-cli#3019): the server in its shape, with type and tools, ${VAR} from the environment.
+    const cli = readFileSync(join(project, '.github/mcp.json'), 'utf8');
+    expect(cli.startsWith('{\n  // shared with the team\n  "mcpServers": {\n    "mine": { "type": "local", "command": "my-server", "args": [], "tools": ["*"] }')).toBe(true);
+    expect(parseJsonc(cli)).toEqual({ mcpServers: { mine: { type: 'local', command: 'my-server', args: [], tools: ['*'] }, postgres: { type: 'stdio', command: 'uvx', args, env: { DATABASE_URI: '${POSTGRES_URL}' }, tools: ['*'] } }, other: true });
     // Codex: the user's bytes first, untouched, then one table; no literal ${…}.
     const codex = read('.codex/config.toml');
     expect(codex).toBe(`${USER_CODEX}\n[mcp_servers.postgres]\ncommand = "uvx"\nargs = ["postgres-mcp", "--access-mode=restricted"]\nenv_vars = ["DATABASE_URI"]\n`);
@@ -80,7 +89,20 @@ describe('MCP files of dbt-analytics, per agent', () => {
     await uninstallLoadout({ scope: projectScope(project), id: 'dbt-analytics' });
     expect(read('.codex/config.toml')).toBe(USER_CODEX);
     expect(read('.vscode/mcp.json')).toBe(USER_VSCODE);
+    expect(read('.github/mcp.json')).toBe(USER_COPILOT_CLI);
     for (const path of ['.mcp.json', '.cursor/mcp.json', '.gemini/settings.json', '.agents/mcp_config.json']) expect(existsSync(join(project, path)), path).toBe(false);
+  }, 60_000);
+
+  it('writes Copilot CLI\'s .github/mcp.json for copilot alone, and takes it away on uninstall (issue 57 point 12)', async () => {
+    const project = makeTempDir();
+    const [outcome] = await installLoadouts({ from: dist, id: 'dbt-analytics', agents: ['copilot'], dir: project });
+    expect(outcome?.conflicts).toEqual([]);
+    expect(JSON.parse(readFileSync(join(project, '.github/mcp.json'), 'utf8'))).toEqual({ mcpServers: { postgres: { type: 'stdio', command: 'uvx', args: ['postgres-mcp', '--access-mode=restricted'], env: { DATABASE_URI: '${POSTGRES_URL}' }, tools: ['*'] } } });
+    expect(existsSync(join(project, '.vscode/mcp.json'))).toBe(true);
+    const status = await readStatus(projectScope(project));
+    expect(status.files.filter((f) => f.target === '.github/mcp.json').map((f) => [f.kind, f.state])).toEqual([['servers', 'ok']]);
+    await uninstallLoadout({ scope: projectScope(project), id: 'dbt-analytics' });
+    for (const path of ['.github/mcp.json', '.vscode/mcp.json', '.github']) expect(existsSync(join(project, path)), path).toBe(false);
   }, 60_000);
 
   it('gives the user\'s .codex/config.toml back byte for byte after each agent\'s install and uninstall, with the user\'s edits elsewhere in it kept', async () => {
@@ -101,7 +123,7 @@ describe('MCP files of dbt-analytics, per agent', () => {
     const agents = PUBLISHED_AGENTS.join(',');
     const text = await runCli(['install', 'dbt-analytics', '--agent', agents, '--from', dist, '--dir', project, '--dry-run'], project);
     expect(text.code, text.stderr).toBe(0);
-    expect(text.stdout.split('\n').filter((l) => l.includes('Set POSTGRES_URL in your environment'))).toEqual(['- .mcp.json, .cursor/mcp.json, .gemini/settings.json: Set POSTGRES_URL in your environment: the MCP server "postgres" reads it. (claude-code, cursor, gemini-cli)']);
+    expect(text.stdout.split('\n').filter((l) => l.includes('Set POSTGRES_URL in your environment'))).toEqual(['- .mcp.json, .cursor/mcp.json, .gemini/settings.json, .github/mcp.json: Set POSTGRES_URL in your environment: the MCP server "postgres" reads it. (claude-code, cursor, gemini-cli, copilot)']);
     expect(text.stdout).toContain('- .codex/config.toml: Set DATABASE_URI in your environment to the value of POSTGRES_URL');
     const json = await runCli(['install', 'dbt-analytics', '--agent', agents, '--from', dist, '--dir', project, '--dry-run', '--json'], project);
     const outcomes = JSON.parse(json.stdout) as { agent: string; manual_steps: { kind: string; path: string }[] }[];

@@ -94,8 +94,11 @@ describe('install layout (DESIGN.md section 3, vendor-checked)', () => {
     expect(codex.files.map((f) => f.target)).toEqual(['AGENTS.md', '.codex/config.toml', '.codex/agents/a.toml']);
     expect(codex.manual_steps.map((s) => [s.kind, s.source, s.path])).toEqual([['set-env', 'mcp/servers.json', '.codex/config.toml']]);
     expect(codex.manual_steps[0]?.text).toBe('Set DATABASE_URI in your environment to the value of POSTGRES_URL: Codex passes DATABASE_URI to the MCP server "postgres" (env_vars) and does not expand variables in .codex/config.toml.');
-    // VS Code asks for the connection string (an input): nothing to set by hand.
-    expect(resolveInstallPlan(files, 'copilot', read).manual_steps.filter((s) => s.source === 'mcp/servers.json')).toEqual([]);
+    // VS Code asks for the connection string (an input): nothing to set by hand for .vscode/mcp.json; Copilot CLI
+    // expands ${POSTGRES_URL} in .github/mcp.json from the environment (issue 57 point 12).
+    const copilot = resolveInstallPlan(files, 'copilot', read);
+    expect(copilot.files.map((f) => f.target)).toEqual(['AGENTS.md', '.vscode/mcp.json', '.github/mcp.json', '.github/instructions/r.instructions.md', '.github/agents/a.agent.md']);
+    expect(copilot.manual_steps.filter((s) => s.source === 'mcp/servers.json')).toEqual([{ kind: 'set-env', source: 'mcp/servers.json', path: '.github/mcp.json', text: 'Set POSTGRES_URL in your environment: the MCP server "postgres" reads it.' }]);
     expect(resolveInstallPlan(files, 'claude-code', read).manual_steps).toEqual([{ kind: 'set-env', source: 'mcp/servers.json', path: '.mcp.json', text: 'Set POSTGRES_URL in your environment: the MCP server "postgres" reads it.' }]);
   });
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse as parseToml } from 'smol-toml';
 import { describe, expect, it } from 'vitest';
 import { PUBLISHED_AGENTS } from '../../src/catalogue/vocabulary.js';
-import { convertMcpServers, installedMcpText, mcpFileFormat, type McpServerConfig } from '../../src/layout/mcp-formats.js';
+import { convertMcpServers, COPILOT_CLI_MCP_FILE, installedMcpText, mcpFileFormat, type McpServerConfig } from '../../src/layout/mcp-formats.js';
 import { findVariables, isSecretVariable } from '../../src/layout/mcp-variables.js';
 
 const DBT = readFileSync(new URL('../../loadouts/dbt-analytics/mcp/servers.json', import.meta.url), 'utf8');
@@ -22,6 +22,18 @@ describe('MCP configuration per agent (layout/mcp-formats.ts)', () => {
     expect(parseToml(files['codex'] ?? '')).toEqual({ mcp_servers: { postgres: { command: 'uvx', args: ['postgres-mcp', '--access-mode=restricted'], env_vars: ['DATABASE_URI'] } } });
     expect(JSON.parse(files['antigravity-cli'] ?? '')).toEqual({ mcpServers: { postgres: { command: 'uvx', args: ['postgres-mcp', '--access-mode=restricted'] } } });
     for (const agent of ['codex', 'antigravity-cli'] as const) expect(files[agent]).not.toContain('${');
+  });
+
+  it('writes Copilot CLI\'s .github/mcp.json in its own shape: mcpServers, every server with a type and tools, variables from the environment (issue 57 point 12)', () => {
+    expect(JSON.parse(installedMcpText(DBT, 'copilot', COPILOT_CLI_MCP_FILE))).toEqual({ mcpServers: { postgres: { type: 'stdio', command: 'uvx', args: ['postgres-mcp', '--access-mode=restricted'], env: { DATABASE_URI: '${POSTGRES_URL}' }, tools: ['*'] } } });
+    const remote = convertMcpServers(servers({ docs: { type: 'sse', url: 'https://mcp.example.com/sse', headers: { Authorization: 'Bearer ${DOCS_TOKEN:-none}' } }, api: { url: 'https://mcp.example.com/mcp', tools: ['search'] } }), 'copilot', COPILOT_CLI_MCP_FILE);
+    expect(remote.servers).toEqual({ docs: { type: 'sse', url: 'https://mcp.example.com/sse', headers: { Authorization: 'Bearer ${DOCS_TOKEN:-none}' }, tools: ['*'] }, api: { type: 'http', url: 'https://mcp.example.com/mcp', tools: ['search'] } });
+    expect(remote.inputs).toEqual([]);
+    expect(remote.notes.map((n) => n.text)).toEqual(['Set DOCS_TOKEN in your environment: the MCP server "docs" reads it.']);
+    expect(remote.unexpressible).toEqual([]);
+    // VS Code's file for the same agent is unchanged; the JSON files format is the mcpServers one.
+    expect(installedMcpText(DBT, 'copilot')).toBe(installedMcpText(DBT, 'copilot', '.vscode/mcp.json'));
+    expect(mcpFileFormat(COPILOT_CLI_MCP_FILE)).toEqual({ syntax: 'json', key: 'mcpServers', inputs: false });
   });
 
   it('says what no file can do, once per variable, in words every agent shares where it can', () => {

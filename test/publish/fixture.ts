@@ -56,13 +56,16 @@ export async function makeCatalogue(): Promise<Catalogue> {
 /**
  * The published files of a tree, by relative path: dot files and folders are left out, as the
  * spec's API has none, except the `.well-known` folders of Agent Skills discovery at the root
- * and in `loadouts/<id>/` (README "Agent Skills discovery").
+ * and in `loadouts/<id>/` (README "Agent Skills discovery"), and the install targets of files as
+ * installed, `raw/<id>/installed/<version>/<agent>/<target>` (docs/http-api.md, "Files as
+ * installed"), whose folders are the agents' dot folders.
  */
 export function readTreeBytes(dir: string, prefix = ''): Map<string, Buffer> {
   const files = new Map<string, Buffer>();
   const wellKnownHere = prefix === '' || /^loadouts\/[^/.][^/]*\/$/u.test(prefix);
+  const installedHere = /^raw\/[^/.][^/]*\/installed\/[^/.][^/]*\/[^/.][^/]*\//u.test(prefix);
   for (const entry of readdirSync(join(dir, prefix), { withFileTypes: true })) {
-    if (entry.name.startsWith('.') && !(entry.name === '.well-known' && wellKnownHere)) continue;
+    if (entry.name.startsWith('.') && !(entry.name === '.well-known' && wellKnownHere) && !installedHere) continue;
     const path = prefix + entry.name;
     // A link to a folder of the tree (a raw `latest` folder) holds that folder's files, as publish reads them.
     const folder = entry.isDirectory() || (entry.isSymbolicLink() && statSync(join(dir, path)).isDirectory());

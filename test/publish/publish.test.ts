@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
+import { PUBLISHED_AGENTS } from '../../src/catalogue/vocabulary.js';
 import { describe, expect, it } from 'vitest';
 import { publishTree, type PublishOptions } from '../../src/publish/publish.js';
 import { createStaticServer } from '../../src/server/static.js';
@@ -59,7 +60,8 @@ async function expectBucketHolds(s3: S3Server, out: string, tree: Map<string, Bu
     expect(stored.body.equals(bytes), `bytes of ${path}`).toBe(true);
     const served = await serve.serve(new Request(`http://x/${path}`), `/${path}`);
     expect(stored.contentType, `Content-Type of ${path}`).toBe(served.headers.get('content-type'));
-    const pinned = /^raw\/[^/]+\/(?!latest\/)[^/]+\/./u.test(path);
+    // Files as installed (`raw/<id>/installed/…`) are remade by each build: never immutable.
+    const pinned = /^raw\/[^/]+\/(?!latest\/|installed\/)[^/]+\/./u.test(path);
     expect(stored.cacheControl, `Cache-Control of ${path}`).toBe(pinned ? IMMUTABLE : REVALIDATE);
     if (path.startsWith('raw/')) expect(stored.contentType).toBe('text/plain; charset=utf-8');
   }
@@ -208,7 +210,8 @@ describe('loadout publish to a real S3 server (s3rver)', () => {
 
     const result = await publish(out, s3Store(s3.endpoint, BUCKET));
 
-    expect(result.counts.uploaded).toBe(3);
+    // And the six agents' AGENTS.md as installed, pinned and latest (issue 57 point 11), hard links to it where the install leaves it as it is.
+    expect(result.counts.uploaded).toBe(3 + 2 * PUBLISHED_AGENTS.length);
     expect((await s3.read(BUCKET, 'plugins/alpha/AGENTS.md')).body.toString()).toBe('# changed under a pinned version\n');
     expect((await s3.read(BUCKET, 'raw/alpha/latest/AGENTS.md')).body.toString()).toBe('# changed under a pinned version\n');
     expect(result.warnings.join('\n')).toContain('raw/alpha/1.0.0/AGENTS.md has bytes other than the ones published under its pinned version');

@@ -22,7 +22,8 @@ describe('publishing Agent Skills discovery', () => {
     const keys = await s3.listKeys(BUCKET);
     const wellKnown = keys.filter((k) => k.split('/').includes('.well-known'));
     expect(wellKnown).toEqual(expect.arrayContaining(['.well-known/agent-skills/index.json', '.well-known/skills/shared/templates/report.html', 'loadouts/alpha/.well-known/agent-skills/shared.zip', 'loadouts/alpha/.well-known/agent-skills/solo/SKILL.md', 'loadouts/plain/.well-known/agent-skills/index.json']));
-    expect(keys.filter((k) => k.split('/').some((s) => s.startsWith('.') && s !== '.well-known'))).toEqual(['.loadout-publish.json']);
+    // Files as installed keep their install target's dot folders (`raw/<id>/installed/<version>/<agent>/.claude/…`, issue 57 point 11).
+    expect(keys.filter((k) => k.split('/').some((s) => s.startsWith('.') && s !== '.well-known') && !/^raw\/[^/.][^/]*\/installed\/[^/.][^/]*\/[^/.][^/]*\//u.test(k))).toEqual(['.loadout-publish.json']);
     expect(result.skipped).toEqual(expect.arrayContaining(['.loadout-build.jsonl', '.complete']));
 
     const tree = readTreeBytes(fixture.dist);

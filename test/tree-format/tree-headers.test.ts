@@ -32,7 +32,12 @@ describe('headers of a published path', () => {
   it('makes only pinned versions immutable; latest, records, zips, pages and catalogue documents revalidate', () => {
     expect(cacheControlFor('raw/x/1.0.0/AGENTS.md')).toBe(IMMUTABLE);
     expect(cacheControlFor('raw/x/1.0.0/skills/a/SKILL.md')).toBe(IMMUTABLE);
-    for (const path of ['raw/x/latest/AGENTS.md', 'raw/x/AGENTS.md', 'api/loadouts/x.json', 'api/loadouts/x/versions.json', 'download/x/source.zip', 'loadouts/x/index.html', 'api/loadouts.json', 'api/search-index.json', 'api/v1/index.json', 'index.html']) {
+    // Files as installed are remade by each build's layout code: pinned by version, not immutable (issue 57 point 11).
+    for (const path of ['raw/x/installed/1.0.0/codex/AGENTS.md', 'raw/x/installed/latest/cursor/rules/a.md']) {
+      expect(addressClassOf(path), path).toBe('raw');
+      expect(contentTypeFor(path), path).toBe('text/plain; charset=utf-8');
+    }
+    for (const path of ['raw/x/latest/AGENTS.md', 'raw/x/AGENTS.md', 'raw/x/installed/1.0.0/codex/AGENTS.md', 'api/loadouts/x.json', 'api/loadouts/x/versions.json', 'download/x/source.zip', 'loadouts/x/index.html', 'api/loadouts.json', 'api/search-index.json', 'api/v1/index.json', 'index.html']) {
       expect(cacheControlFor(path), path).toBe(REVALIDATE);
     }
     expect(['raw/x/1.0.0/A.md', 'download/x/a.zip', 'assets/s.js', 'api/loadouts/x.json', 'loadouts/x/index.html', 'api/loadouts.json', 'api/tags.json', 'index.html'].map(addressClassOf)).toEqual([
@@ -51,6 +56,9 @@ describe('headers of a published path', () => {
 describe('Agent Skills discovery (.well-known) paths', () => {
   it('publishes exactly the .well-known folders at the root and in a loadout\'s folder, and no other dot file', () => {
     for (const path of ['.well-known/agent-skills/index.json', '.well-known/skills/x/SKILL.md', 'loadouts/x/.well-known/agent-skills/x.zip']) expect(isPublishedPath(path), path).toBe(true);
+    // Files as installed end with their install target, the agents' dot folders included (issue 57 point 11); nowhere else.
+    for (const path of ['raw/x/installed/1.0.0/claude-code/.claude/skills/a/SKILL.md', 'raw/x/installed/latest/copilot/.github/mcp.json', 'raw/x@1-ab/installed/1.0.0/cursor/.cursor/rules/a.mdc']) expect(isPublishedPath(path), path).toBe(true);
+    for (const path of ['raw/x/1.0.0/.claude/a.md', 'raw/x/installed/1.0.0/.claude/a.md', 'raw/x/installed/.1/codex/.a', 'raw/.x/installed/1.0.0/codex/.a', 'raw/x/installed/1.0.0/codex/..', 'api/x/installed/1.0.0/codex/.a']) expect(isPublishedPath(path), path).toBe(false);
     for (const path of ['.loadout-build.json', '.complete', '.WELL-KNOWN/agent-skills/index.json', 'api/.well-known/agent-skills/index.json', 'raw/x/latest/.well-known/a', 'loadouts/.x/.well-known/a', 'loadouts/x/y/.well-known/a', '.well-known/.hidden', 'loadouts/x/.well-known/skills/.git/config']) {
       expect(isPublishedPath(path), path).toBe(false);
     }

@@ -55,6 +55,28 @@ function twoVersionCatalogue(): { root: string; v1: string } {
 const readJson = <T>(path: string): T => JSON.parse(readFileSync(path, 'utf8')) as T;
 
 /**
+ * Checks that the tree `out` holds loadout `id`'s files as installed for every agent at the
+ * tree paths of their `raw_url` and `raw_latest_url` (`{BASE}/raw/<id>/installed/…`), with the
+ * bytes their `sha256` names (issue 57 point 11). Returns how many differ from the author's file.
+ */
+function expectInstalledFiles(out: string, id: string): number {
+  const record = readJson<PublishedRecord>(join(out, `api/loadouts/${id}.json`));
+  const authors = new Map(record.files.map((f) => [f.path, f.sha256]));
+  let differ = 0;
+  for (const agent of PUBLISHED_AGENTS) {
+    for (const f of record.install[agent].files) {
+      for (const address of [f.raw_url, f.raw_latest_url]) {
+        expect(address.startsWith(`${BASE}/raw/${id}/installed/`), address).toBe(true);
+        const bytes = readFileSync(join(out, decodeURIComponent(address.slice(BASE.length + 1))));
+        expect(createHash('sha256').update(bytes).digest('hex'), address).toBe(f.sha256);
+      }
+      if (f.sha256 !== authors.get(f.path)) differ++;
+    }
+  }
+  return differ;
+}
+
+/**
  * What lies beside `out` besides the trees folder, the trees in it that are neither live nor
  * the standby, and the entries of the store that neither of those two links to.
  */
@@ -154,7 +176,7 @@ describe('loadout build', () => {
       for (const f of record.install[agent].files) {
         // Each file as the agent reads it (layout/installed-files.ts), with the sha256 the record gives.
         const text = await zip.file(f.target)?.async('string');
-        expect(text).toBe(installed.text(f.path) ?? record.files.find((r) => r.path === f.path)?.content);
+        expect(text).toBe(installed.text(f.path, f.target) ?? record.files.find((r) => r.path === f.path)?.content);
         expect(createHash('sha256').update(text ?? '').digest('hex')).toBe(f.sha256);
       }
     }
@@ -200,6 +222,12 @@ describe('loadout build', () => {
     expect(inode('.well-known/skills/add-test/SKILL.md')).toBe(inode('raw/tools/1.1.0/skills/add-test/SKILL.md'));
     // An older version's files are its own: 1.0.0's rule differs from 1.1.0's.
     expect(inode('raw/tools/1.0.0/rules/style.md')).not.toBe(inode('raw/tools/1.1.0/rules/style.md'));
+    // The files as installed (issue 57 point 11): `latest` links to the version's folder; a file installed as it is links to its raw file, and five agents' shared skill files are one file.
+    expect(readlinkSync(join(out, 'raw/tools/installed/latest'))).toBe('1.1.0');
+    expect(inode('raw/tools/installed/1.1.0/codex/.agents/skills/add-test/SKILL.md')).toBe(inode('raw/tools/1.1.0/skills/add-test/SKILL.md'));
+    expect(inode('raw/tools/installed/1.1.0/cursor/.agents/skills/add-test/SKILL.md')).toBe(inode('raw/tools/1.1.0/skills/add-test/SKILL.md'));
+    expect(inode('raw/tools/installed/1.1.0/cursor/.cursor/rules/style.mdc')).not.toBe(inode('raw/tools/1.1.0/rules/style.md'));
+    expect(expectInstalledFiles(out, 'tools')).toBeGreaterThan(0);
   });
 
   it('writes the catalogue documents and the schema', async () => {
@@ -340,6 +368,10 @@ describe('incremental build', () => {
     const third = await buildCatalogue({ root, out, baseUrl: BASE, now });
     expect(third.reused).toEqual(['tools']);
     expect(readFileSync(join(out, 'raw/plain/latest/AGENTS.md'), 'utf8')).toContain('Changed in the working tree.');
+    // The carried-over loadout keeps its files as installed, the rebuilt one has its new ones (issue 57 point 11).
+    expect(expectInstalledFiles(out, 'tools')).toBeGreaterThan(0);
+    expectInstalledFiles(out, 'plain');
+    expect(readFileSync(join(out, 'raw/plain/installed/latest/codex/AGENTS.md'), 'utf8')).toContain('Changed in the working tree.');
 
     const clean = join(root, 'clean');
     await buildCatalogue({ root, out: clean, baseUrl: BASE, now, clean: true });

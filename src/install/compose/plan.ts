@@ -35,8 +35,8 @@ export interface WantedInstall {
   source: string;
   /** Its files, in the version's order, each with a target. */
   files: { target: string; path: string; role: Role }[];
-  /** The version's bytes of a loadout file. */
-  bytes(path: string): Uint8Array | undefined;
+  /** The version's bytes of a loadout file as installed (at `target`, for a file planned at several: `layout/installed-files.ts`). */
+  bytes(path: string, target?: string): Uint8Array | undefined;
   /** The digest of the version's capability list for the agent (`tree-format/capabilities.ts`), recorded in the lock with what the installed files hold (`run-plan.ts`). */
   capabilityDigest?: string;
 }
@@ -178,7 +178,7 @@ export function planChanges(input: PlanInput): ChangePlan {
     for (const { wanted: w, file } of arriving) {
       const entry = entryOf(keyOf(w));
       if (entry === undefined) continue;
-      const bytes = w.bytes(file.path);
+      const bytes = w.bytes(file.path, file.target);
       if (bytes === undefined) throw new LoadoutError('invalid_content', `${w.id} ${w.version} has no file ${file.path}; nothing was written`);
       const known = kind === 'block' ? blockRecords.get(w.id) : undefined;
       if (known !== undefined) {
@@ -188,7 +188,7 @@ export function planChanges(input: PlanInput): ChangePlan {
       const previous = leaving.find((l) => keyOf(l.entry) === keyOf(w))?.record ?? (kind === 'block' ? records.find((r) => r.entry.id === w.id)?.record : undefined);
       const part: Contribution = { id: w.id, version: w.version, target, path: file.path, role: file.role, bytes, label: `${w.id} ${w.version} ${file.path}` };
       if (kind === 'file') {
-        const other = arriving.find((a) => !same(a.wanted.bytes(a.file.path), bytes));
+        const other = arriving.find((a) => !same(a.wanted.bytes(a.file.path, a.file.target), bytes));
         if (other !== undefined) throw new LoadoutError('invalid_content', `${w.id} ${w.version} and ${other.wanted.id} ${other.wanted.version} put different files at ${target} (for ${w.agent} and ${other.wanted.agent}); nothing was written`, { hint: 'Install them one at a time, into different projects.' });
         // Another agent's install of the same loadout holds the loadout's file: it follows (as a block does).
         const owners = staying.filter((s) => s.record.sha256 !== digestOf(bytes) && s.entry.id !== w.id);

@@ -47,7 +47,7 @@ export async function applyInstallPlan(installed: InstalledFiles, readBytes: (pa
       continue;
     }
     const read = readBytes(entry.path);
-    const bytes = read === undefined ? undefined : installedBytesOf(installed, entry.path, read);
+    const bytes = read === undefined ? undefined : installedBytesOf(installed, entry.path, read, target);
     if (bytes === undefined) {
       result.failures.push({ target, source: entry.path, message: `has no content: ${entry.path} is missing from the loadout` });
       continue;

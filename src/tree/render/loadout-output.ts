@@ -11,7 +11,7 @@ import { PUBLISHED_AGENTS } from '../../catalogue/vocabulary.js';
 import { measureContextForAgents } from '../../layout/context-cost.js';
 import { runChecks, type CheckRun } from '../../verify/run.js';
 import { summariseVerification } from '../../verify/verification.js';
-import { rawTreeFolder, rawTreePath, rawUrl } from '../../tree-format/addresses.js';
+import { installedTreeFolder, installedTreePath, rawTreeFolder, rawTreePath, rawUrl } from '../../tree-format/addresses.js';
 import type { HistoricVersionData, LoadoutHistoryData } from '../history/history.js';
 import type { OutputTree } from '../write/tree-files.js';
 import { renderLoadoutPage } from '../../pages/loadout.js';
@@ -110,13 +110,16 @@ async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun
   writes.push(tree.linkFolder(rawTreeFolder(id, 'latest'), rawTreeFolder(id, version)));
   // The zips hold the same files under other names: each is compressed once (`contents`).
   // The record's install entries are the install plans (record.ts), resolved once.
+  // Each file as the agent reads it (layout/installed-files.ts), as the record hashes it and `loadout install` writes it.
+  const installedText = (agent: Agent, path: string, target: string): string => installs[agent].text(path, target) ?? texts.get(path) ?? '';
   for (const agent of PUBLISHED_AGENTS) {
-    // Each file as the agent reads it (layout/installed-files.ts), as the record hashes it and `loadout install` writes it.
-    writes.push(tree.write(`download/${id}/${agent}.zip`, writeZip(record.install[agent].files.map(({ path, target }) => ({ path: target, data: installs[agent].text(path) ?? texts.get(path) ?? '' })), contents)));
+    writes.push(tree.write(`download/${id}/${agent}.zip`, writeZip(record.install[agent].files.map(({ path, target }) => ({ path: target, data: installedText(agent, path, target) })), contents)));
   }
   const sourceEntries = [{ path: `${id}/${MANIFEST_FILE}`, data: run.source.manifestText ?? '' }, ...record.files.map((f) => ({ path: `${id}/${f.path}`, data: f.content }))];
   writes.push(tree.write(`download/${id}/source.zip`, writeZip(sourceEntries, contents)));
   await Promise.all(writes);
+  // After the raw files, which the installed files the install leaves as they are link to.
+  await writeInstalledFiles(tree, record, installedText);
   // After the raw files: the plugin folder links to them.
   const plugin = plugins ? await writePlugin(tree, { base, manifest, files: publishedFiles(manifest, texts), capabilities: record.capabilities }, { folder: true, contents }) : undefined;
   const entry: VersionEntry = {
@@ -132,6 +135,35 @@ async function writeCurrentVersion(tree: OutputTree, base: string, run: CheckRun
     requires: record.requires,
   };
   return { entry, plugin };
+}
+
+/**
+ * Writes the version's files as installed for each agent at their addresses
+ * (`raw/<id>/installed/<version>/<agent>/<target>`, tree-format `installedTreePath`; issue 57
+ * point 11), and `installed/latest` as a link to the version's folder, as the raw `latest` is.
+ * A text equal to the author's file or to one written for another agent is a hard link to it:
+ * most files are installed as they are, and five agents share `.agents/skills/`.
+ */
+async function writeInstalledFiles(tree: OutputTree, record: PublishedRecord, installedText: (agent: Agent, path: string, target: string) => string): Promise<void> {
+  const { id, version } = record;
+  const written = new Map<string, string>(record.files.map((f) => [f.content, rawTreePath(id, version, f.path)]));
+  const writes: Promise<void>[] = [];
+  const links: [string, string][] = [];
+  for (const agent of PUBLISHED_AGENTS) {
+    for (const { path, target } of record.install[agent].files) {
+      const at = installedTreePath(id, version, agent, target);
+      const text = installedText(agent, path, target);
+      const existing = written.get(text);
+      if (existing !== undefined) links.push([at, existing]);
+      else {
+        written.set(text, at);
+        writes.push(tree.write(at, text));
+      }
+    }
+  }
+  await Promise.all(writes);
+  await Promise.all(links.map(([at, existing]) => tree.link(at, existing)));
+  await tree.linkFolder(installedTreeFolder(id, 'latest'), installedTreeFolder(id, version));
 }
 
 /** The manifest's files that `texts` holds (those published), with their text, in manifest order. */

@@ -13,7 +13,7 @@ import { layoutInstall, type InstalledFiles } from '../../layout/installed-files
 import type { Verification } from '../../tree-format/verification.js';
 import type { Capabilities } from '../../tree-format/capabilities.js';
 import { securityVerdict } from '../../verify/verification.js';
-import { agentZipUrl, languageOf, pageUrl, rawUrl, recordUrl, sha256, sourceZipUrl, type InstallEntry, type PublishedFileEntry, type PublishedRecord } from '../../tree-format/index.js';
+import { agentZipUrl, installedUrl, languageOf, pageUrl, rawUrl, recordUrl, sha256, sourceZipUrl, type InstallEntry, type PublishedFileEntry, type PublishedRecord } from '../../tree-format/index.js';
 
 /** Everything {@link buildRecord} needs. Texts are the decoded files of this version. */
 export interface RecordInput {
@@ -90,7 +90,15 @@ export function buildRecord(input: RecordInput, installs: Record<Agent, Installe
       const plan = installed.plan;
       const value: InstallEntry = {
         // Each file as the agent reads it (rules translated and composed, links rewritten): the bytes the zip and `loadout install` write.
-        files: plan.files.map(({ entry, target }) => ({ path: entry.path, target, raw_url: rawUrl(base, m.id, m.version, entry.path), role: entry.role, sha256: digestOf(installed.text(entry.path) ?? textOf(entry.path)) })),
+        // Each at its own address (issue 57 point 11), so that `raw_url` serves what `sha256` names.
+        files: plan.files.map(({ entry, target }) => ({
+          path: entry.path,
+          target,
+          raw_url: installedUrl(base, m.id, m.version, agent, target),
+          raw_latest_url: installedUrl(base, m.id, 'latest', agent, target),
+          role: entry.role,
+          sha256: digestOf(installed.text(entry.path, target) ?? textOf(entry.path)),
+        })),
         manual_steps: plan.manual_steps,
         zip_url: agentZipUrl(base, m.id, agent),
       };

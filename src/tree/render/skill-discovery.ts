@@ -34,8 +34,7 @@ import { createHash } from 'node:crypto';
 import { describePathProblem } from '../../catalogue/file-path.js';
 import { readFrontMatter } from '../../catalogue/front-matter.js';
 import { pathInsideSkill } from '../../layout/layout.js';
-import { rewriteReferences } from '../../layout/link-rewrite.js';
-import { isMarkdownPath } from '../../catalogue/markdown.js';
+import { skillFileInstalledAlone } from '../../layout/skill-alone.js';
 import { rawTreePath } from '../../tree-format/addresses.js';
 import type { OutputTree } from '../write/tree-files.js';
 import type { LoadoutDiscovery } from './catalogue-entry.js';
@@ -100,19 +99,6 @@ export interface DiscoverableSkill {
   files: { rel: string; path: string; content: string; rewritten: boolean }[];
 }
 
-/**
- * A skill file's text as `npx skills add` installs it: the skill's folder alone, so a link out of
- * it points at the pinned raw address of its target (the same rule as an install for an agent
- * that does not install that file: `layout/installed-files.ts`). Pure.
- */
-function asInstalledAlone(record: Pick<PublishedRecord, 'files'>, skill: string, path: string, rel: string, content: string): string {
-  if (!isMarkdownPath(path)) return content;
-  const prefix = path.slice(0, path.length - rel.length);
-  const raw = new Map(record.files.map((f) => [f.path, f.raw_url]));
-  const context = { paths: new Set(raw.keys()), rawUrl: (p: string) => raw.get(p) ?? p, landing: (p: string) => (p.startsWith(prefix) ? { target: `${skill}/${p.slice(prefix.length)}` } : undefined) };
-  return rewriteReferences(content, { source: path, target: `${skill}/${rel}`, imports: false }, context).text;
-}
-
 /** The Agent Skills naming rule (agentskills.io specification, "name" field), as the client checks it. */
 const SKILL_NAME = /^(?=.{1,64}$)[a-z0-9]+(?:-[a-z0-9]+)*$/u;
 /** The client's limit on `description`. */
@@ -135,7 +121,7 @@ export function discoverableSkills(record: Pick<PublishedRecord, 'files'>): Disc
   for (const f of record.files) {
     if ((f.role !== 'skill' && f.role !== 'reference') || f.skill === null) continue;
     const rel = pathInsideSkill({ path: f.path, role: f.role, description: f.description, skill: f.skill });
-    const content = asInstalledAlone(record, f.skill, f.path, rel, f.content);
+    const content = skillFileInstalledAlone(record.files, f.skill, f.path, rel, f.content);
     bySkill.set(f.skill, [...(bySkill.get(f.skill) ?? []), { rel, path: f.path, content, rewritten: content !== f.content }]);
   }
   const skills: DiscoverableSkill[] = [];

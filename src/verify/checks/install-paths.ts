@@ -51,9 +51,11 @@ export const installPaths: Check = {
       const supported = agents.includes(agent);
       const taken = new Map<string, string>();
       const pointers = new Map<string, string>();
-      manifest.files.forEach((entry, index) => {
-        const { target, overridden } = resolveInstallTarget(entry, agent);
-        if (target === null) return;
+      // A file's further targets (layout.ts `InstallTarget.also`: Copilot CLI's `.github/mcp.json`) are checked as its own.
+      manifest.files.flatMap((entry, index) => {
+        const { target, overridden, also } = resolveInstallTarget(entry, agent);
+        return target === null ? [] : [target, ...(also ?? [])].map((at) => ({ entry, index, target: at, overridden }));
+      }).forEach(({ entry, index, target, overridden }) => {
         if (supported) targets++;
         const pointer = overridden ? `/files/${index}/install_to/${agent}` : `/files/${index}/path`;
         const problem = describePathProblem(target);

@@ -64,7 +64,7 @@ function capNotices(context: CheckContext): Finding[] {
   return PUBLISHED_AGENTS.flatMap((agent) => {
     const installed = context.installedAs(agent);
     if (installed === undefined) return [];
-    const planned = installed.plan.files.map(({ entry, target }) => ({ path: entry.path, target, text: installed.text(entry.path) ?? context.text(entry.path) ?? '' }));
+    const planned = installed.plan.files.map(({ entry, target }) => ({ path: entry.path, target, text: installed.text(entry.path, target) ?? context.text(entry.path) ?? '' }));
     const files = planned.flatMap((f) => checkFileCaps(agent, f.target, f.text).map((w) => ({ file: f.path, w })));
     const skills = planned.filter((f) => f.target.endsWith('/SKILL.md'));
     const list = checkSkillsList(agent, skills.map((f) => f.text)).map((w) => ({ file: skills[0]?.path ?? 'loadout.yaml', w }));

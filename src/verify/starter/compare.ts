@@ -34,7 +34,7 @@ export async function installIntoCopy(context: CheckContext, agent: Agent, name:
     const bytes = context.source.files.get(entry.path);
     if (bytes === undefined || result.collisions.some((c) => c.target === target) || result.failures.some((f) => f.target === target)) continue;
     // What the agent gets (layout/installed-files.ts).
-    expected.set(target, sha256(installedBytesOf(installed, entry.path, bytes)));
+    expected.set(target, sha256(installedBytesOf(installed, entry.path, bytes, target)));
     planned.set(target, entry.path);
   }
   for (const [path, hash] of expected) {

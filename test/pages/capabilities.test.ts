@@ -15,7 +15,7 @@ import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FileEntry } from '../../src/catalogue/manifest.js';
 import { consentRequests } from '../../src/capabilities/consent.js';
 import { deriveCapabilities } from '../../src/layout/capabilities.js';
@@ -27,6 +27,7 @@ import type { PublishedRecord } from '../../src/tree-format/index.js';
 import { freePort } from '../helpers/free-port.js';
 import { buildSpecCatalogue, type LoadoutSpec, type SpecCatalogue } from '../helpers/spec-catalogue.js';
 import { ARTIFACTS, HAS_CHROMIUM, launchBrowser, screenshot, watchErrors } from './harness.js';
+import { describeWith, NEEDS_CHROMIUM } from '../run/requirements.js';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
@@ -94,7 +95,7 @@ async function axeViolations(page: Page): Promise<string[]> {
   return violations.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-describe.skipIf(!HAS_CHROMIUM)('what a loadout can run, on its page', () => {
+describeWith(NEEDS_CHROMIUM)('what a loadout can run, on its page', () => {
   it('is the first panel under the summary, in the words the CLI uses, and says nothing needs consent', async () => {
     const page = await browser.context.newPage();
     const errors = watchErrors(page);
@@ -207,7 +208,7 @@ describe.skipIf(!HAS_CHROMIUM)('what a loadout can run, on its page', () => {
   });
 });
 
-describe.skipIf(!HAS_CHROMIUM)('the home page filters on what a loadout runs', () => {
+describeWith(NEEDS_CHROMIUM)('the home page filters on what a loadout runs', () => {
   it('keeps runs and has=scripts in the address, as the search API names them', async () => {
     const page = await browser.context.newPage();
     const errors = watchErrors(page);

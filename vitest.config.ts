@@ -20,6 +20,9 @@ export default defineConfig({
     isolate: false,
     // The local PostgreSQL, when it answers and TEST_DATABASE_URL is unset (test/run/postgres-probe.ts).
     globalSetup: ['test/run/global-setup.ts'],
+    // A turn of the event loop after each test, so that the worker reads the main process's
+    // answers however long a file of synchronous tests runs (test/run/event-loop-turn.ts).
+    setupFiles: ['test/run/event-loop-turn.ts'],
     // The JSON report feeds the "N passed, N failed" line that .ci/run prints; the last lines say
     // which tests were skipped, why, and how to run them (test/run/skipped-reporter.ts).
     reporters: ['default', 'json', './test/run/skipped-reporter.ts'],

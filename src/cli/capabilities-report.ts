@@ -8,6 +8,7 @@ import { describeCapabilities, summarizeCapabilities } from '../capabilities/des
 import type { CapabilityLists } from '../capabilities/digest.js';
 import type { CapabilityChange } from '../capabilities/compare.js';
 import type { ConsentRequest } from '../capabilities/consent.js';
+import { combineCapabilities } from '../bundles/capabilities.js';
 import { printableLine } from './terminal-text.js';
 
 /** One list of items per agent merged into one: each item once, in the lists' order. */
@@ -25,6 +26,18 @@ export function mergeLists(parts: readonly CapabilityLists[]): CapabilityLists {
     }
   }
   return merged;
+}
+
+/**
+ * The lists of the installs of one run as one (`id`: the loadout of each part): each loadout's
+ * parts merged ({@link mergeLists}); several loadouts (a bundle's members) combined as the
+ * bundle's page combines them (`bundles/capabilities.ts`: files named below their loadout, one
+ * host reached for one reason one item, whichever loadouts name it). Pure.
+ */
+export function runLists(parts: readonly { id: string; capabilities: CapabilityLists }[]): CapabilityLists {
+  const ids = [...new Set(parts.map((p) => p.id))];
+  if (ids.length <= 1) return mergeLists(parts.map((p) => p.capabilities));
+  return combineCapabilities(ids.map((id) => ({ id, agents: null, capabilities: mergeLists(parts.filter((p) => p.id === id).map((p) => p.capabilities)) })));
 }
 
 /**

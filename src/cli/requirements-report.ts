@@ -33,3 +33,21 @@ export function formatRequirements(heading: string, results: readonly Requiremen
   if (unique.length === 0) return '';
   return `${heading}\n${unique.map((r) => `  ${formatRequirement(r)}\n`).join('')}`;
 }
+
+/**
+ * The install's preflight for stderr, per loadout of the run (a bundle's members each, under its
+ * own name and version): a warning listing what is missing (and what is there), or one heading
+ * saying everything is there; nothing for a loadout whose catalogue publishes no requirements.
+ * `outcomes` are the install's, one per loadout and agent.
+ */
+export function formatPreflight(outcomes: readonly { id: string; version: string; requirements: readonly RequirementResult[] | null }[]): string {
+  const byLoadout = new Map<string, RequirementResult[]>();
+  for (const o of outcomes) {
+    const what = `${o.id} ${o.version}`;
+    byLoadout.set(what, [...(byLoadout.get(what) ?? []), ...(o.requirements ?? [])]);
+  }
+  return [...byLoadout].map(([what, results]) => {
+    if (results.every((r) => r.ok)) return formatRequirements(`loadout: what ${what} requires is on this machine:`, results);
+    return formatRequirements(`loadout: warning: ${what} requires what is missing on this machine (the install goes on; --strict refuses; \`loadout doctor\` checks again):`, results);
+  }).join('');
+}

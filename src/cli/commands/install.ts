@@ -9,29 +9,18 @@ import { CONTEXT_NOTE, formatBackup, formatComposed, formatConflict, formatConte
 import type { Write } from '../report.js';
 import { selfOriginNotice } from '../self-origin.js';
 import { printableJson, printableLine } from '../terminal-text.js';
-import { formatCapabilities, formatConsent, mergeLists } from '../capabilities-report.js';
+import { formatCapabilities, formatConsent, runLists } from '../capabilities-report.js';
 import { askYes, canAsk } from '../prompt.js';
-import type { InstallOutcome, InstallPreview } from '../../install/install.js';
-import type { CapabilityLists } from '../../capabilities/digest.js';
+import type { InstallPreview } from '../../install/install.js';
 import type { ConsentRequest } from '../../capabilities/consent.js';
 import { resolvePolicy, type PolicyFlags } from '../policy-source.js';
 import { formatHeld } from '../policy-report.js';
-import { formatRequirements } from '../requirements-report.js';
+import { formatPreflight } from '../requirements-report.js';
 
 /** Each request once (the same request of several agents is one line). */
 function uniqueConsent(requests: readonly ConsentRequest[]): ConsentRequest[] {
   const seen = new Set<string>();
   return requests.filter((r) => !seen.has(r.message) && seen.add(r.message) !== undefined);
-}
-
-/** The preflight's lines for stderr: a warning listing what is missing (and what is there), or one line when everything is. */
-function reportRequirements(outcomes: readonly InstallOutcome[]): string {
-  const results = outcomes.flatMap((o) => o.requirements ?? []);
-  const first = outcomes[0];
-  if (first === undefined || results.length === 0) return '';
-  const what = `${first.id} ${first.version}`;
-  if (results.every((r) => r.ok)) return formatRequirements(`loadout: what ${what} requires is on this machine:`, results);
-  return formatRequirements(`loadout: warning: ${what} requires what is missing on this machine (the install goes on; --strict refuses; \`loadout doctor\` checks again):`, results);
 }
 
 /** Options of {@link installCommand}: the core's, with `--agent` as given and the output flags. */
@@ -68,10 +57,9 @@ export async function installCommand(options: InstallCommandOptions, out: Write,
   // What the lock trusted before, to say when this install pins a catalogue's key for the first time.
   const trustedBefore = (await readLock(scope.root, scope.lockPath)).trust ?? {};
   const agentsText = agents.join(', ');
-  const capabilitiesOf = (parts: readonly { capabilities: CapabilityLists }[]): CapabilityLists => mergeLists(parts.map((p) => p.capabilities));
   // Shown before anything is written; what needs consent is asked for here, on a terminal (issue 54, point 2).
   const confirm = async (preview: InstallPreview): Promise<boolean> => {
-    if (!json) out(formatCapabilities(`What ${preview.bundle === true ? 'bundle ' : ''}${preview.id} ${preview.version} can run for ${agentsText}`, capabilitiesOf(preview.agents), agents));
+    if (!json) out(formatCapabilities(`What ${preview.bundle === true ? 'bundle ' : ''}${preview.id} ${preview.version} can run for ${agentsText}`, runLists(preview.agents.map((a) => ({ id: a.loadout ?? preview.id, capabilities: a.capabilities }))), agents));
     if (!preview.needsConsent) return true;
     if (json || !canAsk()) return false;
     err(formatConsent(`${preview.id} ${preview.version}`, uniqueConsent(preview.agents.flatMap((a) => a.consent))));
@@ -84,7 +72,7 @@ export async function installCommand(options: InstallCommandOptions, out: Write,
   const selfServed = outcomes.some((o) => o.signed !== null) || options.signing?.requireSigned === true ? selfOriginNotice() : undefined;
   if (selfServed !== undefined) err(`loadout: notice: ${printableLine(selfServed)}\n`);
   // The preflight (issue 56, point 4): what the loadout requires of this machine; --strict refused before this when something is missing.
-  if (!json) err(reportRequirements(outcomes));
+  if (!json) err(formatPreflight(outcomes));
   const conflicted = outcomes.some((o) => o.conflicts.length > 0);
   const refusedConsent = outcomes.some((o) => o.needs_consent) && options.dryRun !== true;
   for (const o of outcomes) for (const w of o.warnings) err(`loadout: warning: ${printableLine(w.message)}; ${options.dryRun === true || conflicted ? 'it would be written' : 'written'} because of --force\n`);
@@ -93,7 +81,9 @@ export async function installCommand(options: InstallCommandOptions, out: Write,
     return conflicted || refusedConsent ? EXIT.failed : EXIT.ok;
   }
   if (options.dryRun === true) {
-    out(formatCapabilities(`What ${outcomes[0]?.id ?? ''} ${outcomes[0]?.version ?? ''} can run for ${agentsText}`, capabilitiesOf(outcomes), agents));
+    const first = outcomes[0];
+    const what = first?.bundle === undefined ? `${first?.id ?? ''} ${first?.version ?? ''}` : `bundle ${first.bundle.id} ${first.bundle.version}`;
+    out(formatCapabilities(`What ${what} can run for ${agentsText}`, runLists(outcomes), agents));
     if (outcomes.some((o) => o.needs_consent)) out('(what is marked needs your consent: without --dry-run the install asks for your yes, or --accept-capabilities)\n');
   }
   if (refusedConsent) {

@@ -55,6 +55,7 @@ import { findBlock, parseBlocks } from '../../src/install/compose/markdown-block
 import { runPlan } from '../../src/install/run-plan.js';
 import { buildComposeCatalogue, BUNDLES, IDS, VERSIONS } from './compose-fixture.js';
 import { ConsumerError } from '../../src/install/errors.js';
+import { LoadoutError } from '../../src/catalogue/errors.js';
 import { satisfiesRange } from '../../src/catalogue/version-ranges.js';
 import { requestersOf } from '../../src/install/project/lock.js';
 import { listFolderEntries } from '../../src/catalogue/folder-entries.js';
@@ -227,16 +228,22 @@ interface World {
   next: number;
 }
 
-/** True for what the bundles' rules refuse before any write (issue 56): ranges that do not meet, a member removed alone. */
-const refusedByBundles = (error: unknown): boolean => error instanceof ConsumerError && (error.name === 'BundleConflict' || error.name === 'BundleMember');
+/**
+ * True for what is refused before any write: the bundles' rules (issue 56: ranges that do not
+ * meet, a member removed alone), and two loadouts of one run (a plain `update` of everything, a
+ * bundle's members) that put different files at one target, which `--force` cannot settle.
+ */
+const refusedBeforeWriting = (error: unknown): boolean =>
+  (error instanceof ConsumerError && (error.name === 'BundleConflict' || error.name === 'BundleMember')) ||
+  (error instanceof LoadoutError && error.code === 'invalid_content' && / put different files at /u.test(error.message));
 
-/** Runs a step; a refusal of the bundles' rules must leave every byte of the project as it was. */
+/** Runs a step; a refusal before writing must leave every byte of the project as it was. */
 async function runStep(world: World, s: Step): Promise<void> {
   const before = snapshot(world.dir);
   try {
     await runStepUnchecked(world, s);
   } catch (error) {
-    if (!refusedByBundles(error)) throw error;
+    if (!refusedBeforeWriting(error)) throw error;
     expect(snapshot(world.dir), `${describeStep(s)} was refused (${(error as Error).message}) but wrote`).toBe(before);
   }
 }

@@ -189,7 +189,7 @@ export function planChanges(input: PlanInput): ChangePlan {
       const part: Contribution = { id: w.id, version: w.version, target, path: file.path, role: file.role, bytes, label: `${w.id} ${w.version} ${file.path}` };
       if (kind === 'file') {
         const other = arriving.find((a) => !same(a.wanted.bytes(a.file.path, a.file.target), bytes));
-        if (other !== undefined) throw new LoadoutError('invalid_content', `${w.id} ${w.version} and ${other.wanted.id} ${other.wanted.version} put different files at ${target} (for ${w.agent} and ${other.wanted.agent}); nothing was written`, { hint: 'Install them one at a time, into different projects.' });
+        if (other !== undefined) throw new LoadoutError('invalid_content', `${w.id} ${w.version} and ${other.wanted.id} ${other.wanted.version} put different files at ${target} (for ${w.agent} and ${other.wanted.agent}); nothing was written`, { hint: 'Install or update them one at a time (with --force the last one holds the file), or into different projects.' });
         // Another agent's install of the same loadout holds the loadout's file: it follows (as a block does).
         const owners = staying.filter((s) => s.record.sha256 !== digestOf(bytes) && s.entry.id !== w.id);
         for (const s of staying.filter((o) => o.entry.id === w.id)) {

@@ -7,7 +7,6 @@
  * markup shows as text and runs nothing; no axe-core violation, no sideways scrolling at 390 px.
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -16,10 +15,9 @@ import type { BundleRecord } from '../../src/tree-format/bundle.js';
 import { bundleManifest, writeBundle } from '../helpers/bundle-catalogue.js';
 import { startBundleServer, type BundleServer } from '../helpers/bundle-server.js';
 import { commitAll } from '../helpers/temp.js';
-import { HAS_CHROMIUM, launchBrowser, screenshot, watchErrors } from './harness.js';
+import { HAS_CHROMIUM, launchBrowser, screenshot, watchErrors, axeViolations } from './harness.js';
 import { describeWith, NEEDS_CHROMIUM } from '../run/requirements.js';
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const HOSTILE_TITLE = '<img src=x onerror="window.__pwned=1">';
 
 let server: BundleServer;
@@ -41,16 +39,6 @@ afterAll(async () => {
 
 const record = (id: string): BundleRecord => JSON.parse(readFileSync(join(server.fixture.dist, 'api/bundles', `${id}.json`), 'utf8')) as BundleRecord;
 const cells = (page: Page, table: string): Promise<string[][]> => page.locator(`${table} tbody tr`).evaluateAll((rows) => rows.map((r) => Array.from(r.querySelectorAll('th, td')).map((c) => (c as HTMLElement).innerText.trim())));
-
-/** axe-core's violations on `page` (WCAG 2.x A and AA, and best practices), as quality.test.ts runs it. */
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    return (await axe.run(document)).violations;
-  });
-  return violations.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 describeWith(NEEDS_CHROMIUM)('the bundle pages', () => {
   it('show what a bundle brings: each loadout, its range and the version it resolves to, the combined context cost and capability list', async () => {

@@ -12,7 +12,6 @@
  * dark, no sideways scrolling at 390 px.
  */
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -26,10 +25,9 @@ import { listen, type RunningServer } from '../../src/server/listen.js';
 import type { PublishedRecord } from '../../src/tree-format/index.js';
 import { freePort } from '../helpers/free-port.js';
 import { buildSpecCatalogue, type LoadoutSpec, type SpecCatalogue } from '../helpers/spec-catalogue.js';
-import { ARTIFACTS, HAS_CHROMIUM, launchBrowser, screenshot, watchErrors } from './harness.js';
+import { ARTIFACTS, HAS_CHROMIUM, launchBrowser, screenshot, watchErrors, axeViolations } from './harness.js';
 import { describeWith, NEEDS_CHROMIUM } from '../run/requirements.js';
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 /** 1.0.0: a skill with a script and a narrow tool grant; 1.1.0 adds a PostgreSQL MCP server. */
 const QUERY_SKILL = { path: 'skills/query/SKILL.md', role: 'skill' as const, skill: 'query', description: 'Query the warehouse.', content: '---\nname: query\ndescription: Query the warehouse.\nallowed-tools: Read, Bash(git status:*)\n---\n\n# query\n\nRun `scripts/run.sh` to check the models.\n' };
@@ -85,15 +83,6 @@ afterAll(async () => {
 });
 
 const texts = (page: Page, selector: string): Promise<string[]> => page.locator(selector).evaluateAll((els) => els.map((e) => (e as HTMLElement).innerText.trim()));
-
-async function axeViolations(page: Page): Promise<string[]> {
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
-    return (await axe.run(document)).violations;
-  });
-  return violations.map((v) => `${v.id}: ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 describeWith(NEEDS_CHROMIUM)('what a loadout can run, on its page', () => {
   it('is the first panel under the summary, in the words the CLI uses, and says nothing needs consent', async () => {

@@ -5,7 +5,8 @@
  * the embedded ALTCHA challenge with a generated key and a fresh SQLite database), and one
  * Chromium per file (`/usr/bin/chromium` through playwright-core's persistent context).
  */
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { freePort } from '../helpers/free-port.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -98,4 +99,26 @@ export async function screenshot(page: Page, name: string, width: number): Promi
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.setViewportSize({ width, height: 900 });
   await page.screenshot({ path: join(ARTIFACTS, `${name}-${width}.png`), fullPage: true });
+}
+
+/** axe-core's script, injected into a page by {@link axeViolations}. */
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+/** One violation as axe-core reports it (the fields the message shows). */
+interface AxeViolation {
+  id: string;
+  impact: string;
+  help: string;
+  nodes: { target: string[] }[];
+}
+
+/** axe-core's violations on `page` as it is now (WCAG 2.x A and AA, and best practices), one line each. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  // Evaluated through the DevTools protocol, which the page's CSP does not govern.
+  await page.evaluate(AXE);
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: AxeViolation[] }> } }).axe;
+    return (await axe.run(document)).violations;
+  });
+  return violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }

@@ -6,17 +6,14 @@
  * sitemap and the Atom feed well-formed and complete. Screenshots of each page at 1280 and
  * 390 px (and dark at 1280) go to `test/artifacts/`.
  */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createStores } from '../../src/storage/stores.js';
 import { createApiKey } from '../../src/submissions/api-key.js';
 import { SPECS } from './fixture.js';
-import { HAS_CHROMIUM, launchBrowser, screenshot, startPagesServer, watchErrors, type PagesServer } from './harness.js';
+import { HAS_CHROMIUM, launchBrowser, screenshot, startPagesServer, watchErrors, type PagesServer, axeViolations } from './harness.js';
 import { describeWith, NEEDS_CHROMIUM } from '../run/requirements.js';
 
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 let server: PagesServer;
 let browser: Awaited<ReturnType<typeof launchBrowser>>;
@@ -53,24 +50,6 @@ afterAll(async () => {
   await browser?.close();
   await server?.close();
 });
-
-interface AxeViolation {
-  id: string;
-  impact: string;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** axe-core's violations on `page` as it is now (WCAG 2.x A and AA, and best practices). */
-async function axeViolations(page: Page): Promise<string[]> {
-  // Evaluated through the DevTools protocol, which the page's CSP does not govern.
-  await page.evaluate(AXE);
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document): Promise<{ violations: AxeViolation[] }> } }).axe;
-    return (await axe.run(document)).violations;
-  });
-  return violations.map((v) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /** Puts the page in the state people see it in. */
 const STATES: Record<string, (page: Page) => Promise<void>> = {
